@@ -1,0 +1,56 @@
+//! The `tictactoe` binary: parse the command line, pick a front end, run it, report one error.
+
+use std::io::{self, IsTerminal};
+use std::process::ExitCode;
+
+use anyhow::Context;
+use clap::Parser;
+use tictactoe::analyze;
+use tictactoe::board::Rules;
+use tictactoe::cli::{Cli, Command};
+use tictactoe::game::Game;
+use tictactoe::plain::{self, Ending};
+use tictactoe::player::Brain;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match try_main(&cli) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("tictactoe: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn try_main(cli: &Cli) -> anyhow::Result<ExitCode> {
+    let stdin = io::stdin();
+    let stdout = io::stdout();
+    if let Some(Command::Analyze(args)) = &cli.command {
+        let status = analyze::run(
+            &args.boards,
+            args.json,
+            &mut stdin.lock(),
+            &mut stdout.lock(),
+            &mut io::stderr(),
+        )
+        .context("writing the analysis")?;
+        return Ok(ExitCode::from(status));
+    }
+    let mut game = Game::new(Rules::CLASSIC, cli.x, cli.o);
+    let mut brain = Brain::new(cli.seed);
+    let echo = !stdin.is_terminal();
+    let ending = plain::run(
+        &mut game,
+        &mut brain,
+        &mut stdin.lock(),
+        &mut stdout.lock(),
+        echo,
+    )
+    .context("playing in plain mode")?;
+    if ending == Ending::InputEnded {
+        eprintln!("tictactoe: input ended before the game was over");
+        return Ok(ExitCode::FAILURE);
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,133 @@
+//! Who moves: a human, or an AI at a difficulty. All randomness comes from one seeded source.
+
+use std::fmt;
+
+use crate::board::{Board, Cell};
+use crate::search::{Searcher, best_of};
+
+/// Who controls a side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
+pub enum Player {
+    /// A person at the keyboard.
+    Human,
+    /// Plays a random legal move.
+    Easy,
+    /// Wins in one, else blocks, else builds the most lines; can be beaten.
+    Medium,
+    /// Perfect play: never loses; random among equally good moves.
+    Hard,
+}
+
+impl Player {
+    pub const fn is_human(self) -> bool {
+        matches!(self, Player::Human)
+    }
+
+    /// The lower-case name used on the command line and in messages.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Player::Human => "human",
+            Player::Easy => "easy",
+            Player::Medium => "medium",
+            Player::Hard => "hard",
+        }
+    }
+}
+
+impl fmt::Display for Player {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The computer's move chooser for every AI side of a session: one random source, seeded for
+/// reproducible games, and one search table reused from move to move.
+pub struct Brain {
+    rng: fastrand::Rng,
+    searcher: Searcher,
+}
+
+impl Brain {
+    /// A chooser whose random choices follow from `seed`, or from entropy with `None`.
+    pub fn new(seed: Option<u64>) -> Brain {
+        let rng = seed.map_or_else(fastrand::Rng::new, fastrand::Rng::with_seed);
+        Brain {
+            rng,
+            searcher: Searcher::new(),
+        }
+    }
+
+    /// The move `player` makes on `board`, or `None` for a human or a finished game.
+    pub fn choose(&mut self, player: Player, board: &Board) -> Option<Cell> {
+        let candidates = match player {
+            Player::Human => return None,
+            Player::Easy => board.legal_moves(),
+            Player::Medium => medium_candidates(board),
+            Player::Hard => best_of(&self.searcher.analyze(board))
+                .into_iter()
+                .map(|(c, _)| c)
+                .collect(),
+        };
+        self.pick(&candidates)
+    }
+
+    fn pick(&mut self, cells: &[Cell]) -> Option<Cell> {
+        (!cells.is_empty()).then(|| cells[self.rng.usize(..cells.len())])
+    }
+
+    /// The searcher, for hints that share the AI's table.
+    pub fn searcher(&mut self) -> &mut Searcher {
+        &mut self.searcher
+    }
+}
+
+/// The moves the `medium` heuristic likes equally: a move that completes a line; else one that
+/// blocks the opponent's line; else those that build the most of the mover's open lines (lines
+/// with no opponent mark), counting first the lines left one short of complete, so a move that
+/// makes two such lines at once (a fork) is found. It does not look ahead, so it walks into
+/// forks and can be beaten. Under misère rules it avoids completing a line where it can.
+pub fn medium_candidates(board: &Board) -> Vec<Cell> {
+    let moves = board.legal_moves();
+    let geom = board.geometry();
+    let me = board.to_move();
+    let (mine, theirs) = (board.bits(me), board.bits(me.other()));
+    let completes = |bits: u64, c: Cell| geom.completes(bits | c.bit(), c.index());
+    if board.rules().misere() {
+        let safe: Vec<Cell> = moves
+            .iter()
+            .copied()
+            .filter(|&c| !completes(mine, c))
+            .collect();
+        return if safe.is_empty() { moves } else { safe };
+    }
+    let wins: Vec<Cell> = moves
+        .iter()
+        .copied()
+        .filter(|&c| completes(mine, c))
+        .collect();
+    if !wins.is_empty() {
+        return wins;
+    }
+    let blocks: Vec<Cell> = moves
+        .iter()
+        .copied()
+        .filter(|&c| completes(theirs, c))
+        .collect();
+    if !blocks.is_empty() {
+        return blocks;
+    }
+    let k = u32::from(geom.k);
+    let score = |c: Cell| {
+        let after = mine | c.bit();
+        let open = geom.through[c.index()].iter().filter(|&&l| l & theirs == 0);
+        open.fold((0u32, 0u32), |(threats, built), &l| {
+            let have = (after & l).count_ones();
+            (threats + u32::from(have == k - 1), built + have)
+        })
+    };
+    let best = moves.iter().map(|&c| score(c)).max();
+    moves
+        .into_iter()
+        .filter(|&c| Some(score(c)) == best)
+        .collect()
+}
