@@ -1,1 +1,103 @@
-fn main() {}
+//! Search benchmarks, with the textbook minimax as the baseline in the same run.
+//!
+//! `cargo bench --bench search` prints each median; the ratio of `textbook/empty` to
+//! `negamax/best_move_empty` is the speed-up of the engine over the textbook algorithm.
+
+use std::hint::black_box;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use tictactoe::board::Board;
+use tictactoe::search::Searcher;
+
+/// The algorithm as textbooks and tutorials write it: a grid of characters, a recursive
+/// minimax with no pruning, +10 / -10 / 0 scores, and a loop over the empty cells at the root.
+mod textbook {
+    const LINES: [[usize; 3]; 8] = [
+        [0, 1, 2],
+        [3, 4, 5],
+        [6, 7, 8],
+        [0, 3, 6],
+        [1, 4, 7],
+        [2, 5, 8],
+        [0, 4, 8],
+        [2, 4, 6],
+    ];
+
+    fn winner(grid: &[char; 9]) -> Option<char> {
+        LINES.iter().find_map(|&[a, b, c]| {
+            (grid[a] != ' ' && grid[a] == grid[b] && grid[b] == grid[c]).then_some(grid[a])
+        })
+    }
+
+    fn minimax(grid: &mut [char; 9], x_to_move: bool) -> i32 {
+        match winner(grid) {
+            Some('X') => return 10,
+            Some(_) => return -10,
+            None => {}
+        }
+        if grid.iter().all(|&c| c != ' ') {
+            return 0;
+        }
+        let mut best = if x_to_move { i32::MIN } else { i32::MAX };
+        for i in 0..9 {
+            if grid[i] == ' ' {
+                grid[i] = if x_to_move { 'X' } else { 'O' };
+                let score = minimax(grid, !x_to_move);
+                grid[i] = ' ';
+                best = if x_to_move {
+                    best.max(score)
+                } else {
+                    best.min(score)
+                };
+            }
+        }
+        best
+    }
+
+    /// The best cell for X to play, by index.
+    pub fn best_move(grid: &mut [char; 9]) -> usize {
+        let mut best = (i32::MIN, 0);
+        for i in 0..9 {
+            if grid[i] == ' ' {
+                grid[i] = 'X';
+                let score = minimax(grid, false);
+                grid[i] = ' ';
+                if score > best.0 {
+                    best = (score, i);
+                }
+            }
+        }
+        best.1
+    }
+}
+
+fn search(c: &mut Criterion) {
+    let empty = Board::default();
+    let corner: Board = "X../.../...".parse().unwrap();
+    let centre: Board = ".../.X./...".parse().unwrap();
+
+    let mut group = c.benchmark_group("textbook");
+    group.sample_size(20);
+    group.bench_function("empty", |b| {
+        b.iter(|| textbook::best_move(black_box(&mut [' '; 9])))
+    });
+    group.finish();
+
+    let mut group = c.benchmark_group("negamax");
+    group.bench_function("best_move_empty", |b| {
+        b.iter(|| Searcher::new().best_move(black_box(&empty)));
+    });
+    group.bench_function("best_move_after_corner", |b| {
+        b.iter(|| Searcher::new().best_move(black_box(&corner)));
+    });
+    group.bench_function("best_move_after_centre", |b| {
+        b.iter(|| Searcher::new().best_move(black_box(&centre)));
+    });
+    group.bench_function("analyze_empty", |b| {
+        b.iter(|| Searcher::new().analyze(black_box(&empty)));
+    });
+    group.finish();
+}
+
+criterion_group!(benches, search);
+criterion_main!(benches);

@@ -27,7 +27,7 @@ pub fn text(board: &Board, analysis: &[(Cell, Value)]) -> String {
         }
         Outcome::Draw => s.push_str("  game over: draw\n"),
         Outcome::InProgress => {
-            let best = best_of(analysis);
+            let best = reading_order(&best_of(analysis));
             let mover = board.to_move();
             if let Some(&(_, value)) = best.first() {
                 let _ = writeln!(s, "  {mover} to move: {value} with best play");
@@ -98,7 +98,7 @@ pub fn json(board: &Board, analysis: &[(Cell, Value)]) -> String {
         Outcome::Won { line, .. } => json_cells(line.cells()),
         _ => "null".to_string(),
     };
-    let best = best_of(analysis);
+    let best = reading_order(&best_of(analysis));
     let value = best
         .first()
         .map_or_else(|| "null".to_string(), |&(_, v)| json_value(v));

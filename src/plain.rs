@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 use std::io::{self, BufRead, Write};
 
 use crate::analyze;
-use crate::board::{Board, Mark, Outcome};
+use crate::board::{Board, Mark, MoveError, Outcome};
 use crate::game::Game;
 use crate::player::Brain;
 
@@ -154,21 +154,17 @@ pub fn run(
                 "Type a cell ({range}; on 3×3 the numpad layout, 7 8 9 is the top row, or a coordinate like b2), u to undo your last move, h for the value of every move, q to quit."
             )?,
             _ => match game.board().parse_cell(line) {
-                Err(e) => writeln!(out, "{}.", capitalise(&e.to_string()))?,
+                Err(e) => writeln!(out, "{e}.")?,
                 Ok(cell) => match game.play(cell) {
                     Ok(()) => write!(out, "{}", grid(game.board()))?,
-                    Err(e) => writeln!(out, "{}: pick an empty cell.", capitalise(&e.to_string()))?,
+                    Err(MoveError::Occupied(c)) => {
+                        writeln!(out, "Cell {c} is taken: pick an empty cell.")?;
+                    }
+                    Err(MoveError::GameOver) => unreachable!("a finished game asks for no move"),
                 },
             },
         }
     }
-}
-
-fn capitalise(s: &str) -> String {
-    let mut chars = s.chars();
-    chars
-        .next()
-        .map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
 }
 
 #[cfg(test)]

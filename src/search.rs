@@ -13,7 +13,7 @@
 use std::cmp::Ordering;
 use std::fmt;
 
-use crate::board::{Board, Cell, Geometry, Outcome, bit_indices};
+use crate::board::{Board, Cell, Geometry, Outcome};
 
 /// The score of winning on an empty board; every decided game scores within 64 of ±`WIN`.
 const WIN: i32 = 1000;
@@ -138,8 +138,9 @@ impl Searcher {
         let geom = board.geometry();
         let same = self.geom.is_some_and(|g| std::ptr::eq(g, geom));
         if !same || self.misere != board.rules().misere() {
-            // Room for every 3×3 position; larger boards get 2^20 entries (24 MiB).
-            let bits = if geom.cells <= 9 { 13 } else { 20 };
+            // 3×3 searches visit a few hundred positions; larger boards get 2^20 entries
+            // (24 MiB).
+            let bits = if geom.cells <= 9 { 10 } else { 20 };
             self.table = vec![EMPTY; 1 << bits];
             self.shift = 64 - bits;
             self.geom = Some(geom);
@@ -202,12 +203,13 @@ impl Searcher {
         let mut best: Option<(usize, i32)> = None;
         let mut alpha = -INF;
         let empty = geom.full & !(me | opp);
+        let completing = geom.threats(me, opp);
         for &c in &geom.order {
             let c = usize::from(c);
             if empty & (1 << c) == 0 {
                 continue;
             }
-            let score = self.child_score(geom, me, opp, c, alpha, INF);
+            let score = self.child_score(geom, me, opp, completing, c, alpha, INF);
             if best.is_none_or(|(_, s)| score > s) {
                 best = Some((c, score));
                 alpha = alpha.max(score);
@@ -219,20 +221,23 @@ impl Searcher {
         })
     }
 
-    /// The score, for the side to move at (`me`, `opp`), of marking cell `c`.
+    /// The score, for the side to move at (`me`, `opp`), of marking cell `c`; `completing`
+    /// holds the cells that complete one of `me`'s lines ([`Geometry::threats`]).
     #[inline]
+    #[allow(clippy::too_many_arguments)]
     fn child_score(
         &mut self,
         geom: &Geometry,
         me: u64,
         opp: u64,
+        completing: u64,
         c: usize,
         alpha: i32,
         beta: i32,
     ) -> i32 {
         let mine = me | (1 << c);
         let marks = (mine | opp).count_ones() as i32;
-        if geom.completes(mine, c) {
+        if completing & (1 << c) != 0 {
             if self.misere {
                 -(WIN - marks)
             } else {
@@ -253,18 +258,17 @@ impl Searcher {
         let m = (me | opp).count_ones() as i32;
         let empty = geom.full & !(me | opp);
         let mut candidates = empty;
+        let completing = geom.threats(me, opp);
         if self.misere {
             // Best left: the opponent is forced to complete a line on its move.
             beta = beta.min(WIN - (m + 2));
         } else {
             // A line to complete now is the best there is.
-            if bit_indices(empty).any(|c| geom.completes(me | (1 << c), c)) {
+            if completing != 0 {
                 return WIN - (m + 1);
             }
             // The opponent's immediate wins must be blocked; two cannot be.
-            let threats = bit_indices(empty)
-                .filter(|&c| geom.completes(opp | (1 << c), c))
-                .fold(0u64, |acc, c| acc | (1 << c));
+            let threats = geom.threats(opp, me);
             match threats.count_ones() {
                 0 => {}
                 1 => candidates = threats,
@@ -308,7 +312,7 @@ impl Searcher {
             if candidates & (1 << c) == 0 {
                 continue;
             }
-            let score = self.child_score(geom, me, opp, c, alpha, beta);
+            let score = self.child_score(geom, me, opp, completing, c, alpha, beta);
             if score > best_score {
                 best_score = score;
                 best_cell = c;
