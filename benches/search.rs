@@ -79,7 +79,7 @@ fn search(c: &mut Criterion) {
     let mut group = c.benchmark_group("textbook");
     group.sample_size(20);
     group.bench_function("empty", |b| {
-        b.iter(|| textbook::best_move(black_box(&mut [' '; 9])))
+        b.iter(|| textbook::best_move(black_box(&mut [' '; 9])));
     });
     group.finish();
 
