@@ -35,6 +35,10 @@ pub struct Cli {
     #[arg(long)]
     pub plain: bool,
 
+    /// Milliseconds the terminal game waits before showing an AI move, so a person can follow
+    #[arg(long, value_name = "MS", default_value_t = 400)]
+    pub delay: u64,
+
     /// Draw without colours (also when the `NO_COLOR` environment variable is set)
     #[arg(long)]
     pub no_color: bool,

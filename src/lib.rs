@@ -18,9 +18,14 @@
 //! ```
 
 pub mod analyze;
+pub mod app;
 pub mod board;
 pub mod cli;
 pub mod game;
+pub mod input;
 pub mod plain;
 pub mod player;
 pub mod search;
+pub mod terminal;
+pub mod tui;
+pub mod view;

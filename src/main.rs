@@ -2,15 +2,18 @@
 
 use std::io::{self, IsTerminal};
 use std::process::ExitCode;
+use std::time::Duration;
 
 use anyhow::Context;
 use clap::Parser;
 use tictactoe::analyze;
+use tictactoe::app::{App, Side};
 use tictactoe::board::Rules;
 use tictactoe::cli::{Cli, Command};
 use tictactoe::game::Game;
 use tictactoe::plain::{self, Ending};
 use tictactoe::player::Brain;
+use tictactoe::tui;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -36,6 +39,22 @@ fn try_main(cli: &Cli) -> anyhow::Result<ExitCode> {
         )
         .context("writing the analysis")?;
         return Ok(ExitCode::from(status));
+    }
+    if !cli.plain && stdin.is_terminal() && stdout.is_terminal() {
+        let mut app = App::new(Rules::CLASSIC, cli.x, cli.o, cli.seed, (80, 24));
+        let options = tui::Options {
+            color: cli.color(),
+            delay: Duration::from_millis(cli.delay),
+            test_panic: std::env::var_os("TICTACTOE_TEST_PANIC").is_some(),
+        };
+        tui::run(&mut app, options)?;
+        let score = app.score();
+        let (a, b) = (app.name(Side::A), app.name(Side::B));
+        println!(
+            "Score: {a} {} · {b} {} · draws {}",
+            score.a, score.b, score.draws
+        );
+        return Ok(ExitCode::SUCCESS);
     }
     let mut game = Game::new(Rules::CLASSIC, cli.x, cli.o);
     let mut brain = Brain::new(cli.seed);

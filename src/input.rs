@@ -1,0 +1,178 @@
+//! The only place that knows the key bindings: terminal events become [`Action`]s.
+
+use crossterm::event::{
+    Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+};
+
+/// A direction for the cursor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Direction {
+    Up,
+    Down,
+    Left,
+    Right,
+}
+
+/// What the player asked for, independent of which key or click said it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// Play the cell with this numpad digit (3×3 boards).
+    Digit(u8),
+    /// Move the cursor one cell.
+    Move(Direction),
+    /// Enter or Space: play the cursor's cell, start a new round after a game, or pause and
+    /// resume a game between two AIs.
+    Activate,
+    /// A left click at a screen position (column, row).
+    Click {
+        column: u16,
+        row: u16,
+    },
+    Undo,
+    Hint,
+    NewRound,
+    /// Open the help overlay (or close it).
+    Help,
+    /// Esc: close the help overlay, or quit.
+    Escape,
+    Quit,
+    /// The terminal now has this many columns and rows.
+    Resize {
+        columns: u16,
+        rows: u16,
+    },
+    /// A key with no meaning here, named for the status line.
+    Unknown(String),
+    /// Test builds only: a deliberate panic, to test that the terminal is restored.
+    Panic,
+    /// The AI's turn has come: it moves now.
+    AiMove,
+}
+
+/// The action for a terminal event, or `None` for events that mean nothing (key releases and
+/// repeats, mouse moves, focus changes). `test_panic` makes `!` panic on purpose.
+pub fn action(event: &Event, test_panic: bool) -> Option<Action> {
+    match event {
+        Event::Key(key) => key_action(key, test_panic),
+        Event::Mouse(mouse) => mouse_action(*mouse),
+        Event::Resize(columns, rows) => Some(Action::Resize {
+            columns: *columns,
+            rows: *rows,
+        }),
+        _ => None,
+    }
+}
+
+fn key_action(key: &KeyEvent, test_panic: bool) -> Option<Action> {
+    // Windows also reports releases; only presses count.
+    if key.kind != KeyEventKind::Press {
+        return None;
+    }
+    let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+    let action = match key.code {
+        KeyCode::Char('c' | 'C') if ctrl => Action::Quit,
+        KeyCode::Char(d @ '1'..='9') => Action::Digit(d as u8 - b'0'),
+        // The keypad with NumLock off: corners and centre play, its arrows move.
+        KeyCode::Home => Action::Digit(7),
+        KeyCode::PageUp => Action::Digit(9),
+        KeyCode::End => Action::Digit(1),
+        KeyCode::PageDown => Action::Digit(3),
+        KeyCode::KeypadBegin => Action::Digit(5),
+        KeyCode::Up => Action::Move(Direction::Up),
+        KeyCode::Down => Action::Move(Direction::Down),
+        KeyCode::Left => Action::Move(Direction::Left),
+        KeyCode::Right => Action::Move(Direction::Right),
+        KeyCode::Enter | KeyCode::Char(' ') => Action::Activate,
+        KeyCode::Char('u' | 'U') => Action::Undo,
+        KeyCode::Char('h' | 'H') => Action::Hint,
+        KeyCode::Char('n' | 'N') => Action::NewRound,
+        KeyCode::Char('?') => Action::Help,
+        KeyCode::Char('q' | 'Q') => Action::Quit,
+        KeyCode::Esc => Action::Escape,
+        KeyCode::Char('!') if test_panic => Action::Panic,
+        KeyCode::Char(c) if ctrl => Action::Unknown(format!("Ctrl-{c}")),
+        KeyCode::Char(c) => Action::Unknown(format!("'{c}'")),
+        other => Action::Unknown(other.to_string()),
+    };
+    Some(action)
+}
+
+fn mouse_action(mouse: MouseEvent) -> Option<Action> {
+    match mouse.kind {
+        MouseEventKind::Down(MouseButton::Left) => Some(Action::Click {
+            column: mouse.column,
+            row: mouse.row,
+        }),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crossterm::event::KeyEventState;
+
+    fn press(code: KeyCode) -> Event {
+        Event::Key(KeyEvent::new(code, KeyModifiers::NONE))
+    }
+
+    #[test]
+    fn digits_and_the_numlock_off_keypad_play_cells() {
+        assert_eq!(
+            action(&press(KeyCode::Char('7')), false),
+            Some(Action::Digit(7))
+        );
+        let keypad = [
+            (KeyCode::Home, 7),
+            (KeyCode::PageUp, 9),
+            (KeyCode::End, 1),
+            (KeyCode::PageDown, 3),
+            (KeyCode::KeypadBegin, 5),
+        ];
+        for (code, digit) in keypad {
+            assert_eq!(
+                action(&press(code), false),
+                Some(Action::Digit(digit)),
+                "{code}"
+            );
+        }
+        assert_eq!(
+            action(&press(KeyCode::Char('0')), false),
+            Some(Action::Unknown("'0'".into()))
+        );
+    }
+
+    #[test]
+    fn only_presses_count() {
+        let release = Event::Key(KeyEvent {
+            code: KeyCode::Char('5'),
+            modifiers: KeyModifiers::NONE,
+            kind: KeyEventKind::Release,
+            state: KeyEventState::NONE,
+        });
+        assert_eq!(action(&release, false), None);
+    }
+
+    #[test]
+    fn quitting_keys() {
+        let ctrl_c = Event::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL));
+        assert_eq!(action(&ctrl_c, false), Some(Action::Quit));
+        assert_eq!(
+            action(&press(KeyCode::Char('q')), false),
+            Some(Action::Quit)
+        );
+        assert_eq!(action(&press(KeyCode::Esc), false), Some(Action::Escape));
+    }
+
+    #[test]
+    fn the_panic_key_exists_only_when_asked_for() {
+        assert_eq!(
+            action(&press(KeyCode::Char('!')), true),
+            Some(Action::Panic)
+        );
+        assert_eq!(
+            action(&press(KeyCode::Char('!')), false),
+            Some(Action::Unknown("'!'".into()))
+        );
+    }
+}

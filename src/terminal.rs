@@ -1,0 +1,88 @@
+//! A guard that puts the terminal into game mode (raw mode, alternate screen, hidden cursor,
+//! mouse reports) and always puts it back: on drop, on panic, and, through a flag the game loop
+//! watches, on SIGTERM, SIGHUP and SIGINT.
+
+use std::io::{self, Write};
+use std::sync::Arc;
+use std::sync::Once;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use anyhow::Context;
+use crossterm::event::{self, DisableMouseCapture, EnableMouseCapture};
+use crossterm::style::{Attribute, SetAttribute};
+use crossterm::terminal::{self, EnterAlternateScreen, LeaveAlternateScreen};
+use crossterm::{cursor, execute};
+
+/// Whether the terminal is in game mode now, so restoring happens once.
+static ACTIVE: AtomicBool = AtomicBool::new(false);
+
+/// While this lives the terminal is in game mode.
+pub struct TerminalGuard(());
+
+impl TerminalGuard {
+    /// Enters game mode. If any step fails, what was done is undone before returning.
+    pub fn enter() -> anyhow::Result<TerminalGuard> {
+        install_panic_hook();
+        terminal::enable_raw_mode().context("enabling raw mode")?;
+        ACTIVE.store(true, Ordering::SeqCst);
+        let guard = TerminalGuard(());
+        execute!(
+            io::stdout(),
+            EnterAlternateScreen,
+            cursor::Hide,
+            EnableMouseCapture
+        )
+        .context("entering the alternate screen")?;
+        // crossterm installs its resize (SIGWINCH) handler on the first poll; do it now so an
+        // early resize is not lost.
+        event::poll(Duration::ZERO).context("polling the terminal")?;
+        Ok(guard)
+    }
+}
+
+impl Drop for TerminalGuard {
+    fn drop(&mut self) {
+        restore();
+    }
+}
+
+/// Leaves game mode: alternate screen and cursor first, then cooked mode. Safe to call more
+/// than once, and from a panic hook.
+pub fn restore() {
+    if ACTIVE.swap(false, Ordering::SeqCst) {
+        let mut out = io::stdout();
+        let _ = execute!(
+            out,
+            DisableMouseCapture,
+            SetAttribute(Attribute::Reset),
+            LeaveAlternateScreen,
+            cursor::Show
+        );
+        let _ = out.flush();
+        let _ = terminal::disable_raw_mode();
+    }
+}
+
+fn install_panic_hook() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            restore();
+            previous(info);
+        }));
+    });
+}
+
+/// A flag raised by SIGTERM, SIGHUP or SIGINT instead of the default of dying on the spot,
+/// so the game loop can return and the guard restore the terminal.
+pub fn stop_signals() -> anyhow::Result<Arc<AtomicBool>> {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let flag = Arc::new(AtomicBool::new(false));
+    for signal in [SIGTERM, SIGHUP, SIGINT] {
+        signal_hook::flag::register(signal, Arc::clone(&flag))
+            .with_context(|| format!("handling signal {signal}"))?;
+    }
+    Ok(flag)
+}

@@ -1,0 +1,775 @@
+//! The screen as a pure function of the app state ([`render`]), and a painter that writes only
+//! what changed since the last frame, queued and flushed once.
+
+use std::io::{self, Write};
+
+use crossterm::style::{Attribute, Color, Print, SetAttribute, SetForegroundColor};
+use crossterm::{cursor, queue, terminal};
+
+use crate::app::{App, Side};
+use crate::board::{Board, Cell, Mark, Outcome};
+use crate::search::{Value, best_of};
+
+/// How a character is drawn: a colour and the attributes a monochrome terminal has too.
+#[allow(clippy::struct_excessive_bools)] // one flag per terminal attribute
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Style {
+    pub fg: Option<Color>,
+    pub bold: bool,
+    pub dim: bool,
+    pub reverse: bool,
+    pub underline: bool,
+}
+
+impl Style {
+    const PLAIN: Style = Style {
+        fg: None,
+        bold: false,
+        dim: false,
+        reverse: false,
+        underline: false,
+    };
+
+    fn fg(self, color: Option<Color>) -> Style {
+        Style { fg: color, ..self }
+    }
+
+    fn bold(self) -> Style {
+        Style { bold: true, ..self }
+    }
+
+    fn dim(self) -> Style {
+        Style { dim: true, ..self }
+    }
+
+    fn reverse(self) -> Style {
+        Style {
+            reverse: true,
+            ..self
+        }
+    }
+
+    fn underline(self) -> Style {
+        Style {
+            underline: true,
+            ..self
+        }
+    }
+}
+
+/// One screen position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tile {
+    pub ch: char,
+    pub style: Style,
+}
+
+/// A whole screen of tiles.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Frame {
+    width: u16,
+    height: u16,
+    tiles: Vec<Tile>,
+}
+
+impl Frame {
+    pub fn new(width: u16, height: u16) -> Frame {
+        let blank = Tile {
+            ch: ' ',
+            style: Style::PLAIN,
+        };
+        Frame {
+            width,
+            height,
+            tiles: vec![blank; usize::from(width) * usize::from(height)],
+        }
+    }
+
+    pub fn width(&self) -> u16 {
+        self.width
+    }
+
+    pub fn height(&self) -> u16 {
+        self.height
+    }
+
+    /// The tile at column `x`, row `y`.
+    ///
+    /// # Panics
+    /// If the position is off the frame.
+    pub fn tile(&self, x: u16, y: u16) -> Tile {
+        assert!(
+            x < self.width && y < self.height,
+            "({x}, {y}) is off the frame"
+        );
+        self.tiles[usize::from(y) * usize::from(self.width) + usize::from(x)]
+    }
+
+    fn put(&mut self, x: u16, y: u16, ch: char, style: Style) {
+        if x < self.width && y < self.height {
+            self.tiles[usize::from(y) * usize::from(self.width) + usize::from(x)] =
+                Tile { ch, style };
+        }
+    }
+
+    /// Writes `text` from column `x`; what falls off the right edge is cut.
+    fn text(&mut self, x: u16, y: u16, text: &str, style: Style) {
+        for (i, ch) in text.chars().enumerate() {
+            let Ok(i) = u16::try_from(i) else { break };
+            self.put(x.saturating_add(i), y, ch, style);
+        }
+    }
+
+    /// Writes `text` centred on row `y`, cut with `…` if wider than the frame.
+    fn centred(&mut self, y: u16, text: &str, style: Style) {
+        let len = text.chars().count();
+        let width = usize::from(self.width);
+        if len > width {
+            let cut: String = text
+                .chars()
+                .take(width.saturating_sub(1))
+                .chain(['…'])
+                .collect();
+            self.text(0, y, &cut, style);
+        } else {
+            self.text(((width - len) / 2) as u16, y, text, style);
+        }
+    }
+
+    /// The characters only, one line per row, trailing spaces removed.
+    pub fn to_text(&self) -> String {
+        self.tiles
+            .chunks(usize::from(self.width.max(1)))
+            .map(|row| {
+                row.iter()
+                    .map(|t| t.ch)
+                    .collect::<String>()
+                    .trim_end()
+                    .to_string()
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+}
+
+/// Where the board and the text lines go on a screen of a given size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    /// Interior width and height of a cell, in screen columns and rows.
+    pub cell_w: u16,
+    pub cell_h: u16,
+    /// Top-left corner of the board's outer border.
+    pub left: u16,
+    pub top: u16,
+    /// First row of the whole picture (the title).
+    pub first_row: u16,
+    pub fits: bool,
+    n: u16,
+}
+
+/// Cell interiors to try, largest first.
+const CELL_SIZES: [(u16, u16); 2] = [(7, 3), (3, 1)];
+/// Text rows besides the board: title and a blank above; blank, players, message, score and
+/// keys below.
+const TEXT_ROWS: u16 = 7;
+/// The narrowest screen the text lines read well on.
+const MIN_TEXT_WIDTH: u16 = 30;
+
+impl Layout {
+    pub fn new((width, height): (u16, u16), size: u8) -> Layout {
+        let n = u16::from(size);
+        let outer = |(w, h): (u16, u16)| (n * (w + 1) + 1, n * (h + 1) + 1);
+        let (cell_w, cell_h) = CELL_SIZES
+            .into_iter()
+            .find(|&c| {
+                let (bw, bh) = outer(c);
+                bw.max(MIN_TEXT_WIDTH) <= width && bh + TEXT_ROWS <= height
+            })
+            .unwrap_or(CELL_SIZES[CELL_SIZES.len() - 1]);
+        let (bw, bh) = outer((cell_w, cell_h));
+        let fits = bw.max(MIN_TEXT_WIDTH) <= width && bh + TEXT_ROWS <= height;
+        let first_row = height.saturating_sub(bh + TEXT_ROWS) / 2;
+        Layout {
+            cell_w,
+            cell_h,
+            left: width.saturating_sub(bw) / 2,
+            top: first_row + 2,
+            first_row,
+            fits,
+            n,
+        }
+    }
+
+    /// The smallest screen (columns, rows) on which a board of `size` fits.
+    pub fn minimum(size: u8) -> (u16, u16) {
+        let n = u16::from(size);
+        let (w, h) = CELL_SIZES[CELL_SIZES.len() - 1];
+        (
+            (n * (w + 1) + 1).max(MIN_TEXT_WIDTH),
+            n * (h + 1) + 1 + TEXT_ROWS,
+        )
+    }
+
+    fn board_height(&self) -> u16 {
+        self.n * (self.cell_h + 1) + 1
+    }
+
+    /// Screen position of the top-left interior tile of `cell`.
+    fn cell_origin(&self, cell: Cell) -> (u16, u16) {
+        let row_from_top = self.n - 1 - u16::from(cell.row());
+        (
+            self.left + 1 + u16::from(cell.col()) * (self.cell_w + 1),
+            self.top + 1 + row_from_top * (self.cell_h + 1),
+        )
+    }
+
+    /// The cell under screen position (`column`, `row`), if any (borders belong to none).
+    pub fn cell_at(&self, board: &Board, column: u16, row: u16) -> Option<Cell> {
+        if !self.fits {
+            return None;
+        }
+        let x = column.checked_sub(self.left + 1)?;
+        let y = row.checked_sub(self.top + 1)?;
+        let (w, h) = (self.cell_w + 1, self.cell_h + 1);
+        if x % w == self.cell_w || y % h == self.cell_h {
+            return None;
+        }
+        let (col, from_top) = (x / w, y / h);
+        if col >= self.n || from_top >= self.n {
+            return None;
+        }
+        board.cell_at((self.n - 1 - from_top) as u8, col as u8)
+    }
+}
+
+/// Colours of the session, or none.
+#[derive(Clone, Copy, Debug)]
+struct Palette {
+    color: bool,
+}
+
+impl Palette {
+    fn mark(self, mark: Mark) -> Option<Color> {
+        self.color.then_some(match mark {
+            Mark::X => Color::Cyan,
+            Mark::O => Color::Yellow,
+        })
+    }
+
+    fn value(self, value: Value) -> Option<Color> {
+        self.color.then_some(match value {
+            Value::Win(_) => Color::Green,
+            Value::Draw => Color::Yellow,
+            Value::Loss(_) => Color::Red,
+        })
+    }
+
+    fn accent(self) -> Option<Color> {
+        self.color.then_some(Color::Magenta)
+    }
+}
+
+const X_ART: [&str; 3] = ["╲ ╱", " ╳ ", "╱ ╲"];
+const O_ART: [&str; 3] = ["╭─╮", "│ │", "╰─╯"];
+
+/// The short label of a hint value: `W3`, `D`, `L4`.
+pub fn hint_label(value: Value) -> String {
+    match value {
+        Value::Win(n) => format!("W{n}"),
+        Value::Draw => "D".to_string(),
+        Value::Loss(n) => format!("L{n}"),
+    }
+}
+
+/// The whole screen for the app's state and terminal size.
+pub fn render(app: &App, color: bool) -> Frame {
+    let (width, height) = app.size();
+    let mut frame = Frame::new(width, height);
+    let board = app.game().board();
+    let layout = Layout::new((width, height), board.size());
+    if !layout.fits {
+        let (w, h) = Layout::minimum(board.size());
+        let long = format!("Terminal too small: please enlarge it to at least {w}×{h}");
+        let short = format!("Need at least {w}×{h}");
+        let text = [long, short]
+            .into_iter()
+            .find(|t| t.chars().count() <= usize::from(width));
+        frame.centred(
+            height / 2,
+            &text.unwrap_or_else(|| format!("{w}×{h}")),
+            Style::PLAIN,
+        );
+        return frame;
+    }
+    let palette = Palette { color };
+    let title = format!("Tic-tac-toe · round {}", app.round());
+    frame.centred(layout.first_row, &title, Style::PLAIN.bold());
+    draw_grid(&mut frame, &layout);
+    for cell in board.cells() {
+        draw_cell(&mut frame, &layout, app, cell, palette);
+    }
+    let below = layout.top + layout.board_height() + 1;
+    draw_status(&mut frame, below, app, palette);
+    frame.centred(below + 1, app.message(), Style::PLAIN.bold());
+    let score = app.score();
+    let (a, b) = (app.name(Side::A), app.name(Side::B));
+    let line = format!(
+        "Score: {a} {} · {b} {} · draws {}",
+        score.a, score.b, score.draws
+    );
+    frame.centred(below + 2, &line, Style::PLAIN);
+    let keys = if board.size() == 3 {
+        "1-9"
+    } else {
+        "arrows+Enter"
+    };
+    let help = format!("{keys} play · u undo · h hint · n new round · ? keys · q quit");
+    frame.centred(below + 3, &help, Style::PLAIN.dim());
+    if app.help_open() {
+        draw_help(&mut frame);
+    }
+    frame
+}
+
+fn draw_grid(frame: &mut Frame, layout: &Layout) {
+    let (w, h, n) = (layout.cell_w + 1, layout.cell_h + 1, layout.n);
+    let style = Style::PLAIN;
+    for dy in 0..=n * h {
+        for dx in 0..=n * w {
+            let (on_col, on_row) = (dx % w == 0, dy % h == 0);
+            let (first_c, last_c, first_r, last_r) = (dx == 0, dx == n * w, dy == 0, dy == n * h);
+            let ch = match (on_row, on_col) {
+                (false, false) => continue,
+                (false, true) => '│',
+                (true, false) => '─',
+                (true, true) => match (first_r, last_r, first_c, last_c) {
+                    (true, _, true, _) => '┌',
+                    (true, _, _, true) => '┐',
+                    (_, true, true, _) => '└',
+                    (_, true, _, true) => '┘',
+                    (true, ..) => '┬',
+                    (_, true, ..) => '┴',
+                    (_, _, true, _) => '├',
+                    (_, _, _, true) => '┤',
+                    _ => '┼',
+                },
+            };
+            frame.put(layout.left + dx, layout.top + dy, ch, style);
+        }
+    }
+}
+
+fn draw_cell(frame: &mut Frame, layout: &Layout, app: &App, cell: Cell, palette: Palette) {
+    let board = app.game().board();
+    let (x, y) = layout.cell_origin(cell);
+    let (w, h) = (layout.cell_w, layout.cell_h);
+    let mid_y = y + h / 2;
+    let big = h >= 3;
+    let winning = match board.outcome() {
+        Outcome::Won { line, .. } => line.contains(cell),
+        _ => false,
+    };
+    let last = app.game().last_move() == Some(cell);
+    let cursor = app.cursor() == cell && !app.game().is_over();
+    if let Some(mark) = board.mark_at(cell) {
+        let mut style = Style::PLAIN.fg(palette.mark(mark));
+        if last {
+            style = style.bold();
+        }
+        if winning {
+            style = style.reverse().bold();
+        }
+        if big {
+            let art = if mark == Mark::X { X_ART } else { O_ART };
+            if winning {
+                // Fill the interior so the whole line stands out.
+                for dy in 0..h {
+                    frame.text(x, y + dy, &" ".repeat(usize::from(w)), style);
+                }
+            }
+            for (dy, row) in art.iter().enumerate() {
+                frame.text(x + (w - 3) / 2, y + dy as u16, row, style);
+            }
+        } else {
+            frame.put(x + w / 2, mid_y, mark.symbol(), style);
+            if winning {
+                frame.put(x + w / 2 - 1, mid_y, ' ', style);
+                frame.put(x + w / 2 + 1, mid_y, ' ', style);
+            }
+        }
+        if last && big && !winning {
+            frame.put(x, y, '•', Style::PLAIN.fg(palette.accent()).bold());
+        }
+    } else if let Some(&(_, value)) = app.hint().and_then(|h| h.iter().find(|(c, _)| *c == cell)) {
+        let label = hint_label(value);
+        let best = best_of(app.hint().unwrap_or_default())
+            .iter()
+            .any(|&(c, _)| c == cell);
+        let mut style = Style::PLAIN.fg(palette.value(value));
+        if best {
+            style = style.bold().underline();
+        }
+        let len = label.chars().count() as u16;
+        frame.text(x + (w.saturating_sub(len)) / 2, mid_y, &label, style);
+    } else if let Some(d) = cell.numpad() {
+        frame.put(x + w / 2, mid_y, char::from(b'0' + d), Style::PLAIN.dim());
+    } else if big {
+        frame.put(x + w / 2, mid_y, '·', Style::PLAIN.dim());
+    }
+    if cursor {
+        let style = Style::PLAIN.fg(palette.accent()).bold();
+        if big {
+            frame.put(x, mid_y, '[', style);
+            frame.put(x + w - 1, mid_y, ']', style);
+        } else {
+            let centre = frame.tile(x + w / 2, mid_y);
+            frame.put(x, mid_y, '[', style);
+            frame.put(x + w - 1, mid_y, ']', style);
+            frame.put(x + w / 2, mid_y, centre.ch, centre.style);
+        }
+    }
+}
+
+fn draw_status(frame: &mut Frame, y: u16, app: &App, palette: Palette) {
+    let turn = app.game().turn().map(|(m, _)| m);
+    let part = |mark: Mark| {
+        let marker = if turn == Some(mark) { "▸ " } else { "" };
+        format!("{marker}{mark}: {}", app.name_of(mark))
+    };
+    let (x_part, o_part) = (part(Mark::X), part(Mark::O));
+    let paused = if app.paused() { "  (paused)" } else { "" };
+    let line = format!("{x_part}   {o_part}{paused}");
+    frame.centred(y, &line, Style::PLAIN);
+    // Colour the two marks' names where they landed.
+    let start = (frame.width().saturating_sub(line.chars().count() as u16)) / 2;
+    let o_start = start + x_part.chars().count() as u16 + 3;
+    let style_x = Style::PLAIN.fg(palette.mark(Mark::X)).bold();
+    let style_o = Style::PLAIN.fg(palette.mark(Mark::O)).bold();
+    if line.chars().count() <= usize::from(frame.width()) {
+        frame.text(start, y, &x_part, style_x);
+        frame.text(o_start, y, &o_part, style_o);
+    }
+}
+
+const HELP: [&str; 12] = [
+    "1-9          play that cell: 7 8 9 is the top row",
+    "keypad       Home PgUp End PgDn Begin play 7 9 1 3 5",
+    "arrows       move the cursor",
+    "Enter Space  play the cursor's cell",
+    "mouse        click a cell to play it",
+    "u            undo your last move",
+    "h            hint: W win, D draw, L loss (in moves)",
+    "n            new round (the other side starts)",
+    "Space        pause or resume AI against AI",
+    "?            this help",
+    "q Esc Ctrl-C quit",
+    "         any key closes this help",
+];
+
+fn draw_help(frame: &mut Frame) {
+    let inner = HELP.iter().map(|l| l.chars().count()).max().unwrap_or(0) as u16 + 2;
+    let (w, h) = (inner + 2, HELP.len() as u16 + 2);
+    let left = frame.width().saturating_sub(w) / 2;
+    let top = frame.height().saturating_sub(h) / 2;
+    let style = Style::PLAIN.bold();
+    for dy in 0..h {
+        for dx in 0..w {
+            let ch = match (dy, dx) {
+                (0, 0) => '┌',
+                (0, x) if x == w - 1 => '┐',
+                (y, 0) if y == h - 1 => '└',
+                (y, x) if y == h - 1 && x == w - 1 => '┘',
+                (0, _) => '─',
+                (y, _) if y == h - 1 => '─',
+                (_, 0) => '│',
+                (_, x) if x == w - 1 => '│',
+                _ => ' ',
+            };
+            frame.put(left + dx, top + dy, ch, style);
+        }
+    }
+    frame.text(left + 2, top, " Keys ", style);
+    for (i, line) in HELP.iter().enumerate() {
+        frame.text(left + 2, top + 1 + i as u16, line, Style::PLAIN);
+    }
+}
+
+/// Writes frames to a terminal, sending only the tiles that changed since the last one.
+#[derive(Default)]
+pub struct Painter {
+    last: Option<Frame>,
+}
+
+impl Painter {
+    /// Forgets the screen, so the next frame is drawn whole (after a resize).
+    pub fn invalidate(&mut self) {
+        self.last = None;
+    }
+
+    /// Queues the difference between the last frame and `frame` on `out` and flushes once.
+    pub fn paint(&mut self, out: &mut impl Write, frame: Frame) -> io::Result<()> {
+        let full = self
+            .last
+            .as_ref()
+            .is_none_or(|l| l.width != frame.width || l.height != frame.height);
+        if full {
+            queue!(
+                out,
+                SetAttribute(Attribute::Reset),
+                terminal::Clear(terminal::ClearType::All)
+            )?;
+        }
+        let mut current = Style::PLAIN;
+        queue!(out, SetAttribute(Attribute::Reset))?;
+        for y in 0..frame.height {
+            let start = usize::from(y) * usize::from(frame.width);
+            let row = &frame.tiles[start..start + usize::from(frame.width)];
+            let span = match (&self.last, full) {
+                (Some(last), false) => {
+                    let old = &last.tiles[start..start + usize::from(frame.width)];
+                    let first = row.iter().zip(old).position(|(a, b)| a != b);
+                    let end = row.iter().zip(old).rposition(|(a, b)| a != b);
+                    first.zip(end)
+                }
+                _ => row
+                    .iter()
+                    .position(|t| {
+                        *t != Tile {
+                            ch: ' ',
+                            style: Style::PLAIN,
+                        }
+                    })
+                    .zip(row.iter().rposition(|t| {
+                        *t != Tile {
+                            ch: ' ',
+                            style: Style::PLAIN,
+                        }
+                    })),
+            };
+            let Some((first, end)) = span else { continue };
+            queue!(out, cursor::MoveTo(first as u16, y))?;
+            for tile in &row[first..=end] {
+                if tile.style != current {
+                    apply(out, tile.style)?;
+                    current = tile.style;
+                }
+                queue!(out, Print(tile.ch))?;
+            }
+        }
+        if current != Style::PLAIN {
+            queue!(out, SetAttribute(Attribute::Reset))?;
+        }
+        out.flush()?;
+        self.last = Some(frame);
+        Ok(())
+    }
+}
+
+fn apply(out: &mut impl Write, style: Style) -> io::Result<()> {
+    queue!(out, SetAttribute(Attribute::Reset))?;
+    if let Some(color) = style.fg {
+        queue!(out, SetForegroundColor(color))?;
+    }
+    for (on, attribute) in [
+        (style.bold, Attribute::Bold),
+        (style.dim, Attribute::Dim),
+        (style.reverse, Attribute::Reverse),
+        (style.underline, Attribute::Underlined),
+    ] {
+        if on {
+            queue!(out, SetAttribute(attribute))?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Rules;
+    use crate::input::Action;
+    use crate::player::Player;
+
+    fn app(moves: &[u8]) -> App {
+        let mut app = App::new(
+            Rules::CLASSIC,
+            Player::Human,
+            Player::Human,
+            Some(1),
+            (60, 22),
+        );
+        for &d in moves {
+            app.update(Action::Digit(d));
+        }
+        app
+    }
+
+    #[test]
+    #[rustfmt::skip]
+    fn first_frame_shows_the_numbered_board() {
+        let frame = render(&app(&[]), true);
+        let expected = [
+            "",
+            "                   Tic-tac-toe · round 1",
+            "",
+            "                 ┌───────┬───────┬───────┐",
+            "                 │       │       │       │",
+            "                 │   7   │   8   │   9   │",
+            "                 │       │       │       │",
+            "                 ├───────┼───────┼───────┤",
+            "                 │       │       │       │",
+            "                 │   4   │[  5  ]│   6   │",
+            "                 │       │       │       │",
+            "                 ├───────┼───────┼───────┤",
+            "                 │       │       │       │",
+            "                 │   1   │   2   │   3   │",
+            "                 │       │       │       │",
+            "                 └───────┴───────┴───────┘",
+            "",
+            "                ▸ X: Player 1   O: Player 2",
+            "                    X to move (Player 1)",
+            "          Score: Player 1 0 · Player 2 0 · draws 0",
+            " 1-9 play · u undo · h hint · n new round · ? keys · q quit",
+            "",
+        ];
+        assert_eq!(frame.to_text(), expected.join("\n"));
+    }
+
+    #[test]
+    #[rustfmt::skip]
+    fn marks_are_drawn_large_and_the_last_move_is_marked() {
+        let frame = render(&app(&[7, 5]), true);
+        let text = frame.to_text();
+        let rows: Vec<&str> = text.lines().skip(3).take(9).collect();
+        assert_eq!(rows, [
+            "                 ┌───────┬───────┬───────┐",
+            "                 │  ╲ ╱  │       │       │",
+            "                 │   ╳   │   8   │   9   │",
+            "                 │  ╱ ╲  │       │       │",
+            "                 ├───────┼───────┼───────┤",
+            "                 │       │• ╭─╮  │       │",
+            "                 │   4   │[ │ │ ]│   6   │",
+            "                 │       │  ╰─╯  │       │",
+            "                 ├───────┼───────┼───────┤",
+        ]);
+    }
+
+    #[test]
+    fn the_winning_line_is_highlighted() {
+        let frame = render(&app(&[7, 1, 8, 2, 9]), false);
+        let layout = Layout::new((60, 22), 3);
+        let board = app(&[]).game().board().to_owned();
+        for (d, highlighted) in [(7, true), (8, true), (9, true), (1, false), (5, false)] {
+            let (x, y) = layout.cell_origin(board.numpad(d).unwrap());
+            let tile = frame.tile(x + 3, y + 1);
+            assert_eq!(tile.style.reverse, highlighted, "cell {d}: {tile:?}");
+        }
+        assert!(frame.to_text().contains("O: Player 2"));
+        assert!(frame.to_text().contains("X (Player 1) wins."));
+    }
+
+    #[test]
+    fn monochrome_uses_no_colour_but_keeps_the_marking() {
+        let frame = render(&app(&[7, 5]), false);
+        assert!(frame.tiles.iter().all(|t| t.style.fg.is_none()));
+        let layout = Layout::new((60, 22), 3);
+        let five = app(&[]).game().board().numpad(5).unwrap();
+        let (x, y) = layout.cell_origin(five);
+        assert_eq!(frame.tile(x, y).ch, '•');
+        assert!(frame.tile(x + 2, y + 1).style.bold, "the last mark is bold");
+    }
+
+    #[test]
+    fn hint_shows_values_and_best_moves_stand_out() {
+        // After X takes the centre, O draws only in a corner; an edge loses.
+        let mut a = app(&[5]);
+        a.update(Action::Hint);
+        let frame = render(&a, true);
+        let layout = Layout::new((60, 22), 3);
+        let board = *a.game().board();
+        let label = |d: u8| {
+            let (x, y) = layout.cell_origin(board.numpad(d).unwrap());
+            let s: String = (0..7).map(|dx| frame.tile(x + dx, y + 1).ch).collect();
+            let first = (0..7).find(|&dx| frame.tile(x + dx, y + 1).ch.is_alphanumeric());
+            let style = frame.tile(x + first.expect("a label"), y + 1).style;
+            (s.trim().to_string(), style)
+        };
+        for corner in [7, 9, 1, 3] {
+            let (text, style) = label(corner);
+            assert_eq!(text, "D");
+            assert!(style.bold && style.underline, "best move stands out");
+            assert_eq!(style.fg, Some(Color::Yellow));
+        }
+        for edge in [8, 4, 6, 2] {
+            let (text, style) = label(edge);
+            assert!(text.starts_with('L'), "{edge}: {text}");
+            assert!(!style.bold);
+            assert_eq!(style.fg, Some(Color::Red));
+        }
+    }
+
+    #[test]
+    fn a_small_terminal_asks_for_more_room() {
+        let mut a = app(&[]);
+        a.update(Action::Resize {
+            columns: 20,
+            rows: 8,
+        });
+        let text = render(&a, true).to_text();
+        let (w, h) = Layout::minimum(3);
+        assert_eq!(text.trim(), format!("Need at least {w}×{h}"));
+        a.update(Action::Resize {
+            columns: 80,
+            rows: 8,
+        });
+        let text = render(&a, true).to_text();
+        assert_eq!(
+            text.split('\n').count(),
+            8,
+            "one line, on a full-height screen"
+        );
+        assert_eq!(
+            text.trim(),
+            format!("Terminal too small: please enlarge it to at least {w}×{h}")
+        );
+        a.update(Action::Resize {
+            columns: 40,
+            rows: 14,
+        });
+        assert!(render(&a, true).to_text().contains("[5]"), "compact board");
+    }
+
+    #[test]
+    fn clicks_map_to_cells_and_borders_to_none() {
+        let layout = Layout::new((60, 22), 3);
+        let board = Board::default();
+        let (x, y) = layout.cell_origin(board.numpad(7).unwrap());
+        assert_eq!(layout.cell_at(&board, x, y), board.numpad(7));
+        assert_eq!(layout.cell_at(&board, x + 6, y + 2), board.numpad(7));
+        assert_eq!(layout.cell_at(&board, x + 7, y), None, "border");
+        assert_eq!(layout.cell_at(&board, x + 8, y + 4), board.numpad(5));
+        assert_eq!(layout.cell_at(&board, 0, 0), None);
+    }
+
+    #[test]
+    fn painter_sends_only_what_changed() {
+        let mut painter = Painter::default();
+        let mut out = Vec::new();
+        painter.paint(&mut out, render(&app(&[]), true)).unwrap();
+        let first = out.len();
+        out.clear();
+        painter.paint(&mut out, render(&app(&[]), true)).unwrap();
+        let unchanged = out.len();
+        out.clear();
+        painter.paint(&mut out, render(&app(&[5]), true)).unwrap();
+        assert!(
+            unchanged < 16,
+            "an unchanged frame sends almost nothing: {unchanged}"
+        );
+        assert!(
+            out.len() < first / 2,
+            "a move sends less than half a frame: {} vs {first}",
+            out.len()
+        );
+    }
+}

@@ -1,0 +1,572 @@
+//! The terminal game driven in a real pseudo-terminal, the way a person at a keyboard drives
+//! it: keys in as bytes, the screen read back through a terminal emulator.
+
+#![cfg(unix)]
+
+use std::io::{Read, Write};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use nix::sys::signal::{Signal, kill};
+use nix::sys::termios::LocalFlags;
+use nix::unistd::Pid;
+use portable_pty::{Child, CommandBuilder, MasterPty, PtySize, native_pty_system};
+
+const COLS: u16 = 80;
+const ROWS: u16 = 24;
+const TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The game running in a pseudo-terminal.
+struct Tui {
+    master: Box<dyn MasterPty + Send>,
+    child: Box<dyn Child + Send + Sync>,
+    writer: Box<dyn Write + Send>,
+    parser: Arc<Mutex<vt100::Parser>>,
+    /// Every byte the game has written.
+    received: Arc<Mutex<usize>>,
+}
+
+fn size(cols: u16, rows: u16) -> PtySize {
+    PtySize {
+        rows,
+        cols,
+        pixel_width: 0,
+        pixel_height: 0,
+    }
+}
+
+impl Tui {
+    fn start(args: &[&str]) -> Tui {
+        Tui::start_with(args, &[])
+    }
+
+    fn start_with(args: &[&str], env: &[(&str, &str)]) -> Tui {
+        let pair = native_pty_system()
+            .openpty(size(COLS, ROWS))
+            .expect("a pty");
+        let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_tictactoe"));
+        cmd.args(args);
+        cmd.cwd(env!("CARGO_MANIFEST_DIR"));
+        cmd.env("TERM", "xterm-256color");
+        cmd.env("RUST_BACKTRACE", "0");
+        cmd.env_remove("NO_COLOR");
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        let child = pair.slave.spawn_command(cmd).expect("the game starts");
+        drop(pair.slave);
+        let mut reader = pair.master.try_clone_reader().unwrap();
+        let writer = pair.master.take_writer().unwrap();
+        let parser = Arc::new(Mutex::new(vt100::Parser::new(ROWS, COLS, 0)));
+        let received = Arc::new(Mutex::new(0));
+        let (p, r) = (Arc::clone(&parser), Arc::clone(&received));
+        thread::spawn(move || {
+            let mut buf = [0u8; 8192];
+            while let Ok(n) = reader.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                p.lock().unwrap().process(&buf[..n]);
+                *r.lock().unwrap() += n;
+            }
+        });
+        let tui = Tui {
+            master: pair.master,
+            child,
+            writer,
+            parser,
+            received,
+        };
+        tui.wait_for("the first frame", |s| s.contents().contains("Tic-tac-toe"));
+        tui
+    }
+
+    fn send(&mut self, keys: &str) {
+        self.writer.write_all(keys.as_bytes()).unwrap();
+        self.writer.flush().unwrap();
+    }
+
+    fn screen(&self) -> String {
+        self.parser.lock().unwrap().screen().contents()
+    }
+
+    fn bytes(&self) -> usize {
+        *self.received.lock().unwrap()
+    }
+
+    /// Waits until `done` holds for the screen, or panics with the screen after a timeout.
+    fn wait_for(&self, what: &str, done: impl Fn(&vt100::Screen) -> bool) {
+        let start = Instant::now();
+        loop {
+            if done(self.parser.lock().unwrap().screen()) {
+                return;
+            }
+            assert!(
+                start.elapsed() < TIMEOUT,
+                "timed out waiting for {what}; screen:\n{}",
+                self.screen()
+            );
+            thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    fn wait_text(&self, text: &str) {
+        self.wait_for(&format!("{text:?}"), |s| s.contents().contains(text));
+    }
+
+    /// The board as notation, read off the screen.
+    fn board(&self) -> String {
+        let parser = self.parser.lock().unwrap();
+        read_board(parser.screen())
+    }
+
+    fn wait_board(&self, notation: &str) {
+        self.wait_for(&format!("board {notation}"), |s| read_board(s) == notation);
+    }
+
+    /// Screen position of the middle row, centre column of a numpad cell.
+    fn cell_centre(&self, digit: u8) -> (u16, u16) {
+        let parser = self.parser.lock().unwrap();
+        let (top, left) = board_corner(parser.screen()).expect("a board on screen");
+        let index = u16::from(digit - 1);
+        let (row_from_top, col) = (2 - index / 3, index % 3);
+        (top + 2 + row_from_top * 4, left + 4 + col * 8)
+    }
+
+    fn cell_attrs(&self, digit: u8) -> (bool, bool) {
+        let (row, col) = self.cell_centre(digit);
+        let parser = self.parser.lock().unwrap();
+        let cell = parser.screen().cell(row, col).unwrap();
+        (cell.inverse(), cell.bold())
+    }
+
+    fn resize(&self, cols: u16, rows: u16) {
+        self.parser
+            .lock()
+            .unwrap()
+            .screen_mut()
+            .set_size(rows, cols);
+        self.master.resize(size(cols, rows)).unwrap();
+    }
+
+    fn pid(&self) -> Pid {
+        Pid::from_raw(self.child.process_id().expect("a pid") as i32)
+    }
+
+    /// Waits for the game to exit; returns whether the exit status was success.
+    fn wait_exit(&mut self) -> bool {
+        let start = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                // Let the reader thread take in the last bytes.
+                thread::sleep(Duration::from_millis(50));
+                return status.success();
+            }
+            assert!(
+                start.elapsed() < TIMEOUT,
+                "the game did not exit; screen:\n{}",
+                self.screen()
+            );
+            thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    /// Asserts the terminal is as the game found it: cooked mode, main screen, cursor shown.
+    fn assert_restored(&self) {
+        let termios = self.master.get_termios().expect("termios of the pty");
+        assert!(
+            termios.local_flags.contains(LocalFlags::ICANON),
+            "still in raw mode"
+        );
+        assert!(
+            termios.local_flags.contains(LocalFlags::ECHO),
+            "echo still off"
+        );
+        let parser = self.parser.lock().unwrap();
+        assert!(
+            !parser.screen().alternate_screen(),
+            "alternate screen not left"
+        );
+        assert!(!parser.screen().hide_cursor(), "cursor still hidden");
+    }
+}
+
+impl Drop for Tui {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+    }
+}
+
+/// Row and column of the board's top-left corner: a `┌` with a `┬` one cell to its right.
+fn board_corner(screen: &vt100::Screen) -> Option<(u16, u16)> {
+    let (rows, cols) = screen.size();
+    let is = |r: u16, c: u16, s: &str| screen.cell(r, c).is_some_and(|cell| cell.contents() == s);
+    (0..rows)
+        .flat_map(|r| (0..cols).map(move |c| (r, c)))
+        .find(|&(r, c)| is(r, c, "┌") && is(r, c + 8, "┬"))
+}
+
+/// Reads the marks off a large 3×3 board: `╳` in the middle of a cell is X, `│ │` is O.
+fn read_board(screen: &vt100::Screen) -> String {
+    let Some((top, left)) = board_corner(screen) else {
+        return "no board".into();
+    };
+    let at = |r: u16, c: u16| {
+        screen
+            .cell(r, c)
+            .map(|x| x.contents().to_string())
+            .unwrap_or_default()
+    };
+    (0..3)
+        .map(|row| {
+            (0..3)
+                .map(|col| {
+                    let (r, c) = (top + 2 + row * 4, left + 4 + col * 8);
+                    match (at(r, c).as_str(), at(r, c - 1).as_str()) {
+                        ("╳", _) => 'X',
+                        (_, "│") => 'O',
+                        _ => '.',
+                    }
+                })
+                .collect::<String>()
+        })
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+fn two_humans() -> Tui {
+    Tui::start(&["-o", "human", "--delay", "0"])
+}
+
+#[test]
+fn first_frame_is_drawn_on_the_alternate_screen() {
+    let tui = two_humans();
+    let screen = tui.screen();
+    for text in [
+        "Tic-tac-toe · round 1",
+        "▸ X: Player 1   O: Player 2",
+        "X to move (Player 1)",
+        "q quit",
+    ] {
+        assert!(screen.contains(text), "{text:?} missing:\n{screen}");
+    }
+    assert_eq!(tui.board(), ".../.../...");
+    let parser = tui.parser.lock().unwrap();
+    assert!(parser.screen().alternate_screen());
+    assert!(parser.screen().hide_cursor());
+}
+
+#[test]
+fn five_takes_the_centre_and_the_ai_answers() {
+    let mut tui = Tui::start(&["--delay", "0", "--seed", "1"]);
+    tui.send("5");
+    tui.wait_text("X to move (you)");
+    tui.wait_for("two marks", |s| {
+        read_board(s).matches(['X', 'O']).count() == 2
+    });
+    let board = tui.board();
+    assert_eq!(&board[4..7], ".X.", "{board}");
+    assert!(tui.screen().contains("O (hard AI) played"));
+}
+
+#[test]
+fn a_taken_cell_is_refused_with_a_message() {
+    let mut tui = two_humans();
+    tui.send("5");
+    tui.wait_board(".../.X./...");
+    tui.send("5");
+    tui.wait_text("Cell 5 is taken");
+    assert_eq!(tui.board(), ".../.X./...");
+    tui.send("z");
+    tui.wait_text("'z' does nothing here: press ? for the keys");
+    assert_eq!(tui.board(), ".../.X./...");
+}
+
+#[test]
+fn the_keypad_with_numlock_off_plays_corners_and_centre() {
+    let mut tui = two_humans();
+    tui.send("\x1b[H"); // Home: 7
+    tui.wait_board("X../.../...");
+    tui.send("\x1b[5~"); // PageUp: 9
+    tui.wait_board("X.O/.../...");
+    tui.send("\x1b[F"); // End: 1
+    tui.wait_board("X.O/.../X..");
+    tui.send("\x1b[6~"); // PageDown: 3
+    tui.wait_board("X.O/.../X.O");
+    tui.send("\x1b[57427u"); // Begin (keypad 5) as reported by the kitty keyboard protocol
+    tui.wait_board("X.O/.X./X.O");
+}
+
+#[test]
+fn arrows_move_the_cursor_from_the_centre_and_enter_plays() {
+    let mut tui = two_humans();
+    tui.send("\x1b[A\x1b[D"); // up, left: from 5 to 7
+    tui.send("\r");
+    tui.wait_board("X../.../...");
+    tui.send("\x1b[B\x1b[B\x1b[C\x1b[C\x1b[C"); // down twice, right (clamped at the edge)
+    tui.send(" ");
+    tui.wait_board("X../.../..O");
+}
+
+#[test]
+fn a_mouse_click_plays_the_cell() {
+    let mut tui = two_humans();
+    let (row, col) = tui.cell_centre(3);
+    // SGR mouse report, 1-based: left button down, then up.
+    tui.send(&format!(
+        "\x1b[<0;{};{}M\x1b[<0;{};{}m",
+        col + 1,
+        row + 1,
+        col + 1,
+        row + 1
+    ));
+    tui.wait_board(".../.../..X");
+}
+
+#[test]
+fn a_won_game_highlights_the_winning_line() {
+    let mut tui = two_humans();
+    tui.send("71829");
+    tui.wait_text("X (Player 1) wins.");
+    assert_eq!(tui.board(), "XXX/.../OO.");
+    for digit in [7, 8, 9] {
+        assert!(tui.cell_attrs(digit).0, "cell {digit} is highlighted");
+    }
+    for digit in [1, 2] {
+        assert!(!tui.cell_attrs(digit).0, "cell {digit} is not");
+    }
+    assert!(
+        tui.screen()
+            .contains("Score: Player 1 1 · Player 2 0 · draws 0")
+    );
+}
+
+#[test]
+fn undo_returns_to_the_human_turn() {
+    let mut tui = Tui::start(&["--delay", "0", "--seed", "2"]);
+    tui.send("5");
+    tui.wait_for("the AI's reply", |s| {
+        read_board(s).matches('O').count() == 1
+    });
+    tui.send("u");
+    tui.wait_text("Took back 2 moves");
+    assert_eq!(tui.board(), ".../.../...");
+}
+
+#[test]
+fn hint_shows_every_cell_value_until_the_next_key() {
+    let mut tui = two_humans();
+    tui.send("5");
+    tui.wait_board(".../.X./...");
+    tui.send("h");
+    tui.wait_text("Hint for O");
+    let (row, col) = tui.cell_centre(7);
+    let (row8, col8) = tui.cell_centre(8);
+    {
+        let parser = tui.parser.lock().unwrap();
+        let screen = parser.screen();
+        let corner = screen.cell(row, col).unwrap();
+        assert_eq!(corner.contents(), "D");
+        assert!(
+            corner.bold() && corner.underline(),
+            "a best move stands out"
+        );
+        assert_eq!(screen.cell(row8, col8 - 1).unwrap().contents(), "L");
+    }
+    tui.send("\x1b[A");
+    tui.wait_for("digits back", |s| {
+        s.cell(row, col).unwrap().contents() == "7"
+    });
+}
+
+#[test]
+fn new_round_alternates_the_first_player_and_keeps_score() {
+    let mut tui = two_humans();
+    tui.send("71829");
+    tui.wait_text("X (Player 1) wins.");
+    tui.send("n");
+    tui.wait_text("round 2");
+    assert!(
+        tui.screen().contains("▸ X: Player 2   O: Player 1"),
+        "{}",
+        tui.screen()
+    );
+    assert_eq!(tui.board(), ".../.../...");
+    // Player 2 now plays X and wins; the score follows the player.
+    tui.send("71829");
+    tui.wait_text("Score: Player 1 1 · Player 2 1 · draws 0");
+    tui.send("\r");
+    tui.wait_text("round 3");
+    assert!(tui.screen().contains("▸ X: Player 1"));
+}
+
+#[test]
+fn a_small_terminal_asks_for_room_and_the_game_resumes() {
+    let mut tui = two_humans();
+    tui.send("5");
+    tui.wait_board(".../.X./...");
+    tui.resize(24, 10);
+    tui.wait_text("Need at least 30×14");
+    tui.resize(COLS, ROWS);
+    tui.wait_board(".../.X./...");
+    tui.send("1");
+    tui.wait_board(".../.X./O..");
+}
+
+#[test]
+fn ai_against_ai_plays_itself_and_space_pauses() {
+    let mut tui = Tui::start(&["-x", "hard", "-o", "hard", "--delay", "150", "--seed", "5"]);
+    tui.wait_for("a first move", |s| read_board(s).contains('X'));
+    tui.send(" ");
+    tui.wait_text("(paused)");
+    let frozen = tui.board();
+    thread::sleep(Duration::from_millis(500));
+    assert_eq!(tui.board(), frozen, "no move while paused");
+    tui.send(" ");
+    tui.wait_text("Draw.");
+}
+
+#[test]
+fn keys_typed_during_the_ai_turn_wait_for_the_human() {
+    let mut tui = Tui::start(&["--delay", "300", "--seed", "3"]);
+    tui.send("5");
+    tui.send("1");
+    tui.wait_text("Wait for the AI: 1 will be played next");
+    tui.wait_for("the AI's reply", |s| {
+        read_board(s).matches('O').count() == 1
+    });
+    // The notation lists the bottom row last: cell 1 is its eighth character (index 8).
+    tui.wait_for("cell 1 filled", |s| read_board(s).as_bytes()[8] != b'.');
+    let board = tui.board();
+    if board.as_bytes()[8] == b'O' {
+        // The AI took 1 itself: the queued move is refused, not played for O.
+        tui.wait_text("Cell 1 is taken");
+        assert_eq!(board.matches('X').count(), 1, "{board}");
+    } else {
+        assert_eq!(board.as_bytes()[8], b'X', "{board}");
+        assert_eq!(board.matches('O').count(), 1, "{board}");
+    }
+}
+
+fn quits_cleanly(keys: &str) {
+    let mut tui = two_humans();
+    tui.send("5");
+    tui.wait_board(".../.X./...");
+    tui.send(keys);
+    assert!(tui.wait_exit(), "exit status");
+    tui.assert_restored();
+}
+
+#[test]
+fn q_quits_and_restores_the_terminal() {
+    quits_cleanly("q");
+}
+
+#[test]
+fn ctrl_c_quits_and_restores_the_terminal() {
+    quits_cleanly("\x03");
+}
+
+#[test]
+fn escape_quits_and_restores_the_terminal() {
+    quits_cleanly("\x1b");
+}
+
+fn signal_restores(signal: Signal) {
+    let mut tui = two_humans();
+    tui.send("5");
+    tui.wait_board(".../.X./...");
+    kill(tui.pid(), signal).unwrap();
+    tui.wait_exit();
+    tui.assert_restored();
+}
+
+#[test]
+fn sigterm_restores_the_terminal() {
+    signal_restores(Signal::SIGTERM);
+}
+
+#[test]
+fn sighup_restores_the_terminal() {
+    signal_restores(Signal::SIGHUP);
+}
+
+#[test]
+fn sigint_restores_the_terminal() {
+    signal_restores(Signal::SIGINT);
+}
+
+#[test]
+fn a_panic_restores_the_terminal() {
+    let mut tui = Tui::start_with(
+        &["-o", "human", "--delay", "0"],
+        &[("TICTACTOE_TEST_PANIC", "1")],
+    );
+    tui.send("!");
+    assert!(!tui.wait_exit(), "a panic fails the process");
+    tui.assert_restored();
+}
+
+#[test]
+fn no_color_still_marks_the_last_move_and_the_winning_line() {
+    let mut tui = Tui::start(&["-o", "human", "--delay", "0", "--no-color"]);
+    tui.send("7182");
+    tui.wait_board("XX./.../OO.");
+    assert_eq!(tui.cell_attrs(2), (false, true), "the last move is bold");
+    assert_eq!(tui.cell_attrs(7), (false, false), "earlier moves are not");
+    tui.send("9");
+    tui.wait_text("wins.");
+    assert!(tui.cell_attrs(9).0, "the winning line is reversed");
+    let parser = tui.parser.lock().unwrap();
+    let screen = parser.screen();
+    let (rows, cols) = screen.size();
+    for r in 0..rows {
+        for c in 0..cols {
+            assert_eq!(
+                screen.cell(r, c).unwrap().fgcolor(),
+                vt100::Color::Default,
+                "({r}, {c})"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_move_redraws_only_what_changed() {
+    let mut tui = two_humans();
+    let full = tui.bytes();
+    tui.send("5");
+    tui.wait_board(".../.X./...");
+    thread::sleep(Duration::from_millis(100));
+    let before = tui.bytes();
+    tui.send("1");
+    tui.wait_board(".../.X./O..");
+    thread::sleep(Duration::from_millis(100));
+    let one_move = tui.bytes() - before;
+    eprintln!("first frame: {full} bytes; one move's redraw: {one_move} bytes");
+    assert!(
+        one_move * 3 < full,
+        "a move sends {one_move} bytes, the first frame {full}"
+    );
+}
+
+#[test]
+fn idle_game_uses_almost_no_cpu() {
+    let tui = two_humans();
+    let ticks = |pid: Pid| -> u64 {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+        let fields: Vec<&str> = stat
+            .rsplit_once(')')
+            .unwrap()
+            .1
+            .split_whitespace()
+            .collect();
+        fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap()
+    };
+    let before = ticks(tui.pid());
+    thread::sleep(Duration::from_secs(2));
+    let used = ticks(tui.pid()) - before;
+    eprintln!("CPU while idle for 2 s: {used} clock ticks (1 tick = 10 ms)");
+    assert!(used <= 2, "{used} ticks of CPU in 2 s of idling");
+}
