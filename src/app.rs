@@ -329,7 +329,8 @@ impl App {
         let analysis = self.brain.searcher().analyze(self.game.board());
         let mark = self.game.board().to_move();
         self.hint = Some(analysis);
-        self.message = format!("Hint for {mark}: W win, D draw, L loss, in moves from now; best in bold");
+        self.message =
+            format!("Hint for {mark}: W win, D draw, L loss, in moves from now; best in bold");
     }
 
     fn new_round(&mut self) {

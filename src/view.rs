@@ -437,8 +437,13 @@ fn draw_status(frame: &mut Frame, y: u16, app: &App, palette: Palette) {
         format!("{marker}{mark}: {}", app.name_of(mark))
     };
     let (x_part, o_part) = (part(Mark::X), part(Mark::O));
-    let paused = if app.paused() { "  (paused)" } else { "" };
-    let line = format!("{x_part}   {o_part}{paused}");
+    let state = match app.game().outcome() {
+        _ if app.paused() => "  (paused)".to_string(),
+        Outcome::Won { winner, .. } => format!("   {winner} wins"),
+        Outcome::Draw => "   draw".to_string(),
+        Outcome::InProgress => String::new(),
+    };
+    let line = format!("{x_part}   {o_part}{state}");
     frame.centred(y, &line, Style::PLAIN);
     // Colour the two marks' names where they landed.
     let start = (frame.width().saturating_sub(line.chars().count() as u16)) / 2;
