@@ -67,11 +67,17 @@ fn json_value(value: Value) -> String {
         Value::Win(n) => ("win", Some(n)),
         Value::Draw => ("draw", None),
         Value::Loss(n) => ("loss", Some(n)),
+        Value::Estimate(_) => ("estimate", None),
     };
     let plies = plies.map_or_else(|| "null".to_string(), |n| n.to_string());
+    let estimate = match value {
+        Value::Estimate(e) => format!(",\"estimate\":{e}"),
+        _ => String::new(),
+    };
     format!(
-        "{{\"value\":{},\"result\":\"{result}\",\"plies\":{plies}}}",
-        json_string(&value.to_string())
+        "{{\"value\":{},\"result\":\"{result}\",\"plies\":{plies},\"proven\":{}{estimate}}}",
+        json_string(&value.to_string()),
+        value.is_proven()
     )
 }
 

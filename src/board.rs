@@ -20,7 +20,8 @@
 
 use std::fmt;
 use std::str::FromStr;
-use std::sync::OnceLock;
+
+pub(crate) use crate::geometry::{Geometry, bit_indices};
 
 /// The smallest supported board side.
 pub const MIN_SIZE: u8 = 3;
@@ -170,130 +171,6 @@ impl fmt::Display for RulesError {
 }
 
 impl std::error::Error for RulesError {}
-
-/// The lines of one board shape, built once: every line as a bit mask, the lines through each
-/// cell, and a move order that tries cells on many lines first.
-#[derive(Debug)]
-pub(crate) struct Geometry {
-    pub size: u8,
-    pub k: u8,
-    pub cells: u8,
-    /// Mask of every cell on the board.
-    pub full: u64,
-    pub lines: Vec<u64>,
-    /// `through[cell]`: the lines that pass through that cell.
-    pub through: Vec<Vec<u64>>,
-    /// Cells sorted by how many lines pass through them, most first (centre first).
-    pub order: Vec<u8>,
-}
-
-impl Geometry {
-    fn build(size: u8, k: u8) -> Geometry {
-        let n = i32::from(size);
-        let k = i32::from(k);
-        let bit = |row: i32, col: i32| 1u64 << (row * n + col);
-        let mut lines = Vec::new();
-        // Directions: right, up, up-right, up-left. A line is k steps from a start cell.
-        for (dr, dc) in [(0, 1), (1, 0), (1, 1), (1, -1)] {
-            for row in 0..n {
-                for col in 0..n {
-                    let (end_r, end_c) = (row + dr * (k - 1), col + dc * (k - 1));
-                    if (0..n).contains(&end_r) && (0..n).contains(&end_c) {
-                        lines.push((0..k).map(|i| bit(row + dr * i, col + dc * i)).sum());
-                    }
-                }
-            }
-        }
-        let cells = (n * n) as u8;
-        let through: Vec<Vec<u64>> = (0..cells)
-            .map(|c| {
-                lines
-                    .iter()
-                    .copied()
-                    .filter(|l| l & (1 << c) != 0)
-                    .collect()
-            })
-            .collect();
-        let centre = f64::from(n - 1) / 2.0;
-        let mut order: Vec<u8> = (0..cells).collect();
-        order.sort_by(|&a, &b| {
-            let dist = |c: u8| {
-                let (r, col) = (f64::from(i32::from(c) / n), f64::from(i32::from(c) % n));
-                (r - centre).abs() + (col - centre).abs()
-            };
-            through[usize::from(b)]
-                .len()
-                .cmp(&through[usize::from(a)].len())
-                .then(dist(a).total_cmp(&dist(b)))
-        });
-        Geometry {
-            size,
-            k: k as u8,
-            cells,
-            full: if cells == 64 {
-                u64::MAX
-            } else {
-                (1u64 << cells) - 1
-            },
-            lines,
-            through,
-            order,
-        }
-    }
-
-    /// The shape for `size` and `k`, shared for the life of the program.
-    ///
-    /// # Panics
-    /// If `size` and `k` are outside what [`Rules::new`] accepts.
-    pub fn of(size: u8, k: u8) -> &'static Geometry {
-        static ALL: OnceLock<Vec<Geometry>> = OnceLock::new();
-        let all = ALL.get_or_init(|| {
-            (MIN_SIZE..=MAX_SIZE)
-                .flat_map(|n| (3..=n).map(move |k| Geometry::build(n, k)))
-                .collect()
-        });
-        all.iter()
-            .find(|g| g.size == size && g.k == k)
-            .expect("rules are validated before a geometry is asked for")
-    }
-
-    /// Whether `bits` holds a complete line through `cell`.
-    #[inline]
-    #[allow(clippy::manual_contains)] // `contains` cannot say "every bit of l is set"
-    pub fn completes(&self, bits: u64, cell: usize) -> bool {
-        self.through[cell].iter().any(|&l| bits & l == l)
-    }
-
-    /// The empty cells that would complete a line for `bits`, given the other side's `other`:
-    /// one pass over the lines, each one short of complete and free of `other` adding its gap.
-    #[inline]
-    pub fn threats(&self, bits: u64, other: u64) -> u64 {
-        let need = u32::from(self.k) - 1;
-        self.lines
-            .iter()
-            .filter(|&&l| l & other == 0 && (l & bits).count_ones() == need)
-            .fold(0, |acc, &l| acc | (l & !bits))
-    }
-
-    /// The union of every complete line in `bits` (0 if none).
-    pub fn completed(&self, bits: u64) -> u64 {
-        self.lines
-            .iter()
-            .filter(|&&l| bits & l == l)
-            .fold(0, |acc, l| acc | l)
-    }
-}
-
-/// Iterates the set bits of a mask as cell indices, lowest first.
-pub(crate) fn bit_indices(mut mask: u64) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        (mask != 0).then(|| {
-            let i = mask.trailing_zeros() as usize;
-            mask &= mask - 1;
-            i
-        })
-    })
-}
 
 /// A cell of a board of a given size. It can only be built in range, through [`Board`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -989,19 +866,5 @@ mod tests {
             big.parse_cell("5"),
             Err(CellError::Unknown { .. })
         ));
-    }
-
-    #[test]
-    fn lines_are_counted_for_every_shape() {
-        // Lines of length k on an n×n board: 2n(n-k+1) straight plus 2(n-k+1)² diagonal.
-        for n in MIN_SIZE..=MAX_SIZE {
-            for k in 3..=n {
-                let g = Geometry::of(n, k);
-                let m = usize::from(n - k + 1);
-                assert_eq!(g.lines.len(), 2 * usize::from(n) * m + 2 * m * m, "{n} {k}");
-                assert!(g.lines.iter().all(|l| l.count_ones() == u32::from(k)));
-            }
-        }
-        assert_eq!(Geometry::of(3, 3).order[0], 4, "centre first");
     }
 }

@@ -22,6 +22,7 @@ pub mod app;
 pub mod board;
 pub mod cli;
 pub mod game;
+mod geometry;
 pub mod input;
 pub mod plain;
 pub mod player;

@@ -3,7 +3,9 @@
 use std::fmt;
 
 use crate::board::{Board, Cell};
-use crate::search::{Searcher, best_of};
+use std::time::Duration;
+
+use crate::search::Searcher;
 
 /// Who controls a side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
@@ -45,6 +47,7 @@ impl fmt::Display for Player {
 pub struct Brain {
     rng: fastrand::Rng,
     searcher: Searcher,
+    think: Option<Duration>,
 }
 
 impl Brain {
@@ -54,7 +57,15 @@ impl Brain {
         Brain {
             rng,
             searcher: Searcher::new(),
+            think: None,
         }
+    }
+
+    /// Limits each `hard` move to `budget` of search (plus the first, always completed,
+    /// depth). Without a limit `hard` searches every position to the end.
+    pub fn with_think(mut self, budget: Duration) -> Brain {
+        self.think = Some(budget);
+        self
     }
 
     /// The move `player` makes on `board`, or `None` for a human or a finished game.
@@ -63,10 +74,7 @@ impl Brain {
             Player::Human => return None,
             Player::Easy => board.legal_moves(),
             Player::Medium => medium_candidates(board),
-            Player::Hard => best_of(&self.searcher.analyze(board))
-                .into_iter()
-                .map(|(c, _)| c)
-                .collect(),
+            Player::Hard => self.searcher.best_moves(board, self.think),
         };
         self.pick(&candidates)
     }

@@ -1,4 +1,6 @@
-//! The AI's search: negamax with alpha-beta, move ordering and a transposition table.
+//! The AI's search: negamax with alpha-beta, a transposition table keyed by the position's
+//! canonical symmetric image, move ordering, threat detection, and iterative deepening under a
+//! time budget with a heuristic evaluation at the horizon.
 //!
 //! # Scores
 //! Inside the search a score is from the side to move's point of view and *absolute in
@@ -8,19 +10,33 @@
 //! path reached it, so the transposition table needs no adjustment, and plain negation moves
 //! a score between the two sides. The bounds `±INF` are mirrored, so negating never
 //! overflows. A quicker win scores higher than a slower one and a slower loss higher than a
-//! quicker one. At the API the score becomes a [`Value`] counted in plies from the position.
+//! quicker one. Heuristic estimates stay strictly within `±EST_MAX`, far from any decided
+//! score, so a decided score is always a proof. At the API a score becomes a [`Value`]
+//! counted in plies from the position.
 
 use std::cmp::Ordering;
 use std::fmt;
+use std::time::{Duration, Instant};
 
-use crate::board::{Board, Cell, Geometry, Outcome};
+use crate::board::{Board, Cell, Geometry, Outcome, bit_indices};
+use crate::geometry::Symmetry;
 
 /// The score of winning on an empty board; every decided game scores within 64 of ±`WIN`.
 const WIN: i32 = 1000;
 /// Above any score; `-INF` is below any.
 const INF: i32 = WIN + 1;
+/// Scores beyond ±`DECIDED` are wins and losses.
+const DECIDED: i32 = WIN - 64;
+/// Heuristic estimates lie strictly within ±`EST_MAX`.
+const EST_MAX: i32 = 500;
+/// Remaining depth that reaches every end of the game: no horizon.
+const FULL: u32 = 64;
+/// With at most this many empty cells, a timed search first tries to reach every end.
+const FULL_ATTEMPT_EMPTIES: u32 = 25;
+/// Stored depth of an entry whose score is proven, not estimated.
+const PROVEN: u32 = 255;
 
-/// The value of a position or a move for the side that is to play it, with perfect play.
+/// The value of a position or a move for the side that is to play it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Value {
     /// Wins; the game ends that many plies from now (a move that completes a line: `Win(1)`).
@@ -28,6 +44,9 @@ pub enum Value {
     Draw,
     /// Loses; the game ends that many plies from now.
     Loss(u32),
+    /// Not proven: a heuristic estimate from a search cut off by its time budget. Positive
+    /// favours the side to move; always below any win and above any loss.
+    Estimate(i32),
 }
 
 impl Value {
@@ -37,17 +56,27 @@ impl Value {
             Value::Win(n) => WIN - n as i32,
             Value::Draw => 0,
             Value::Loss(n) => -(WIN - n as i32),
+            Value::Estimate(e) => e,
         }
     }
 
     /// The value of an absolute score at a position holding `marks` marks.
-    fn from_score(score: i32, marks: u32) -> Value {
+    fn from_score(score: i32, marks: u32, proven: bool) -> Value {
         let m = marks as i32;
-        match score.cmp(&0) {
-            Ordering::Greater => Value::Win((WIN - score - m) as u32),
-            Ordering::Equal => Value::Draw,
-            Ordering::Less => Value::Loss((WIN + score - m) as u32),
+        if score > DECIDED {
+            Value::Win((WIN - score - m) as u32)
+        } else if score < -DECIDED {
+            Value::Loss((WIN + score - m) as u32)
+        } else if proven && score == 0 {
+            Value::Draw
+        } else {
+            Value::Estimate(score)
         }
+    }
+
+    /// Whether the value is proven by search to the end of the game.
+    pub fn is_proven(self) -> bool {
+        !matches!(self, Value::Estimate(_))
     }
 }
 
@@ -71,44 +100,68 @@ impl fmt::Display for Value {
             Value::Win(n) => write!(f, "win in {n}"),
             Value::Draw => write!(f, "draw"),
             Value::Loss(n) => write!(f, "loss in {n}"),
+            Value::Estimate(e) => write!(f, "estimate {e:+}"),
         }
     }
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Bound {
-    Exact,
-    /// The true score is at least the stored one.
-    Lower,
-    /// The true score is at most the stored one.
-    Upper,
+/// What a timed search found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Thought {
+    pub cell: Cell,
+    /// Proven, or an estimate from the deepest completed depth.
+    pub value: Value,
+    /// The deepest search depth completed, in plies.
+    pub depth: u32,
 }
 
-#[derive(Clone, Copy)]
+// A table entry is three words: the two keys and the packed rest, so a fresh table is all
+// zeros (the allocator hands those out lazily, and bound 0 means empty).
+const BOUND_EXACT: u64 = 1;
+const BOUND_LOWER: u64 = 2;
+const BOUND_UPPER: u64 = 3;
+
+fn pack(score: i32, bound: u64, depth: u32, best: usize) -> u64 {
+    u64::from(score as i16 as u16)
+        | (bound << 16)
+        | (u64::from(depth.min(PROVEN)) << 24)
+        | ((best as u64) << 32)
+}
+
 struct Entry {
-    me: u64,
-    opp: u64,
-    score: i16,
-    bound: Bound,
-    best: u8,
+    score: i32,
+    bound: u64,
+    depth: u32,
+    best: usize,
 }
 
-const EMPTY: Entry = Entry {
-    me: u64::MAX,
-    opp: u64::MAX,
-    score: 0,
-    bound: Bound::Exact,
-    best: 0,
-};
+fn unpack(word: u64) -> Entry {
+    Entry {
+        score: i32::from(word as u16 as i16),
+        bound: (word >> 16) & 3,
+        depth: ((word >> 24) & 0xFF) as u32,
+        best: ((word >> 32) & 0xFF) as usize,
+    }
+}
 
-/// A reusable searcher: keeps its transposition table between calls on boards of the same
+/// The default size of the transposition table.
+pub const DEFAULT_TABLE_MB: usize = 64;
+
+/// A reusable searcher. It keeps its transposition table between calls on boards of the same
 /// rules, so an AI that moves several times in one game reuses earlier work.
 pub struct Searcher {
-    table: Vec<Entry>,
-    shift: u32,
+    table: Vec<[u64; 3]>,
+    mask: usize,
+    max_bytes: usize,
     geom: Option<&'static Geometry>,
     misere: bool,
     nodes: u64,
+    deadline: Option<Instant>,
+    aborted: bool,
+    /// Set when a heuristic leaf (or an entry resting on one) was used: the score is not
+    /// proven.
+    horizon: bool,
+    history: [u32; 64],
 }
 
 impl Default for Searcher {
@@ -119,12 +172,22 @@ impl Default for Searcher {
 
 impl Searcher {
     pub fn new() -> Searcher {
+        Searcher::with_table_mb(DEFAULT_TABLE_MB)
+    }
+
+    /// A searcher whose table takes at most `mb` MiB (at least one bucket).
+    pub fn with_table_mb(mb: usize) -> Searcher {
         Searcher {
             table: Vec::new(),
-            shift: 64,
+            mask: 0,
+            max_bytes: mb.saturating_mul(1 << 20),
             geom: None,
             misere: false,
             nodes: 0,
+            deadline: None,
+            aborted: false,
+            horizon: false,
+            history: [0; 64],
         }
     }
 
@@ -138,33 +201,65 @@ impl Searcher {
         let geom = board.geometry();
         let same = self.geom.is_some_and(|g| std::ptr::eq(g, geom));
         if !same || self.misere != board.rules().misere() {
-            // 3×3 searches visit a few hundred positions; larger boards get 2^20 entries
-            // (24 MiB).
-            let bits = if geom.cells <= 9 { 10 } else { 20 };
-            self.table = vec![EMPTY; 1 << bits];
-            self.shift = 64 - bits;
+            // Small boards need few entries, and a small table is quick to allocate.
+            let cap: usize = match geom.cells {
+                0..=9 => 1 << 10,
+                10..=16 => 1 << 18,
+                _ => usize::MAX,
+            };
+            let fit = (self.max_bytes / size_of::<[u64; 3]>()).max(2);
+            let entries = cap.min(1 << fit.ilog2());
+            self.table = vec![[0; 3]; entries];
+            self.mask = entries - 1;
             self.geom = Some(geom);
             self.misere = board.rules().misere();
+            self.history = [0; 64];
         }
         geom
     }
 
-    /// The value of the position for the side to move, or `None` if the game is over.
+    /// The proven value of the position for the side to move, or `None` if the game is over.
+    /// Searches to the end of the game, however long that takes.
     pub fn value(&mut self, board: &Board) -> Option<Value> {
-        if board.outcome() != Outcome::InProgress {
-            return None;
-        }
-        self.prepare(board);
-        let (me, opp) = sides(board);
-        let score = self.negamax(me, opp, -INF, INF);
-        Some(Value::from_score(score, board.marks()))
+        self.think(board, None).map(|t| t.value)
     }
 
-    /// The value of playing `cell` for the side to move.
+    /// One best move and its proven value (`None` once the game is over). Searches to the
+    /// end of the game, however long that takes.
+    pub fn best_move(&mut self, board: &Board) -> Option<(Cell, Value)> {
+        self.think(board, None).map(|t| (t.cell, t.value))
+    }
+
+    /// Every legal move with its proven value, in cell order; empty once the game is over.
+    /// Searches to the end of the game, however long that takes.
+    pub fn analyze(&mut self, board: &Board) -> Vec<(Cell, Value)> {
+        board
+            .legal_moves()
+            .into_iter()
+            .map(|c| (c, self.move_value(board, c, None)))
+            .collect()
+    }
+
+    /// Every legal move's value, each searched for an equal share of `budget`: proven where
+    /// the search reached every end of the game in time, an estimate where it did not.
+    pub fn analyze_within(&mut self, board: &Board, budget: Duration) -> Vec<(Cell, Value)> {
+        let moves = board.legal_moves();
+        let start = Instant::now();
+        let mut out = Vec::with_capacity(moves.len());
+        for (i, &cell) in moves.iter().enumerate() {
+            let left = budget.saturating_sub(start.elapsed());
+            let share = left / (moves.len() - i) as u32;
+            out.push((cell, self.move_value(board, cell, Some(share))));
+        }
+        out
+    }
+
+    /// The value of playing `cell` for the side to move, searched within `budget` (or to the
+    /// end of the game with `None`).
     ///
     /// # Panics
     /// If the move is illegal.
-    pub fn move_value(&mut self, board: &Board, cell: Cell) -> Value {
+    pub fn move_value(&mut self, board: &Board, cell: Cell, budget: Option<Duration>) -> Value {
         let child = board
             .with_move(cell)
             .expect("move_value takes a legal move");
@@ -174,51 +269,186 @@ impl Searcher {
             Outcome::Won { .. } => Value::Loss(1),
             Outcome::Draw => Value::Draw,
             Outcome::InProgress => {
-                self.prepare(&child);
-                let (me, opp) = sides(&child);
-                let score = -self.negamax(me, opp, -INF, INF);
-                Value::from_score(score, board.marks())
+                let t = self.think(&child, budget).expect("the game goes on");
+                match t.value {
+                    Value::Win(n) => Value::Loss(n + 1),
+                    Value::Loss(n) => Value::Win(n + 1),
+                    Value::Draw => Value::Draw,
+                    Value::Estimate(e) => Value::Estimate(-e),
+                }
             }
         }
     }
 
-    /// Every legal move with its value, in cell order. Empty once the game is over.
-    pub fn analyze(&mut self, board: &Board) -> Vec<(Cell, Value)> {
-        board
-            .legal_moves()
-            .into_iter()
-            .map(|c| (c, self.move_value(board, c)))
-            .collect()
-    }
-
-    /// One best move and its value (the first best in move-ordering order), or `None` once
-    /// the game is over. Cheaper than [`Searcher::analyze`]: it proves only that no other
-    /// move is better.
-    pub fn best_move(&mut self, board: &Board) -> Option<(Cell, Value)> {
+    /// Searches for the best move within `budget` (to the end of the game with `None`). The
+    /// first ply is always searched in full, so an immediate win or a forced block is never
+    /// missed; then a search to the end of the game gets three quarters of the budget; if it
+    /// does not finish, iterative deepening uses the rest, and the deepest completed depth
+    /// gives the move and an estimate. Returns `None` once the game is over.
+    pub fn think(&mut self, board: &Board, budget: Option<Duration>) -> Option<Thought> {
         if board.outcome() != Outcome::InProgress {
             return None;
         }
         let geom = self.prepare(board);
         let (me, opp) = sides(board);
-        let mut best: Option<(usize, i32)> = None;
-        let mut alpha = -INF;
-        let empty = geom.full & !(me | opp);
-        let completing = geom.threats(me, opp);
-        for &c in &geom.order {
-            let c = usize::from(c);
-            if empty & (1 << c) == 0 {
+        let empties = (geom.full & !(me | opp)).count_ones();
+        let start = Instant::now();
+        self.aborted = false;
+        self.deadline = None;
+        let mut found = self
+            .iteration(board, 1)
+            .expect("no deadline for the first ply");
+        if !found.value.is_proven() {
+            // Past about 25 empty cells a search to the end cannot finish at interactive
+            // speed: deepen step by step from the start.
+            let attempt = if empties <= FULL_ATTEMPT_EMPTIES {
+                FULL
+            } else {
+                0
+            };
+            self.deadline = budget.map(|b| start + b * 3 / 4);
+            if let Some(t) = (attempt == FULL)
+                .then(|| self.iteration(board, FULL))
+                .flatten()
+            {
+                found = t;
+            } else {
+                self.deadline = budget.map(|b| start + b);
+                for depth in 2..empties {
+                    let Some(t) = self.iteration(board, depth) else {
+                        break;
+                    };
+                    found = t;
+                    if found.value.is_proven() {
+                        break;
+                    }
+                }
+            }
+        }
+        self.deadline = None;
+        self.aborted = false;
+        Some(found)
+    }
+
+    /// One root search to `depth`; `None` if the deadline cut it short.
+    fn iteration(&mut self, board: &Board, depth: u32) -> Option<Thought> {
+        let (me, opp) = sides(board);
+        let empties = (board.geometry().full & !(me | opp)).count_ones();
+        self.aborted = false;
+        self.horizon = false;
+        let (score, best) = self.root(me, opp, depth);
+        if self.aborted {
+            return None;
+        }
+        let proven = !self.horizon || score.abs() > DECIDED;
+        let cell = board.cell(best).expect("search moves are on the board");
+        let value = Value::from_score(score, board.marks(), proven);
+        Some(Thought {
+            cell,
+            value,
+            depth: depth.min(empties),
+        })
+    }
+
+    /// The moves that share the position's best value, as far as `budget` allows to prove
+    /// it: all of them when the value is proven in time, else the one best move found.
+    pub fn best_moves(&mut self, board: &Board, budget: Option<Duration>) -> Vec<Cell> {
+        let start = Instant::now();
+        let Some(thought) = self.think(board, budget) else {
+            return Vec::new();
+        };
+        if !thought.value.is_proven() {
+            return vec![thought.cell];
+        }
+        let mut best = vec![thought.cell];
+        let target = thought.value;
+        for cell in board.legal_moves() {
+            if cell == thought.cell {
                 continue;
             }
-            let score = self.child_score(geom, me, opp, completing, c, alpha, INF);
-            if best.is_none_or(|(_, s)| score > s) {
-                best = Some((c, score));
+            let left = budget.map(|b| b.saturating_sub(start.elapsed()));
+            if left.is_some_and(|l| l.is_zero()) {
+                break;
+            }
+            if self.reaches(board, cell, target, left) == Some(true) {
+                best.push(cell);
+            }
+        }
+        best
+    }
+
+    /// Whether playing `cell` is worth at least `target` (a proven value), or `None` if the
+    /// budget ran out first.
+    fn reaches(
+        &mut self,
+        board: &Board,
+        cell: Cell,
+        target: Value,
+        budget: Option<Duration>,
+    ) -> Option<bool> {
+        let child = board.with_move(cell).expect("a legal move");
+        let mover = board.to_move();
+        let value = match child.outcome() {
+            Outcome::Won { winner, .. } if winner == mover => return Some(target <= Value::Win(1)),
+            Outcome::Won { .. } => return Some(target <= Value::Loss(1)),
+            Outcome::Draw => return Some(target <= Value::Draw),
+            Outcome::InProgress => target,
+        };
+        // The move's score is at least the target's iff the child's score (negated) is.
+        let m = board.marks() as i32;
+        let goal = match value {
+            Value::Win(n) => WIN - (m + n as i32),
+            Value::Loss(n) => -(WIN - (m + n as i32)),
+            Value::Draw | Value::Estimate(_) => 0,
+        };
+        self.prepare(&child);
+        let (me, opp) = sides(&child);
+        self.deadline = budget.map(|b| Instant::now() + b);
+        self.aborted = false;
+        self.horizon = false;
+        let score = -self.negamax(me, opp, FULL, -goal, -goal + 1);
+        self.deadline = None;
+        (!self.aborted).then_some(score >= goal)
+    }
+
+    /// Searches every root move to `depth`; returns the best score and cell index.
+    fn root(&mut self, me: u64, opp: u64, depth: u32) -> (i32, usize) {
+        let geom = self.geom.expect("prepare() runs before the search");
+        let empty = geom.full & !(me | opp);
+        let completing = geom.threats(me, opp);
+        // The table's best move from an earlier depth goes first.
+        let (key_me, key_opp, sym) = Self::canonical(geom, me, opp, true);
+        let word = self.table[self.probe(key_me, key_opp)];
+        let first = (word[2] != 0 && word[0] == key_me && word[1] == key_opp)
+            .then(|| usize::from(geom.symmetries[sym].inverse[unpack(word[2]).best]));
+        let mut moves = self.ordered(geom, &scan(geom, me, opp), empty, first);
+        let mut alpha = -INF;
+        let mut best = (-INF, usize::MAX);
+        // Moves that a symmetry of the position maps onto each other have one value.
+        let stabiliser: Vec<&Symmetry> = geom
+            .symmetries
+            .iter()
+            .skip(1)
+            .filter(|s| s.apply(me) == me && s.apply(opp) == opp)
+            .collect();
+        let mut seen = 0u64;
+        while let Some(c) = moves.next() {
+            if seen & (1 << c) != 0 {
+                continue;
+            }
+            for s in &stabiliser {
+                seen |= 1 << s.map[c];
+            }
+            let score = self.child_score(geom, me, opp, completing, c, depth, alpha, INF);
+            if self.aborted {
+                break;
+            }
+            if score > best.0 {
+                best = (score, c);
                 alpha = alpha.max(score);
             }
         }
-        best.map(|(c, s)| {
-            let cell = board.cell(c).expect("search moves are on the board");
-            (cell, Value::from_score(s, board.marks()))
-        })
+        best
     }
 
     /// The score, for the side to move at (`me`, `opp`), of marking cell `c`; `completing`
@@ -232,6 +462,7 @@ impl Searcher {
         opp: u64,
         completing: u64,
         c: usize,
+        depth: u32,
         alpha: i32,
         beta: i32,
     ) -> i32 {
@@ -246,107 +477,316 @@ impl Searcher {
         } else if mine | opp == geom.full {
             0
         } else {
-            -self.negamax(opp, mine, -beta, -alpha)
+            -self.negamax(opp, mine, depth - 1, -beta, -alpha)
         }
     }
 
-    /// The absolute score of an unfinished position for the side to move (`me`), exact when
-    /// it lies strictly between `alpha` and `beta`, otherwise a bound on the same side.
-    fn negamax(&mut self, me: u64, opp: u64, mut alpha: i32, mut beta: i32) -> i32 {
+    /// The absolute score of an unfinished position for the side to move (`me`), searched
+    /// `depth` plies deep: exact when it lies strictly between `alpha` and `beta`, otherwise a
+    /// bound on the same side.
+    fn negamax(&mut self, me: u64, opp: u64, depth: u32, mut alpha: i32, mut beta: i32) -> i32 {
         self.nodes += 1;
+        if self.nodes.trailing_zeros() >= 10 && self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.aborted = true;
+        }
+        if self.aborted {
+            return 0;
+        }
         let geom = self.geom.expect("prepare() runs before the search");
         let m = (me | opp).count_ones() as i32;
         let empty = geom.full & !(me | opp);
+        let scan = scan(geom, me, opp);
         let mut candidates = empty;
-        let completing = geom.threats(me, opp);
-        if self.misere {
-            // Best left: the opponent is forced to complete a line on its move.
-            beta = beta.min(WIN - (m + 2));
-        } else {
-            // A line to complete now is the best there is.
-            if completing != 0 {
-                return WIN - (m + 1);
-            }
-            // The opponent's immediate wins must be blocked; two cannot be.
-            let threats = geom.threats(opp, me);
-            match threats.count_ones() {
-                0 => {}
-                1 => candidates = threats,
-                _ => return -(WIN - (m + 2)),
-            }
-            // No win in one for us: the best left is a win on our next move.
-            beta = beta.min(WIN - (m + 3));
+        if let Some(settled) = self.settle(&scan, m, &mut alpha, &mut beta, &mut candidates) {
+            return settled;
         }
-        // The worst: the opponent completes a line (or, misère, we must) next ply or this one.
-        alpha = alpha.max(-(WIN - (m + 1)));
-        if alpha >= beta {
-            return alpha;
+        if depth == 0 {
+            self.horizon = true;
+            return self.evaluate(geom, me, opp);
         }
 
-        let slot = self.slot(me, opp);
-        let entry = self.table[slot];
+        let (key_me, key_opp, sym) = Self::canonical(geom, me, opp, m <= geom.canon_marks);
+        let slot = self.probe(key_me, key_opp);
+        let stored = self.table[slot];
         let mut first = None;
-        if entry.me == me && entry.opp == opp {
-            let s = i32::from(entry.score);
-            match entry.bound {
-                Bound::Exact => return s,
-                Bound::Lower => alpha = alpha.max(s),
-                Bound::Upper => beta = beta.min(s),
+        if stored[2] != 0 && stored[0] == key_me && stored[1] == key_opp {
+            let e = unpack(stored[2]);
+            first = Some(usize::from(geom.symmetries[sym].inverse[e.best]));
+            if e.depth >= depth.min(PROVEN) {
+                if e.depth != PROVEN {
+                    self.horizon = true;
+                }
+                match e.bound {
+                    BOUND_EXACT => return e.score,
+                    BOUND_LOWER => alpha = alpha.max(e.score),
+                    _ => beta = beta.min(e.score),
+                }
+                if alpha >= beta {
+                    return e.score;
+                }
             }
-            if alpha >= beta {
-                return s;
-            }
-            first = Some(usize::from(entry.best));
         }
 
+        let outer_horizon = std::mem::replace(&mut self.horizon, false);
         let alpha_in = alpha;
         let mut best_score = -INF;
         let mut best_cell = 0usize;
-        let ordered = first.into_iter().chain(
-            geom.order
-                .iter()
-                .map(|&c| usize::from(c))
-                .filter(|&c| Some(c) != first),
-        );
-        for c in ordered {
-            if candidates & (1 << c) == 0 {
-                continue;
+        let mut moves = self.ordered(geom, &scan, candidates, first);
+        while let Some(c) = moves.next() {
+            let score = self.child_score(geom, me, opp, scan.my_threats, c, depth, alpha, beta);
+            if self.aborted {
+                return 0;
             }
-            let score = self.child_score(geom, me, opp, completing, c, alpha, beta);
             if score > best_score {
                 best_score = score;
                 best_cell = c;
                 if score > alpha {
                     alpha = score;
                     if alpha >= beta {
+                        self.history[c] += depth * depth;
                         break;
                     }
                 }
             }
         }
+        let proven = !self.horizon;
+        self.horizon |= outer_horizon;
 
         let bound = if best_score <= alpha_in {
-            Bound::Upper
+            BOUND_UPPER
         } else if best_score >= beta {
-            Bound::Lower
+            BOUND_LOWER
         } else {
-            Bound::Exact
+            BOUND_EXACT
         };
-        self.table[slot] = Entry {
-            me,
-            opp,
-            score: best_score as i16,
-            bound,
-            best: best_cell as u8,
-        };
+        let depth = if proven { PROVEN } else { depth };
+        let best = usize::from(geom.symmetries[sym].map[best_cell]);
+        self.store(slot, key_me, key_opp, pack(best_score, bound, depth, best));
         best_score
     }
 
-    #[inline]
-    fn slot(&self, me: u64, opp: u64) -> usize {
-        let h = me.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ opp.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
-        (h.rotate_left(17).wrapping_mul(0x1656_67B1_9E37_79F9) >> self.shift) as usize
+    /// What the lines alone say about a node: a score that settles it, or a narrower window
+    /// and, when the opponent threatens to complete a line, the one move that blocks it.
+    fn settle(
+        &self,
+        scan: &Scan,
+        m: i32,
+        alpha: &mut i32,
+        beta: &mut i32,
+        candidates: &mut u64,
+    ) -> Option<i32> {
+        if self.misere {
+            // Best left: the opponent is forced to complete a line on its move.
+            *beta = (*beta).min(WIN - (m + 2));
+            if !scan.mine_open {
+                *alpha = (*alpha).max(0); // no line of ours can ever be completed
+            }
+            if !scan.theirs_open {
+                *beta = (*beta).min(0); // the opponent can never be made to complete one
+            }
+        } else {
+            // A line to complete now is the best there is.
+            if scan.my_threats != 0 {
+                return Some(WIN - (m + 1));
+            }
+            // The opponent's immediate wins must be blocked; two cannot be.
+            match scan.their_threats.count_ones() {
+                0 => {}
+                1 => *candidates = scan.their_threats,
+                _ => return Some(-(WIN - (m + 2))),
+            }
+            // No win in one for us: the best left is a win on our next move.
+            *beta = (*beta).min(WIN - (m + 3));
+            if !scan.mine_open {
+                *beta = (*beta).min(0); // every line of ours is blocked: a draw at best
+            }
+            if !scan.theirs_open {
+                *alpha = (*alpha).max(0); // every line of theirs is blocked: a draw at worst
+            }
+        }
+        // The worst: the opponent completes a line (or, misère, we must) next ply or this one.
+        *alpha = (*alpha).max(-(WIN - (m + 1)));
+        (*alpha >= *beta).then_some(*alpha)
     }
+
+    /// The candidate moves with ordering scores: `first` (the table's move) highest, then by
+    /// how many open lines each builds or blocks, weighted by how far along they are, then by
+    /// history. Take them best first with [`MoveList::next`].
+    fn ordered(
+        &self,
+        geom: &Geometry,
+        scan: &Scan,
+        candidates: u64,
+        first: Option<usize>,
+    ) -> MoveList {
+        let mut list = MoveList {
+            cells: [0; 49],
+            scores: [0; 49],
+            len: 0,
+        };
+        for c in bit_indices(candidates) {
+            let lines: u32 = geom.through_index[c]
+                .iter()
+                .map(|&l| scan.weight[usize::from(l)])
+                .sum();
+            let mut score = lines * 1024 + self.history[c].min(1023);
+            if self.misere {
+                score = u32::MAX / 2 - score;
+            }
+            if Some(c) == first {
+                score = u32::MAX;
+            }
+            list.cells[list.len] = c as u8;
+            list.scores[list.len] = score;
+            list.len += 1;
+        }
+        list
+    }
+
+    /// A heuristic score for the side to move: lines still open to it count for it, lines
+    /// open to the opponent against it, each more the fuller it is. Strictly within
+    /// ±`EST_MAX`.
+    fn evaluate(&self, geom: &Geometry, me: u64, opp: u64) -> i32 {
+        let mut e: i32 = 0;
+        for &l in &geom.lines {
+            let (mine, theirs) = ((l & me).count_ones(), (l & opp).count_ones());
+            if theirs == 0 && mine > 0 {
+                e += 1 << (2 * (mine - 1));
+            } else if mine == 0 && theirs > 0 {
+                e -= 1 << (2 * (theirs - 1));
+            }
+        }
+        if self.misere {
+            e = -e;
+        }
+        e.clamp(-(EST_MAX - 1), EST_MAX - 1)
+    }
+
+    /// The position's canonical image under the board's symmetries: the keys to store it
+    /// under, and which symmetry maps the position onto them.
+    /// Deep in the tree (`full` false) the position is its own key: symmetric twins are rare
+    /// there and not worth the transforms.
+    #[inline]
+    fn canonical(geom: &Geometry, me: u64, opp: u64, full: bool) -> (u64, u64, usize) {
+        let mut best = (me, opp, 0);
+        if !full {
+            return best;
+        }
+        for (i, s) in geom.symmetries.iter().enumerate().skip(1) {
+            let (a, b) = (s.apply(me), s.apply(opp));
+            if (a, b) < (best.0, best.1) {
+                best = (a, b, i);
+            }
+        }
+        best
+    }
+
+    /// The slot holding `(me, opp)` in its two-entry bucket, or the one to replace.
+    #[inline]
+    fn probe(&self, me: u64, opp: u64) -> usize {
+        let h = me.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ opp.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+        let bucket = ((h.rotate_left(29).wrapping_mul(0x1656_67B1_9E37_79F9) >> 11) as usize)
+            & self.mask
+            & !1;
+        let other = bucket | (self.mask & 1);
+        let hit = |i: usize| {
+            let e = &self.table[i];
+            e[2] != 0 && e[0] == me && e[1] == opp
+        };
+        if hit(bucket) || other == bucket {
+            return bucket;
+        }
+        if hit(other) {
+            return other;
+        }
+        // Replace the shallower of the two.
+        let depth = |i: usize| unpack(self.table[i][2]).depth;
+        if depth(bucket) <= depth(other) {
+            bucket
+        } else {
+            other
+        }
+    }
+
+    #[inline]
+    fn store(&mut self, slot: usize, me: u64, opp: u64, word: u64) {
+        self.table[slot] = [me, opp, word];
+    }
+}
+
+/// Candidate moves, handed out best first (a selection sort that stops at a cut-off).
+struct MoveList {
+    cells: [u8; 49],
+    scores: [u32; 49],
+    len: usize,
+}
+
+impl MoveList {
+    fn next(&mut self) -> Option<usize> {
+        if self.len == 0 {
+            return None;
+        }
+        let mut best = 0;
+        for i in 1..self.len {
+            if self.scores[i] > self.scores[best] {
+                best = i;
+            }
+        }
+        let cell = self.cells[best];
+        self.len -= 1;
+        self.cells[best] = self.cells[self.len];
+        self.scores[best] = self.scores[self.len];
+        Some(usize::from(cell))
+    }
+}
+
+/// One pass over the lines.
+struct Scan {
+    /// Empty cells that complete a line of the side to move.
+    my_threats: u64,
+    /// Empty cells that complete a line of the opponent.
+    their_threats: u64,
+    /// Some line has no opponent mark.
+    mine_open: bool,
+    /// Some line has no mark of the side to move.
+    theirs_open: bool,
+    /// Per line: how much playing on it builds an open line of ours or blocks one of theirs.
+    weight: [u32; MAX_LINES],
+}
+
+/// The most lines a supported board has (7×7, three in a row).
+const MAX_LINES: usize = 120;
+
+#[inline]
+fn scan(geom: &Geometry, me: u64, opp: u64) -> Scan {
+    let need = u32::from(geom.k) - 1;
+    let mut s = Scan {
+        my_threats: 0,
+        their_threats: 0,
+        mine_open: false,
+        theirs_open: false,
+        weight: [0; MAX_LINES],
+    };
+    for (i, &l) in geom.lines.iter().enumerate() {
+        let (mine, theirs) = ((l & me).count_ones(), (l & opp).count_ones());
+        let mut weight = 0;
+        if theirs == 0 {
+            s.mine_open = true;
+            weight += 1 << (2 * mine);
+            if mine == need {
+                s.my_threats |= l & !me;
+            }
+        }
+        if mine == 0 {
+            s.theirs_open = true;
+            weight += 1 << (2 * theirs);
+            if theirs == need {
+                s.their_threats |= l & !opp;
+            }
+        }
+        s.weight[i] = weight;
+    }
+    s
 }
 
 /// The side to move's cells and the other side's.
@@ -355,7 +795,7 @@ fn sides(board: &Board) -> (u64, u64) {
     (board.bits(mover), board.bits(mover.other()))
 }
 
-/// Every legal move's value with a fresh searcher; see [`Searcher::analyze`].
+/// Every legal move's proven value with a fresh searcher; see [`Searcher::analyze`].
 pub fn analyze(board: &Board) -> Vec<(Cell, Value)> {
     Searcher::new().analyze(board)
 }
@@ -380,6 +820,7 @@ pub fn best_of(analysis: &[(Cell, Value)]) -> Vec<(Cell, Value)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Rules;
 
     fn board(s: &str) -> Board {
         s.parse().unwrap()
@@ -390,7 +831,9 @@ mod tests {
         let order = [
             Value::Win(1),
             Value::Win(3),
+            Value::Estimate(7),
             Value::Draw,
+            Value::Estimate(-7),
             Value::Loss(4),
             Value::Loss(2),
         ];
@@ -422,6 +865,11 @@ mod tests {
                 top.iter().any(|&(c, tv)| c == cell && tv == v),
                 "{s}: {cell} {v} vs {top:?}"
             );
+            let mut moves = Searcher::new().best_moves(&b, None);
+            moves.sort();
+            let mut expected: Vec<Cell> = top.iter().map(|&(c, _)| c).collect();
+            expected.sort();
+            assert_eq!(moves, expected, "{s}");
         }
     }
 
@@ -433,5 +881,37 @@ mod tests {
         let centre = all.iter().find(|(c, _)| c.numpad() == Some(5)).unwrap().1;
         assert_eq!(centre, Value::Draw);
         assert_eq!(Searcher::new().value(&b), Some(Value::Draw));
+    }
+
+    #[test]
+    fn a_tiny_budget_still_takes_a_win_and_blocks() {
+        let rules = Rules::new(7, 5, false).unwrap();
+        // X has four in a row on the bottom row with both ends open: X to move wins at once.
+        let win = Board::parse_with(
+            "......./......./......./......./OOO..../O....../.XXXX..",
+            Some(5),
+            false,
+        )
+        .unwrap();
+        assert_eq!(win.rules(), rules);
+        let t = Searcher::new().think(&win, Some(Duration::ZERO)).unwrap();
+        assert_eq!(t.value, Value::Win(1));
+        // O to move must block X's four.
+        let block = Board::parse_with(
+            "......./......./......./......./OOO..../......./XXXX...",
+            Some(5),
+            false,
+        )
+        .unwrap();
+        let t = Searcher::new().think(&block, Some(Duration::ZERO)).unwrap();
+        assert_eq!(t.cell.coordinate(), "e1", "{t:?}");
+    }
+
+    #[test]
+    fn symmetric_positions_share_a_value() {
+        let b = Board::parse_with("X.../..O./..../....", Some(3), false).unwrap();
+        let v = Searcher::new().value(&b);
+        let mirrored = Board::parse_with("...X/.O../..../....", Some(3), false).unwrap();
+        assert_eq!(Searcher::new().value(&mirrored), v);
     }
 }

@@ -261,6 +261,7 @@ impl Palette {
             Value::Win(_) => Color::Green,
             Value::Draw => Color::Yellow,
             Value::Loss(_) => Color::Red,
+            Value::Estimate(_) => Color::Blue,
         })
     }
 
@@ -272,12 +273,20 @@ impl Palette {
 const X_ART: [&str; 3] = ["╲ ╱", " ╳ ", "╱ ╲"];
 const O_ART: [&str; 3] = ["╭─╮", "│ │", "╰─╯"];
 
-/// The short label of a hint value: `W3`, `D`, `L4`.
-pub fn hint_label(value: Value) -> String {
+/// The short label of a hint value: `W3`, `D`, `L4` when proven; an estimate is `~` and its
+/// sign, with its size where there is room (`~+12`).
+pub fn hint_label(value: Value, width: u16) -> String {
     match value {
         Value::Win(n) => format!("W{n}"),
         Value::Draw => "D".to_string(),
         Value::Loss(n) => format!("L{n}"),
+        Value::Estimate(e) if width >= 5 => format!("~{:+}", e.clamp(-99, 99)),
+        Value::Estimate(e) => match e.signum() {
+            1 => "~+",
+            -1 => "~-",
+            _ => "~=",
+        }
+        .to_string(),
     }
 }
 
@@ -401,11 +410,14 @@ fn draw_cell(frame: &mut Frame, layout: &Layout, app: &App, cell: Cell, palette:
             frame.put(x, y, '•', Style::PLAIN.fg(palette.accent()).bold());
         }
     } else if let Some(&(_, value)) = app.hint().and_then(|h| h.iter().find(|(c, _)| *c == cell)) {
-        let label = hint_label(value);
+        let label = hint_label(value, w);
         let best = best_of(app.hint().unwrap_or_default())
             .iter()
             .any(|&(c, _)| c == cell);
         let mut style = Style::PLAIN.fg(palette.value(value));
+        if !value.is_proven() {
+            style = style.dim();
+        }
         if best {
             style = style.bold().underline();
         }

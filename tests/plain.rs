@@ -207,7 +207,7 @@ fn analyze_reads_boards_from_stdin_and_prints_json() {
     let stdout = text(&out.stdout);
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines.len(), 2, "{stdout}");
-    assert!(lines[0].starts_with(r#"{"board":"XX./OO./...","to_move":"X","outcome":"in_progress","line":null,"value":{"value":"win in 1","result":"win","plies":1},"moves":[{"cell":"9","value":"win in 1","result":"win","plies":1},"#), "{}", lines[0]);
+    assert!(lines[0].starts_with(r#"{"board":"XX./OO./...","to_move":"X","outcome":"in_progress","line":null,"value":{"value":"win in 1","result":"win","plies":1,"proven":true},"moves":[{"cell":"9","value":"win in 1","result":"win","plies":1,"proven":true},"#), "{}", lines[0]);
     assert!(lines[0].ends_with(r#""best":["9"]}"#));
     assert!(
         lines[1].starts_with(r#"{"board":"nonsense","error":"expected 3 to 7 rows"#),
