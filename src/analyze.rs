@@ -3,6 +3,7 @@
 
 use std::fmt::Write as _;
 use std::io::{self, BufRead, Write};
+use std::time::Duration;
 
 use crate::board::{Board, Cell, Mark, Outcome};
 use crate::search::{Searcher, Value, best_of};
@@ -18,24 +19,87 @@ fn cell_list(cells: impl Iterator<Item = Cell>) -> String {
     cells.map(|c| c.to_string()).collect::<Vec<_>>().join(" ")
 }
 
-/// The human-readable report: the position's status, every move's value, the best moves.
-pub fn text(board: &Board, analysis: &[(Cell, Value)]) -> String {
+/// What is known of one position: its value and a best move (if the game goes on), and the
+/// value of each legal move that was analysed.
+#[derive(Clone, Debug)]
+pub struct Report {
+    pub board: Board,
+    /// The position's value for the side to move, with a best move.
+    pub head: Option<(Value, Cell)>,
+    /// Every legal move's value (empty with `--best`).
+    pub moves: Vec<(Cell, Value)>,
+}
+
+impl Report {
+    /// A report made of a full analysis: the position's value is its best move's.
+    pub fn from_moves(board: &Board, moves: Vec<(Cell, Value)>) -> Report {
+        let head = reading_order(&best_of(&moves))
+            .first()
+            .map(|&(c, v)| (v, c));
+        Report {
+            board: *board,
+            head,
+            moves,
+        }
+    }
+
+    /// Searches `board`: the position within `budget`, then, unless `best_only`, each move
+    /// within its share of another `budget`.
+    pub fn search(
+        searcher: &mut Searcher,
+        board: &Board,
+        budget: Duration,
+        best_only: bool,
+    ) -> Report {
+        let head = searcher
+            .think(board, Some(budget))
+            .map(|t| (t.value, t.cell));
+        let moves = if best_only {
+            Vec::new()
+        } else {
+            searcher.analyze_within(board, budget)
+        };
+        Report {
+            board: *board,
+            head,
+            moves,
+        }
+    }
+
+    fn best(&self) -> Vec<Cell> {
+        if self.moves.is_empty() {
+            self.head.map(|(_, c)| c).into_iter().collect()
+        } else {
+            reading_order(&best_of(&self.moves))
+                .into_iter()
+                .map(|(c, _)| c)
+                .collect()
+        }
+    }
+}
+
+/// The human-readable report: the position's status and value with a best move, then every
+/// move's value and the best moves. Proven values read `win in 7`, `draw`, `loss in 4`;
+/// estimates read `estimate +12`.
+pub fn text(report: &Report) -> String {
     let mut s = String::new();
+    let board = &report.board;
     match board.outcome() {
         Outcome::Won { winner, line } => {
             let _ = writeln!(s, "  game over: {winner} won ({})", cell_list(line.cells()));
         }
         Outcome::Draw => s.push_str("  game over: draw\n"),
         Outcome::InProgress => {
-            let best = reading_order(&best_of(analysis));
             let mover = board.to_move();
-            if let Some(&(_, value)) = best.first() {
-                let _ = writeln!(s, "  {mover} to move: {value} with best play");
+            if let Some((value, cell)) = report.head {
+                let _ = writeln!(s, "  {mover} to move: {value}, best move {cell}");
             }
-            for (cell, value) in reading_order(analysis) {
+            for &(cell, value) in &reading_order(&report.moves) {
                 let _ = writeln!(s, "  {cell}: {value}");
             }
-            let _ = writeln!(s, "  best: {}", cell_list(best.iter().map(|&(c, _)| c)));
+            if !report.moves.is_empty() {
+                let _ = writeln!(s, "  best: {}", cell_list(report.best().into_iter()));
+            }
         }
     }
     s
@@ -88,8 +152,10 @@ fn json_cells(cells: impl Iterator<Item = Cell>) -> String {
 
 /// One JSON object on one line. Fields: `board`, `to_move`, `outcome` (`in_progress`, `draw`,
 /// `x_won`, `o_won`), `line` (cells of the completed line, or null), `value` (the position's
-/// value for the side to move, or null), `moves` (cell, value, result, plies) and `best`.
-pub fn json(board: &Board, analysis: &[(Cell, Value)]) -> String {
+/// value for the side to move, or null), `best_move`, `moves` (cell, value, result, plies,
+/// proven, and `estimate` for estimates) and `best`.
+pub fn json(report: &Report) -> String {
+    let board = &report.board;
     let outcome = match board.outcome() {
         Outcome::InProgress => "in_progress",
         Outcome::Draw => "draw",
@@ -104,11 +170,11 @@ pub fn json(board: &Board, analysis: &[(Cell, Value)]) -> String {
         Outcome::Won { line, .. } => json_cells(line.cells()),
         _ => "null".to_string(),
     };
-    let best = reading_order(&best_of(analysis));
-    let value = best
-        .first()
-        .map_or_else(|| "null".to_string(), |&(_, v)| json_value(v));
-    let moves: Vec<String> = reading_order(analysis)
+    let (value, best_move) = report.head.map_or_else(
+        || ("null".to_string(), "null".to_string()),
+        |(v, c)| (json_value(v), json_string(&c.to_string())),
+    );
+    let moves: Vec<String> = reading_order(&report.moves)
         .into_iter()
         .map(|(c, v)| {
             let v = json_value(v);
@@ -116,12 +182,28 @@ pub fn json(board: &Board, analysis: &[(Cell, Value)]) -> String {
         })
         .collect();
     format!(
-        "{{\"board\":{},\"to_move\":\"{}\",\"outcome\":\"{outcome}\",\"line\":{line},\"value\":{value},\"moves\":[{}],\"best\":{}}}",
+        "{{\"board\":{},\"to_move\":\"{}\",\"outcome\":\"{outcome}\",\"line\":{line},\"value\":{value},\"best_move\":{best_move},\"moves\":[{}],\"best\":{}}}",
         json_string(&board.to_string()),
         board.to_move(),
         moves.join(","),
-        json_cells(best.iter().map(|&(c, _)| c)),
+        json_cells(report.best().into_iter()),
     )
+}
+
+/// How `analyze` reads and searches its boards.
+#[derive(Clone, Copy, Debug)]
+pub struct Options {
+    /// The size every board must have, if given.
+    pub size: Option<u8>,
+    /// Marks in a row; the board size's default if not given.
+    pub k: Option<u8>,
+    pub misere: bool,
+    /// Search time for the position, and again for its moves.
+    pub budget: Duration,
+    pub json: bool,
+    /// Only the position's value and one best move.
+    pub best_only: bool,
+    pub table_mb: usize,
 }
 
 /// Analyzes each board (`-` reads more, one per line, from `input`) and writes the reports to
@@ -129,14 +211,15 @@ pub fn json(board: &Board, analysis: &[(Cell, Value)]) -> String {
 /// the rest are still analyzed. Returns the exit status: 0, or 2 if any board was bad.
 pub fn run(
     boards: &[String],
-    json_out: bool,
+    options: Options,
     input: &mut dyn BufRead,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> io::Result<u8> {
+    let searcher = Searcher::with_table_mb(options.table_mb);
     let mut reporter = Reporter {
-        searcher: Searcher::new(),
-        json: json_out,
+        searcher,
+        options,
         status: 0,
         out,
         err,
@@ -167,7 +250,7 @@ pub fn run(
 
 struct Reporter<'a> {
     searcher: Searcher,
-    json: bool,
+    options: Options,
     status: u8,
     out: &'a mut dyn Write,
     err: &'a mut dyn Write,
@@ -175,16 +258,22 @@ struct Reporter<'a> {
 
 impl Reporter<'_> {
     fn board(&mut self, notation: &str) -> io::Result<()> {
-        match notation.parse::<Board>() {
-            Ok(board) => {
-                let analysis = self.searcher.analyze(&board);
-                if self.json {
-                    writeln!(self.out, "{}", json(&board, &analysis))
-                } else {
-                    write!(self.out, "{board}\n{}", text(&board, &analysis))
-                }
-            }
-            Err(e) => self.bad(&format!("{notation:?}"), notation, &e.to_string()),
+        let label = format!("{notation:?}");
+        let o = self.options;
+        let board = match Board::parse_with(notation, o.k, o.misere) {
+            Ok(board) => board,
+            Err(e) => return self.bad(&label, notation, &e.to_string()),
+        };
+        if let Some(size) = o.size.filter(|&n| n != board.size()) {
+            let n = board.size();
+            let why = format!("the board is {n}×{n} but --size is {size}");
+            return self.bad(&label, notation, &why);
+        }
+        let report = Report::search(&mut self.searcher, &board, o.budget, o.best_only);
+        if o.json {
+            writeln!(self.out, "{}", json(&report))
+        } else {
+            write!(self.out, "{board}\n{}", text(&report))
         }
     }
 
@@ -192,7 +281,7 @@ impl Reporter<'_> {
     fn bad(&mut self, label: &str, raw: &str, why: &str) -> io::Result<()> {
         self.status = 2;
         writeln!(self.err, "tictactoe: bad board {label}: {why}")?;
-        if self.json {
+        if self.options.json {
             let (what, why) = (json_string(raw), json_string(why));
             writeln!(self.out, "{{\"board\":{what},\"error\":{why}}}")?;
         }
@@ -213,7 +302,7 @@ mod tests {
     fn text_lists_moves_top_row_first() {
         let board: Board = "X.O/.X./..O".parse().unwrap();
         let analysis = Searcher::new().analyze(&board);
-        let report = text(&board, &analysis);
+        let report = text(&Report::from_moves(&board, analysis));
         let cells: Vec<&str> = report
             .lines()
             .filter_map(|l| l.trim().split_once(": ").map(|(c, _)| c))

@@ -48,8 +48,9 @@ pub struct App {
 }
 
 impl App {
-    /// A session where side A (`a`, X in the first round) meets side B (`b`).
-    pub fn new(rules: Rules, a: Player, b: Player, seed: Option<u64>, size: (u16, u16)) -> App {
+    /// A session where side A (`a`, X in the first round) meets side B (`b`); `brain` makes
+    /// the AI's moves and the hints.
+    pub fn new(rules: Rules, a: Player, b: Player, brain: Brain, size: (u16, u16)) -> App {
         let names = names(a, b);
         let game = Game::new(rules, a, b);
         let cursor = centre(game.board());
@@ -58,7 +59,7 @@ impl App {
             names,
             round: 1,
             game,
-            brain: Brain::new(seed),
+            brain,
             cursor,
             message: String::new(),
             hint: None,
@@ -326,7 +327,7 @@ impl App {
             self.message = "The game is over: no hint".into();
             return;
         }
-        let analysis = self.brain.searcher().analyze(self.game.board());
+        let analysis = self.brain.hint(self.game.board());
         let mark = self.game.board().to_move();
         self.hint = Some(analysis);
         self.message =
@@ -381,7 +382,7 @@ mod tests {
     use super::*;
 
     fn app(a: Player, b: Player) -> App {
-        App::new(Rules::CLASSIC, a, b, Some(1), (80, 24))
+        App::new(Rules::CLASSIC, a, b, Brain::new(Some(1)), (80, 24))
     }
 
     fn board(app: &App) -> String {

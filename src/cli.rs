@@ -2,7 +2,11 @@
 
 use clap::{Args, Parser, Subcommand};
 
+use std::time::Duration;
+
+use crate::board::{Rules, RulesError};
 use crate::player::Player;
+use crate::search::DEFAULT_TABLE_MB;
 
 /// Tic-tac-toe in the terminal: numpad keys, two players on one keyboard, or an AI that
 /// searches the whole game tree and never loses.
@@ -16,6 +20,8 @@ Examples:
   tictactoe -o human             two people on one keyboard
   tictactoe -x medium -o human   the AI moves first
   tictactoe -x hard -o easy      the computer against itself
+  tictactoe --size 5              5×5, four in a row; cells are named a1 to e5
+  tictactoe --misere             whoever completes a line loses
   tictactoe analyze X.O/.X./..O  the value of every move")]
 pub struct Cli {
     /// Who plays X, which moves first
@@ -39,6 +45,29 @@ pub struct Cli {
     #[arg(long, value_name = "MS", default_value_t = 400)]
     pub delay: u64,
 
+    /// Board side, 3 to 7 (for `analyze`, boards must have this size)
+    #[arg(long, value_name = "N", global = true, value_parser = clap::value_parser!(u8).range(3..=7))]
+    pub size: Option<u8>,
+
+    /// Marks in a row that complete a line, 3 to the board side [default: the longest line
+    /// that still gives a drawn game: 3 on 3×3, 4 on 4×4 and 5×5, 5 on 6×6 and 7×7]
+    #[arg(long, value_name = "K", global = true, value_parser = clap::value_parser!(u8).range(3..=7))]
+    pub k: Option<u8>,
+
+    /// Misère rules: whoever completes a line loses
+    #[arg(long, global = true)]
+    pub misere: bool,
+
+    /// Milliseconds of search for each `hard` move and for each `analyze` board. A position
+    /// solved in time is played perfectly; otherwise the best move found so far is played
+    #[arg(long, value_name = "MS", global = true, default_value_t = 1000)]
+    pub think: u64,
+
+    /// Size of the search's transposition table, in MiB
+    #[arg(long, value_name = "MB", global = true, default_value_t = DEFAULT_TABLE_MB,
+          value_parser = clap::value_parser!(u16).range(1..=4096))]
+    pub table_mb: u16,
+
     /// Draw without colours (also when the `NO_COLOR` environment variable is set)
     #[arg(long)]
     pub no_color: bool,
@@ -48,6 +77,18 @@ pub struct Cli {
 }
 
 impl Cli {
+    /// The rules the flags ask for: `--size` (3 by default), `--k` (the size's default) and
+    /// `--misere`.
+    pub fn rules(&self) -> Result<Rules, RulesError> {
+        let size = self.size.unwrap_or(3);
+        Rules::new(size, self.k.unwrap_or(Rules::default_k(size)), self.misere)
+    }
+
+    /// The search budget of one move or one board.
+    pub fn think_budget(&self) -> Duration {
+        Duration::from_millis(self.think)
+    }
+
     /// Whether colours are wanted: no `--no-color`, and `NO_COLOR` unset or empty.
     pub fn color(&self) -> bool {
         !self.no_color && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
@@ -70,6 +111,10 @@ pub struct AnalyzeArgs {
     /// Print one JSON object per board, one per line
     #[arg(long)]
     pub json: bool,
+
+    /// Report only the position's value and one best move
+    #[arg(long)]
+    pub best: bool,
 }
 
 #[cfg(test)]
@@ -89,5 +134,22 @@ mod tests {
         let cli = Cli::try_parse_from(["tictactoe", "-x", "medium", "-o", "human"]).unwrap();
         assert_eq!((cli.x, cli.o), (Player::Medium, Player::Human));
         assert!(Cli::try_parse_from(["tictactoe", "-o", "perfect"]).is_err());
+    }
+
+    #[test]
+    fn rules_default_to_a_fair_line_length() {
+        let rules = |args: &[&str]| Cli::try_parse_from(args).unwrap().rules();
+        assert_eq!(rules(&["t"]), Ok(Rules::CLASSIC));
+        assert!(Cli::try_parse_from(["t", "--table-mb", "0"]).is_err());
+        assert_eq!(rules(&["t", "--size", "5"]).map(Rules::k), Ok(4));
+        assert_eq!(rules(&["t", "--size", "7"]).map(Rules::k), Ok(5));
+        assert_eq!(
+            rules(&["t", "--size", "4", "--k", "3"]).map(Rules::k),
+            Ok(3)
+        );
+        assert!(rules(&["t", "--k", "4"]).is_err(), "4 in a row on 3×3");
+        assert!(Cli::try_parse_from(["t", "--size", "8"]).is_err());
+        let cli = Cli::try_parse_from(["t", "analyze", "--size", "4", "--misere", "-"]).unwrap();
+        assert_eq!(cli.rules().map(Rules::misere), Ok(true));
     }
 }

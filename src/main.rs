@@ -5,10 +5,10 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::Context;
-use clap::Parser;
+use clap::error::ErrorKind;
+use clap::{CommandFactory, Parser};
 use tictactoe::analyze;
 use tictactoe::app::{App, Side};
-use tictactoe::board::Rules;
 use tictactoe::cli::{Cli, Command};
 use tictactoe::game::Game;
 use tictactoe::plain::{self, Ending};
@@ -30,9 +30,18 @@ fn try_main(cli: &Cli) -> anyhow::Result<ExitCode> {
     let stdin = io::stdin();
     let stdout = io::stdout();
     if let Some(Command::Analyze(args)) = &cli.command {
+        let options = analyze::Options {
+            size: cli.size,
+            k: cli.k,
+            misere: cli.misere,
+            budget: cli.think_budget(),
+            json: args.json,
+            best_only: args.best,
+            table_mb: usize::from(cli.table_mb),
+        };
         let status = analyze::run(
             &args.boards,
-            args.json,
+            options,
             &mut stdin.lock(),
             &mut stdout.lock(),
             &mut io::stderr(),
@@ -40,8 +49,15 @@ fn try_main(cli: &Cli) -> anyhow::Result<ExitCode> {
         .context("writing the analysis")?;
         return Ok(ExitCode::from(status));
     }
+    let rules = match cli.rules() {
+        Ok(rules) => rules,
+        Err(e) => Cli::command().error(ErrorKind::ValueValidation, e).exit(),
+    };
+    let brain = Brain::new(cli.seed)
+        .with_table_mb(usize::from(cli.table_mb))
+        .with_think(cli.think_budget());
     if !cli.plain && stdin.is_terminal() && stdout.is_terminal() {
-        let mut app = App::new(Rules::CLASSIC, cli.x, cli.o, cli.seed, (80, 24));
+        let mut app = App::new(rules, cli.x, cli.o, brain, (80, 24));
         let options = tui::Options {
             color: cli.color(),
             delay: Duration::from_millis(cli.delay),
@@ -56,8 +72,8 @@ fn try_main(cli: &Cli) -> anyhow::Result<ExitCode> {
         );
         return Ok(ExitCode::SUCCESS);
     }
-    let mut game = Game::new(Rules::CLASSIC, cli.x, cli.o);
-    let mut brain = Brain::new(cli.seed);
+    let mut game = Game::new(rules, cli.x, cli.o);
+    let mut brain = brain;
     let echo = !stdin.is_terminal();
     let ending = plain::run(
         &mut game,

@@ -146,8 +146,8 @@ pub fn run(
                 }
             },
             "h" | "hint" => {
-                let analysis = brain.searcher().analyze(game.board());
-                write!(out, "Hint:\n{}", analyze::text(game.board(), &analysis))?;
+                let report = analyze::Report::from_moves(game.board(), brain.hint(game.board()));
+                write!(out, "Hint:\n{}", analyze::text(&report))?;
             }
             "?" | "help" => writeln!(
                 out,

@@ -5,7 +5,7 @@ use std::fmt;
 use crate::board::{Board, Cell};
 use std::time::Duration;
 
-use crate::search::Searcher;
+use crate::search::{Searcher, Value};
 
 /// Who controls a side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
@@ -61,6 +61,12 @@ impl Brain {
         }
     }
 
+    /// A search table of at most `mb` MiB.
+    pub fn with_table_mb(mut self, mb: usize) -> Brain {
+        self.searcher = Searcher::with_table_mb(mb);
+        self
+    }
+
     /// Limits each `hard` move to `budget` of search (plus the first, always completed,
     /// depth). Without a limit `hard` searches every position to the end.
     pub fn with_think(mut self, budget: Duration) -> Brain {
@@ -83,9 +89,13 @@ impl Brain {
         (!cells.is_empty()).then(|| cells[self.rng.usize(..cells.len())])
     }
 
-    /// The searcher, for hints that share the AI's table.
-    pub fn searcher(&mut self) -> &mut Searcher {
-        &mut self.searcher
+    /// Every legal move's value for a hint, proven where the time budget allows (all of them
+    /// without a budget), sharing the AI's table.
+    pub fn hint(&mut self, board: &Board) -> Vec<(Cell, Value)> {
+        match self.think {
+            Some(budget) => self.searcher.analyze_within(board, budget),
+            None => self.searcher.analyze(board),
+        }
     }
 }
 

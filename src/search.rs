@@ -145,7 +145,7 @@ fn unpack(word: u64) -> Entry {
 }
 
 /// The default size of the transposition table.
-pub const DEFAULT_TABLE_MB: usize = 64;
+pub const DEFAULT_TABLE_MB: u16 = 64;
 
 /// A reusable searcher. It keeps its transposition table between calls on boards of the same
 /// rules, so an AI that moves several times in one game reuses earlier work.
@@ -172,7 +172,7 @@ impl Default for Searcher {
 
 impl Searcher {
     pub fn new() -> Searcher {
-        Searcher::with_table_mb(DEFAULT_TABLE_MB)
+        Searcher::with_table_mb(usize::from(DEFAULT_TABLE_MB))
     }
 
     /// A searcher whose table takes at most `mb` MiB (at least one bucket).

@@ -168,7 +168,7 @@ pub struct Layout {
 }
 
 /// Cell interiors to try, largest first.
-const CELL_SIZES: [(u16, u16); 2] = [(7, 3), (3, 1)];
+const CELL_SIZES: [(u16, u16); 3] = [(7, 3), (5, 1), (3, 1)];
 /// Text rows besides the board: title and a blank above; blank, players, message, score and
 /// keys below.
 const TEXT_ROWS: u16 = 7;
@@ -178,17 +178,15 @@ const MIN_TEXT_WIDTH: u16 = 30;
 impl Layout {
     pub fn new((width, height): (u16, u16), size: u8) -> Layout {
         let n = u16::from(size);
-        let outer = |(w, h): (u16, u16)| (n * (w + 1) + 1, n * (h + 1) + 1);
+        let needs = |c: (u16, u16)| Layout::needs(n, c);
         let (cell_w, cell_h) = CELL_SIZES
             .into_iter()
-            .find(|&c| {
-                let (bw, bh) = outer(c);
-                bw.max(MIN_TEXT_WIDTH) <= width && bh + TEXT_ROWS <= height
-            })
+            .find(|&c| needs(c).0 <= width && needs(c).1 <= height)
             .unwrap_or(CELL_SIZES[CELL_SIZES.len() - 1]);
-        let (bw, bh) = outer((cell_w, cell_h));
-        let fits = bw.max(MIN_TEXT_WIDTH) <= width && bh + TEXT_ROWS <= height;
-        let first_row = height.saturating_sub(bh + TEXT_ROWS) / 2;
+        let (need_w, need_h) = needs((cell_w, cell_h));
+        let fits = need_w <= width && need_h <= height;
+        let first_row = height.saturating_sub(need_h) / 2;
+        let bw = n * (cell_w + 1) + 1;
         Layout {
             cell_w,
             cell_h,
@@ -200,14 +198,25 @@ impl Layout {
         }
     }
 
+    /// The screen (columns, rows) a board of side `n` with cells of `cell` interior needs,
+    /// text and coordinate labels included.
+    fn needs(n: u16, (w, h): (u16, u16)) -> (u16, u16) {
+        let labels = u16::from(n > 3);
+        let (bw, bh) = (n * (w + 1) + 1, n * (h + 1) + 1);
+        (
+            (bw + 6 * labels).max(MIN_TEXT_WIDTH),
+            bh + TEXT_ROWS + labels,
+        )
+    }
+
     /// The smallest screen (columns, rows) on which a board of `size` fits.
     pub fn minimum(size: u8) -> (u16, u16) {
-        let n = u16::from(size);
-        let (w, h) = CELL_SIZES[CELL_SIZES.len() - 1];
-        (
-            (n * (w + 1) + 1).max(MIN_TEXT_WIDTH),
-            n * (h + 1) + 1 + TEXT_ROWS,
-        )
+        Layout::needs(u16::from(size), CELL_SIZES[CELL_SIZES.len() - 1])
+    }
+
+    /// Whether coordinate labels run along the edges (boards larger than 3×3).
+    fn labels(&self) -> bool {
+        self.n > 3
     }
 
     fn board_height(&self) -> u16 {
@@ -317,7 +326,10 @@ pub fn render(app: &App, color: bool) -> Frame {
     for cell in board.cells() {
         draw_cell(&mut frame, &layout, app, cell, palette);
     }
-    let below = layout.top + layout.board_height() + 1;
+    if layout.labels() {
+        draw_labels(&mut frame, &layout, board);
+    }
+    let below = layout.top + layout.board_height() + 1 + u16::from(layout.labels());
     draw_status(&mut frame, below, app, palette);
     frame.centred(below + 1, app.message(), Style::PLAIN.bold());
     let score = app.score();
@@ -338,6 +350,32 @@ pub fn render(app: &App, color: bool) -> Frame {
         draw_help(&mut frame);
     }
     frame
+}
+
+/// Row numbers left of the board and column letters below it.
+fn draw_labels(frame: &mut Frame, layout: &Layout, board: &Board) {
+    let style = Style::PLAIN.dim();
+    for cell in board.cells() {
+        let (x, y) = layout.cell_origin(cell);
+        if cell.col() == 0 {
+            let number = (cell.row() + 1).to_string();
+            frame.text(
+                layout.left.saturating_sub(2),
+                y + layout.cell_h / 2,
+                &number,
+                style,
+            );
+        }
+        if cell.row() == 0 {
+            let letter = char::from(b'a' + cell.col());
+            frame.put(
+                x + layout.cell_w / 2,
+                layout.top + layout.board_height(),
+                letter,
+                style,
+            );
+        }
+    }
 }
 
 fn draw_grid(frame: &mut Frame, layout: &Layout) {
@@ -605,14 +643,14 @@ mod tests {
     use super::*;
     use crate::board::Rules;
     use crate::input::Action;
-    use crate::player::Player;
+    use crate::player::{Brain, Player};
 
     fn app(moves: &[u8]) -> App {
         let mut app = App::new(
             Rules::CLASSIC,
             Player::Human,
             Player::Human,
-            Some(1),
+            Brain::new(Some(1)),
             (60, 22),
         );
         for &d in moves {
@@ -753,7 +791,7 @@ mod tests {
             columns: 40,
             rows: 14,
         });
-        assert!(render(&a, true).to_text().contains("[5]"), "compact board");
+        assert!(render(&a, true).to_text().contains("[ 5 ]"), "compact board");
     }
 
     #[test]
