@@ -111,7 +111,7 @@ fn hint_prints_the_analysis() {
     let out = run(&["-o", "human"], b"h\nq\n");
     let stdout = text(&out.stdout);
     assert!(
-        stdout.contains("X to move: draw with best play"),
+        stdout.contains("X to move: draw, best move 7"),
         "{stdout}"
     );
     assert!(stdout.contains("  5: draw"));
@@ -173,7 +173,7 @@ fn analyze_reports_every_move() {
     #[rustfmt::skip]
     assert_eq!(text(&out.stdout), concat!(
         "X.O/.X./..O\n",
-        "  X to move: draw with best play\n",
+        "  X to move: draw, best move 6\n",
         "  8: loss in 2\n",
         "  4: loss in 2\n",
         "  6: draw\n",
@@ -191,7 +191,7 @@ fn analyze_keeps_going_past_a_bad_board() {
     );
     assert_eq!(out.status.code(), Some(2));
     let stdout = text(&out.stdout);
-    assert!(stdout.contains("X to move: win in 1"), "{stdout}");
+    assert!(stdout.contains("X to move: win in 1, best move 9"), "{stdout}");
     assert!(stdout.contains("game over: X won (7 8 9)"));
     let stderr = text(&out.stderr);
     assert!(
@@ -207,7 +207,7 @@ fn analyze_reads_boards_from_stdin_and_prints_json() {
     let stdout = text(&out.stdout);
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines.len(), 2, "{stdout}");
-    assert!(lines[0].starts_with(r#"{"board":"XX./OO./...","to_move":"X","outcome":"in_progress","line":null,"value":{"value":"win in 1","result":"win","plies":1,"proven":true},"moves":[{"cell":"9","value":"win in 1","result":"win","plies":1,"proven":true},"#), "{}", lines[0]);
+    assert!(lines[0].starts_with(r#"{"board":"XX./OO./...","to_move":"X","outcome":"in_progress","line":null,"value":{"value":"win in 1","result":"win","plies":1,"proven":true},"best_move":"9","moves":[{"cell":"9","value":"win in 1","result":"win","plies":1,"proven":true},"#), "{}", lines[0]);
     assert!(lines[0].ends_with(r#""best":["9"]}"#));
     assert!(
         lines[1].starts_with(r#"{"board":"nonsense","error":"expected 3 to 7 rows"#),
