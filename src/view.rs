@@ -791,7 +791,10 @@ mod tests {
             columns: 40,
             rows: 14,
         });
-        assert!(render(&a, true).to_text().contains("[ 5 ]"), "compact board");
+        assert!(
+            render(&a, true).to_text().contains("[ 5 ]"),
+            "compact board"
+        );
     }
 
     #[test]

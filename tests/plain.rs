@@ -110,10 +110,7 @@ fn undo_takes_back_the_move_and_the_ai_reply() {
 fn hint_prints_the_analysis() {
     let out = run(&["-o", "human"], b"h\nq\n");
     let stdout = text(&out.stdout);
-    assert!(
-        stdout.contains("X to move: draw, best move 7"),
-        "{stdout}"
-    );
+    assert!(stdout.contains("X to move: draw, best move 7"), "{stdout}");
     assert!(stdout.contains("  5: draw"));
     assert!(stdout.contains("  best: 7 8 9 4 5 6 1 2 3"));
 }
@@ -191,7 +188,10 @@ fn analyze_keeps_going_past_a_bad_board() {
     );
     assert_eq!(out.status.code(), Some(2));
     let stdout = text(&out.stdout);
-    assert!(stdout.contains("X to move: win in 1, best move 9"), "{stdout}");
+    assert!(
+        stdout.contains("X to move: win in 1, best move 9"),
+        "{stdout}"
+    );
     assert!(stdout.contains("game over: X won (7 8 9)"));
     let stderr = text(&out.stderr);
     assert!(
@@ -240,4 +240,90 @@ fn help_and_version() {
     let bad = run(&["-o", "perfect"], b"");
     assert_eq!(bad.status.code(), Some(2));
     assert!(text(&bad.stderr).contains("possible values: human, easy, medium, hard"));
+}
+
+#[test]
+fn a_four_by_four_game_with_coordinates() {
+    // Four in a row on 4×4 by default: X fills column a.
+    let out = run(
+        &["--size", "4", "-o", "human"],
+        b"a1\nb1\na2\nb2\na3\nb3\nA4\n",
+    );
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.contains("X to move (a1-d4, u undo, h hint, q quit): a1"));
+    assert!(stdout.contains("   a   b   c   d"), "column letters");
+    assert_eq!(stdout.lines().last(), Some("X wins."));
+}
+
+#[test]
+fn a_five_by_five_game_against_the_ai_with_coordinates() {
+    let out = run(
+        &["--size", "5", "--think", "50", "--seed", "2"],
+        b"c3\n5\nf6\nc3\nq\n",
+    );
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.contains("O (hard) plays "), "{stdout}");
+    assert!(stdout.contains("'5' is not a cell: type a coordinate from a1 to e5."));
+    assert!(stdout.contains("f6 is not on the board: cells are a1-e5."));
+    assert!(stdout.contains("Cell c3 is taken: pick an empty cell."));
+    assert!(
+        stdout.contains("5  . |"),
+        "row numbers on the left:\n{stdout}"
+    );
+}
+
+#[test]
+fn misere_completing_a_line_loses() {
+    let out = run(&["--misere", "-o", "human"], b"7\n1\n8\n2\n9\n");
+    assert_eq!(text(&out.stdout).lines().last(), Some("O wins."));
+}
+
+#[test]
+fn rules_that_do_not_fit_are_refused() {
+    let out = run(&["--k", "4"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("4 in a row does not fit a 3×3 board"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = run(&["--size", "9"], b"");
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn analyze_takes_the_size_from_the_notation_and_checks_it() {
+    let out = run(&["analyze", "--best", "..../..../..../...."], b"");
+    assert!(out.status.success());
+    assert_eq!(
+        text(&out.stdout),
+        "..../..../..../....\n  X to move: draw, best move a1\n"
+    );
+    let out = run(&["analyze", "--size", "4", "X.O/.X./..O"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("the board is 3×3 but --size is 4"));
+    let out = run(
+        &["analyze", "--k", "3", "--best", "..../..../..../...."],
+        b"",
+    );
+    assert!(
+        text(&out.stdout).contains("X to move: win in 5"),
+        "{}",
+        text(&out.stdout)
+    );
+}
+
+#[test]
+fn analyze_marks_estimates_when_time_runs_out() {
+    let board = "......./......./......./......./......./......./.......";
+    let out = run(&["analyze", "--think", "100", "--json", board], b"");
+    assert!(out.status.success());
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains(r#""result":"estimate","plies":null,"proven":false,"estimate":"#),
+        "{stdout}"
+    );
+    assert_eq!(stdout.matches(r#""cell":"#).count(), 49);
 }

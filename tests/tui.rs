@@ -570,3 +570,74 @@ fn idle_game_uses_almost_no_cpu() {
     eprintln!("CPU while idle for 2 s: {used} clock ticks (1 tick = 10 ms)");
     assert!(used <= 2, "{used} ticks of CPU in 2 s of idling");
 }
+
+/// The marks of an N×N board drawn with one-row cells, read off the screen, top row first.
+fn read_small_board(screen: &vt100::Screen, n: u16, cell_w: u16) -> String {
+    let (rows, cols) = screen.size();
+    let is = |r: u16, c: u16, s: &str| screen.cell(r, c).is_some_and(|cell| cell.contents() == s);
+    let Some((top, left)) = (0..rows)
+        .flat_map(|r| (0..cols).map(move |c| (r, c)))
+        .find(|&(r, c)| is(r, c, "┌") && is(r, c + cell_w + 1, "┬"))
+    else {
+        return "no board".into();
+    };
+    (0..n)
+        .map(|row| {
+            (0..n)
+                .map(|col| {
+                    let (r, c) = (
+                        top + 1 + row * 2,
+                        left + 1 + col * (cell_w + 1) + cell_w / 2,
+                    );
+                    match screen.cell(r, c).map(vt100::Cell::contents) {
+                        Some("X") => 'X',
+                        Some("O") => 'O',
+                        _ => '.',
+                    }
+                })
+                .collect::<String>()
+        })
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+#[test]
+fn a_five_by_five_board_plays_with_arrows_and_the_mouse() {
+    let mut tui = Tui::start(&["--size", "5", "-o", "human", "--delay", "0"]);
+    let screen = tui.screen();
+    assert!(
+        screen.contains("a     b     c     d     e"),
+        "column letters:\n{screen}"
+    );
+    // From the centre c3: up and left to b4, then Enter.
+    tui.send("\x1b[A\x1b[D\r");
+    tui.wait_for("X on b4", |s| {
+        read_small_board(s, 5, 5) == "...../.X.../...../...../....."
+    });
+    // A click on d2's cell (the fourth row of cells from the top, fourth column).
+    let (top, left) = {
+        let parser = tui.parser.lock().unwrap();
+        let s = parser.screen();
+        let (rows, cols) = s.size();
+        (0..rows)
+            .flat_map(|r| (0..cols).map(move |c| (r, c)))
+            .find(|&(r, c)| {
+                s.cell(r, c).is_some_and(|x| x.contents() == "┌")
+                    && s.cell(r, c + 6).is_some_and(|x| x.contents() == "┬")
+            })
+            .unwrap()
+    };
+    let (row, col) = (top + 1 + 3 * 2, left + 1 + 3 * 6 + 2);
+    tui.send(&format!(
+        "\x1b[<0;{};{}M\x1b[<0;{};{}m",
+        col + 1,
+        row + 1,
+        col + 1,
+        row + 1
+    ));
+    tui.wait_for("O on d2", |s| {
+        read_small_board(s, 5, 5) == "...../.X.../...../...O./....."
+    });
+    tui.send("5");
+    tui.wait_text("Digits name cells on 3×3 only: use the arrows");
+}
