@@ -1,12 +1,13 @@
 //! Search benchmarks, with the textbook minimax as the baseline in the same run.
 //!
 //! `cargo bench --bench search` prints each median; the ratio of `textbook/empty` to
-//! `negamax/best_move_empty` is the speed-up of the engine over the textbook algorithm.
+//! `negamax/best_move_empty` is the speed-up of the engine over the textbook algorithm. The
+//! `larger` group proves 4×4 and 5×5 boards with four in a row drawn, from a fresh searcher.
 
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use tictactoe::board::Board;
+use tictactoe::board::{Board, Rules};
 use tictactoe::search::Searcher;
 
 /// The algorithm as textbooks and tutorials write it: a grid of characters, a recursive
@@ -95,6 +96,22 @@ fn search(c: &mut Criterion) {
     });
     group.bench_function("analyze_empty", |b| {
         b.iter(|| Searcher::new().analyze(black_box(&empty)));
+    });
+    group.finish();
+
+    let rules = |n, k| Rules::new(n, k, false).unwrap();
+    let four = Board::new(rules(4, 4));
+    let five = Board::new(rules(5, 4));
+    let mut group = c.benchmark_group("larger");
+    group.sample_size(10);
+    group.bench_function("4x4_k4_prove_empty", |b| {
+        b.iter(|| Searcher::new().best_move(black_box(&four)));
+    });
+    group.bench_function("4x4_k4_every_first_move", |b| {
+        b.iter(|| Searcher::new().analyze(black_box(&four)));
+    });
+    group.bench_function("5x5_k4_prove_empty", |b| {
+        b.iter(|| Searcher::new().best_move(black_box(&five)));
     });
     group.finish();
 }

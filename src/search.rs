@@ -162,6 +162,8 @@ pub struct Searcher {
     /// proven.
     horizon: bool,
     history: [u32; 64],
+    /// Scratch space, one per number of marks on the board.
+    scratch: Vec<Ply>,
 }
 
 impl Default for Searcher {
@@ -188,6 +190,7 @@ impl Searcher {
             aborted: false,
             horizon: false,
             history: [0; 64],
+            scratch: Vec::new(),
         }
     }
 
@@ -203,7 +206,7 @@ impl Searcher {
         if !same || self.misere != board.rules().misere() {
             // Small boards need few entries, and a small table is quick to allocate.
             let cap: usize = match geom.cells {
-                0..=9 => 1 << 10,
+                0..=9 => 1 << 9,
                 10..=16 => 1 << 18,
                 _ => usize::MAX,
             };
@@ -214,6 +217,7 @@ impl Searcher {
             self.geom = Some(geom);
             self.misere = board.rules().misere();
             self.history = [0; 64];
+            self.scratch = vec![EMPTY_PLY; usize::from(geom.cells) + 1];
         }
         geom
     }
@@ -295,19 +299,17 @@ impl Searcher {
         let start = Instant::now();
         self.aborted = false;
         self.deadline = None;
+        if budget.is_none() {
+            return self.iteration(board, FULL);
+        }
         let mut found = self
             .iteration(board, 1)
             .expect("no deadline for the first ply");
         if !found.value.is_proven() {
             // Past about 25 empty cells a search to the end cannot finish at interactive
             // speed: deepen step by step from the start.
-            let attempt = if empties <= FULL_ATTEMPT_EMPTIES {
-                FULL
-            } else {
-                0
-            };
             self.deadline = budget.map(|b| start + b * 3 / 4);
-            if let Some(t) = (attempt == FULL)
+            if let Some(t) = (empties <= FULL_ATTEMPT_EMPTIES)
                 .then(|| self.iteration(board, FULL))
                 .flatten()
             {
@@ -421,7 +423,9 @@ impl Searcher {
         let word = self.table[self.probe(key_me, key_opp)];
         let first = (word[2] != 0 && word[0] == key_me && word[1] == key_opp)
             .then(|| usize::from(geom.symmetries[sym].inverse[unpack(word[2]).best]));
-        let mut moves = self.ordered(geom, &scan(geom, me, opp), empty, first);
+        let ply = (me | opp).count_ones() as usize;
+        scan(geom, me, opp, &mut self.scratch[ply].weight);
+        let mut moves = self.order(geom, ply, empty, first);
         let mut alpha = -INF;
         let mut best = (-INF, usize::MAX);
         // Moves that a symmetry of the position maps onto each other have one value.
@@ -432,7 +436,7 @@ impl Searcher {
             .filter(|s| s.apply(me) == me && s.apply(opp) == opp)
             .collect();
         let mut seen = 0u64;
-        while let Some(c) = moves.next() {
+        while let Some(c) = self.next_move(ply, &mut moves) {
             if seen & (1 << c) != 0 {
                 continue;
             }
@@ -495,7 +499,8 @@ impl Searcher {
         let geom = self.geom.expect("prepare() runs before the search");
         let m = (me | opp).count_ones() as i32;
         let empty = geom.full & !(me | opp);
-        let scan = scan(geom, me, opp);
+        let ply = m as usize;
+        let scan = scan(geom, me, opp, &mut self.scratch[ply].weight);
         let mut candidates = empty;
         if let Some(settled) = self.settle(&scan, m, &mut alpha, &mut beta, &mut candidates) {
             return settled;
@@ -531,8 +536,8 @@ impl Searcher {
         let alpha_in = alpha;
         let mut best_score = -INF;
         let mut best_cell = 0usize;
-        let mut moves = self.ordered(geom, &scan, candidates, first);
-        while let Some(c) = moves.next() {
+        let mut moves = self.order(geom, ply, candidates, first);
+        while let Some(c) = self.next_move(ply, &mut moves) {
             let score = self.child_score(geom, me, opp, scan.my_threats, c, depth, alpha, beta);
             if self.aborted {
                 return 0;
@@ -609,25 +614,23 @@ impl Searcher {
         (*alpha >= *beta).then_some(*alpha)
     }
 
-    /// The candidate moves with ordering scores: `first` (the table's move) highest, then by
-    /// how many open lines each builds or blocks, weighted by how far along they are, then by
-    /// history. Take them best first with [`MoveList::next`].
-    fn ordered(
-        &self,
+    /// Fills ply `ply`'s move list with the candidates and their ordering scores: `first`
+    /// (the table's move) highest, then by how many open lines each builds or blocks, weighted
+    /// by how far along they are (the weights [`scan`] left in the ply), then by history.
+    /// Returns how many; take them best first with [`Searcher::next_move`].
+    fn order(
+        &mut self,
         geom: &Geometry,
-        scan: &Scan,
+        ply: usize,
         candidates: u64,
         first: Option<usize>,
-    ) -> MoveList {
-        let mut list = MoveList {
-            cells: [0; 49],
-            scores: [0; 49],
-            len: 0,
-        };
+    ) -> usize {
+        let mut len = 0;
         for c in bit_indices(candidates) {
+            let slot = &mut self.scratch[ply];
             let lines: u32 = geom.through_index[c]
                 .iter()
-                .map(|&l| scan.weight[usize::from(l)])
+                .map(|&l| slot.weight[usize::from(l)])
                 .sum();
             let mut score = lines * 1024 + self.history[c].min(1023);
             if self.misere {
@@ -636,11 +639,31 @@ impl Searcher {
             if Some(c) == first {
                 score = u32::MAX;
             }
-            list.cells[list.len] = c as u8;
-            list.scores[list.len] = score;
-            list.len += 1;
+            slot.cells[len] = c as u8;
+            slot.scores[len] = score;
+            len += 1;
         }
-        list
+        len
+    }
+
+    /// The best-scored move left in ply `ply`'s list of `len` (a selection sort that stops at
+    /// a cut-off).
+    fn next_move(&mut self, ply: usize, len: &mut usize) -> Option<usize> {
+        if *len == 0 {
+            return None;
+        }
+        let slot = &mut self.scratch[ply];
+        let mut best = 0;
+        for i in 1..*len {
+            if slot.scores[i] > slot.scores[best] {
+                best = i;
+            }
+        }
+        let cell = slot.cells[best];
+        *len -= 1;
+        slot.cells[best] = slot.cells[*len];
+        slot.scores[best] = slot.scores[*len];
+        Some(usize::from(cell))
     }
 
     /// A heuristic score for the side to move: lines still open to it count for it, lines
@@ -714,31 +737,21 @@ impl Searcher {
     }
 }
 
-/// Candidate moves, handed out best first (a selection sort that stops at a cut-off).
-struct MoveList {
+/// Per-ply scratch space, so a node fills arrays instead of building them: line weights,
+/// then candidate moves with their ordering scores.
+#[derive(Clone)]
+struct Ply {
+    /// Per line: how much playing on it builds an open line of ours or blocks one of theirs.
+    weight: [u32; MAX_LINES],
     cells: [u8; 49],
     scores: [u32; 49],
-    len: usize,
 }
 
-impl MoveList {
-    fn next(&mut self) -> Option<usize> {
-        if self.len == 0 {
-            return None;
-        }
-        let mut best = 0;
-        for i in 1..self.len {
-            if self.scores[i] > self.scores[best] {
-                best = i;
-            }
-        }
-        let cell = self.cells[best];
-        self.len -= 1;
-        self.cells[best] = self.cells[self.len];
-        self.scores[best] = self.scores[self.len];
-        Some(usize::from(cell))
-    }
-}
+const EMPTY_PLY: Ply = Ply {
+    weight: [0; MAX_LINES],
+    cells: [0; 49],
+    scores: [0; 49],
+};
 
 /// One pass over the lines.
 struct Scan {
@@ -750,22 +763,19 @@ struct Scan {
     mine_open: bool,
     /// Some line has no mark of the side to move.
     theirs_open: bool,
-    /// Per line: how much playing on it builds an open line of ours or blocks one of theirs.
-    weight: [u32; MAX_LINES],
 }
 
 /// The most lines a supported board has (7×7, three in a row).
 const MAX_LINES: usize = 120;
 
 #[inline]
-fn scan(geom: &Geometry, me: u64, opp: u64) -> Scan {
+fn scan(geom: &Geometry, me: u64, opp: u64, weights: &mut [u32; MAX_LINES]) -> Scan {
     let need = u32::from(geom.k) - 1;
     let mut s = Scan {
         my_threats: 0,
         their_threats: 0,
         mine_open: false,
         theirs_open: false,
-        weight: [0; MAX_LINES],
     };
     for (i, &l) in geom.lines.iter().enumerate() {
         let (mine, theirs) = ((l & me).count_ones(), (l & opp).count_ones());
@@ -784,7 +794,7 @@ fn scan(geom: &Geometry, me: u64, opp: u64) -> Scan {
                 s.their_threats |= l & !opp;
             }
         }
-        s.weight[i] = weight;
+        weights[i] = weight;
     }
     s
 }

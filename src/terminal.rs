@@ -77,12 +77,27 @@ fn install_panic_hook() {
 
 /// A flag raised by SIGTERM, SIGHUP or SIGINT instead of the default of dying on the spot,
 /// so the game loop can return and the guard restore the terminal.
+///
+/// A watchdog thread backs the flag up: if the process is still running half a second after
+/// the signal, it restores the terminal and exits. That covers a closed terminal window, whose
+/// input then reads as endless end-of-file, which crossterm's reader can spin on without ever
+/// returning to the loop.
 pub fn stop_signals() -> anyhow::Result<Arc<AtomicBool>> {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    use signal_hook::iterator::Signals;
     let flag = Arc::new(AtomicBool::new(false));
-    for signal in [SIGTERM, SIGHUP, SIGINT] {
-        signal_hook::flag::register(signal, Arc::clone(&flag))
-            .with_context(|| format!("handling signal {signal}"))?;
-    }
+    let mut signals = Signals::new([SIGTERM, SIGHUP, SIGINT]).context("handling signals")?;
+    let raised = Arc::clone(&flag);
+    std::thread::Builder::new()
+        .name("stop-signals".into())
+        .spawn(move || {
+            if let Some(signal) = signals.forever().next() {
+                raised.store(true, Ordering::SeqCst);
+                std::thread::sleep(Duration::from_millis(500));
+                restore();
+                std::process::exit(128 + signal);
+            }
+        })
+        .context("starting the signal watchdog")?;
     Ok(flag)
 }

@@ -3,14 +3,17 @@
 
 #![cfg(unix)]
 
-use std::io::{Read, Write};
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use nix::errno::Errno;
+use nix::fcntl::{FcntlArg, OFlag, fcntl};
 use nix::sys::signal::{Signal, kill};
 use nix::sys::termios::LocalFlags;
-use nix::unistd::Pid;
+use nix::unistd::{Pid, close, dup, read};
 use portable_pty::{Child, CommandBuilder, MasterPty, PtySize, native_pty_system};
 
 const COLS: u16 = 80;
@@ -19,12 +22,15 @@ const TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The game running in a pseudo-terminal.
 struct Tui {
-    master: Box<dyn MasterPty + Send>,
+    /// `None` once the test has closed the terminal.
+    master: Option<Box<dyn MasterPty + Send>>,
     child: Box<dyn Child + Send + Sync>,
-    writer: Box<dyn Write + Send>,
+    writer: Option<Box<dyn Write + Send>>,
     parser: Arc<Mutex<vt100::Parser>>,
     /// Every byte the game has written.
     received: Arc<Mutex<usize>>,
+    /// Cleared to close the reader's copy of the terminal.
+    open: Arc<AtomicBool>,
 }
 
 fn size(cols: u16, rows: u16) -> PtySize {
@@ -56,35 +62,52 @@ impl Tui {
         }
         let child = pair.slave.spawn_command(cmd).expect("the game starts");
         drop(pair.slave);
-        let mut reader = pair.master.try_clone_reader().unwrap();
         let writer = pair.master.take_writer().unwrap();
         let parser = Arc::new(Mutex::new(vt100::Parser::new(ROWS, COLS, 0)));
         let received = Arc::new(Mutex::new(0));
-        let (p, r) = (Arc::clone(&parser), Arc::clone(&received));
+        let open = Arc::new(AtomicBool::new(true));
+        // The reader polls its own non-blocking copy of the master, so that a test can close
+        // every copy (and so hang up the terminal) by clearing `open`.
+        let fd = dup(pair.master.as_raw_fd().expect("a unix pty")).unwrap();
+        fcntl(fd, FcntlArg::F_SETFL(OFlag::O_NONBLOCK)).unwrap();
+        let (p, r, o) = (
+            Arc::clone(&parser),
+            Arc::clone(&received),
+            Arc::clone(&open),
+        );
         thread::spawn(move || {
             let mut buf = [0u8; 8192];
-            while let Ok(n) = reader.read(&mut buf) {
-                if n == 0 {
-                    break;
+            loop {
+                match read(fd, &mut buf) {
+                    Ok(0) => break,
+                    Ok(n) => {
+                        p.lock().unwrap().process(&buf[..n]);
+                        *r.lock().unwrap() += n;
+                    }
+                    Err(Errno::EAGAIN) if o.load(Ordering::SeqCst) => {
+                        thread::sleep(Duration::from_millis(2));
+                    }
+                    Err(_) => break,
                 }
-                p.lock().unwrap().process(&buf[..n]);
-                *r.lock().unwrap() += n;
             }
+            let _ = close(fd);
         });
         let tui = Tui {
-            master: pair.master,
+            master: Some(pair.master),
             child,
-            writer,
+            writer: Some(writer),
             parser,
             received,
+            open,
         };
         tui.wait_for("the first frame", |s| s.contents().contains("Tic-tac-toe"));
         tui
     }
 
     fn send(&mut self, keys: &str) {
-        self.writer.write_all(keys.as_bytes()).unwrap();
-        self.writer.flush().unwrap();
+        let writer = self.writer.as_mut().expect("the terminal is open");
+        writer.write_all(keys.as_bytes()).unwrap();
+        writer.flush().unwrap();
     }
 
     fn screen(&self) -> String {
@@ -147,7 +170,11 @@ impl Tui {
             .unwrap()
             .screen_mut()
             .set_size(rows, cols);
-        self.master.resize(size(cols, rows)).unwrap();
+        self.master
+            .as_ref()
+            .expect("the terminal is open")
+            .resize(size(cols, rows))
+            .unwrap();
     }
 
     fn pid(&self) -> Pid {
@@ -174,7 +201,8 @@ impl Tui {
 
     /// Asserts the terminal is as the game found it: cooked mode, main screen, cursor shown.
     fn assert_restored(&self) {
-        let termios = self.master.get_termios().expect("termios of the pty");
+        let master = self.master.as_ref().expect("the terminal is open");
+        let termios = master.get_termios().expect("termios of the pty");
         assert!(
             termios.local_flags.contains(LocalFlags::ICANON),
             "still in raw mode"
@@ -640,4 +668,23 @@ fn a_five_by_five_board_plays_with_arrows_and_the_mouse() {
     });
     tui.send("5");
     tui.wait_text("Digits name cells on 3×3 only: use the arrows");
+}
+
+#[test]
+fn closing_the_terminal_ends_the_game() {
+    let mut tui = two_humans();
+    tui.send("5");
+    tui.wait_board(".../.X./...");
+    // Like closing the window: the terminal hangs up and its input reads as end-of-file.
+    tui.open.store(false, Ordering::SeqCst);
+    tui.writer = None;
+    tui.master = None;
+    let start = Instant::now();
+    while tui.child.try_wait().unwrap().is_none() {
+        assert!(
+            start.elapsed() < TIMEOUT,
+            "the game kept running with its terminal closed"
+        );
+        thread::sleep(Duration::from_millis(20));
+    }
 }
