@@ -31,6 +31,8 @@ const DECIDED: i32 = WIN - 64;
 const EST_MAX: i32 = 500;
 /// Remaining depth that reaches every end of the game: no horizon.
 const FULL: u32 = 64;
+/// Nodes with at most this many empty cells are searched without the table or move ordering.
+const LEAN_EMPTIES: i32 = 4;
 /// With at most this many empty cells, a timed search first tries to reach every end.
 const FULL_ATTEMPT_EMPTIES: u32 = 25;
 /// Stored depth of an entry whose score is proven, not estimated.
@@ -206,7 +208,7 @@ impl Searcher {
         if !same || self.misere != board.rules().misere() {
             // Small boards need few entries, and a small table is quick to allocate.
             let cap: usize = match geom.cells {
-                0..=9 => 1 << 9,
+                0..=9 => 1 << 8,
                 10..=16 => 1 << 18,
                 _ => usize::MAX,
             };
@@ -414,7 +416,32 @@ impl Searcher {
     }
 
     /// Searches every root move to `depth`; returns the best score and cell index.
+    ///
+    /// It first asks only whether the position is won, drawn or lost (a window around a
+    /// draw), which is far cheaper than exact distances when the answer is a draw, and then
+    /// narrows a win or a loss to its exact distance.
     fn root(&mut self, me: u64, opp: u64, depth: u32) -> (i32, usize) {
+        let (score, cell) = self.root_window(me, opp, depth, -1, 1);
+        if self.aborted || (-1 < score && score < 1) {
+            return (score, cell);
+        }
+        if score >= 1 {
+            self.root_window(me, opp, depth, 0, INF)
+        } else {
+            self.root_window(me, opp, depth, -INF, 0)
+        }
+    }
+
+    /// [`Searcher::root`] within the window (`alpha`, `beta`): fail-soft, so a score at or
+    /// beyond a bound is a bound.
+    fn root_window(
+        &mut self,
+        me: u64,
+        opp: u64,
+        depth: u32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> (i32, usize) {
         let geom = self.geom.expect("prepare() runs before the search");
         let empty = geom.full & !(me | opp);
         let completing = geom.threats(me, opp);
@@ -426,7 +453,6 @@ impl Searcher {
         let ply = (me | opp).count_ones() as usize;
         scan(geom, me, opp, &mut self.scratch[ply].weight);
         let mut moves = self.order(geom, ply, empty, first);
-        let mut alpha = -INF;
         let mut best = (-INF, usize::MAX);
         // Moves that a symmetry of the position maps onto each other have one value.
         let stabiliser: Vec<&Symmetry> = geom
@@ -443,13 +469,16 @@ impl Searcher {
             for s in &stabiliser {
                 seen |= 1 << s.map[c];
             }
-            let score = self.child_score(geom, me, opp, completing, c, depth, alpha, INF);
+            let score = self.child_score(geom, me, opp, completing, c, depth, alpha, beta);
             if self.aborted {
                 break;
             }
             if score > best.0 {
                 best = (score, c);
                 alpha = alpha.max(score);
+                if alpha >= beta {
+                    break;
+                }
             }
         }
         best
@@ -480,6 +509,17 @@ impl Searcher {
             }
         } else if mine | opp == geom.full {
             0
+        } else if (mine | opp).count_ones() + 1 == u32::from(geom.cells) {
+            // One cell left: the opponent must take it, and that either completes its line
+            // or draws.
+            let last = (geom.full & !(mine | opp)).trailing_zeros() as usize;
+            if !geom.completes(opp | (1 << last), last) {
+                0
+            } else if self.misere {
+                WIN - (marks + 1)
+            } else {
+                -(WIN - (marks + 1))
+            }
         } else {
             -self.negamax(opp, mine, depth - 1, -beta, -alpha)
         }
@@ -508,6 +548,20 @@ impl Searcher {
         if depth == 0 {
             self.horizon = true;
             return self.evaluate(geom, me, opp);
+        }
+
+        // Near the end the table and the ordering cost more than searching the few moves left.
+        if i32::from(geom.cells) - m <= LEAN_EMPTIES {
+            let mut best = -INF;
+            for c in bit_indices(candidates) {
+                let score = self.child_score(geom, me, opp, scan.my_threats, c, depth, alpha, beta);
+                best = best.max(score);
+                alpha = alpha.max(score);
+                if alpha >= beta {
+                    break;
+                }
+            }
+            return best;
         }
 
         let (key_me, key_opp, sym) = Self::canonical(geom, me, opp, m <= geom.canon_marks);
@@ -580,13 +634,16 @@ impl Searcher {
         beta: &mut i32,
         candidates: &mut u64,
     ) -> Option<i32> {
+        let geom = self.geom.expect("prepare() runs before the search");
+        let (k, empties) = (i32::from(geom.k), i32::from(geom.cells) - m);
+        let (mine_open, theirs_open) = (scan.mine_open(k, empties), scan.theirs_open(k, empties));
         if self.misere {
             // Best left: the opponent is forced to complete a line on its move.
             *beta = (*beta).min(WIN - (m + 2));
-            if !scan.mine_open {
+            if !mine_open {
                 *alpha = (*alpha).max(0); // no line of ours can ever be completed
             }
-            if !scan.theirs_open {
+            if !theirs_open {
                 *beta = (*beta).min(0); // the opponent can never be made to complete one
             }
         } else {
@@ -602,11 +659,11 @@ impl Searcher {
             }
             // No win in one for us: the best left is a win on our next move.
             *beta = (*beta).min(WIN - (m + 3));
-            if !scan.mine_open {
-                *beta = (*beta).min(0); // every line of ours is blocked: a draw at best
+            if !mine_open {
+                *beta = (*beta).min(0); // no line of ours can be finished: a draw at best
             }
-            if !scan.theirs_open {
-                *alpha = (*alpha).max(0); // every line of theirs is blocked: a draw at worst
+            if !theirs_open {
+                *alpha = (*alpha).max(0); // no line of theirs can be: a draw at worst
             }
         }
         // The worst: the opponent completes a line (or, misère, we must) next ply or this one.
@@ -630,7 +687,7 @@ impl Searcher {
             let slot = &mut self.scratch[ply];
             let lines: u32 = geom.through_index[c]
                 .iter()
-                .map(|&l| slot.weight[usize::from(l)])
+                .map(|&l| u32::from(slot.weight[usize::from(l)]))
                 .sum();
             let mut score = lines * 1024 + self.history[c].min(1023);
             if self.misere {
@@ -696,7 +753,12 @@ impl Searcher {
             return best;
         }
         for (i, s) in geom.symmetries.iter().enumerate().skip(1) {
-            let (a, b) = (s.apply(me), s.apply(opp));
+            // Compare the first key before transforming the second.
+            let a = s.apply(me);
+            if a > best.0 {
+                continue;
+            }
+            let b = s.apply(opp);
             if (a, b) < (best.0, best.1) {
                 best = (a, b, i);
             }
@@ -742,7 +804,7 @@ impl Searcher {
 #[derive(Clone)]
 struct Ply {
     /// Per line: how much playing on it builds an open line of ours or blocks one of theirs.
-    weight: [u32; MAX_LINES],
+    weight: [u16; MAX_LINES],
     cells: [u8; 49],
     scores: [u32; 49],
 }
@@ -759,36 +821,49 @@ struct Scan {
     my_threats: u64,
     /// Empty cells that complete a line of the opponent.
     their_threats: u64,
-    /// Some line has no opponent mark.
-    mine_open: bool,
-    /// Some line has no mark of the side to move.
-    theirs_open: bool,
+    /// The most marks of the side to move on a line with no opponent mark (-1: no such line).
+    my_best: i32,
+    /// The most opponent marks on a line with no mark of the side to move (-1: none).
+    their_best: i32,
+}
+
+impl Scan {
+    /// Whether the side to move can still complete a line: some line free of the opponent
+    /// needs no more marks than it has moves left (`empties` cells, and it moves first).
+    fn mine_open(&self, k: i32, empties: i32) -> bool {
+        self.my_best >= 0 && k - self.my_best <= (empties + 1) / 2
+    }
+
+    /// Whether the opponent can still complete a line.
+    fn theirs_open(&self, k: i32, empties: i32) -> bool {
+        self.their_best >= 0 && k - self.their_best <= empties / 2
+    }
 }
 
 /// The most lines a supported board has (7×7, three in a row).
 const MAX_LINES: usize = 120;
 
 #[inline]
-fn scan(geom: &Geometry, me: u64, opp: u64, weights: &mut [u32; MAX_LINES]) -> Scan {
+fn scan(geom: &Geometry, me: u64, opp: u64, weights: &mut [u16; MAX_LINES]) -> Scan {
     let need = u32::from(geom.k) - 1;
     let mut s = Scan {
         my_threats: 0,
         their_threats: 0,
-        mine_open: false,
-        theirs_open: false,
+        my_best: -1,
+        their_best: -1,
     };
     for (i, &l) in geom.lines.iter().enumerate() {
         let (mine, theirs) = ((l & me).count_ones(), (l & opp).count_ones());
         let mut weight = 0;
         if theirs == 0 {
-            s.mine_open = true;
+            s.my_best = s.my_best.max(mine as i32);
             weight += 1 << (2 * mine);
             if mine == need {
                 s.my_threats |= l & !me;
             }
         }
         if mine == 0 {
-            s.theirs_open = true;
+            s.their_best = s.their_best.max(theirs as i32);
             weight += 1 << (2 * theirs);
             if theirs == need {
                 s.their_threats |= l & !opp;
