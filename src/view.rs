@@ -7,7 +7,7 @@ use crossterm::style::{Attribute, Color, Print, SetAttribute, SetForegroundColor
 use crossterm::{cursor, queue, terminal};
 
 use crate::app::{App, Side};
-use crate::board::{Board, Cell, Mark, Outcome};
+use crate::board::{Board, Cell, Mark, Outcome, Rules};
 use crate::search::{Value, best_of};
 
 /// How a character is drawn: a colour and the attributes a monochrome terminal has too.
@@ -320,7 +320,12 @@ pub fn render(app: &App, color: bool) -> Frame {
         return frame;
     }
     let palette = Palette { color };
-    let title = format!("Tic-tac-toe · round {}", app.round());
+    let rules = app.game().rules();
+    let title = if rules == Rules::CLASSIC {
+        format!("Tic-tac-toe · round {}", app.round())
+    } else {
+        format!("Tic-tac-toe · {rules} · round {}", app.round())
+    };
     frame.centred(layout.first_row, &title, Style::PLAIN.bold());
     draw_grid(&mut frame, &layout);
     for cell in board.cells() {
@@ -641,7 +646,6 @@ fn apply(out: &mut impl Write, style: Style) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Rules;
     use crate::input::Action;
     use crate::player::{Brain, Player};
 
