@@ -20,7 +20,7 @@ Examples:
   tictactoe -o human             two people on one keyboard
   tictactoe -x medium -o human   the AI moves first
   tictactoe -x hard -o easy      the computer against itself
-  tictactoe --size 5              5×5, four in a row; cells are named a1 to e5
+  tictactoe --size 5             5×5, four in a row; cells are named a1 to e5
   tictactoe --misere             whoever completes a line loses
   tictactoe analyze X.O/.X./..O  the value of every move")]
 pub struct Cli {
