@@ -176,17 +176,6 @@ impl Geometry {
         self.through[cell].iter().any(|&l| bits & l == l)
     }
 
-    /// The empty cells that would complete a line for `bits`, given the other side's `other`:
-    /// one pass over the lines, each one short of complete and free of `other` adding its gap.
-    #[inline]
-    pub fn threats(&self, bits: u64, other: u64) -> u64 {
-        let need = u32::from(self.k) - 1;
-        self.lines
-            .iter()
-            .filter(|&&l| l & other == 0 && (l & bits).count_ones() == need)
-            .fold(0, |acc, &l| acc | (l & !bits))
-    }
-
     /// The union of every complete line in `bits` (0 if none).
     pub fn completed(&self, bits: u64) -> u64 {
         self.lines

@@ -76,6 +76,18 @@ impl Value {
         }
     }
 
+    /// The absolute score of this value at a position holding `marks` marks: the inverse of
+    /// [`Value::from_score`] (an estimate is its own score).
+    fn score(self, marks: u32) -> i32 {
+        let m = marks as i32;
+        match self {
+            Value::Win(n) => WIN - (m + n as i32),
+            Value::Loss(n) => -(WIN - (m + n as i32)),
+            Value::Draw => 0,
+            Value::Estimate(e) => e,
+        }
+    }
+
     /// Whether the value is proven by search to the end of the game.
     pub fn is_proven(self) -> bool {
         !matches!(self, Value::Estimate(_))
@@ -392,19 +404,14 @@ impl Searcher {
     ) -> Option<bool> {
         let child = board.with_move(cell).expect("a legal move");
         let mover = board.to_move();
-        let value = match child.outcome() {
+        match child.outcome() {
             Outcome::Won { winner, .. } if winner == mover => return Some(target <= Value::Win(1)),
             Outcome::Won { .. } => return Some(target <= Value::Loss(1)),
             Outcome::Draw => return Some(target <= Value::Draw),
-            Outcome::InProgress => target,
-        };
+            Outcome::InProgress => {}
+        }
         // The move's score is at least the target's iff the child's score (negated) is.
-        let m = board.marks() as i32;
-        let goal = match value {
-            Value::Win(n) => WIN - (m + n as i32),
-            Value::Loss(n) => -(WIN - (m + n as i32)),
-            Value::Draw | Value::Estimate(_) => 0,
-        };
+        let goal = target.score(board.marks());
         self.prepare(&child);
         let (me, opp) = sides(&child);
         self.deadline = budget.map(|b| Instant::now() + b);
@@ -422,7 +429,7 @@ impl Searcher {
     /// narrows a win or a loss to its exact distance.
     fn root(&mut self, me: u64, opp: u64, depth: u32) -> (i32, usize) {
         let (score, cell) = self.root_window(me, opp, depth, -1, 1);
-        if self.aborted || (-1 < score && score < 1) {
+        if self.aborted || score == 0 {
             return (score, cell);
         }
         if score >= 1 {
@@ -444,14 +451,13 @@ impl Searcher {
     ) -> (i32, usize) {
         let geom = self.geom.expect("prepare() runs before the search");
         let empty = geom.full & !(me | opp);
-        let completing = geom.threats(me, opp);
         // The table's best move from an earlier depth goes first.
         let (key_me, key_opp, sym) = Self::canonical(geom, me, opp, true);
         let word = self.table[self.probe(key_me, key_opp)];
         let first = (word[2] != 0 && word[0] == key_me && word[1] == key_opp)
             .then(|| usize::from(geom.symmetries[sym].inverse[unpack(word[2]).best]));
         let ply = (me | opp).count_ones() as usize;
-        scan(geom, me, opp, &mut self.scratch[ply].weight);
+        let completing = scan(geom, me, opp, &mut self.scratch[ply].weight).my_threats;
         let mut moves = self.order(geom, ply, empty, first);
         let mut best = (-INF, usize::MAX);
         // Moves that a symmetry of the position maps onto each other have one value.
@@ -485,7 +491,7 @@ impl Searcher {
     }
 
     /// The score, for the side to move at (`me`, `opp`), of marking cell `c`; `completing`
-    /// holds the cells that complete one of `me`'s lines ([`Geometry::threats`]).
+    /// holds the cells that complete one of `me`'s lines (from [`scan`]).
     #[inline]
     #[allow(clippy::too_many_arguments)]
     fn child_score(

@@ -302,7 +302,7 @@ fn hard_takes_a_win_in_one_and_blocks_a_loss_in_one_on_every_size() {
         let rules = rules(n, Rules::default_k(n), false);
         let (mut wins, mut blocks) = (0, 0);
         let mut brain = Brain::new(Some(2)).with_think(Duration::from_millis(20));
-        for attempt in 0..400 {
+        for _ in 0..400 {
             if wins >= 5 && blocks >= 5 {
                 break;
             }
@@ -323,7 +323,6 @@ fn hard_takes_a_win_in_one_and_blocks_a_loss_in_one_on_every_size() {
                 assert_eq!(cell, their_wins[0], "{n}×{n} {board}: must block");
                 blocks += 1;
             }
-            let _ = attempt;
         }
         assert!(
             wins >= 5 && blocks >= 5,
