@@ -22,11 +22,7 @@ use std::fmt;
 use std::str::FromStr;
 
 pub(crate) use crate::geometry::{Geometry, bit_indices};
-
-/// The smallest supported board side.
-pub const MIN_SIZE: u8 = 3;
-/// The largest supported board side (7 × 7 = 49 cells fit a `u64`).
-pub const MAX_SIZE: u8 = 7;
+pub use crate::geometry::{MAX_SIZE, MIN_SIZE};
 
 /// A player's mark. X always moves first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -126,11 +122,6 @@ impl Rules {
 
     pub const fn misere(self) -> bool {
         self.misere
-    }
-
-    /// The number of cells, `size²`.
-    pub const fn cells(self) -> u8 {
-        self.size * self.size
     }
 }
 

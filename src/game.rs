@@ -1,14 +1,15 @@
-//! A game in progress: the board, the moves so far (for undo), and who controls each side.
+//! A game in progress (the board, the moves so far for undo, who controls each side) and a
+//! [`Session`] of rounds between two players with their names and score, shared by the front
+//! ends.
 
 use crate::board::{Board, Cell, Mark, MoveError, Outcome, Rules};
 use crate::player::Player;
 
 /// One game: a board reached from the empty board by `history`, and the two sides' players.
 ///
-/// Invariant: `board` is the empty board of `rules` with `history` played in order.
+/// Invariant: `board` is the empty board of its rules with `history` played in order.
 #[derive(Clone, Debug)]
 pub struct Game {
-    rules: Rules,
     board: Board,
     history: Vec<Cell>,
     x: Player,
@@ -18,7 +19,6 @@ pub struct Game {
 impl Game {
     pub fn new(rules: Rules, x: Player, o: Player) -> Game {
         Game {
-            rules,
             board: Board::new(rules),
             history: Vec::new(),
             x,
@@ -31,7 +31,7 @@ impl Game {
     }
 
     pub fn rules(&self) -> Rules {
-        self.rules
+        self.board.rules()
     }
 
     /// The moves played so far, first to last.
@@ -86,11 +86,160 @@ impl Game {
         };
         let taken = self.history.len() - last_human;
         self.history.truncate(last_human);
-        self.board = Board::new(self.rules);
+        self.board = Board::new(self.rules());
         for &cell in &self.history {
             self.board.play(cell).expect("history replays legally");
         }
         taken
+    }
+}
+
+/// One of the two players of a session. Side A is the one given with `-x`: it plays X in
+/// the first round, and the sides swap marks every round, so the first move alternates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    A,
+    B,
+}
+
+/// Results over the rounds of a session, kept per player, not per mark.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Score {
+    pub a: u32,
+    pub b: u32,
+    pub draws: u32,
+}
+
+/// Rounds between the same two players: who they are, what they are called, the game of the
+/// current round and the score of the rounds so far.
+#[derive(Clone, Debug)]
+pub struct Session {
+    /// Side A's player, then side B's.
+    players: [Player; 2],
+    names: [String; 2],
+    round: u32,
+    /// Results of the rounds before this one.
+    past: Score,
+    game: Game,
+}
+
+impl Session {
+    /// Round 1 of a session where side A (`a`, X in the first round) meets side B (`b`).
+    pub fn new(rules: Rules, a: Player, b: Player) -> Session {
+        Session {
+            players: [a, b],
+            names: names(a, b),
+            round: 1,
+            past: Score::default(),
+            game: Game::new(rules, a, b),
+        }
+    }
+
+    /// The game of the current round.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    pub fn game_mut(&mut self) -> &mut Game {
+        &mut self.game
+    }
+
+    pub fn round(&self) -> u32 {
+        self.round
+    }
+
+    /// Whether a person plays at least one side.
+    pub fn has_human(&self) -> bool {
+        self.players.iter().any(|p| p.is_human())
+    }
+
+    /// The side playing `mark` this round.
+    pub fn side_of(&self, mark: Mark) -> Side {
+        match (mark, self.round % 2 == 1) {
+            (Mark::X, true) | (Mark::O, false) => Side::A,
+            _ => Side::B,
+        }
+    }
+
+    /// How a side is called on screen: "you", "hard AI", "Player 1".
+    pub fn name(&self, side: Side) -> &str {
+        match side {
+            Side::A => &self.names[0],
+            Side::B => &self.names[1],
+        }
+    }
+
+    /// The name of whoever plays `mark` this round.
+    pub fn name_of(&self, mark: Mark) -> &str {
+        self.name(self.side_of(mark))
+    }
+
+    /// The score including the current round once it has ended.
+    pub fn score(&self) -> Score {
+        let mut score = self.past;
+        match self.game.outcome() {
+            Outcome::Won { winner, .. } => match self.side_of(winner) {
+                Side::A => score.a += 1,
+                Side::B => score.b += 1,
+            },
+            Outcome::Draw => score.draws += 1,
+            Outcome::InProgress => {}
+        }
+        score
+    }
+
+    /// The score as one line: `Score: you 1 · hard AI 0 · draws 2`.
+    pub fn score_line(&self) -> String {
+        let score = self.score();
+        let (a, b) = (self.name(Side::A), self.name(Side::B));
+        format!(
+            "Score: {a} {} · {b} {} · draws {}",
+            score.a, score.b, score.draws
+        )
+    }
+
+    /// The result of the current game for people to read, or `None` while it goes on: "You
+    /// win!" when the one person playing an AI wins, otherwise who won or a draw.
+    pub fn result(&self) -> Option<String> {
+        match self.game.outcome() {
+            Outcome::InProgress => None,
+            Outcome::Draw => Some("Draw.".to_string()),
+            Outcome::Won { winner, .. } => {
+                let human = |mark: Mark| self.game.player(mark).is_human();
+                Some(if human(winner) && !human(winner.other()) {
+                    "You win!".to_string()
+                } else {
+                    format!("{winner} ({}) wins.", self.name_of(winner))
+                })
+            }
+        }
+    }
+
+    /// Ends the current round (its result counts) and starts the next, with the sides'
+    /// marks swapped so the other player moves first.
+    pub fn new_round(&mut self) {
+        self.past = self.score();
+        self.round += 1;
+        let [a, b] = self.players;
+        let (x, o) = if self.round % 2 == 1 { (a, b) } else { (b, a) };
+        self.game = Game::new(self.game.rules(), x, o);
+    }
+}
+
+/// Names for the two sides: "you" against an AI, "Player 1"/"Player 2" for two humans,
+/// "hard AI" for an AI (numbered when both sides would read the same).
+fn names(a: Player, b: Player) -> [String; 2] {
+    let humans = usize::from(a.is_human()) + usize::from(b.is_human());
+    let name = |p: Player, n: u8| match (p, humans) {
+        (Player::Human, 1) => "you".to_string(),
+        (Player::Human, _) => format!("Player {n}"),
+        (ai, _) => format!("{ai} AI"),
+    };
+    let (first, second) = (name(a, 1), name(b, 2));
+    if first == second {
+        [format!("{first} 1"), format!("{second} 2")]
+    } else {
+        [first, second]
     }
 }
 
@@ -138,6 +287,70 @@ mod tests {
         assert_eq!(g.turn(), None);
         assert_eq!(g.undo(), 1);
         assert!(!g.is_over());
+    }
+
+    fn play_digits(session: &mut Session, digits: &[u8]) {
+        for &d in digits {
+            let cell = session.game().board().numpad(d).unwrap();
+            session.game_mut().play(cell).unwrap();
+        }
+    }
+
+    #[test]
+    fn rounds_alternate_the_first_player_and_score_per_player() {
+        let mut s = Session::new(Rules::CLASSIC, Player::Human, Player::Human);
+        play_digits(&mut s, &[7, 1, 8, 2, 9]);
+        assert_eq!(
+            s.score(),
+            Score {
+                a: 1,
+                b: 0,
+                draws: 0
+            }
+        );
+        assert_eq!(s.result().as_deref(), Some("X (Player 1) wins."));
+        s.new_round();
+        assert_eq!((s.round(), s.name_of(Mark::X)), (2, "Player 2"));
+        // Player 2, X now, wins round 2: the score follows the player, not the mark.
+        play_digits(&mut s, &[7, 1, 8, 2, 9]);
+        assert_eq!(
+            s.score(),
+            Score {
+                a: 1,
+                b: 1,
+                draws: 0
+            }
+        );
+        s.new_round();
+        assert_eq!(s.name_of(Mark::X), "Player 1");
+        assert_eq!(s.score_line(), "Score: Player 1 1 · Player 2 1 · draws 0");
+    }
+
+    #[test]
+    fn you_win_only_when_the_one_person_beats_the_ai() {
+        let mut s = Session::new(Rules::CLASSIC, Player::Human, Player::Easy);
+        play_digits(&mut s, &[7, 1, 8, 2, 9]);
+        assert_eq!(s.result().as_deref(), Some("You win!"));
+        s.new_round();
+        // Round 2: the easy AI plays X and wins.
+        play_digits(&mut s, &[7, 1, 8, 2, 9]);
+        assert_eq!(s.result().as_deref(), Some("X (easy AI) wins."));
+        let mut two = Session::new(Rules::CLASSIC, Player::Hard, Player::Hard);
+        play_digits(&mut two, &[7, 1, 8, 2, 9]);
+        assert_eq!(two.result().as_deref(), Some("X (hard AI 1) wins."));
+    }
+
+    #[test]
+    fn sides_are_named_for_people() {
+        assert_eq!(names(Player::Human, Player::Hard), ["you", "hard AI"]);
+        assert_eq!(
+            names(Player::Human, Player::Human),
+            ["Player 1", "Player 2"]
+        );
+        assert_eq!(
+            names(Player::Easy, Player::Easy),
+            ["easy AI 1", "easy AI 2"]
+        );
     }
 
     #[test]

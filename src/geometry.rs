@@ -5,7 +5,31 @@
 use std::collections::HashSet;
 use std::sync::OnceLock;
 
-use crate::board::{MAX_SIZE, MIN_SIZE};
+/// The smallest supported board side.
+pub const MIN_SIZE: u8 = 3;
+/// The largest supported board side (7 × 7 = 49 cells fit a `u64`).
+pub const MAX_SIZE: u8 = 7;
+/// The most cells a supported board has.
+pub const MAX_CELLS: usize = (MAX_SIZE as usize) * (MAX_SIZE as usize);
+/// The most lines a supported board has: the largest board with the shortest line (3).
+pub const MAX_LINES: usize = line_count(MAX_SIZE, 3);
+/// How many (size, k) shapes there are: every size with every k from 3 to the size.
+const SHAPES: usize = {
+    let mut count = 0;
+    let mut size = MIN_SIZE;
+    while size <= MAX_SIZE {
+        count += (size - 2) as usize;
+        size += 1;
+    }
+    count
+};
+
+/// The number of lines of `k` cells on a `size`×`size` board: rows and columns, then the two
+/// diagonal directions.
+pub const fn line_count(size: u8, k: u8) -> usize {
+    let (n, fits) = (size as usize, (size - k + 1) as usize);
+    2 * n * fits + 2 * fits * fits
+}
 
 /// A permutation of the cells that maps every line onto a line.
 #[derive(Debug)]
@@ -158,7 +182,6 @@ impl Geometry {
     /// # Panics
     /// If `size` and `k` are outside what [`crate::board::Rules::new`] accepts.
     pub fn of(size: u8, k: u8) -> &'static Geometry {
-        const SHAPES: usize = 15; // (3..=7) × (3..=size)
         static ALL: [OnceLock<Geometry>; SHAPES] = [const { OnceLock::new() }; SHAPES];
         assert!(
             (MIN_SIZE..=MAX_SIZE).contains(&size) && (3..=size).contains(&k),
@@ -277,6 +300,8 @@ mod tests {
                 let g = Geometry::of(n, k);
                 let m = usize::from(n - k + 1);
                 assert_eq!(g.lines.len(), 2 * usize::from(n) * m + 2 * m * m, "{n} {k}");
+                assert_eq!(g.lines.len(), line_count(n, k));
+                assert!(g.lines.len() <= MAX_LINES && usize::from(g.cells) <= MAX_CELLS);
                 assert!(g.lines.iter().all(|l| l.count_ones() == u32::from(k)));
             }
         }

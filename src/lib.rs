@@ -1,8 +1,8 @@
 //! Tic-tac-toe with a perfect game-tree search, playable in any terminal.
 //!
 //! The rules ([`board`]) know nothing of the AI; the AI ([`search`], [`player`]) knows nothing
-//! of input or output; the front ends ([`plain`], and the full-screen terminal game) drive a
-//! [`game::Game`].
+//! of input or output; the front ends ([`plain`], [`analyze`] and the full-screen terminal game
+//! in [`tui`]) drive a [`game::Game`] within a [`game::Session`].
 //!
 //! ```
 //! use tictactoe::board::Board;
@@ -18,15 +18,11 @@
 //! ```
 
 pub mod analyze;
-pub mod app;
 pub mod board;
 pub mod cli;
 pub mod game;
 mod geometry;
-pub mod input;
 pub mod plain;
 pub mod player;
 pub mod search;
-pub mod terminal;
 pub mod tui;
-pub mod view;

@@ -8,9 +8,8 @@ use anyhow::Context;
 use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser};
 use tictactoe::analyze;
-use tictactoe::app::{App, Side};
 use tictactoe::cli::{Cli, Command};
-use tictactoe::game::Game;
+use tictactoe::game::Session;
 use tictactoe::plain::{self, Ending};
 use tictactoe::player::Brain;
 use tictactoe::tui;
@@ -56,27 +55,22 @@ fn try_main(cli: &Cli) -> anyhow::Result<ExitCode> {
     let brain = Brain::new(cli.seed)
         .with_table_mb(usize::from(cli.table_mb))
         .with_think(cli.think_budget());
+    let session = Session::new(rules, cli.x, cli.o);
     if !cli.plain && stdin.is_terminal() && stdout.is_terminal() {
-        let mut app = App::new(rules, cli.x, cli.o, brain, (80, 24));
         let options = tui::Options {
             color: cli.color(),
             delay: Duration::from_millis(cli.delay),
             test_panic: std::env::var_os("TICTACTOE_TEST_PANIC").is_some(),
         };
-        tui::run(&mut app, options)?;
-        let score = app.score();
-        let (a, b) = (app.name(Side::A), app.name(Side::B));
-        println!(
-            "Score: {a} {} · {b} {} · draws {}",
-            score.a, score.b, score.draws
-        );
+        let summary = tui::run(session, brain, options)?;
+        println!("{}", summary.score);
         return Ok(ExitCode::SUCCESS);
     }
-    let mut game = Game::new(rules, cli.x, cli.o);
+    let mut session = session;
     let mut brain = brain;
     let echo = !stdin.is_terminal();
     let ending = plain::run(
-        &mut game,
+        &mut session,
         &mut brain,
         &mut stdin.lock(),
         &mut stdout.lock(),

@@ -9,7 +9,7 @@ use std::io::{self, BufRead, Write};
 
 use crate::analyze;
 use crate::board::{Board, Mark, MoveError, Outcome};
-use crate::game::Game;
+use crate::game::Session;
 use crate::player::Brain;
 
 /// How a plain session ended.
@@ -84,15 +84,17 @@ fn cell_range(board: &Board) -> String {
     }
 }
 
-/// Plays `game` to the end through lines of text. With `echo`, each line read is written back
-/// after the prompt, so a transcript of piped input reads like a terminal session.
+/// Plays the session's game to the end through lines of text. With `echo`, each line read is
+/// written back after the prompt, so a transcript of piped input reads like a terminal
+/// session.
 pub fn run(
-    game: &mut Game,
+    session: &mut Session,
     brain: &mut Brain,
     input: &mut dyn BufRead,
     out: &mut dyn Write,
     echo: bool,
 ) -> io::Result<Ending> {
+    let game = session.game_mut();
     write!(out, "{}", grid(game.board()))?;
     let mut buf = Vec::new();
     loop {

@@ -1,9 +1,11 @@
 //! Who moves: a human, or an AI at a difficulty. All randomness comes from one seeded source.
 
 use std::fmt;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
 
 use crate::board::{Board, Cell};
-use std::time::Duration;
 
 use crate::search::{Searcher, Value};
 
@@ -74,7 +76,14 @@ impl Brain {
         self
     }
 
-    /// The move `player` makes on `board`, or `None` for a human or a finished game.
+    /// Stops any search of this brain at once when `flag` is raised (see
+    /// [`Searcher::set_cancel`]); a cancelled [`Brain::choose`] returns `None`.
+    pub fn set_cancel(&mut self, flag: Option<Arc<AtomicBool>>) {
+        self.searcher.set_cancel(flag);
+    }
+
+    /// The move `player` makes on `board`, or `None` for a human, a finished game or a
+    /// cancelled search.
     pub fn choose(&mut self, player: Player, board: &Board) -> Option<Cell> {
         let candidates = match player {
             Player::Human => return None,

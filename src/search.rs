@@ -16,10 +16,12 @@
 
 use std::cmp::Ordering;
 use std::fmt;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use std::time::{Duration, Instant};
 
 use crate::board::{Board, Cell, Geometry, Outcome, bit_indices};
-use crate::geometry::Symmetry;
+use crate::geometry::{MAX_CELLS, MAX_LINES, Symmetry};
 
 /// The score of winning on an empty board; every decided game scores within 64 of ±`WIN`.
 const WIN: i32 = 1000;
@@ -125,8 +127,6 @@ pub struct Thought {
     pub cell: Cell,
     /// Proven, or an estimate from the deepest completed depth.
     pub value: Value,
-    /// The deepest search depth completed, in plies.
-    pub depth: u32,
 }
 
 // A table entry is three words: the two keys and the packed rest, so a fresh table is all
@@ -169,8 +169,11 @@ pub struct Searcher {
     max_bytes: usize,
     geom: Option<&'static Geometry>,
     misere: bool,
+    /// Positions visited, counted to look at the clock and the cancel flag now and then.
     nodes: u64,
     deadline: Option<Instant>,
+    /// Raised by another thread to stop the search at once.
+    cancel: Option<Arc<AtomicBool>>,
     aborted: bool,
     /// Set when a heuristic leaf (or an entry resting on one) was used: the score is not
     /// proven.
@@ -201,6 +204,7 @@ impl Searcher {
             misere: false,
             nodes: 0,
             deadline: None,
+            cancel: None,
             aborted: false,
             horizon: false,
             history: [0; 64],
@@ -208,9 +212,17 @@ impl Searcher {
         }
     }
 
-    /// Positions visited since this searcher was made.
-    pub fn nodes(&self) -> u64 {
-        self.nodes
+    /// From now on, every search stops within a fraction of a millisecond once `flag` is
+    /// raised; a cancelled search returns `None` (see [`Searcher::think`]) or a meaningless
+    /// value, and the caller is expected to throw it away. `None` removes the flag.
+    pub fn set_cancel(&mut self, flag: Option<Arc<AtomicBool>>) {
+        self.cancel = flag;
+    }
+
+    fn cancelled(&self) -> bool {
+        self.cancel
+            .as_ref()
+            .is_some_and(|c| c.load(AtomicOrdering::Relaxed))
     }
 
     /// Makes the table fit the board's rules, clearing it if the rules changed.
@@ -273,7 +285,7 @@ impl Searcher {
     }
 
     /// The value of playing `cell` for the side to move, searched within `budget` (or to the
-    /// end of the game with `None`).
+    /// end of the game with `None`). A cancelled search gives a meaningless estimate.
     ///
     /// # Panics
     /// If the move is illegal.
@@ -287,7 +299,9 @@ impl Searcher {
             Outcome::Won { .. } => Value::Loss(1),
             Outcome::Draw => Value::Draw,
             Outcome::InProgress => {
-                let t = self.think(&child, budget).expect("the game goes on");
+                let Some(t) = self.think(&child, budget) else {
+                    return Value::Estimate(0); // cancelled: the caller discards it
+                };
                 match t.value {
                     Value::Win(n) => Value::Loss(n + 1),
                     Value::Loss(n) => Value::Win(n + 1),
@@ -302,7 +316,8 @@ impl Searcher {
     /// first ply is always searched in full, so an immediate win or a forced block is never
     /// missed; then a search to the end of the game gets three quarters of the budget; if it
     /// does not finish, iterative deepening uses the rest, and the deepest completed depth
-    /// gives the move and an estimate. Returns `None` once the game is over.
+    /// gives the move and an estimate. Returns `None` once the game is over, and when the
+    /// search was cancelled (see [`Searcher::set_cancel`]).
     pub fn think(&mut self, board: &Board, budget: Option<Duration>) -> Option<Thought> {
         if board.outcome() != Outcome::InProgress {
             return None;
@@ -316,9 +331,8 @@ impl Searcher {
         if budget.is_none() {
             return self.iteration(board, FULL);
         }
-        let mut found = self
-            .iteration(board, 1)
-            .expect("no deadline for the first ply");
+        // No deadline yet: only a cancel stops the first ply.
+        let mut found = self.iteration(board, 1)?;
         if !found.value.is_proven() {
             // Past about 25 empty cells a search to the end cannot finish at interactive
             // speed: deepen step by step from the start.
@@ -346,10 +360,9 @@ impl Searcher {
         Some(found)
     }
 
-    /// One root search to `depth`; `None` if the deadline cut it short.
+    /// One root search to `depth`; `None` if the deadline or a cancel cut it short.
     fn iteration(&mut self, board: &Board, depth: u32) -> Option<Thought> {
         let (me, opp) = sides(board);
-        let empties = (board.geometry().full & !(me | opp)).count_ones();
         self.aborted = false;
         self.horizon = false;
         let (score, best) = self.root(me, opp, depth);
@@ -359,11 +372,7 @@ impl Searcher {
         let proven = !self.horizon || score.abs() > DECIDED;
         let cell = board.cell(best).expect("search moves are on the board");
         let value = Value::from_score(score, board.marks(), proven);
-        Some(Thought {
-            cell,
-            value,
-            depth: depth.min(empties),
-        })
+        Some(Thought { cell, value })
     }
 
     /// The moves that share the position's best value, as far as `budget` allows to prove
@@ -536,7 +545,9 @@ impl Searcher {
     /// bound on the same side.
     fn negamax(&mut self, me: u64, opp: u64, depth: u32, mut alpha: i32, mut beta: i32) -> i32 {
         self.nodes += 1;
-        if self.nodes.trailing_zeros() >= 10 && self.deadline.is_some_and(|d| Instant::now() >= d) {
+        if self.nodes.trailing_zeros() >= 10
+            && (self.deadline.is_some_and(|d| Instant::now() >= d) || self.cancelled())
+        {
             self.aborted = true;
         }
         if self.aborted {
@@ -811,14 +822,14 @@ impl Searcher {
 struct Ply {
     /// Per line: how much playing on it builds an open line of ours or blocks one of theirs.
     weight: [u16; MAX_LINES],
-    cells: [u8; 49],
-    scores: [u32; 49],
+    cells: [u8; MAX_CELLS],
+    scores: [u32; MAX_CELLS],
 }
 
 const EMPTY_PLY: Ply = Ply {
     weight: [0; MAX_LINES],
-    cells: [0; 49],
-    scores: [0; 49],
+    cells: [0; MAX_CELLS],
+    scores: [0; MAX_CELLS],
 };
 
 /// One pass over the lines.
@@ -845,9 +856,6 @@ impl Scan {
         self.their_best >= 0 && k - self.their_best <= empties / 2
     }
 }
-
-/// The most lines a supported board has (7×7, three in a row).
-const MAX_LINES: usize = 120;
 
 #[inline]
 fn scan(geom: &Geometry, me: u64, opp: u64, weights: &mut [u16; MAX_LINES]) -> Scan {

@@ -457,24 +457,14 @@ fn ai_against_ai_plays_itself_and_space_pauses() {
 
 #[test]
 fn keys_typed_during_the_ai_turn_wait_for_the_human() {
-    let mut tui = Tui::start(&["--delay", "300", "--seed", "3"]);
-    tui.send("5");
-    tui.send("1");
-    tui.wait_text("Wait for the AI: 1 will be played next");
-    tui.wait_for("the AI's reply", |s| {
-        read_board(s).matches('O').count() == 1
-    });
-    // The notation lists the bottom row last: cell 1 is its eighth character (index 8).
-    tui.wait_for("cell 1 filled", |s| read_board(s).as_bytes()[8] != b'.');
-    let board = tui.board();
-    if board.as_bytes()[8] == b'O' {
-        // The AI took 1 itself: the queued move is refused, not played for O.
-        tui.wait_text("Cell 1 is taken");
-        assert_eq!(board.matches('X').count(), 1, "{board}");
-    } else {
-        assert_eq!(board.as_bytes()[8], b'X', "{board}");
-        assert_eq!(board.matches('O').count(), 1, "{board}");
-    }
+    // Against a corner opening the only reply that does not lose is the centre, so the AI's
+    // move is known: X's 3, typed before it, is played right after it.
+    let mut tui = Tui::start(&["--delay", "300"]);
+    tui.send("7");
+    tui.send("3");
+    tui.wait_text("Wait for the AI: 3 will be played next");
+    tui.wait_board("X../.O./..X");
+    tui.wait_text("X to move (you)");
 }
 
 fn quits_cleanly(keys: &str) {
@@ -687,4 +677,66 @@ fn closing_the_terminal_ends_the_game() {
         );
         thread::sleep(Duration::from_millis(20));
     }
+}
+
+/// A 7×7 game in which the AI, playing O, has been thinking for over a second about its reply
+/// to X's centre (a position it cannot solve within its budget).
+fn ai_thinking_on_seven_by_seven() -> Tui {
+    let mut tui = Tui::start(&["--size", "7", "--think", "8000", "--delay", "0"]);
+    tui.send("\r");
+    tui.wait_for("the thinking line with seconds", |s| {
+        s.contents()
+            .lines()
+            .any(|l| l.contains("O (hard AI) is thinking…") && l.trim_end().ends_with(" s"))
+    });
+    tui
+}
+
+fn wait_exit_timed(tui: &mut Tui) -> Duration {
+    let start = Instant::now();
+    while tui.child.try_wait().unwrap().is_none() {
+        assert!(start.elapsed() < TIMEOUT, "the game did not exit");
+        thread::sleep(Duration::from_millis(2));
+    }
+    start.elapsed()
+}
+
+#[test]
+fn quitting_keys_work_at_once_while_the_ai_thinks() {
+    for keys in ["q", "\x1b", "\x03"] {
+        let mut tui = ai_thinking_on_seven_by_seven();
+        tui.send(keys);
+        let took = wait_exit_timed(&mut tui);
+        eprintln!("{keys:?} while the AI thinks: exited after {took:?}");
+        assert!(
+            took < Duration::from_secs(1),
+            "{keys:?} took {took:?} to quit"
+        );
+        thread::sleep(Duration::from_millis(50));
+        tui.assert_restored();
+    }
+}
+
+#[test]
+fn undo_while_the_ai_thinks_returns_to_the_human_turn() {
+    let mut tui = ai_thinking_on_seven_by_seven();
+    tui.send("u");
+    tui.wait_text("Took back 1 move. X to move (you)");
+    assert!(!tui.screen().contains("is thinking"));
+    // The search was dropped, not finished in the background: the next move starts anew.
+    tui.send("\r");
+    tui.wait_text("O (hard AI) is thinking…");
+}
+
+#[test]
+fn help_and_a_new_round_while_the_ai_thinks() {
+    let mut tui = ai_thinking_on_seven_by_seven();
+    tui.send("?");
+    tui.wait_text("any key closes this help");
+    tui.send(" ");
+    tui.wait_for("the help closed", |s| {
+        !s.contents().contains("any key closes")
+    });
+    tui.send("n");
+    tui.wait_text("Round 2: hard AI moves first. X (hard AI) is thinking…");
 }

@@ -36,29 +36,19 @@ pub enum Action {
     /// Esc: close the help overlay, or quit.
     Escape,
     Quit,
-    /// The terminal now has this many columns and rows.
-    Resize {
-        columns: u16,
-        rows: u16,
-    },
     /// A key with no meaning here, named for the status line.
     Unknown(String),
     /// Test builds only: a deliberate panic, to test that the terminal is restored.
     Panic,
-    /// The AI's turn has come: it moves now.
-    AiMove,
 }
 
-/// The action for a terminal event, or `None` for events that mean nothing (key releases and
-/// repeats, mouse moves, focus changes). `test_panic` makes `!` panic on purpose.
+/// The action for a terminal event, or `None` for events that are no action of the player's
+/// (key releases and repeats, mouse moves, focus changes, resizes). `test_panic` makes `!`
+/// panic on purpose.
 pub fn action(event: &Event, test_panic: bool) -> Option<Action> {
     match event {
         Event::Key(key) => key_action(key, test_panic),
         Event::Mouse(mouse) => mouse_action(*mouse),
-        Event::Resize(columns, rows) => Some(Action::Resize {
-            columns: *columns,
-            rows: *rows,
-        }),
         _ => None,
     }
 }

@@ -2,13 +2,15 @@
 //! what changed since the last frame, queued and flushed once.
 
 use std::io::{self, Write};
+use std::time::Duration;
 
 use crossterm::style::{Attribute, Color, Print, SetAttribute, SetForegroundColor};
 use crossterm::{cursor, queue, terminal};
 
-use crate::app::{App, Side};
 use crate::board::{Board, Cell, Mark, Outcome, Rules};
 use crate::search::{Value, best_of};
+use crate::tui::app::App;
+use crate::tui::layout::Layout;
 
 /// How a character is drawn: a colour and the attributes a monochrome terminal has too.
 #[allow(clippy::struct_excessive_bools)] // one flag per terminal attribute
@@ -152,105 +154,6 @@ impl Frame {
     }
 }
 
-/// Where the board and the text lines go on a screen of a given size.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Layout {
-    /// Interior width and height of a cell, in screen columns and rows.
-    pub cell_w: u16,
-    pub cell_h: u16,
-    /// Top-left corner of the board's outer border.
-    pub left: u16,
-    pub top: u16,
-    /// First row of the whole picture (the title).
-    pub first_row: u16,
-    pub fits: bool,
-    n: u16,
-}
-
-/// Cell interiors to try, largest first.
-const CELL_SIZES: [(u16, u16); 3] = [(7, 3), (5, 1), (3, 1)];
-/// Text rows besides the board: title and a blank above; blank, players, message, score and
-/// keys below.
-const TEXT_ROWS: u16 = 7;
-/// The narrowest screen the text lines read well on.
-const MIN_TEXT_WIDTH: u16 = 30;
-
-impl Layout {
-    pub fn new((width, height): (u16, u16), size: u8) -> Layout {
-        let n = u16::from(size);
-        let needs = |c: (u16, u16)| Layout::needs(n, c);
-        let (cell_w, cell_h) = CELL_SIZES
-            .into_iter()
-            .find(|&c| needs(c).0 <= width && needs(c).1 <= height)
-            .unwrap_or(CELL_SIZES[CELL_SIZES.len() - 1]);
-        let (need_w, need_h) = needs((cell_w, cell_h));
-        let fits = need_w <= width && need_h <= height;
-        let first_row = height.saturating_sub(need_h) / 2;
-        let bw = n * (cell_w + 1) + 1;
-        Layout {
-            cell_w,
-            cell_h,
-            left: width.saturating_sub(bw) / 2,
-            top: first_row + 2,
-            first_row,
-            fits,
-            n,
-        }
-    }
-
-    /// The screen (columns, rows) a board of side `n` with cells of `cell` interior needs,
-    /// text and coordinate labels included.
-    fn needs(n: u16, (w, h): (u16, u16)) -> (u16, u16) {
-        let labels = u16::from(n > 3);
-        let (bw, bh) = (n * (w + 1) + 1, n * (h + 1) + 1);
-        (
-            (bw + 6 * labels).max(MIN_TEXT_WIDTH),
-            bh + TEXT_ROWS + labels,
-        )
-    }
-
-    /// The smallest screen (columns, rows) on which a board of `size` fits.
-    pub fn minimum(size: u8) -> (u16, u16) {
-        Layout::needs(u16::from(size), CELL_SIZES[CELL_SIZES.len() - 1])
-    }
-
-    /// Whether coordinate labels run along the edges (boards larger than 3×3).
-    fn labels(&self) -> bool {
-        self.n > 3
-    }
-
-    fn board_height(&self) -> u16 {
-        self.n * (self.cell_h + 1) + 1
-    }
-
-    /// Screen position of the top-left interior tile of `cell`.
-    fn cell_origin(&self, cell: Cell) -> (u16, u16) {
-        let row_from_top = self.n - 1 - u16::from(cell.row());
-        (
-            self.left + 1 + u16::from(cell.col()) * (self.cell_w + 1),
-            self.top + 1 + row_from_top * (self.cell_h + 1),
-        )
-    }
-
-    /// The cell under screen position (`column`, `row`), if any (borders belong to none).
-    pub fn cell_at(&self, board: &Board, column: u16, row: u16) -> Option<Cell> {
-        if !self.fits {
-            return None;
-        }
-        let x = column.checked_sub(self.left + 1)?;
-        let y = row.checked_sub(self.top + 1)?;
-        let (w, h) = (self.cell_w + 1, self.cell_h + 1);
-        if x % w == self.cell_w || y % h == self.cell_h {
-            return None;
-        }
-        let (col, from_top) = (x / w, y / h);
-        if col >= self.n || from_top >= self.n {
-            return None;
-        }
-        board.cell_at((self.n - 1 - from_top) as u8, col as u8)
-    }
-}
-
 /// Colours of the session, or none.
 #[derive(Clone, Copy, Debug)]
 struct Palette {
@@ -299,8 +202,29 @@ pub fn hint_label(value: Value, width: u16) -> String {
     }
 }
 
-/// The whole screen for the app's state and terminal size.
-pub fn render(app: &App, color: bool) -> Frame {
+/// Frames of the spinner shown while the AI works.
+const SPINNER: [char; 4] = ['◐', '◓', '◑', '◒'];
+
+/// The message line: the app's message and, while the AI has been working on something for
+/// `busy`, a spinner and, after the first second, the seconds.
+fn message_line(app: &App, busy: Option<Duration>) -> String {
+    let message = app.message();
+    match busy {
+        None => message.to_string(),
+        Some(busy) => {
+            let frame = SPINNER[(busy.as_millis() / 200) as usize % SPINNER.len()];
+            if busy >= Duration::from_secs(1) {
+                format!("{message} {frame} {:.1} s", busy.as_secs_f32())
+            } else {
+                format!("{message} {frame}")
+            }
+        }
+    }
+}
+
+/// The whole screen for the app's state and terminal size; `busy` is how long the AI has
+/// been working on the app's current job, if it has one.
+pub fn render(app: &App, busy: Option<Duration>, color: bool) -> Frame {
     let (width, height) = app.size();
     let mut frame = Frame::new(width, height);
     let board = app.game().board();
@@ -321,10 +245,11 @@ pub fn render(app: &App, color: bool) -> Frame {
     }
     let palette = Palette { color };
     let rules = app.game().rules();
+    let round = app.session().round();
     let title = if rules == Rules::CLASSIC {
-        format!("Tic-tac-toe · round {}", app.round())
+        format!("Tic-tac-toe · round {round}")
     } else {
-        format!("Tic-tac-toe · {rules} · round {}", app.round())
+        format!("Tic-tac-toe · {rules} · round {round}")
     };
     frame.centred(layout.first_row, &title, Style::PLAIN.bold());
     draw_grid(&mut frame, &layout);
@@ -336,14 +261,8 @@ pub fn render(app: &App, color: bool) -> Frame {
     }
     let below = layout.top + layout.board_height() + 1 + u16::from(layout.labels());
     draw_status(&mut frame, below, app, palette);
-    frame.centred(below + 1, app.message(), Style::PLAIN.bold());
-    let score = app.score();
-    let (a, b) = (app.name(Side::A), app.name(Side::B));
-    let line = format!(
-        "Score: {a} {} · {b} {} · draws {}",
-        score.a, score.b, score.draws
-    );
-    frame.centred(below + 2, &line, Style::PLAIN);
+    frame.centred(below + 1, &message_line(app, busy), Style::PLAIN.bold());
+    frame.centred(below + 2, &app.session().score_line(), Style::PLAIN);
     let keys = if board.size() == 3 {
         "1-9"
     } else {
@@ -489,7 +408,7 @@ fn draw_status(frame: &mut Frame, y: u16, app: &App, palette: Palette) {
     let turn = app.game().turn().map(|(m, _)| m);
     let part = |mark: Mark| {
         let marker = if turn == Some(mark) { "▸ " } else { "" };
-        format!("{marker}{mark}: {}", app.name_of(mark))
+        format!("{marker}{mark}: {}", app.session().name_of(mark))
     };
     let (x_part, o_part) = (part(Mark::X), part(Mark::O));
     let state = match app.game().outcome() {
@@ -646,17 +565,16 @@ fn apply(out: &mut impl Write, style: Style) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::input::Action;
-    use crate::player::{Brain, Player};
+    use crate::game::Session;
+    use crate::player::Player;
+    use crate::search::Searcher;
+    use crate::tui::app::Event;
+    use crate::tui::input::Action;
+    use crate::tui::worker::Reply;
 
     fn app(moves: &[u8]) -> App {
-        let mut app = App::new(
-            Rules::CLASSIC,
-            Player::Human,
-            Player::Human,
-            Brain::new(Some(1)),
-            (60, 22),
-        );
+        let session = Session::new(Rules::CLASSIC, Player::Human, Player::Human);
+        let mut app = App::new(session, (60, 22));
         for &d in moves {
             app.update(Action::Digit(d));
         }
@@ -666,7 +584,7 @@ mod tests {
     #[test]
     #[rustfmt::skip]
     fn first_frame_shows_the_numbered_board() {
-        let frame = render(&app(&[]), true);
+        let frame = render(&app(&[]), None, true);
         let expected = [
             "",
             "                   Tic-tac-toe · round 1",
@@ -697,7 +615,7 @@ mod tests {
     #[test]
     #[rustfmt::skip]
     fn marks_are_drawn_large_and_the_last_move_is_marked() {
-        let frame = render(&app(&[7, 5]), true);
+        let frame = render(&app(&[7, 5]), None, true);
         let text = frame.to_text();
         let rows: Vec<&str> = text.lines().skip(3).take(9).collect();
         assert_eq!(rows, [
@@ -715,7 +633,7 @@ mod tests {
 
     #[test]
     fn the_winning_line_is_highlighted() {
-        let frame = render(&app(&[7, 1, 8, 2, 9]), false);
+        let frame = render(&app(&[7, 1, 8, 2, 9]), None, false);
         let layout = Layout::new((60, 22), 3);
         let board = app(&[]).game().board().to_owned();
         for (d, highlighted) in [(7, true), (8, true), (9, true), (1, false), (5, false)] {
@@ -729,7 +647,7 @@ mod tests {
 
     #[test]
     fn monochrome_uses_no_colour_but_keeps_the_marking() {
-        let frame = render(&app(&[7, 5]), false);
+        let frame = render(&app(&[7, 5]), None, false);
         assert!(frame.tiles.iter().all(|t| t.style.fg.is_none()));
         let layout = Layout::new((60, 22), 3);
         let five = app(&[]).game().board().numpad(5).unwrap();
@@ -743,7 +661,9 @@ mod tests {
         // After X takes the centre, O draws only in a corner; an edge loses.
         let mut a = app(&[5]);
         a.update(Action::Hint);
-        let frame = render(&a, true);
+        let analysis = Searcher::new().analyze(a.game().board());
+        a.handle(Event::Done(Reply::Hint(analysis)));
+        let frame = render(&a, None, true);
         let layout = Layout::new((60, 22), 3);
         let board = *a.game().board();
         let label = |d: u8| {
@@ -770,18 +690,18 @@ mod tests {
     #[test]
     fn a_small_terminal_asks_for_more_room() {
         let mut a = app(&[]);
-        a.update(Action::Resize {
+        a.handle(Event::Resize {
             columns: 20,
             rows: 8,
         });
-        let text = render(&a, true).to_text();
+        let text = render(&a, None, true).to_text();
         let (w, h) = Layout::minimum(3);
         assert_eq!(text.trim(), format!("Need at least {w}×{h}"));
-        a.update(Action::Resize {
+        a.handle(Event::Resize {
             columns: 80,
             rows: 8,
         });
-        let text = render(&a, true).to_text();
+        let text = render(&a, None, true).to_text();
         assert_eq!(
             text.split('\n').count(),
             8,
@@ -791,39 +711,33 @@ mod tests {
             text.trim(),
             format!("Terminal too small: please enlarge it to at least {w}×{h}")
         );
-        a.update(Action::Resize {
+        a.handle(Event::Resize {
             columns: 40,
             rows: 14,
         });
         assert!(
-            render(&a, true).to_text().contains("[ 5 ]"),
+            render(&a, None, true).to_text().contains("[ 5 ]"),
             "compact board"
         );
-    }
-
-    #[test]
-    fn clicks_map_to_cells_and_borders_to_none() {
-        let layout = Layout::new((60, 22), 3);
-        let board = Board::default();
-        let (x, y) = layout.cell_origin(board.numpad(7).unwrap());
-        assert_eq!(layout.cell_at(&board, x, y), board.numpad(7));
-        assert_eq!(layout.cell_at(&board, x + 6, y + 2), board.numpad(7));
-        assert_eq!(layout.cell_at(&board, x + 7, y), None, "border");
-        assert_eq!(layout.cell_at(&board, x + 8, y + 4), board.numpad(5));
-        assert_eq!(layout.cell_at(&board, 0, 0), None);
     }
 
     #[test]
     fn painter_sends_only_what_changed() {
         let mut painter = Painter::default();
         let mut out = Vec::new();
-        painter.paint(&mut out, render(&app(&[]), true)).unwrap();
+        painter
+            .paint(&mut out, render(&app(&[]), None, true))
+            .unwrap();
         let first = out.len();
         out.clear();
-        painter.paint(&mut out, render(&app(&[]), true)).unwrap();
+        painter
+            .paint(&mut out, render(&app(&[]), None, true))
+            .unwrap();
         let unchanged = out.len();
         out.clear();
-        painter.paint(&mut out, render(&app(&[5]), true)).unwrap();
+        painter
+            .paint(&mut out, render(&app(&[5]), None, true))
+            .unwrap();
         assert!(
             unchanged < 16,
             "an unchanged frame sends almost nothing: {unchanged}"
@@ -833,5 +747,15 @@ mod tests {
             "a move sends less than half a frame: {} vs {first}",
             out.len()
         );
+    }
+
+    #[test]
+    fn the_thinking_line_shows_a_spinner_and_the_seconds() {
+        let a = app(&[]);
+        let line = |ms| message_line(&a, Some(Duration::from_millis(ms)));
+        assert_eq!(line(0), "X to move (Player 1) ◐");
+        assert_eq!(line(250), "X to move (Player 1) ◓");
+        assert_eq!(line(2500), "X to move (Player 1) ◐ 2.5 s");
+        assert_eq!(message_line(&a, None), "X to move (Player 1)");
     }
 }

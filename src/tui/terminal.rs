@@ -1,9 +1,8 @@
 //! A guard that puts the terminal into game mode (raw mode, alternate screen, hidden cursor,
-//! mouse reports) and always puts it back: on drop, on panic, and, through a flag the game loop
-//! watches, on SIGTERM, SIGHUP and SIGINT.
+//! mouse reports) and always puts it back: on drop, on panic, and, through a message to the
+//! game loop, on SIGTERM, SIGHUP and SIGINT.
 
 use std::io::{self, Write};
-use std::sync::Arc;
 use std::sync::Once;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -75,29 +74,26 @@ fn install_panic_hook() {
     });
 }
 
-/// A flag raised by SIGTERM, SIGHUP or SIGINT instead of the default of dying on the spot,
-/// so the game loop can return and the guard restore the terminal.
+/// Calls `stop` on SIGTERM, SIGHUP or SIGINT instead of the default of dying on the spot, so
+/// the game loop can return and the guard restore the terminal.
 ///
-/// A watchdog thread backs the flag up: if the process is still running half a second after
-/// the signal, it restores the terminal and exits. That covers a closed terminal window, whose
-/// input then reads as endless end-of-file, which crossterm's reader can spin on without ever
-/// returning to the loop.
-pub fn stop_signals() -> anyhow::Result<Arc<AtomicBool>> {
+/// A watchdog backs this up: if the process is still running half a second after the signal,
+/// it restores the terminal and exits. That covers a closed terminal window, whose input then
+/// reads as endless end-of-file, which crossterm's reader can spin on.
+pub fn on_stop_signal(stop: impl FnOnce() + Send + 'static) -> anyhow::Result<()> {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
     use signal_hook::iterator::Signals;
-    let flag = Arc::new(AtomicBool::new(false));
     let mut signals = Signals::new([SIGTERM, SIGHUP, SIGINT]).context("handling signals")?;
-    let raised = Arc::clone(&flag);
     std::thread::Builder::new()
         .name("stop-signals".into())
         .spawn(move || {
             if let Some(signal) = signals.forever().next() {
-                raised.store(true, Ordering::SeqCst);
+                stop();
                 std::thread::sleep(Duration::from_millis(500));
                 restore();
                 std::process::exit(128 + signal);
             }
         })
         .context("starting the signal watchdog")?;
-    Ok(flag)
+    Ok(())
 }

@@ -1,0 +1,601 @@
+//! The terminal game's state: the session, the mode, the cursor and the message line.
+//!
+//! [`App::update`] applies one of the player's [`Action`]s and [`App::handle`] one event of
+//! the loop (a resize, the worker's answer); neither does input, output or search. What the
+//! AI worker should be busy with follows from the state alone: [`App::job`].
+
+use std::collections::VecDeque;
+
+use crate::board::{Board, Cell, Mark, MoveError};
+use crate::game::{Game, Session};
+use crate::search::Value;
+use crate::tui::input::{Action, Direction};
+use crate::tui::layout::Layout;
+use crate::tui::worker::{Job, Reply};
+
+/// Human moves typed while the AI is to move wait here, at most this many.
+const QUEUE_LIMIT: usize = 8;
+
+/// What the screen is doing; each mode decides what keys mean.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Mode {
+    /// A game in progress or just finished.
+    Playing,
+    /// A game between two AIs, stopped until Space.
+    Paused,
+    /// The keys overlay, over the mode it returns to.
+    Help(Box<Mode>),
+    /// The worker is working out a hint.
+    HintWaiting,
+    /// Every empty cell's value, shown until the next key.
+    Hint(Vec<(Cell, Value)>),
+}
+
+/// Something the loop, not the player, tells the app.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Event {
+    /// The terminal now has this many columns and rows.
+    Resize { columns: u16, rows: u16 },
+    /// The worker finished the app's current [`Job`].
+    Done(Reply),
+}
+
+pub struct App {
+    session: Session,
+    mode: Mode,
+    cursor: Cell,
+    message: String,
+    queued: VecDeque<Cell>,
+    size: (u16, u16),
+    quit: bool,
+}
+
+impl App {
+    /// The terminal game of `session`, on a screen of `size` (columns, rows).
+    pub fn new(session: Session, size: (u16, u16)) -> App {
+        let cursor = centre(session.game().board());
+        let mut app = App {
+            session,
+            mode: Mode::Playing,
+            cursor,
+            message: String::new(),
+            queued: VecDeque::new(),
+            size,
+            quit: false,
+        };
+        app.message = app.turn_message();
+        app
+    }
+
+    pub fn session(&self) -> &Session {
+        &self.session
+    }
+
+    pub fn game(&self) -> &Game {
+        self.session.game()
+    }
+
+    pub fn mode(&self) -> &Mode {
+        &self.mode
+    }
+
+    /// The mode under the help overlay, if it is open.
+    fn base_mode(&self) -> &Mode {
+        let mut mode = &self.mode;
+        while let Mode::Help(under) = mode {
+            mode = under;
+        }
+        mode
+    }
+
+    fn base_mode_mut(&mut self) -> &mut Mode {
+        let mut mode = &mut self.mode;
+        while let Mode::Help(under) = mode {
+            mode = under;
+        }
+        mode
+    }
+
+    pub fn cursor(&self) -> Cell {
+        self.cursor
+    }
+
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// Every empty cell's value while a hint is shown.
+    pub fn hint(&self) -> Option<&[(Cell, Value)]> {
+        match self.base_mode() {
+            Mode::Hint(values) => Some(values),
+            _ => None,
+        }
+    }
+
+    pub fn help_open(&self) -> bool {
+        matches!(self.mode, Mode::Help(_))
+    }
+
+    pub fn paused(&self) -> bool {
+        *self.base_mode() == Mode::Paused
+    }
+
+    pub fn size(&self) -> (u16, u16) {
+        self.size
+    }
+
+    pub fn should_quit(&self) -> bool {
+        self.quit
+    }
+
+    /// What the AI worker should be doing now: a move on the AI's turn, a hint that was asked
+    /// for, or nothing. When this changes, the loop cancels the old job and starts the new.
+    pub fn job(&self) -> Option<Job> {
+        let board = *self.game().board();
+        match self.base_mode() {
+            Mode::HintWaiting => Some(Job::Hint { board }),
+            // The base mode is never Help.
+            Mode::Paused | Mode::Hint(_) | Mode::Help(_) => None,
+            Mode::Playing => match self.game().turn() {
+                Some((_, player)) if !player.is_human() => Some(Job::Move { board, player }),
+                _ => None,
+            },
+        }
+    }
+
+    /// Whether the AI is to move now (not paused, game not over).
+    pub fn ai_to_move(&self) -> bool {
+        matches!(self.job(), Some(Job::Move { .. }))
+    }
+
+    /// Applies an event of the loop.
+    pub fn handle(&mut self, event: Event) {
+        match event {
+            Event::Resize { columns, rows } => self.size = (columns, rows),
+            Event::Done(reply) => self.done(reply),
+        }
+    }
+
+    /// Takes the worker's answer to the current job; an answer to anything else is ignored.
+    fn done(&mut self, reply: Reply) {
+        match (self.job(), reply) {
+            (Some(Job::Move { board, .. }), Reply::Move(cell)) if board == *self.game().board() => {
+                self.ai_move(cell);
+            }
+            (Some(Job::Hint { .. }), Reply::Hint(values)) => {
+                let mark = self.game().board().to_move();
+                *self.base_mode_mut() = Mode::Hint(values);
+                self.message = format!(
+                    "Hint for {mark}: W win, D draw, L loss, in moves from now; best in bold"
+                );
+            }
+            _ => {}
+        }
+    }
+
+    /// Applies one action of the player.
+    ///
+    /// # Panics
+    /// On [`Action::Panic`], which only a test build of the key map produces.
+    pub fn update(&mut self, action: Action) {
+        match std::mem::replace(&mut self.mode, Mode::Playing) {
+            // Any key closes the help without acting; q still quits.
+            Mode::Help(under) => {
+                self.mode = *under;
+                self.quit = action == Action::Quit;
+                return;
+            }
+            // A hint lasts until the next key; Esc only closes it.
+            Mode::Hint(_) | Mode::HintWaiting => {
+                if action == Action::Escape {
+                    self.message = self.turn_message();
+                    return;
+                }
+            }
+            other => self.mode = other,
+        }
+        self.play_key(action);
+    }
+
+    fn play_key(&mut self, action: Action) {
+        match action {
+            Action::Digit(d) => match self.game().board().numpad(d) {
+                Some(cell) => {
+                    self.cursor = cell;
+                    self.human_move(cell);
+                }
+                None => self.message = "Digits name cells on 3×3 only: use the arrows".into(),
+            },
+            Action::Move(direction) => self.move_cursor(direction),
+            Action::Activate => self.activate(),
+            Action::Click { column, row } => {
+                let board = self.game().board();
+                let layout = Layout::new(self.size, board.size());
+                if let Some(cell) = layout.cell_at(board, column, row) {
+                    self.cursor = cell;
+                    self.human_move(cell);
+                }
+            }
+            Action::Undo => self.undo(),
+            Action::Hint => self.ask_hint(),
+            Action::NewRound => self.new_round(),
+            Action::Help => {
+                let under = std::mem::replace(&mut self.mode, Mode::Playing);
+                self.mode = Mode::Help(Box::new(under));
+            }
+            Action::Escape | Action::Quit => self.quit = true,
+            Action::Unknown(key) => {
+                self.message = format!("{key} does nothing here: press ? for the keys");
+            }
+            Action::Panic => panic!("deliberate panic (test key)"),
+        }
+    }
+
+    fn move_cursor(&mut self, direction: Direction) {
+        let board = self.game().board();
+        let n = board.size();
+        let (row, col) = (self.cursor.row(), self.cursor.col());
+        let (row, col) = match direction {
+            Direction::Up => (row.saturating_add(1).min(n - 1), col),
+            Direction::Down => (row.saturating_sub(1), col),
+            Direction::Left => (row, col.saturating_sub(1)),
+            Direction::Right => (row, col.saturating_add(1).min(n - 1)),
+        };
+        self.cursor = board.cell_at(row, col).expect("clamped to the board");
+    }
+
+    fn activate(&mut self) {
+        if self.game().is_over() {
+            self.new_round();
+        } else if !self.session.has_human() {
+            self.mode = if self.mode == Mode::Paused {
+                Mode::Playing
+            } else {
+                Mode::Paused
+            };
+            self.message = if self.paused() {
+                "Paused: Space resumes".into()
+            } else {
+                self.turn_message()
+            };
+        } else {
+            self.human_move(self.cursor);
+        }
+    }
+
+    /// A human asks to play `cell`: now if it is a human's turn, after the AI's move if not.
+    fn human_move(&mut self, cell: Cell) {
+        match self.game().turn() {
+            None => self.message = "The game is over: n, Enter or Space starts a new round".into(),
+            Some((_, player)) if !player.is_human() => {
+                if self.queued.len() < QUEUE_LIMIT {
+                    self.queued.push_back(cell);
+                }
+                self.message = format!("Wait for the AI: {cell} will be played next");
+            }
+            Some((mark, _)) => match self.session.game_mut().play(cell) {
+                Ok(()) => self.after_move(mark, cell),
+                Err(MoveError::Occupied(c)) => self.message = format!("Cell {c} is taken"),
+                Err(MoveError::GameOver) => unreachable!("turn() is None once the game is over"),
+            },
+        }
+    }
+
+    /// Plays the AI's `cell`, then the moves typed meanwhile, in order.
+    fn ai_move(&mut self, cell: Cell) {
+        let Some((mark, _)) = self.game().turn() else {
+            return;
+        };
+        if self.session.game_mut().play(cell).is_err() {
+            return;
+        }
+        self.after_move(mark, cell);
+        while let Some(next) = self.queued.pop_front() {
+            if !matches!(self.game().turn(), Some((_, p)) if p.is_human()) {
+                self.queued.clear();
+                break;
+            }
+            self.human_move(next);
+            if self.game().last_move() == Some(next) {
+                break;
+            }
+        }
+    }
+
+    fn after_move(&mut self, mark: Mark, cell: Cell) {
+        self.message = match self.session.result() {
+            None => {
+                let who = self.session.name_of(mark);
+                format!("{mark} ({who}) played {cell}. {}", self.turn_message())
+            }
+            Some(result) => format!("{result} {AFTER_GAME}"),
+        };
+    }
+
+    fn turn_message(&self) -> String {
+        match self.game().turn() {
+            Some((mark, player)) if player.is_human() => {
+                format!("{mark} to move ({})", self.session.name_of(mark))
+            }
+            Some((mark, _)) => format!("{mark} ({}) is thinking…", self.session.name_of(mark)),
+            None => format!("{} {AFTER_GAME}", self.session.result().unwrap_or_default()),
+        }
+    }
+
+    fn undo(&mut self) {
+        self.queued.clear();
+        if self.mode == Mode::Paused {
+            self.mode = Mode::Playing;
+        }
+        match self.session.game_mut().undo() {
+            0 => self.message = "Nothing to undo".into(),
+            n => {
+                let s = if n == 1 { "" } else { "s" };
+                self.message = format!("Took back {n} move{s}. {}", self.turn_message());
+            }
+        }
+    }
+
+    fn ask_hint(&mut self) {
+        match self.game().turn() {
+            None => self.message = "The game is over: no hint".into(),
+            Some((_, player)) if !player.is_human() && !self.paused() => {
+                self.message = "Wait for the AI's move: hints are for your turn".into();
+            }
+            Some((mark, _)) => {
+                self.mode = Mode::HintWaiting;
+                self.message = format!("Working out a hint for {mark}…");
+            }
+        }
+    }
+
+    fn new_round(&mut self) {
+        self.session.new_round();
+        self.queued.clear();
+        self.mode = Mode::Playing;
+        self.cursor = centre(self.game().board());
+        let first = self.session.name_of(Mark::X);
+        self.message = format!(
+            "Round {}: {first} moves first. {}",
+            self.session.round(),
+            self.turn_message()
+        );
+    }
+}
+
+/// What the message line offers once a game is over.
+const AFTER_GAME: &str = "n, Enter or Space: new round";
+
+fn centre(board: &Board) -> Cell {
+    let mid = board.size() / 2;
+    board.cell_at(mid, mid).expect("the centre is on the board")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Rules;
+    use crate::game::Score;
+    use crate::player::Player;
+    use crate::search::Searcher;
+
+    fn app(a: Player, b: Player) -> App {
+        App::new(Session::new(Rules::CLASSIC, a, b), (80, 24))
+    }
+
+    fn board(app: &App) -> String {
+        app.game().board().to_string()
+    }
+
+    fn cell(app: &App, digit: u8) -> Cell {
+        app.game().board().numpad(digit).unwrap()
+    }
+
+    /// Does what the worker would: answers the current job with a full search.
+    fn work(app: &mut App) {
+        let reply = match app.job().expect("a job") {
+            Job::Move { board, .. } => Reply::Move(Searcher::new().best_move(&board).unwrap().0),
+            Job::Hint { board } => Reply::Hint(Searcher::new().analyze(&board)),
+        };
+        app.handle(Event::Done(reply));
+    }
+
+    #[test]
+    fn a_digit_plays_and_the_ai_is_asked_to_answer() {
+        let mut app = app(Player::Human, Player::Hard);
+        assert_eq!(app.job(), None);
+        app.update(Action::Digit(5));
+        assert_eq!(board(&app), ".../.X./...");
+        let board_now = *app.game().board();
+        assert_eq!(
+            app.job(),
+            Some(Job::Move {
+                board: board_now,
+                player: Player::Hard
+            })
+        );
+        assert!(app.message().ends_with("O (hard AI) is thinking…"));
+        app.handle(Event::Done(Reply::Move(cell(&app, 1))));
+        assert_eq!(board(&app), ".../.X./O..");
+        assert_eq!(app.job(), None);
+    }
+
+    #[test]
+    fn an_answer_to_an_old_job_is_ignored() {
+        let mut app = app(Player::Human, Player::Hard);
+        app.update(Action::Digit(5));
+        app.update(Action::Undo);
+        app.handle(Event::Done(Reply::Move(cell(&app, 1))));
+        assert_eq!(board(&app), ".../.../...");
+        app.handle(Event::Done(Reply::Hint(Vec::new())));
+        assert_eq!(app.hint(), None);
+    }
+
+    #[test]
+    fn a_taken_cell_changes_only_the_message() {
+        let mut app = app(Player::Human, Player::Human);
+        app.update(Action::Digit(5));
+        let before = board(&app);
+        app.update(Action::Digit(5));
+        assert_eq!(board(&app), before);
+        assert_eq!(app.message(), "Cell 5 is taken");
+    }
+
+    #[test]
+    fn cursor_starts_in_the_centre_and_stays_on_the_board() {
+        let mut app = app(Player::Human, Player::Human);
+        assert_eq!(app.cursor().numpad(), Some(5));
+        for _ in 0..5 {
+            app.update(Action::Move(Direction::Up));
+        }
+        app.update(Action::Move(Direction::Left));
+        assert_eq!(app.cursor().numpad(), Some(7));
+        app.update(Action::Activate);
+        assert_eq!(board(&app), "X../.../...");
+    }
+
+    #[test]
+    fn moves_typed_during_the_ai_turn_wait_for_the_human() {
+        let mut app = app(Player::Human, Player::Hard);
+        app.update(Action::Digit(7));
+        app.update(Action::Digit(3));
+        assert_eq!(board(&app), "X../.../...", "not played for O");
+        assert_eq!(app.message(), "Wait for the AI: 3 will be played next");
+        app.handle(Event::Done(Reply::Move(cell(&app, 5))));
+        assert_eq!(board(&app), "X../.O./..X");
+    }
+
+    #[test]
+    fn a_queued_move_the_ai_took_is_refused() {
+        let mut app = app(Player::Human, Player::Hard);
+        app.update(Action::Digit(7));
+        app.update(Action::Digit(5));
+        app.handle(Event::Done(Reply::Move(cell(&app, 5))));
+        assert_eq!(board(&app), "X../.O./...");
+        assert_eq!(app.message(), "Cell 5 is taken");
+    }
+
+    #[test]
+    fn undo_during_the_ai_turn_cancels_its_job() {
+        let mut app = app(Player::Human, Player::Hard);
+        app.update(Action::Digit(5));
+        assert!(app.ai_to_move());
+        app.update(Action::Undo);
+        assert_eq!(board(&app), ".../.../...");
+        assert_eq!(app.job(), None);
+        assert!(app.message().starts_with("Took back 1 move"));
+    }
+
+    #[test]
+    fn undo_against_the_ai_returns_to_the_human_turn() {
+        let mut app = app(Player::Human, Player::Hard);
+        app.update(Action::Digit(5));
+        work(&mut app);
+        app.update(Action::Undo);
+        assert_eq!(board(&app), ".../.../...");
+        assert!(app.message().starts_with("Took back 2 moves"));
+    }
+
+    #[test]
+    fn a_hint_is_worked_out_and_lasts_until_the_next_key() {
+        let mut app = app(Player::Human, Player::Hard);
+        app.update(Action::Hint);
+        assert_eq!(app.mode(), &Mode::HintWaiting);
+        assert!(matches!(app.job(), Some(Job::Hint { .. })));
+        work(&mut app);
+        assert_eq!(app.hint().map(<[_]>::len), Some(9));
+        app.update(Action::Move(Direction::Up));
+        assert!(app.hint().is_none());
+        assert_eq!(app.cursor().numpad(), Some(8), "the key still acts");
+    }
+
+    #[test]
+    fn escape_closes_a_hint_without_quitting() {
+        let mut app = app(Player::Human, Player::Hard);
+        app.update(Action::Hint);
+        app.update(Action::Escape);
+        assert_eq!((app.mode(), app.job()), (&Mode::Playing, None));
+        assert!(!app.should_quit());
+    }
+
+    #[test]
+    fn no_hint_on_the_ai_turn() {
+        let mut app = app(Player::Hard, Player::Human);
+        app.update(Action::Hint);
+        assert_eq!(app.mode(), &Mode::Playing);
+        assert!(app.message().starts_with("Wait for the AI's move"));
+    }
+
+    #[test]
+    fn rounds_alternate_the_first_player_and_keep_the_score() {
+        let mut app = app(Player::Human, Player::Human);
+        for d in [7, 1, 8, 2, 9] {
+            app.update(Action::Digit(d));
+        }
+        assert!(app.message().starts_with("X (Player 1) wins."));
+        app.update(Action::Activate);
+        assert_eq!(app.session().round(), 2);
+        assert_eq!(app.session().name_of(Mark::X), "Player 2");
+        assert_eq!(
+            app.session().score(),
+            Score {
+                a: 1,
+                b: 0,
+                draws: 0
+            }
+        );
+    }
+
+    #[test]
+    fn undo_after_a_win_takes_the_point_back() {
+        let mut app = app(Player::Human, Player::Human);
+        for d in [7, 1, 8, 2, 9] {
+            app.update(Action::Digit(d));
+        }
+        app.update(Action::Undo);
+        assert_eq!(app.session().score(), Score::default());
+    }
+
+    #[test]
+    fn space_pauses_a_game_between_two_ais() {
+        let mut app = app(Player::Hard, Player::Easy);
+        assert!(app.ai_to_move());
+        app.update(Action::Activate);
+        assert!(app.paused() && app.job().is_none());
+        app.handle(Event::Done(Reply::Move(cell(&app, 5))));
+        assert!(app.game().history().is_empty());
+        app.update(Action::Activate);
+        assert!(app.ai_to_move());
+    }
+
+    #[test]
+    fn help_closes_on_any_key_without_acting() {
+        let mut app = app(Player::Human, Player::Human);
+        app.update(Action::Help);
+        assert!(app.help_open());
+        app.update(Action::Digit(5));
+        assert!(!app.help_open());
+        assert_eq!(board(&app), ".../.../...");
+        app.update(Action::Escape);
+        assert!(app.should_quit());
+    }
+
+    #[test]
+    fn the_ai_moves_while_the_help_is_open() {
+        let mut app = app(Player::Human, Player::Hard);
+        app.update(Action::Digit(5));
+        app.update(Action::Help);
+        assert!(app.ai_to_move());
+        app.handle(Event::Done(Reply::Move(cell(&app, 1))));
+        assert_eq!(board(&app), ".../.X./O..");
+        assert!(app.help_open());
+    }
+
+    #[test]
+    fn unknown_keys_only_change_the_message() {
+        let mut app = app(Player::Human, Player::Human);
+        app.update(Action::Unknown("'z'".into()));
+        assert_eq!(app.message(), "'z' does nothing here: press ? for the keys");
+        assert_eq!(board(&app), ".../.../...");
+    }
+}

@@ -1,0 +1,145 @@
+//! The AI's worker thread: it owns the [`Brain`] (and so the search table), takes one job at a
+//! time and answers through the game loop's channel, so the loop never waits on a search.
+//!
+//! Every job comes with its own cancel flag. Starting a new job raises the old one's flag, and
+//! the search notices within a fraction of a millisecond; an answer to a job that is no
+//! longer current is recognised by its number and dropped.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+
+use crate::board::{Board, Cell};
+use crate::player::{Brain, Player};
+use crate::search::Value;
+
+/// Work for the AI.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Job {
+    /// Choose `player`'s move on `board`.
+    Move { board: Board, player: Player },
+    /// Every legal move's value on `board`, for a hint.
+    Hint { board: Board },
+}
+
+/// The worker's answer to a [`Job`].
+#[derive(Clone, Debug, PartialEq)]
+pub enum Reply {
+    Move(Cell),
+    Hint(Vec<(Cell, Value)>),
+}
+
+/// The job the worker was last given: running, or answered and waiting for the app to move
+/// on (so asking for it again does not start it again).
+struct Running {
+    id: u64,
+    job: Job,
+    cancel: Arc<AtomicBool>,
+    started: Instant,
+    answered: bool,
+}
+
+/// The game loop's handle on the worker thread.
+pub struct Worker {
+    jobs: Sender<(u64, Job, Arc<AtomicBool>)>,
+    running: Option<Running>,
+    next_id: u64,
+}
+
+impl Worker {
+    /// Starts the worker thread. Answers arrive on `answers` as `wrap(id, reply)`, where `id`
+    /// is what [`Worker::want`] returned for the job.
+    pub fn spawn<M: Send + 'static>(
+        mut brain: Brain,
+        answers: Sender<M>,
+        wrap: fn(u64, Reply) -> M,
+    ) -> anyhow::Result<Worker> {
+        let (jobs, inbox): (_, Receiver<(u64, Job, Arc<AtomicBool>)>) = mpsc::channel();
+        thread::Builder::new()
+            .name("ai".into())
+            .spawn(move || {
+                for (id, job, cancel) in inbox {
+                    if cancel.load(Ordering::Relaxed) {
+                        continue;
+                    }
+                    brain.set_cancel(Some(Arc::clone(&cancel)));
+                    let reply = match job {
+                        Job::Move { board, player } => {
+                            brain.choose(player, &board).map(Reply::Move)
+                        }
+                        Job::Hint { board } => Some(Reply::Hint(brain.hint(&board))),
+                    };
+                    // A cancelled search's result means nothing.
+                    if let Some(reply) = reply.filter(|_| !cancel.load(Ordering::Relaxed))
+                        && answers.send(wrap(id, reply)).is_err()
+                    {
+                        break;
+                    }
+                }
+            })
+            .context("starting the AI thread")?;
+        Ok(Worker {
+            jobs,
+            running: None,
+            next_id: 0,
+        })
+    }
+
+    /// Makes `job` the worker's only work (`None`: no work), cancelling any other job. Asking
+    /// again for the current job changes nothing. Returns whether the job changed.
+    pub fn want(&mut self, job: Option<Job>) -> bool {
+        if self.running.as_ref().map(|r| &r.job) == job.as_ref() {
+            return false;
+        }
+        self.cancel();
+        if let Some(job) = job {
+            self.next_id += 1;
+            let cancel = Arc::new(AtomicBool::new(false));
+            // If the thread is gone the job is never answered; the loop stays responsive.
+            let _ = self
+                .jobs
+                .send((self.next_id, job.clone(), Arc::clone(&cancel)));
+            self.running = Some(Running {
+                id: self.next_id,
+                job,
+                cancel,
+                started: Instant::now(),
+                answered: false,
+            });
+        }
+        true
+    }
+
+    /// Cancels the running job, if any.
+    pub fn cancel(&mut self) {
+        if let Some(running) = self.running.take() {
+            running.cancel.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Whether answer `id` is to the current job (and the first answer to it).
+    pub fn finish(&mut self, id: u64) -> bool {
+        match &mut self.running {
+            Some(r) if r.id == id && !r.answered => {
+                r.answered = true;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// How long ago the current job was given, answered or not, or `None` without one.
+    pub fn busy_for(&self) -> Option<Duration> {
+        self.running.as_ref().map(|r| r.started.elapsed())
+    }
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        self.cancel();
+    }
+}
