@@ -2,7 +2,8 @@
 //!
 //! The rules ([`board`]) know nothing of the AI; the AI ([`search`], [`player`]) knows nothing
 //! of input or output; the front ends ([`plain`], and the full-screen terminal game) drive a
-//! [`game::Game`].
+//! [`game::Game`]. A finished game is a [`record::Record`], which [`review`] judges move by
+//! move.
 //!
 //! ```
 //! use tictactoe::board::Board;
@@ -26,6 +27,8 @@ mod geometry;
 pub mod input;
 pub mod plain;
 pub mod player;
+pub mod record;
+pub mod review;
 pub mod search;
 pub mod terminal;
 pub mod tui;
