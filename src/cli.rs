@@ -175,4 +175,25 @@ mod tests {
         let cli = Cli::try_parse_from(["t", "analyze", "--size", "4", "--misere", "-"]).unwrap();
         assert_eq!(cli.rules().map(Rules::misere), Ok(true));
     }
+
+    #[test]
+    fn review_takes_moves_and_the_rule_flags() {
+        let cli =
+            Cli::try_parse_from(["t", "review", "--size", "4", "a1", "--json", "b2"]).unwrap();
+        let Some(Command::Review(args)) = &cli.command else {
+            panic!("{cli:?}");
+        };
+        assert_eq!(args.moves, ["a1", "b2"]);
+        assert!(args.json);
+        assert_eq!(cli.rules().map(Rules::size), Ok(4));
+        assert!(
+            Cli::try_parse_from(["t", "review"]).is_err(),
+            "moves are required"
+        );
+        assert!(
+            Cli::try_parse_from(["t", "--plain", "--review"])
+                .unwrap()
+                .review
+        );
+    }
 }

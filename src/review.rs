@@ -252,7 +252,7 @@ impl fmt::Display for Summary {
     }
 }
 
-/// One move in words: `4. X 1  blunder    draw → loss in 2; best 3`. On boards larger than
+/// One move in words: `5. X 1  blunder    draw → loss in 2; best 3`. On boards larger than
 /// 3×3 the move number is right-aligned to two places; the cell and label are padded so the
 /// lines of one game align.
 pub fn text_line(j: &Judgement) -> String {
