@@ -327,3 +327,20 @@ fn malformed_records_are_refused_naming_the_move() {
     let out = run(&[]);
     assert_eq!(out.status.code(), Some(2), "a review needs moves");
 }
+
+#[test]
+fn review_says_unproven_where_the_search_only_estimates() {
+    let out = run(&["--size", "7", "--think", "20", "d4", "c3"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert!(
+        lines[0].starts_with(" 1. X d4  unproven   estimate "),
+        "{stdout}"
+    );
+    assert!(
+        lines[1].starts_with(" 2. O c3  unproven   estimate "),
+        "{stdout}"
+    );
+    assert!(lines[2].ends_with(", 1 unproven"), "{stdout}");
+}
