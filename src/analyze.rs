@@ -5,6 +5,8 @@ use std::fmt::Write as _;
 use std::io::{self, BufRead, Write};
 use std::time::Duration;
 
+use serde::Serialize;
+
 use crate::board::{Board, Cell, Mark, Outcome};
 use crate::search::{Searcher, Value, best_of};
 
@@ -105,49 +107,65 @@ pub fn text(report: &Report) -> String {
     s
 }
 
-/// A JSON string literal.
-fn json_string(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if u32::from(c) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", u32::from(c));
-            }
-            c => out.push(c),
+/// A value in JSON: its words, its result, the plies to the end when decided, whether it is
+/// proven, and the score of an estimate. Shared with the review's JSON.
+#[derive(Clone, Debug, Serialize)]
+pub(crate) struct JsonValue {
+    value: String,
+    result: &'static str,
+    plies: Option<u32>,
+    proven: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    estimate: Option<i32>,
+}
+
+impl From<Value> for JsonValue {
+    fn from(value: Value) -> Self {
+        let (result, plies, estimate) = match value {
+            Value::Win(n) => ("win", Some(n), None),
+            Value::Draw => ("draw", None, None),
+            Value::Loss(n) => ("loss", Some(n), None),
+            Value::Estimate(e) => ("estimate", None, Some(e)),
+        };
+        JsonValue {
+            value: value.to_string(),
+            result,
+            plies,
+            proven: value.is_proven(),
+            estimate,
         }
     }
-    out.push('"');
-    out
 }
 
-fn json_value(value: Value) -> String {
-    let (result, plies) = match value {
-        Value::Win(n) => ("win", Some(n)),
-        Value::Draw => ("draw", None),
-        Value::Loss(n) => ("loss", Some(n)),
-        Value::Estimate(_) => ("estimate", None),
-    };
-    let plies = plies.map_or_else(|| "null".to_string(), |n| n.to_string());
-    let estimate = match value {
-        Value::Estimate(e) => format!(",\"estimate\":{e}"),
-        _ => String::new(),
-    };
-    format!(
-        "{{\"value\":{},\"result\":\"{result}\",\"plies\":{plies},\"proven\":{}{estimate}}}",
-        json_string(&value.to_string()),
-        value.is_proven()
-    )
+/// One line of `analyze --json`; the fields in the order they are written.
+#[derive(Serialize)]
+struct JsonReport {
+    board: String,
+    to_move: String,
+    outcome: &'static str,
+    line: Option<Vec<String>>,
+    value: Option<JsonValue>,
+    best_move: Option<String>,
+    moves: Vec<JsonMove>,
+    best: Vec<String>,
 }
 
-fn json_cells(cells: impl Iterator<Item = Cell>) -> String {
-    let items: Vec<String> = cells.map(|c| json_string(&c.to_string())).collect();
-    format!("[{}]", items.join(","))
+#[derive(Serialize)]
+struct JsonMove {
+    cell: String,
+    #[serde(flatten)]
+    value: JsonValue,
+}
+
+/// The line of `analyze --json` for a board that could not be read.
+#[derive(Serialize)]
+struct JsonBadBoard<'a> {
+    board: &'a str,
+    error: &'a str,
+}
+
+fn cell_names(cells: impl Iterator<Item = Cell>) -> Vec<String> {
+    cells.map(|c| c.to_string()).collect()
 }
 
 /// One JSON object on one line. Fields: `board`, `to_move`, `outcome` (`in_progress`, `draw`,
@@ -156,38 +174,34 @@ fn json_cells(cells: impl Iterator<Item = Cell>) -> String {
 /// proven, and `estimate` for estimates) and `best`.
 pub fn json(report: &Report) -> String {
     let board = &report.board;
-    let outcome = match board.outcome() {
-        Outcome::InProgress => "in_progress",
-        Outcome::Draw => "draw",
-        Outcome::Won {
-            winner: Mark::X, ..
-        } => "x_won",
-        Outcome::Won {
-            winner: Mark::O, ..
-        } => "o_won",
+    let (outcome, line) = match board.outcome() {
+        Outcome::InProgress => ("in_progress", None),
+        Outcome::Draw => ("draw", None),
+        Outcome::Won { winner, line } => {
+            let name = match winner {
+                Mark::X => "x_won",
+                Mark::O => "o_won",
+            };
+            (name, Some(cell_names(line.cells())))
+        }
     };
-    let line = match board.outcome() {
-        Outcome::Won { line, .. } => json_cells(line.cells()),
-        _ => "null".to_string(),
+    let json = JsonReport {
+        board: board.to_string(),
+        to_move: board.to_move().to_string(),
+        outcome,
+        line,
+        value: report.head.map(|(v, _)| v.into()),
+        best_move: report.head.map(|(_, c)| c.to_string()),
+        moves: reading_order(&report.moves)
+            .into_iter()
+            .map(|(c, v)| JsonMove {
+                cell: c.to_string(),
+                value: v.into(),
+            })
+            .collect(),
+        best: cell_names(report.best().into_iter()),
     };
-    let (value, best_move) = report.head.map_or_else(
-        || ("null".to_string(), "null".to_string()),
-        |(v, c)| (json_value(v), json_string(&c.to_string())),
-    );
-    let moves: Vec<String> = reading_order(&report.moves)
-        .into_iter()
-        .map(|(c, v)| {
-            let v = json_value(v);
-            format!("{{\"cell\":{},{}", json_string(&c.to_string()), &v[1..])
-        })
-        .collect();
-    format!(
-        "{{\"board\":{},\"to_move\":\"{}\",\"outcome\":\"{outcome}\",\"line\":{line},\"value\":{value},\"best_move\":{best_move},\"moves\":[{}],\"best\":{}}}",
-        json_string(&board.to_string()),
-        board.to_move(),
-        moves.join(","),
-        json_cells(report.best().into_iter()),
-    )
+    serde_json::to_string(&json).expect("a report serializes")
 }
 
 /// How `analyze` reads and searches its boards.
@@ -282,8 +296,12 @@ impl Reporter<'_> {
         self.status = 2;
         writeln!(self.err, "tictactoe: bad board {label}: {why}")?;
         if self.options.json {
-            let (what, why) = (json_string(raw), json_string(why));
-            writeln!(self.out, "{{\"board\":{what},\"error\":{why}}}")?;
+            let line = JsonBadBoard {
+                board: raw,
+                error: why,
+            };
+            let line = serde_json::to_string(&line).expect("an error serializes");
+            writeln!(self.out, "{line}")?;
         }
         Ok(())
     }
@@ -294,8 +312,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn json_strings_escape_what_they_must() {
-        assert_eq!(json_string("a\"b\\c\n\u{1}"), "\"a\\\"b\\\\c\\n\\u0001\"");
+    fn json_escapes_what_it_must() {
+        let line = JsonBadBoard {
+            board: "a\"b\\c\n\u{1}é",
+            error: "",
+        };
+        assert_eq!(
+            serde_json::to_string(&line).unwrap(),
+            r#"{"board":"a\"b\\c\n\u0001é","error":""}"#
+        );
     }
 
     #[test]

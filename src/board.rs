@@ -102,7 +102,7 @@ impl Rules {
         Ok(Rules { size, k, misere })
     }
 
-    /// The default line length for a board side: the longest line that still gives a fair
+    /// The default line length for a board side: the shortest line that still gives a fair
     /// (drawn) game with perfect play. 3×3 k=3, 4×4 k=4, 5×5 k=4, 6×6 and 7×7 k=5.
     pub const fn default_k(size: u8) -> u8 {
         match size {
@@ -470,7 +470,10 @@ impl Board {
         }
     }
 
-    /// Parses a cell name: a numpad digit on 3×3, or a coordinate (`b2`) on any size.
+    /// Parses a cell name: a numpad digit on 3×3, or a coordinate (`b2`, `B2`) on any size.
+    /// Surrounding whitespace is ignored; within the name nothing else is accepted: no sign,
+    /// no leading zero, nothing after the row number (`+5`, `05`, `5x`, `b+2`, `b02` are
+    /// not cells).
     pub fn parse_cell(&self, input: &str) -> Result<Cell, CellError> {
         let s = input.trim();
         let size = self.geom.size;
@@ -482,27 +485,35 @@ impl Board {
             input: s.to_string(),
             size,
         };
+        // A number as people write it: digits, no sign, no leading zero.
+        let number = |t: &str| {
+            let plain = !t.is_empty()
+                && t.bytes().all(|b| b.is_ascii_digit())
+                && (t == "0" || !t.starts_with('0'));
+            plain.then(|| t.parse::<u32>().ok()).flatten()
+        };
         if s.is_empty() {
             return Err(CellError::Empty);
         }
-        if s.bytes().all(|b| b.is_ascii_digit()) || s.starts_with(['-', '+']) {
+        if s.starts_with(|c: char| c.is_ascii_digit()) || s.starts_with('-') {
             if size != 3 {
                 return Err(unknown());
             }
-            return match s.parse::<i64>() {
-                Ok(d) if (1..=9).contains(&d) => Ok(Cell {
+            return match (s.strip_prefix('-'), number(s)) {
+                (None, Some(d @ 1..=9)) => Ok(Cell {
                     size,
                     index: d as u8 - 1,
                 }),
-                Ok(_) => Err(off()),
-                Err(_) => Err(unknown()),
+                (None, Some(_)) => Err(off()),
+                // A negative number is well formed, just not on the board.
+                (Some(rest), _) if number(rest).is_some() => Err(off()),
+                _ => Err(unknown()),
             };
         }
         let mut chars = s.chars();
         let letter = chars.next().map(|c| c.to_ascii_lowercase());
-        let rest = chars.as_str();
-        match (letter, rest.parse::<u32>()) {
-            (Some(l @ 'a'..='z'), Ok(row)) if !rest.starts_with('+') => {
+        match (letter, number(chars.as_str())) {
+            (Some(l @ 'a'..='z'), Some(row)) => {
                 let col = u32::from(l) - u32::from('a');
                 if col < u32::from(size) && (1..=u32::from(size)).contains(&row) {
                     Ok(Cell {
@@ -857,5 +868,48 @@ mod tests {
             big.parse_cell("5"),
             Err(CellError::Unknown { .. })
         ));
+    }
+
+    #[test]
+    fn cells_are_parsed_strictly() {
+        let b = Board::default();
+        for bad in [
+            "+5", "05", "5x", "b+2", "b02", "b2x", "b-2", "-05", "b 2", "+b2",
+        ] {
+            assert!(
+                matches!(b.parse_cell(bad), Err(CellError::Unknown { .. })),
+                "{bad}: {:?}",
+                b.parse_cell(bad)
+            );
+        }
+        let err = |b: &Board, s: &str| b.parse_cell(s).unwrap_err().to_string();
+        assert_eq!(
+            err(&b, "+5"),
+            "'+5' is not a cell: type a digit 1-9 (7 8 9 is the top row) or a coordinate like b2"
+        );
+        assert_eq!(
+            err(&b, "b02"),
+            "'b02' is not a cell: type a digit 1-9 (7 8 9 is the top row) or a coordinate like b2"
+        );
+        assert_eq!(
+            err(&b, "-1"),
+            "-1 is not on the board: cells are 1-9 or a1-c3"
+        );
+        assert_eq!(
+            err(&b, "0"),
+            "0 is not on the board: cells are 1-9 or a1-c3"
+        );
+        let big = Board::new(Rules::new(5, 4, false).unwrap());
+        assert_eq!(
+            err(&big, "c03"),
+            "'c03' is not a cell: type a coordinate from a1 to e5"
+        );
+        assert_eq!(
+            err(&big, "+5"),
+            "'+5' is not a cell: type a coordinate from a1 to e5"
+        );
+        assert_eq!(err(&big, "c6"), "c6 is not on the board: cells are a1-e5");
+        // Whitespace around the name is the caller's line, not the name.
+        assert_eq!(big.parse_cell(" C3\t").unwrap().to_string(), "c3");
     }
 }

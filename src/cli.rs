@@ -10,6 +10,8 @@ use crate::search::DEFAULT_TABLE_MB;
 
 /// Tic-tac-toe in the terminal: numpad keys, two players on one keyboard, or an AI that
 /// searches the whole game tree and never loses.
+// Each bool is an independent on/off flag of the command line, not a hidden state machine.
+#[allow(clippy::struct_excessive_bools)]
 #[derive(Debug, Parser)]
 #[command(name = "tictactoe", version, about, long_about = None)]
 #[command(after_help = "\
@@ -22,7 +24,8 @@ Examples:
   tictactoe -x hard -o easy      the computer against itself
   tictactoe --size 5             5×5, four in a row; cells are named a1 to e5
   tictactoe --misere             whoever completes a line loses
-  tictactoe analyze X.O/.X./..O  the value of every move")]
+  tictactoe analyze X.O/.X./..O  the value of every move
+  tictactoe review 5 9 4 6 1     judge every move of a game")]
 pub struct Cli {
     /// Who plays X, which moves first
     #[arg(short = 'x', long = "x-player", value_name = "PLAYER", default_value_t = Player::Human)]
@@ -49,7 +52,7 @@ pub struct Cli {
     #[arg(long, value_name = "N", global = true, value_parser = clap::value_parser!(u8).range(3..=7))]
     pub size: Option<u8>,
 
-    /// Marks in a row that complete a line, 3 to the board side [default: the longest line
+    /// Marks in a row that complete a line, 3 to the board side [default: the shortest line
     /// that still gives a drawn game: 3 on 3×3, 4 on 4×4 and 5×5, 5 on 6×6 and 7×7]
     #[arg(long, value_name = "K", global = true, value_parser = clap::value_parser!(u8).range(3..=7))]
     pub k: Option<u8>,
@@ -58,8 +61,9 @@ pub struct Cli {
     #[arg(long, global = true)]
     pub misere: bool,
 
-    /// Milliseconds of search for each `hard` move and for each `analyze` board. A position
-    /// solved in time is played perfectly; otherwise the best move found so far is played
+    /// Milliseconds of search for each `hard` move, each `analyze` board and each `review`
+    /// move. A position solved in time is played perfectly; otherwise the best move found so
+    /// far is played
     #[arg(long, value_name = "MS", global = true, default_value_t = 1000)]
     pub think: u64,
 
@@ -71,6 +75,11 @@ pub struct Cli {
     /// Draw without colours (also when the `NO_COLOR` environment variable is set)
     #[arg(long)]
     pub no_color: bool,
+
+    /// Plain front end: print the review of the game after it ends (each move judged by the
+    /// search, as `tictactoe review` does)
+    #[arg(long)]
+    pub review: bool,
 
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -99,6 +108,8 @@ impl Cli {
 pub enum Command {
     /// Show the side to move, the value of every legal move and the best moves
     Analyze(AnalyzeArgs),
+    /// Replay a game and judge every move: best, inaccuracy, mistake or blunder
+    Review(ReviewArgs),
 }
 
 #[derive(Debug, Args)]
@@ -115,6 +126,18 @@ pub struct AnalyzeArgs {
     /// Report only the position's value and one best move
     #[arg(long)]
     pub best: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ReviewArgs {
+    /// The moves in order, X first: digits 1-9 on 3×3, coordinates such as b2 on any size
+    /// (5 9 4 6 1). The rules come from --size, --k and --misere
+    #[arg(required = true, value_name = "MOVE")]
+    pub moves: Vec<String>,
+
+    /// Print one JSON object per move, then one for the summary, one per line
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[cfg(test)]
@@ -151,5 +174,26 @@ mod tests {
         assert!(Cli::try_parse_from(["t", "--size", "8"]).is_err());
         let cli = Cli::try_parse_from(["t", "analyze", "--size", "4", "--misere", "-"]).unwrap();
         assert_eq!(cli.rules().map(Rules::misere), Ok(true));
+    }
+
+    #[test]
+    fn review_takes_moves_and_the_rule_flags() {
+        let cli =
+            Cli::try_parse_from(["t", "review", "--size", "4", "a1", "--json", "b2"]).unwrap();
+        let Some(Command::Review(args)) = &cli.command else {
+            panic!("{cli:?}");
+        };
+        assert_eq!(args.moves, ["a1", "b2"]);
+        assert!(args.json);
+        assert_eq!(cli.rules().map(Rules::size), Ok(4));
+        assert!(
+            Cli::try_parse_from(["t", "review"]).is_err(),
+            "moves are required"
+        );
+        assert!(
+            Cli::try_parse_from(["t", "--plain", "--review"])
+                .unwrap()
+                .review
+        );
     }
 }

@@ -1,8 +1,9 @@
 //! Tic-tac-toe with a perfect game-tree search, playable in any terminal.
 //!
 //! The rules ([`board`]) know nothing of the AI; the AI ([`search`], [`player`]) knows nothing
-//! of input or output; the front ends ([`plain`], [`analyze`] and the full-screen terminal game
-//! in [`tui`]) drive a [`game::Game`] within a [`game::Session`].
+//! of input or output; the front ends ([`plain`], [`analyze`], [`review`] and the full-screen
+//! terminal game in [`tui`]) drive a [`game::Game`] within a [`game::Session`]. A game is a
+//! [`record::Record`], which [`review`] judges move by move.
 //!
 //! ```
 //! use tictactoe::board::Board;
@@ -24,5 +25,7 @@ pub mod game;
 mod geometry;
 pub mod plain;
 pub mod player;
+pub mod record;
+pub mod review;
 pub mod search;
 pub mod tui;

@@ -48,6 +48,23 @@ fn try_main(cli: &Cli) -> anyhow::Result<ExitCode> {
         .context("writing the analysis")?;
         return Ok(ExitCode::from(status));
     }
+    if let Some(Command::Review(args)) = &cli.command {
+        let options = tictactoe::review::Options {
+            size: cli.size,
+            k: cli.k,
+            misere: cli.misere,
+            budget: cli.think_budget(),
+            json: args.json,
+            table_mb: usize::from(cli.table_mb),
+            progress_after: io::stderr()
+                .is_terminal()
+                .then_some(Duration::from_millis(500)),
+        };
+        let status =
+            tictactoe::review::run(&args.moves, options, &mut stdout.lock(), &mut io::stderr())
+                .context("writing the review")?;
+        return Ok(ExitCode::from(status));
+    }
     let rules = match cli.rules() {
         Ok(rules) => rules,
         Err(e) => Cli::command().error(ErrorKind::ValueValidation, e).exit(),

@@ -1,0 +1,346 @@
+//! The review checked against a deliberately naive solver written here, and driven through the
+//! binary as a user runs it.
+
+use std::collections::HashMap;
+use std::process::{Command, Output};
+use std::time::Duration;
+
+use tictactoe::board::{Board, Cell, Outcome, Rules};
+use tictactoe::record::Record;
+use tictactoe::review::{Label, Summary, judge_move, review};
+use tictactoe::search::{Searcher, Value};
+
+/// Ample time: every position checked here is small enough to be proven.
+const BUDGET: Duration = Duration::from_secs(30);
+
+/// A value as a number, independent of the engine's ordering: quicker wins and slower losses
+/// are better.
+fn naive_score(v: Value) -> i32 {
+    match v {
+        Value::Win(n) => 100 - n as i32,
+        Value::Draw => 0,
+        Value::Loss(n) => -(100 - n as i32),
+        Value::Estimate(_) => panic!("the naive solver proves every value"),
+    }
+}
+
+/// The value of `cell` for the side to move, by looking at every continuation (memoised only
+/// to keep the test quick).
+fn naive_move(board: &Board, cell: Cell, memo: &mut HashMap<Board, Value>) -> Value {
+    let mover = board.to_move();
+    let child = board.with_move(cell).unwrap();
+    match child.outcome() {
+        Outcome::Won { winner, .. } if winner == mover => Value::Win(1),
+        Outcome::Won { .. } => Value::Loss(1),
+        Outcome::Draw => Value::Draw,
+        Outcome::InProgress => match naive_position(&child, memo) {
+            Value::Win(n) => Value::Loss(n + 1),
+            Value::Draw => Value::Draw,
+            Value::Loss(n) => Value::Win(n + 1),
+            Value::Estimate(_) => unreachable!("naive values are proven"),
+        },
+    }
+}
+
+/// The best value the side to move can reach.
+fn naive_position(board: &Board, memo: &mut HashMap<Board, Value>) -> Value {
+    if let Some(&v) = memo.get(board) {
+        return v;
+    }
+    let best = board
+        .empty_cells()
+        .map(|c| naive_move(board, c, memo))
+        .max_by_key(|&v| naive_score(v))
+        .expect("an unfinished board has an empty cell");
+    memo.insert(*board, best);
+    best
+}
+
+/// The label the issue describes, written from its words: the same value is best; the same
+/// result is an inaccuracy; a win turned into a draw is a mistake; a loss from a win or a
+/// draw is a blunder.
+fn naive_label(before: Value, after: Value) -> Label {
+    let result = |v: Value| match v {
+        Value::Win(_) => 1,
+        Value::Draw => 0,
+        Value::Loss(_) => -1,
+        Value::Estimate(_) => unreachable!("naive values are proven"),
+    };
+    if before == after {
+        Label::Best
+    } else if result(before) == result(after) {
+        Label::Inaccuracy
+    } else if result(after) == 0 {
+        Label::Mistake
+    } else {
+        Label::Blunder
+    }
+}
+
+/// A random game: each move is a random legal move or, with probability `best`, one of the
+/// moves the naive solver likes best.
+fn random_game(
+    rules: Rules,
+    start: &[Cell],
+    best: f64,
+    rng: &mut fastrand::Rng,
+    memo: &mut HashMap<Board, Value>,
+) -> Vec<Cell> {
+    let mut board = Board::new(rules);
+    let mut moves = start.to_vec();
+    for &cell in start {
+        board.play(cell).unwrap();
+    }
+    while board.outcome() == Outcome::InProgress {
+        let legal = board.legal_moves();
+        let cell = if rng.f64() < best {
+            let value = naive_position(&board, memo);
+            let best: Vec<Cell> = legal
+                .into_iter()
+                .filter(|&c| naive_move(&board, c, memo) == value)
+                .collect();
+            best[rng.usize(..best.len())]
+        } else {
+            legal[rng.usize(..legal.len())]
+        };
+        board.play(cell).unwrap();
+        moves.push(cell);
+    }
+    moves
+}
+
+/// Checks one judgement of `cell` on `board` against the naive solver.
+fn check(
+    j: &tictactoe::review::Judgement,
+    board: &Board,
+    cell: Cell,
+    memo: &mut HashMap<Board, Value>,
+) {
+    let before = naive_position(board, memo);
+    let after = naive_move(board, cell, memo);
+    let context = format!("{board} move {} {cell}: {j:?}", j.number);
+    assert_eq!((j.mark, j.cell), (board.to_move(), cell), "{context}");
+    assert_eq!((j.before, j.after), (before, after), "{context}");
+    assert_eq!(j.label, naive_label(before, after), "{context}");
+    match j.best {
+        None => assert_eq!(j.label, Label::Best, "{context}"),
+        Some(best) => {
+            assert_ne!(j.label, Label::Best, "{context}");
+            assert_eq!(naive_move(board, best, memo), before, "{context}");
+        }
+    }
+}
+
+#[test]
+fn review_agrees_with_naive_minimax_on_random_classic_games() {
+    let mut rng = fastrand::Rng::with_seed(12);
+    let mut seen: HashMap<Label, usize> = HashMap::new();
+    let mut searcher = Searcher::new();
+    for misere in [false, true] {
+        let rules = Rules::new(3, 3, misere).unwrap();
+        let mut memo = HashMap::new();
+        for game in 0..200 {
+            let best = f64::from(game % 5) / 4.0;
+            let moves = random_game(rules, &[], best, &mut rng, &mut memo);
+            let record = Record::new(rules, moves.clone()).unwrap();
+            let mut calls = Vec::new();
+            let judgements = review(&record, &mut searcher, BUDGET, &mut |done, total| {
+                calls.push((done, total));
+            });
+            let n = moves.len();
+            assert_eq!(calls, (1..=n).map(|d| (d, n)).collect::<Vec<_>>());
+            assert_eq!(judgements.len(), n);
+            for ((j, board), (i, &cell)) in judgements
+                .iter()
+                .zip(record.positions())
+                .zip(moves.iter().enumerate())
+            {
+                assert_eq!(j.number, i + 1);
+                check(j, &board, cell, &mut memo);
+                *seen.entry(j.label).or_default() += 1;
+            }
+            let summary = Summary::of(&judgements);
+            let total: usize = Label::ALL
+                .iter()
+                .map(|&l| summary.x.of(l) + summary.o.of(l))
+                .sum();
+            assert_eq!(total, n);
+        }
+    }
+    for label in [
+        Label::Best,
+        Label::Inaccuracy,
+        Label::Mistake,
+        Label::Blunder,
+    ] {
+        assert!(seen.get(&label) > Some(&10), "{label}: {seen:?}");
+    }
+    assert_eq!(seen.get(&Label::Unproven), None);
+}
+
+#[test]
+fn judgements_agree_with_naive_minimax_on_four_by_four_games() {
+    let mut rng = fastrand::Rng::with_seed(7);
+    let mut searcher = Searcher::new();
+    let mut labels: HashMap<Label, usize> = HashMap::new();
+    for (k, games) in [(4, 20), (3, 20)] {
+        let rules = Rules::new(4, k, false).unwrap();
+        let mut memo = HashMap::new();
+        for game in 0..games {
+            // Five random marks first: from there the naive solver is quick enough.
+            let mut board = Board::new(rules);
+            let mut start = Vec::new();
+            while start.len() < 5 {
+                let legal = board.legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                let cell = legal[rng.usize(..legal.len())];
+                board.play(cell).unwrap();
+                start.push(cell);
+            }
+            let best = if game % 2 == 0 { 0.5 } else { 0.8 };
+            let moves = random_game(rules, &start, best, &mut rng, &mut memo);
+            let record = Record::new(rules, moves.clone()).unwrap();
+            for (i, (board, &cell)) in record.positions().zip(&moves).enumerate().skip(5) {
+                let j = judge_move(&mut searcher, &board, cell, i + 1, BUDGET);
+                check(&j, &board, cell, &mut memo);
+                *labels.entry(j.label).or_default() += 1;
+            }
+        }
+    }
+    for label in [
+        Label::Best,
+        Label::Inaccuracy,
+        Label::Mistake,
+        Label::Blunder,
+    ] {
+        assert!(labels.contains_key(&label), "{label}: {labels:?}");
+    }
+}
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tictactoe"))
+        .arg("review")
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).unwrap()
+}
+
+#[test]
+fn review_prints_a_line_per_move_and_a_summary() {
+    let out = run(&["5", "9", "4", "6", "1"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 7, "{stdout}");
+    for (line, start) in lines
+        .iter()
+        .zip(["1. X 5", "2. O 9", "3. X 4", "4. O 6", "5. X 1"])
+    {
+        assert!(line.starts_with(start), "{line:?} should start {start:?}");
+    }
+    assert!(lines[4].contains("blunder"), "{stdout}");
+    assert!(lines[4].ends_with("draw → loss in 2; best 3"), "{stdout}");
+    assert!(lines[5].starts_with("X: 2 best,"), "{stdout}");
+    assert!(lines[6].starts_with("O: 2 best,"), "{stdout}");
+    assert_eq!(text(&out.stderr), "", "no progress off a terminal");
+}
+
+#[test]
+fn review_json_prints_an_object_per_move_and_a_summary() {
+    let out = run(&["--json", "5", "9", "4", "6", "1"]);
+    assert!(out.status.success());
+    let stdout = text(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 6, "{stdout}");
+    assert!(
+        lines[0].starts_with(r#"{"number":1,"mark":"X","cell":"5","label":"best","before":{"value":"draw","result":"draw","plies":null,"proven":true},"#),
+        "{}",
+        lines[0]
+    );
+    assert!(lines[0].ends_with(r#","best":null}"#), "{}", lines[0]);
+    assert!(lines[4].contains(r#""label":"blunder""#), "{}", lines[4]);
+    assert!(
+        lines[5].starts_with(r#"{"summary":{"X":{"best":2,"#),
+        "{}",
+        lines[5]
+    );
+}
+
+#[test]
+fn review_reads_coordinates_on_larger_boards() {
+    // X fills column a; O plays along column b and never blocks.
+    let out = run(&["--size", "4", "a1", "b1", "a2", "b2", "a3", "b3", "a4"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 9, "{stdout}");
+    assert!(lines[0].starts_with(" 1. X a1"), "{stdout}");
+    assert!(lines[6].starts_with(" 7. X a4"), "{stdout}");
+    assert!(lines[6].contains("win in 1 → win in 1"), "{stdout}");
+    // O's b3 leaves X a win in one: a blunder whatever O had before.
+    assert!(lines[5].contains("blunder"), "{stdout}");
+    assert!(lines[5].ends_with("; best a4"), "{stdout}");
+    let out = run(&["--size", "4", "--k", "3", "--misere", "a1", "d4"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+}
+
+#[test]
+fn malformed_records_are_refused_naming_the_move() {
+    for (args, message) in [
+        (&["5", "5"][..], r#"move 2 ("5"): cell 5 is taken"#),
+        (&["5", "x"], r#"move 2 ("x"): 'x' is not a cell"#),
+        (&["5", "+1"], r#"move 2 ("+1"): '+1' is not a cell"#),
+        (
+            &["7", "1", "8", "2", "9", "3"],
+            r#"move 6 ("3"): the game was already over after move 5"#,
+        ),
+        (
+            &["--size", "5", "10"],
+            r#"move 1 ("10"): '10' is not a cell: type a coordinate from a1 to e5"#,
+        ),
+        (
+            &["--size", "4", "a1", "e1"],
+            r#"move 2 ("e1"): e1 is not on the board"#,
+        ),
+    ] {
+        let out = run(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = text(&out.stderr);
+        assert!(
+            stderr.starts_with(&format!("tictactoe: {message}")),
+            "{args:?}: {stderr}"
+        );
+        assert_eq!(text(&out.stdout), "", "{args:?}");
+    }
+    let out = run(&["--json", "5", "5"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        text(&out.stdout),
+        "{\"move\":2,\"text\":\"5\",\"error\":\"move 2 (\\\"5\\\"): cell 5 is taken\"}\n"
+    );
+    let out = run(&[]);
+    assert_eq!(out.status.code(), Some(2), "a review needs moves");
+}
+
+#[test]
+fn review_says_unproven_where_the_search_only_estimates() {
+    let out = run(&["--size", "7", "--think", "20", "d4", "c3"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert!(
+        lines[0].starts_with(" 1. X d4  unproven   estimate "),
+        "{stdout}"
+    );
+    assert!(
+        lines[1].starts_with(" 2. O c3  unproven   estimate "),
+        "{stdout}"
+    );
+    assert!(lines[2].ends_with(", 1 unproven"), "{stdout}");
+}
