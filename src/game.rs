@@ -4,6 +4,7 @@
 
 use crate::board::{Board, Cell, Mark, MoveError, Outcome, Rules};
 use crate::player::Player;
+use crate::record::Record;
 
 /// One game: a board reached from the empty board by `history`, and the two sides' players.
 ///
@@ -37,6 +38,11 @@ impl Game {
     /// The moves played so far, first to last.
     pub fn history(&self) -> &[Cell] {
         &self.history
+    }
+
+    /// The game so far as a record: its rules and its moves.
+    pub fn record(&self) -> Record {
+        Record::new(self.rules(), self.history.clone()).expect("the history replays legally")
     }
 
     pub fn last_move(&self) -> Option<Cell> {

@@ -12,6 +12,7 @@ use tictactoe::cli::{Cli, Command};
 use tictactoe::game::Session;
 use tictactoe::plain::{self, Ending};
 use tictactoe::player::Brain;
+use tictactoe::review;
 use tictactoe::tui;
 
 fn main() -> ExitCode {
@@ -49,7 +50,7 @@ fn try_main(cli: &Cli) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(status));
     }
     if let Some(Command::Review(args)) = &cli.command {
-        let options = tictactoe::review::Options {
+        let options = review::Options {
             size: cli.size,
             k: cli.k,
             misere: cli.misere,
@@ -60,9 +61,8 @@ fn try_main(cli: &Cli) -> anyhow::Result<ExitCode> {
                 .is_terminal()
                 .then_some(Duration::from_millis(500)),
         };
-        let status =
-            tictactoe::review::run(&args.moves, options, &mut stdout.lock(), &mut io::stderr())
-                .context("writing the review")?;
+        let status = review::run(&args.moves, options, &mut stdout.lock(), &mut io::stderr())
+            .context("writing the review")?;
         return Ok(ExitCode::from(status));
     }
     let rules = match cli.rules() {
@@ -81,17 +81,23 @@ fn try_main(cli: &Cli) -> anyhow::Result<ExitCode> {
         };
         let summary = tui::run(session, brain, options)?;
         println!("{}", summary.score);
+        if let Some(record) = summary.record {
+            println!("Record: {record}");
+        }
         return Ok(ExitCode::SUCCESS);
     }
     let mut session = session;
     let mut brain = brain;
-    let echo = !stdin.is_terminal();
+    let options = plain::Options {
+        echo: !stdin.is_terminal(),
+        review: cli.review,
+    };
     let ending = plain::run(
         &mut session,
         &mut brain,
         &mut stdin.lock(),
         &mut stdout.lock(),
-        echo,
+        options,
     )
     .context("playing in plain mode")?;
     if ending == Ending::InputEnded {

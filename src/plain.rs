@@ -11,6 +11,7 @@ use crate::analyze;
 use crate::board::{Board, Mark, MoveError, Outcome};
 use crate::game::Session;
 use crate::player::Brain;
+use crate::review;
 
 /// How a plain session ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -84,22 +85,41 @@ fn cell_range(board: &Board) -> String {
     }
 }
 
-/// Plays the session's game to the end through lines of text. With `echo`, each line read is
-/// written back after the prompt, so a transcript of piped input reads like a terminal
-/// session.
+/// How the plain front end talks.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Options {
+    /// Write each line read back after the prompt, so a transcript of piped input reads like
+    /// a terminal session.
+    pub echo: bool,
+    /// Judge every move once the game is over and print the review.
+    pub review: bool,
+}
+
+/// Plays the session's game to the end through lines of text. A finished game ends with the
+/// result line and the game's `Record:` line (and, with `options.review`, its review).
 pub fn run(
     session: &mut Session,
     brain: &mut Brain,
     input: &mut dyn BufRead,
     out: &mut dyn Write,
-    echo: bool,
+    options: Options,
 ) -> io::Result<Ending> {
+    let echo = options.echo;
     let game = session.game_mut();
     write!(out, "{}", grid(game.board()))?;
     let mut buf = Vec::new();
     loop {
         let Some((mark, player)) = game.turn() else {
             writeln!(out, "{}", result_line(game.outcome()))?;
+            let record = game.record();
+            writeln!(out, "Record: {record}")?;
+            if options.review {
+                let judgements = brain
+                    .review(&record, &mut |_, _| {})
+                    .expect("nothing cancels the plain front end's searches");
+                writeln!(out, "Review:")?;
+                review::write_text(out, &judgements)?;
+            }
             return Ok(Ending::Finished);
         };
         if let Some(cell) = brain.choose(player, game.board()) {

@@ -6,6 +6,8 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use crate::board::{Board, Cell};
+use crate::record::Record;
+use crate::review::{self, Judgement};
 
 use crate::search::{Searcher, Value};
 
@@ -96,6 +98,18 @@ impl Brain {
 
     fn pick(&mut self, cells: &[Cell]) -> Option<Cell> {
         (!cells.is_empty()).then(|| cells[self.rng.usize(..cells.len())])
+    }
+
+    /// Every move of `record` judged within the thinking budget (an hour a position without
+    /// one), sharing the AI's table; `progress` hears of each move judged. `None` if the
+    /// search was cancelled.
+    pub fn review(
+        &mut self,
+        record: &Record,
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Option<Vec<Judgement>> {
+        let budget = self.think.unwrap_or(Duration::from_secs(3600));
+        review::review(record, &mut self.searcher, budget, progress)
     }
 
     /// Every legal move's value for a hint, proven where the time budget allows (all of them

@@ -103,7 +103,7 @@ pub struct Judgement {
 
 /// Judges `cell` played on `board` as move `number`: the position is searched within
 /// `budget`, then the move played, unless it is the search's own choice, within another
-/// `budget`.
+/// `budget`. `None` if the searcher was cancelled (see [`Searcher::set_cancel`]).
 ///
 /// # Panics
 /// If `cell` is not a legal move on `board`.
@@ -113,23 +113,25 @@ pub fn judge_move(
     cell: Cell,
     number: usize,
     budget: Duration,
-) -> Judgement {
+) -> Option<Judgement> {
     assert!(
         board.legal_moves().contains(&cell),
         "judge_move takes a legal move"
     );
-    let thought = searcher
-        .think(board, Some(budget))
-        .expect("a board with a legal move is not finished");
+    // A board with a legal move is not finished: no thought means a cancelled search.
+    let thought = searcher.think(board, Some(budget))?;
     let after = if thought.cell == cell {
         thought.value
     } else {
         searcher.move_value(board, cell, Some(budget))
     };
+    if searcher.cancelled() {
+        return None;
+    }
     let before = thought.value;
     let label = Label::of(before, after);
     let best = (label != Label::Best && thought.cell != cell).then_some(thought.cell);
-    Judgement {
+    Some(Judgement {
         number,
         mark: board.to_move(),
         cell,
@@ -137,17 +139,17 @@ pub fn judge_move(
         before,
         after,
         best,
-    }
+    })
 }
 
 /// Judges every move of `record`, calling `progress` with (moves done, moves in all) after
-/// each one.
+/// each one. `None` if the searcher was cancelled.
 pub fn review(
     record: &Record,
     searcher: &mut Searcher,
     budget: Duration,
     progress: &mut dyn FnMut(usize, usize),
-) -> Vec<Judgement> {
+) -> Option<Vec<Judgement>> {
     let total = record.len();
     record
         .positions()
@@ -383,7 +385,8 @@ pub fn run(
         &mut |done, total| {
             progress.show(done, total);
         },
-    );
+    )
+    .expect("no cancel flag is set");
     progress.clear();
     if options.json {
         write_json(out, &judgements)?;
@@ -513,7 +516,8 @@ mod tests {
             &mut Searcher::new(),
             Duration::from_secs(5),
             &mut |_, _| {},
-        );
+        )
+        .unwrap();
         let lines: Vec<String> = judgements.iter().map(text_line).collect();
         assert_eq!(lines[0], "1. X 5  best       draw → draw");
         assert_eq!(lines[4], "5. X 1  blunder    draw → loss in 2; best 3");

@@ -219,7 +219,8 @@ impl Searcher {
         self.cancel = flag;
     }
 
-    fn cancelled(&self) -> bool {
+    /// Whether the cancel flag is raised.
+    pub fn cancelled(&self) -> bool {
         self.cancel
             .as_ref()
             .is_some_and(|c| c.load(AtomicOrdering::Relaxed))

@@ -32,18 +32,30 @@ fn boards(out: &str) -> Vec<String> {
         .collect()
 }
 
+/// The result line of a finished game, checked to be followed by the game's record, the last
+/// line of the output.
+fn result(stdout: &str) -> Option<&str> {
+    let lines: Vec<&str> = stdout.lines().collect();
+    let [.., result, record] = lines[..] else {
+        return None;
+    };
+    assert!(record.starts_with("Record: "), "no record after:\n{stdout}");
+    Some(result)
+}
+
 #[test]
 fn two_humans_play_a_full_game() {
     let out = run(&["-o", "human"], b"7\n1\n8\n2\n9\n");
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "{stdout}");
-    assert_eq!(stdout.lines().last(), Some("X wins."));
+    assert_eq!(result(&stdout), Some("X wins."));
     assert_eq!(
         boards(&stdout).last().unwrap(),
         "X | X | X/4 | 5 | 6/O | O | 3"
     );
     assert!(stdout.contains("O to move (1-9, u undo, h hint, q quit): 1"));
     assert_eq!(boards(&stdout).len(), 6, "the board after every move");
+    assert!(stdout.ends_with("X wins.\nRecord: 7 1 8 2 9\n"));
 }
 
 #[test]
@@ -51,7 +63,7 @@ fn a_drawn_game_says_draw() {
     let out = run(&["-o", "human"], b"5\n1\n9\n7\n4\n6\n3\n8\n2\n");
     let stdout = text(&out.stdout);
     assert!(out.status.success());
-    assert_eq!(stdout.lines().last(), Some("Draw."));
+    assert_eq!(result(&stdout), Some("Draw."));
 }
 
 #[test]
@@ -129,7 +141,7 @@ fn ai_against_ai_plays_through_without_input() {
     let out = run(&["-x", "hard", "-o", "hard", "--seed", "4"], b"");
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "{stdout}");
-    assert_eq!(stdout.lines().last(), Some("Draw."));
+    assert_eq!(result(&stdout), Some("Draw."));
     assert_eq!(stdout.matches(" (hard) plays ").count(), 9);
 }
 
@@ -147,7 +159,7 @@ fn hard_never_loses_to_medium_or_easy() {
             let stdout = text(&out.stdout);
             assert!(out.status.success());
             assert_ne!(
-                stdout.lines().last(),
+                result(&stdout),
                 Some(loser),
                 "{x} vs {o}, seed {seed}\n{stdout}"
             );
@@ -253,7 +265,7 @@ fn a_four_by_four_game_with_coordinates() {
     assert!(out.status.success(), "{stdout}");
     assert!(stdout.contains("X to move (a1-d4, u undo, h hint, q quit): a1"));
     assert!(stdout.contains("   a   b   c   d"), "column letters");
-    assert_eq!(stdout.lines().last(), Some("X wins."));
+    assert_eq!(result(&stdout), Some("X wins."));
 }
 
 #[test]
@@ -277,7 +289,7 @@ fn a_five_by_five_game_against_the_ai_with_coordinates() {
 #[test]
 fn misere_completing_a_line_loses() {
     let out = run(&["--misere", "-o", "human"], b"7\n1\n8\n2\n9\n");
-    assert_eq!(text(&out.stdout).lines().last(), Some("O wins."));
+    assert_eq!(result(&text(&out.stdout)), Some("O wins."));
 }
 
 #[test]

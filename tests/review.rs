@@ -146,7 +146,8 @@ fn review_agrees_with_naive_minimax_on_random_classic_games() {
             let mut calls = Vec::new();
             let judgements = review(&record, &mut searcher, BUDGET, &mut |done, total| {
                 calls.push((done, total));
-            });
+            })
+            .unwrap();
             let n = moves.len();
             assert_eq!(calls, (1..=n).map(|d| (d, n)).collect::<Vec<_>>());
             assert_eq!(judgements.len(), n);
@@ -203,7 +204,7 @@ fn judgements_agree_with_naive_minimax_on_four_by_four_games() {
             let moves = random_game(rules, &start, best, &mut rng, &mut memo);
             let record = Record::new(rules, moves.clone()).unwrap();
             for (i, (board, &cell)) in record.positions().zip(&moves).enumerate().skip(5) {
-                let j = judge_move(&mut searcher, &board, cell, i + 1, BUDGET);
+                let j = judge_move(&mut searcher, &board, cell, i + 1, BUDGET).unwrap();
                 check(&j, &board, cell, &mut memo);
                 *labels.entry(j.label).or_default() += 1;
             }
@@ -343,4 +344,99 @@ fn review_says_unproven_where_the_search_only_estimates() {
         "{stdout}"
     );
     assert!(lines[2].ends_with(", 1 unproven"), "{stdout}");
+}
+
+/// Plays a game in the plain front end with `input` piped in; returns its stdout.
+fn play_plain(args: &[&str], input: &str) -> String {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tictactoe"))
+        .args(["--plain"])
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", text(&out.stdout));
+    text(&out.stdout)
+}
+
+/// The arguments of the `Record:` line of a plain game's output.
+fn record_of(output: &str) -> Vec<String> {
+    let line = output
+        .lines()
+        .find_map(|l| l.strip_prefix("Record: "))
+        .unwrap_or_else(|| panic!("no record line in:\n{output}"));
+    line.split_whitespace().map(String::from).collect()
+}
+
+#[test]
+fn a_plain_game_record_reviews_one_line_per_move() {
+    let played = play_plain(&["-o", "human"], "5\n9\n4\n6\n1\n3\n");
+    let lines: Vec<&str> = played.lines().collect();
+    let result = lines
+        .iter()
+        .position(|l| *l == "O wins.")
+        .expect("a result");
+    assert_eq!(
+        lines[result + 1],
+        "Record: 5 9 4 6 1 3",
+        "right after the result"
+    );
+    let record = record_of(&played);
+    let args: Vec<&str> = record.iter().map(String::as_str).collect();
+    let out = run(&args);
+    assert!(out.status.success());
+    let review = text(&out.stdout);
+    let moves: Vec<&str> = review.lines().filter(|l| l.contains(" → ")).collect();
+    assert_eq!(moves.len(), 6, "{review}");
+    for (i, line) in moves.iter().enumerate() {
+        let expected = format!("{}. {} {}", i + 1, ["X", "O"][i % 2], record[i]);
+        assert!(line.starts_with(&expected), "{line:?} for {expected:?}");
+    }
+    assert!(moves[4].contains("blunder"), "{}", moves[4]);
+}
+
+#[test]
+fn a_record_of_a_larger_board_carries_its_rules() {
+    let played = play_plain(
+        &[
+            "--size", "4", "--k", "3", "-x", "easy", "-o", "easy", "--seed", "7",
+        ],
+        "",
+    );
+    let record = record_of(&played);
+    assert_eq!(record[..4], ["--size", "4", "--k", "3"]);
+    let args: Vec<&str> = record.iter().map(String::as_str).collect();
+    let out = run(&args);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let moves = text(&out.stdout)
+        .lines()
+        .filter(|l| l.contains(" → "))
+        .count();
+    assert_eq!(moves, record.len() - 4);
+    // Without its rule flags the record does not replay on the 3×3 board.
+    let out = run(&args[4..]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn the_plain_review_flag_prints_the_review_after_the_game() {
+    let played = play_plain(&["-o", "human", "--review"], "5\n9\n4\n6\n1\n3\n");
+    let after: Vec<&str> = played
+        .lines()
+        .skip_while(|l| !l.starts_with("Record: "))
+        .collect();
+    assert_eq!(after[1], "Review:");
+    assert!(after[6].starts_with("5. X 1  blunder"), "{}", after[6]);
+    assert!(
+        after.iter().any(|l| l.starts_with("X: ")) && after.iter().any(|l| l.starts_with("O: "))
+    );
 }

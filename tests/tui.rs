@@ -740,3 +740,41 @@ fn help_and_a_new_round_while_the_ai_thinks() {
     tui.send("n");
     tui.wait_text("Round 2: hard AI moves first. X (hard AI) is thinking…");
 }
+
+#[test]
+fn the_review_steps_through_a_finished_game() {
+    let mut tui = two_humans();
+    tui.send("r");
+    tui.wait_text("The review opens once the game is over");
+    // X's 1 (move 5) loses: 3 was needed to block O's column.
+    tui.send("594613");
+    tui.wait_text("O (Player 2) wins.");
+    tui.send("r");
+    tui.wait_text("Move 1 of 6: 1. X 5 best draw → draw");
+    assert_eq!(tui.board(), ".../.X./...", "the position before move 1");
+    tui.send("\x1b[C\x1b[C\x1b[C\x1b[C");
+    tui.wait_text("Move 5 of 6: 5. X 1 blunder draw → loss in 2; best 3");
+    // The position before move 5, with the move played drawn reversed and the best marked.
+    assert_eq!(tui.board(), "..O/XXO/X..");
+    assert!(tui.cell_attrs(1).0, "the move played stands out");
+    let (row, col) = tui.cell_centre(3);
+    {
+        let parser = tui.parser.lock().unwrap();
+        let best: String = (col - 2..col + 2)
+            .map(|c| parser.screen().cell(row, c).unwrap().contents())
+            .collect();
+        assert_eq!(best, "best");
+    }
+    tui.send("\x1b[D");
+    tui.wait_text("Move 4 of 6: 4. O 6 best");
+    tui.send("\x1b");
+    tui.wait_text("O (Player 2) wins. n, Enter or Space: new round");
+    assert_eq!(tui.board(), "..O/XXO/X.O");
+    tui.send("q");
+    assert!(tui.wait_exit());
+    tui.wait_text("Record: 5 9 4 6 1 3");
+    assert!(
+        tui.screen()
+            .contains("Score: Player 1 0 · Player 2 1 · draws 0")
+    );
+}

@@ -8,6 +8,8 @@ use std::collections::VecDeque;
 
 use crate::board::{Board, Cell, Mark, MoveError};
 use crate::game::{Game, Session};
+use crate::record::Record;
+use crate::review::{self, Judgement};
 use crate::search::Value;
 use crate::tui::input::{Action, Direction};
 use crate::tui::layout::Layout;
@@ -29,6 +31,10 @@ pub enum Mode {
     HintWaiting,
     /// Every empty cell's value, shown until the next key.
     Hint(Vec<(Cell, Value)>),
+    /// The worker is judging the finished game's moves: `done` of `total` so far.
+    ReviewWaiting { done: usize, total: usize },
+    /// The finished game's moves, judged, with the one at index `at` on screen.
+    Review { moves: Vec<Judgement>, at: usize },
 }
 
 /// Something the loop, not the player, tells the app.
@@ -36,8 +42,8 @@ pub enum Mode {
 pub enum Event {
     /// The terminal now has this many columns and rows.
     Resize { columns: u16, rows: u16 },
-    /// The worker finished the app's current [`Job`].
-    Done(Reply),
+    /// The worker's answer (or, for a review, its progress) on the app's current [`Job`].
+    Answer(Reply),
 }
 
 pub struct App {
@@ -46,6 +52,8 @@ pub struct App {
     cursor: Cell,
     message: String,
     queued: VecDeque<Cell>,
+    /// The record of the last game that was left unfinished or finished for a new round.
+    previous: Option<Record>,
     size: (u16, u16),
     quit: bool,
 }
@@ -60,6 +68,7 @@ impl App {
             cursor,
             message: String::new(),
             queued: VecDeque::new(),
+            previous: None,
             size,
             quit: false,
         };
@@ -104,6 +113,39 @@ impl App {
         &self.message
     }
 
+    /// The record of the last game with a move in it: the current one, or else the one
+    /// before it.
+    pub fn last_record(&self) -> Option<Record> {
+        let current = self.game().record();
+        if current.is_empty() {
+            self.previous.clone()
+        } else {
+            Some(current)
+        }
+    }
+
+    /// The board on screen: the game's, or in the review the position before the move shown.
+    pub fn shown_board(&self) -> Board {
+        match self.review() {
+            Some((j, _, _)) => {
+                let mut board = Board::new(self.game().rules());
+                for &cell in &self.game().history()[..j.number - 1] {
+                    board.play(cell).expect("the history replays");
+                }
+                board
+            }
+            None => *self.game().board(),
+        }
+    }
+
+    /// In the review: the move on screen, its index and the number of moves.
+    pub fn review(&self) -> Option<(&Judgement, usize, usize)> {
+        match self.base_mode() {
+            Mode::Review { moves, at } => Some((&moves[*at], *at, moves.len())),
+            _ => None,
+        }
+    }
+
     /// Every empty cell's value while a hint is shown.
     pub fn hint(&self) -> Option<&[(Cell, Value)]> {
         match self.base_mode() {
@@ -134,8 +176,11 @@ impl App {
         let board = *self.game().board();
         match self.base_mode() {
             Mode::HintWaiting => Some(Job::Hint { board }),
+            Mode::ReviewWaiting { .. } => Some(Job::Review {
+                record: self.game().record(),
+            }),
             // The base mode is never Help.
-            Mode::Paused | Mode::Hint(_) | Mode::Help(_) => None,
+            Mode::Paused | Mode::Hint(_) | Mode::Review { .. } | Mode::Help(_) => None,
             Mode::Playing => match self.game().turn() {
                 Some((_, player)) if !player.is_human() => Some(Job::Move { board, player }),
                 _ => None,
@@ -152,7 +197,7 @@ impl App {
     pub fn handle(&mut self, event: Event) {
         match event {
             Event::Resize { columns, rows } => self.size = (columns, rows),
-            Event::Done(reply) => self.done(reply),
+            Event::Answer(reply) => self.done(reply),
         }
     }
 
@@ -161,6 +206,14 @@ impl App {
         match (self.job(), reply) {
             (Some(Job::Move { board, .. }), Reply::Move(cell)) if board == *self.game().board() => {
                 self.ai_move(cell);
+            }
+            (Some(Job::Review { .. }), Reply::Progress { done, total }) => {
+                *self.base_mode_mut() = Mode::ReviewWaiting { done, total };
+                self.message = format!("Reviewing the game: move {done} of {total} judged…");
+            }
+            (Some(Job::Review { .. }), Reply::Review(moves)) if !moves.is_empty() => {
+                *self.base_mode_mut() = Mode::Review { moves, at: 0 };
+                self.show_review_move();
             }
             (Some(Job::Hint { .. }), Reply::Hint(values)) => {
                 let mark = self.game().board().to_move();
@@ -192,9 +245,90 @@ impl App {
                     return;
                 }
             }
+            Mode::ReviewWaiting { done, total } => {
+                self.mode = Mode::ReviewWaiting { done, total };
+                self.review_waiting_key(action);
+                return;
+            }
+            Mode::Review { moves, at } => {
+                self.mode = Mode::Review { moves, at };
+                self.review_key(action);
+                return;
+            }
             other => self.mode = other,
         }
         self.play_key(action);
+    }
+
+    /// Keys while the review is worked out: it can be left, nothing else happens.
+    fn review_waiting_key(&mut self, action: Action) {
+        match action {
+            Action::Escape | Action::Review => {
+                self.mode = Mode::Playing;
+                self.message = format!("Review cancelled. {}", self.turn_message());
+            }
+            Action::Help | Action::Quit | Action::NewRound | Action::Panic => {
+                self.mode = Mode::Playing;
+                self.play_key(action);
+            }
+            _ => self.message = "Reviewing the game: Esc cancels".into(),
+        }
+    }
+
+    /// Keys in the review: step through the moves, or leave.
+    fn review_key(&mut self, action: Action) {
+        let Mode::Review { moves, at } = &mut self.mode else {
+            return;
+        };
+        let last = moves.len() - 1;
+        let step = match action {
+            Action::Move(Direction::Left) | Action::Digit(4) => Some(at.saturating_sub(1)),
+            Action::Move(Direction::Right) | Action::Digit(6) | Action::Activate => {
+                Some((*at + 1).min(last))
+            }
+            Action::Digit(7) => Some(0),
+            Action::Digit(1) => Some(last),
+            _ => None,
+        };
+        if let Some(to) = step {
+            *at = to;
+            self.show_review_move();
+            return;
+        }
+        match action {
+            Action::Escape | Action::Review => {
+                self.mode = Mode::Playing;
+                self.message = self.turn_message();
+            }
+            Action::Help | Action::Quit | Action::NewRound | Action::Panic => {
+                if matches!(action, Action::NewRound) {
+                    self.mode = Mode::Playing;
+                }
+                self.play_key(action);
+            }
+            _ => {
+                self.message = "In the review: ← → step through the moves, r or Esc leaves".into();
+            }
+        }
+    }
+
+    /// The message line for the move the review shows.
+    fn show_review_move(&mut self) {
+        if let Some((judgement, at, total)) = self.review() {
+            let line = review::text_line(judgement);
+            let line = line.split_whitespace().collect::<Vec<_>>().join(" ");
+            self.message = format!("Move {} of {total}: {line}", at + 1);
+        }
+    }
+
+    fn ask_review(&mut self) {
+        if !self.game().is_over() {
+            self.message = "The review opens once the game is over".into();
+            return;
+        }
+        let total = self.game().history().len();
+        self.mode = Mode::ReviewWaiting { done: 0, total };
+        self.message = format!("Reviewing the game: move 0 of {total} judged…");
     }
 
     fn play_key(&mut self, action: Action) {
@@ -218,6 +352,7 @@ impl App {
             }
             Action::Undo => self.undo(),
             Action::Hint => self.ask_hint(),
+            Action::Review => self.ask_review(),
             Action::NewRound => self.new_round(),
             Action::Help => {
                 let under = std::mem::replace(&mut self.mode, Mode::Playing);
@@ -350,6 +485,10 @@ impl App {
     }
 
     fn new_round(&mut self) {
+        let record = self.game().record();
+        if !record.is_empty() {
+            self.previous = Some(record);
+        }
         self.session.new_round();
         self.queued.clear();
         self.mode = Mode::Playing;
@@ -396,8 +535,14 @@ mod tests {
         let reply = match app.job().expect("a job") {
             Job::Move { board, .. } => Reply::Move(Searcher::new().best_move(&board).unwrap().0),
             Job::Hint { board } => Reply::Hint(Searcher::new().analyze(&board)),
+            Job::Review { record } => {
+                let budget = std::time::Duration::from_secs(5);
+                let mut searcher = Searcher::new();
+                let moves = review::review(&record, &mut searcher, budget, &mut |_, _| {});
+                Reply::Review(moves.unwrap())
+            }
         };
-        app.handle(Event::Done(reply));
+        app.handle(Event::Answer(reply));
     }
 
     #[test]
@@ -415,7 +560,7 @@ mod tests {
             })
         );
         assert!(app.message().ends_with("O (hard AI) is thinking…"));
-        app.handle(Event::Done(Reply::Move(cell(&app, 1))));
+        app.handle(Event::Answer(Reply::Move(cell(&app, 1))));
         assert_eq!(board(&app), ".../.X./O..");
         assert_eq!(app.job(), None);
     }
@@ -425,9 +570,9 @@ mod tests {
         let mut app = app(Player::Human, Player::Hard);
         app.update(Action::Digit(5));
         app.update(Action::Undo);
-        app.handle(Event::Done(Reply::Move(cell(&app, 1))));
+        app.handle(Event::Answer(Reply::Move(cell(&app, 1))));
         assert_eq!(board(&app), ".../.../...");
-        app.handle(Event::Done(Reply::Hint(Vec::new())));
+        app.handle(Event::Answer(Reply::Hint(Vec::new())));
         assert_eq!(app.hint(), None);
     }
 
@@ -461,7 +606,7 @@ mod tests {
         app.update(Action::Digit(3));
         assert_eq!(board(&app), "X../.../...", "not played for O");
         assert_eq!(app.message(), "Wait for the AI: 3 will be played next");
-        app.handle(Event::Done(Reply::Move(cell(&app, 5))));
+        app.handle(Event::Answer(Reply::Move(cell(&app, 5))));
         assert_eq!(board(&app), "X../.O./..X");
     }
 
@@ -470,7 +615,7 @@ mod tests {
         let mut app = app(Player::Human, Player::Hard);
         app.update(Action::Digit(7));
         app.update(Action::Digit(5));
-        app.handle(Event::Done(Reply::Move(cell(&app, 5))));
+        app.handle(Event::Answer(Reply::Move(cell(&app, 5))));
         assert_eq!(board(&app), "X../.O./...");
         assert_eq!(app.message(), "Cell 5 is taken");
     }
@@ -562,7 +707,7 @@ mod tests {
         assert!(app.ai_to_move());
         app.update(Action::Activate);
         assert!(app.paused() && app.job().is_none());
-        app.handle(Event::Done(Reply::Move(cell(&app, 5))));
+        app.handle(Event::Answer(Reply::Move(cell(&app, 5))));
         assert!(app.game().history().is_empty());
         app.update(Action::Activate);
         assert!(app.ai_to_move());
@@ -586,7 +731,7 @@ mod tests {
         app.update(Action::Digit(5));
         app.update(Action::Help);
         assert!(app.ai_to_move());
-        app.handle(Event::Done(Reply::Move(cell(&app, 1))));
+        app.handle(Event::Answer(Reply::Move(cell(&app, 1))));
         assert_eq!(board(&app), ".../.X./O..");
         assert!(app.help_open());
     }
@@ -597,5 +742,73 @@ mod tests {
         app.update(Action::Unknown("'z'".into()));
         assert_eq!(app.message(), "'z' does nothing here: press ? for the keys");
         assert_eq!(board(&app), ".../.../...");
+    }
+
+    /// Two humans play 5 9 4 6 1 3: X's 1 throws the draw away (3 was needed), and O wins.
+    fn finished_with_a_blunder() -> App {
+        let mut app = app(Player::Human, Player::Human);
+        for d in [5, 9, 4, 6, 1, 3] {
+            app.update(Action::Digit(d));
+        }
+        app
+    }
+
+    #[test]
+    fn the_review_opens_after_the_game_and_steps_through_it() {
+        let mut app = app(Player::Human, Player::Human);
+        app.update(Action::Review);
+        assert_eq!(app.message(), "The review opens once the game is over");
+        let mut app = finished_with_a_blunder();
+        assert!(app.game().is_over());
+        app.update(Action::Review);
+        assert_eq!(app.mode(), &Mode::ReviewWaiting { done: 0, total: 6 });
+        assert!(matches!(app.job(), Some(Job::Review { .. })));
+        app.handle(Event::Answer(Reply::Progress { done: 4, total: 6 }));
+        assert_eq!(app.message(), "Reviewing the game: move 4 of 6 judged…");
+        work(&mut app);
+        assert_eq!(app.job(), None);
+        assert_eq!(app.message(), "Move 1 of 6: 1. X 5 best draw → draw");
+        assert_eq!(app.shown_board().to_string(), ".../.../...");
+        for _ in 0..4 {
+            app.update(Action::Move(Direction::Right));
+        }
+        assert_eq!(
+            app.message(),
+            "Move 5 of 6: 5. X 1 blunder draw → loss in 2; best 3"
+        );
+        assert_eq!(app.shown_board().to_string(), "..O/XXO/...");
+        app.update(Action::Digit(1));
+        assert_eq!(app.review().map(|(_, at, _)| at), Some(5));
+        app.update(Action::Digit(6));
+        assert_eq!(
+            app.review().map(|(_, at, _)| at),
+            Some(5),
+            "stays on the last"
+        );
+        app.update(Action::Escape);
+        assert_eq!(app.mode(), &Mode::Playing);
+        assert!(!app.should_quit());
+        assert_eq!(app.shown_board(), *app.game().board());
+    }
+
+    #[test]
+    fn a_review_in_progress_can_be_cancelled() {
+        let mut app = finished_with_a_blunder();
+        app.update(Action::Review);
+        app.update(Action::Digit(5));
+        assert_eq!(app.message(), "Reviewing the game: Esc cancels");
+        app.update(Action::Escape);
+        assert_eq!((app.mode(), app.job()), (&Mode::Playing, None));
+    }
+
+    #[test]
+    fn the_last_record_survives_a_new_round() {
+        let mut app = finished_with_a_blunder();
+        let record = app.last_record().unwrap();
+        assert_eq!(record.to_string(), "5 9 4 6 1 3");
+        app.update(Action::NewRound);
+        assert_eq!(app.last_record(), Some(record));
+        app.update(Action::Digit(5));
+        assert_eq!(app.last_record().unwrap().to_string(), "5");
     }
 }

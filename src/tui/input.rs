@@ -30,6 +30,8 @@ pub enum Action {
     },
     Undo,
     Hint,
+    /// Open (or leave) the review of the finished game.
+    Review,
     NewRound,
     /// Open the help overlay (or close it).
     Help,
@@ -75,6 +77,7 @@ fn key_action(key: &KeyEvent, test_panic: bool) -> Option<Action> {
         KeyCode::Enter | KeyCode::Char(' ') => Action::Activate,
         KeyCode::Char('u' | 'U') => Action::Undo,
         KeyCode::Char('h' | 'H') => Action::Hint,
+        KeyCode::Char('r' | 'R') => Action::Review,
         KeyCode::Char('n' | 'N') => Action::NewRound,
         KeyCode::Char('?') => Action::Help,
         KeyCode::Char('q' | 'Q') => Action::Quit,

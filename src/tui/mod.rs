@@ -22,6 +22,7 @@ use crossterm::event::{self, Event as TermEvent};
 
 use crate::game::Session;
 use crate::player::Brain;
+use crate::record::Record;
 use app::{App, Event};
 use terminal::TerminalGuard;
 use view::Painter;
@@ -46,6 +47,8 @@ pub struct Options {
 pub struct Summary {
     /// `Score: you 1 · hard AI 0 · draws 2`.
     pub score: String,
+    /// The last game with a move in it.
+    pub record: Option<Record>,
 }
 
 /// Everything the loop waits for.
@@ -108,7 +111,7 @@ pub fn run(session: Session, brain: Brain, options: Options) -> anyhow::Result<S
             },
             Ok(Message::InputFailed(e)) => return Err(e).context("reading input"),
             Ok(Message::Answer(id, reply)) => {
-                if !worker.finish(id) {
+                if !worker.accept(id, &reply) {
                     continue;
                 }
                 let shown_at = worker.busy_for().map(|b| options.delay.saturating_sub(b));
@@ -116,7 +119,7 @@ pub fn run(session: Session, brain: Brain, options: Options) -> anyhow::Result<S
                     (Some(Job::Move { .. }), Some(wait)) if !wait.is_zero() => {
                         held = Some((reply, Instant::now() + wait));
                     }
-                    _ => app.handle(Event::Done(reply)),
+                    _ => app.handle(Event::Answer(reply)),
                 }
             }
             Ok(Message::Stop) => break,
@@ -125,7 +128,7 @@ pub fn run(session: Session, brain: Brain, options: Options) -> anyhow::Result<S
                     && Instant::now() >= due
                 {
                     let (reply, _) = held.take().expect("just matched");
-                    app.handle(Event::Done(reply));
+                    app.handle(Event::Answer(reply));
                 }
             }
             Err(RecvTimeoutError::Disconnected) => anyhow::bail!("the game's threads stopped"),
@@ -135,6 +138,7 @@ pub fn run(session: Session, brain: Brain, options: Options) -> anyhow::Result<S
     worker.cancel();
     Ok(Summary {
         score: app.session().score_line(),
+        record: app.last_record(),
     })
 }
 

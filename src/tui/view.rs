@@ -8,6 +8,7 @@ use crossterm::style::{Attribute, Color, Print, SetAttribute, SetForegroundColor
 use crossterm::{cursor, queue, terminal};
 
 use crate::board::{Board, Cell, Mark, Outcome, Rules};
+use crate::review::Label;
 use crate::search::{Value, best_of};
 use crate::tui::app::App;
 use crate::tui::layout::Layout;
@@ -177,6 +178,16 @@ impl Palette {
         })
     }
 
+    fn label(self, label: Label) -> Option<Color> {
+        self.color.then_some(match label {
+            Label::Best => Color::Green,
+            Label::Inaccuracy => Color::Yellow,
+            Label::Mistake => Color::Magenta,
+            Label::Blunder => Color::Red,
+            Label::Unproven => Color::Blue,
+        })
+    }
+
     fn accent(self) -> Option<Color> {
         self.color.then_some(Color::Magenta)
     }
@@ -227,7 +238,8 @@ fn message_line(app: &App, busy: Option<Duration>) -> String {
 pub fn render(app: &App, busy: Option<Duration>, color: bool) -> Frame {
     let (width, height) = app.size();
     let mut frame = Frame::new(width, height);
-    let board = app.game().board();
+    let shown = app.shown_board();
+    let board = &shown;
     let layout = Layout::new((width, height), board.size());
     if !layout.fits {
         let (w, h) = Layout::minimum(board.size());
@@ -246,15 +258,18 @@ pub fn render(app: &App, busy: Option<Duration>, color: bool) -> Frame {
     let palette = Palette { color };
     let rules = app.game().rules();
     let round = app.session().round();
-    let title = if rules == Rules::CLASSIC {
+    let mut title = if rules == Rules::CLASSIC {
         format!("Tic-tac-toe · round {round}")
     } else {
         format!("Tic-tac-toe · {rules} · round {round}")
     };
+    if app.review().is_some() {
+        title.push_str(" · review");
+    }
     frame.centred(layout.first_row, &title, Style::PLAIN.bold());
     draw_grid(&mut frame, &layout);
     for cell in board.cells() {
-        draw_cell(&mut frame, &layout, app, cell, palette);
+        draw_cell(&mut frame, &layout, app, board, cell, palette);
     }
     if layout.labels() {
         draw_labels(&mut frame, &layout, board);
@@ -268,7 +283,13 @@ pub fn render(app: &App, busy: Option<Duration>, color: bool) -> Frame {
     } else {
         "arrows+Enter"
     };
-    let help = format!("{keys} play · u undo · h hint · n new round · ? keys · q quit");
+    let help = if app.review().is_some() {
+        "← → step · 7 first · 1 last · r or Esc leave · q quit".to_string()
+    } else if app.game().is_over() {
+        "n new round · r review · u undo · h hint · ? keys · q quit".to_string()
+    } else {
+        format!("{keys} play · u undo · h hint · n new round · ? keys · q quit")
+    };
     frame.centred(below + 3, &help, Style::PLAIN.dim());
     if app.help_open() {
         draw_help(&mut frame);
@@ -330,8 +351,14 @@ fn draw_grid(frame: &mut Frame, layout: &Layout) {
     }
 }
 
-fn draw_cell(frame: &mut Frame, layout: &Layout, app: &App, cell: Cell, palette: Palette) {
-    let board = app.game().board();
+fn draw_cell(
+    frame: &mut Frame,
+    layout: &Layout,
+    app: &App,
+    board: &Board,
+    cell: Cell,
+    palette: Palette,
+) {
     let (x, y) = layout.cell_origin(cell);
     let (w, h) = (layout.cell_w, layout.cell_h);
     let mid_y = y + h / 2;
@@ -340,15 +367,21 @@ fn draw_cell(frame: &mut Frame, layout: &Layout, app: &App, cell: Cell, palette:
         Outcome::Won { line, .. } => line.contains(cell),
         _ => false,
     };
-    let last = app.game().last_move() == Some(cell);
+    let review = app.review().map(|(j, _, _)| j);
+    let last = review.is_none() && app.game().last_move() == Some(cell);
     let cursor = app.cursor() == cell && !app.game().is_over();
-    if let Some(mark) = board.mark_at(cell) {
+    // In the review, the move being judged is drawn in its label's colour, reversed.
+    let played = review.filter(|j| j.cell == cell);
+    if let Some(mark) = board.mark_at(cell).or(played.map(|j| j.mark)) {
         let mut style = Style::PLAIN.fg(palette.mark(mark));
         if last {
             style = style.bold();
         }
         if winning {
             style = style.reverse().bold();
+        }
+        if let Some(j) = played {
+            style = Style::PLAIN.fg(palette.label(j.label)).reverse().bold();
         }
         if big {
             let art = if mark == Mark::X { X_ART } else { O_ART };
@@ -371,6 +404,14 @@ fn draw_cell(frame: &mut Frame, layout: &Layout, app: &App, cell: Cell, palette:
         if last && big && !winning {
             frame.put(x, y, '•', Style::PLAIN.fg(palette.accent()).bold());
         }
+    } else if review.is_some_and(|j| j.best == Some(cell)) {
+        let label = if w >= 5 { "best" } else { "*" };
+        let style = Style::PLAIN
+            .fg(palette.label(Label::Best))
+            .bold()
+            .underline();
+        let len = label.chars().count() as u16;
+        frame.text(x + (w.saturating_sub(len)) / 2, mid_y, label, style);
     } else if let Some(&(_, value)) = app.hint().and_then(|h| h.iter().find(|(c, _)| *c == cell)) {
         let label = hint_label(value, w);
         let best = best_of(app.hint().unwrap_or_default())
@@ -430,7 +471,7 @@ fn draw_status(frame: &mut Frame, y: u16, app: &App, palette: Palette) {
     }
 }
 
-const HELP: [&str; 12] = [
+const HELP: [&str; 13] = [
     "1-9          play that cell: 7 8 9 is the top row",
     "keypad       Home PgUp End PgDn Begin play 7 9 1 3 5",
     "arrows       move the cursor",
@@ -439,6 +480,7 @@ const HELP: [&str; 12] = [
     "u            undo your last move",
     "h            hint: W win, D draw, L loss (in moves)",
     "n            new round (the other side starts)",
+    "r            review the finished game, move by move",
     "Space        pause or resume AI against AI",
     "?            this help",
     "q Esc Ctrl-C quit",
@@ -662,7 +704,7 @@ mod tests {
         let mut a = app(&[5]);
         a.update(Action::Hint);
         let analysis = Searcher::new().analyze(a.game().board());
-        a.handle(Event::Done(Reply::Hint(analysis)));
+        a.handle(Event::Answer(Reply::Hint(analysis)));
         let frame = render(&a, None, true);
         let layout = Layout::new((60, 22), 3);
         let board = *a.game().board();

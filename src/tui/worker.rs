@@ -15,6 +15,8 @@ use anyhow::Context;
 
 use crate::board::{Board, Cell};
 use crate::player::{Brain, Player};
+use crate::record::Record;
+use crate::review::Judgement;
 use crate::search::Value;
 
 /// Work for the AI.
@@ -24,6 +26,8 @@ pub enum Job {
     Move { board: Board, player: Player },
     /// Every legal move's value on `board`, for a hint.
     Hint { board: Board },
+    /// Every move of a game judged.
+    Review { record: Record },
 }
 
 /// The worker's answer to a [`Job`].
@@ -31,6 +35,19 @@ pub enum Job {
 pub enum Reply {
     Move(Cell),
     Hint(Vec<(Cell, Value)>),
+    /// Not an answer yet: how far a review has come.
+    Progress {
+        done: usize,
+        total: usize,
+    },
+    Review(Vec<Judgement>),
+}
+
+impl Reply {
+    /// Whether this answers the job (rather than telling how far it has come).
+    pub fn is_final(&self) -> bool {
+        !matches!(self, Reply::Progress { .. })
+    }
 }
 
 /// The job the worker was last given: running, or answered and waiting for the app to move
@@ -72,6 +89,12 @@ impl Worker {
                             brain.choose(player, &board).map(Reply::Move)
                         }
                         Job::Hint { board } => Some(Reply::Hint(brain.hint(&board))),
+                        Job::Review { record } => {
+                            let mut progress = |done, total| {
+                                let _ = answers.send(wrap(id, Reply::Progress { done, total }));
+                            };
+                            brain.review(&record, &mut progress).map(Reply::Review)
+                        }
                     };
                     // A cancelled search's result means nothing.
                     if let Some(reply) = reply.filter(|_| !cancel.load(Ordering::Relaxed))
@@ -121,11 +144,12 @@ impl Worker {
         }
     }
 
-    /// Whether answer `id` is to the current job (and the first answer to it).
-    pub fn finish(&mut self, id: u64) -> bool {
+    /// Whether `reply`, numbered `id`, is news on the current job; a final answer also ends
+    /// the job.
+    pub fn accept(&mut self, id: u64, reply: &Reply) -> bool {
         match &mut self.running {
             Some(r) if r.id == id && !r.answered => {
-                r.answered = true;
+                r.answered = reply.is_final();
                 true
             }
             _ => false,
