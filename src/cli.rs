@@ -4,7 +4,7 @@ use clap::{Args, Parser, Subcommand};
 
 use std::time::Duration;
 
-use crate::board::{Rules, RulesError};
+use crate::board::{MAX_SIZE, MIN_SIZE, Rules, RulesError};
 use crate::player::Player;
 use crate::search::DEFAULT_TABLE_MB;
 
@@ -49,12 +49,12 @@ pub struct Cli {
     pub delay: u64,
 
     /// Board side, 3 to 7 (for `analyze`, boards must have this size)
-    #[arg(long, value_name = "N", global = true, value_parser = clap::value_parser!(u8).range(3..=7))]
+    #[arg(long, value_name = "N", global = true, value_parser = clap::value_parser!(u8).range(i64::from(MIN_SIZE)..=i64::from(MAX_SIZE)))]
     pub size: Option<u8>,
 
     /// Marks in a row that complete a line, 3 to the board side [default: the shortest line
     /// that still gives a drawn game: 3 on 3×3, 4 on 4×4 and 5×5, 5 on 6×6 and 7×7]
-    #[arg(long, value_name = "K", global = true, value_parser = clap::value_parser!(u8).range(3..=7))]
+    #[arg(long, value_name = "K", global = true, value_parser = clap::value_parser!(u8).range(3..=i64::from(MAX_SIZE)))]
     pub k: Option<u8>,
 
     /// Misère rules: whoever completes a line loses

@@ -411,7 +411,7 @@ impl App {
             Some((mark, _)) => match self.session.game_mut().play(cell) {
                 Ok(()) => self.after_move(mark, cell),
                 Err(MoveError::Occupied(c)) => self.message = format!("Cell {c} is taken"),
-                Err(MoveError::GameOver) => unreachable!("turn() is None once the game is over"),
+                Err(e @ MoveError::GameOver) => self.message = e.to_string(),
             },
         }
     }
