@@ -6,47 +6,8 @@ use tictactoe::board::{Board, Cell, Mark, Outcome, Rules};
 use tictactoe::player::{Brain, Player, medium_candidates};
 use tictactoe::search::{Searcher, Value};
 
-/// A value as a number, written independently of the engine's ordering: quicker wins and
-/// slower losses are better.
-fn naive_score(v: Value) -> i32 {
-    match v {
-        Value::Win(n) => 100 - n as i32,
-        Value::Draw => 0,
-        Value::Loss(n) => -(100 - n as i32),
-        Value::Estimate(_) => panic!("the naive search proves every value"),
-    }
-}
-
-/// The value of a move found by looking at every continuation, without pruning or ordering
-/// (memoised only to keep the test quick).
-fn naive_move(board: &Board, cell: Cell, memo: &mut HashMap<Board, Value>) -> Value {
-    let mover = board.to_move();
-    let child = board.with_move(cell).unwrap();
-    match child.outcome() {
-        Outcome::Won { winner, .. } if winner == mover => Value::Win(1),
-        Outcome::Won { .. } => Value::Loss(1),
-        Outcome::Draw => Value::Draw,
-        Outcome::InProgress => match naive_position(&child, memo) {
-            Value::Win(n) => Value::Loss(n + 1),
-            Value::Draw => Value::Draw,
-            Value::Loss(n) => Value::Win(n + 1),
-            Value::Estimate(_) => unreachable!("naive values are proven"),
-        },
-    }
-}
-
-fn naive_position(board: &Board, memo: &mut HashMap<Board, Value>) -> Value {
-    if let Some(&v) = memo.get(board) {
-        return v;
-    }
-    let best = board
-        .empty_cells()
-        .map(|c| naive_move(board, c, memo))
-        .max_by_key(|&v| naive_score(v))
-        .expect("an unfinished board has an empty cell");
-    memo.insert(*board, best);
-    best
-}
+mod common;
+use common::{naive_move, naive_position};
 
 /// Every position reachable from the empty board, finished ones included.
 fn reachable(rules: Rules) -> Vec<Board> {

@@ -10,51 +10,11 @@ use tictactoe::record::Record;
 use tictactoe::review::{Label, Summary, judge_move, review};
 use tictactoe::search::{Searcher, Value};
 
+mod common;
+use common::{naive_move, naive_position};
+
 /// Ample time: every position checked here is small enough to be proven.
 const BUDGET: Duration = Duration::from_secs(30);
-
-/// A value as a number, independent of the engine's ordering: quicker wins and slower losses
-/// are better.
-fn naive_score(v: Value) -> i32 {
-    match v {
-        Value::Win(n) => 100 - n as i32,
-        Value::Draw => 0,
-        Value::Loss(n) => -(100 - n as i32),
-        Value::Estimate(_) => panic!("the naive solver proves every value"),
-    }
-}
-
-/// The value of `cell` for the side to move, by looking at every continuation (memoised only
-/// to keep the test quick).
-fn naive_move(board: &Board, cell: Cell, memo: &mut HashMap<Board, Value>) -> Value {
-    let mover = board.to_move();
-    let child = board.with_move(cell).unwrap();
-    match child.outcome() {
-        Outcome::Won { winner, .. } if winner == mover => Value::Win(1),
-        Outcome::Won { .. } => Value::Loss(1),
-        Outcome::Draw => Value::Draw,
-        Outcome::InProgress => match naive_position(&child, memo) {
-            Value::Win(n) => Value::Loss(n + 1),
-            Value::Draw => Value::Draw,
-            Value::Loss(n) => Value::Win(n + 1),
-            Value::Estimate(_) => unreachable!("naive values are proven"),
-        },
-    }
-}
-
-/// The best value the side to move can reach.
-fn naive_position(board: &Board, memo: &mut HashMap<Board, Value>) -> Value {
-    if let Some(&v) = memo.get(board) {
-        return v;
-    }
-    let best = board
-        .empty_cells()
-        .map(|c| naive_move(board, c, memo))
-        .max_by_key(|&v| naive_score(v))
-        .expect("an unfinished board has an empty cell");
-    memo.insert(*board, best);
-    best
-}
 
 /// The label the issue describes, written from its words: the same value is best; the same
 /// result is an inaccuracy; a win turned into a draw is a mistake; a loss from a win or a
