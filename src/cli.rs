@@ -2,9 +2,11 @@
 
 use clap::{Args, Parser, Subcommand};
 
+use std::net::IpAddr;
 use std::time::Duration;
 
 use crate::board::{MAX_SIZE, MIN_SIZE, Rules, RulesError};
+use crate::net::peer::DEFAULT_PORT;
 use crate::player::Player;
 use crate::search::DEFAULT_TABLE_MB;
 
@@ -25,7 +27,8 @@ Examples:
   tictactoe --size 5             5×5, four in a row; cells are named a1 to e5
   tictactoe --misere             whoever completes a line loses
   tictactoe analyze X.O/.X./..O  the value of every move
-  tictactoe review 5 9 4 6 1     judge every move of a game")]
+  tictactoe review 5 9 4 6 1     judge every move of a game
+  tictactoe host                 play a friend over the network: prints how to join")]
 pub struct Cli {
     /// Who plays X, which moves first
     #[arg(short = 'x', long = "x-player", value_name = "PLAYER", default_value_t = Player::Human)]
@@ -41,7 +44,7 @@ pub struct Cli {
 
     /// Use the line-based front end even on a terminal (it is chosen anyway when stdin or
     /// stdout is not a terminal)
-    #[arg(long)]
+    #[arg(long, global = true)]
     pub plain: bool,
 
     /// Milliseconds the terminal game waits before showing an AI move, so a person can follow
@@ -73,7 +76,7 @@ pub struct Cli {
     pub table_mb: u16,
 
     /// Draw without colours (also when the `NO_COLOR` environment variable is set)
-    #[arg(long)]
+    #[arg(long, global = true)]
     pub no_color: bool,
 
     /// Plain front end: print the review of the game after it ends (each move judged by the
@@ -110,6 +113,33 @@ pub enum Command {
     Analyze(AnalyzeArgs),
     /// Replay a game and judge every move: best, inaccuracy, mistake or blunder
     Review(ReviewArgs),
+    /// Host a game over the network: print how to join, wait for a player, play them (you
+    /// play X in the first game). The rule flags choose the game
+    Host(HostArgs),
+    /// Join a game hosted with `tictactoe host`; the host's rules apply
+    Join(JoinArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct HostArgs {
+    /// Port to listen on; 0 takes any free port
+    #[arg(long, value_name = "P", default_value_t = DEFAULT_PORT)]
+    pub port: u16,
+
+    /// Address to listen on (every interface by default)
+    #[arg(long, value_name = "ADDR", default_value = "0.0.0.0")]
+    pub bind: IpAddr,
+}
+
+#[derive(Debug, Args)]
+pub struct JoinArgs {
+    /// The host's address, as `tictactoe host` printed it (the port defaults to 7373)
+    #[arg(value_name = "HOST[:PORT]")]
+    pub target: String,
+
+    /// The join code the host printed
+    #[arg(long, value_name = "CODE")]
+    pub code: String,
 }
 
 #[derive(Debug, Args)]

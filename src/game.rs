@@ -2,7 +2,8 @@
 //! [`Session`] of rounds between two players with their names and score, shared by the front
 //! ends.
 
-use crate::board::{Board, Cell, Mark, MoveError, Outcome, Rules};
+use crate::board::{Board, Cell, CellError, Mark, MoveError, Outcome, Rules};
+use crate::net::protocol::SessionState;
 use crate::player::Player;
 use crate::record::Record;
 
@@ -139,6 +140,66 @@ impl Session {
             past: Score::default(),
             game: Game::new(rules, a, b),
         }
+    }
+
+    /// A session at the point `state` describes (a network game joined or rejoined): the
+    /// round, the score before it and the current game's moves. An error names the move that
+    /// does not replay.
+    pub fn restore(
+        rules: Rules,
+        a: Player,
+        b: Player,
+        state: &SessionState,
+    ) -> Result<Session, (usize, CellError)> {
+        let mut session = Session::new(rules, a, b);
+        session.round = state.round.max(1);
+        let [wins_a, wins_b, draws] = state.score;
+        session.past = Score {
+            a: wins_a,
+            b: wins_b,
+            draws,
+        };
+        let [a, b] = session.players;
+        let (x, o) = if session.round % 2 == 1 {
+            (a, b)
+        } else {
+            (b, a)
+        };
+        session.game = Game::new(rules, x, o);
+        for (i, text) in state.moves.iter().enumerate() {
+            let board = session.game.board();
+            let cell = board.parse_cell(text).map_err(|e| (i + 1, e))?;
+            if session.game.play(cell).is_err() {
+                let taken = CellError::Unknown {
+                    input: text.clone(),
+                    size: rules.size(),
+                };
+                return Err((i + 1, taken));
+            }
+        }
+        Ok(session)
+    }
+
+    /// Where the session stands, as a network host tells the player who joins.
+    pub fn state(&self) -> SessionState {
+        SessionState {
+            round: self.round,
+            score: [self.past.a, self.past.b, self.past.draws],
+            moves: self
+                .game
+                .history()
+                .iter()
+                .map(ToString::to_string)
+                .collect(),
+        }
+    }
+
+    /// Calls side `side` by `name` from now on (a network player by their address).
+    pub fn rename(&mut self, side: Side, name: impl Into<String>) {
+        self.names[match side {
+            Side::A => 0,
+            Side::B => 1,
+        }] = name.into();
     }
 
     /// The game of the current round.
@@ -341,9 +402,37 @@ mod tests {
         // Round 2: the easy AI plays X and wins.
         play_digits(&mut s, &[7, 1, 8, 2, 9]);
         assert_eq!(s.result().as_deref(), Some("X (easy AI) wins."));
+        let mut remote = Session::new(Rules::CLASSIC, Player::Remote, Player::Human);
+        play_digits(&mut remote, &[1, 7, 2, 8, 3]);
+        assert_eq!(remote.result().as_deref(), Some("X (remote) wins."));
         let mut two = Session::new(Rules::CLASSIC, Player::Hard, Player::Hard);
         play_digits(&mut two, &[7, 1, 8, 2, 9]);
         assert_eq!(two.result().as_deref(), Some("X (hard AI 1) wins."));
+    }
+
+    #[test]
+    fn a_session_state_restores_the_same_session() {
+        let mut s = Session::new(Rules::CLASSIC, Player::Human, Player::Remote);
+        play_digits(&mut s, &[7, 1, 8, 2, 9]);
+        s.new_round();
+        play_digits(&mut s, &[5, 3]);
+        let state = s.state();
+        assert_eq!((state.round, state.score), (2, [1, 0, 0]));
+        let back = Session::restore(Rules::CLASSIC, Player::Remote, Player::Human, &state).unwrap();
+        assert_eq!(back.game().board(), s.game().board());
+        assert_eq!(back.score(), s.score());
+        assert_eq!(back.side_of(Mark::X), Side::B, "round 2: side B plays X");
+        let bad = SessionState {
+            moves: vec!["5".into(), "5".into()],
+            ..state
+        };
+        assert_eq!(
+            Session::restore(Rules::CLASSIC, Player::Remote, Player::Human, &bad)
+                .map(|_| ())
+                .unwrap_err()
+                .0,
+            2
+        );
     }
 
     #[test]

@@ -23,6 +23,7 @@ pub mod board;
 pub mod cli;
 pub mod game;
 mod geometry;
+pub mod net;
 pub mod plain;
 pub mod player;
 pub mod record;

@@ -8,8 +8,8 @@ use std::fmt::Write as _;
 use std::io::{self, BufRead, Write};
 
 use crate::analyze;
-use crate::board::{Board, Mark, MoveError, Outcome};
-use crate::game::Session;
+use crate::board::{Board, Cell, Mark, MoveError, Outcome};
+use crate::game::{Game, Session};
 use crate::player::Brain;
 use crate::review;
 
@@ -104,22 +104,12 @@ pub fn run(
     out: &mut dyn Write,
     options: Options,
 ) -> io::Result<Ending> {
-    let echo = options.echo;
     let game = session.game_mut();
     write!(out, "{}", grid(game.board()))?;
     let mut buf = Vec::new();
     loop {
         let Some((mark, player)) = game.turn() else {
-            writeln!(out, "{}", result_line(game.outcome()))?;
-            let record = game.record();
-            writeln!(out, "Record: {record}")?;
-            if options.review {
-                let judgements = brain
-                    .review(&record, &mut |_, _| {})
-                    .expect("nothing cancels the plain front end's searches");
-                writeln!(out, "Review:")?;
-                review::write_text(out, &judgements)?;
-            }
+            finish(game, brain, out, options)?;
             return Ok(Ending::Finished);
         };
         if let Some(cell) = brain.choose(player, game.board()) {
@@ -128,38 +118,19 @@ pub fn run(
             write!(out, "{}", grid(game.board()))?;
             continue;
         }
-        let range = cell_range(game.board());
-        write!(out, "{mark} to move ({range}, u undo, h hint, q quit): ")?;
-        out.flush()?;
+        prompt(game, out)?;
         buf.clear();
         if input.read_until(b'\n', &mut buf)? == 0 {
             writeln!(out)?;
             return Ok(Ending::InputEnded);
         }
-        let Ok(line) = std::str::from_utf8(&buf) else {
-            if echo {
-                writeln!(out, "{}", String::from_utf8_lossy(&buf).trim_end())?;
-            }
-            writeln!(
-                out,
-                "That line is not valid text (UTF-8): type a cell ({range}), u, h or q."
-            )?;
-            continue;
-        };
-        if echo {
-            writeln!(out, "{}", line.trim_end())?;
-        }
-        let command = line.trim().to_ascii_lowercase();
-        match command.as_str() {
-            "" => writeln!(
-                out,
-                "Type a cell ({range}), u to undo, h for a hint or q to quit."
-            )?,
-            "q" | "quit" => {
+        match typed(game, &buf, out, options.echo)? {
+            Typed::Cell(cell) => play(game, cell, out)?,
+            Typed::Quit => {
                 writeln!(out, "Quit.")?;
                 return Ok(Ending::Quit);
             }
-            "u" | "undo" => match game.undo() {
+            Typed::Undo => match game.undo() {
                 0 => writeln!(out, "Nothing to undo.")?,
                 n => {
                     let s = if n == 1 { "" } else { "s" };
@@ -167,26 +138,104 @@ pub fn run(
                     write!(out, "{}", grid(game.board()))?;
                 }
             },
-            "h" | "hint" => {
-                let report = analyze::Report::from_moves(game.board(), brain.hint(game.board()));
-                write!(out, "Hint:\n{}", analyze::text(&report))?;
-            }
-            "?" | "help" => writeln!(
-                out,
-                "Type a cell ({range}; on 3×3 the numpad layout, 7 8 9 is the top row, or a coordinate like b2), u to undo your last move, h for the value of every move, q to quit."
-            )?,
-            _ => match game.board().parse_cell(line) {
-                Err(e) => writeln!(out, "{e}.")?,
-                Ok(cell) => match game.play(cell) {
-                    Ok(()) => write!(out, "{}", grid(game.board()))?,
-                    Err(MoveError::Occupied(c)) => {
-                        writeln!(out, "Cell {c} is taken: pick an empty cell.")?;
-                    }
-                    Err(MoveError::GameOver) => unreachable!("a finished game asks for no move"),
-                },
-            },
+            Typed::Hint => hint(game, brain, out)?,
+            Typed::Handled => {}
         }
     }
+}
+
+/// What a line typed at the prompt asks for, once the lines that only need an answer have
+/// had it.
+enum Typed {
+    Cell(Cell),
+    Quit,
+    Undo,
+    Hint,
+    /// Answered already (help, a blank line, a line that names no cell).
+    Handled,
+}
+
+/// The prompt for the side to move.
+fn prompt(game: &Game, out: &mut dyn Write) -> io::Result<()> {
+    let mark = game.board().to_move();
+    let range = cell_range(game.board());
+    write!(out, "{mark} to move ({range}, u undo, h hint, q quit): ")?;
+    out.flush()
+}
+
+/// Reads one typed line (echoed back with `echo`); a line that asks for nothing the game must
+/// do is answered here.
+fn typed(game: &Game, buf: &[u8], out: &mut dyn Write, echo: bool) -> io::Result<Typed> {
+    let range = cell_range(game.board());
+    let Ok(line) = std::str::from_utf8(buf) else {
+        if echo {
+            writeln!(out, "{}", String::from_utf8_lossy(buf).trim_end())?;
+        }
+        writeln!(
+            out,
+            "That line is not valid text (UTF-8): type a cell ({range}), u, h or q."
+        )?;
+        return Ok(Typed::Handled);
+    };
+    if echo {
+        writeln!(out, "{}", line.trim_end())?;
+    }
+    let command = line.trim().to_ascii_lowercase();
+    Ok(match command.as_str() {
+        "" => {
+            writeln!(
+                out,
+                "Type a cell ({range}), u to undo, h for a hint or q to quit."
+            )?;
+            Typed::Handled
+        }
+        "q" | "quit" => Typed::Quit,
+        "u" | "undo" => Typed::Undo,
+        "h" | "hint" => Typed::Hint,
+        "?" | "help" => {
+            writeln!(
+                out,
+                "Type a cell ({range}; on 3×3 the numpad layout, 7 8 9 is the top row, or a coordinate like b2), u to undo your last move, h for the value of every move, q to quit."
+            )?;
+            Typed::Handled
+        }
+        _ => match game.board().parse_cell(line) {
+            Err(e) => {
+                writeln!(out, "{e}.")?;
+                Typed::Handled
+            }
+            Ok(cell) => Typed::Cell(cell),
+        },
+    })
+}
+
+/// Plays a typed cell for the side to move and shows the board, or says why not.
+fn play(game: &mut Game, cell: Cell, out: &mut dyn Write) -> io::Result<()> {
+    match game.play(cell) {
+        Ok(()) => write!(out, "{}", grid(game.board())),
+        Err(MoveError::Occupied(c)) => writeln!(out, "Cell {c} is taken: pick an empty cell."),
+        Err(e @ MoveError::GameOver) => writeln!(out, "{e}."),
+    }
+}
+
+fn hint(game: &Game, brain: &mut Brain, out: &mut dyn Write) -> io::Result<()> {
+    let report = analyze::Report::from_moves(game.board(), brain.hint(game.board()));
+    write!(out, "Hint:\n{}", analyze::text(&report))
+}
+
+/// The end of a game: the result line, the record and, if asked for, the review.
+fn finish(game: &Game, brain: &mut Brain, out: &mut dyn Write, options: Options) -> io::Result<()> {
+    writeln!(out, "{}", result_line(game.outcome()))?;
+    let record = game.record();
+    writeln!(out, "Record: {record}")?;
+    if options.review {
+        let judgements = brain
+            .review(&record, &mut |_, _| {})
+            .expect("nothing cancels the plain front end's searches");
+        writeln!(out, "Review:")?;
+        review::write_text(out, &judgements)?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -22,11 +22,19 @@ pub enum Player {
     Medium,
     /// Perfect play: never loses; random among equally good moves.
     Hard,
+    /// The other player of a network game, whose moves arrive over the connection.
+    #[value(skip)]
+    Remote,
 }
 
 impl Player {
     pub const fn is_human(self) -> bool {
         matches!(self, Player::Human)
+    }
+
+    /// Whether the computer chooses this side's moves here.
+    pub const fn is_ai(self) -> bool {
+        matches!(self, Player::Easy | Player::Medium | Player::Hard)
     }
 
     /// The lower-case name used on the command line and in messages.
@@ -36,6 +44,7 @@ impl Player {
             Player::Easy => "easy",
             Player::Medium => "medium",
             Player::Hard => "hard",
+            Player::Remote => "remote",
         }
     }
 }
@@ -84,11 +93,11 @@ impl Brain {
         self.searcher.set_cancel(flag);
     }
 
-    /// The move `player` makes on `board`, or `None` for a human, a finished game or a
-    /// cancelled search.
+    /// The move `player` makes on `board`, or `None` for a person (here or remote), a
+    /// finished game or a cancelled search.
     pub fn choose(&mut self, player: Player, board: &Board) -> Option<Cell> {
         let candidates = match player {
-            Player::Human => return None,
+            Player::Human | Player::Remote => return None,
             Player::Easy => board.legal_moves(),
             Player::Medium => medium_candidates(board),
             Player::Hard => self.searcher.best_moves(board, self.think),
