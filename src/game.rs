@@ -300,6 +300,7 @@ fn names(a: Player, b: Player) -> [String; 2] {
     let name = |p: Player, n: u8| match (p, humans) {
         (Player::Human, 1) => "you".to_string(),
         (Player::Human, _) => format!("Player {n}"),
+        (Player::Remote, _) => "remote".to_string(),
         (ai, _) => format!("{ai} AI"),
     };
     let (first, second) = (name(a, 1), name(b, 2));
