@@ -230,7 +230,8 @@ mod tests {
             b"{}",
             b"{\"type\":\"move\",\"seq\":-1,\"cell\":\"5\"}",
             b"{\"type\":\"dance\"}",
-            b"[\"move\", 1, \"5\"]",
+            b"{\"type\":\"move\",\"seq\":1}",
+            b"{\"type\":\"move\",\"seq\":1,\"cell\":5}",
         ] {
             assert!(
                 matches!(Message::parse(junk), Err(ProtocolError::Invalid(_))),
