@@ -180,6 +180,16 @@ impl Session {
         Ok(session)
     }
 
+    /// This session (same players and names) at the point `state` describes: a network game
+    /// rejoined, where the host's record is the truth.
+    pub fn restored(&self, state: &SessionState) -> Result<Session, String> {
+        let [a, b] = self.players;
+        let mut back = Session::restore(self.game.rules(), a, b, state)
+            .map_err(|(n, e)| format!("move {n}: {e}"))?;
+        back.names.clone_from(&self.names);
+        Ok(back)
+    }
+
     /// Where the session stands, as a network host tells the player who joins.
     pub fn state(&self) -> SessionState {
         SessionState {

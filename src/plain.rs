@@ -4,13 +4,18 @@
 //! A bad line gets one line naming the problem and the same prompt again; the board is
 //! untouched.
 
+use std::collections::VecDeque;
 use std::fmt::Write as _;
 use std::io::{self, BufRead, Write};
+use std::sync::mpsc::{Receiver, Sender};
+use std::thread;
 
 use crate::analyze;
 use crate::board::{Board, Cell, Mark, MoveError, Outcome};
 use crate::game::{Game, Session};
-use crate::player::Brain;
+use crate::net::peer::{Link, NetEvent};
+use crate::net::protocol::Message;
+use crate::player::{Brain, Player};
 use crate::review;
 
 /// How a plain session ended.
@@ -22,6 +27,10 @@ pub enum Ending {
     Quit,
     /// Input ended before the game did.
     InputEnded,
+    /// The other player of a network game left.
+    Left,
+    /// The connection of a network game was lost for good.
+    Disconnected,
 }
 
 /// The board in the classic layout, top row first. On 3×3 empty cells show their numpad
@@ -125,7 +134,9 @@ pub fn run(
             return Ok(Ending::InputEnded);
         }
         match typed(game, &buf, out, options.echo)? {
-            Typed::Cell(cell) => play(game, cell, out)?,
+            Typed::Cell(cell) => {
+                play(game, cell, out)?;
+            }
             Typed::Quit => {
                 writeln!(out, "Quit.")?;
                 return Ok(Ending::Quit);
@@ -140,6 +151,201 @@ pub fn run(
             },
             Typed::Hint => hint(game, brain, out)?,
             Typed::Handled => {}
+        }
+    }
+}
+
+/// What the plain network game waits for.
+#[derive(Debug)]
+pub enum Input {
+    /// A line typed (or piped) by the local player.
+    Line(Vec<u8>),
+    /// The local input ended.
+    Ended,
+    Net(NetEvent),
+}
+
+/// Reads `input`'s lines on a thread of their own and sends them, then [`Input::Ended`].
+pub fn read_lines(mut input: impl BufRead + Send + 'static, tx: Sender<Input>) -> io::Result<()> {
+    thread::Builder::new().name("input".into()).spawn(move || {
+        loop {
+            let mut buf = Vec::new();
+            let message = match input.read_until(b'\n', &mut buf) {
+                Ok(0) | Err(_) => Input::Ended,
+                Ok(_) => Input::Line(buf),
+            };
+            let ended = matches!(message, Input::Ended);
+            if tx.send(message).is_err() || ended {
+                break;
+            }
+        }
+    })?;
+    Ok(())
+}
+
+/// The network side of a plain game.
+pub struct Remote<'a> {
+    pub link: Link,
+    /// Typed lines and the network's events, in the order they happened.
+    pub events: &'a Receiver<Input>,
+    /// Called when the connection is lost: a joiner starts trying to get back in.
+    pub on_lost: &'a dyn Fn(),
+    /// Called whenever the session changes: a host keeps what a rejoining player gets.
+    pub publish: &'a dyn Fn(&Session),
+    /// Whether this side hosts (its record is the truth after a rejoin).
+    pub host: bool,
+}
+
+/// Typed lines kept while it is the other player's turn, at most this many.
+const TYPED_AHEAD: usize = 32;
+
+/// Plays one game against the player at the other end of `remote.link`: local moves are sent,
+/// the other side's moves are checked with the rules before they are played, and a lost
+/// connection waits for a rejoin. Ends like [`run`], or with [`Ending::Left`] and
+/// [`Ending::Disconnected`].
+pub fn run_network(
+    session: &mut Session,
+    brain: &mut Brain,
+    remote: &Remote<'_>,
+    out: &mut dyn Write,
+    options: Options,
+) -> io::Result<Ending> {
+    write!(out, "{}", grid(session.game().board()))?;
+    let mut typed_ahead: VecDeque<Vec<u8>> = VecDeque::new();
+    let (mut input_ended, mut connected, mut announced) = (false, true, false);
+    loop {
+        (remote.publish)(session);
+        let game = session.game_mut();
+        let Some((mark, player)) = game.turn() else {
+            finish(game, brain, out, options)?;
+            remote.link.leave();
+            return Ok(Ending::Finished);
+        };
+        let them = if player == Player::Remote {
+            mark
+        } else {
+            mark.other()
+        };
+        if player.is_human() && !announced {
+            prompt(game, out)?;
+            announced = true;
+        } else if !player.is_human() && !announced {
+            writeln!(out, "Waiting for {mark} (remote)…")?;
+            announced = true;
+        }
+        let event = match typed_ahead.pop_front() {
+            Some(line) if player.is_human() => Input::Line(line),
+            Some(line) => {
+                typed_ahead.push_front(line);
+                remote.events.recv().unwrap_or(Input::Ended)
+            }
+            None if input_ended && player.is_human() => {
+                writeln!(out)?;
+                remote.link.leave();
+                return Ok(Ending::InputEnded);
+            }
+            None => remote.events.recv().unwrap_or(Input::Ended),
+        };
+        match event {
+            Input::Line(line) if !player.is_human() => {
+                if typed_ahead.len() < TYPED_AHEAD {
+                    typed_ahead.push_back(line);
+                }
+            }
+            Input::Line(line) => {
+                announced = false;
+                match typed(game, &line, out, options.echo)? {
+                    Typed::Cell(_) if !connected => {
+                        writeln!(out, "Not connected: wait for {them} to come back.")?
+                    }
+                    Typed::Cell(cell) => {
+                        if play(game, cell, out)? {
+                            let seq = game.history().len() as u32;
+                            remote.link.send(&Message::Move {
+                                seq,
+                                cell: cell.to_string(),
+                            });
+                        }
+                    }
+                    Typed::Quit => {
+                        remote.link.leave();
+                        writeln!(out, "Quit.")?;
+                        return Ok(Ending::Quit);
+                    }
+                    Typed::Undo => writeln!(out, "Undo is not available in network games.")?,
+                    Typed::Hint => hint(game, brain, out)?,
+                    Typed::Handled => {}
+                }
+            }
+            Input::Ended => input_ended = true,
+            Input::Net(NetEvent::Received(Message::Move { seq, cell })) => {
+                let expected = game.history().len() + 1;
+                let legal = (player == Player::Remote && seq as usize == expected)
+                    .then(|| game.board().parse_cell(&cell).ok())
+                    .flatten()
+                    .filter(|&c| game.play(c).is_ok());
+                match legal {
+                    Some(c) => {
+                        writeln!(out, "{mark} (remote) plays {c}")?;
+                        write!(out, "{}", grid(game.board()))?;
+                        announced = false;
+                    }
+                    None => {
+                        let why = format!("move {seq} ({cell:.12}) is not a legal move now");
+                        writeln!(out, "Refused a move from {them}: {why}.")?;
+                        remote.link.refuse(&why);
+                    }
+                }
+            }
+            Input::Net(NetEvent::Received(Message::Bye)) => {
+                writeln!(out, "{them} left the game.")?;
+                remote.link.leave();
+                return Ok(Ending::Left);
+            }
+            Input::Net(NetEvent::Received(Message::Error { message })) => {
+                writeln!(out, "{them}'s side reports: {message:.200}")?;
+            }
+            // The other side asks for a rematch: this front end plays one game.
+            Input::Net(NetEvent::Received(_)) => {}
+            Input::Net(NetEvent::Lost(why)) => {
+                connected = false;
+                if remote.host {
+                    writeln!(
+                        out,
+                        "{them}'s connection was lost ({why}); waiting for them to rejoin."
+                    )?;
+                } else {
+                    writeln!(
+                        out,
+                        "The connection to {them} was lost ({why}); trying to get back in…"
+                    )?;
+                }
+                (remote.on_lost)();
+            }
+            Input::Net(NetEvent::Joined(addr)) => {
+                connected = true;
+                announced = false;
+                writeln!(out, "{them} is back ({addr}).")?;
+            }
+            Input::Net(NetEvent::Rejoined(state)) => match session.restored(&state) {
+                Ok(back) => {
+                    *session = back;
+                    connected = true;
+                    announced = false;
+                    writeln!(out, "Back in.")?;
+                    write!(out, "{}", grid(session.game().board()))?;
+                }
+                Err(why) => {
+                    writeln!(out, "The host's game does not replay here: {why}.")?;
+                    remote.link.leave();
+                    return Ok(Ending::Disconnected);
+                }
+            },
+            Input::Net(NetEvent::Refused(why)) => {
+                writeln!(out, "Could not get back in: {why}.")?;
+                return Ok(Ending::Disconnected);
+            }
+            Input::Net(NetEvent::Notice(text)) => writeln!(out, "{text}")?,
         }
     }
 }
@@ -209,12 +415,15 @@ fn typed(game: &Game, buf: &[u8], out: &mut dyn Write, echo: bool) -> io::Result
     })
 }
 
-/// Plays a typed cell for the side to move and shows the board, or says why not.
-fn play(game: &mut Game, cell: Cell, out: &mut dyn Write) -> io::Result<()> {
+/// Plays a typed cell for the side to move and shows the board, or says why not. Returns
+/// whether it was played.
+fn play(game: &mut Game, cell: Cell, out: &mut dyn Write) -> io::Result<bool> {
     match game.play(cell) {
-        Ok(()) => write!(out, "{}", grid(game.board())),
-        Err(MoveError::Occupied(c)) => writeln!(out, "Cell {c} is taken: pick an empty cell."),
-        Err(e @ MoveError::GameOver) => writeln!(out, "{e}."),
+        Ok(()) => write!(out, "{}", grid(game.board())).map(|()| true),
+        Err(MoveError::Occupied(c)) => {
+            writeln!(out, "Cell {c} is taken: pick an empty cell.").map(|()| false)
+        }
+        Err(e @ MoveError::GameOver) => writeln!(out, "{e}.").map(|()| false),
     }
 }
 

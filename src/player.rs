@@ -102,6 +102,9 @@ impl Brain {
             Player::Medium => medium_candidates(board),
             Player::Hard => self.searcher.best_moves(board, self.think),
         };
+        if self.searcher.cancelled() {
+            return None;
+        }
         self.pick(&candidates)
     }
 
@@ -180,4 +183,21 @@ pub fn medium_candidates(board: &Board) -> Vec<Cell> {
         .into_iter()
         .filter(|&c| Some(score(c)) == best)
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Rules;
+
+    #[test]
+    fn a_cancelled_brain_chooses_nothing() {
+        let mut brain = Brain::new(Some(1)).with_think(Duration::from_secs(60));
+        brain.set_cancel(Some(Arc::new(AtomicBool::new(true))));
+        let mut board = Board::new(Rules::new(7, 5, false).unwrap());
+        board.play(board.cell_at(3, 3).unwrap()).unwrap();
+        assert_eq!(brain.choose(Player::Hard, &board), None);
+        brain.set_cancel(None);
+        assert!(brain.choose(Player::Hard, &Board::default()).is_some());
+    }
 }

@@ -100,9 +100,28 @@ impl Link {
         close(&mut lock(&self.slot), why);
     }
 
-    /// Says goodbye and closes the connection.
+    /// Says goodbye and closes the connection gently: this side stops sending, and waits up
+    /// to a second for the other side to close too, so nothing either side sent is lost.
     pub fn leave(&self) {
-        self.send(&Message::Bye);
+        let generation = {
+            let mut slot = lock(&self.slot);
+            let Some(stream) = slot.stream.as_mut() else {
+                return;
+            };
+            let _ = stream.write_all(Message::Bye.to_line().as_bytes());
+            let _ = stream.shutdown(Shutdown::Write);
+            slot.closing = Some("you left".into());
+            slot.generation
+        };
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(1) {
+            let slot = lock(&self.slot);
+            if slot.stream.is_none() || slot.generation != generation {
+                return;
+            }
+            drop(slot);
+            thread::sleep(Duration::from_millis(5));
+        }
         close(&mut lock(&self.slot), "you left");
     }
 

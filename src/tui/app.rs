@@ -27,10 +27,10 @@ pub enum Mode {
     Paused,
     /// The keys overlay, over the mode it returns to.
     Help(Box<Mode>),
-    /// The worker is working out a hint.
-    HintWaiting,
-    /// Every empty cell's value, shown until the next key.
-    Hint(Vec<(Cell, Value)>),
+    /// The worker is working out a hint; then back to the mode inside (playing or paused).
+    HintWaiting(Box<Mode>),
+    /// Every empty cell's value, shown until the next key; then back to the mode inside.
+    Hint(Vec<(Cell, Value)>, Box<Mode>),
     /// The worker is judging the finished game's moves: `done` of `total` so far.
     ReviewWaiting { done: usize, total: usize },
     /// The finished game's moves, judged, with the one at index `at` on screen.
@@ -54,6 +54,8 @@ pub struct App {
     queued: VecDeque<Cell>,
     /// The record of the last game that was left unfinished or finished for a new round.
     previous: Option<Record>,
+    /// The last review worked out, for the game it judged: opening it again is instant.
+    reviewed: Option<(Record, Vec<Judgement>)>,
     size: (u16, u16),
     quit: bool,
 }
@@ -69,6 +71,7 @@ impl App {
             message: String::new(),
             queued: VecDeque::new(),
             previous: None,
+            reviewed: None,
             size,
             quit: false,
         };
@@ -149,7 +152,7 @@ impl App {
     /// Every empty cell's value while a hint is shown.
     pub fn hint(&self) -> Option<&[(Cell, Value)]> {
         match self.base_mode() {
-            Mode::Hint(values) => Some(values),
+            Mode::Hint(values, _) => Some(values),
             _ => None,
         }
     }
@@ -158,8 +161,16 @@ impl App {
         matches!(self.mode, Mode::Help(_))
     }
 
+    /// Whether a game between two AIs is paused (under any hint or help shown over it).
     pub fn paused(&self) -> bool {
-        *self.base_mode() == Mode::Paused
+        let mut mode = &self.mode;
+        loop {
+            match mode {
+                Mode::Help(under) | Mode::HintWaiting(under) | Mode::Hint(_, under) => mode = under,
+                Mode::Paused => return true,
+                _ => return false,
+            }
+        }
     }
 
     pub fn size(&self) -> (u16, u16) {
@@ -175,22 +186,17 @@ impl App {
     pub fn job(&self) -> Option<Job> {
         let board = *self.game().board();
         match self.base_mode() {
-            Mode::HintWaiting => Some(Job::Hint { board }),
+            Mode::HintWaiting(_) => Some(Job::Hint { board }),
             Mode::ReviewWaiting { .. } => Some(Job::Review {
                 record: self.game().record(),
             }),
             // The base mode is never Help.
-            Mode::Paused | Mode::Hint(_) | Mode::Review { .. } | Mode::Help(_) => None,
+            Mode::Paused | Mode::Hint(..) | Mode::Review { .. } | Mode::Help(_) => None,
             Mode::Playing => match self.game().turn() {
-                Some((_, player)) if !player.is_human() => Some(Job::Move { board, player }),
+                Some((_, player)) if player.is_ai() => Some(Job::Move { board, player }),
                 _ => None,
             },
         }
-    }
-
-    /// Whether the AI is to move now (not paused, game not over).
-    pub fn ai_to_move(&self) -> bool {
-        matches!(self.job(), Some(Job::Move { .. }))
     }
 
     /// Applies an event of the loop.
@@ -204,20 +210,22 @@ impl App {
     /// Takes the worker's answer to the current job; an answer to anything else is ignored.
     fn done(&mut self, reply: Reply) {
         match (self.job(), reply) {
-            (Some(Job::Move { board, .. }), Reply::Move(cell)) if board == *self.game().board() => {
-                self.ai_move(cell);
-            }
+            (Some(Job::Move { .. }), Reply::Move(cell)) => self.ai_move(cell),
             (Some(Job::Review { .. }), Reply::Progress { done, total }) => {
                 *self.base_mode_mut() = Mode::ReviewWaiting { done, total };
                 self.message = format!("Reviewing the game: move {done} of {total} judged…");
             }
-            (Some(Job::Review { .. }), Reply::Review(moves)) if !moves.is_empty() => {
+            (Some(Job::Review { record }), Reply::Review(moves)) if !moves.is_empty() => {
+                self.reviewed = Some((record, moves.clone()));
                 *self.base_mode_mut() = Mode::Review { moves, at: 0 };
                 self.show_review_move();
             }
             (Some(Job::Hint { .. }), Reply::Hint(values)) => {
                 let mark = self.game().board().to_move();
-                *self.base_mode_mut() = Mode::Hint(values);
+                let mode = self.base_mode_mut();
+                if let Mode::HintWaiting(under) = std::mem::replace(mode, Mode::Playing) {
+                    *mode = Mode::Hint(values, under);
+                }
                 self.message = format!(
                     "Hint for {mark}: W win, D draw, L loss, in moves from now; best in bold"
                 );
@@ -231,6 +239,12 @@ impl App {
     /// # Panics
     /// On [`Action::Panic`], which only a test build of the key map produces.
     pub fn update(&mut self, action: Action) {
+        // The help opens over whatever is on screen, and what was going on goes on under it.
+        if action == Action::Help && !self.help_open() {
+            let under = std::mem::replace(&mut self.mode, Mode::Playing);
+            self.mode = Mode::Help(Box::new(under));
+            return;
+        }
         match std::mem::replace(&mut self.mode, Mode::Playing) {
             // Any key closes the help without acting; q still quits.
             Mode::Help(under) => {
@@ -239,7 +253,8 @@ impl App {
                 return;
             }
             // A hint lasts until the next key; Esc only closes it.
-            Mode::Hint(_) | Mode::HintWaiting => {
+            Mode::Hint(_, under) | Mode::HintWaiting(under) => {
+                self.mode = *under;
                 if action == Action::Escape {
                     self.message = self.turn_message();
                     return;
@@ -267,7 +282,7 @@ impl App {
                 self.mode = Mode::Playing;
                 self.message = format!("Review cancelled. {}", self.turn_message());
             }
-            Action::Help | Action::Quit | Action::NewRound | Action::Panic => {
+            Action::Quit | Action::NewRound | Action::Panic => {
                 self.mode = Mode::Playing;
                 self.play_key(action);
             }
@@ -300,10 +315,8 @@ impl App {
                 self.mode = Mode::Playing;
                 self.message = self.turn_message();
             }
-            Action::Help | Action::Quit | Action::NewRound | Action::Panic => {
-                if matches!(action, Action::NewRound) {
-                    self.mode = Mode::Playing;
-                }
+            Action::Quit | Action::NewRound | Action::Panic => {
+                self.mode = Mode::Playing;
                 self.play_key(action);
             }
             _ => {
@@ -326,7 +339,16 @@ impl App {
             self.message = "The review opens once the game is over".into();
             return;
         }
-        let total = self.game().history().len();
+        let record = self.game().record();
+        if let Some((_, moves)) = self.reviewed.as_ref().filter(|(r, _)| *r == record) {
+            self.mode = Mode::Review {
+                moves: moves.clone(),
+                at: 0,
+            };
+            self.show_review_move();
+            return;
+        }
+        let total = record.len();
         self.mode = Mode::ReviewWaiting { done: 0, total };
         self.message = format!("Reviewing the game: move 0 of {total} judged…");
     }
@@ -354,10 +376,8 @@ impl App {
             Action::Hint => self.ask_hint(),
             Action::Review => self.ask_review(),
             Action::NewRound => self.new_round(),
-            Action::Help => {
-                let under = std::mem::replace(&mut self.mode, Mode::Playing);
-                self.mode = Mode::Help(Box::new(under));
-            }
+            // Opened in `update`, over any mode.
+            Action::Help => {}
             Action::Escape | Action::Quit => self.quit = true,
             Action::Unknown(key) => {
                 self.message = format!("{key} does nothing here: press ? for the keys");
@@ -402,11 +422,23 @@ impl App {
     fn human_move(&mut self, cell: Cell) {
         match self.game().turn() {
             None => self.message = "The game is over: n, Enter or Space starts a new round".into(),
+            Some(_) if !self.session.has_human() => {
+                self.message = "The AIs play each other: Space pauses, n starts a new round".into();
+            }
             Some((_, player)) if !player.is_human() => {
-                if self.queued.len() < QUEUE_LIMIT {
+                self.message = if self.queued.len() >= QUEUE_LIMIT {
+                    "Wait for the AI: no more moves can be queued".into()
+                } else if self.queued.is_empty() {
                     self.queued.push_back(cell);
-                }
-                self.message = format!("Wait for the AI: {cell} will be played next");
+                    format!("Wait for the AI: {cell} will be played next")
+                } else {
+                    self.queued.push_back(cell);
+                    let cells: Vec<String> = self.queued.iter().map(ToString::to_string).collect();
+                    format!(
+                        "Wait for the AI: {} will be played in turn",
+                        cells.join(", ")
+                    )
+                };
             }
             Some((mark, _)) => match self.session.game_mut().play(cell) {
                 Ok(()) => self.after_move(mark, cell),
@@ -459,9 +491,6 @@ impl App {
 
     fn undo(&mut self) {
         self.queued.clear();
-        if self.mode == Mode::Paused {
-            self.mode = Mode::Playing;
-        }
         match self.session.game_mut().undo() {
             0 => self.message = "Nothing to undo".into(),
             n => {
@@ -478,7 +507,8 @@ impl App {
                 self.message = "Wait for the AI's move: hints are for your turn".into();
             }
             Some((mark, _)) => {
-                self.mode = Mode::HintWaiting;
+                let under = std::mem::replace(&mut self.mode, Mode::Playing);
+                self.mode = Mode::HintWaiting(Box::new(under));
                 self.message = format!("Working out a hint for {mark}…");
             }
         }
@@ -624,7 +654,7 @@ mod tests {
     fn undo_during_the_ai_turn_cancels_its_job() {
         let mut app = app(Player::Human, Player::Hard);
         app.update(Action::Digit(5));
-        assert!(app.ai_to_move());
+        assert!(matches!(app.job(), Some(Job::Move { .. })));
         app.update(Action::Undo);
         assert_eq!(board(&app), ".../.../...");
         assert_eq!(app.job(), None);
@@ -645,7 +675,7 @@ mod tests {
     fn a_hint_is_worked_out_and_lasts_until_the_next_key() {
         let mut app = app(Player::Human, Player::Hard);
         app.update(Action::Hint);
-        assert_eq!(app.mode(), &Mode::HintWaiting);
+        assert!(matches!(app.mode(), Mode::HintWaiting(_)));
         assert!(matches!(app.job(), Some(Job::Hint { .. })));
         work(&mut app);
         assert_eq!(app.hint().map(<[_]>::len), Some(9));
@@ -704,13 +734,13 @@ mod tests {
     #[test]
     fn space_pauses_a_game_between_two_ais() {
         let mut app = app(Player::Hard, Player::Easy);
-        assert!(app.ai_to_move());
+        assert!(matches!(app.job(), Some(Job::Move { .. })));
         app.update(Action::Activate);
         assert!(app.paused() && app.job().is_none());
         app.handle(Event::Answer(Reply::Move(cell(&app, 5))));
         assert!(app.game().history().is_empty());
         app.update(Action::Activate);
-        assert!(app.ai_to_move());
+        assert!(matches!(app.job(), Some(Job::Move { .. })));
     }
 
     #[test]
@@ -730,7 +760,7 @@ mod tests {
         let mut app = app(Player::Human, Player::Hard);
         app.update(Action::Digit(5));
         app.update(Action::Help);
-        assert!(app.ai_to_move());
+        assert!(matches!(app.job(), Some(Job::Move { .. })));
         app.handle(Event::Answer(Reply::Move(cell(&app, 1))));
         assert_eq!(board(&app), ".../.X./O..");
         assert!(app.help_open());
@@ -810,5 +840,89 @@ mod tests {
         assert_eq!(app.last_record(), Some(record));
         app.update(Action::Digit(5));
         assert_eq!(app.last_record().unwrap().to_string(), "5");
+    }
+
+    #[test]
+    fn a_hint_in_a_paused_game_keeps_it_paused() {
+        let mut app = app(Player::Hard, Player::Hard);
+        app.update(Action::Activate);
+        assert!(app.paused());
+        app.update(Action::Hint);
+        assert!(app.paused() && matches!(app.job(), Some(Job::Hint { .. })));
+        work(&mut app);
+        assert!(app.paused() && app.hint().is_some());
+        app.update(Action::Escape);
+        assert!(
+            app.paused() && app.job().is_none(),
+            "still paused after the hint"
+        );
+        app.update(Action::Undo);
+        assert!(app.paused(), "nothing to undo keeps the pause");
+        app.update(Action::Activate);
+        assert!(!app.paused());
+    }
+
+    #[test]
+    fn the_help_opens_over_a_hint_or_a_review_being_worked_out() {
+        let mut app = app(Player::Human, Player::Human);
+        app.update(Action::Hint);
+        app.update(Action::Help);
+        assert!(app.help_open());
+        assert!(
+            matches!(app.job(), Some(Job::Hint { .. })),
+            "the hint goes on"
+        );
+        work(&mut app);
+        app.update(Action::Activate);
+        assert!(
+            !app.help_open() && app.hint().is_some(),
+            "the hint is still shown"
+        );
+        let mut app = finished_with_a_blunder();
+        app.update(Action::Review);
+        app.update(Action::Help);
+        assert!(
+            matches!(app.job(), Some(Job::Review { .. })),
+            "the review goes on"
+        );
+    }
+
+    #[test]
+    fn a_review_opens_again_without_judging_again() {
+        let mut app = finished_with_a_blunder();
+        app.update(Action::Review);
+        work(&mut app);
+        app.update(Action::Review);
+        assert_eq!(app.mode(), &Mode::Playing);
+        app.update(Action::Review);
+        assert!(app.review().is_some());
+        assert_eq!(app.job(), None, "nothing to work out");
+    }
+
+    #[test]
+    fn keys_that_play_say_so_when_no_one_plays_from_the_keyboard() {
+        let mut app = app(Player::Hard, Player::Easy);
+        app.update(Action::Digit(5));
+        assert!(app.game().history().is_empty());
+        assert!(app.message().starts_with("The AIs play each other"));
+    }
+
+    #[test]
+    fn queued_moves_are_listed_and_limited() {
+        let mut app = app(Player::Human, Player::Hard);
+        app.update(Action::Digit(7));
+        app.update(Action::Digit(3));
+        app.update(Action::Digit(9));
+        assert_eq!(
+            app.message(),
+            "Wait for the AI: 3, 9 will be played in turn"
+        );
+        for d in [1, 2, 4, 6, 8, 1, 2] {
+            app.update(Action::Digit(d));
+        }
+        assert_eq!(
+            app.message(),
+            "Wait for the AI: no more moves can be queued"
+        );
     }
 }

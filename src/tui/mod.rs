@@ -49,6 +49,8 @@ pub struct Summary {
     pub score: String,
     /// The last game with a move in it.
     pub record: Option<Record>,
+    /// The signal that ended the game, if one did.
+    pub signal: Option<i32>,
 }
 
 /// Everything the loop waits for.
@@ -57,8 +59,8 @@ enum Message {
     InputFailed(io::Error),
     /// The worker's answer to its job number `.0`.
     Answer(u64, Reply),
-    /// SIGTERM, SIGHUP or SIGINT.
-    Stop,
+    /// SIGTERM, SIGHUP or SIGINT, with its number.
+    Stop(i32),
 }
 
 /// Plays `session` on the terminal until the player quits or a stop signal arrives, with
@@ -66,8 +68,8 @@ enum Message {
 pub fn run(session: Session, brain: Brain, options: Options) -> anyhow::Result<Summary> {
     let (tx, rx) = mpsc::channel();
     let stop = tx.clone();
-    terminal::on_stop_signal(move || {
-        let _ = stop.send(Message::Stop);
+    terminal::on_stop_signal(move |signal| {
+        let _ = stop.send(Message::Stop(signal));
     })?;
     let _guard = TerminalGuard::enter()?;
     let size = crossterm::terminal::size().context("reading the terminal size")?;
@@ -79,6 +81,7 @@ pub fn run(session: Session, brain: Brain, options: Options) -> anyhow::Result<S
     // The AI's move, held back until the delay has passed.
     let mut held: Option<(Reply, Instant)> = None;
     let mut dirty = true;
+    let mut signal = None;
     while !app.should_quit() {
         let job = app.job();
         if worker.want(job.clone()) {
@@ -110,6 +113,7 @@ pub fn run(session: Session, brain: Brain, options: Options) -> anyhow::Result<S
                 None => continue,
             },
             Ok(Message::InputFailed(e)) => return Err(e).context("reading input"),
+            Ok(Message::Answer(_, Reply::Failed)) => anyhow::bail!("the AI stopped unexpectedly"),
             Ok(Message::Answer(id, reply)) => {
                 if !worker.accept(id, &reply) {
                     continue;
@@ -122,7 +126,10 @@ pub fn run(session: Session, brain: Brain, options: Options) -> anyhow::Result<S
                     _ => app.handle(Event::Answer(reply)),
                 }
             }
-            Ok(Message::Stop) => break,
+            Ok(Message::Stop(number)) => {
+                signal = Some(number);
+                break;
+            }
             Err(RecvTimeoutError::Timeout) => {
                 if let Some((_, due)) = held
                     && Instant::now() >= due
@@ -139,6 +146,7 @@ pub fn run(session: Session, brain: Brain, options: Options) -> anyhow::Result<S
     Ok(Summary {
         score: app.session().score_line(),
         record: app.last_record(),
+        signal,
     })
 }
 

@@ -74,13 +74,13 @@ fn install_panic_hook() {
     });
 }
 
-/// Calls `stop` on SIGTERM, SIGHUP or SIGINT instead of the default of dying on the spot, so
+/// Calls `stop` with the signal's number on SIGTERM, SIGHUP or SIGINT instead of the default of dying on the spot, so
 /// the game loop can return and the guard restore the terminal.
 ///
 /// A watchdog backs this up: if the process is still running half a second after the signal,
 /// it restores the terminal and exits. That covers a closed terminal window, whose input then
 /// reads as endless end-of-file, which crossterm's reader can spin on.
-pub fn on_stop_signal(stop: impl FnOnce() + Send + 'static) -> anyhow::Result<()> {
+pub fn on_stop_signal(stop: impl FnOnce(i32) + Send + 'static) -> anyhow::Result<()> {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
     use signal_hook::iterator::Signals;
     let mut signals = Signals::new([SIGTERM, SIGHUP, SIGINT]).context("handling signals")?;
@@ -88,7 +88,7 @@ pub fn on_stop_signal(stop: impl FnOnce() + Send + 'static) -> anyhow::Result<()
         .name("stop-signals".into())
         .spawn(move || {
             if let Some(signal) = signals.forever().next() {
-                stop();
+                stop(signal);
                 std::thread::sleep(Duration::from_millis(500));
                 restore();
                 std::process::exit(128 + signal);

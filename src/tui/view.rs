@@ -283,12 +283,17 @@ pub fn render(app: &App, busy: Option<Duration>, color: bool) -> Frame {
     } else {
         "arrows+Enter"
     };
+    let humans = app.session().has_human();
     let help = if app.review().is_some() {
         "← → step · 7 first · 1 last · r or Esc leave · q quit".to_string()
+    } else if app.game().is_over() && humans {
+        "n new round · r review · u undo · ? keys · q quit".to_string()
     } else if app.game().is_over() {
-        "n new round · r review · u undo · h hint · ? keys · q quit".to_string()
-    } else {
+        "n new round · r review · ? keys · q quit".to_string()
+    } else if humans {
         format!("{keys} play · u undo · h hint · n new round · ? keys · q quit")
+    } else {
+        "Space pause · h hint · n new round · ? keys · q quit".to_string()
     };
     frame.centred(below + 3, &help, Style::PLAIN.dim());
     if app.help_open() {

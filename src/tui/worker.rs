@@ -41,6 +41,8 @@ pub enum Reply {
         total: usize,
     },
     Review(Vec<Judgement>),
+    /// The worker thread died (a bug): no answer will come.
+    Failed,
 }
 
 impl Reply {
@@ -79,6 +81,10 @@ impl Worker {
         thread::Builder::new()
             .name("ai".into())
             .spawn(move || {
+                let _farewell = Farewell {
+                    answers: answers.clone(),
+                    wrap,
+                };
                 for (id, job, cancel) in inbox {
                     if cancel.load(Ordering::Relaxed) {
                         continue;
@@ -162,8 +168,88 @@ impl Worker {
     }
 }
 
+/// Tells the loop when the worker thread dies of a panic, so the game stops with an error
+/// instead of waiting for an answer that will never come.
+struct Farewell<M> {
+    answers: Sender<M>,
+    wrap: fn(u64, Reply) -> M,
+}
+
+impl<M> Drop for Farewell<M> {
+    fn drop(&mut self) {
+        if thread::panicking() {
+            let _ = self.answers.send((self.wrap)(0, Reply::Failed));
+        }
+    }
+}
+
 impl Drop for Worker {
     fn drop(&mut self) {
         self.cancel();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Rules;
+    use std::sync::mpsc::RecvTimeoutError;
+
+    fn worker() -> (Worker, Receiver<(u64, Reply)>) {
+        let (tx, rx) = mpsc::channel();
+        let brain = Brain::new(Some(1)).with_think(Duration::from_secs(60));
+        let worker = Worker::spawn(brain, tx, |id, reply| (id, reply)).unwrap();
+        (worker, rx)
+    }
+
+    fn seven_by_seven() -> Board {
+        let mut board = Board::new(Rules::new(7, 5, false).unwrap());
+        board.play(board.cell_at(3, 3).unwrap()).unwrap();
+        board
+    }
+
+    #[test]
+    fn a_job_is_answered_once_under_its_number() {
+        let (mut worker, rx) = worker();
+        let board = Board::default();
+        let job = Job::Move {
+            board,
+            player: Player::Hard,
+        };
+        assert!(worker.want(Some(job.clone())));
+        assert!(!worker.want(Some(job)), "the same job is not started again");
+        let (id, reply) = rx.recv_timeout(Duration::from_secs(10)).unwrap();
+        assert!(matches!(reply, Reply::Move(_)));
+        assert!(!worker.accept(id + 1, &reply), "another number is stale");
+        assert!(worker.accept(id, &reply));
+        assert!(!worker.accept(id, &reply), "answered once");
+        assert!(
+            worker.busy_for().is_some(),
+            "the job stays current until replaced"
+        );
+        assert!(worker.want(None));
+        assert!(worker.busy_for().is_none());
+    }
+
+    #[test]
+    fn a_cancelled_search_sends_nothing_and_frees_the_worker() {
+        let (mut worker, rx) = worker();
+        worker.want(Some(Job::Move {
+            board: seven_by_seven(),
+            player: Player::Hard,
+        }));
+        thread::sleep(Duration::from_millis(100));
+        worker.want(Some(Job::Move {
+            board: Board::default(),
+            player: Player::Easy,
+        }));
+        // The 7×7 search, given a minute, is dropped: the next answer is the easy move's.
+        let (id, reply) = rx.recv_timeout(Duration::from_secs(10)).unwrap();
+        assert!(worker.accept(id, &reply), "{reply:?} answers the new job");
+        worker.want(None);
+        assert!(matches!(
+            rx.recv_timeout(Duration::from_millis(300)),
+            Err(RecvTimeoutError::Timeout)
+        ));
     }
 }
