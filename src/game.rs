@@ -190,6 +190,41 @@ impl Session {
         Ok(back)
     }
 
+    /// The mark the remote player of a network game has this round, if there is one.
+    pub fn remote_mark(&self) -> Option<Mark> {
+        [Mark::X, Mark::O]
+            .into_iter()
+            .find(|&m| self.game.player(m) == Player::Remote)
+    }
+
+    /// Plays a move that arrived from the remote player: it must be their turn, the next
+    /// move of the game (`seq`, from 1) and a legal cell. On error nothing changes and the
+    /// message says what was wrong.
+    pub fn remote_move(&mut self, seq: u32, cell: &str) -> Result<Cell, String> {
+        let shown: String = cell.chars().take(12).collect();
+        match self.game.turn() {
+            Some((_, Player::Remote)) => {}
+            Some(_) => return Err(format!("move {seq} ({shown}) came out of turn")),
+            None => {
+                return Err(format!(
+                    "move {seq} ({shown}) came after the end of the game"
+                ));
+            }
+        }
+        let expected = self.game.history().len() + 1;
+        if usize::try_from(seq).ok() != Some(expected) {
+            return Err(format!(
+                "move {seq} ({shown}) came when move {expected} was due"
+            ));
+        }
+        let parsed = self.game.board().parse_cell(cell);
+        let cell = parsed.map_err(|e| format!("move {seq}: {e}"))?;
+        self.game
+            .play(cell)
+            .map_err(|e| format!("move {seq}: {e}"))?;
+        Ok(cell)
+    }
+
     /// Where the session stands, as a network host tells the player who joins.
     pub fn state(&self) -> SessionState {
         SessionState {

@@ -15,7 +15,7 @@ use crate::board::{Board, Cell, Mark, MoveError, Outcome};
 use crate::game::{Game, Session};
 use crate::net::peer::{Link, NetEvent};
 use crate::net::protocol::Message;
-use crate::player::{Brain, Player};
+use crate::player::Brain;
 use crate::review;
 
 /// How a plain session ended.
@@ -212,7 +212,11 @@ pub fn run_network(
 ) -> io::Result<Ending> {
     write!(out, "{}", grid(session.game().board()))?;
     let mut typed_ahead: VecDeque<Vec<u8>> = VecDeque::new();
-    let (mut input_ended, mut connected, mut announced) = (false, true, false);
+    let mut input_ended = false;
+    let mut flow = Flow {
+        connected: true,
+        announced: false,
+    };
     loop {
         (remote.publish)(session);
         let game = session.game_mut();
@@ -221,18 +225,12 @@ pub fn run_network(
             remote.link.leave();
             return Ok(Ending::Finished);
         };
-        let them = if player == Player::Remote {
-            mark
-        } else {
-            mark.other()
-        };
-        if player.is_human() && !announced {
+        if player.is_human() && !flow.announced {
             prompt(game, out)?;
-            announced = true;
-        } else if !player.is_human() && !announced {
+        } else if !flow.announced {
             writeln!(out, "Waiting for {mark} (remote)…")?;
-            announced = true;
         }
+        flow.announced = true;
         let event = match typed_ahead.pop_front() {
             Some(line) if player.is_human() => Input::Line(line),
             Some(line) => {
@@ -253,10 +251,11 @@ pub fn run_network(
                 }
             }
             Input::Line(line) => {
-                announced = false;
+                flow.announced = false;
                 match typed(game, &line, out, options.echo)? {
-                    Typed::Cell(_) if !connected => {
-                        writeln!(out, "Not connected: wait for {them} to come back.")?
+                    Typed::Cell(_) if !flow.connected => {
+                        let them = mark.other();
+                        writeln!(out, "Not connected: wait for {them} to come back.")?;
                     }
                     Typed::Cell(cell) => {
                         if play(game, cell, out)? {
@@ -278,76 +277,94 @@ pub fn run_network(
                 }
             }
             Input::Ended => input_ended = true,
-            Input::Net(NetEvent::Received(Message::Move { seq, cell })) => {
-                let expected = game.history().len() + 1;
-                let legal = (player == Player::Remote && seq as usize == expected)
-                    .then(|| game.board().parse_cell(&cell).ok())
-                    .flatten()
-                    .filter(|&c| game.play(c).is_ok());
-                match legal {
-                    Some(c) => {
-                        writeln!(out, "{mark} (remote) plays {c}")?;
-                        write!(out, "{}", grid(game.board()))?;
-                        announced = false;
-                    }
-                    None => {
-                        let why = format!("move {seq} ({cell:.12}) is not a legal move now");
-                        writeln!(out, "Refused a move from {them}: {why}.")?;
-                        remote.link.refuse(&why);
-                    }
+            Input::Net(event) => {
+                if let Some(ending) = on_net(session, remote, event, &mut flow, out)? {
+                    return Ok(ending);
                 }
             }
-            Input::Net(NetEvent::Received(Message::Bye)) => {
-                writeln!(out, "{them} left the game.")?;
-                remote.link.leave();
-                return Ok(Ending::Left);
-            }
-            Input::Net(NetEvent::Received(Message::Error { message })) => {
-                writeln!(out, "{them}'s side reports: {message:.200}")?;
-            }
-            // The other side asks for a rematch: this front end plays one game.
-            Input::Net(NetEvent::Received(_)) => {}
-            Input::Net(NetEvent::Lost(why)) => {
-                connected = false;
-                if remote.host {
-                    writeln!(
-                        out,
-                        "{them}'s connection was lost ({why}); waiting for them to rejoin."
-                    )?;
-                } else {
-                    writeln!(
-                        out,
-                        "The connection to {them} was lost ({why}); trying to get back in…"
-                    )?;
-                }
-                (remote.on_lost)();
-            }
-            Input::Net(NetEvent::Joined(addr)) => {
-                connected = true;
-                announced = false;
-                writeln!(out, "{them} is back ({addr}).")?;
-            }
-            Input::Net(NetEvent::Rejoined(state)) => match session.restored(&state) {
-                Ok(back) => {
-                    *session = back;
-                    connected = true;
-                    announced = false;
-                    writeln!(out, "Back in.")?;
-                    write!(out, "{}", grid(session.game().board()))?;
-                }
-                Err(why) => {
-                    writeln!(out, "The host's game does not replay here: {why}.")?;
-                    remote.link.leave();
-                    return Ok(Ending::Disconnected);
-                }
-            },
-            Input::Net(NetEvent::Refused(why)) => {
-                writeln!(out, "Could not get back in: {why}.")?;
-                return Ok(Ending::Disconnected);
-            }
-            Input::Net(NetEvent::Notice(text)) => writeln!(out, "{text}")?,
         }
     }
+}
+
+/// Where a plain network game stands besides the session.
+struct Flow {
+    connected: bool,
+    /// Whether this turn's prompt (or waiting line) has been printed.
+    announced: bool,
+}
+
+/// Acts on one network event; `Some` ends the game.
+fn on_net(
+    session: &mut Session,
+    remote: &Remote<'_>,
+    event: NetEvent,
+    flow: &mut Flow,
+    out: &mut dyn Write,
+) -> io::Result<Option<Ending>> {
+    let them = session.remote_mark().unwrap_or(Mark::O);
+    match event {
+        NetEvent::Received(Message::Move { seq, cell }) => match session.remote_move(seq, &cell) {
+            Ok(c) => {
+                writeln!(out, "{them} (remote) plays {c}")?;
+                write!(out, "{}", grid(session.game().board()))?;
+                flow.announced = false;
+            }
+            Err(why) => {
+                writeln!(out, "Refused a move from {them}: {why}.")?;
+                remote.link.refuse(&why);
+            }
+        },
+        NetEvent::Received(Message::Bye) => {
+            writeln!(out, "{them} left the game.")?;
+            remote.link.leave();
+            return Ok(Some(Ending::Left));
+        }
+        NetEvent::Received(Message::Error { message }) => {
+            writeln!(out, "{them}'s side reports: {message:.200}")?;
+        }
+        // A rematch asked for: this front end plays one game.
+        NetEvent::Received(_) => {}
+        NetEvent::Lost(why) => {
+            flow.connected = false;
+            if remote.host {
+                writeln!(
+                    out,
+                    "{them}'s connection was lost ({why}); waiting for them to rejoin."
+                )?;
+            } else {
+                writeln!(
+                    out,
+                    "The connection to {them} was lost ({why}); trying to get back in…"
+                )?;
+            }
+            (remote.on_lost)();
+        }
+        NetEvent::Joined(addr) => {
+            flow.connected = true;
+            flow.announced = false;
+            writeln!(out, "{them} is back ({addr}).")?;
+        }
+        NetEvent::Rejoined(state) => match session.restored(&state) {
+            Ok(back) => {
+                *session = back;
+                flow.connected = true;
+                flow.announced = false;
+                writeln!(out, "Back in.")?;
+                write!(out, "{}", grid(session.game().board()))?;
+            }
+            Err(why) => {
+                writeln!(out, "The host's game does not replay here: {why}.")?;
+                remote.link.leave();
+                return Ok(Some(Ending::Disconnected));
+            }
+        },
+        NetEvent::Refused(why) => {
+            writeln!(out, "Could not get back in: {why}.")?;
+            return Ok(Some(Ending::Disconnected));
+        }
+        NetEvent::Notice(text) => writeln!(out, "{text}")?,
+    }
+    Ok(None)
 }
 
 /// What a line typed at the prompt asks for, once the lines that only need an answer have
