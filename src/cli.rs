@@ -31,11 +31,11 @@ Examples:
   tictactoe host                 play a friend over the network: prints how to join")]
 pub struct Cli {
     /// Who plays X, which moves first
-    #[arg(short = 'x', long = "x-player", value_name = "PLAYER", default_value_t = Player::Human)]
+    #[arg(short = 'x', long = "x-player", value_name = "PLAYER", default_value_t = Player::Human, global = true)]
     pub x: Player,
 
     /// Who plays O
-    #[arg(short = 'o', long = "o-player", value_name = "PLAYER", default_value_t = Player::Hard)]
+    #[arg(short = 'o', long = "o-player", value_name = "PLAYER", default_value_t = Player::Hard, global = true)]
     pub o: Player,
 
     /// Seed every random choice of the AI, so a game can be replayed exactly

@@ -253,7 +253,9 @@ pub fn run_network(
             Input::Line(line) => {
                 flow.announced = false;
                 match typed(game, &line, out, options.echo)? {
-                    Typed::Cell(_) if !flow.connected => {
+                    // The joiner waits to be back in; the host plays on, and a player who
+                    // rejoins gets its moves.
+                    Typed::Cell(_) if !flow.connected && !remote.host => {
                         let them = mark.other();
                         writeln!(out, "Not connected: wait for {them} to come back.")?;
                     }

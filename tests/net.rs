@@ -1,0 +1,428 @@
+//! Network play between real processes on loopback: `tictactoe host` and `tictactoe join` in
+//! the plain front end, and hand-made clients that misbehave. Every test binds 127.0.0.1 on a
+//! port the system picks, and ends by itself within seconds.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{Shutdown, TcpStream};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+const TIMEOUT: Duration = Duration::from_secs(20);
+
+/// A running `tictactoe` whose output (standard output and error together) is collected.
+struct Proc {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    output: Arc<Mutex<String>>,
+}
+
+impl Proc {
+    fn spawn(args: &[&str]) -> Proc {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tictactoe"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the binary runs");
+        let output = Arc::new(Mutex::new(String::new()));
+        let pipes: [Box<dyn Read + Send>; 2] = [
+            Box::new(child.stdout.take().unwrap()),
+            Box::new(child.stderr.take().unwrap()),
+        ];
+        for pipe in pipes {
+            let output = Arc::clone(&output);
+            // Chunks, not lines: a prompt waits for its answer on the same line.
+            thread::spawn(move || {
+                let mut pipe = pipe;
+                let mut buf = [0u8; 4096];
+                while let Ok(n) = pipe.read(&mut buf) {
+                    if n == 0 {
+                        break;
+                    }
+                    output
+                        .lock()
+                        .unwrap()
+                        .push_str(&String::from_utf8_lossy(&buf[..n]));
+                }
+            });
+        }
+        Proc {
+            stdin: child.stdin.take(),
+            child,
+            output,
+        }
+    }
+
+    fn output(&self) -> String {
+        self.output.lock().unwrap().clone()
+    }
+
+    fn send(&mut self, text: &str) {
+        let stdin = self.stdin.as_mut().expect("input is open");
+        stdin.write_all(text.as_bytes()).unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// Waits until the output holds `text`, or panics with the output.
+    fn wait_for(&self, text: &str) {
+        let start = Instant::now();
+        while !self.output().contains(text) {
+            assert!(
+                start.elapsed() < TIMEOUT,
+                "timed out waiting for {text:?}; output:\n{}",
+                self.output()
+            );
+            thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    fn wait_exit(&mut self) -> ExitStatus {
+        let start = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                thread::sleep(Duration::from_millis(50));
+                return status;
+            }
+            assert!(
+                start.elapsed() < TIMEOUT,
+                "did not exit; output:\n{}",
+                self.output()
+            );
+            thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+impl Drop for Proc {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A host on a free loopback port, with the address and code from its `Join with:` line.
+fn host(extra: &[&str]) -> (Proc, String, String) {
+    let mut args = vec!["host", "--bind", "127.0.0.1", "--port", "0"];
+    args.extend_from_slice(extra);
+    let host = Proc::spawn(&args);
+    host.wait_for("Waiting for a player");
+    let output = host.output();
+    let line = output.lines().next().unwrap();
+    let rest = line
+        .strip_prefix("Join with: tictactoe join ")
+        .unwrap_or_else(|| panic!("first line: {line:?}"));
+    let (addr, code) = rest.split_once(" --code ").unwrap();
+    assert_eq!(
+        output.matches("Join with:").count(),
+        1,
+        "exactly one join line"
+    );
+    (host, addr.to_string(), code.to_string())
+}
+
+fn join(addr: &str, code: &str) -> Proc {
+    Proc::spawn(&["join", addr, "--code", code])
+}
+
+/// The boards printed, in order: each a run of lines drawn with `|`.
+fn boards(output: &str) -> Vec<String> {
+    let mut boards = Vec::new();
+    let mut current = Vec::new();
+    for line in output.lines() {
+        if line.contains(" | ") || line.contains("---+") {
+            current.push(line.trim_end());
+        } else if !current.is_empty() {
+            boards.push(current.join("/"));
+            current.clear();
+        }
+    }
+    if !current.is_empty() {
+        boards.push(current.join("/"));
+    }
+    boards
+}
+
+/// The `Record:` line of a finished game.
+fn record(output: &str) -> String {
+    output
+        .lines()
+        .find(|l| l.starts_with("Record: "))
+        .unwrap_or_else(|| panic!("no record in:\n{output}"))
+        .to_string()
+}
+
+#[test]
+fn two_processes_play_a_game_and_print_the_same_boards() {
+    let (mut host, addr, code) = host(&[]);
+    let mut joiner = join(&addr, &code);
+    joiner.wait_for("You play O.");
+    host.wait_for("joined. You play X.");
+    host.send("5\n4\n3\n2\n9\n");
+    joiner.send("7\n6\n1\n8\n");
+    assert!(host.wait_exit().success(), "{}", host.output());
+    assert!(joiner.wait_exit().success(), "{}", joiner.output());
+    let (h, j) = (host.output(), joiner.output());
+    assert!(j.contains("X (remote) plays 5") && h.contains("O (remote) plays 7"));
+    assert_eq!(
+        boards(&h).len(),
+        10,
+        "the empty board and one per move:\n{h}"
+    );
+    assert_eq!(boards(&h), boards(&j));
+    assert!(h.contains("Draw.") && j.contains("Draw."));
+    assert_eq!(record(&h), "Record: 5 7 4 6 3 1 2 8 9");
+    assert_eq!(record(&h), record(&j));
+}
+
+#[test]
+fn a_five_by_five_game_takes_the_host_rules() {
+    let (mut host, addr, code) = host(&["--size", "5"]);
+    let mut joiner = join(&addr, &code);
+    joiner.wait_for("(5×5, 4 in a row). You play O.");
+    // X fills the bottom row's first four cells while O plays above them.
+    host.send("a1\nb1\nc1\nd1\n");
+    joiner.send("a2\nb2\nc2\n");
+    assert!(host.wait_exit().success());
+    assert!(joiner.wait_exit().success());
+    let (h, j) = (host.output(), joiner.output());
+    assert_eq!(boards(&h), boards(&j));
+    assert!(h.contains("X wins.") && j.contains("X wins."), "{h}");
+    assert_eq!(record(&j), "Record: --size 5 a1 a2 b1 b2 c1 c2 d1");
+}
+
+#[test]
+fn the_joiner_may_not_choose_rules_or_players() {
+    for args in [
+        &["join", "127.0.0.1:9", "--code", "x", "--size", "5"][..],
+        &["join", "127.0.0.1:9", "--code", "x", "-x", "hard"][..],
+        &["-o", "human", "host"][..],
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_tictactoe"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("do not apply") || err.contains("host's rules"),
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn a_wrong_code_is_refused_and_the_host_keeps_waiting() {
+    let (mut host, addr, code) = host(&[]);
+    let mut wrong = join(&addr, "abcd-2345");
+    assert!(!wrong.wait_exit().success());
+    assert!(wrong.output().contains("the host refused: wrong code"));
+    host.wait_for(": wrong code");
+    let mut joiner = join(&addr, &code);
+    joiner.wait_for("You play O.");
+    host.send("q\n");
+    assert!(host.wait_exit().success());
+    joiner.wait_for("X left the game.");
+    assert!(joiner.wait_exit().success());
+}
+
+#[test]
+fn a_third_player_is_refused_while_a_game_runs() {
+    let (host, addr, code) = host(&[]);
+    let joiner = join(&addr, &code);
+    joiner.wait_for("You play O.");
+    let mut third = join(&addr, &code);
+    assert!(!third.wait_exit().success());
+    assert!(
+        third.output().contains("a game is already in progress"),
+        "{}",
+        third.output()
+    );
+    host.wait_for("a game is already in progress");
+}
+
+/// A hand-made client: sends raw bytes, reads lines.
+struct Raw {
+    stream: TcpStream,
+    reader: BufReader<TcpStream>,
+}
+
+impl Raw {
+    fn connect(addr: &str) -> Raw {
+        let stream = TcpStream::connect(addr).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(15)))
+            .unwrap();
+        let reader = BufReader::new(stream.try_clone().unwrap());
+        Raw { stream, reader }
+    }
+
+    fn send(&mut self, bytes: &[u8]) {
+        // The host may already have closed the connection: that is its answer.
+        let _ = self.stream.write_all(bytes);
+    }
+
+    /// The next line, or `None` once the host closed the connection.
+    fn line(&mut self) -> Option<String> {
+        let mut line = String::new();
+        match self.reader.read_line(&mut line) {
+            Ok(0) | Err(_) => None,
+            Ok(_) => Some(line),
+        }
+    }
+
+    /// Joins properly with `code`; returns the host's hello.
+    fn hello(addr: &str, code: &str) -> (Raw, String) {
+        let mut raw = Raw::connect(addr);
+        let hello = format!(
+            "{{\"type\":\"hello\",\"protocol\":1,\"program\":\"test\",\"code\":\"{code}\"}}\n"
+        );
+        raw.send(hello.as_bytes());
+        let answer = raw.line().expect("the host's hello");
+        (raw, answer)
+    }
+}
+
+#[test]
+fn junk_gets_an_error_and_a_closed_connection_and_the_host_keeps_accepting() {
+    let (mut host, addr, code) = host(&[]);
+    let long = format!("{}\n", "x".repeat(5000));
+    let junk: [(&[u8], &str); 6] = [
+        (b"GET / HTTP/1.1\r\nHost: x\r\n\r\n", "not a message"),
+        (b"\x00\xff\xfe\x01\n", "not UTF-8"),
+        (long.as_bytes(), "longer than 1024 bytes"),
+        (b"{\"type\":\"ping\"}\n", "the first message must be hello"),
+        (
+            b"{\"type\":\"hello\",\"protocol\":99,\"program\":\"x\",\"code\":\"y\"}\n",
+            "protocol version 99",
+        ),
+        (
+            b"{\"type\":\"hello\",\"protocol\":1,\"program\":\"x\"}\n",
+            "without a join code",
+        ),
+    ];
+    for (bytes, why) in junk {
+        let mut raw = Raw::connect(&addr);
+        raw.send(bytes);
+        let answer = raw.line().unwrap_or_default();
+        assert!(
+            answer.starts_with("{\"type\":\"error\"") && answer.contains(why),
+            "{why}: {answer:?}"
+        );
+        assert_eq!(raw.line(), None, "closed after {why}");
+    }
+    host.wait_for("not a message");
+    let mut joiner = join(&addr, &code);
+    joiner.wait_for("You play O.");
+    host.send("5\n");
+    joiner.wait_for("X (remote) plays 5");
+}
+
+#[test]
+fn a_peer_that_says_nothing_is_dropped() {
+    let (host, addr, _) = host(&[]);
+    let mut raw = Raw::connect(&addr);
+    let start = Instant::now();
+    let answer = raw.line().unwrap_or_default();
+    assert!(answer.contains("no hello within"), "{answer:?}");
+    assert_eq!(raw.line(), None);
+    assert!(start.elapsed() < Duration::from_secs(10));
+    host.wait_for("no hello within");
+}
+
+#[test]
+fn bad_moves_close_the_connection_and_change_nothing() {
+    let (mut host, addr, code) = host(&[]);
+    let (mut raw, hello) = Raw::hello(&addr, &code);
+    assert!(
+        hello.contains("\"rules\":{\"size\":3,\"k\":3,\"misere\":false}"),
+        "{hello}"
+    );
+    // O moves first: out of turn.
+    raw.send(b"{\"type\":\"move\",\"seq\":1,\"cell\":\"5\"}\n");
+    let answer = raw.line().unwrap_or_default();
+    assert!(answer.contains("came out of turn"), "{answer}");
+    assert_eq!(raw.line(), None);
+    host.wait_for("Refused a move from O: move 1 (5) came out of turn.");
+    host.wait_for("O's connection was lost");
+    // The host's game is untouched; the host moves, then a taken cell and a wrong number.
+    host.send("5\n");
+    host.wait_for(" 4 | X | 6");
+    for (bad, why) in [
+        (r#"{"type":"move","seq":2,"cell":"5"}"#, "cell 5 is taken"),
+        (r#"{"type":"move","seq":7,"cell":"1"}"#, "move 2 was due"),
+        (r#"{"type":"move","seq":2,"cell":"c9"}"#, "not on the board"),
+    ] {
+        let (mut raw, hello) = Raw::hello(&addr, &code);
+        assert!(hello.contains("\"moves\":[\"5\"]"), "rejoined: {hello}");
+        raw.send(format!("{bad}\n").as_bytes());
+        let answer = raw.line().unwrap_or_default();
+        assert!(answer.contains(why), "{bad}: {answer}");
+    }
+    let mut joiner = join(&addr, &code);
+    joiner.wait_for("O to move");
+    joiner.send("1\n");
+    host.wait_for("O (remote) plays 1");
+    let board = boards(&host.output()).pop().unwrap();
+    assert_eq!(
+        board,
+        " 7 | 8 | 9/---+---+---/ 4 | X | 6/---+---+---/ O | 2 | 3"
+    );
+}
+
+#[test]
+fn a_flood_of_messages_is_cut_off() {
+    let (host, addr, code) = host(&[]);
+    let (mut raw, _) = Raw::hello(&addr, &code);
+    host.wait_for("joined");
+    raw.send(b"{\"type\":\"ping\"}\n".repeat(500).as_slice());
+    let mut answers = String::new();
+    while let Some(line) = raw.line() {
+        answers.push_str(&line);
+    }
+    assert!(answers.contains("too many messages"), "{answers}");
+    host.wait_for("O's connection was lost (too many messages)");
+}
+
+#[test]
+fn a_killed_player_rejoins_and_gets_the_exact_game() {
+    let (mut host, addr, code) = host(&[]);
+    let mut joiner = join(&addr, &code);
+    joiner.wait_for("You play O.");
+    host.send("5\n");
+    joiner.wait_for("X (remote) plays 5");
+    joiner.send("7\n");
+    host.wait_for("O (remote) plays 7");
+    joiner.child.kill().unwrap();
+    host.wait_for("O's connection was lost");
+    // The host plays on while O is away; the rejoining player gets that move too.
+    host.send("4\n");
+    host.wait_for(" X | X | 6");
+    let mut back = join(&addr, &code);
+    back.wait_for("You play O.");
+    host.wait_for("O is back");
+    back.wait_for("O to move");
+    assert_eq!(
+        boards(&back.output()).first().unwrap(),
+        " O | 8 | 9/---+---+---/ X | X | 6/---+---+---/ 1 | 2 | 3"
+    );
+    back.send("6\n1\n8\n");
+    host.send("3\n2\n9\n");
+    assert!(host.wait_exit().success(), "{}", host.output());
+    assert!(back.wait_exit().success(), "{}", back.output());
+    assert_eq!(record(&host.output()), "Record: 5 7 4 6 3 1 2 8 9");
+    assert_eq!(record(&back.output()), record(&host.output()));
+}
+
+#[test]
+fn a_silent_peer_is_reported_lost() {
+    let (host, addr, code) = host(&[]);
+    let (raw, _) = Raw::hello(&addr, &code);
+    host.wait_for("joined");
+    let start = Instant::now();
+    host.wait_for("O's connection was lost (no word for 10 s)");
+    assert!(start.elapsed() >= Duration::from_secs(8));
+    raw.stream.shutdown(Shutdown::Both).unwrap();
+}
