@@ -314,7 +314,7 @@ fn junk_gets_an_error_and_a_closed_connection_and_the_host_keeps_accepting() {
         assert_eq!(raw.line(), None, "closed after {why}");
     }
     host.wait_for("not a message");
-    let mut joiner = join(&addr, &code);
+    let joiner = join(&addr, &code);
     joiner.wait_for("You play O.");
     host.send("5\n");
     joiner.wait_for("X (remote) plays 5");
