@@ -14,7 +14,7 @@ use tictactoe::analyze;
 use tictactoe::board::{Mark, Rules};
 use tictactoe::cli::{AnalyzeArgs, Cli, Command, HostArgs, JoinArgs, ReviewArgs};
 use tictactoe::game::{Session, Side};
-use tictactoe::net::peer::{Host, Joiner, NetEvent};
+use tictactoe::net::peer::{Host, Joiner, NetEvent, Welcome};
 use tictactoe::plain::{self, Ending, Input, Remote};
 use tictactoe::player::{Brain, Player};
 use tictactoe::review;
@@ -133,12 +133,7 @@ fn review(cli: &Cli, args: &ReviewArgs) -> anyhow::Result<ExitCode> {
 fn play(cli: &Cli) -> anyhow::Result<ExitCode> {
     let session = Session::new(rules(cli), cli.x, cli.o);
     if full_screen(cli) {
-        let options = tui::Options {
-            color: cli.color(),
-            delay: Duration::from_millis(cli.delay),
-            test_panic: std::env::var_os("TICTACTOE_TEST_PANIC").is_some(),
-        };
-        let summary = tui::run(session, brain(cli), options)?;
+        let summary = tui::run(session, brain(cli), screen_options(cli))?;
         return after_screen(cli, &summary);
     }
     let mut session = session;
@@ -155,6 +150,14 @@ fn play(cli: &Cli) -> anyhow::Result<ExitCode> {
     )
     .context("playing in plain mode")?;
     Ok(exit_code(ending))
+}
+
+fn screen_options(cli: &Cli) -> tui::Options {
+    tui::Options {
+        color: cli.color(),
+        delay: Duration::from_millis(cli.delay),
+        test_panic: std::env::var_os("TICTACTOE_TEST_PANIC").is_some(),
+    }
 }
 
 /// What the terminal game leaves on the terminal: the score, the last record and, with
@@ -196,15 +199,35 @@ fn host(cli: &Cli, args: &HostArgs) -> anyhow::Result<ExitCode> {
     let addr = host
         .join_address()
         .context("reading the listening address")?;
+    let join_line = format!("Join with: tictactoe join {addr} --code {}", host.code());
     let mut out = io::stdout().lock();
-    writeln!(
-        out,
-        "Join with: tictactoe join {addr} --code {}",
-        host.code()
-    )?;
+    writeln!(out, "{join_line}")?;
     out.flush()?;
-    let mut session = Session::new(rules, Player::Human, Player::Remote);
+    let session = Session::new(rules, Player::Human, Player::Remote);
     let state = Arc::new(Mutex::new(session.state()));
+    if full_screen(cli) {
+        drop(out);
+        let channel = tui::channel();
+        let link = host
+            .start(Arc::clone(&state), channel.0.clone(), tui::Message::Net)
+            .context("starting to listen")?;
+        let net = tui::Network {
+            link,
+            host: true,
+            waiting: Some(join_line),
+            state: Some(state),
+            joiner: None,
+        };
+        let summary = tui::run_with(
+            session,
+            brain(cli),
+            screen_options(cli),
+            channel,
+            Some(&net),
+        )?;
+        return after_screen(cli, &summary);
+    }
+    let mut session = session;
     let (tx, rx) = mpsc::channel();
     let link = host
         .start(Arc::clone(&state), tx.clone(), Input::Net)
@@ -234,13 +257,32 @@ fn host(cli: &Cli, args: &HostArgs) -> anyhow::Result<ExitCode> {
 
 /// `tictactoe join`: connect with the code, take the host's rules and game, play.
 fn join(cli: &Cli, args: &JoinArgs) -> anyhow::Result<ExitCode> {
+    if full_screen(cli) {
+        let channel = tui::channel();
+        let (joiner, welcome) =
+            Joiner::join(&args.target, &args.code, &channel.0, tui::Message::Net)
+                .map_err(|e| anyhow!(e))?;
+        let session = joined_session(&joiner, &welcome)?;
+        let net = tui::Network {
+            link: joiner.link().clone(),
+            host: false,
+            waiting: None,
+            state: None,
+            joiner: Some(joiner),
+        };
+        let summary = tui::run_with(
+            session,
+            brain(cli),
+            screen_options(cli),
+            channel,
+            Some(&net),
+        )?;
+        return after_screen(cli, &summary);
+    }
     let (tx, rx) = mpsc::channel();
     let (joiner, welcome) =
         Joiner::join(&args.target, &args.code, &tx, Input::Net).map_err(|e| anyhow!(e))?;
-    let mut session =
-        Session::restore(welcome.rules, Player::Remote, Player::Human, &welcome.state)
-            .map_err(|(n, e)| anyhow!("the host's game does not replay here: move {n}: {e}"))?;
-    session.rename(Side::A, joiner.addr().ip().to_string());
+    let mut session = joined_session(&joiner, &welcome)?;
     let mut out = io::stdout().lock();
     let mark = if session.side_of(Mark::X) == Side::B {
         Mark::X
@@ -263,6 +305,15 @@ fn join(cli: &Cli, args: &JoinArgs) -> anyhow::Result<ExitCode> {
         host: false,
     };
     network_game(cli, &mut session, &remote, &mut out)
+}
+
+/// The joiner's session: the host is side A, the person here side B, as the host said.
+fn joined_session(joiner: &Joiner, welcome: &Welcome) -> anyhow::Result<Session> {
+    let mut session =
+        Session::restore(welcome.rules, Player::Remote, Player::Human, &welcome.state)
+            .map_err(|(n, e)| anyhow!("the host's game does not replay here: move {n}: {e}"))?;
+    session.rename(Side::A, joiner.addr().ip().to_string());
+    Ok(session)
 }
 
 fn network_game(

@@ -778,3 +778,46 @@ fn the_review_steps_through_a_finished_game() {
             .contains("Score: Player 1 0 · Player 2 1 · draws 0")
     );
 }
+
+#[test]
+fn two_terminals_play_over_the_network_and_rematch() {
+    let host = Tui::start(&["host", "--bind", "127.0.0.1", "--port", "0"]);
+    host.wait_text("Waiting for a player");
+    let screen = host.screen();
+    let join: Vec<&str> = screen
+        .split("Join with: tictactoe ")
+        .nth(1)
+        .expect("the join line")
+        .split_whitespace()
+        .take(4)
+        .collect();
+    assert_eq!((join[0], join[2]), ("join", "--code"), "{screen}");
+    let mut host = host;
+    let mut joiner = Tui::start(&join);
+    host.wait_text("joined. X to move (you)");
+    joiner.wait_text("Waiting for X (127.0.0.1)…");
+    host.send("5");
+    joiner.wait_board(".../.X./...");
+    joiner.wait_text("X (127.0.0.1) played 5. O to move (you)");
+    joiner.send("9");
+    host.wait_board("..O/.X./...");
+    host.send("4");
+    joiner.wait_board("..O/XX./...");
+    joiner.send("1");
+    host.wait_board("..O/XX./O..");
+    host.send("6");
+    joiner.wait_text("X (127.0.0.1) wins. n: ask for a rematch");
+    host.wait_text("You win!");
+    host.send("n");
+    joiner.wait_text("X asks for a rematch: n accepts");
+    joiner.send("n");
+    // Round 2: the player who joined moves first.
+    joiner.wait_text("Round 2: you move first. X to move (you)");
+    host.wait_text("Round 2: 127.0.0.1 moves first.");
+    joiner.send("q");
+    assert!(joiner.wait_exit());
+    joiner.assert_restored();
+    host.wait_text("X left the game. q quits");
+    host.send("q");
+    assert!(host.wait_exit());
+}

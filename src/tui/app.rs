@@ -8,6 +8,9 @@ use std::collections::VecDeque;
 
 use crate::board::{Board, Cell, Mark, MoveError};
 use crate::game::{Game, Session};
+use crate::net::peer::NetEvent;
+use crate::net::protocol::Message;
+use crate::player::Player;
 use crate::record::Record;
 use crate::review::{self, Judgement};
 use crate::search::Value;
@@ -44,6 +47,30 @@ pub enum Event {
     Resize { columns: u16, rows: u16 },
     /// The worker's answer (or, for a review, its progress) on the app's current [`Job`].
     Answer(Reply),
+    /// News from the other player of a network game.
+    Net(NetEvent),
+}
+
+/// What the app asks the loop to tell the other player of a network game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outgoing {
+    Send(Message),
+    /// The other side broke the protocol: tell them why and close the connection.
+    Refuse(String),
+}
+
+/// A network game as the app sees it.
+#[derive(Clone, Debug, Default)]
+struct Net {
+    /// Whether this side hosts.
+    host: bool,
+    connected: bool,
+    /// The host's join line, while no player has joined yet.
+    waiting: Option<String>,
+    /// Rematch asked for by this side and by the other.
+    rematch: (bool, bool),
+    /// The other player left the game.
+    left: bool,
 }
 
 pub struct App {
@@ -58,6 +85,10 @@ pub struct App {
     reviewed: Option<(Record, Vec<Judgement>)>,
     size: (u16, u16),
     quit: bool,
+    /// Set in a network game.
+    net: Option<Net>,
+    /// Messages for the other player of a network game, for the loop to send.
+    outbox: Vec<Outgoing>,
 }
 
 impl App {
@@ -74,9 +105,41 @@ impl App {
             reviewed: None,
             size,
             quit: false,
+            net: None,
+            outbox: Vec::new(),
         };
         app.message = app.turn_message();
         app
+    }
+
+    /// Makes this a network game: as the host, waiting for a player (`waiting` is the join
+    /// line to show), or as the player who joined.
+    pub fn connect(&mut self, host: bool, waiting: Option<String>) {
+        self.message = match &waiting {
+            Some(line) => format!("Waiting for a player. {line}"),
+            None => self.turn_message(),
+        };
+        self.net = Some(Net {
+            host,
+            connected: waiting.is_none(),
+            waiting,
+            ..Net::default()
+        });
+    }
+
+    /// Takes the messages for the other player.
+    pub fn outbox(&mut self) -> Vec<Outgoing> {
+        std::mem::take(&mut self.outbox)
+    }
+
+    /// Whether this is a network game.
+    pub fn is_network(&self) -> bool {
+        self.net.is_some()
+    }
+
+    /// Whether a network host still waits for its first player.
+    pub fn waiting_for_player(&self) -> bool {
+        self.net.as_ref().is_some_and(|n| n.waiting.is_some())
     }
 
     pub fn session(&self) -> &Session {
@@ -204,6 +267,105 @@ impl App {
         match event {
             Event::Resize { columns, rows } => self.size = (columns, rows),
             Event::Answer(reply) => self.done(reply),
+            Event::Net(event) => self.net_event(event),
+        }
+    }
+
+    /// News from the network game's other player.
+    fn net_event(&mut self, event: NetEvent) {
+        let Some(net) = self.net.as_mut() else {
+            return;
+        };
+        let them = self.session.remote_mark().unwrap_or(Mark::O);
+        match event {
+            NetEvent::Received(Message::Move { seq, cell }) => {
+                match self.session.remote_move(seq, &cell) {
+                    Ok(c) => self.after_move(them, c),
+                    Err(why) => {
+                        self.message = format!("Refused a move from {them}: {why}");
+                        self.outbox.push(Outgoing::Refuse(why));
+                    }
+                }
+            }
+            NetEvent::Received(Message::Rematch) => {
+                net.rematch.1 = true;
+                if net.rematch.0 {
+                    self.new_round();
+                } else {
+                    self.message = format!("{them} asks for a rematch: n accepts");
+                }
+            }
+            NetEvent::Received(Message::Bye) => {
+                net.left = true;
+                net.connected = false;
+                self.message = format!("{them} left the game. q quits");
+            }
+            NetEvent::Received(Message::Error { message }) => {
+                let message: String = message.chars().take(120).collect();
+                self.message = format!("{them}'s side reports: {message}");
+            }
+            NetEvent::Received(_) => {}
+            NetEvent::Lost(_) if net.left => {}
+            NetEvent::Lost(why) => {
+                net.connected = false;
+                self.message = if net.host {
+                    format!("{them}'s connection was lost ({why}); waiting for them to rejoin")
+                } else {
+                    format!("The connection was lost ({why}); trying to get back in…")
+                };
+            }
+            NetEvent::Joined(addr) => {
+                let first = net.waiting.take().is_some();
+                net.connected = true;
+                net.left = false;
+                net.rematch = (false, false);
+                let side = self.session.side_of(them);
+                self.session.rename(side, addr.ip().to_string());
+                self.message = if first {
+                    format!("{addr} joined. {}", self.turn_message())
+                } else {
+                    format!("{them} is back. {}", self.turn_message())
+                };
+            }
+            NetEvent::Rejoined(state) => match self.session.restored(&state) {
+                Ok(back) => {
+                    net.connected = true;
+                    self.session = back;
+                    self.mode = Mode::Playing;
+                    self.message = format!("Back in. {}", self.turn_message());
+                }
+                Err(why) => self.message = format!("The host's game does not replay here: {why}"),
+            },
+            NetEvent::Refused(why) => {
+                net.left = true;
+                self.message = format!("Could not get back in: {why}. q quits");
+            }
+            NetEvent::Notice(text) => {
+                if net.waiting.is_none() {
+                    self.message = text;
+                }
+            }
+        }
+    }
+
+    /// `n` in a network game: a new game starts when both sides have asked.
+    fn ask_rematch(&mut self) {
+        let Some(net) = self.net.as_mut() else {
+            return;
+        };
+        let them = self.session.remote_mark().unwrap_or(Mark::O);
+        if !self.session.game().is_over() {
+            self.message = "A rematch can be asked for once this game is over".into();
+        } else if !net.connected {
+            self.message = format!("{them} is not connected");
+        } else if !net.rematch.0 {
+            net.rematch.0 = true;
+            self.outbox.push(Outgoing::Send(Message::Rematch));
+            if net.rematch.1 {
+                self.new_round();
+            } else {
+                self.message = format!("Asked {them} for a rematch…");
+            }
         }
     }
 
@@ -375,7 +537,7 @@ impl App {
             Action::Undo => self.undo(),
             Action::Hint => self.ask_hint(),
             Action::Review => self.ask_review(),
-            Action::NewRound => self.new_round(),
+            Action::NewRound => self.start_new_round(),
             // Opened in `update`, over any mode.
             Action::Help => {}
             Action::Escape | Action::Quit => self.quit = true,
@@ -401,7 +563,7 @@ impl App {
 
     fn activate(&mut self) {
         if self.game().is_over() {
-            self.new_round();
+            self.start_new_round();
         } else if !self.session.has_human() {
             self.mode = if self.mode == Mode::Paused {
                 Mode::Playing
@@ -425,6 +587,16 @@ impl App {
             Some(_) if !self.session.has_human() => {
                 self.message = "The AIs play each other: Space pauses, n starts a new round".into();
             }
+            Some((mark, Player::Remote)) => {
+                self.message = format!("It is {mark}'s turn: wait for their move");
+            }
+            Some(_) if self.waiting_for_player() => {
+                let line = self.net.as_ref().and_then(|n| n.waiting.as_deref());
+                self.message = format!("No one has joined yet. {}", line.unwrap_or_default());
+            }
+            Some(_) if self.net.as_ref().is_some_and(|n| !n.connected && !n.host) => {
+                self.message = "Not connected: wait until you are back in".into();
+            }
             Some((_, player)) if !player.is_human() => {
                 self.message = if self.queued.len() >= QUEUE_LIMIT {
                     "Wait for the AI: no more moves can be queued".into()
@@ -441,7 +613,15 @@ impl App {
                 };
             }
             Some((mark, _)) => match self.session.game_mut().play(cell) {
-                Ok(()) => self.after_move(mark, cell),
+                Ok(()) => {
+                    if self.net.is_some() {
+                        let seq = self.game().history().len() as u32;
+                        let cell = cell.to_string();
+                        self.outbox
+                            .push(Outgoing::Send(Message::Move { seq, cell }));
+                    }
+                    self.after_move(mark, cell);
+                }
                 Err(MoveError::Occupied(c)) => self.message = format!("Cell {c} is taken"),
                 Err(e @ MoveError::GameOver) => self.message = e.to_string(),
             },
@@ -475,7 +655,7 @@ impl App {
                 let who = self.session.name_of(mark);
                 format!("{mark} ({who}) played {cell}. {}", self.turn_message())
             }
-            Some(result) => format!("{result} {AFTER_GAME}"),
+            Some(result) => format!("{result} {}", self.after_game()),
         };
     }
 
@@ -484,12 +664,32 @@ impl App {
             Some((mark, player)) if player.is_human() => {
                 format!("{mark} to move ({})", self.session.name_of(mark))
             }
+            Some((mark, Player::Remote)) => {
+                format!("Waiting for {mark} ({})…", self.session.name_of(mark))
+            }
             Some((mark, _)) => format!("{mark} ({}) is thinking…", self.session.name_of(mark)),
-            None => format!("{} {AFTER_GAME}", self.session.result().unwrap_or_default()),
+            None => format!(
+                "{} {}",
+                self.session.result().unwrap_or_default(),
+                self.after_game()
+            ),
+        }
+    }
+
+    /// What the message line offers once a game is over.
+    fn after_game(&self) -> &'static str {
+        if self.net.is_some() {
+            "n: ask for a rematch"
+        } else {
+            AFTER_GAME
         }
     }
 
     fn undo(&mut self) {
+        if self.net.is_some() {
+            self.message = "Undo is not available in network games".into();
+            return;
+        }
         self.queued.clear();
         match self.session.game_mut().undo() {
             0 => self.message = "Nothing to undo".into(),
@@ -504,7 +704,7 @@ impl App {
         match self.game().turn() {
             None => self.message = "The game is over: no hint".into(),
             Some((_, player)) if !player.is_human() && !self.paused() => {
-                self.message = "Wait for the AI's move: hints are for your turn".into();
+                self.message = "Hints are for your turn".into();
             }
             Some((mark, _)) => {
                 let under = std::mem::replace(&mut self.mode, Mode::Playing);
@@ -514,18 +714,35 @@ impl App {
         }
     }
 
+    /// `n`: a new round now, or in a network game a rematch asked for.
+    fn start_new_round(&mut self) {
+        if self.net.is_some() {
+            self.ask_rematch();
+        } else {
+            self.new_round();
+        }
+    }
+
     fn new_round(&mut self) {
         let record = self.game().record();
         if !record.is_empty() {
             self.previous = Some(record);
         }
         self.session.new_round();
+        if let Some(net) = self.net.as_mut() {
+            net.rematch = (false, false);
+        }
         self.queued.clear();
         self.mode = Mode::Playing;
         self.cursor = centre(self.game().board());
-        let first = self.session.name_of(Mark::X);
+        let game = self.game();
+        let first = if game.player(Mark::X).is_human() && !game.player(Mark::O).is_human() {
+            "you move first".to_string()
+        } else {
+            format!("{} moves first", self.session.name_of(Mark::X))
+        };
         self.message = format!(
-            "Round {}: {first} moves first. {}",
+            "Round {}: {first}. {}",
             self.session.round(),
             self.turn_message()
         );
@@ -545,7 +762,6 @@ mod tests {
     use super::*;
     use crate::board::Rules;
     use crate::game::Score;
-    use crate::player::Player;
     use crate::search::Searcher;
 
     fn app(a: Player, b: Player) -> App {
@@ -698,7 +914,7 @@ mod tests {
         let mut app = app(Player::Hard, Player::Human);
         app.update(Action::Hint);
         assert_eq!(app.mode(), &Mode::Playing);
-        assert!(app.message().starts_with("Wait for the AI's move"));
+        assert_eq!(app.message(), "Hints are for your turn");
     }
 
     #[test]

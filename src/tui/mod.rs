@@ -13,7 +13,8 @@ pub mod view;
 pub mod worker;
 
 use std::io::{self, BufWriter};
-use std::sync::mpsc::{self, RecvTimeoutError, Sender};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -21,9 +22,11 @@ use anyhow::Context;
 use crossterm::event::{self, Event as TermEvent};
 
 use crate::game::Session;
+use crate::net::peer::{Joiner, Link, NetEvent};
+use crate::net::protocol::SessionState;
 use crate::player::Brain;
 use crate::record::Record;
-use app::{App, Event};
+use app::{App, Event, Outgoing};
 use terminal::TerminalGuard;
 use view::Painter;
 use worker::{Job, Reply, Worker};
@@ -54,19 +57,67 @@ pub struct Summary {
 }
 
 /// Everything the loop waits for.
-enum Message {
+pub enum Message {
     Input(TermEvent),
     InputFailed(io::Error),
     /// The worker's answer to its job number `.0`.
     Answer(u64, Reply),
+    /// News from the other player of a network game.
+    Net(NetEvent),
     /// SIGTERM, SIGHUP or SIGINT, with its number.
     Stop(i32),
+}
+
+/// The loop's channel: a network connection made before the screen is taken sends into it.
+pub fn channel() -> (Sender<Message>, Receiver<Message>) {
+    mpsc::channel()
+}
+
+/// A network game's connection, for the loop.
+pub struct Network {
+    pub link: Link,
+    /// Whether this side hosts.
+    pub host: bool,
+    /// A host's `Join with:` line, shown until a player joins.
+    pub waiting: Option<String>,
+    /// Where a host keeps the session for players who join or rejoin.
+    pub state: Option<Arc<Mutex<SessionState>>>,
+    /// A joiner's way back in after a lost connection.
+    pub joiner: Option<Joiner>,
+}
+
+impl Network {
+    /// Sends what the app has for the other player, and keeps a host's published session up
+    /// to date.
+    fn sync(&self, app: &mut App) {
+        for outgoing in app.outbox() {
+            match outgoing {
+                Outgoing::Send(message) => {
+                    self.link.send(&message);
+                }
+                Outgoing::Refuse(why) => self.link.refuse(&why),
+            }
+        }
+        if let Some(state) = &self.state {
+            *state.lock().unwrap_or_else(PoisonError::into_inner) = app.session().state();
+        }
+    }
 }
 
 /// Plays `session` on the terminal until the player quits or a stop signal arrives, with
 /// `brain` moving for the AI. The terminal is restored whatever happens.
 pub fn run(session: Session, brain: Brain, options: Options) -> anyhow::Result<Summary> {
-    let (tx, rx) = mpsc::channel();
+    run_with(session, brain, options, channel(), None)
+}
+
+/// [`run`] on a channel made by the caller, with a network game's connection if there is one.
+pub fn run_with(
+    session: Session,
+    brain: Brain,
+    options: Options,
+    (tx, rx): (Sender<Message>, Receiver<Message>),
+    net: Option<&Network>,
+) -> anyhow::Result<Summary> {
     let stop = tx.clone();
     terminal::on_stop_signal(move |signal| {
         let _ = stop.send(Message::Stop(signal));
@@ -74,7 +125,11 @@ pub fn run(session: Session, brain: Brain, options: Options) -> anyhow::Result<S
     let _guard = TerminalGuard::enter()?;
     let size = crossterm::terminal::size().context("reading the terminal size")?;
     let mut app = App::new(session, size);
+    if let Some(net) = net {
+        app.connect(net.host, net.waiting.clone());
+    }
     read_input(tx.clone())?;
+    let rejoin_tx = tx.clone();
     let mut worker = Worker::spawn(brain, tx, Message::Answer)?;
     let mut out = BufWriter::with_capacity(1 << 16, io::stdout());
     let mut painter = Painter::default();
@@ -83,6 +138,9 @@ pub fn run(session: Session, brain: Brain, options: Options) -> anyhow::Result<S
     let mut dirty = true;
     let mut signal = None;
     while !app.should_quit() {
+        if let Some(net) = net {
+            net.sync(&mut app);
+        }
         let job = app.job();
         if worker.want(job.clone()) {
             held = None;
@@ -126,6 +184,14 @@ pub fn run(session: Session, brain: Brain, options: Options) -> anyhow::Result<S
                     _ => app.handle(Event::Answer(reply)),
                 }
             }
+            Ok(Message::Net(event)) => {
+                if let (NetEvent::Lost(_), Some(joiner)) =
+                    (&event, net.and_then(|n| n.joiner.as_ref()))
+                {
+                    joiner.rejoin(&rejoin_tx, Message::Net);
+                }
+                app.handle(Event::Net(event));
+            }
             Ok(Message::Stop(number)) => {
                 signal = Some(number);
                 break;
@@ -143,6 +209,9 @@ pub fn run(session: Session, brain: Brain, options: Options) -> anyhow::Result<S
         dirty = true;
     }
     worker.cancel();
+    if let Some(net) = net {
+        net.link.leave();
+    }
     Ok(Summary {
         score: app.session().score_line(),
         record: app.last_record(),

@@ -284,7 +284,13 @@ pub fn render(app: &App, busy: Option<Duration>, color: bool) -> Frame {
         "arrows+Enter"
     };
     let humans = app.session().has_human();
-    let help = if app.review().is_some() {
+    let help = if app.is_network() && app.review().is_none() {
+        if app.game().is_over() {
+            "n rematch · r review · ? keys · q quit".to_string()
+        } else {
+            format!("{keys} play · h hint · ? keys · q quit")
+        }
+    } else if app.review().is_some() {
         "← → step · 7 first · 1 last · r or Esc leave · q quit".to_string()
     } else if app.game().is_over() && humans {
         "n new round · r review · u undo · ? keys · q quit".to_string()
