@@ -47,7 +47,8 @@ impl Record {
             let text = text.as_ref();
             let error = |fault| RecordError {
                 number: i + 1,
-                text: text.to_string(),
+                // Enough to quote it back; a longer text is cut when shown.
+                text: text.chars().take(25).collect(),
                 fault,
             };
             let cell = board
@@ -133,7 +134,8 @@ pub enum RecordFault {
     OtherBoard,
 }
 
-/// A record refused at one move: which move (from 1), the text given for it, and why.
+/// A record refused at one move: which move (from 1), the text given for it (at most 25
+/// characters of it), and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RecordError {
     pub number: usize,
