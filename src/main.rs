@@ -218,14 +218,7 @@ fn host(cli: &Cli, args: &HostArgs) -> anyhow::Result<ExitCode> {
             state: Some(state),
             joiner: None,
         };
-        let summary = tui::run_with(
-            session,
-            brain(cli),
-            screen_options(cli),
-            channel,
-            Some(&net),
-        )?;
-        return after_screen(cli, &summary);
+        return network_screen(cli, session, channel, &net);
     }
     let mut session = session;
     let (tx, rx) = mpsc::channel();
@@ -270,14 +263,7 @@ fn join(cli: &Cli, args: &JoinArgs) -> anyhow::Result<ExitCode> {
             state: None,
             joiner: Some(joiner),
         };
-        let summary = tui::run_with(
-            session,
-            brain(cli),
-            screen_options(cli),
-            channel,
-            Some(&net),
-        )?;
-        return after_screen(cli, &summary);
+        return network_screen(cli, session, channel, &net);
     }
     let (tx, rx) = mpsc::channel();
     let (joiner, welcome) =
@@ -316,6 +302,18 @@ fn joined_session(joiner: &Joiner, welcome: &Welcome) -> anyhow::Result<Session>
     Ok(session)
 }
 
+/// A network game in the terminal game.
+fn network_screen(
+    cli: &Cli,
+    session: Session,
+    channel: (mpsc::Sender<tui::Message>, mpsc::Receiver<tui::Message>),
+    net: &tui::Network,
+) -> anyhow::Result<ExitCode> {
+    let summary = tui::run_with(session, brain(cli), screen_options(cli), channel, Some(net))?;
+    after_screen(cli, &summary)
+}
+
+/// A network game in the plain front end.
 fn network_game(
     cli: &Cli,
     session: &mut Session,
