@@ -105,7 +105,8 @@ pub struct Options {
 }
 
 /// Plays the session's game to the end through lines of text. A finished game ends with the
-/// result line and the game's `Record:` line (and, with `options.review`, its review).
+/// result line and the game's `Record:` line (and, with `options.review`, its review); a game
+/// left with `q` ends with `Quit.` and its record so far.
 pub fn run(
     session: &mut Session,
     brain: &mut Brain,
@@ -139,6 +140,9 @@ pub fn run(
             }
             Typed::Quit => {
                 writeln!(out, "Quit.")?;
+                if !game.history().is_empty() {
+                    writeln!(out, "Record: {}", game.record())?;
+                }
                 return Ok(Ending::Quit);
             }
             Typed::Undo => match game.undo() {

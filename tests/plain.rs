@@ -101,7 +101,7 @@ fn bad_lines_are_refused_and_the_board_is_unchanged() {
     // for O before it quits.
     assert_eq!(stdout.matches("X to move (1-9").count(), 6);
     assert_eq!(stdout.matches("O to move (1-9").count(), 6);
-    assert!(stdout.ends_with("Quit.\n"));
+    assert!(stdout.ends_with("Quit.\nRecord: 5\n"), "the game so far");
 }
 
 #[test]
