@@ -1141,4 +1141,67 @@ mod tests {
             "Wait for the AI: no more moves can be queued"
         );
     }
+
+    /// A network game as its host sees it, with the player joined.
+    fn hosting() -> App {
+        let session = Session::new(Rules::CLASSIC, Player::Human, Player::Remote);
+        let mut app = App::new(session, (80, 24));
+        app.connect(true, Some("Join with: …".into()));
+        let addr = "127.0.0.1:9".parse().unwrap();
+        app.handle(Event::Net(NetEvent::Joined(addr)));
+        app
+    }
+
+    fn remote_move(seq: u32, cell: &str) -> Event {
+        Event::Net(NetEvent::Received(Message::Move {
+            seq,
+            cell: cell.into(),
+        }))
+    }
+
+    #[test]
+    fn local_moves_go_out_and_remote_ones_are_checked() {
+        let mut app = hosting();
+        assert_eq!(app.message(), "127.0.0.1:9 joined. X to move (you)");
+        app.update(Action::Digit(5));
+        assert_eq!(
+            app.outbox(),
+            [Outgoing::Send(Message::Move {
+                seq: 1,
+                cell: "5".into()
+            })]
+        );
+        assert_eq!(app.job(), None, "no AI works for the remote player");
+        app.handle(remote_move(3, "1"));
+        assert_eq!(board(&app), ".../.X./...", "a wrong number changes nothing");
+        assert!(
+            matches!(&app.outbox()[..], [Outgoing::Refuse(why)] if why.contains("move 2 was due"))
+        );
+        app.handle(remote_move(2, "1"));
+        assert_eq!(board(&app), ".../.X./O..");
+        app.update(Action::Undo);
+        assert_eq!(app.message(), "Undo is not available in network games");
+    }
+
+    #[test]
+    fn a_rematch_starts_when_both_sides_ask() {
+        let mut app = hosting();
+        for (mine, theirs) in [("7", "1"), ("8", "2")] {
+            app.update(Action::Digit(mine.parse().unwrap()));
+            let seq = app.game().history().len() as u32 + 1;
+            app.handle(remote_move(seq, theirs));
+        }
+        app.update(Action::Digit(9));
+        assert_eq!(app.message(), "You win! n: ask for a rematch");
+        app.outbox();
+        app.update(Action::NewRound);
+        assert_eq!(app.outbox(), [Outgoing::Send(Message::Rematch)]);
+        assert_eq!(app.message(), "Asked O for a rematch…");
+        assert_eq!(app.session().round(), 1);
+        app.handle(Event::Net(NetEvent::Received(Message::Rematch)));
+        assert_eq!(app.session().round(), 2);
+        assert!(app.message().starts_with("Round 2: 127.0.0.1 moves first."));
+        app.handle(Event::Net(NetEvent::Received(Message::Bye)));
+        assert_eq!(app.message(), "X left the game. q quits");
+    }
 }
