@@ -9,6 +9,7 @@
 
 mod eval;
 mod order;
+mod pairing;
 mod table;
 mod value;
 
@@ -16,10 +17,11 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use std::time::{Duration, Instant};
 
-use crate::board::{Board, Cell, Geometry, Outcome, bit_indices};
+use crate::board::{Board, Cell, Geometry, Mark, Outcome, bit_indices};
 use crate::geometry::Symmetry;
 use eval::{evaluate, scan};
 use order::MoveOrder;
+pub use pairing::Pairing;
 use table::{Bound, Entry, Key, PROVEN, Table};
 pub use value::Value;
 use value::{DECIDED, INF, WIN};
@@ -30,6 +32,9 @@ const FULL: u32 = 64;
 const LEAN_EMPTIES: i32 = 4;
 /// With at most this many empty cells, a timed search first tries to reach every end.
 const FULL_ATTEMPT_EMPTIES: u32 = 25;
+/// Nodes with at least this many empty cells look for pairing strategies; below, searching
+/// the few moves left is cheaper.
+const PAIRING_EMPTIES: i32 = 10;
 
 /// What a timed search found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -85,6 +90,9 @@ pub struct Searcher {
     /// proven.
     horizon: bool,
     order: MoveOrder,
+    /// The last pairing found for the side to move at a root, kept while it holds: the AI
+    /// answers from it at once.
+    pairing: Option<Pairing>,
 }
 
 impl Default for Searcher {
@@ -101,7 +109,7 @@ impl Searcher {
     /// A searcher whose table takes at most `mb` MiB (at least one bucket).
     pub fn with_table_mb(mb: usize) -> Searcher {
         Searcher {
-            table: Table::new(2),
+            table: Table::unallocated(),
             max_bytes: mb.saturating_mul(1 << 20),
             geom: None,
             misere: false,
@@ -110,6 +118,7 @@ impl Searcher {
             cancel: None,
             horizon: false,
             order: MoveOrder::new(0),
+            pairing: None,
         }
     }
 
@@ -143,6 +152,7 @@ impl Searcher {
             self.geom = Some(geom);
             self.misere = board.rules().misere();
             self.order = MoveOrder::new(usize::from(geom.cells));
+            self.pairing = None;
         }
         geom
     }
@@ -226,6 +236,13 @@ impl Searcher {
         let empties = (geom.full & !(me | opp)).count_ones();
         let start = Instant::now();
         self.deadline = None;
+        if let Some(cell) = self.drawn_by_pairings(geom, me, opp) {
+            let cell = board.cell(cell).expect("pairing cells are on the board");
+            return Some(Thought {
+                cell,
+                value: Value::Draw,
+            });
+        }
         let found = if budget.is_none() {
             self.iteration(board, FULL)
         } else {
@@ -269,6 +286,37 @@ impl Searcher {
             }
         }
         Some(found)
+    }
+
+    /// When both sides hold pairing strategies, so that neither can lose, a move of the side
+    /// to move's pairing that keeps it: the position is a draw and that move holds it. The
+    /// side to move's pairing is remembered from move to move while it holds.
+    fn drawn_by_pairings(&mut self, geom: &Geometry, me: u64, opp: u64) -> Option<usize> {
+        if self.misere || !pairing::exists(geom, me, opp, true, pairing::ROOT_EFFORT) {
+            return None;
+        }
+        let empty = geom.full & !(me | opp);
+        let keeps = |p: &Pairing| -> Option<usize> {
+            // Nothing to answer: a cell outside every pair, else any (taking a cell of our own
+            // pair only blocks that pair's lines).
+            let cell = p.answer(opp, me)?.unwrap_or_else(|| {
+                let paired = p.pairs().fold(0u64, |acc, (a, b)| acc | 1 << a | 1 << b);
+                let free = if empty & !paired != 0 {
+                    empty & !paired
+                } else {
+                    empty
+                };
+                free.trailing_zeros() as usize
+            });
+            p.holds(geom, opp, me | 1 << cell).then_some(cell)
+        };
+        if let Some(cell) = self.pairing.as_ref().and_then(keeps) {
+            return Some(cell);
+        }
+        let fresh = pairing::find(geom, opp, me, false, pairing::ROOT_EFFORT)?;
+        let cell = keeps(&fresh);
+        self.pairing = Some(fresh);
+        cell
     }
 
     /// One root search to `depth`; `None` if the deadline or a cancel cut it short.
@@ -457,6 +505,26 @@ impl Searcher {
         Some(score)
     }
 
+    /// The search of a node near the end: its `candidates` in cell order, no table.
+    fn lean(
+        &mut self,
+        geom: &Geometry,
+        node: &Node,
+        candidates: u64,
+        mut window: Window,
+    ) -> Option<i32> {
+        let mut best = -INF;
+        for c in bit_indices(candidates) {
+            let score = self.child_score(geom, node, c, window)?;
+            best = best.max(score);
+            window.alpha = window.alpha.max(score);
+            if window.alpha >= window.beta {
+                break;
+            }
+        }
+        Some(best)
+    }
+
     /// The absolute score of an unfinished position for the side to move (`me`), searched
     /// `depth` plies deep: exact when it lies strictly inside `window`, otherwise a bound on
     /// the same side; `None` if time ran out.
@@ -493,16 +561,7 @@ impl Searcher {
 
         // Near the end the table and the ordering cost more than searching the few moves left.
         if i32::from(geom.cells) - m <= LEAN_EMPTIES {
-            let mut best = -INF;
-            for c in bit_indices(candidates) {
-                let score = self.child_score(geom, &node, c, Window { alpha, beta })?;
-                best = best.max(score);
-                alpha = alpha.max(score);
-                if alpha >= beta {
-                    break;
-                }
-            }
-            return Some(best);
+            return self.lean(geom, &node, candidates, Window { alpha, beta });
         }
 
         let key = Key::of(geom, me, opp, m <= geom.canon_marks);
@@ -518,6 +577,19 @@ impl Searcher {
                     return Some(score);
                 }
             }
+        }
+
+        if let Some(bound) = self.pairing_bound(geom, me, opp, &mut alpha, &mut beta) {
+            let entry = Entry {
+                score: 0,
+                bound,
+                depth: PROVEN,
+                best: first.map_or(empty.trailing_zeros() as usize, |c| {
+                    usize::from(geom.symmetries[key.sym].map[c])
+                }),
+            };
+            self.table.store(probe.slot, key, entry);
+            return Some(0);
         }
 
         let outer_horizon = std::mem::replace(&mut self.horizon, false);
@@ -558,6 +630,64 @@ impl Searcher {
         self.table.store(probe.slot, key, entry);
         Some(best_score)
     }
+}
+
+impl Searcher {
+    /// Narrows the window with pairing strategies (see `pairing.rs`): one for the side to move
+    /// means a draw at worst, one for the opponent a draw at best. Returns the score and what
+    /// it bounds when that settles the node. Only on non-misère positions with many empty
+    /// cells.
+    #[inline]
+    fn pairing_bound(
+        &self,
+        geom: &Geometry,
+        me: u64,
+        opp: u64,
+        alpha: &mut i32,
+        beta: &mut i32,
+    ) -> Option<Bound> {
+        let empties = i32::from(geom.cells) - (me | opp).count_ones() as i32;
+        if self.misere || empties < PAIRING_EMPTIES {
+            return None;
+        }
+        let mine = *alpha < 0 && pairing::exists(geom, opp, me, false, pairing::TREE_EFFORT);
+        let theirs = *beta > 0 && pairing::exists(geom, me, opp, true, pairing::TREE_EFFORT);
+        match (mine, theirs) {
+            (true, true) => Some(Bound::Exact),
+            (true, false) if *beta <= 0 => Some(Bound::Lower),
+            (false, true) if *alpha >= 0 => Some(Bound::Upper),
+            _ => {
+                if mine {
+                    *alpha = 0;
+                }
+                if theirs {
+                    *beta = 0;
+                }
+                None
+            }
+        }
+    }
+}
+
+/// A pairing strategy for `defender` on `board` (see [`Pairing`]): pairs of empty cells such
+/// that answering the opponent's move in a pair with the other cell never loses. `None` when
+/// the bounded search finds none (which proves nothing), and under misère rules.
+pub fn pairing(board: &Board, defender: Mark) -> Option<Vec<(Cell, Cell)>> {
+    if board.rules().misere() || board.outcome() != Outcome::InProgress {
+        return None;
+    }
+    let geom = board.geometry();
+    let (attacker, defence) = (board.bits(defender.other()), board.bits(defender));
+    let attacker_to_move = board.to_move() != defender;
+    let p = pairing::find(
+        geom,
+        attacker,
+        defence,
+        attacker_to_move,
+        pairing::ROOT_EFFORT,
+    )?;
+    let cell = |i: usize| board.cell(i).expect("pairing cells are on the board");
+    Some(p.pairs().map(|(a, b)| (cell(a), cell(b))).collect())
 }
 
 /// The side to move's cells and the other side's.

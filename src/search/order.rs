@@ -27,11 +27,16 @@ pub(super) struct MoveOrder {
 }
 
 impl MoveOrder {
-    /// Fresh history, with scratch space for boards of `cells` cells.
+    /// Fresh history, with scratch space for boards of `cells` cells (none for 0 cells, to be
+    /// replaced before use).
     pub fn new(cells: usize) -> MoveOrder {
         MoveOrder {
             history: [0; 64],
-            plies: vec![EMPTY_PLY; cells + 1],
+            plies: if cells == 0 {
+                Vec::new()
+            } else {
+                vec![EMPTY_PLY; cells + 1]
+            },
         }
     }
 

@@ -141,6 +141,14 @@ pub(super) struct Table {
 }
 
 impl Table {
+    /// A table with no slots, to be replaced before use (allocates nothing).
+    pub fn unallocated() -> Table {
+        Table {
+            slots: Vec::new(),
+            mask: 0,
+        }
+    }
+
     /// A table of `entries` slots, a power of two.
     pub fn new(entries: usize) -> Table {
         debug_assert!(entries.is_power_of_two());
