@@ -31,10 +31,14 @@ const FULL: u32 = 64;
 /// Nodes with at most this many empty cells are searched without the table or move ordering.
 const LEAN_EMPTIES: i32 = 4;
 /// With at most this many empty cells, a timed search first tries to reach every end.
-const FULL_ATTEMPT_EMPTIES: u32 = 25;
+const FULL_ATTEMPT_EMPTIES: u32 = 49;
 /// Nodes with at least this many empty cells look for pairing strategies; below, searching
 /// the few moves left is cheaper.
 const PAIRING_EMPTIES: i32 = 10;
+/// How many of its moves [`Searcher::pairing_move`] tries.
+const PAIRING_MOVE_TRIES: usize = 12;
+/// How many opponent replies [`Searcher::restriction`] tries.
+const RESTRICT_TRIES: usize = 8;
 
 /// What a timed search found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,6 +59,14 @@ struct Node {
     opp: u64,
     depth: u32,
     completing: u64,
+}
+
+/// Where a node lives in the table: its key, its slot, and the move the table suggests (in
+/// the node's own orientation).
+struct Stored {
+    key: Key,
+    slot: usize,
+    first: Option<usize>,
 }
 
 /// A search window: scores at or below `alpha` or at or above `beta` are only bounds.
@@ -292,7 +304,11 @@ impl Searcher {
     /// to move's pairing that keeps it: the position is a draw and that move holds it. The
     /// side to move's pairing is remembered from move to move while it holds.
     fn drawn_by_pairings(&mut self, geom: &Geometry, me: u64, opp: u64) -> Option<usize> {
-        if self.misere || !pairing::exists(geom, me, opp, true, pairing::ROOT_EFFORT) {
+        let empties = i32::from(geom.cells) - (me | opp).count_ones() as i32;
+        if self.misere
+            || empties < PAIRING_EMPTIES
+            || !pairing::exists(geom, me, opp, true, pairing::ROOT_EFFORT)
+        {
             return None;
         }
         let empty = geom.full & !(me | opp);
@@ -505,6 +521,50 @@ impl Searcher {
         Some(score)
     }
 
+    /// The moves that might win for the side to move (`me`), found by letting the opponent
+    /// move twice: if after a reply `o` the opponent would hold a pairing, any move of ours
+    /// outside that pairing's cells and `o` lets it play `o` and hold the draw. The answer is
+    /// the intersection over a few replies, tried best first from ply `ply`'s move list of
+    /// `len`; every move outside it scores a draw at most.
+    fn restriction(&mut self, geom: &Geometry, me: u64, opp: u64, ply: usize, len: usize) -> u64 {
+        let mut allowed = geom.full & !(me | opp);
+        let mut tried = 0u64;
+        for _ in 0..RESTRICT_TRIES {
+            let Some(o) = self.order.peek(ply, len, allowed & !tried) else {
+                break;
+            };
+            tried |= 1 << o;
+            if let Some(cells) = pairing::cells_after(geom, me, opp, o, pairing::TREE_EFFORT) {
+                allowed &= cells | 1 << o;
+                if allowed == 0 {
+                    break;
+                }
+            }
+        }
+        allowed
+    }
+
+    /// A move among the first few of ply `ply`'s list of `len` after which the side to move
+    /// (`me`) holds a pairing, so cannot lose.
+    fn pairing_move(
+        &self,
+        geom: &Geometry,
+        me: u64,
+        opp: u64,
+        ply: usize,
+        len: usize,
+    ) -> Option<usize> {
+        let mut tried = 0u64;
+        for _ in 0..PAIRING_MOVE_TRIES {
+            let c = self.order.peek(ply, len, !tried)?;
+            tried |= 1 << c;
+            if pairing::exists(geom, opp, me | 1 << c, true, pairing::MOVE_EFFORT) {
+                return Some(c);
+            }
+        }
+        None
+    }
+
     /// The search of a node near the end: its `candidates` in cell order, no table.
     fn lean(
         &mut self,
@@ -579,26 +639,87 @@ impl Searcher {
             }
         }
 
+        let at = Stored {
+            key,
+            slot: probe.slot,
+            first,
+        };
         if let Some(bound) = self.pairing_bound(geom, me, opp, &mut alpha, &mut beta) {
-            let entry = Entry {
-                score: 0,
-                bound,
-                depth: PROVEN,
-                best: first.map_or(empty.trailing_zeros() as usize, |c| {
-                    usize::from(geom.symmetries[key.sym].map[c])
-                }),
-            };
-            self.table.store(probe.slot, key, entry);
+            let best = first.unwrap_or(empty.trailing_zeros() as usize);
+            self.record(geom, &at, 0, bound, PROVEN, best);
             return Some(0);
         }
+        self.expand(geom, &node, &at, candidates, Window { alpha, beta })
+    }
 
+    /// Stores a node's result in the table: `best` is a cell of the node's own orientation.
+    #[inline]
+    fn record(
+        &mut self,
+        geom: &Geometry,
+        at: &Stored,
+        score: i32,
+        bound: Bound,
+        depth: u32,
+        best: usize,
+    ) {
+        let entry = Entry {
+            score,
+            bound,
+            depth,
+            best: usize::from(geom.symmetries[at.key.sym].map[best]),
+        };
+        self.table.store(at.slot, at.key, entry);
+    }
+
+    /// The moves of a node the table did not settle: its `candidates`, best first, within
+    /// `window`; the result goes to the table.
+    fn expand(
+        &mut self,
+        geom: &Geometry,
+        node: &Node,
+        at: &Stored,
+        candidates: u64,
+        window: Window,
+    ) -> Option<i32> {
+        let Window { mut alpha, beta } = window;
+        let (me, opp, depth) = (node.me, node.opp, node.depth);
+        let empty = geom.full & !(me | opp);
+        let ply = (me | opp).count_ones() as usize;
+        // Pairings are looked for only while many cells are empty.
+        let pairings = !self.misere && empty.count_ones() >= PAIRING_EMPTIES as u32;
         let outer_horizon = std::mem::replace(&mut self.horizon, false);
+        let mut moves = self
+            .order
+            .order(geom, ply, candidates, at.first, self.misere);
+        if beta <= 0 && pairings {
+            // A draw is enough: a move after which we hold a pairing settles the node.
+            if let Some(c) = self.pairing_move(geom, me, opp, ply, moves) {
+                self.record(geom, at, 0, Bound::Lower, PROVEN, c);
+                self.horizon = outer_horizon;
+                return Some(0);
+            }
+        }
         let alpha_in = alpha;
         let mut best_score = -INF;
         let mut best_cell = 0usize;
-        let mut moves = self.order.order(geom, ply, candidates, first, self.misere);
+        // Once only a win counts, moves the opponent's pairings make harmless are skipped.
+        let restrictable = pairings && candidates == empty;
+        let mut allowed = None;
+        let mut skipped = false;
         while let Some(c) = self.order.next(ply, &mut moves) {
-            let score = self.child_score(geom, &node, c, Window { alpha, beta })?;
+            if restrictable && alpha >= 0 {
+                let allowed =
+                    *allowed.get_or_insert_with(|| self.restriction(geom, me, opp, ply, moves + 1));
+                if allowed & (1 << c) == 0 {
+                    if best_score == -INF {
+                        best_cell = c;
+                    }
+                    skipped = true;
+                    continue;
+                }
+            }
+            let score = self.child_score(geom, node, c, Window { alpha, beta })?;
             if score > best_score {
                 best_score = score;
                 best_cell = c;
@@ -611,9 +732,12 @@ impl Searcher {
                 }
             }
         }
+        if skipped {
+            // Each skipped move is worth a draw at most.
+            best_score = best_score.max(0);
+        }
         let proven = !self.horizon;
         self.horizon |= outer_horizon;
-
         let bound = if best_score <= alpha_in {
             Bound::Upper
         } else if best_score >= beta {
@@ -621,13 +745,8 @@ impl Searcher {
         } else {
             Bound::Exact
         };
-        let entry = Entry {
-            score: best_score,
-            bound,
-            depth: if proven { PROVEN } else { depth },
-            best: usize::from(geom.symmetries[key.sym].map[best_cell]),
-        };
-        self.table.store(probe.slot, key, entry);
+        let depth = if proven { PROVEN } else { depth };
+        self.record(geom, at, best_score, bound, depth, best_cell);
         Some(best_score)
     }
 }

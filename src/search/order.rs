@@ -85,6 +85,15 @@ impl MoveOrder {
         len
     }
 
+    /// The best-scored cell of `mask` left in ply `ply`'s list of `len`, without taking it.
+    pub fn peek(&self, ply: usize, len: usize, mask: u64) -> Option<usize> {
+        let slot = &self.plies[ply];
+        (0..len)
+            .filter(|&i| mask & (1 << slot.cells[i]) != 0)
+            .max_by_key(|&i| slot.scores[i])
+            .map(|i| usize::from(slot.cells[i]))
+    }
+
     /// The best-scored move left in ply `ply`'s list of `len` (a selection sort that stops at
     /// a cut-off).
     #[inline]

@@ -14,8 +14,11 @@ use crate::geometry::{Geometry, MAX_CELLS, MAX_LINES};
 
 /// Effort of one search inside the tree, in nodes of the pairing search.
 pub(super) const TREE_EFFORT: u32 = 48;
+/// Effort of one search for a move that would give the side to move a pairing: the search
+/// settles its node when one is found.
+pub(super) const MOVE_EFFORT: u32 = 100;
 /// Effort of one search at the root of a move, where its answer is reused.
-pub(super) const ROOT_EFFORT: u32 = 20_000;
+pub(super) const ROOT_EFFORT: u32 = 2_000;
 
 /// A pairing: disjoint pairs of cells, by index.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -129,6 +132,30 @@ pub(super) fn exists(
     Finder::run(geom, attacker, defender, attacker_to_move, effort).is_some()
 }
 
+/// The cells of a pairing that would hold for `defender` if it were to play `reply` now, with
+/// the attacker to move: it still holds after any attacker move outside those cells, then
+/// `reply`. Lines are covered with a margin of one mark, so that a move outside the cells
+/// that brings a line within the attacker's reach cannot uncover it. `None` if none was
+/// found within `effort`.
+pub(super) fn cells_after(
+    geom: &Geometry,
+    attacker: u64,
+    defender: u64,
+    reply: usize,
+    effort: u32,
+) -> Option<u64> {
+    let defender = defender | 1 << reply;
+    let reach = attacker_reach(geom, attacker, defender, true) + 1;
+    let mut f = Finder::new(geom, attacker, defender, reach)?;
+    f.effort = effort;
+    let all = (1u128 << f.count) - 1;
+    f.solve(all, 0).then(|| {
+        f.pairs[..f.len]
+            .iter()
+            .fold(0, |acc, &(a, b)| acc | 1 << a | 1 << b)
+    })
+}
+
 /// The search's state: the lines to cover (as their empty cells) and the pairs so far.
 struct Finder {
     targets: [u64; MAX_LINES],
@@ -147,16 +174,17 @@ impl Finder {
         attacker_to_move: bool,
         effort: u32,
     ) -> Option<Finder> {
-        let mut f = Finder::new(geom, attacker, defender, attacker_to_move)?;
+        let reach = attacker_reach(geom, attacker, defender, attacker_to_move);
+        let mut f = Finder::new(geom, attacker, defender, reach)?;
         f.effort = effort;
         let all = (1u128 << f.count) - 1;
         f.solve(all, 0).then_some(f)
     }
 
-    /// The lines to cover, or `None` when one cannot be: a line the attacker can complete
+    /// The lines to cover (those the attacker needs at most `reach` more marks for), or
+    /// `None` when one cannot be: a line the attacker can complete
     /// with fewer than two empty cells left.
-    fn new(geom: &Geometry, attacker: u64, defender: u64, attacker_to_move: bool) -> Option<Self> {
-        let reach = attacker_reach(geom, attacker, defender, attacker_to_move);
+    fn new(geom: &Geometry, attacker: u64, defender: u64, reach: u32) -> Option<Self> {
         let mut f = Finder {
             targets: [0; MAX_LINES],
             count: 0,
