@@ -35,6 +35,10 @@ const FULL_ATTEMPT_EMPTIES: u32 = 49;
 /// Nodes with at least this many empty cells look for pairing strategies; below, searching
 /// the few moves left is cheaper.
 const PAIRING_EMPTIES: i32 = 10;
+/// Work between two looks at the clock and the cancel flag (well under a millisecond).
+const CLOCK_INTERVAL: u64 = 1024;
+/// A node of a pairing search counts as this many positions of work.
+const PAIRING_NODE_WORK: u64 = 4;
 /// How many of its moves [`Searcher::pairing_move`] tries.
 const PAIRING_MOVE_TRIES: usize = 12;
 /// How many opponent replies [`Searcher::restriction`] tries.
@@ -93,8 +97,10 @@ pub struct Searcher {
     max_bytes: usize,
     geom: Option<&'static Geometry>,
     misere: bool,
-    /// Positions visited, counted to look at the clock and the cancel flag now and then.
+    /// Work done: positions visited, plus [`PAIRING_NODE_WORK`] per node of a pairing search.
     nodes: u64,
+    /// The clock and the cancel flag are looked at once `nodes` reaches this.
+    next_check: u64,
     deadline: Option<Instant>,
     /// Raised by another thread to stop the search at once.
     cancel: Option<Arc<AtomicBool>>,
@@ -126,6 +132,7 @@ impl Searcher {
             geom: None,
             misere: false,
             nodes: 0,
+            next_check: 0,
             deadline: None,
             cancel: None,
             horizon: false,
@@ -307,7 +314,7 @@ impl Searcher {
         let empties = i32::from(geom.cells) - (me | opp).count_ones() as i32;
         if self.misere
             || empties < PAIRING_EMPTIES
-            || !pairing::exists(geom, me, opp, true, pairing::ROOT_EFFORT)
+            || !pairing::exists(geom, me, opp, true, pairing::ROOT_EFFORT, &mut 0)
         {
             return None;
         }
@@ -329,7 +336,7 @@ impl Searcher {
         if let Some(cell) = self.pairing.as_ref().and_then(keeps) {
             return Some(cell);
         }
-        let fresh = pairing::find(geom, opp, me, false, pairing::ROOT_EFFORT)?;
+        let fresh = pairing::find(geom, opp, me, false, pairing::ROOT_EFFORT, &mut 0)?;
         let cell = keeps(&fresh);
         self.pairing = Some(fresh);
         cell
@@ -534,7 +541,10 @@ impl Searcher {
                 break;
             };
             tried |= 1 << o;
-            if let Some(cells) = pairing::cells_after(geom, me, opp, o, pairing::TREE_EFFORT) {
+            let mut spent = 0;
+            let cells = pairing::cells_after(geom, me, opp, o, pairing::TREE_EFFORT, &mut spent);
+            self.nodes += spent * PAIRING_NODE_WORK;
+            if let Some(cells) = cells {
                 allowed &= cells | 1 << o;
                 if allowed == 0 {
                     break;
@@ -547,7 +557,7 @@ impl Searcher {
     /// A move among the first few of ply `ply`'s list of `len` after which the side to move
     /// (`me`) holds a pairing, so cannot lose.
     fn pairing_move(
-        &self,
+        &mut self,
         geom: &Geometry,
         me: u64,
         opp: u64,
@@ -558,7 +568,17 @@ impl Searcher {
         for _ in 0..PAIRING_MOVE_TRIES {
             let c = self.order.peek(ply, len, !tried)?;
             tried |= 1 << c;
-            if pairing::exists(geom, opp, me | 1 << c, true, pairing::MOVE_EFFORT) {
+            let mut spent = 0;
+            let found = pairing::exists(
+                geom,
+                opp,
+                me | 1 << c,
+                true,
+                pairing::MOVE_EFFORT,
+                &mut spent,
+            );
+            self.nodes += spent * PAIRING_NODE_WORK;
+            if found {
                 return Some(c);
             }
         }
@@ -590,8 +610,11 @@ impl Searcher {
     /// the same side; `None` if time ran out.
     fn negamax(&mut self, me: u64, opp: u64, depth: u32, window: Window) -> Option<i32> {
         self.nodes += 1;
-        if self.nodes.trailing_zeros() >= 10 && self.out_of_time() {
-            return None;
+        if self.nodes >= self.next_check {
+            self.next_check = self.nodes + CLOCK_INTERVAL;
+            if self.out_of_time() {
+                return None;
+            }
         }
         let Window {
             mut alpha,
@@ -758,7 +781,7 @@ impl Searcher {
     /// cells.
     #[inline]
     fn pairing_bound(
-        &self,
+        &mut self,
         geom: &Geometry,
         me: u64,
         opp: u64,
@@ -769,8 +792,11 @@ impl Searcher {
         if self.misere || empties < PAIRING_EMPTIES {
             return None;
         }
-        let mine = *alpha < 0 && pairing::exists(geom, opp, me, false, pairing::TREE_EFFORT);
-        let theirs = *beta > 0 && pairing::exists(geom, me, opp, true, pairing::TREE_EFFORT);
+        let mut spent = 0;
+        let effort = pairing::TREE_EFFORT;
+        let mine = *alpha < 0 && pairing::exists(geom, opp, me, false, effort, &mut spent);
+        let theirs = *beta > 0 && pairing::exists(geom, me, opp, true, effort, &mut spent);
+        self.nodes += spent * PAIRING_NODE_WORK;
         match (mine, theirs) {
             (true, true) => Some(Bound::Exact),
             (true, false) if *beta <= 0 => Some(Bound::Lower),
@@ -804,6 +830,7 @@ pub fn pairing(board: &Board, defender: Mark) -> Option<Vec<(Cell, Cell)>> {
         defence,
         attacker_to_move,
         pairing::ROOT_EFFORT,
+        &mut 0,
     )?;
     let cell = |i: usize| board.cell(i).expect("pairing cells are on the board");
     Some(p.pairs().map(|(a, b)| (cell(a), cell(b))).collect())

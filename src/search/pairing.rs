@@ -104,17 +104,19 @@ fn k_missing(line: u64, attacker: u64) -> u32 {
 }
 
 /// Searches for a pairing that keeps `defender` from losing to `attacker`, with at most
-/// `effort` nodes of search. `attacker_to_move` says whose turn it is (lines the attacker
-/// has no time left to complete need no pair). Misère rules are not covered: there the
-/// defender would have to avoid lines, not block them.
+/// `effort` nodes of search, adding the nodes used to `spent`. `attacker_to_move` says whose
+/// turn it is (lines the attacker has no time left to complete need no pair). Misère rules
+/// are not covered: there the defender would have to avoid lines, not block them.
 pub(super) fn find(
     geom: &Geometry,
     attacker: u64,
     defender: u64,
     attacker_to_move: bool,
     effort: u32,
+    spent: &mut u64,
 ) -> Option<Pairing> {
-    let f = Finder::run(geom, attacker, defender, attacker_to_move, effort)?;
+    let reach = attacker_reach(geom, attacker, defender, attacker_to_move);
+    let f = Finder::run(geom, attacker, defender, reach, effort, spent)?;
     Some(Pairing {
         pairs: f.pairs[..f.len].to_vec(),
     })
@@ -128,8 +130,10 @@ pub(super) fn exists(
     defender: u64,
     attacker_to_move: bool,
     effort: u32,
+    spent: &mut u64,
 ) -> bool {
-    Finder::run(geom, attacker, defender, attacker_to_move, effort).is_some()
+    let reach = attacker_reach(geom, attacker, defender, attacker_to_move);
+    Finder::run(geom, attacker, defender, reach, effort, spent).is_some()
 }
 
 /// The cells of a pairing that would hold for `defender` if it were to play `reply` now, with
@@ -143,17 +147,16 @@ pub(super) fn cells_after(
     defender: u64,
     reply: usize,
     effort: u32,
+    spent: &mut u64,
 ) -> Option<u64> {
     let defender = defender | 1 << reply;
     let reach = attacker_reach(geom, attacker, defender, true) + 1;
-    let mut f = Finder::new(geom, attacker, defender, reach)?;
-    f.effort = effort;
-    let all = (1u128 << f.count) - 1;
-    f.solve(all, 0).then(|| {
+    let f = Finder::run(geom, attacker, defender, reach, effort, spent)?;
+    Some(
         f.pairs[..f.len]
             .iter()
-            .fold(0, |acc, &(a, b)| acc | 1 << a | 1 << b)
-    })
+            .fold(0, |acc, &(a, b)| acc | 1 << a | 1 << b),
+    )
 }
 
 /// The search's state: the lines to cover (as their empty cells) and the pairs so far.
@@ -166,19 +169,22 @@ struct Finder {
 }
 
 impl Finder {
-    /// A finder that found a pairing within `effort`, or `None`.
+    /// A finder that found a pairing covering every line the attacker needs at most `reach`
+    /// marks for within `effort` nodes, or `None`; the nodes used are added to `spent`.
     fn run(
         geom: &Geometry,
         attacker: u64,
         defender: u64,
-        attacker_to_move: bool,
+        reach: u32,
         effort: u32,
+        spent: &mut u64,
     ) -> Option<Finder> {
-        let reach = attacker_reach(geom, attacker, defender, attacker_to_move);
         let mut f = Finder::new(geom, attacker, defender, reach)?;
         f.effort = effort;
         let all = (1u128 << f.count) - 1;
-        f.solve(all, 0).then_some(f)
+        let found = f.solve(all, 0);
+        *spent += u64::from(effort - f.effort);
+        found.then_some(f)
     }
 
     /// The lines to cover (those the attacker needs at most `reach` more marks for), or
@@ -294,7 +300,7 @@ mod tests {
     #[test]
     fn five_by_five_with_five_in_a_row_has_a_pairing_for_o_at_once() {
         let g = Geometry::of(5, 5);
-        let p = find(g, 0, 0, true, ROOT_EFFORT).expect("the classic pairing");
+        let p = find(g, 0, 0, true, ROOT_EFFORT, &mut 0).expect("the classic pairing");
         assert!(p.holds(g, 0, 0));
         assert_eq!(p.pairs().count(), 12, "one pair per line");
     }
@@ -302,7 +308,7 @@ mod tests {
     #[test]
     fn three_by_three_has_no_pairing() {
         let g = Geometry::of(3, 3);
-        assert_eq!(find(g, 0, 0, true, ROOT_EFFORT), None);
+        assert_eq!(find(g, 0, 0, true, ROOT_EFFORT, &mut 0), None);
     }
 
     #[test]
