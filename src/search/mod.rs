@@ -1,11 +1,20 @@
 //! The AI's search: negamax with alpha-beta, a transposition table keyed by the position's
-//! canonical symmetric image, move ordering, threat detection, and iterative deepening under a
-//! time budget with a heuristic evaluation at the horizon.
+//! canonical symmetric image, move ordering, threat detection, pairing strategies as proofs,
+//! and iterative deepening under a time budget with a heuristic evaluation at the horizon.
 //!
 //! `value.rs` defines scores and [`Value`]s (the invariant every score keeps is documented
-//! there), `table.rs` the transposition table, `order.rs` the move ordering and `eval.rs`
-//! what the lines say about a position. This file is the [`Searcher`]: time control and the
-//! recursive search.
+//! there), `table.rs` the transposition table, `order.rs` the move ordering, `eval.rs` what
+//! the lines say about a position and `pairing.rs` pairing strategies. This file is the
+//! [`Searcher`]: time control and the recursive search.
+//!
+//! # Proofs
+//! A search to the end with a window around zero is a depth-first AND/OR proof: it asks
+//! whether the side to move wins, and whether it loses, and its memory is the table alone.
+//! Pairings cut it three ways (`pairing_bound`, `pairing_move` and `restriction` below): a
+//! side holding one cannot lose; when a draw is enough, a move that gives the side to move
+//! one settles the node; when only a win counts, a move that lets the opponent take one with
+//! its reply cannot win and is not searched. Forced replies come from `eval.rs`: a line one
+//! move from done must be blocked, two cannot be.
 
 mod eval;
 mod order;
@@ -30,8 +39,6 @@ use value::{DECIDED, INF, WIN};
 const FULL: u32 = 64;
 /// Nodes with at most this many empty cells are searched without the table or move ordering.
 const LEAN_EMPTIES: i32 = 4;
-/// With at most this many empty cells, a timed search first tries to reach every end.
-const FULL_ATTEMPT_EMPTIES: u32 = 49;
 /// Nodes with at least this many empty cells look for pairing strategies; below, searching
 /// the few moves left is cheaper.
 const PAIRING_EMPTIES: i32 = 10;
@@ -240,9 +247,11 @@ impl Searcher {
         }
     }
 
-    /// Searches for the best move within `budget` (to the end of the game with `None`). The
-    /// first ply is always searched in full, so an immediate win or a forced block is never
-    /// missed; then a search to the end of the game gets three quarters of the budget; if it
+    /// Searches for the best move within `budget` (to the end of the game with `None`). When
+    /// both sides hold pairings the position is a draw, and the move that keeps ours is the
+    /// answer at once. Otherwise the first ply is always searched in full, so an immediate win
+    /// or a forced block is never missed; then a search to the end of the game gets three
+    /// quarters of the budget; if it
     /// does not finish, iterative deepening uses the rest, and the deepest completed depth
     /// gives the move and an estimate. Returns `None` once the game is over, and when the
     /// search was cancelled (see [`Searcher::set_cancel`]).
@@ -262,39 +271,33 @@ impl Searcher {
                 value: Value::Draw,
             });
         }
-        let found = if budget.is_none() {
-            self.iteration(board, FULL)
-        } else {
-            self.timed(board, empties, start, budget)
+        let found = match budget {
+            None => self.iteration(board, FULL),
+            Some(budget) => self.timed(board, empties, start, budget),
         };
         self.deadline = None;
         found
     }
 
-    /// [`Searcher::think`] with a budget: the first ply, then a search to the end, then
-    /// iterative deepening.
+    /// [`Searcher::think`] with a budget: the first ply, then a proof to the end of the game
+    /// with up to three quarters of the budget, then iterative deepening with the rest.
     fn timed(
         &mut self,
         board: &Board,
         empties: u32,
         start: Instant,
-        budget: Option<Duration>,
+        budget: Duration,
     ) -> Option<Thought> {
         // No deadline yet: only a cancel stops the first ply.
         let mut found = self.iteration(board, 1)?;
         if found.value.is_proven() {
             return Some(found);
         }
-        // Past about 25 empty cells a search to the end cannot finish at interactive
-        // speed: deepen step by step from the start.
-        self.deadline = budget.map(|b| start + b * 3 / 4);
-        if let Some(t) = (empties <= FULL_ATTEMPT_EMPTIES)
-            .then(|| self.iteration(board, FULL))
-            .flatten()
-        {
+        self.deadline = Some(start + budget * 3 / 4);
+        if let Some(t) = self.iteration(board, FULL) {
             return Some(t);
         }
-        self.deadline = budget.map(|b| start + b);
+        self.deadline = Some(start + budget);
         for depth in 2..empties {
             let Some(t) = self.iteration(board, depth) else {
                 break;

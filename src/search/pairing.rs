@@ -198,10 +198,14 @@ impl Finder {
             len: 0,
             effort: 0,
         };
-        for &l in &geom.lines {
+        // A pair lies on one row, column or diagonal, so each of those holding a line to
+        // cover needs a pair of its own: too few empty cells for that, and there is none.
+        let mut straights = 0u64;
+        for (&l, &straight) in geom.lines.iter().zip(&geom.straight) {
             if l & defender != 0 || k_missing(l, attacker) > reach {
                 continue;
             }
+            straights |= 1 << straight;
             let free = l & !attacker;
             if free.count_ones() < 2 {
                 return None;
@@ -222,7 +226,8 @@ impl Finder {
             f.targets[f.count] = free;
             f.count += 1;
         }
-        Some(f)
+        let empties = (geom.full & !(attacker | defender)).count_ones();
+        (2 * straights.count_ones() <= empties).then_some(f)
     }
 
     /// Covers the targets in `uncovered` with pairs of cells outside `used`.
