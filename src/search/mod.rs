@@ -589,6 +589,7 @@ impl Searcher {
     }
 
     /// The search of a node near the end: its `candidates` in cell order, no table.
+    #[inline]
     fn lean(
         &mut self,
         geom: &Geometry,
@@ -700,6 +701,7 @@ impl Searcher {
 
     /// The moves of a node the table did not settle: its `candidates`, best first, within
     /// `window`; the result goes to the table.
+    #[inline]
     fn expand(
         &mut self,
         geom: &Geometry,
