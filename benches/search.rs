@@ -2,7 +2,9 @@
 //!
 //! `cargo bench --bench search` prints each median; the ratio of `textbook/empty` to
 //! `negamax/best_move_empty` is the speed-up of the engine over the textbook algorithm. The
-//! `larger` group proves 4×4 and 5×5 boards with four in a row drawn, from a fresh searcher.
+//! `larger` group proves 4×4 and 5×5 boards with four in a row drawn, from a fresh searcher;
+//! the `proofs` group proves the five-in-a-row boards drawn (pairing strategies and the
+//! moves they rule out) and 6×6 with four in a row won.
 
 use std::hint::black_box;
 
@@ -113,6 +115,16 @@ fn search(c: &mut Criterion) {
     group.bench_function("5x5_k4_prove_empty", |b| {
         b.iter(|| Searcher::new().best_move(black_box(&five)));
     });
+    group.finish();
+
+    let mut group = c.benchmark_group("proofs");
+    group.sample_size(10);
+    for (n, k) in [(5, 5), (6, 5), (7, 5), (6, 4)] {
+        let board = Board::new(rules(n, k));
+        group.bench_function(format!("{n}x{n}_k{k}_prove_empty"), |b| {
+            b.iter(|| Searcher::new().best_move(black_box(&board)));
+        });
+    }
     group.finish();
 }
 

@@ -87,6 +87,9 @@ pub struct Geometry {
     /// Mask of every cell on the board.
     pub full: u64,
     pub lines: Vec<u64>,
+    /// `straight[line]`: which full row, column or diagonal of the board the line lies on, a
+    /// number below 64 (lines on one share it, and no others do).
+    pub straight: Vec<u8>,
     /// `through[cell]`: the lines that pass through that cell.
     pub through: Vec<Vec<u64>>,
     /// `through_index[cell]`: their indices in `lines`.
@@ -129,13 +132,22 @@ impl Geometry {
         let k = i32::from(k);
         let bit = |row: i32, col: i32| 1u64 << (row * n + col);
         let mut lines = Vec::new();
+        let mut straight = Vec::new();
         // Directions: right, up, up-right, up-left. A line is k steps from a start cell.
-        for (dr, dc) in [(0, 1), (1, 0), (1, 1), (1, -1)] {
+        for (d, (dr, dc)) in [(0, 1), (1, 0), (1, 1), (1, -1)].into_iter().enumerate() {
             for row in 0..n {
                 for col in 0..n {
                     let (end_r, end_c) = (row + dr * (k - 1), col + dc * (k - 1));
                     if (0..n).contains(&end_r) && (0..n).contains(&end_c) {
                         lines.push((0..k).map(|i| bit(row + dr * i, col + dc * i)).sum());
+                        // What stays constant along the direction names the straight line.
+                        let along = match d {
+                            0 => row,
+                            1 => col,
+                            2 => col - row + n - 1,
+                            _ => col + row,
+                        };
+                        straight.push((d * 16) as u8 + along as u8);
                     }
                 }
             }
@@ -169,6 +181,7 @@ impl Geometry {
                 (1u64 << cells) - 1
             },
             lines,
+            straight,
             through,
             through_index,
             symmetries,
@@ -303,6 +316,28 @@ mod tests {
                 assert_eq!(g.lines.len(), line_count(n, k));
                 assert!(g.lines.len() <= MAX_LINES && usize::from(g.cells) <= MAX_CELLS);
                 assert!(g.lines.iter().all(|l| l.count_ones() == u32::from(k)));
+                // Overlapping lines of one direction share their straight line; lines on one
+                // have one direction; there are as many as rows, columns and diagonals with
+                // room for a line.
+                let shape = |l: u64| l >> l.trailing_zeros();
+                for (i, &a) in g.lines.iter().enumerate() {
+                    for (j, &b) in g.lines.iter().enumerate() {
+                        if a & b != 0 && shape(a) == shape(b) {
+                            assert_eq!(g.straight[i], g.straight[j], "{n} {k}: {i} {j}");
+                        }
+                        if g.straight[i] == g.straight[j] {
+                            assert_eq!(shape(a), shape(b), "{n} {k}: {i} {j}");
+                        }
+                    }
+                }
+                let distinct: HashSet<u8> = g.straight.iter().copied().collect();
+                let diagonals = 2 * usize::from(n - k) + 1;
+                assert_eq!(
+                    distinct.len(),
+                    2 * usize::from(n) + 2 * diagonals,
+                    "{n} {k}"
+                );
+                assert!(distinct.iter().all(|&s| s < 64));
             }
         }
     }

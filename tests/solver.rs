@@ -139,6 +139,22 @@ fn five_by_five_agrees_with_plain_alpha_beta() {
     }
 }
 
+#[test]
+fn five_in_a_row_boards_agree_with_memoised_minimax_near_the_end() {
+    // Pairing strategies and the proof machinery act on these boards; a search with none of
+    // them must agree, distance included, on positions with 10 to 12 empty cells.
+    let mut rng = fastrand::Rng::with_seed(57);
+    let mut searcher = Searcher::new();
+    for (n, positions) in [(5u8, 8usize), (6, 6), (7, 6)] {
+        let cells = usize::from(n * n);
+        for i in 0..positions {
+            let board = random_position(rules(n, 5, false), cells - 10 - i % 3, &mut rng);
+            let expected = memo_minimax(&board, &mut HashMap::new());
+            assert_eq!(searcher.value(&board), Some(expected), "{board}");
+        }
+    }
+}
+
 /// The eight rotations and reflections of a board's notation.
 fn images(notation: &str) -> Vec<String> {
     let rows: Vec<Vec<char>> = notation.split('/').map(|r| r.chars().collect()).collect();
@@ -195,6 +211,8 @@ fn known_results_come_out_right() {
     );
     assert_eq!(value(4, 4), Value::Draw, "4×4, four in a row");
     assert_eq!(value(5, 4), Value::Draw, "5×5, four in a row");
+    assert_eq!(value(5, 5), Value::Draw, "5×5, five in a row");
+    assert_eq!(value(6, 5), Value::Draw, "6×6, five in a row");
 }
 
 fn play_out(board: &mut Board, brain: &mut Brain, players: [Player; 2], rng: &mut fastrand::Rng) {

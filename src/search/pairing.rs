@@ -1,0 +1,330 @@
+//! Pairing strategies: a proof that a side cannot lose.
+//!
+//! A *pairing* for a defender is a set of disjoint pairs of empty cells such that every line
+//! the attacker could still complete holds both cells of some pair. Whenever the attacker
+//! takes a cell of a pair, the defender takes the other; then the attacker never holds both
+//! cells of a pair, so never completes a line: the defender cannot lose (the Hales–Jewett
+//! pairing argument). Finding one is a small exact-cover-like search: every line to cover
+//! picks one pair of its own empty cells, pairs may not share cells, and one pair covers
+//! every line holding both its cells. The search is bounded, so "no pairing" means "none
+//! found within the effort", never a proof of anything.
+
+use crate::board::bit_indices;
+use crate::geometry::{Geometry, MAX_CELLS, MAX_LINES};
+
+/// Effort of one search inside the tree, in nodes of the pairing search.
+pub(super) const TREE_EFFORT: u32 = 48;
+/// Effort of one search for a move that would give the side to move a pairing: the search
+/// settles its node when one is found.
+pub(super) const MOVE_EFFORT: u32 = 100;
+/// Effort of one search at the root of a move, where its answer is reused.
+pub(super) const ROOT_EFFORT: u32 = 2_000;
+
+/// A pairing: disjoint pairs of cells, by index.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pairing {
+    pairs: Vec<(u8, u8)>,
+}
+
+impl Pairing {
+    /// The pairs, by cell index.
+    pub fn pairs(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        self.pairs
+            .iter()
+            .map(|&(a, b)| (usize::from(a), usize::from(b)))
+    }
+
+    /// The cell of `cell`'s pair other than `cell`, if `cell` is paired.
+    pub fn partner(&self, cell: usize) -> Option<usize> {
+        self.pairs().find_map(|(a, b)| {
+            if a == cell {
+                Some(b)
+            } else if b == cell {
+                Some(a)
+            } else {
+                None
+            }
+        })
+    }
+
+    /// Whether the pairing still proves that `defender` cannot lose with the attacker to
+    /// move: every line the attacker can still complete holds a pair with both cells empty.
+    pub fn holds(&self, geom: &Geometry, attacker: u64, defender: u64) -> bool {
+        let empty = geom.full & !(attacker | defender);
+        let intact: Vec<u64> = self
+            .pairs()
+            .map(|(a, b)| (1u64 << a) | (1u64 << b))
+            .filter(|&p| p & empty == p)
+            .collect();
+        let reach = attacker_reach(geom, attacker, defender, true);
+        geom.lines
+            .iter()
+            .filter(|&&l| l & defender == 0 && k_missing(l, attacker) <= reach)
+            .all(|&l| intact.iter().any(|&p| p & !l == 0))
+    }
+
+    /// The defender's answer, with the defender to move: the partner of a pair the attacker
+    /// broke (took one cell of, leaving the other empty), `Some(None)` when no pair is broken,
+    /// and `None` when several are (the pairing no longer guarantees anything).
+    pub fn answer(&self, attacker: u64, defender: u64) -> Option<Option<usize>> {
+        let mut broken = None;
+        for (a, b) in self.pairs() {
+            let taken = |c: usize| (attacker >> c) & 1 != 0;
+            let empty = |c: usize| ((attacker | defender) >> c) & 1 == 0;
+            let partner = if taken(a) && empty(b) {
+                b
+            } else if taken(b) && empty(a) {
+                a
+            } else {
+                continue;
+            };
+            if broken.is_some() {
+                return None;
+            }
+            broken = Some(partner);
+        }
+        Some(broken)
+    }
+}
+
+/// How many marks the attacker can still add: every other empty cell, starting with the
+/// next one if it is to move.
+fn attacker_reach(geom: &Geometry, attacker: u64, defender: u64, to_move: bool) -> u32 {
+    let empties = (geom.full & !(attacker | defender)).count_ones();
+    if to_move {
+        empties.div_ceil(2)
+    } else {
+        empties / 2
+    }
+}
+
+/// How many cells of `line` the attacker still needs.
+fn k_missing(line: u64, attacker: u64) -> u32 {
+    (line & !attacker).count_ones()
+}
+
+/// Searches for a pairing that keeps `defender` from losing to `attacker`, with at most
+/// `effort` nodes of search, adding the nodes used to `spent`. `attacker_to_move` says whose
+/// turn it is (lines the attacker has no time left to complete need no pair). Misère rules
+/// are not covered: there the defender would have to avoid lines, not block them.
+pub(super) fn find(
+    geom: &Geometry,
+    attacker: u64,
+    defender: u64,
+    attacker_to_move: bool,
+    effort: u32,
+    spent: &mut u64,
+) -> Option<Pairing> {
+    let reach = attacker_reach(geom, attacker, defender, attacker_to_move);
+    let f = Finder::run(geom, attacker, defender, reach, effort, spent)?;
+    Some(Pairing {
+        pairs: f.pairs[..f.len].to_vec(),
+    })
+}
+
+/// Whether [`find`] would find a pairing, without building it.
+#[inline]
+pub(super) fn exists(
+    geom: &Geometry,
+    attacker: u64,
+    defender: u64,
+    attacker_to_move: bool,
+    effort: u32,
+    spent: &mut u64,
+) -> bool {
+    let reach = attacker_reach(geom, attacker, defender, attacker_to_move);
+    Finder::run(geom, attacker, defender, reach, effort, spent).is_some()
+}
+
+/// The cells of a pairing that would hold for `defender` if it were to play `reply` now, with
+/// the attacker to move: it still holds after any attacker move outside those cells, then
+/// `reply`. Lines are covered with a margin of one mark, so that a move outside the cells
+/// that brings a line within the attacker's reach cannot uncover it. `None` if none was
+/// found within `effort`.
+pub(super) fn cells_after(
+    geom: &Geometry,
+    attacker: u64,
+    defender: u64,
+    reply: usize,
+    effort: u32,
+    spent: &mut u64,
+) -> Option<u64> {
+    let defender = defender | 1 << reply;
+    let reach = attacker_reach(geom, attacker, defender, true) + 1;
+    let f = Finder::run(geom, attacker, defender, reach, effort, spent)?;
+    Some(
+        f.pairs[..f.len]
+            .iter()
+            .fold(0, |acc, &(a, b)| acc | 1 << a | 1 << b),
+    )
+}
+
+/// The search's state: the lines to cover (as their empty cells) and the pairs so far.
+struct Finder {
+    targets: [u64; MAX_LINES],
+    count: usize,
+    pairs: [(u8, u8); MAX_CELLS / 2],
+    len: usize,
+    effort: u32,
+}
+
+impl Finder {
+    /// A finder that found a pairing covering every line the attacker needs at most `reach`
+    /// marks for within `effort` nodes, or `None`; the nodes used are added to `spent`.
+    fn run(
+        geom: &Geometry,
+        attacker: u64,
+        defender: u64,
+        reach: u32,
+        effort: u32,
+        spent: &mut u64,
+    ) -> Option<Finder> {
+        let mut f = Finder::new(geom, attacker, defender, reach)?;
+        f.effort = effort;
+        let all = (1u128 << f.count) - 1;
+        let found = f.solve(all, 0);
+        *spent += u64::from(effort - f.effort);
+        found.then_some(f)
+    }
+
+    /// The lines to cover (those the attacker needs at most `reach` more marks for), or
+    /// `None` when one cannot be: a line the attacker can complete
+    /// with fewer than two empty cells left.
+    fn new(geom: &Geometry, attacker: u64, defender: u64, reach: u32) -> Option<Self> {
+        let mut f = Finder {
+            targets: [0; MAX_LINES],
+            count: 0,
+            pairs: [(0, 0); MAX_CELLS / 2],
+            len: 0,
+            effort: 0,
+        };
+        // A pair lies on one row, column or diagonal, so each of those holding a line to
+        // cover needs a pair of its own: too few empty cells for that, and there is none.
+        let mut straights = 0u64;
+        for (&l, &straight) in geom.lines.iter().zip(&geom.straight) {
+            if l & defender != 0 || k_missing(l, attacker) > reach {
+                continue;
+            }
+            straights |= 1 << straight;
+            let free = l & !attacker;
+            if free.count_ones() < 2 {
+                return None;
+            }
+            // A line whose free cells hold another target's is covered with it: skip
+            // supersets of a target already listed, and drop listed supersets of this one.
+            if f.targets[..f.count].iter().any(|&t| t & !free == 0) {
+                continue;
+            }
+            let mut kept = 0;
+            for i in 0..f.count {
+                if f.targets[i] & free != free {
+                    f.targets[kept] = f.targets[i];
+                    kept += 1;
+                }
+            }
+            f.count = kept;
+            f.targets[f.count] = free;
+            f.count += 1;
+        }
+        let empties = (geom.full & !(attacker | defender)).count_ones();
+        (2 * straights.count_ones() <= empties).then_some(f)
+    }
+
+    /// Covers the targets in `uncovered` with pairs of cells outside `used`.
+    fn solve(&mut self, uncovered: u128, used: u64) -> bool {
+        if uncovered == 0 {
+            return true;
+        }
+        if self.effort == 0 {
+            return false;
+        }
+        self.effort -= 1;
+        // The most constrained line first; one with fewer than two free cells is a dead end.
+        let mut pick = usize::MAX;
+        let mut fewest = u32::MAX;
+        for i in bits128(uncovered) {
+            let free = (self.targets[i] & !used).count_ones();
+            if free < 2 {
+                return false;
+            }
+            if free < fewest {
+                fewest = free;
+                pick = i;
+            }
+        }
+        let line = self.targets[pick] & !used;
+        // Its pairs, those covering the most other lines first.
+        let mut options = [(0u32, 0u8, 0u8, 0u128); 28];
+        let mut n = 0;
+        for a in bit_indices(line) {
+            for b in bit_indices(line & !((2u64 << a) - 1)) {
+                let pair = (1u64 << a) | (1u64 << b);
+                let mut covers = 0u128;
+                for i in bits128(uncovered) {
+                    if self.targets[i] & pair == pair {
+                        covers |= 1 << i;
+                    }
+                }
+                if n < options.len() {
+                    options[n] = (covers.count_ones(), a as u8, b as u8, covers);
+                    n += 1;
+                }
+            }
+        }
+        options[..n].sort_unstable_by_key(|o| std::cmp::Reverse(o.0));
+        for &(_, a, b, covers) in &options[..n] {
+            self.pairs[self.len] = (a, b);
+            self.len += 1;
+            if self.solve(uncovered & !covers, used | (1 << a) | (1 << b)) {
+                return true;
+            }
+            self.len -= 1;
+            if self.effort == 0 {
+                return false;
+            }
+        }
+        false
+    }
+}
+
+/// The set bits of a 128-bit mask, lowest first.
+fn bits128(mut mask: u128) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let i = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            i
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn five_by_five_with_five_in_a_row_has_a_pairing_for_o_at_once() {
+        let g = Geometry::of(5, 5);
+        let p = find(g, 0, 0, true, ROOT_EFFORT, &mut 0).expect("the classic pairing");
+        assert!(p.holds(g, 0, 0));
+        assert_eq!(p.pairs().count(), 12, "one pair per line");
+    }
+
+    #[test]
+    fn three_by_three_has_no_pairing() {
+        let g = Geometry::of(3, 3);
+        assert_eq!(find(g, 0, 0, true, ROOT_EFFORT, &mut 0), None);
+    }
+
+    #[test]
+    fn a_broken_pair_is_answered_by_its_partner() {
+        let p = Pairing {
+            pairs: vec![(0, 1), (2, 3)],
+        };
+        assert_eq!(p.partner(3), Some(2));
+        assert_eq!(p.answer(0b1, 0), Some(Some(1)));
+        assert_eq!(p.answer(0, 0), Some(None));
+        assert_eq!(p.answer(0b101, 0), None);
+        assert_eq!(p.answer(0b1, 0b10), Some(None), "already answered");
+    }
+}

@@ -1,0 +1,263 @@
+//! The transposition table: two-entry buckets of three words (the position's two bitboards
+//! and a packed entry), keyed by the position's canonical symmetric image.
+
+use crate::geometry::Geometry;
+
+/// Stored depth of an entry whose score is proven, not estimated.
+pub(super) const PROVEN: u32 = 255;
+
+/// What a stored score says about the position's true score.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Bound {
+    /// It is the score.
+    Exact,
+    /// The score is at least this.
+    Lower,
+    /// The score is at most this.
+    Upper,
+}
+
+/// One position's stored result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Entry {
+    pub score: i32,
+    pub bound: Bound,
+    /// Depth searched below the position, or [`PROVEN`] when no heuristic leaf fed the score.
+    pub depth: u32,
+    /// The best move found, as a cell of the canonical image.
+    pub best: usize,
+}
+
+impl Entry {
+    /// Sixteen bits of score, then the bound (never 0: a zero word is an empty slot), the
+    /// depth and the move. Scores lie within ±`INF`, far inside `i16`.
+    fn pack(self) -> u64 {
+        let bound: u64 = match self.bound {
+            Bound::Exact => 1,
+            Bound::Lower => 2,
+            Bound::Upper => 3,
+        };
+        u64::from(self.score as i16 as u16)
+            | (bound << 16)
+            | (u64::from(self.depth.min(PROVEN)) << 24)
+            | ((self.best as u64) << 32)
+    }
+
+    /// The entry packed in `word`, or `None` for an empty slot.
+    fn unpack(word: u64) -> Option<Entry> {
+        let bound = match (word >> 16) & 3 {
+            0 => return None,
+            1 => Bound::Exact,
+            2 => Bound::Lower,
+            _ => Bound::Upper,
+        };
+        Some(Entry {
+            score: i32::from(word as u16 as i16),
+            bound,
+            depth: stored_depth(word),
+            best: ((word >> 32) & 0xFF) as usize,
+        })
+    }
+
+    /// Whether the entry comes from a search at least `depth` deep (or to the end).
+    #[inline]
+    pub fn serves(self, depth: u32) -> bool {
+        self.depth >= depth.min(PROVEN)
+    }
+
+    /// What the entry settles in the window (`alpha`, `beta`): the score to return when it is
+    /// enough, else the window narrowed by the bound. Only for an entry that
+    /// [serves](Entry::serves) the search's depth.
+    #[inline]
+    pub fn cutoff(self, alpha: &mut i32, beta: &mut i32) -> Option<i32> {
+        match self.bound {
+            Bound::Exact => return Some(self.score),
+            Bound::Lower => *alpha = (*alpha).max(self.score),
+            Bound::Upper => *beta = (*beta).min(self.score),
+        }
+        (*alpha >= *beta).then_some(self.score)
+    }
+
+    /// Whether the score rests on no heuristic leaf.
+    pub fn is_proven(self) -> bool {
+        self.depth == PROVEN
+    }
+}
+
+fn stored_depth(word: u64) -> u32 {
+    ((word >> 24) & 0xFF) as u32
+}
+
+/// A position's key: its canonical image, and which symmetry maps the position onto it.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Key {
+    pub me: u64,
+    pub opp: u64,
+    pub sym: usize,
+}
+
+impl Key {
+    /// The position's canonical image under the board's symmetries. Deep in the tree (`full`
+    /// false) the position is its own key: symmetric twins are rare there and not worth the
+    /// transforms.
+    #[inline]
+    pub fn of(geom: &Geometry, me: u64, opp: u64, full: bool) -> Key {
+        let mut best = Key { me, opp, sym: 0 };
+        if !full {
+            return best;
+        }
+        for (i, s) in geom.symmetries.iter().enumerate().skip(1) {
+            // Compare the first key before transforming the second.
+            let a = s.apply(me);
+            if a > best.me {
+                continue;
+            }
+            let b = s.apply(opp);
+            if (a, b) < (best.me, best.opp) {
+                best = Key {
+                    me: a,
+                    opp: b,
+                    sym: i,
+                };
+            }
+        }
+        best
+    }
+}
+
+/// Where a key lives in the table and what is stored there.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Probe {
+    /// The slot holding the key, or the one to replace with it.
+    pub slot: usize,
+    /// The key's entry, if the table holds one.
+    pub entry: Option<Entry>,
+}
+
+/// A fixed-size table; a fresh one is all zeros (the allocator hands those out lazily).
+pub(super) struct Table {
+    slots: Vec<[u64; 3]>,
+    mask: usize,
+}
+
+impl Table {
+    /// A table with no slots, to be replaced before use (allocates nothing).
+    pub fn unallocated() -> Table {
+        Table {
+            slots: Vec::new(),
+            mask: 0,
+        }
+    }
+
+    /// A table of `entries` slots, a power of two.
+    pub fn new(entries: usize) -> Table {
+        debug_assert!(entries.is_power_of_two());
+        Table {
+            slots: vec![[0; 3]; entries],
+            mask: entries - 1,
+        }
+    }
+
+    /// The key's slot in its two-entry bucket and its entry, or the slot to replace: the one
+    /// with the shallower entry.
+    #[inline]
+    pub fn probe(&self, key: Key) -> Probe {
+        let (me, opp) = (key.me, key.opp);
+        let h = me.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ opp.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+        let bucket = ((h.rotate_left(29).wrapping_mul(0x1656_67B1_9E37_79F9) >> 11) as usize)
+            & self.mask
+            & !1;
+        let other = bucket | (self.mask & 1);
+        for slot in [bucket, other] {
+            let s = &self.slots[slot];
+            if s[0] == me && s[1] == opp {
+                if let Some(entry) = Entry::unpack(s[2]) {
+                    return Probe {
+                        slot,
+                        entry: Some(entry),
+                    };
+                }
+            }
+        }
+        let depth = |i: usize| stored_depth(self.slots[i][2]);
+        let slot = if depth(bucket) <= depth(other) {
+            bucket
+        } else {
+            other
+        };
+        Probe { slot, entry: None }
+    }
+
+    /// Stores `entry` for `key` in `slot` (from [`Table::probe`]).
+    #[inline]
+    pub fn store(&mut self, slot: usize, key: Key, entry: Entry) {
+        self.slots[slot] = [key.me, key.opp, entry.pack()];
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::value::INF;
+
+    #[test]
+    fn entries_pack_and_unpack_unchanged() {
+        for score in [-INF, -937, -1, 0, 1, 499, INF] {
+            for bound in [Bound::Exact, Bound::Lower, Bound::Upper] {
+                for depth in [0, 1, 37, PROVEN] {
+                    for best in [0, 24, 48] {
+                        let e = Entry {
+                            score,
+                            bound,
+                            depth,
+                            best,
+                        };
+                        assert_ne!(e.pack(), 0, "a stored entry is never an empty slot");
+                        assert_eq!(Entry::unpack(e.pack()), Some(e));
+                    }
+                }
+            }
+        }
+        assert_eq!(Entry::unpack(0), None);
+    }
+
+    #[test]
+    fn a_stored_key_is_found_and_others_are_not() {
+        let mut t = Table::new(1 << 4);
+        let key = Key {
+            me: 0b101,
+            opp: 0b10,
+            sym: 0,
+        };
+        let e = Entry {
+            score: 3,
+            bound: Bound::Lower,
+            depth: 4,
+            best: 7,
+        };
+        let p = t.probe(key);
+        assert_eq!(p.entry, None);
+        t.store(p.slot, key, e);
+        assert_eq!(t.probe(key).entry, Some(e));
+        let other = Key { opp: 0b1000, ..key };
+        assert_eq!(t.probe(other).entry, None);
+    }
+
+    #[test]
+    fn an_entry_serves_shallower_searches_and_narrows_the_window() {
+        let e = Entry {
+            score: 5,
+            bound: Bound::Lower,
+            depth: 6,
+            best: 0,
+        };
+        assert!(e.serves(6) && e.serves(2) && !e.serves(7));
+        let (mut a, mut b) = (0, 4);
+        assert_eq!(e.cutoff(&mut a, &mut b), Some(5));
+        let (mut a, mut b) = (0, 9);
+        assert_eq!(e.cutoff(&mut a, &mut b), None);
+        assert_eq!((a, b), (5, 9));
+        let proven = Entry { depth: PROVEN, ..e };
+        assert!(proven.serves(64) && proven.is_proven() && !e.is_proven());
+    }
+}

@@ -1,0 +1,148 @@
+//! Scores inside the search and the [`Value`]s the API reports.
+//!
+//! # Scores
+//! Inside the search a score is from the side to move's point of view and *absolute in
+//! time*: a game that the side to move wins when the board holds `m` marks scores
+//! `WIN - m`, a game it loses scores `-(WIN - m)`, a draw `0`. Because the number of marks
+//! on a board is fixed by the position, the same position always has the same score whatever
+//! path reached it, so the transposition table needs no adjustment, and plain negation moves
+//! a score between the two sides. The bounds `±INF` are mirrored, so negating never
+//! overflows. A quicker win scores higher than a slower one and a slower loss higher than a
+//! quicker one. Heuristic estimates stay strictly within `±EST_MAX`, far from any decided
+//! score, so a decided score is always a proof. At the API a score becomes a [`Value`]
+//! counted in plies from the position.
+
+use std::cmp::Ordering;
+use std::fmt;
+
+/// The score of winning on an empty board; every decided game scores within 64 of ±`WIN`.
+pub(super) const WIN: i32 = 1000;
+/// Above any score; `-INF` is below any.
+pub(super) const INF: i32 = WIN + 1;
+/// Scores beyond ±`DECIDED` are wins and losses.
+pub(super) const DECIDED: i32 = WIN - 64;
+/// Heuristic estimates lie strictly within ±`EST_MAX`.
+pub(super) const EST_MAX: i32 = 500;
+
+/// The value of a position or a move for the side that is to play it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Value {
+    /// Wins; the game ends that many plies from now (a move that completes a line: `Win(1)`).
+    Win(u32),
+    Draw,
+    /// Loses; the game ends that many plies from now.
+    Loss(u32),
+    /// Not proven: a heuristic estimate from a search cut off by its time budget. Positive
+    /// favours the side to move; always below any win and above any loss.
+    Estimate(i32),
+}
+
+impl Value {
+    /// A score relative to now: higher is better for the side to move.
+    fn relative(self) -> i32 {
+        match self {
+            Value::Win(n) => WIN - n as i32,
+            Value::Draw => 0,
+            Value::Loss(n) => -(WIN - n as i32),
+            Value::Estimate(e) => e,
+        }
+    }
+
+    /// The value of an absolute score at a position holding `marks` marks.
+    pub(super) fn from_score(score: i32, marks: u32, proven: bool) -> Value {
+        let m = marks as i32;
+        if score > DECIDED {
+            Value::Win((WIN - score - m) as u32)
+        } else if score < -DECIDED {
+            Value::Loss((WIN + score - m) as u32)
+        } else if proven && score == 0 {
+            Value::Draw
+        } else {
+            Value::Estimate(score)
+        }
+    }
+
+    /// The absolute score of this value at a position holding `marks` marks: the inverse of
+    /// [`Value::from_score`] (an estimate is its own score).
+    pub(super) fn score(self, marks: u32) -> i32 {
+        let m = marks as i32;
+        match self {
+            Value::Win(n) => WIN - (m + n as i32),
+            Value::Loss(n) => -(WIN - (m + n as i32)),
+            Value::Draw => 0,
+            Value::Estimate(e) => e,
+        }
+    }
+
+    /// The value of the position before a move, given this value of the position after it
+    /// (for the other side).
+    pub(super) fn before(self) -> Value {
+        match self {
+            Value::Win(n) => Value::Loss(n + 1),
+            Value::Loss(n) => Value::Win(n + 1),
+            Value::Draw => Value::Draw,
+            Value::Estimate(e) => Value::Estimate(-e),
+        }
+    }
+
+    /// Whether the value is proven by search to the end of the game.
+    pub fn is_proven(self) -> bool {
+        !matches!(self, Value::Estimate(_))
+    }
+}
+
+impl Ord for Value {
+    /// Better for the side to move is greater: quick wins, then slow wins, draws, slow losses,
+    /// quick losses.
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.relative().cmp(&other.relative())
+    }
+}
+
+impl PartialOrd for Value {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Win(n) => write!(f, "win in {n}"),
+            Value::Draw => write!(f, "draw"),
+            Value::Loss(n) => write!(f, "loss in {n}"),
+            Value::Estimate(e) => write!(f, "estimate {e:+}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_order_from_quick_win_to_quick_loss() {
+        let order = [
+            Value::Win(1),
+            Value::Win(3),
+            Value::Estimate(7),
+            Value::Draw,
+            Value::Estimate(-7),
+            Value::Loss(4),
+            Value::Loss(2),
+        ];
+        for pair in order.windows(2) {
+            assert!(pair[0] > pair[1], "{} > {}", pair[0], pair[1]);
+        }
+    }
+
+    #[test]
+    fn scores_and_values_round_trip() {
+        for marks in [0, 5, 48] {
+            for v in [Value::Win(1), Value::Win(9), Value::Draw, Value::Loss(2)] {
+                assert_eq!(Value::from_score(v.score(marks), marks, true), v);
+            }
+            assert_eq!(Value::from_score(12, marks, false), Value::Estimate(12));
+        }
+    }
+}
