@@ -291,7 +291,7 @@ fn malformed_records_are_refused_naming_the_move() {
 
 #[test]
 fn review_says_unproven_where_the_search_only_estimates() {
-    let out = run(&["--size", "7", "--think", "20", "d4", "c3"]);
+    let out = run(&["--size", "7", "--k", "4", "--think", "20", "d4", "c3"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
     let lines: Vec<&str> = stdout.lines().collect();

@@ -680,9 +680,9 @@ fn closing_the_terminal_ends_the_game() {
 }
 
 /// A 7×7 game in which the AI, playing O, has been thinking for over a second about its reply
-/// to X's centre (a position it cannot solve within its budget).
+/// to X's centre (with four in a row, a position it takes many seconds to solve).
 fn ai_thinking_on_seven_by_seven() -> Tui {
-    let mut tui = Tui::start(&["--size", "7", "--think", "8000", "--delay", "0"]);
+    let mut tui = Tui::start(&["--size", "7", "--k", "4", "--think", "8000", "--delay", "0"]);
     tui.send("\r");
     tui.wait_for("the thinking line with seconds", |s| {
         s.contents()

@@ -202,8 +202,9 @@ mod tests {
         (worker, rx)
     }
 
+    /// A position that takes seconds to solve: X's centre on 7×7 with four in a row.
     fn seven_by_seven() -> Board {
-        let mut board = Board::new(Rules::new(7, 5, false).unwrap());
+        let mut board = Board::new(Rules::new(7, 4, false).unwrap());
         board.play(board.cell_at(3, 3).unwrap()).unwrap();
         board
     }
