@@ -198,10 +198,20 @@ impl Session {
     }
 
     /// Plays a move that arrived from the remote player: it must be their turn, the next
-    /// move of the game (`seq`, from 1) and a legal cell. On error nothing changes and the
-    /// message says what was wrong.
-    pub fn remote_move(&mut self, seq: u32, cell: &str) -> Result<Cell, String> {
+    /// move of the game (`seq`, from 1) and a legal cell. A move this game already has (sent
+    /// again after a rejoin brought it) is `Ok(None)` and changes nothing. On error nothing
+    /// changes and the message says what was wrong.
+    pub fn remote_move(&mut self, seq: u32, cell: &str) -> Result<Option<Cell>, String> {
         let shown: String = cell.chars().take(12).collect();
+        let history = self.game.history();
+        if let Some(&had) = usize::try_from(seq)
+            .ok()
+            .and_then(|s| history.get(s.wrapping_sub(1)))
+        {
+            if had.to_string() == cell.trim() {
+                return Ok(None);
+            }
+        }
         match self.game.turn() {
             Some((_, Player::Remote)) => {}
             Some(_) => return Err(format!("move {seq} ({shown}) came out of turn")),
@@ -222,7 +232,7 @@ impl Session {
         self.game
             .play(cell)
             .map_err(|e| format!("move {seq}: {e}"))?;
-        Ok(cell)
+        Ok(Some(cell))
     }
 
     /// Where the session stands, as a network host tells the player who joins.
@@ -291,10 +301,10 @@ impl Session {
         let mut score = self.past;
         match self.game.outcome() {
             Outcome::Won { winner, .. } => match self.side_of(winner) {
-                Side::A => score.a += 1,
-                Side::B => score.b += 1,
+                Side::A => score.a = score.a.saturating_add(1),
+                Side::B => score.b = score.b.saturating_add(1),
             },
-            Outcome::Draw => score.draws += 1,
+            Outcome::Draw => score.draws = score.draws.saturating_add(1),
             Outcome::InProgress => {}
         }
         score
@@ -331,7 +341,7 @@ impl Session {
     /// marks swapped so the other player moves first.
     pub fn new_round(&mut self) {
         self.past = self.score();
-        self.round += 1;
+        self.round = self.round.saturating_add(1);
         let [a, b] = self.players;
         let (x, o) = if self.round % 2 == 1 { (a, b) } else { (b, a) };
         self.game = Game::new(self.game.rules(), x, o);
@@ -468,6 +478,11 @@ mod tests {
         assert_eq!(back.game().board(), s.game().board());
         assert_eq!(back.score(), s.score());
         assert_eq!(back.side_of(Mark::X), Side::B, "round 2: side B plays X");
+        // A move the restored game already has, sent again, changes nothing.
+        let mut joined =
+            Session::restore(Rules::CLASSIC, Player::Human, Player::Remote, &state).unwrap();
+        assert_eq!(joined.remote_move(2, "3"), Ok(None));
+        assert_eq!(joined.game().history().len(), 2);
         let bad = SessionState {
             moves: vec!["5".into(), "5".into()],
             ..state

@@ -266,15 +266,22 @@ pub fn run_network(
                     Typed::Cell(cell) => {
                         if play(game, cell, out)? {
                             let seq = game.history().len() as u32;
-                            remote.link.send(&Message::Move {
+                            let message = Message::Move {
                                 seq,
                                 cell: cell.to_string(),
-                            });
+                            };
+                            // The session first: a player joining meanwhile gets the move
+                            // in its hello or after it.
+                            (remote.publish)(session);
+                            remote.link.send(&message);
                         }
                     }
                     Typed::Quit => {
                         remote.link.leave();
                         writeln!(out, "Quit.")?;
+                        if !game.history().is_empty() {
+                            writeln!(out, "Record: {}", game.record())?;
+                        }
                         return Ok(Ending::Quit);
                     }
                     Typed::Undo => writeln!(out, "Undo is not available in network games.")?,
@@ -310,7 +317,8 @@ fn on_net(
     let them = session.remote_mark().unwrap_or(Mark::O);
     match event {
         NetEvent::Received(Message::Move { seq, cell }) => match session.remote_move(seq, &cell) {
-            Ok(c) => {
+            Ok(None) => {}
+            Ok(Some(c)) => {
                 writeln!(out, "{them} (remote) plays {c}")?;
                 write!(out, "{}", grid(session.game().board()))?;
                 flow.announced = false;
@@ -328,7 +336,12 @@ fn on_net(
         NetEvent::Received(Message::Error { message }) => {
             writeln!(out, "{them}'s side reports: {message:.200}")?;
         }
-        // A rematch asked for: this front end plays one game.
+        // This front end plays one game, and it is not over: no rematch yet.
+        NetEvent::Received(Message::Rematch) => {
+            let why = "a rematch can only be asked for after a game";
+            writeln!(out, "Refused a message from {them}: {why}.")?;
+            remote.link.refuse(why);
+        }
         NetEvent::Received(_) => {}
         NetEvent::Lost(why) => {
             flow.connected = false;

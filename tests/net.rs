@@ -314,6 +314,15 @@ fn junk_gets_an_error_and_a_closed_connection_and_the_host_keeps_accepting() {
         assert_eq!(raw.line(), None, "closed after {why}");
     }
     host.wait_for("not a message");
+    // A message type made of escape sequences reaches the host's screen as text only.
+    let mut raw = Raw::connect(&addr);
+    raw.send(b"{\"type\":\"\\u001b]0;PWNED\\u0007\\u001b[2J\"}\n");
+    assert!(raw.line().unwrap_or_default().contains("unknown variant"));
+    host.wait_for("PWNED");
+    assert!(
+        !host.output().contains('\u{1b}') && !host.output().contains('\u{7}'),
+        "no control characters reach the host's terminal"
+    );
     let joiner = join(&addr, &code);
     joiner.wait_for("You play O.");
     host.send("5\n");
@@ -321,15 +330,40 @@ fn junk_gets_an_error_and_a_closed_connection_and_the_host_keeps_accepting() {
 }
 
 #[test]
-fn a_peer_that_says_nothing_is_dropped() {
+fn a_peer_that_says_nothing_or_dribbles_is_dropped() {
     let (host, addr, _) = host(&[]);
-    let mut raw = Raw::connect(&addr);
+    let mut silent = Raw::connect(&addr);
+    // This one sends a byte a second: the hello has 5 s in all, not 5 s a byte.
+    let mut dribbler = Raw::connect(&addr);
+    let mut writer = dribbler.stream.try_clone().unwrap();
+    thread::spawn(move || {
+        for byte in b"{\"type\":\"hello\"" {
+            if writer.write_all(&[*byte]).is_err() {
+                break;
+            }
+            thread::sleep(Duration::from_secs(1));
+        }
+    });
     let start = Instant::now();
-    let answer = raw.line().unwrap_or_default();
-    assert!(answer.contains("no hello within"), "{answer:?}");
-    assert_eq!(raw.line(), None);
+    for raw in [&mut silent, &mut dribbler] {
+        let answer = raw.line().unwrap_or_default();
+        assert!(answer.contains("no hello within"), "{answer:?}");
+        assert_eq!(raw.line(), None);
+    }
     assert!(start.elapsed() < Duration::from_secs(10));
     host.wait_for("no hello within");
+}
+
+#[test]
+fn a_full_host_says_it_is_busy() {
+    let (host, addr, _) = host(&[]);
+    let idle: Vec<Raw> = (0..8).map(|_| Raw::connect(&addr)).collect();
+    thread::sleep(Duration::from_millis(200));
+    let mut ninth = Raw::connect(&addr);
+    let answer = ninth.line().unwrap_or_default();
+    assert!(answer.contains("the host is busy"), "{answer:?}");
+    drop(idle);
+    drop(host);
 }
 
 #[test]

@@ -46,6 +46,44 @@ pub enum NetEvent {
     Notice(String),
 }
 
+/// The read half of a connection. During the handshake the whole hello must arrive before a
+/// deadline (a peer that dribbles a byte at a time cannot hold a place); after it, each read
+/// waits at most [`SILENCE`], as the socket's timeout says.
+pub struct Incoming {
+    stream: TcpStream,
+    deadline: Option<Instant>,
+}
+
+impl io::Read for Incoming {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if let Some(deadline) = self.deadline {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Err(io::ErrorKind::TimedOut.into());
+            }
+            self.stream.set_read_timeout(Some(left))?;
+        }
+        io::Read::read(&mut self.stream, buf)
+    }
+}
+
+impl Incoming {
+    /// The read half of `stream`, with the whole of the next `within` to say hello.
+    fn new(stream: &TcpStream, within: Duration) -> io::Result<BufReader<Incoming>> {
+        Ok(BufReader::new(Incoming {
+            stream: stream.try_clone()?,
+            deadline: Some(Instant::now() + within),
+        }))
+    }
+
+    /// The handshake is over: from now on silence, not a deadline, ends the connection.
+    fn settle(reader: &mut BufReader<Incoming>) -> io::Result<()> {
+        let incoming = reader.get_mut();
+        incoming.deadline = None;
+        incoming.stream.set_read_timeout(Some(SILENCE))
+    }
+}
+
 /// The current connection and why it was closed, if this side closed it.
 #[derive(Default)]
 struct Slot {
@@ -125,18 +163,27 @@ impl Link {
         close(&mut lock(&self.slot), "you left");
     }
 
-    /// Makes `stream` the connection (closing any other) and starts its reader. Returns the
-    /// connection's generation.
+    /// Makes `stream` the connection and starts its reader, after writing `greeting` (if
+    /// any) under the same lock, so nothing else is sent in between. With `exclusive`, refuses
+    /// (returns `Ok(false)`) while another connection is live; otherwise replaces it.
     fn install<M: Send + 'static>(
         &self,
         stream: TcpStream,
-        reader: BufReader<TcpStream>,
-        events: &Sender<M>,
-        wrap: fn(NetEvent) -> M,
-    ) -> io::Result<()> {
-        stream.set_write_timeout(Some(SILENCE))?;
+        mut reader: BufReader<Incoming>,
+        greeting: Option<&dyn Fn() -> Message>,
+        exclusive: bool,
+        (events, wrap): (&Sender<M>, fn(NetEvent) -> M),
+    ) -> io::Result<bool> {
+        Incoming::settle(&mut reader)?;
         let generation = {
             let mut slot = lock(&self.slot);
+            if exclusive && slot.stream.is_some() {
+                return Ok(false);
+            }
+            if let Some(greeting) = greeting {
+                (&stream).write_all(greeting().to_line().as_bytes())?;
+            }
+            stream.set_write_timeout(Some(SILENCE))?;
             if let Some(old) = slot.stream.take() {
                 let _ = old.shutdown(Shutdown::Both);
             }
@@ -150,14 +197,14 @@ impl Link {
         thread::Builder::new()
             .name("net-reader".into())
             .spawn(move || link.read(reader, generation, &events, wrap))?;
-        Ok(())
+        Ok(true)
     }
 
     /// The reader thread of connection `generation`: passes messages on until the connection
     /// ends, then reports it lost (unless a newer connection took its place).
     fn read<M>(
         &self,
-        mut reader: BufReader<TcpStream>,
+        mut reader: BufReader<Incoming>,
         generation: u64,
         events: &Sender<M>,
         wrap: fn(NetEvent) -> M,
@@ -325,9 +372,14 @@ impl Host {
             .name("net-accept".into())
             .spawn(move || {
                 for stream in host.listener.incoming() {
-                    let Ok(stream) = stream else { continue };
+                    let Ok(mut stream) = stream else { continue };
                     if busy.fetch_add(1, Ordering::SeqCst) >= MAX_HANDSHAKES {
                         busy.fetch_sub(1, Ordering::SeqCst);
+                        let busy = Message::Error {
+                            message: "the host is busy: try again in a moment".into(),
+                        };
+                        let _ = stream.set_write_timeout(Some(Duration::from_millis(100)));
+                        let _ = stream.write_all(busy.to_line().as_bytes());
                         continue;
                     }
                     let (host, link, state, events, failures, done) = (
@@ -379,15 +431,13 @@ impl Host {
             format!("Refused a connection from {addr}: {why}")
         };
         let setup = stream
-            .set_read_timeout(Some(HANDSHAKE))
-            .and_then(|()| stream.set_write_timeout(Some(HANDSHAKE)))
-            .and_then(|()| stream.try_clone());
-        let Ok(read_half) = setup else {
+            .set_write_timeout(Some(HANDSHAKE))
+            .and_then(|()| Incoming::new(&stream, HANDSHAKE));
+        let Ok(mut reader) = setup else {
             return Err(format!(
                 "Lost a connection from {addr} during the handshake"
             ));
         };
-        let mut reader = BufReader::new(read_half);
         let mut buf = Vec::new();
         let hello = match read_line(&mut reader, &mut buf) {
             Ok(true) => Message::parse(&buf).map_err(|e| e.to_string()),
@@ -416,35 +466,37 @@ impl Host {
             Err(why) => return Err(refuse(&stream, &why)),
         };
         if !code_matches(&code, &self.code) {
-            // Each wrong code in a row waits longer before its answer, up to 5 s.
-            let n = failures.fetch_add(1, Ordering::SeqCst).min(10);
-            thread::sleep(Duration::from_millis(250 * u64::from(n)).min(Duration::from_secs(5)));
+            // Each wrong code in a row waits 250 ms longer before its answer, up to 5 s.
+            let n = failures.fetch_add(1, Ordering::SeqCst).min(20);
+            thread::sleep(Duration::from_millis(250 * u64::from(n)));
             return Err(refuse(&stream, "wrong code"));
         }
         failures.store(0, Ordering::SeqCst);
-        if link.connected() {
-            return Err(refuse(&stream, "a game is already in progress"));
-        }
-        let state = state.lock().unwrap_or_else(PoisonError::into_inner).clone();
-        let hello = Message::Hello {
+        let peer = stream.peer_addr().map_err(|e| e.to_string())?;
+        // The session is read, the hello written and the connection installed under the
+        // connection's lock: a move the host makes meanwhile is either in the hello or sent
+        // after it.
+        let greeting = || Message::Hello {
             protocol: PROTOCOL,
             program: program(),
             code: None,
             rules: Some(self.rules.into()),
-            state: Some(state),
+            state: Some(state.lock().unwrap_or_else(PoisonError::into_inner).clone()),
         };
-        let peer = stream.peer_addr().map_err(|e| e.to_string())?;
-        let sent = (&stream).write_all(hello.to_line().as_bytes());
-        let clear = reader.get_ref().set_read_timeout(Some(SILENCE));
-        if sent.is_err() || clear.is_err() {
-            return Err(format!(
+        let refusal = stream.try_clone();
+        match link.install(stream, reader, Some(&greeting), true, (events, wrap)) {
+            Ok(true) => {
+                let _ = events.send(wrap(NetEvent::Joined(peer)));
+                Ok(())
+            }
+            Ok(false) => match refusal {
+                Ok(stream) => Err(refuse(&stream, "a game is already in progress")),
+                Err(_) => Err(format!("Refused a connection from {addr}")),
+            },
+            Err(_) => Err(format!(
                 "Lost a connection from {addr} during the handshake"
-            ));
+            )),
         }
-        link.install(stream, reader, events, wrap)
-            .map_err(|e| format!("Could not start a connection: {e}"))?;
-        let _ = events.send(wrap(NetEvent::Joined(peer)));
-        Ok(())
     }
 }
 
@@ -480,7 +532,7 @@ impl Joiner {
             code: code.to_string(),
             link,
         };
-        let welcome = joiner.connect(events, wrap)?;
+        let welcome = joiner.connect(events, wrap, false)?;
         joiner
             .link
             .heartbeat()
@@ -496,11 +548,13 @@ impl Joiner {
         self.addr
     }
 
-    /// One connection and handshake.
+    /// One connection and handshake; `rejoining` announces the host's session as
+    /// [`NetEvent::Rejoined`].
     fn connect<M: Send + 'static>(
         &self,
         events: &Sender<M>,
         wrap: fn(NetEvent) -> M,
+        rejoining: bool,
     ) -> Result<Welcome, String> {
         let addr = self.addr;
         let stream = TcpStream::connect_timeout(&addr, HANDSHAKE)
@@ -518,7 +572,7 @@ impl Joiner {
         (&stream)
             .write_all(hello.to_line().as_bytes())
             .map_err(failed)?;
-        let mut reader = BufReader::new(stream.try_clone().map_err(failed)?);
+        let mut reader = Incoming::new(&stream, HANDSHAKE).map_err(failed)?;
         let mut buf = Vec::new();
         match read_line(&mut reader, &mut buf) {
             Ok(true) => {}
@@ -549,9 +603,12 @@ impl Joiner {
             }
             _ => return Err(format!("{addr} did not answer like a tictactoe host")),
         };
-        stream.set_read_timeout(Some(SILENCE)).map_err(failed)?;
+        if rejoining {
+            // Before the reader starts, so the game is restored before any move arrives.
+            let _ = events.send(wrap(NetEvent::Rejoined(welcome.state.clone())));
+        }
         self.link
-            .install(stream, reader, events, wrap)
+            .install(stream, reader, None, false, (events, wrap))
             .map_err(failed)?;
         Ok(welcome)
     }
@@ -572,11 +629,8 @@ impl Joiner {
                 let mut last = String::new();
                 while start.elapsed() < REJOIN_WINDOW {
                     thread::sleep(Duration::from_secs(1));
-                    match again.connect(&events, wrap) {
-                        Ok(welcome) => {
-                            let _ = events.send(wrap(NetEvent::Rejoined(welcome.state)));
-                            return;
-                        }
+                    match again.connect(&events, wrap, true) {
+                        Ok(_) => return,
                         // A refusal other than a full game is final (a wrong code, say).
                         Err(why)
                             if why.starts_with("the host refused")

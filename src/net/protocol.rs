@@ -129,17 +129,56 @@ impl Message {
         line
     }
 
-    /// Parses one line (without its newline).
+    /// Parses one line (without its newline). Every text in the message, and in the reason
+    /// for refusing it, is made printable: control characters from the other side never reach
+    /// a terminal.
     pub fn parse(line: &[u8]) -> Result<Message, ProtocolError> {
         if line.len() >= MAX_LINE {
             return Err(ProtocolError::TooLong);
         }
         let text = std::str::from_utf8(line).map_err(|_| ProtocolError::NotText)?;
-        serde_json::from_str(text).map_err(|e| {
-            let why = e.to_string();
+        let message: Message = serde_json::from_str(text).map_err(|e| {
+            let why = printable(&e.to_string());
             ProtocolError::Invalid(why.chars().take(120).collect())
-        })
+        })?;
+        Ok(message.printable())
     }
+
+    fn printable(self) -> Message {
+        match self {
+            Message::Hello {
+                protocol,
+                program,
+                code,
+                rules,
+                state,
+            } => Message::Hello {
+                protocol,
+                program: printable(&program),
+                code: code.map(|c| printable(&c)),
+                rules,
+                state: state.map(|s| SessionState {
+                    moves: s.moves.iter().map(|m| printable(m)).collect(),
+                    ..s
+                }),
+            },
+            Message::Move { seq, cell } => Message::Move {
+                seq,
+                cell: printable(&cell),
+            },
+            Message::Error { message } => Message::Error {
+                message: printable(&message),
+            },
+            other => other,
+        }
+    }
+}
+
+/// `text` with every control character (escape sequences included) replaced by `�`.
+pub fn printable(text: &str) -> String {
+    text.chars()
+        .map(|c| if c.is_control() { '\u{fffd}' } else { c })
+        .collect()
 }
 
 /// Reads the next line of at most [`MAX_LINE`] bytes into `buf` (without the newline).
@@ -239,6 +278,17 @@ mod tests {
             );
         }
         assert_eq!(Message::parse(b"\xff\xfe"), Err(ProtocolError::NotText));
+        // Escape sequences from the other side are never passed on.
+        let hostile = br#"{"type":"\u001b]0;PWNED\u0007\u001b[2J"}"#;
+        let why = Message::parse(hostile).unwrap_err().to_string();
+        assert!(!why.contains('\u{1b}') && !why.contains('\u{7}'), "{why:?}");
+        let error = br#"{"type":"error","message":"\u001b[31mred"}"#;
+        assert_eq!(
+            Message::parse(error),
+            Ok(Message::Error {
+                message: "\u{fffd}[31mred".into()
+            })
+        );
         assert_eq!(
             Message::parse(&[b' '; MAX_LINE]),
             Err(ProtocolError::TooLong)

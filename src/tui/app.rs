@@ -137,6 +137,12 @@ impl App {
         self.net.is_some()
     }
 
+    /// Whether a lost connection should be followed by trying to get back in: a joiner whose
+    /// host has not left.
+    pub fn wants_rejoin(&self) -> bool {
+        self.net.as_ref().is_some_and(|n| !n.host && !n.left)
+    }
+
     /// Whether a network host still waits for its first player.
     pub fn waiting_for_player(&self) -> bool {
         self.net.as_ref().is_some_and(|n| n.waiting.is_some())
@@ -280,12 +286,18 @@ impl App {
         match event {
             NetEvent::Received(Message::Move { seq, cell }) => {
                 match self.session.remote_move(seq, &cell) {
-                    Ok(c) => self.after_move(them, c),
+                    Ok(None) => {}
+                    Ok(Some(c)) => self.after_move(them, c),
                     Err(why) => {
                         self.message = format!("Refused a move from {them}: {why}");
                         self.outbox.push(Outgoing::Refuse(why));
                     }
                 }
+            }
+            NetEvent::Received(Message::Rematch) if !self.session.game().is_over() => {
+                let why = "a rematch can only be asked for after a game".to_string();
+                self.message = format!("Refused a message from {them}: {why}");
+                self.outbox.push(Outgoing::Refuse(why));
             }
             NetEvent::Received(Message::Rematch) => {
                 net.rematch.1 = true;
@@ -305,7 +317,8 @@ impl App {
                 self.message = format!("{them}'s side reports: {message}");
             }
             NetEvent::Received(_) => {}
-            NetEvent::Lost(_) if net.left => {}
+            // Once the other side has left, nothing brings it back.
+            NetEvent::Lost(_) | NetEvent::Rejoined(_) | NetEvent::Refused(_) if net.left => {}
             NetEvent::Lost(why) => {
                 net.connected = false;
                 self.message = if net.host {
@@ -330,6 +343,7 @@ impl App {
             NetEvent::Rejoined(state) => match self.session.restored(&state) {
                 Ok(back) => {
                     net.connected = true;
+                    net.rematch = (false, false);
                     self.session = back;
                     self.mode = Mode::Playing;
                     self.message = format!("Back in. {}", self.turn_message());

@@ -90,6 +90,10 @@ impl Network {
     /// Sends what the app has for the other player, and keeps a host's published session up
     /// to date.
     fn sync(&self, app: &mut App) {
+        // The session first: a player joining meanwhile gets a move in its hello or after it.
+        if let Some(state) = &self.state {
+            *state.lock().unwrap_or_else(PoisonError::into_inner) = app.session().state();
+        }
         for outgoing in app.outbox() {
             match outgoing {
                 Outgoing::Send(message) => {
@@ -97,9 +101,6 @@ impl Network {
                 }
                 Outgoing::Refuse(why) => self.link.refuse(&why),
             }
-        }
-        if let Some(state) = &self.state {
-            *state.lock().unwrap_or_else(PoisonError::into_inner) = app.session().state();
         }
     }
 }
@@ -187,6 +188,7 @@ pub fn run_with(
             Ok(Message::Net(event)) => {
                 if let (NetEvent::Lost(_), Some(joiner)) =
                     (&event, net.and_then(|n| n.joiner.as_ref()))
+                    && app.wants_rejoin()
                 {
                     joiner.rejoin(&rejoin_tx, Message::Net);
                 }

@@ -109,6 +109,8 @@ impl Frame {
     }
 
     fn put(&mut self, x: u16, y: u16, ch: char, style: Style) {
+        // A control character would reach the terminal as a command.
+        let ch = if ch.is_control() { '\u{fffd}' } else { ch };
         if x < self.width && y < self.height {
             self.tiles[usize::from(y) * usize::from(self.width) + usize::from(x)] =
                 Tile { ch, style };
