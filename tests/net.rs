@@ -460,3 +460,71 @@ fn a_silent_peer_is_reported_lost() {
     assert!(start.elapsed() >= Duration::from_secs(8));
     raw.stream.shutdown(Shutdown::Both).unwrap();
 }
+
+/// A loopback relay between a joiner and its host whose connections can be cut, as a flaky
+/// network would, without stopping either program.
+struct Relay {
+    addr: String,
+    live: Arc<Mutex<Vec<TcpStream>>>,
+}
+
+impl Relay {
+    fn to(upstream: &str) -> Relay {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap().to_string();
+        let live = Arc::new(Mutex::new(Vec::new()));
+        let (upstream, conns) = (upstream.to_string(), Arc::clone(&live));
+        thread::spawn(move || {
+            for client in listener.incoming() {
+                let Ok(client) = client else { break };
+                let Ok(server) = TcpStream::connect(&upstream) else {
+                    continue;
+                };
+                for (mut from, mut to) in [
+                    (client.try_clone().unwrap(), server.try_clone().unwrap()),
+                    (server.try_clone().unwrap(), client.try_clone().unwrap()),
+                ] {
+                    thread::spawn(move || {
+                        let _ = std::io::copy(&mut from, &mut to);
+                        let _ = to.shutdown(Shutdown::Both);
+                    });
+                }
+                conns.lock().unwrap().extend([client, server]);
+            }
+        });
+        Relay { addr, live }
+    }
+
+    /// Drops every connection through the relay; new ones are still relayed.
+    fn cut(&self) {
+        for stream in self.live.lock().unwrap().drain(..) {
+            let _ = stream.shutdown(Shutdown::Both);
+        }
+    }
+}
+
+#[test]
+fn a_dropped_connection_is_rejoined_by_the_same_player() {
+    let (mut host, addr, code) = host(&[]);
+    let relay = Relay::to(&addr);
+    let mut joiner = join(&relay.addr, &code);
+    joiner.wait_for("You play O.");
+    host.send("5\n");
+    joiner.wait_for("X (remote) plays 5");
+    joiner.send("7\n");
+    host.wait_for("O (remote) plays 7");
+    relay.cut();
+    host.wait_for("O's connection was lost");
+    joiner.wait_for("trying to get back in");
+    // The host plays while O is away; O comes back by itself and gets the move.
+    host.send("4\n");
+    joiner.wait_for("Back in.");
+    host.wait_for("O is back");
+    joiner.wait_for(" X | X | 6");
+    joiner.send("6\n1\n8\n");
+    host.send("3\n2\n9\n");
+    assert!(host.wait_exit().success(), "{}", host.output());
+    assert!(joiner.wait_exit().success(), "{}", joiner.output());
+    assert_eq!(record(&host.output()), "Record: 5 7 4 6 3 1 2 8 9");
+    assert_eq!(record(&joiner.output()), record(&host.output()));
+}
