@@ -40,7 +40,7 @@ use std::time::{Duration, Instant};
 
 use crate::board::Mark;
 use crate::search::Value;
-use crate::ultimate::{Move, Outcome, UltimateBoard, has_line, threats};
+use crate::ultimate::{Move, Outcome, UltimateBoard, count, has_line, nth_bit, threats};
 
 /// The default cap on the tree: 4 Mi nodes, 64 MiB.
 pub const DEFAULT_NODE_CAP: usize = 1 << 22;
@@ -585,13 +585,11 @@ fn lowest(mask: u16) -> usize {
     mask.trailing_zeros() as usize
 }
 
-/// The index of the `n`th set bit of `mask`, which has more than `n`.
+/// A random number below `n` (at most 81): the high half of a 32 × 32-bit product, whose bias
+/// (under 2^-25) does not matter to random games.
 #[inline]
-fn nth_bit(mut mask: u16, n: u32) -> usize {
-    for _ in 0..n {
-        mask &= mask - 1;
-    }
-    lowest(mask)
+fn below(rng: &mut fastrand::Rng, n: u32) -> u32 {
+    ((u64::from(rng.u32(..)) * u64::from(n)) >> 32) as u32
 }
 
 /// Plays a random game to the end from `board` (in progress) and returns the winning side or
@@ -606,7 +604,7 @@ fn playout_from(board: &mut UltimateBoard, rng: &mut fastrand::Rng) -> u8 {
             let empty = board.empty(forced);
             let wins = threats(board.cells_of(side, forced)) & empty;
             if wins == 0 {
-                (forced, nth_bit(empty, rng.u32(..empty.count_ones())))
+                (forced, nth_bit(empty, below(rng, count(empty))))
             } else {
                 (forced, lowest(wins))
             }
@@ -643,18 +641,18 @@ fn pick_anywhere(board: &UltimateBoard, side: usize, rng: &mut fastrand::Rng) ->
             }
             small_win.get_or_insert((b, lowest(wins)));
         }
-        total += empty.count_ones();
+        total += count(empty);
     }
     if let Some(win) = small_win {
         return win;
     }
-    let mut r = rng.u32(..total);
+    let mut r = below(rng, total);
     let mut rest = open;
     loop {
         let b = lowest(rest);
         rest &= rest - 1;
         let empty = board.empty(b);
-        let n = empty.count_ones();
+        let n = count(empty);
         if r < n {
             return (b, nth_bit(empty, r));
         }
@@ -676,6 +674,46 @@ pub fn playout(board: &UltimateBoard, rng: &mut fastrand::Rng) -> Option<Mark> {
         0 => Some(Mark::X),
         1 => Some(Mark::O),
         _ => None,
+    }
+}
+
+/// Plays one uniformly random game from `board`, every legal move equally likely, and returns
+/// the winner, `None` for a draw: the plain playout of textbook UCT, on the same bitboards, for
+/// baselines and benchmarks.
+pub fn uniform_playout(board: &UltimateBoard, rng: &mut fastrand::Rng) -> Option<Mark> {
+    if board.outcome() != Outcome::InProgress {
+        return playout(board, rng);
+    }
+    let mut b = *board;
+    loop {
+        let side = b.side();
+        let forced = b.forced_index();
+        let (bi, c) = if forced < 9 {
+            let empty = b.empty(forced);
+            (forced, nth_bit(empty, below(rng, count(empty))))
+        } else {
+            let open = b.open();
+            let mut total = 0;
+            let mut rest = open;
+            while rest != 0 {
+                total += count(b.empty(lowest(rest)));
+                rest &= rest - 1;
+            }
+            let mut r = below(rng, total);
+            let mut rest = open;
+            loop {
+                let i = lowest(rest);
+                rest &= rest - 1;
+                let n = count(b.empty(i));
+                if r < n {
+                    break (i, nth_bit(b.empty(i), r));
+                }
+                r -= n;
+            }
+        };
+        if b.apply(bi, c) {
+            return has_line(b.won_by(side)).then_some(if side == 0 { Mark::X } else { Mark::O });
+        }
     }
 }
 

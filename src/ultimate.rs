@@ -115,6 +115,39 @@ static THREATS: [u16; 512] = {
     t
 };
 
+/// `SELECT[m][n]`: the index of the `n`th set bit of the 9-bit mask `m`, and in `[m][9]` the
+/// number of set bits. A table, because the portable build has no popcount instruction.
+static SELECT: [[u8; 10]; 512] = {
+    let mut t = [[0u8; 10]; 512];
+    let mut m = 0;
+    while m < 512 {
+        let mut n = 0;
+        let mut bit = 0;
+        while bit < 9 {
+            if m & (1 << bit) != 0 {
+                t[m][n] = bit as u8;
+                n += 1;
+            }
+            bit += 1;
+        }
+        t[m][9] = n as u8;
+        m += 1;
+    }
+    t
+};
+
+/// The number of set bits of a 9-bit mask.
+#[inline]
+pub(crate) fn count(mask: u16) -> u32 {
+    u32::from(SELECT[usize::from(mask)][9])
+}
+
+/// The index of the `n`th set bit of the 9-bit `mask`, which has more than `n`.
+#[inline]
+pub(crate) fn nth_bit(mask: u16, n: u32) -> usize {
+    usize::from(SELECT[usize::from(mask)][n as usize])
+}
+
 /// Whether the 9-bit mask holds a line.
 #[inline]
 pub(crate) fn has_line(mask: u16) -> bool {
@@ -417,13 +450,19 @@ impl Moves {
 
     /// The `n`th move in index order, if there are more than `n`.
     pub fn nth(self, n: usize) -> Option<Move> {
-        let mut bits = self.bits;
-        for _ in 0..n {
-            bits &= bits.wrapping_sub(1);
+        // Board by board: nine table lookups at most.
+        let mut n = u32::try_from(n).ok()?;
+        for b in 0..9 {
+            let moves = ((self.bits >> (9 * b)) & u128::from(FULL)) as u16;
+            let here = count(moves);
+            if n < here {
+                return Some(Move {
+                    index: 9 * b + nth_bit(moves, n) as u8,
+                });
+            }
+            n -= here;
         }
-        (bits != 0).then(|| Move {
-            index: bits.trailing_zeros() as u8,
-        })
+        None
     }
 }
 
@@ -610,9 +649,15 @@ impl UltimateBoard {
         if self.outcome() != Outcome::InProgress {
             return Moves::default();
         }
+        if self.forced != ANYWHERE {
+            let b = usize::from(self.forced);
+            return Moves {
+                bits: u128::from(self.empty(b)) << (9 * b),
+            };
+        }
         let mut bits = 0u128;
         for b in 0..9 {
-            if self.may_play_in(b) {
+            if self.closed & (1 << b) == 0 {
                 bits |= u128::from(self.empty(b)) << (9 * b);
             }
         }
@@ -701,11 +746,6 @@ impl UltimateBoard {
     #[inline]
     pub(crate) const fn open(&self) -> u16 {
         !self.closed & FULL
-    }
-
-    #[inline]
-    fn may_play_in(&self, b: usize) -> bool {
-        self.closed & (1 << b) == 0 && (self.forced == ANYWHERE || usize::from(self.forced) == b)
     }
 
     /// Plays cell index `c` of board index `b` for the side to move, which must be legal, and
