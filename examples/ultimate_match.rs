@@ -43,6 +43,9 @@ struct Args {
     /// Print a line every this many games.
     #[arg(long, default_value_t = 20)]
     every: u32,
+    /// UCB1's exploration constant for the first player, when it is the engine (for tuning).
+    #[arg(long)]
+    exploration: Option<f32>,
 }
 
 /// A time or a number of iterations per move.
@@ -255,6 +258,9 @@ fn main() {
             .wrapping_mul(1_000_003)
             .wrapping_add(u64::from(game));
         let mut a = Player::new(args.a, seed);
+        if let (Player::Engine(_, _, mcts), Some(c)) = (&mut a, args.exploration) {
+            *mcts = Mcts::new(Some(seed)).with_exploration(c);
+        }
         let mut b = Player::new(args.b, seed ^ 0x5555_5555);
         let a_mark = if game % 2 == 0 { Mark::X } else { Mark::O };
         let mut board = UltimateBoard::new();

@@ -46,8 +46,8 @@ use crate::ultimate::{Move, Outcome, UltimateBoard, count, has_line, nth_bit, th
 pub const DEFAULT_NODE_CAP: usize = 1 << 22;
 /// Iterations of a `medium` move.
 pub const MEDIUM_ITERATIONS: u64 = 250;
-/// The UCB1 exploration constant, for results in 0..=1.
-const EXPLORATION: f32 = 0.8;
+/// The default UCB1 exploration constant, for results in 0..=1.
+pub const EXPLORATION: f32 = 0.8;
 /// Iterations between looks at the cancel flag; the clock is read every fourth look.
 const CHECK_EVERY: u64 = 16;
 
@@ -129,6 +129,7 @@ pub struct Mcts {
     /// Scratch: the nodes of the current iteration's walk.
     path: Vec<u32>,
     iterations: u64,
+    exploration: f32,
 }
 
 impl Mcts {
@@ -142,7 +143,15 @@ impl Mcts {
             cancel: None,
             path: Vec::with_capacity(96),
             iterations: 0,
+            exploration: EXPLORATION,
         }
+    }
+
+    /// UCB1's exploration constant `c` (default [`EXPLORATION`]): a move's score is its win
+    /// rate plus `c * sqrt(ln(parent visits) / visits)`.
+    pub fn with_exploration(mut self, c: f32) -> Mcts {
+        self.exploration = c;
+        self
     }
 
     /// A tree of at most `cap` nodes (16 bytes each; at least 82, enough for the root and its
@@ -437,7 +446,7 @@ impl Mcts {
                 Proof::Win => return i,
                 Proof::Loss => continue,
             };
-            let u = q + EXPLORATION * (log / c.visits.max(1) as f32).sqrt();
+            let u = q + self.exploration * (log / c.visits.max(1) as f32).sqrt();
             if u > best.0 {
                 best = (u, i);
             }
