@@ -1,0 +1,63 @@
+//! Ultimate tic-tac-toe benchmarks: random games per second and MCTS iterations per second, on
+//! one thread.
+//!
+//! `cargo bench --bench ultimate` prints each as a throughput: `playouts/search` is the random
+//! game the search plays (wins of small boards and of the game taken), `playouts/uniform` a
+//! uniformly random game on the same bitboards (the baseline's playout in the match tool),
+//! `playouts/uniform_api` one through the rules' public API (legal moves, then play), and
+//! `mcts/iterations` a
+//! fresh search of 20,000 iterations from the empty grid (tree building included).
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use tictactoe::mcts::{Mcts, playout, uniform_playout};
+use tictactoe::ultimate::{Outcome, UltimateBoard};
+
+/// A uniform random game through the rules' public API: every legal move equally likely.
+fn api_playout(board: &UltimateBoard, rng: &mut fastrand::Rng) -> Outcome {
+    let mut b = *board;
+    loop {
+        let moves = b.legal_moves();
+        if moves.is_empty() {
+            return b.outcome();
+        }
+        let mv = moves.nth(rng.usize(..moves.len())).expect("in range");
+        b.play(mv).expect("a legal move");
+    }
+}
+
+fn playouts(c: &mut Criterion) {
+    let start = UltimateBoard::new();
+    let mut group = c.benchmark_group("playouts");
+    group.throughput(Throughput::Elements(1));
+    group.measurement_time(Duration::from_secs(3));
+    let mut rng = fastrand::Rng::with_seed(1);
+    group.bench_function("search", |b| {
+        b.iter(|| playout(black_box(&start), &mut rng));
+    });
+    group.bench_function("uniform", |b| {
+        b.iter(|| uniform_playout(black_box(&start), &mut rng));
+    });
+    group.bench_function("uniform_api", |b| {
+        b.iter(|| api_playout(black_box(&start), &mut rng));
+    });
+    group.finish();
+}
+
+fn iterations(c: &mut Criterion) {
+    const N: u64 = 20_000;
+    let start = UltimateBoard::new();
+    let mut group = c.benchmark_group("mcts");
+    group.throughput(Throughput::Elements(N));
+    group.sample_size(20);
+    group.measurement_time(Duration::from_secs(4));
+    group.bench_function("iterations", |b| {
+        b.iter(|| Mcts::new(Some(1)).think_iterations(black_box(&start), N));
+    });
+    group.finish();
+}
+
+criterion_group!(benches, playouts, iterations);
+criterion_main!(benches);

@@ -1,0 +1,289 @@
+//! Plays Ultimate tic-tac-toe matches between two players and reports the first player's score
+//! with a 95% confidence interval.
+//!
+//! ```text
+//! cargo run --release --example ultimate_match -- --a hard:100ms --b uct:1000 --games 200
+//! ```
+//!
+//! A player is `easy`, `medium`, `hard:<time>` (the engine's AI; `hard` alone thinks 1000 ms),
+//! `uct:<iterations>` or `uct:<time>` (the baseline below); times are written `250ms` or `1s`.
+//! Games alternate who moves first. The score is (wins + draws / 2) / games; its interval is
+//! Wilson's score interval, which stays sensible near 0% and 100%.
+//!
+//! The baseline is plain UCT as textbooks give it: UCB1 with c = √2, one node added per
+//! iteration (a random untried move), uniformly random games to the end, a fresh tree for every
+//! move, and the most visited move played. Its tree uses the rules' public API; its random games
+//! use the engine's bitboard kernel without the engine's heuristics
+//! (`mcts::uniform_playout`), so a match at equal time compares the algorithms, not the speed
+//! of two implementations of the rules.
+
+use std::fmt;
+use std::time::{Duration, Instant};
+
+use clap::Parser;
+use tictactoe::board::Mark;
+use tictactoe::mcts::{Level, Mcts, uniform_playout};
+use tictactoe::ultimate::{Move, Outcome, UltimateBoard};
+
+#[derive(Parser)]
+#[command(about = "Ultimate tic-tac-toe matches between AIs, with a 95% confidence interval")]
+struct Args {
+    /// The first player: easy, medium, hard[:TIME], uct:ITERATIONS or uct:TIME.
+    #[arg(long)]
+    a: Spec,
+    /// The second player, written the same way.
+    #[arg(long)]
+    b: Spec,
+    /// Games to play; the first player moves first in the even-numbered ones.
+    #[arg(long, default_value_t = 200)]
+    games: u32,
+    /// Seed for every random choice of both players.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Print a line every this many games.
+    #[arg(long, default_value_t = 20)]
+    every: u32,
+    /// UCB1's exploration constant for the first player, when it is the engine (for tuning).
+    #[arg(long)]
+    exploration: Option<f32>,
+}
+
+/// A time or a number of iterations per move.
+#[derive(Clone, Copy, Debug)]
+enum Budget {
+    Time(Duration),
+    Iterations(u64),
+}
+
+impl fmt::Display for Budget {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Budget::Time(t) => write!(f, "{} ms", t.as_millis()),
+            Budget::Iterations(n) => write!(f, "{n} iterations"),
+        }
+    }
+}
+
+fn parse_budget(s: &str) -> Result<Budget, String> {
+    let number = |t: &str| t.parse::<u64>().map_err(|e| format!("{s}: {e}"));
+    if let Some(ms) = s.strip_suffix("ms") {
+        Ok(Budget::Time(Duration::from_millis(number(ms)?)))
+    } else if let Some(secs) = s.strip_suffix('s') {
+        Ok(Budget::Time(Duration::from_secs(number(secs)?)))
+    } else {
+        Ok(Budget::Iterations(number(s)?))
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Spec {
+    Engine(Level, Duration),
+    Uct(Budget),
+}
+
+impl std::str::FromStr for Spec {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Spec, String> {
+        let (name, budget) = s.split_once(':').unwrap_or((s, ""));
+        let time = |default: u64| match budget {
+            "" => Ok(Duration::from_millis(default)),
+            b => match parse_budget(b)? {
+                Budget::Time(t) => Ok(t),
+                Budget::Iterations(_) => Err(format!("{s}: the engine takes a time, like 100ms")),
+            },
+        };
+        match name {
+            "easy" => Ok(Spec::Engine(Level::Easy, Duration::ZERO)),
+            "medium" => Ok(Spec::Engine(Level::Medium, Duration::ZERO)),
+            "hard" => Ok(Spec::Engine(Level::Hard, time(1000)?)),
+            "uct" => Ok(Spec::Uct(parse_budget(budget)?)),
+            _ => Err(format!(
+                "{s}: players are easy, medium, hard[:TIME] or uct:ITERATIONS|TIME"
+            )),
+        }
+    }
+}
+
+impl fmt::Display for Spec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Spec::Engine(Level::Hard, t) => write!(f, "hard ({} ms)", t.as_millis()),
+            Spec::Engine(level, _) => write!(f, "{level:?}"),
+            Spec::Uct(b) => write!(f, "baseline UCT ({b})"),
+        }
+    }
+}
+
+/// A player during one game.
+enum Player {
+    Engine(Level, Duration, Mcts),
+    Uct(Budget, fastrand::Rng),
+}
+
+impl Player {
+    fn new(spec: Spec, seed: u64) -> Player {
+        match spec {
+            Spec::Engine(level, t) => Player::Engine(level, t, Mcts::new(Some(seed))),
+            Spec::Uct(b) => Player::Uct(b, fastrand::Rng::with_seed(seed)),
+        }
+    }
+
+    fn choose(&mut self, board: &UltimateBoard) -> Move {
+        match self {
+            Player::Engine(level, t, mcts) => mcts.choose(*level, board, *t),
+            Player::Uct(budget, rng) => Some(baseline::choose(board, *budget, rng)),
+        }
+        .expect("a game in progress has a move")
+    }
+}
+
+/// The textbook UCT.
+mod baseline {
+    use super::{Budget, Instant, Mark, Move, UltimateBoard, uniform_playout};
+
+    struct Node {
+        mv: Option<Move>,
+        /// Who played `mv`.
+        mover: Mark,
+        parent: usize,
+        children: Vec<usize>,
+        untried: Vec<Move>,
+        visits: f64,
+        /// Wins of `mover`, a draw counting half.
+        wins: f64,
+    }
+
+    fn node(mv: Option<Move>, parent: usize, board: &UltimateBoard) -> Node {
+        Node {
+            mv,
+            mover: board.to_move().other(),
+            parent,
+            children: Vec::new(),
+            untried: board.legal_moves().into_iter().collect(),
+            visits: 0.0,
+            wins: 0.0,
+        }
+    }
+
+    pub fn choose(board: &UltimateBoard, budget: Budget, rng: &mut fastrand::Rng) -> Move {
+        let start = Instant::now();
+        let mut tree = vec![node(None, 0, board)];
+        let mut done = 0u64;
+        loop {
+            let more = match budget {
+                Budget::Iterations(n) => done < n,
+                Budget::Time(t) => done == 0 || start.elapsed() < t,
+            };
+            if !more {
+                break;
+            }
+            done += 1;
+            // Select.
+            let mut at = 0;
+            let mut b = *board;
+            while tree[at].untried.is_empty() && !tree[at].children.is_empty() {
+                let log = tree[at].visits.ln();
+                let ucb = |c: &Node| c.wins / c.visits + (2.0 * log / c.visits).sqrt();
+                at = *tree[at]
+                    .children
+                    .iter()
+                    .max_by(|&&x, &&y| ucb(&tree[x]).total_cmp(&ucb(&tree[y])))
+                    .expect("children");
+                b.play(tree[at].mv.expect("a child has a move"))
+                    .expect("legal");
+            }
+            // Expand one random untried move.
+            if !tree[at].untried.is_empty() {
+                let i = rng.usize(..tree[at].untried.len());
+                let mv = tree[at].untried.swap_remove(i);
+                b.play(mv).expect("legal");
+                let child = tree.len();
+                tree.push(node(Some(mv), at, &b));
+                tree[at].children.push(child);
+                at = child;
+            }
+            // Simulate, then back up.
+            let winner = uniform_playout(&b, rng);
+            loop {
+                let n = &mut tree[at];
+                n.visits += 1.0;
+                n.wins += match winner {
+                    Some(w) if w == n.mover => 1.0,
+                    Some(_) => 0.0,
+                    None => 0.5,
+                };
+                if at == 0 {
+                    break;
+                }
+                at = n.parent;
+            }
+        }
+        let best = tree[0]
+            .children
+            .iter()
+            .max_by(|&&x, &&y| tree[x].visits.total_cmp(&tree[y].visits))
+            .expect("a root with moves");
+        tree[*best].mv.expect("a child has a move")
+    }
+}
+
+/// Wilson's 95% score interval for a proportion `p` of `n` trials.
+fn wilson(p: f64, n: f64) -> (f64, f64) {
+    let z = 1.96_f64;
+    let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
+    let half = z / (1.0 + z * z / n) * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
+    (centre - half, centre + half)
+}
+
+fn report(a: Spec, b: Spec, (wins, draws, losses): (u32, u32, u32)) {
+    let n = f64::from(wins + draws + losses);
+    let score = (f64::from(wins) + f64::from(draws) / 2.0) / n;
+    let (lo, hi) = wilson(score, n);
+    println!(
+        "{a} vs {b}: {wins} won, {draws} drawn, {losses} lost of {n}: score {:.1}% (95% CI {:.1}%-{:.1}%)",
+        100.0 * score,
+        100.0 * lo,
+        100.0 * hi
+    );
+}
+
+fn main() {
+    let args = Args::parse();
+    let start = Instant::now();
+    let mut tally = (0, 0, 0);
+    for game in 0..args.games {
+        let seed = args
+            .seed
+            .wrapping_mul(1_000_003)
+            .wrapping_add(u64::from(game));
+        let mut a = Player::new(args.a, seed);
+        if let (Player::Engine(_, _, mcts), Some(c)) = (&mut a, args.exploration) {
+            *mcts = Mcts::new(Some(seed)).with_exploration(c);
+        }
+        let mut b = Player::new(args.b, seed ^ 0x5555_5555);
+        let a_mark = if game % 2 == 0 { Mark::X } else { Mark::O };
+        let mut board = UltimateBoard::new();
+        while board.outcome() == Outcome::InProgress {
+            let mv = if board.to_move() == a_mark {
+                a.choose(&board)
+            } else {
+                b.choose(&board)
+            };
+            board.play(mv).expect("players choose legal moves");
+        }
+        match board.outcome() {
+            Outcome::Won { winner, .. } if winner == a_mark => tally.0 += 1,
+            Outcome::Won { .. } => tally.2 += 1,
+            _ => tally.1 += 1,
+        }
+        if (game + 1) % args.every == 0 || game + 1 == args.games {
+            print!(
+                "[{} games, {:.0} s] ",
+                game + 1,
+                start.elapsed().as_secs_f64()
+            );
+            report(args.a, args.b, tally);
+        }
+    }
+}

@@ -1,0 +1,790 @@
+//! The Ultimate tic-tac-toe AI: UCT Monte Carlo tree search with a solver, on the rules'
+//! bitboards.
+//!
+//! # How it searches
+//!
+//! Each iteration walks down the tree by UCB1, expands a leaf the second time it is reached
+//! (all its children at once, in random order), plays a random game from there and backs the
+//! result up. Random games are not uniform: a player who can win a small board takes it, and one
+//! who can win the game does; that costs little and makes the results far more telling.
+//!
+//! The search is also a solver. A move that ends the game is known the moment its parent is
+//! expanded; a position with a winning move is lost for the player who moved into it, one whose
+//! moves are all proven is worth the best of them, and these proofs are backed up the tree. A
+//! proven move is never searched again, so endgames are played perfectly and reported as proven
+//! (as [`Value::Win`], [`Value::Loss`] or [`Value::Draw`], counted in plies as the classic search
+//! counts them).
+//!
+//! # Values
+//!
+//! Unproven values are win rates, carried in [`Value::Estimate`] as per-mille above or below an
+//! even game from the side to move's point of view: `Estimate(120)` means the side wins 62% of
+//! the simulated games (a draw counts as half). Estimates lie within ±499, below any proven win and
+//! above any proven loss, so `Value`'s order and the classic review's labels hold unchanged;
+//! [`win_rate`] turns a value back into a rate.
+//!
+//! # Memory and reuse
+//!
+//! Nodes live in one arena of at most [`DEFAULT_NODE_CAP`] nodes of 16 bytes (64 MiB; see
+//! [`Mcts::with_node_cap`]). Once it is full the tree stops growing and iterations only add
+//! random games below the existing leaves. Between moves the tree is kept: when the next search
+//! starts from the position after one or two moves of the last root (the engine's move and the
+//! opponent's reply), that subtree is copied to a fresh arena and the rest dropped.
+
+// Visit counts become f32 for UCB1; far below 2^24 per search, exact enough beyond.
+#![allow(clippy::cast_precision_loss)]
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use crate::board::Mark;
+use crate::search::Value;
+use crate::ultimate::{Move, Outcome, UltimateBoard, count, has_line, nth_bit, threats};
+
+/// The default cap on the tree: 4 Mi nodes, 64 MiB.
+pub const DEFAULT_NODE_CAP: usize = 1 << 22;
+/// Iterations of a `medium` move.
+pub const MEDIUM_ITERATIONS: u64 = 250;
+/// The default UCB1 exploration constant, for results in 0..=1.
+pub const EXPLORATION: f32 = 0.8;
+/// Iterations between looks at the cancel flag; the clock is read every fourth look.
+const CHECK_EVERY: u64 = 16;
+
+/// A random game's result: the winning side (0 for X, 1 for O) or `DRAW`.
+const DRAW: u8 = 2;
+
+/// What a node is proven to be worth for the player who moved into it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Proof {
+    Unknown,
+    Win,
+    Loss,
+    Draw,
+}
+
+/// A node of the tree: the position after its move.
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    visits: u32,
+    /// Half-points won by the player who moved into the node: 2 for a win, 1 for a draw.
+    score: u32,
+    /// The first child's index; children are contiguous. 0: not expanded (0 is the root).
+    first: u32,
+    count: u8,
+    /// [`Move::index`] of the move into the node.
+    mv: u8,
+    proof: Proof,
+    /// When proven, the game ends this many plies after the parent's position.
+    plies: u8,
+}
+
+const ROOT: Node = Node {
+    visits: 0,
+    score: 0,
+    first: 0,
+    count: 0,
+    mv: 0,
+    proof: Proof::Unknown,
+    plies: 0,
+};
+
+/// The AI's choice and what it is worth to the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Choice {
+    pub mv: Move,
+    /// Proven, or a win-rate estimate (see the module docs).
+    pub value: Value,
+}
+
+/// How hard the AI tries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Level {
+    /// A random legal move.
+    Easy,
+    /// A short search of [`MEDIUM_ITERATIONS`] iterations on a fresh tree: it takes what it
+    /// sees, but a decent player can beat it.
+    Medium,
+    /// The full thinking budget, reusing the tree.
+    Hard,
+}
+
+/// When a search stops, besides a cancel.
+#[derive(Clone, Copy)]
+struct Limit {
+    deadline: Option<Instant>,
+    iterations: Option<u64>,
+    /// Go on until every root move is proven (analysis), not just the root.
+    every_move: bool,
+}
+
+/// The Monte Carlo tree search, with its tree kept between moves.
+pub struct Mcts {
+    nodes: Vec<Node>,
+    cap: usize,
+    /// The position at node 0, once a search ran.
+    root: Option<UltimateBoard>,
+    rng: fastrand::Rng,
+    cancel: Option<Arc<AtomicBool>>,
+    /// Scratch: the nodes of the current iteration's walk.
+    path: Vec<u32>,
+    iterations: u64,
+    exploration: f32,
+}
+
+impl Mcts {
+    /// A search whose random choices follow from `seed`, or from entropy with `None`.
+    pub fn new(seed: Option<u64>) -> Mcts {
+        Mcts {
+            nodes: Vec::new(),
+            cap: DEFAULT_NODE_CAP,
+            root: None,
+            rng: seed.map_or_else(fastrand::Rng::new, fastrand::Rng::with_seed),
+            cancel: None,
+            path: Vec::with_capacity(96),
+            iterations: 0,
+            exploration: EXPLORATION,
+        }
+    }
+
+    /// UCB1's exploration constant `c` (default [`EXPLORATION`]): a move's score is its win
+    /// rate plus `c * sqrt(ln(parent visits) / visits)`.
+    pub fn with_exploration(mut self, c: f32) -> Mcts {
+        self.exploration = c;
+        self
+    }
+
+    /// A tree of at most `cap` nodes (16 bytes each; at least 82, enough for the root and its
+    /// moves). The tree is cleared.
+    pub fn with_node_cap(mut self, cap: usize) -> Mcts {
+        self.cap = cap.max(82);
+        self.clear();
+        self
+    }
+
+    /// Forgets the tree.
+    pub fn clear(&mut self) {
+        self.nodes = Vec::new();
+        self.root = None;
+    }
+
+    /// From now on every search stops within a few iterations once `flag` is raised, and
+    /// returns `None`. `None` removes the flag.
+    pub fn set_cancel(&mut self, flag: Option<Arc<AtomicBool>>) {
+        self.cancel = flag;
+    }
+
+    /// Whether the cancel flag is raised.
+    pub fn cancelled(&self) -> bool {
+        self.cancel
+            .as_ref()
+            .is_some_and(|c| c.load(Ordering::Relaxed))
+    }
+
+    /// Iterations run by the last search.
+    pub fn iterations(&self) -> u64 {
+        self.iterations
+    }
+
+    /// Nodes in the tree.
+    pub fn nodes(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// The move `level` plays on `board` within `budget` (used by `Hard` only), or `None` once
+    /// the game is over or when cancelled.
+    pub fn choose(
+        &mut self,
+        level: Level,
+        board: &UltimateBoard,
+        budget: Duration,
+    ) -> Option<Move> {
+        match level {
+            Level::Easy => {
+                let moves = board.legal_moves();
+                if moves.is_empty() {
+                    None
+                } else {
+                    moves.nth(self.rng.usize(..moves.len()))
+                }
+            }
+            Level::Medium => {
+                let mut quick = Mcts::new(Some(self.rng.u64(..))).with_node_cap(1 << 16);
+                quick.set_cancel(self.cancel.clone());
+                quick
+                    .think_iterations(board, MEDIUM_ITERATIONS)
+                    .map(|c| c.mv)
+            }
+            Level::Hard => self.think(board, budget).map(|c| c.mv),
+        }
+    }
+
+    /// Searches `board` for `budget` (less if the position is proven sooner) and returns the
+    /// best move with its value; `None` once the game is over or when cancelled. Even with a
+    /// zero budget the root's moves are generated, so a move that wins at once is found.
+    pub fn think(&mut self, board: &UltimateBoard, budget: Duration) -> Option<Choice> {
+        let limit = Limit {
+            deadline: Some(Instant::now() + budget),
+            iterations: None,
+            every_move: false,
+        };
+        self.search(board, limit)?;
+        Some(self.best())
+    }
+
+    /// [`Mcts::think`] for a number of iterations instead of a time.
+    pub fn think_iterations(&mut self, board: &UltimateBoard, iterations: u64) -> Option<Choice> {
+        let limit = Limit {
+            deadline: None,
+            iterations: Some(iterations),
+            every_move: false,
+        };
+        self.search(board, limit)?;
+        Some(self.best())
+    }
+
+    /// Every legal move with its value after searching `board` for `budget` (less once every
+    /// move is proven), in move order; empty once the game is over or when cancelled.
+    pub fn analyze(&mut self, board: &UltimateBoard, budget: Duration) -> Vec<(Move, Value)> {
+        let limit = Limit {
+            deadline: Some(Instant::now() + budget),
+            iterations: None,
+            every_move: true,
+        };
+        if self.search(board, limit).is_none() {
+            return Vec::new();
+        }
+        let mut all: Vec<(Move, Value)> = self.children(0).map(|i| self.entry(i)).collect();
+        all.sort_by_key(|&(mv, _)| mv);
+        all
+    }
+
+    /// Runs the search; `None` if the game is over or the search was cancelled.
+    fn search(&mut self, board: &UltimateBoard, limit: Limit) -> Option<()> {
+        self.iterations = 0;
+        if board.outcome() != Outcome::InProgress {
+            return None;
+        }
+        self.reroot(board);
+        if self.nodes[0].first == 0 {
+            let root = *board;
+            assert!(self.expand(0, &root), "the root always fits");
+            self.update_proof(0);
+        }
+        let mut done = 0u64;
+        loop {
+            if done % CHECK_EVERY == 0 {
+                if self.cancelled() {
+                    return None;
+                }
+                if done % (4 * CHECK_EVERY) == 0
+                    && limit.deadline.is_some_and(|d| Instant::now() >= d)
+                {
+                    break;
+                }
+            }
+            if limit.iterations.is_some_and(|n| done >= n) || self.finished(limit.every_move) {
+                break;
+            }
+            self.iterate();
+            done += 1;
+        }
+        self.iterations = done;
+        Some(())
+    }
+
+    /// Whether searching on is pointless: the root is proven (or, for an analysis, every root
+    /// move is).
+    fn finished(&self, every_move: bool) -> bool {
+        if every_move {
+            self.children(0)
+                .all(|i| self.nodes[i].proof != Proof::Unknown)
+        } else {
+            self.nodes[0].proof != Proof::Unknown
+        }
+    }
+
+    /// Makes node 0 the position `board`, keeping the subtree of the last search if `board`
+    /// follows its root by at most two moves.
+    fn reroot(&mut self, board: &UltimateBoard) {
+        if let Some(root) = self.root {
+            if root == *board {
+                return;
+            }
+            let mut keep = None;
+            'find: for child in self.children(0) {
+                let after = played(&root, self.nodes[child].mv);
+                if after == *board {
+                    keep = Some(child);
+                    break;
+                }
+                for grandchild in self.children(child) {
+                    if played(&after, self.nodes[grandchild].mv) == *board {
+                        keep = Some(grandchild);
+                        break 'find;
+                    }
+                }
+            }
+            if let Some(keep) = keep {
+                self.compact(keep);
+                self.root = Some(*board);
+                return;
+            }
+        }
+        if self.nodes.capacity() == 0 {
+            self.nodes = Vec::with_capacity(self.cap);
+        }
+        self.nodes.clear();
+        self.nodes.push(ROOT);
+        self.root = Some(*board);
+    }
+
+    /// Copies the subtree under `keep` into a fresh arena, `keep` becoming node 0.
+    fn compact(&mut self, keep: usize) {
+        let mut fresh = Vec::with_capacity(self.cap);
+        let mut from: Vec<u32> = vec![keep as u32];
+        fresh.push(Node {
+            first: 0,
+            ..self.nodes[keep]
+        });
+        let mut i = 0;
+        while i < fresh.len() {
+            let old = self.nodes[from[i] as usize];
+            if old.first != 0 {
+                fresh[i].first = fresh.len() as u32;
+                for c in old.first..old.first + u32::from(old.count) {
+                    fresh.push(Node {
+                        first: 0,
+                        ..self.nodes[c as usize]
+                    });
+                    from.push(c);
+                }
+            }
+            i += 1;
+        }
+        self.nodes = fresh;
+    }
+
+    fn children(&self, node: usize) -> impl Iterator<Item = usize> + use<> {
+        let n = self.nodes[node];
+        let first = n.first as usize;
+        let count = if n.first == 0 {
+            0
+        } else {
+            usize::from(n.count)
+        };
+        first..first + count
+    }
+
+    /// One iteration: walk down, expand, play a random game, back up.
+    fn iterate(&mut self) {
+        let mut board = self.root.expect("search() sets the root");
+        let root_side = board.side();
+        let mut node = 0usize;
+        let mut newly_proven = None;
+        self.path.clear();
+        self.path.push(0);
+        let result = loop {
+            let n = self.nodes[node];
+            // The root may be proven while an analysis goes on proving its other moves.
+            if n.proof != Proof::Unknown && node != 0 {
+                let mover = (root_side ^ self.path.len()) as u8 & 1;
+                break match n.proof {
+                    Proof::Win => mover,
+                    Proof::Loss => mover ^ 1,
+                    _ => DRAW,
+                };
+            }
+            if n.first == 0 {
+                if (n.visits > 0 || node == 0) && self.expand(node, &board) {
+                    if self.update_proof(node) {
+                        newly_proven = Some(self.path.len() - 1);
+                    }
+                    continue;
+                }
+                break playout_from(&mut board, &mut self.rng);
+            }
+            node = self.select(node);
+            let mv = self.nodes[node].mv;
+            board.apply(usize::from(mv / 9), usize::from(mv % 9));
+            self.path.push(node as u32);
+        };
+        for (depth, &i) in self.path.iter().enumerate() {
+            // The root was moved into by the side not to move there.
+            let mover = (root_side ^ 1 ^ (depth & 1)) as u8;
+            let n = &mut self.nodes[i as usize];
+            n.visits += 1;
+            n.score += match result {
+                DRAW => 1,
+                r if r == mover => 2,
+                _ => 0,
+            };
+        }
+        if let Some(mut k) = newly_proven {
+            while k > 0 {
+                k -= 1;
+                if !self.update_proof(self.path[k] as usize) {
+                    break;
+                }
+            }
+        }
+    }
+
+    /// The child to walk into by UCB1, skipping children proven lost for the chooser (and at
+    /// the root, every proven child: their value is known).
+    fn select(&mut self, node: usize) -> usize {
+        let parent = self.nodes[node];
+        let log = (parent.visits.max(1) as f32).ln();
+        let mut best = (f32::NEG_INFINITY, parent.first as usize);
+        for i in self.children(node) {
+            let c = self.nodes[i];
+            let q = match c.proof {
+                Proof::Unknown if c.visits == 0 => return i,
+                Proof::Unknown => c.score as f32 / (2 * c.visits) as f32,
+                _ if node == 0 => continue,
+                Proof::Draw => 0.5,
+                Proof::Win => return i,
+                Proof::Loss => continue,
+            };
+            let u = q + self.exploration * (log / c.visits.max(1) as f32).sqrt();
+            if u > best.0 {
+                best = (u, i);
+            }
+        }
+        best.1
+    }
+
+    /// Adds every move of `board` (node `node`'s position) as children, in random order;
+    /// moves that end the game are proven at once. `false` if the arena is full.
+    fn expand(&mut self, node: usize, board: &UltimateBoard) -> bool {
+        let moves = board.legal_moves();
+        let first = self.nodes.len();
+        if first + moves.len() > self.cap {
+            return false;
+        }
+        let side = board.side();
+        for mv in moves {
+            let mut after = *board;
+            let index = mv.index();
+            let over = after.apply(index / 9, index % 9);
+            let proof = match (over, has_line(after.won_by(side))) {
+                (false, _) => Proof::Unknown,
+                (true, true) => Proof::Win,
+                (true, false) => Proof::Draw,
+            };
+            self.nodes.push(Node {
+                mv: index as u8,
+                proof,
+                plies: 1,
+                ..ROOT
+            });
+        }
+        self.rng.shuffle(&mut self.nodes[first..]);
+        self.nodes[node].first = first as u32;
+        self.nodes[node].count = moves.len() as u8;
+        true
+    }
+
+    /// Proves `node` from its children if it can; `true` if it was unproven and now is.
+    fn update_proof(&mut self, node: usize) -> bool {
+        if self.nodes[node].proof != Proof::Unknown {
+            return false;
+        }
+        let mut quickest_win: Option<u8> = None;
+        let mut slowest_loss = 0u8;
+        let mut draw = false;
+        let mut all = true;
+        for i in self.children(node) {
+            let c = self.nodes[i];
+            match c.proof {
+                Proof::Win => quickest_win = Some(quickest_win.map_or(c.plies, |q| q.min(c.plies))),
+                Proof::Loss => slowest_loss = slowest_loss.max(c.plies),
+                Proof::Draw => draw = true,
+                Proof::Unknown => all = false,
+            }
+        }
+        let n = &mut self.nodes[node];
+        // The children's results are the chooser's; the node's are its mover's, one ply more.
+        if let Some(q) = quickest_win {
+            (n.proof, n.plies) = (Proof::Loss, q + 1);
+        } else if !all {
+            return false;
+        } else if draw {
+            (n.proof, n.plies) = (Proof::Draw, 1);
+        } else {
+            (n.proof, n.plies) = (Proof::Win, slowest_loss + 1);
+        }
+        true
+    }
+
+    /// A root move and its value, for the side to move at the root.
+    fn entry(&self, i: usize) -> (Move, Value) {
+        let c = self.nodes[i];
+        let mv = Move::from_index(usize::from(c.mv)).expect("nodes hold valid moves");
+        let value = match c.proof {
+            Proof::Win => Value::Win(u32::from(c.plies)),
+            Proof::Loss => Value::Loss(u32::from(c.plies)),
+            Proof::Draw => Value::Draw,
+            Proof::Unknown if c.visits == 0 => Value::Estimate(0),
+            Proof::Unknown => estimate(c.score as f32 / (2 * c.visits) as f32),
+        };
+        (mv, value)
+    }
+
+    /// The move to play: the quickest proven win; else the most visited unproven move unless a
+    /// proven draw is better than its win rate; the slowest loss when all moves lose.
+    fn best(&self) -> Choice {
+        let entries = self.children(0).map(|i| (i, self.entry(i)));
+        let mut best: Option<(usize, (Move, Value))> = None;
+        for (i, (mv, value)) in entries {
+            let better = match best {
+                None => true,
+                // Two estimates: the most visited. Otherwise compare what they are worth.
+                Some((j, (_, top))) if !value.is_proven() && !top.is_proven() => {
+                    self.nodes[i].visits > self.nodes[j].visits
+                }
+                Some((_, (_, top))) => value > top,
+            };
+            if better {
+                best = Some((i, (mv, value)));
+            }
+        }
+        let (_, (mv, value)) = best.expect("the root of a game in progress has moves");
+        Choice { mv, value }
+    }
+}
+
+/// `board` after the move with index `mv`, which must be legal.
+fn played(board: &UltimateBoard, mv: u8) -> UltimateBoard {
+    let mut after = *board;
+    after.apply(usize::from(mv / 9), usize::from(mv % 9));
+    after
+}
+
+/// The win rate `rate` (0..=1) as a [`Value::Estimate`].
+fn estimate(rate: f32) -> Value {
+    Value::Estimate(((rate - 0.5) * 1000.0).round().clamp(-499.0, 499.0) as i32)
+}
+
+/// The share of games the side to move is expected to win (a draw is half): 1 for a proven
+/// win, 0 for a proven loss, ½ for a proven draw, the rate itself for an estimate.
+pub fn win_rate(value: Value) -> f32 {
+    match value {
+        Value::Win(_) => 1.0,
+        Value::Loss(_) => 0.0,
+        Value::Draw => 0.5,
+        Value::Estimate(e) => 0.5 + e as f32 / 1000.0,
+    }
+}
+
+/// The value of a position to the opponent of the side to move there, one ply earlier: the
+/// value of the move that led to it.
+fn negate(value: Value) -> Value {
+    match value {
+        Value::Win(n) => Value::Loss(n + 1),
+        Value::Loss(n) => Value::Win(n + 1),
+        Value::Draw => Value::Draw,
+        Value::Estimate(e) => Value::Estimate(-e),
+    }
+}
+
+/// The lowest set bit's index.
+#[inline]
+fn lowest(mask: u16) -> usize {
+    mask.trailing_zeros() as usize
+}
+
+/// A random number below `n` (at most 81): the high half of a 32 × 32-bit product, whose bias
+/// (under 2^-25) does not matter to random games.
+#[inline]
+fn below(rng: &mut fastrand::Rng, n: u32) -> u32 {
+    ((u64::from(rng.u32(..)) * u64::from(n)) >> 32) as u32
+}
+
+/// Plays a random game to the end from `board` (in progress) and returns the winning side or
+/// `DRAW`. A player who can win a small board does (the game, if it can); otherwise every legal
+/// move is equally likely.
+#[inline]
+fn playout_from(board: &mut UltimateBoard, rng: &mut fastrand::Rng) -> u8 {
+    loop {
+        let side = board.side();
+        let forced = board.forced_index();
+        let (b, c) = if forced < 9 {
+            let empty = board.empty(forced);
+            let wins = threats(board.cells_of(side, forced)) & empty;
+            if wins == 0 {
+                (forced, nth_bit(empty, below(rng, count(empty))))
+            } else {
+                (forced, lowest(wins))
+            }
+        } else {
+            pick_anywhere(board, side, rng)
+        };
+        if board.apply(b, c) {
+            return if has_line(board.won_by(side)) {
+                side as u8
+            } else {
+                DRAW
+            };
+        }
+    }
+}
+
+/// A random game's move when any open board may be played: a move that wins the game, else one
+/// that wins a small board, else any.
+#[inline]
+fn pick_anywhere(board: &UltimateBoard, side: usize, rng: &mut fastrand::Rng) -> (usize, usize) {
+    let open = board.open();
+    let finishing = threats(board.won_by(side)) & open;
+    let mut small_win = None;
+    let mut total = 0;
+    let mut rest = open;
+    while rest != 0 {
+        let b = lowest(rest);
+        rest &= rest - 1;
+        let empty = board.empty(b);
+        let wins = threats(board.cells_of(side, b)) & empty;
+        if wins != 0 {
+            if finishing & (1 << b) != 0 {
+                return (b, lowest(wins));
+            }
+            small_win.get_or_insert((b, lowest(wins)));
+        }
+        total += count(empty);
+    }
+    if let Some(win) = small_win {
+        return win;
+    }
+    let mut r = below(rng, total);
+    let mut rest = open;
+    loop {
+        let b = lowest(rest);
+        rest &= rest - 1;
+        let empty = board.empty(b);
+        let n = count(empty);
+        if r < n {
+            return (b, nth_bit(empty, r));
+        }
+        r -= n;
+    }
+}
+
+/// Plays one random game from `board` as the search does (wins of small boards and of the game
+/// are taken, other moves are uniform) and returns the winner, `None` for a draw (and for a
+/// game already drawn). For benchmarks and tests.
+pub fn playout(board: &UltimateBoard, rng: &mut fastrand::Rng) -> Option<Mark> {
+    match board.outcome() {
+        Outcome::Won { winner, .. } => return Some(winner),
+        Outcome::Draw => return None,
+        Outcome::InProgress => {}
+    }
+    let mut b = *board;
+    match playout_from(&mut b, rng) {
+        0 => Some(Mark::X),
+        1 => Some(Mark::O),
+        _ => None,
+    }
+}
+
+/// Plays one uniformly random game from `board`, every legal move equally likely, and returns
+/// the winner, `None` for a draw: the plain playout of textbook UCT, on the same bitboards, for
+/// baselines and benchmarks.
+pub fn uniform_playout(board: &UltimateBoard, rng: &mut fastrand::Rng) -> Option<Mark> {
+    if board.outcome() != Outcome::InProgress {
+        return playout(board, rng);
+    }
+    let mut b = *board;
+    loop {
+        let side = b.side();
+        let forced = b.forced_index();
+        let (bi, c) = if forced < 9 {
+            let empty = b.empty(forced);
+            (forced, nth_bit(empty, below(rng, count(empty))))
+        } else {
+            let open = b.open();
+            let mut total = 0;
+            let mut rest = open;
+            while rest != 0 {
+                total += count(b.empty(lowest(rest)));
+                rest &= rest - 1;
+            }
+            let mut r = below(rng, total);
+            let mut rest = open;
+            loop {
+                let i = lowest(rest);
+                rest &= rest - 1;
+                let n = count(b.empty(i));
+                if r < n {
+                    break (i, nth_bit(b.empty(i), r));
+                }
+                r -= n;
+            }
+        };
+        if b.apply(bi, c) {
+            return has_line(b.won_by(side)).then_some(if side == 0 { Mark::X } else { Mark::O });
+        }
+    }
+}
+
+/// A move judged for review, from its mover's side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Verdict {
+    /// The best value the position offered.
+    pub before: Value,
+    /// The value of the move played.
+    pub after: Value,
+    /// The search's choice.
+    pub best: Move,
+}
+
+impl Verdict {
+    /// How much the move lowered the mover's expected score (see [`win_rate`]), from 0 (as good
+    /// as the best move) to 1 (a won game thrown into a loss). An estimate unless both values
+    /// are proven.
+    pub fn drop(&self) -> f32 {
+        (win_rate(self.before) - win_rate(self.after)).max(0.0)
+    }
+
+    /// Whether both values are proven, so [`Verdict::drop`] is exact.
+    pub fn is_proven(&self) -> bool {
+        self.before.is_proven() && self.after.is_proven()
+    }
+}
+
+/// Judges `mv` played on `board`: the position is searched for `budget`, then, unless `mv` is
+/// the search's choice or already proven there, the position after it for another `budget`.
+/// `None` if the search was cancelled.
+///
+/// # Panics
+/// If `mv` is not legal on `board`.
+pub fn judge(
+    mcts: &mut Mcts,
+    board: &UltimateBoard,
+    mv: Move,
+    budget: Duration,
+) -> Option<Verdict> {
+    let after_board = board.with_move(mv).expect("judge takes a legal move");
+    let choice = mcts.think(board, budget)?;
+    let known = mcts
+        .children(0)
+        .map(|i| mcts.entry(i))
+        .find(|&(m, v)| m == mv && v.is_proven());
+    let after = if choice.mv == mv {
+        choice.value
+    } else if let Some((_, v)) = known {
+        v
+    } else {
+        match after_board.outcome() {
+            Outcome::Won { .. } => Value::Win(1),
+            Outcome::Draw => Value::Draw,
+            Outcome::InProgress => negate(mcts.think(&after_board, budget)?.value),
+        }
+    };
+    // What the move achieved was on offer: the best is at least as good.
+    let before = choice.value.max(after);
+    Some(Verdict {
+        before,
+        after,
+        best: choice.mv,
+    })
+}
