@@ -6,7 +6,9 @@
 //! Each iteration walks down the tree by UCB1, expands a leaf the second time it is reached
 //! (all its children at once, in random order), plays a random game from there and backs the
 //! result up. Random games are not uniform: a player who can win a small board takes it, and one
-//! who can win the game does; that costs little and makes the results far more telling.
+//! who can win the game does. That costs little, but its gain is not measured to be large: in
+//! self-play at 20 ms a move, this engine scored 50% against a copy using uniform random games
+//! (60 games, so only a large difference would have shown).
 //!
 //! The search is also a solver. A move that ends the game is known the moment its parent is
 //! expanded; a position with a winning move is lost for the player who moved into it, one whose
@@ -46,7 +48,8 @@ use crate::ultimate::{Move, Outcome, UltimateBoard, count, has_line, nth_bit, th
 pub const DEFAULT_NODE_CAP: usize = 1 << 22;
 /// Iterations of a `medium` move.
 pub const MEDIUM_ITERATIONS: u64 = 250;
-/// The default UCB1 exploration constant, for results in 0..=1.
+/// The default UCB1 exploration constant, for results in 0..=1. In matches against the
+/// textbook baseline at 50 ms a move, 0.4, 0.8 and 1.2 scored within noise of each other.
 pub const EXPLORATION: f32 = 0.8;
 /// Iterations between looks at the cancel flag; the clock is read every fourth look.
 const CHECK_EVERY: u64 = 16;
@@ -741,11 +744,11 @@ impl Verdict {
     /// How much the move lowered the mover's expected score (see [`win_rate`]), from 0 (as good
     /// as the best move) to 1 (a won game thrown into a loss). An estimate unless both values
     /// are proven.
-    pub fn drop(&self) -> f32 {
+    pub fn cost(&self) -> f32 {
         (win_rate(self.before) - win_rate(self.after)).max(0.0)
     }
 
-    /// Whether both values are proven, so [`Verdict::drop`] is exact.
+    /// Whether both values are proven, so [`Verdict::cost`] is exact.
     pub fn is_proven(&self) -> bool {
         self.before.is_proven() && self.after.is_proven()
     }

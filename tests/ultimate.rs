@@ -685,9 +685,9 @@ fn analysis_values_every_move_and_review_sees_a_thrown_win() {
     let verdict = mcts::judge(&mut mcts, &board, slow, Duration::from_millis(20)).unwrap();
     assert_eq!(verdict.before, Value::Win(1));
     assert_ne!(verdict.after, Value::Win(1));
-    assert!(verdict.drop() >= 0.0);
+    assert!(verdict.cost() >= 0.0);
     let best = mcts::judge(&mut mcts, &board, verdict.best, Duration::from_millis(20)).unwrap();
-    assert!(best.drop().abs() < 1e-6);
+    assert!(best.cost().abs() < 1e-6);
     assert!(best.is_proven());
     assert!((mcts::win_rate(Value::Estimate(120)) - 0.62).abs() < 1e-6);
 }
