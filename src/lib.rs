@@ -3,7 +3,9 @@
 //! The rules ([`board`]) know nothing of the AI; the AI ([`search`], [`player`]) knows nothing
 //! of input or output; the front ends ([`plain`], [`analyze`], [`review`] and the full-screen
 //! terminal game in [`tui`]) drive a [`game::Game`] within a [`game::Session`]. A game is a
-//! [`record::Record`], which [`review`] judges move by move.
+//! [`record::Record`], which [`review`] judges move by move. [`net`] carries a game between two
+//! machines. [`ultimate`] and [`mcts`] are Ultimate tic-tac-toe's rules and AI, not yet offered
+//! by the front ends.
 //!
 //! ```
 //! use tictactoe::board::Board;
