@@ -2,10 +2,10 @@
 //! [`Session`] of rounds between two players with their names and score, shared by the front
 //! ends.
 
-use crate::board::{Board, Cell, CellError, Mark, MoveError, Outcome, Rules};
+use crate::board::{Board, Cell, Mark, MoveError, Outcome, Rules};
 use crate::net::protocol::SessionState;
 use crate::player::Player;
-use crate::record::Record;
+use crate::record::{Record, RecordError};
 
 /// One game: a board reached from the empty board by `history`, and the two sides' players.
 ///
@@ -150,7 +150,8 @@ impl Session {
         a: Player,
         b: Player,
         state: &SessionState,
-    ) -> Result<Session, (usize, CellError)> {
+    ) -> Result<Session, RecordError> {
+        let record = Record::parse(rules, &state.moves)?;
         let mut session = Session::new(rules, a, b);
         session.round = state.round.max(1);
         let [wins_a, wins_b, draws] = state.score;
@@ -159,33 +160,26 @@ impl Session {
             b: wins_b,
             draws,
         };
-        let [a, b] = session.players;
-        let (x, o) = if session.round % 2 == 1 {
-            (a, b)
-        } else {
-            (b, a)
-        };
+        let (x, o) = session.marks_players();
         session.game = Game::new(rules, x, o);
-        for (i, text) in state.moves.iter().enumerate() {
-            let board = session.game.board();
-            let cell = board.parse_cell(text).map_err(|e| (i + 1, e))?;
-            if session.game.play(cell).is_err() {
-                let taken = CellError::Unknown {
-                    input: text.clone(),
-                    size: rules.size(),
-                };
-                return Err((i + 1, taken));
-            }
+        for &cell in record.moves() {
+            session.game.play(cell).expect("a record replays legally");
         }
         Ok(session)
+    }
+
+    /// The players of X and of O this round: side A plays X in odd rounds.
+    fn marks_players(&self) -> (Player, Player) {
+        let [a, b] = self.players;
+        if self.round % 2 == 1 { (a, b) } else { (b, a) }
     }
 
     /// This session (same players and names) at the point `state` describes: a network game
     /// rejoined, where the host's record is the truth.
     pub fn restored(&self, state: &SessionState) -> Result<Session, String> {
         let [a, b] = self.players;
-        let mut back = Session::restore(self.game.rules(), a, b, state)
-            .map_err(|(n, e)| format!("move {n}: {e}"))?;
+        let mut back =
+            Session::restore(self.game.rules(), a, b, state).map_err(|e| e.to_string())?;
         back.names.clone_from(&self.names);
         Ok(back)
     }
@@ -342,8 +336,7 @@ impl Session {
     pub fn new_round(&mut self) {
         self.past = self.score();
         self.round = self.round.saturating_add(1);
-        let [a, b] = self.players;
-        let (x, o) = if self.round % 2 == 1 { (a, b) } else { (b, a) };
+        let (x, o) = self.marks_players();
         self.game = Game::new(self.game.rules(), x, o);
     }
 }
@@ -491,7 +484,7 @@ mod tests {
             Session::restore(Rules::CLASSIC, Player::Remote, Player::Human, &bad)
                 .map(|_| ())
                 .unwrap_err()
-                .0,
+                .number,
             2
         );
     }

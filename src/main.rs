@@ -109,9 +109,7 @@ fn analyze(cli: &Cli, args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
 
 fn review(cli: &Cli, args: &ReviewArgs) -> anyhow::Result<ExitCode> {
     let options = review::Options {
-        size: cli.size,
-        k: cli.k,
-        misere: cli.misere,
+        rules: rules(cli),
         budget: cli.think_budget(),
         json: args.json,
         table_mb: usize::from(cli.table_mb),
@@ -297,7 +295,7 @@ fn join(cli: &Cli, args: &JoinArgs) -> anyhow::Result<ExitCode> {
 fn joined_session(joiner: &Joiner, welcome: &Welcome) -> anyhow::Result<Session> {
     let mut session =
         Session::restore(welcome.rules, Player::Remote, Player::Human, &welcome.state)
-            .map_err(|(n, e)| anyhow!("the host's game does not replay here: move {n}: {e}"))?;
+            .map_err(|e| anyhow!("the host's game does not replay here: {e}"))?;
     session.rename(Side::A, joiner.addr().ip().to_string());
     Ok(session)
 }

@@ -20,7 +20,7 @@ use serde::Serialize;
 
 use crate::analyze::JsonValue;
 use crate::board::{Board, Cell, Mark, Rules};
-use crate::record::Record;
+use crate::record::{Record, RecordError};
 use crate::search::{Searcher, Value};
 
 /// The verdict on one move, from its mover's side.
@@ -333,11 +333,7 @@ pub fn write_json(out: &mut dyn Write, judgements: &[Judgement]) -> io::Result<(
 /// How `review` reads its record and searches its moves.
 #[derive(Clone, Copy, Debug)]
 pub struct Options {
-    /// Board side; 3 if not given.
-    pub size: Option<u8>,
-    /// Marks in a row; the board size's default if not given.
-    pub k: Option<u8>,
-    pub misere: bool,
+    pub rules: Rules,
     /// Search time for each position, and again for the move played when it is not the
     /// search's choice.
     pub budget: Duration,
@@ -349,8 +345,8 @@ pub struct Options {
 }
 
 /// Reviews the game whose moves are `moves` under the rules of `options`, writing the review
-/// to `out`. A bad record (rules that do not fit, a move that is not a cell, is taken or
-/// follows the end of the game) is refused whole: its message goes to `err` (and, with `json`,
+/// to `out`. A bad record (a move that is not a cell, is taken or follows the end of the
+/// game) is refused whole: its message goes to `err` (and, with `json`,
 /// an error object to `out`). Returns the exit status: 0, or 2 for a bad record.
 pub fn run(
     moves: &[String],
@@ -358,23 +354,9 @@ pub fn run(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> io::Result<u8> {
-    let size = options.size.unwrap_or(Rules::CLASSIC.size());
-    let k = options.k.unwrap_or(Rules::default_k(size));
-    let rules = match Rules::new(size, k, options.misere) {
-        Ok(rules) => rules,
-        Err(e) => return refuse(&options, None, &e.to_string(), out, err),
-    };
-    let record = match Record::parse(rules, moves) {
+    let record = match Record::parse(options.rules, moves) {
         Ok(record) => record,
-        Err(e) => {
-            return refuse(
-                &options,
-                Some((e.number, &e.text)),
-                &e.to_string(),
-                out,
-                err,
-            );
-        }
+        Err(e) => return refuse(&options, &e, out, err),
     };
     let mut searcher = Searcher::with_table_mb(options.table_mb);
     let mut progress = Progress::new(err, options.progress_after);
@@ -396,27 +378,27 @@ pub fn run(
     Ok(0)
 }
 
-/// Reports a bad record; `at` is the move at fault and its text.
+/// Reports a bad record, refused at `error`'s move.
 fn refuse(
     options: &Options,
-    at: Option<(usize, &str)>,
-    why: &str,
+    error: &RecordError,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> io::Result<u8> {
+    let why = error.to_string();
     writeln!(err, "tictactoe: {why}")?;
     if options.json {
         #[derive(Serialize)]
         struct Line<'a> {
             #[serde(rename = "move")]
-            number: Option<usize>,
-            text: Option<&'a str>,
+            number: usize,
+            text: &'a str,
             error: &'a str,
         }
         let line = Line {
-            number: at.map(|(n, _)| n),
-            text: at.map(|(_, t)| t),
-            error: why,
+            number: error.number,
+            text: &error.text,
+            error: &why,
         };
         let line = serde_json::to_string(&line).expect("an error serializes");
         writeln!(out, "{line}")?;
@@ -469,9 +451,7 @@ mod tests {
 
     fn options(json: bool, progress_after: Option<Duration>) -> Options {
         Options {
-            size: None,
-            k: None,
-            misere: false,
+            rules: Rules::CLASSIC,
             budget: Duration::from_secs(5),
             json,
             table_mb: 1,
@@ -569,11 +549,6 @@ mod tests {
             out,
             r#"{"move":2,"text":"5","error":"move 2 (\"5\"): cell 5 is taken"}"#.to_string() + "\n"
         );
-        let mut bad_rules = options(false, None);
-        bad_rules.k = Some(4);
-        let (status, out, err) = run_text(&["5"], bad_rules);
-        assert_eq!((status, out.as_str()), (2, ""));
-        assert!(err.contains("4 in a row does not fit a 3×3 board"), "{err}");
     }
 
     #[test]

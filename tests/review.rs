@@ -253,6 +253,10 @@ fn review_reads_coordinates_on_larger_boards() {
 
 #[test]
 fn malformed_records_are_refused_naming_the_move() {
+    let bad_rules = run(&["--k", "4", "5"]);
+    assert_eq!(bad_rules.status.code(), Some(2));
+    let err = text(&bad_rules.stderr);
+    assert!(err.contains("4 in a row does not fit a 3×3 board"), "{err}");
     for (args, message) in [
         (&["5", "5"][..], r#"move 2 ("5"): cell 5 is taken"#),
         (&["5", "x"], r#"move 2 ("x"): 'x' is not a cell"#),

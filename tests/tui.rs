@@ -723,7 +723,7 @@ fn undo_while_the_ai_thinks_returns_to_the_human_turn() {
     tui.send("u");
     tui.wait_text("Took back 1 move. X to move (you)");
     assert!(!tui.screen().contains("is thinking"));
-    // The search was dropped, not finished in the background: the next move starts anew.
+    // The game goes on: the next move has the AI thinking again.
     tui.send("\r");
     tui.wait_text("O (hard AI) is thinking…");
 }

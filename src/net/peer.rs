@@ -110,11 +110,6 @@ impl Link {
         }
     }
 
-    /// Whether a player is connected now.
-    pub fn connected(&self) -> bool {
-        lock(&self.slot).stream.is_some()
-    }
-
     /// Sends `message` if connected; a failed write closes the connection (the reader then
     /// reports it lost). Returns whether it was sent.
     pub fn send(&self, message: &Message) -> bool {
