@@ -127,10 +127,24 @@ impl Link {
     /// Tells the other side what was wrong and closes the connection; the reader reports it
     /// lost with `why`.
     pub fn refuse(&self, why: &str) {
-        self.send(&Message::Error {
-            message: why.to_string(),
-        });
-        close(&mut lock(&self.slot), why);
+        self.refuse_connection(None, why);
+    }
+
+    /// [`Link::refuse`], for connection `generation` only when one is given. The error and
+    /// the close happen under one lock: a player who reads the error and rejoins at once
+    /// must find the old connection gone, and must not have the new one closed by it.
+    fn refuse_connection(&self, generation: Option<u64>, why: &str) {
+        let mut slot = lock(&self.slot);
+        if generation.is_some_and(|g| g != slot.generation) {
+            return;
+        }
+        if let Some(stream) = slot.stream.as_mut() {
+            let error = Message::Error {
+                message: why.to_string(),
+            };
+            let _ = stream.write_all(error.to_line().as_bytes());
+        }
+        close(&mut slot, why);
     }
 
     /// Says goodbye and closes the connection gently: this side stops sending, and waits up
@@ -159,13 +173,15 @@ impl Link {
     }
 
     /// Makes `stream` the connection and starts its reader, after writing `greeting` (if
-    /// any) under the same lock, so nothing else is sent in between. With `exclusive`, refuses
-    /// (returns `Ok(false)`) while another connection is live; otherwise replaces it.
+    /// any) under the same lock, so nothing else is sent in between, and sending `announce`
+    /// to the game, so it arrives before anything the reader passes on. With `exclusive`,
+    /// refuses (returns `Ok(false)`) while another connection is live; otherwise replaces it.
     fn install<M: Send + 'static>(
         &self,
         stream: TcpStream,
         mut reader: BufReader<Incoming>,
         greeting: Option<&dyn Fn() -> Message>,
+        announce: Option<NetEvent>,
         exclusive: bool,
         (events, wrap): (&Sender<M>, fn(NetEvent) -> M),
     ) -> io::Result<bool> {
@@ -185,6 +201,9 @@ impl Link {
             slot.stream = Some(stream);
             slot.generation += 1;
             slot.closing = None;
+            if let Some(event) = announce {
+                let _ = events.send(wrap(event));
+            }
             slot.generation
         };
         let link = self.clone();
@@ -218,7 +237,7 @@ impl Link {
                     break format!("no word for {} s", SILENCE.as_secs());
                 }
                 Err(e) if e.kind() == io::ErrorKind::InvalidData => {
-                    self.refuse(&ProtocolError::TooLong.to_string());
+                    self.refuse_connection(Some(generation), &ProtocolError::TooLong.to_string());
                     break ProtocolError::TooLong.to_string();
                 }
                 Err(_) => break "the connection failed".to_string(),
@@ -230,14 +249,14 @@ impl Link {
             window.1 += 1;
             if window.1 > FLOOD {
                 let why = "too many messages".to_string();
-                self.refuse(&why);
+                self.refuse_connection(Some(generation), &why);
                 break why;
             }
             match Message::parse(&buf) {
                 Ok(Message::Ping) => {}
                 Ok(Message::Hello { .. }) => {
                     let why = "hello was already said".to_string();
-                    self.refuse(&why);
+                    self.refuse_connection(Some(generation), &why);
                     break why;
                 }
                 Ok(message) => {
@@ -246,7 +265,7 @@ impl Link {
                     }
                 }
                 Err(e) => {
-                    self.refuse(&e.to_string());
+                    self.refuse_connection(Some(generation), &e.to_string());
                     break e.to_string();
                 }
             }
@@ -258,7 +277,7 @@ impl Link {
         let why = slot.closing.take().unwrap_or(why);
         close(&mut slot, &why);
         slot.closing = None;
-        drop(slot);
+        // Under the lock: a connection that takes this one's place announces itself after.
         let _ = events.send(wrap(NetEvent::Lost(why)));
     }
 
@@ -479,11 +498,16 @@ impl Host {
             state: Some(state.lock().unwrap_or_else(PoisonError::into_inner).clone()),
         };
         let refusal = stream.try_clone();
-        match link.install(stream, reader, Some(&greeting), true, (events, wrap)) {
-            Ok(true) => {
-                let _ = events.send(wrap(NetEvent::Joined(peer)));
-                Ok(())
-            }
+        let joined = Some(NetEvent::Joined(peer));
+        match link.install(
+            stream,
+            reader,
+            Some(&greeting),
+            joined,
+            true,
+            (events, wrap),
+        ) {
+            Ok(true) => Ok(()),
             Ok(false) => match refusal {
                 Ok(stream) => Err(refuse(&stream, "a game is already in progress")),
                 Err(_) => Err(format!("Refused a connection from {addr}")),
@@ -598,12 +622,10 @@ impl Joiner {
             }
             _ => return Err(format!("{addr} did not answer like a tictactoe host")),
         };
-        if rejoining {
-            // Before the reader starts, so the game is restored before any move arrives.
-            let _ = events.send(wrap(NetEvent::Rejoined(welcome.state.clone())));
-        }
+        // Before the reader starts, so the game is restored before any move arrives.
+        let rejoined = rejoining.then(|| NetEvent::Rejoined(welcome.state.clone()));
         self.link
-            .install(stream, reader, None, false, (events, wrap))
+            .install(stream, reader, None, rejoined, false, (events, wrap))
             .map_err(failed)?;
         Ok(welcome)
     }
