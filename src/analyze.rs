@@ -8,7 +8,10 @@ use std::time::Duration;
 use serde::Serialize;
 
 use crate::board::{Board, Cell, Mark, Outcome};
+use crate::mcts::{self, Mcts};
+use crate::position;
 use crate::search::{Searcher, Value, best_of};
+use crate::ultimate::{self, UltimateBoard};
 
 /// Moves listed in reading order: top row first, left to right, as the board looks.
 fn reading_order(analysis: &[(Cell, Value)]) -> Vec<(Cell, Value)> {
@@ -204,7 +207,222 @@ pub fn json(report: &Report) -> String {
     serde_json::to_string(&json).expect("a report serializes")
 }
 
+/// What is known of one Ultimate position: its value and a best move (if the game goes on),
+/// and the value of each legal move that was analysed. Values are proven results or, from the
+/// Monte Carlo search, estimates of the win rate.
+#[derive(Clone, Debug)]
+pub struct UltimateReport {
+    pub board: UltimateBoard,
+    pub head: Option<(Value, ultimate::Move)>,
+    pub moves: Vec<(ultimate::Move, Value)>,
+}
+
+impl UltimateReport {
+    /// A report made of a full analysis (Ultimate moves only are taken from `moves`).
+    pub fn from_moves(board: &UltimateBoard, moves: &[(position::Move, Value)]) -> UltimateReport {
+        let moves: Vec<(ultimate::Move, Value)> = moves
+            .iter()
+            .filter_map(|&(mv, v)| match mv {
+                position::Move::Ultimate(m) => Some((m, v)),
+                position::Move::Classic(_) => None,
+            })
+            .collect();
+        let head = moves
+            .iter()
+            .max_by_key(|&&(m, v)| (v, std::cmp::Reverse(m)))
+            .map(|&(m, v)| (v, m));
+        UltimateReport {
+            board: *board,
+            head,
+            moves,
+        }
+    }
+
+    /// Searches `board` within `budget`: every move, or with `best_only` just the position.
+    pub fn search(
+        mcts: &mut Mcts,
+        board: &UltimateBoard,
+        budget: Duration,
+        best_only: bool,
+    ) -> UltimateReport {
+        if best_only {
+            let head = mcts.think(board, budget).map(|c| (c.value, c.mv));
+            return UltimateReport {
+                board: *board,
+                head,
+                moves: Vec::new(),
+            };
+        }
+        let moves: Vec<(position::Move, Value)> = mcts
+            .analyze(board, budget)
+            .into_iter()
+            .map(|(m, v)| (position::Move::Ultimate(m), v))
+            .collect();
+        UltimateReport::from_moves(board, &moves)
+    }
+
+    /// The moves as good as the best, in move order.
+    fn best(&self) -> Vec<ultimate::Move> {
+        let Some((value, mv)) = self.head else {
+            return Vec::new();
+        };
+        if self.moves.is_empty() {
+            return vec![mv];
+        }
+        self.moves
+            .iter()
+            .filter(|&&(_, v)| v == value)
+            .map(|&(m, _)| m)
+            .collect()
+    }
+}
+
+/// An Ultimate value in words: `win in 5`, `draw`, `loss in 3`, or an estimate as the win
+/// rate of the side to move (a draw counts half), `62%`.
+pub fn ultimate_words(value: Value) -> String {
+    match value {
+        Value::Estimate(_) => format!("{:.0}%", mcts::win_rate(value) * 100.0),
+        proven => proven.to_string(),
+    }
+}
+
+/// Where the side to move may play: `on board 3` or `anywhere`.
+fn where_to(board: &UltimateBoard) -> String {
+    board
+        .forced_board()
+        .map_or_else(|| "anywhere".to_string(), |b| format!("on board {b}"))
+}
+
+/// The human-readable Ultimate report: the side to move and where it may play, the value
+/// with a best move, then every move's value (proven, or an estimated win rate) and the best
+/// moves.
+pub fn ultimate_text(report: &UltimateReport) -> String {
+    let mut s = String::new();
+    let board = &report.board;
+    let boards = |line: ultimate::Line| {
+        line.digits()
+            .map(|d| d.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    match board.outcome() {
+        ultimate::Outcome::Won { winner, line } => {
+            let _ = writeln!(s, "  game over: {winner} won (boards {})", boards(line));
+        }
+        ultimate::Outcome::Draw => s.push_str("  game over: draw\n"),
+        ultimate::Outcome::InProgress => {
+            let mover = board.to_move();
+            let _ = write!(s, "  {mover} to move {}", where_to(board));
+            if let Some((value, mv)) = report.head {
+                let estimated = if value.is_proven() {
+                    ""
+                } else {
+                    " to win (estimated)"
+                };
+                let _ = write!(s, ": {}{estimated}, best move {mv}", ultimate_words(value));
+            }
+            s.push('\n');
+            for &(mv, value) in &report.moves {
+                let _ = writeln!(s, "  {mv}: {}", ultimate_words(value));
+            }
+            if !report.moves.is_empty() {
+                let best: Vec<String> = report.best().iter().map(ToString::to_string).collect();
+                let _ = writeln!(s, "  best: {}", best.join(" "));
+            }
+        }
+    }
+    s
+}
+
+/// An Ultimate value in JSON: as [`JsonValue`], plus the win rate (1 for a proven win, ½ for
+/// a draw, 0 for a loss).
+#[derive(Clone, Debug, Serialize)]
+pub(crate) struct JsonUltimateValue {
+    value: String,
+    result: &'static str,
+    plies: Option<u32>,
+    proven: bool,
+    win_rate: f32,
+}
+
+impl From<Value> for JsonUltimateValue {
+    fn from(value: Value) -> Self {
+        let (result, plies) = match value {
+            Value::Win(n) => ("win", Some(n)),
+            Value::Draw => ("draw", None),
+            Value::Loss(n) => ("loss", Some(n)),
+            Value::Estimate(_) => ("estimate", None),
+        };
+        JsonUltimateValue {
+            value: ultimate_words(value),
+            result,
+            plies,
+            proven: value.is_proven(),
+            win_rate: (mcts::win_rate(value) * 1000.0).round() / 1000.0,
+        }
+    }
+}
+
+/// One JSON object on one line for an Ultimate position. Fields: `position` (the notation),
+/// `to_move`, `forced_board` (a digit, or null for anywhere), `outcome`, `line` (the boards
+/// of the winning line, or null), `value`, `best_move`, `moves` (move, value, result, plies,
+/// proven, `win_rate`) and `best`.
+pub fn ultimate_json(report: &UltimateReport) -> String {
+    #[derive(Serialize)]
+    struct Report {
+        position: String,
+        to_move: String,
+        forced_board: Option<u8>,
+        outcome: &'static str,
+        line: Option<Vec<u8>>,
+        value: Option<JsonUltimateValue>,
+        best_move: Option<String>,
+        moves: Vec<Entry>,
+        best: Vec<String>,
+    }
+    #[derive(Serialize)]
+    struct Entry {
+        #[serde(rename = "move")]
+        mv: String,
+        #[serde(flatten)]
+        value: JsonUltimateValue,
+    }
+    let board = &report.board;
+    let (outcome, line) = match board.outcome() {
+        ultimate::Outcome::InProgress => ("in_progress", None),
+        ultimate::Outcome::Draw => ("draw", None),
+        ultimate::Outcome::Won { winner, line } => (
+            match winner {
+                Mark::X => "x_won",
+                Mark::O => "o_won",
+            },
+            Some(line.digits().collect()),
+        ),
+    };
+    let json = Report {
+        position: board.to_string(),
+        to_move: board.to_move().to_string(),
+        forced_board: board.forced_board(),
+        outcome,
+        line,
+        value: report.head.map(|(v, _)| v.into()),
+        best_move: report.head.map(|(_, m)| m.to_string()),
+        moves: report
+            .moves
+            .iter()
+            .map(|&(m, v)| Entry {
+                mv: m.to_string(),
+                value: v.into(),
+            })
+            .collect(),
+        best: report.best().iter().map(ToString::to_string).collect(),
+    };
+    serde_json::to_string(&json).expect("a report serializes")
+}
+
 /// How `analyze` reads and searches its boards.
+// Each bool is an independent flag of the command line, not a hidden state machine.
+#[allow(clippy::struct_excessive_bools)]
 #[derive(Clone, Copy, Debug)]
 pub struct Options {
     /// The size every board must have, if given.
@@ -212,6 +430,8 @@ pub struct Options {
     /// Marks in a row; the board size's default if not given.
     pub k: Option<u8>,
     pub misere: bool,
+    /// Positions are Ultimate tic-tac-toe positions in their notation.
+    pub ultimate: bool,
     /// Search time for the position, and again for its moves.
     pub budget: Duration,
     pub json: bool,
@@ -233,6 +453,7 @@ pub fn run(
     let searcher = Searcher::with_table_mb(options.table_mb);
     let mut reporter = Reporter {
         searcher,
+        mcts: None,
         options,
         status: 0,
         out,
@@ -264,6 +485,8 @@ pub fn run(
 
 struct Reporter<'a> {
     searcher: Searcher,
+    /// The Ultimate search, made on the first Ultimate position.
+    mcts: Option<Mcts>,
     options: Options,
     status: u8,
     out: &'a mut dyn Write,
@@ -274,6 +497,26 @@ impl Reporter<'_> {
     fn board(&mut self, notation: &str) -> io::Result<()> {
         let label = format!("{notation:?}");
         let o = self.options;
+        if o.ultimate {
+            let board = match notation.parse::<UltimateBoard>() {
+                Ok(board) => board,
+                Err(e) => return self.bad(&label, notation, &e.to_string()),
+            };
+            let mcts = self.mcts.get_or_insert_with(|| Mcts::new(None));
+            // Each position on its own: a tree kept from another position would only mislead.
+            mcts.clear();
+            let report = UltimateReport::search(mcts, &board, o.budget, o.best_only);
+            return if o.json {
+                writeln!(self.out, "{}", ultimate_json(&report))
+            } else {
+                write!(
+                    self.out,
+                    "{}\n{}",
+                    crate::plain::ultimate_grid(&board),
+                    ultimate_text(&report)
+                )
+            };
+        }
         let board = match Board::parse_with(notation, o.k, o.misere) {
             Ok(board) => board,
             Err(e) => return self.bad(&label, notation, &e.to_string()),

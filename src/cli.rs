@@ -8,6 +8,7 @@ use std::time::Duration;
 use crate::board::{MAX_SIZE, MIN_SIZE, Rules, RulesError};
 use crate::net::peer::DEFAULT_PORT;
 use crate::player::Player;
+use crate::position::Variant;
 use crate::search::DEFAULT_TABLE_MB;
 
 /// Tic-tac-toe in the terminal: numpad keys, two players on one keyboard, or an AI that
@@ -26,6 +27,7 @@ Examples:
   tictactoe -x hard -o easy      the computer against itself
   tictactoe --size 5             5×5, four in a row; cells are named a1 to e5
   tictactoe --misere             whoever completes a line loses
+  tictactoe --ultimate           Ultimate tic-tac-toe: board then cell, 53
   tictactoe analyze X.O/.X./..O  the value of every move
   tictactoe review 5 9 4 6 1     judge every move of a game
   tictactoe host                 play a friend over the network: prints how to join")]
@@ -63,6 +65,9 @@ pub struct Cli {
     /// Misère rules: whoever completes a line loses
     #[arg(long, global = true)]
     pub misere: bool,
+    /// Ultimate tic-tac-toe: nine small boards in a 3×3; a move is a board and a cell (53)
+    #[arg(long, global = true, conflicts_with_all = ["size", "k", "misere"])]
+    pub ultimate: bool,
 
     /// Milliseconds of search for each `hard` move, each `analyze` board and each `review`
     /// move. A position solved in time is played perfectly; otherwise the best move found so
@@ -94,6 +99,16 @@ impl Cli {
     pub fn rules(&self) -> Result<Rules, RulesError> {
         let size = self.size.unwrap_or(3);
         Rules::new(size, self.k.unwrap_or(Rules::default_k(size)), self.misere)
+    }
+
+    /// The game the flags ask for: Ultimate with `--ultimate`, otherwise classic with
+    /// [`Cli::rules`].
+    pub fn variant(&self) -> Result<Variant, RulesError> {
+        if self.ultimate {
+            Ok(Variant::Ultimate)
+        } else {
+            self.rules().map(Variant::Classic)
+        }
     }
 
     /// The search budget of one move or one board.
@@ -204,6 +219,22 @@ mod tests {
         assert!(Cli::try_parse_from(["t", "--size", "8"]).is_err());
         let cli = Cli::try_parse_from(["t", "analyze", "--size", "4", "--misere", "-"]).unwrap();
         assert_eq!(cli.rules().map(Rules::misere), Ok(true));
+    }
+
+    #[test]
+    fn ultimate_is_a_variant_of_its_own() {
+        let variant = |args: &[&str]| Cli::try_parse_from(args).unwrap().variant();
+        assert_eq!(variant(&["t", "--ultimate"]), Ok(Variant::Ultimate));
+        assert_eq!(
+            variant(&["t", "review", "--ultimate", "55"]),
+            Ok(Variant::Ultimate)
+        );
+        assert_eq!(variant(&["t"]), Ok(Variant::Classic(Rules::CLASSIC)));
+        for flag in [&["--size", "5"][..], &["--k", "3"], &["--misere"]] {
+            let args = ["t", "--ultimate"].iter().chain(flag);
+            let e = Cli::try_parse_from(args).unwrap_err().to_string();
+            assert!(e.contains("cannot be used with"), "{e}");
+        }
     }
 
     #[test]

@@ -2,51 +2,52 @@
 //! [`Session`] of rounds between two players with their names and score, shared by the front
 //! ends.
 
-use crate::board::{Board, Cell, Mark, MoveError, Outcome, Rules};
+use crate::board::Mark;
 use crate::net::protocol::SessionState;
 use crate::player::Player;
+use crate::position::{Move, MoveError, Outcome, Position, Variant};
 use crate::record::{Record, RecordError};
 
-/// One game: a board reached from the empty board by `history`, and the two sides' players.
+/// One game: a position reached from the start by `history`, and the two sides' players.
 ///
-/// Invariant: `board` is the empty board of its rules with `history` played in order.
+/// Invariant: `position` is the start position of its variant with `history` played in order.
 #[derive(Clone, Debug)]
 pub struct Game {
-    board: Board,
-    history: Vec<Cell>,
+    position: Position,
+    history: Vec<Move>,
     x: Player,
     o: Player,
 }
 
 impl Game {
-    pub fn new(rules: Rules, x: Player, o: Player) -> Game {
+    pub fn new(variant: impl Into<Variant>, x: Player, o: Player) -> Game {
         Game {
-            board: Board::new(rules),
+            position: variant.into().start(),
             history: Vec::new(),
             x,
             o,
         }
     }
 
-    pub fn board(&self) -> &Board {
-        &self.board
+    pub fn position(&self) -> &Position {
+        &self.position
     }
 
-    pub fn rules(&self) -> Rules {
-        self.board.rules()
+    pub fn variant(&self) -> Variant {
+        self.position.variant()
     }
 
     /// The moves played so far, first to last.
-    pub fn history(&self) -> &[Cell] {
+    pub fn history(&self) -> &[Move] {
         &self.history
     }
 
-    /// The game so far as a record: its rules and its moves.
+    /// The game so far as a record: its variant and its moves.
     pub fn record(&self) -> Record {
-        Record::new(self.rules(), self.history.clone()).expect("the history replays legally")
+        Record::new(self.variant(), self.history.clone()).expect("the history replays legally")
     }
 
-    pub fn last_move(&self) -> Option<Cell> {
+    pub fn last_move(&self) -> Option<Move> {
         self.history.last().copied()
     }
 
@@ -62,22 +63,23 @@ impl Game {
         if self.is_over() {
             return None;
         }
-        let mark = self.board.to_move();
+        let mark = self.position.to_move();
         Some((mark, self.player(mark)))
     }
 
     pub fn outcome(&self) -> Outcome {
-        self.board.outcome()
+        self.position.outcome()
     }
 
     pub fn is_over(&self) -> bool {
         self.outcome() != Outcome::InProgress
     }
 
-    /// Plays `cell` for the side to move; on error nothing changes.
-    pub fn play(&mut self, cell: Cell) -> Result<(), MoveError> {
-        self.board.play(cell)?;
-        self.history.push(cell);
+    /// Plays `mv` for the side to move; on error nothing changes.
+    pub fn play(&mut self, mv: impl Into<Move>) -> Result<(), MoveError> {
+        let mv = mv.into();
+        self.position.play(mv)?;
+        self.history.push(mv);
         Ok(())
     }
 
@@ -93,9 +95,9 @@ impl Game {
         };
         let taken = self.history.len() - last_human;
         self.history.truncate(last_human);
-        self.board = Board::new(self.rules());
-        for &cell in &self.history {
-            self.board.play(cell).expect("history replays legally");
+        self.position = self.variant().start();
+        for &mv in &self.history {
+            self.position.play(mv).expect("history replays legally");
         }
         taken
     }
@@ -132,13 +134,13 @@ pub struct Session {
 
 impl Session {
     /// Round 1 of a session where side A (`a`, X in the first round) meets side B (`b`).
-    pub fn new(rules: Rules, a: Player, b: Player) -> Session {
+    pub fn new(variant: impl Into<Variant>, a: Player, b: Player) -> Session {
         Session {
             players: [a, b],
             names: names(a, b),
             round: 1,
             past: Score::default(),
-            game: Game::new(rules, a, b),
+            game: Game::new(variant, a, b),
         }
     }
 
@@ -146,13 +148,14 @@ impl Session {
     /// round, the score before it and the current game's moves. An error names the move that
     /// does not replay.
     pub fn restore(
-        rules: Rules,
+        variant: impl Into<Variant>,
         a: Player,
         b: Player,
         state: &SessionState,
     ) -> Result<Session, RecordError> {
-        let record = Record::parse(rules, &state.moves)?;
-        let mut session = Session::new(rules, a, b);
+        let variant = variant.into();
+        let record = Record::parse(variant, &state.moves)?;
+        let mut session = Session::new(variant, a, b);
         session.round = state.round.max(1);
         let [wins_a, wins_b, draws] = state.score;
         session.past = Score {
@@ -161,9 +164,9 @@ impl Session {
             draws,
         };
         let (x, o) = session.marks_players();
-        session.game = Game::new(rules, x, o);
-        for &cell in record.moves() {
-            session.game.play(cell).expect("a record replays legally");
+        session.game = Game::new(variant, x, o);
+        for &mv in record.moves() {
+            session.game.play(mv).expect("a record replays legally");
         }
         Ok(session)
     }
@@ -179,7 +182,7 @@ impl Session {
     pub fn restored(&self, state: &SessionState) -> Result<Session, String> {
         let [a, b] = self.players;
         let mut back =
-            Session::restore(self.game.rules(), a, b, state).map_err(|e| e.to_string())?;
+            Session::restore(self.game.variant(), a, b, state).map_err(|e| e.to_string())?;
         back.names.clone_from(&self.names);
         Ok(back)
     }
@@ -195,7 +198,7 @@ impl Session {
     /// move of the game (`seq`, from 1) and a legal cell. A move this game already has (sent
     /// again after a rejoin brought it) is `Ok(None)` and changes nothing. On error nothing
     /// changes and the message says what was wrong.
-    pub fn remote_move(&mut self, seq: u32, cell: &str) -> Result<Option<Cell>, String> {
+    pub fn remote_move(&mut self, seq: u32, cell: &str) -> Result<Option<Move>, String> {
         let shown: String = cell.chars().take(12).collect();
         let history = self.game.history();
         if let Some(&had) = usize::try_from(seq)
@@ -221,12 +224,10 @@ impl Session {
                 "move {seq} ({shown}) came when move {expected} was due"
             ));
         }
-        let parsed = self.game.board().parse_cell(cell);
-        let cell = parsed.map_err(|e| format!("move {seq}: {e}"))?;
-        self.game
-            .play(cell)
-            .map_err(|e| format!("move {seq}: {e}"))?;
-        Ok(Some(cell))
+        let parsed = self.game.position().parse_move(cell);
+        let mv = parsed.map_err(|e| format!("move {seq}: {e}"))?;
+        self.game.play(mv).map_err(|e| format!("move {seq}: {e}"))?;
+        Ok(Some(mv))
     }
 
     /// Where the session stands, as a network host tells the player who joins.
@@ -294,7 +295,7 @@ impl Session {
     pub fn score(&self) -> Score {
         let mut score = self.past;
         match self.game.outcome() {
-            Outcome::Won { winner, .. } => match self.side_of(winner) {
+            Outcome::Won(winner) => match self.side_of(winner) {
                 Side::A => score.a = score.a.saturating_add(1),
                 Side::B => score.b = score.b.saturating_add(1),
             },
@@ -320,7 +321,7 @@ impl Session {
         match self.game.outcome() {
             Outcome::InProgress => None,
             Outcome::Draw => Some("Draw.".to_string()),
-            Outcome::Won { winner, .. } => {
+            Outcome::Won(winner) => {
                 let human = |mark: Mark| self.game.player(mark).is_human();
                 Some(if human(winner) && !human(winner.other()) {
                     "You win!".to_string()
@@ -337,7 +338,7 @@ impl Session {
         self.past = self.score();
         self.round = self.round.saturating_add(1);
         let (x, o) = self.marks_players();
-        self.game = Game::new(self.game.rules(), x, o);
+        self.game = Game::new(self.game.variant(), x, o);
     }
 }
 
@@ -362,12 +363,12 @@ fn names(a: Player, b: Player) -> [String; 2] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::{Board, Rules};
 
     fn game(x: Player, o: Player, moves: &[u8]) -> Game {
         let mut g = Game::new(Rules::CLASSIC, x, o);
         for &d in moves {
-            let cell = g.board().numpad(d).unwrap();
-            g.play(cell).unwrap();
+            g.play(Board::default().numpad(d).unwrap()).unwrap();
         }
         g
     }
@@ -376,7 +377,7 @@ mod tests {
     fn undo_against_ai_takes_back_the_reply_too() {
         let mut g = game(Player::Human, Player::Hard, &[5, 1, 3, 7]);
         assert_eq!(g.undo(), 2);
-        assert_eq!(g.board().to_string(), ".../.X./O..");
+        assert_eq!(g.position().to_string(), ".../.X./O..");
         assert_eq!(g.turn(), Some((Mark::X, Player::Human)));
     }
 
@@ -384,7 +385,7 @@ mod tests {
     fn undo_between_humans_takes_back_one_move() {
         let mut g = game(Player::Human, Player::Human, &[5, 1]);
         assert_eq!(g.undo(), 1);
-        assert_eq!(g.board().to_string(), ".../.X./...");
+        assert_eq!(g.position().to_string(), ".../.X./...");
     }
 
     #[test]
@@ -407,7 +408,7 @@ mod tests {
 
     fn play_digits(session: &mut Session, digits: &[u8]) {
         for &d in digits {
-            let cell = session.game().board().numpad(d).unwrap();
+            let cell = Board::default().numpad(d).unwrap();
             session.game_mut().play(cell).unwrap();
         }
     }
@@ -468,7 +469,7 @@ mod tests {
         let state = s.state();
         assert_eq!((state.round, state.score), (2, [1, 0, 0]));
         let back = Session::restore(Rules::CLASSIC, Player::Remote, Player::Human, &state).unwrap();
-        assert_eq!(back.game().board(), s.game().board());
+        assert_eq!(back.game().position(), s.game().position());
         assert_eq!(back.score(), s.score());
         assert_eq!(back.side_of(Mark::X), Side::B, "round 2: side B plays X");
         // A move the restored game already has, sent again, changes nothing.
@@ -505,8 +506,11 @@ mod tests {
     #[test]
     fn illegal_moves_change_nothing() {
         let mut g = game(Player::Human, Player::Human, &[5]);
-        let five = g.board().numpad(5).unwrap();
-        assert_eq!(g.play(five), Err(MoveError::Occupied(five)));
+        let five = Board::default().numpad(5).unwrap();
+        assert_eq!(
+            g.play(five),
+            Err(MoveError::Classic(crate::board::MoveError::Occupied(five)))
+        );
         assert_eq!(g.history().len(), 1);
     }
 }

@@ -29,6 +29,7 @@ pub mod mcts;
 pub mod net;
 pub mod plain;
 pub mod player;
+pub mod position;
 pub mod record;
 pub mod review;
 pub mod search;

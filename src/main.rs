@@ -11,12 +11,13 @@ use clap::error::ErrorKind;
 use clap::parser::ValueSource;
 use clap::{ArgMatches, CommandFactory, FromArgMatches};
 use tictactoe::analyze;
-use tictactoe::board::{Mark, Rules};
+use tictactoe::board::Mark;
 use tictactoe::cli::{AnalyzeArgs, Cli, Command, HostArgs, JoinArgs, ReviewArgs};
 use tictactoe::game::{Session, Side};
 use tictactoe::net::peer::{Host, Joiner, NetEvent, Welcome};
 use tictactoe::plain::{self, Ending, Input, Remote};
 use tictactoe::player::{Brain, Player};
+use tictactoe::position::Variant;
 use tictactoe::review;
 use tictactoe::tui;
 
@@ -68,9 +69,9 @@ fn refuse_players(matches: &ArgMatches, command: &str) {
     }
 }
 
-fn rules(cli: &Cli) -> Rules {
-    match cli.rules() {
-        Ok(rules) => rules,
+fn variant(cli: &Cli) -> Variant {
+    match cli.variant() {
+        Ok(variant) => variant,
         Err(e) => Cli::command().error(ErrorKind::ValueValidation, e).exit(),
     }
 }
@@ -91,6 +92,7 @@ fn analyze(cli: &Cli, args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
         size: cli.size,
         k: cli.k,
         misere: cli.misere,
+        ultimate: cli.ultimate,
         budget: cli.think_budget(),
         json: args.json,
         best_only: args.best,
@@ -109,7 +111,7 @@ fn analyze(cli: &Cli, args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
 
 fn review(cli: &Cli, args: &ReviewArgs) -> anyhow::Result<ExitCode> {
     let options = review::Options {
-        rules: rules(cli),
+        variant: variant(cli),
         budget: cli.think_budget(),
         json: args.json,
         table_mb: usize::from(cli.table_mb),
@@ -129,7 +131,7 @@ fn review(cli: &Cli, args: &ReviewArgs) -> anyhow::Result<ExitCode> {
 
 /// A game on this machine: the terminal game, or the plain one.
 fn play(cli: &Cli) -> anyhow::Result<ExitCode> {
-    let session = Session::new(rules(cli), cli.x, cli.o);
+    let session = Session::new(variant(cli), cli.x, cli.o);
     if full_screen(cli) {
         let summary = tui::run(session, brain(cli), screen_options(cli))?;
         return after_screen(cli, &summary);
@@ -191,7 +193,7 @@ fn exit_code(ending: Ending) -> ExitCode {
 
 /// `tictactoe host`: listen, say how to join, wait for a player, play.
 fn host(cli: &Cli, args: &HostArgs) -> anyhow::Result<ExitCode> {
-    let rules = rules(cli);
+    let rules = variant(cli);
     let host = Host::bind(args.bind, args.port, rules)
         .with_context(|| format!("listening on {}:{}", args.bind, args.port))?;
     let addr = host

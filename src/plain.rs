@@ -11,12 +11,14 @@ use std::sync::mpsc::{Receiver, Sender};
 use std::thread;
 
 use crate::analyze;
-use crate::board::{Board, Cell, Mark, MoveError, Outcome};
+use crate::board::{self, Board, Mark};
 use crate::game::{Game, Session};
 use crate::net::peer::{Link, NetEvent};
 use crate::net::protocol::Message;
 use crate::player::Brain;
+use crate::position::{Move, MoveError, Outcome, Position};
 use crate::review;
+use crate::ultimate::{SmallStatus, UltimateBoard};
 
 /// How a plain session ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -71,20 +73,82 @@ pub fn grid(board: &Board) -> String {
     s
 }
 
+/// The 9×9 grid of Ultimate tic-tac-toe under a header of the closed boards, top row first,
+/// with coordinates along the edges and lines between the small boards. Empty cells show `.`,
+/// except in the board the side to move is sent to, where they show their numpad digit (the
+/// one key that plays there).
+pub fn ultimate_grid(board: &UltimateBoard) -> String {
+    let mut s = String::new();
+    let closed = |status: SmallStatus| -> Vec<String> {
+        (1..=9)
+            .filter(|&b| board.small_board_status(b) == status)
+            .map(|b| b.to_string())
+            .collect()
+    };
+    let mut parts = Vec::new();
+    for (status, name) in [
+        (SmallStatus::Won(Mark::X), "X won"),
+        (SmallStatus::Won(Mark::O), "O won"),
+        (SmallStatus::Full, "full"),
+    ] {
+        let boards = closed(status);
+        if !boards.is_empty() {
+            parts.push(format!("{name} {}", boards.join(" ")));
+        }
+    }
+    if parts.is_empty() {
+        s.push_str("Boards: none closed yet\n");
+    } else {
+        let _ = writeln!(s, "Boards: {}", parts.join(" · "));
+    }
+    let forced = board.forced_board();
+    for row in (0..9u8).rev() {
+        let _ = write!(s, "{} ", row + 1);
+        for col in 0..9u8 {
+            let mv = crate::ultimate::Move::at(col, row).expect("row and col are in range");
+            let c = match board.mark(mv) {
+                Some(m) => m.symbol(),
+                None if forced == Some(mv.board()) => char::from(b'0' + mv.cell()),
+                None => '.',
+            };
+            let gap = if col == 3 || col == 6 { " | " } else { " " };
+            let _ = write!(s, "{gap}{c}");
+        }
+        s.push('\n');
+        if row == 6 || row == 3 {
+            s.push_str("  -------+-------+-------\n");
+        }
+    }
+    s.push_str("   a b c   d e f   g h i\n");
+    s
+}
+
+/// The position as the plain front end prints it.
+pub fn show(position: &Position) -> String {
+    match position {
+        Position::Classic(board) => grid(board),
+        Position::Ultimate(board) => ultimate_grid(board),
+    }
+}
+
 /// The one-line result of a finished game.
 pub fn result_line(outcome: Outcome) -> &'static str {
     match outcome {
-        Outcome::Won {
-            winner: Mark::X, ..
-        } => "X wins.",
-        Outcome::Won {
-            winner: Mark::O, ..
-        } => "O wins.",
+        Outcome::Won(Mark::X) => "X wins.",
+        Outcome::Won(Mark::O) => "O wins.",
         Outcome::Draw | Outcome::InProgress => "Draw.",
     }
 }
 
-fn cell_range(board: &Board) -> String {
+/// What a move looks like, for messages: `1-9`, `a1-e5`, or the Ultimate forms.
+fn cell_range(position: &Position) -> String {
+    let board = match position {
+        Position::Classic(board) => board,
+        Position::Ultimate(board) if board.forced_board().is_some() => {
+            return "1-9".to_string();
+        }
+        Position::Ultimate(_) => return "board then cell, e.g. 53".to_string(),
+    };
     let n = board.size();
     let last = format!("{}{}", char::from(b'a' + n - 1), n);
     if n == 3 {
@@ -115,17 +179,17 @@ pub fn run(
     options: Options,
 ) -> io::Result<Ending> {
     let game = session.game_mut();
-    write!(out, "{}", grid(game.board()))?;
+    write!(out, "{}", show(game.position()))?;
     let mut buf = Vec::new();
     loop {
         let Some((mark, player)) = game.turn() else {
             finish(game, brain, out, options)?;
             return Ok(Ending::Finished);
         };
-        if let Some(cell) = brain.choose(player, game.board()) {
+        if let Some(cell) = brain.choose(player, game.position()) {
             game.play(cell).expect("the AI plays legal moves");
             writeln!(out, "{mark} ({player}) plays {cell}")?;
-            write!(out, "{}", grid(game.board()))?;
+            write!(out, "{}", show(game.position()))?;
             continue;
         }
         prompt(game, out)?;
@@ -150,7 +214,7 @@ pub fn run(
                 n => {
                     let s = if n == 1 { "" } else { "s" };
                     writeln!(out, "Took back {n} move{s}.")?;
-                    write!(out, "{}", grid(game.board()))?;
+                    write!(out, "{}", show(game.position()))?;
                 }
             },
             Typed::Hint => hint(game, brain, out)?,
@@ -214,7 +278,7 @@ pub fn run_network(
     out: &mut dyn Write,
     options: Options,
 ) -> io::Result<Ending> {
-    write!(out, "{}", grid(session.game().board()))?;
+    write!(out, "{}", show(session.game().position()))?;
     let mut typed_ahead: VecDeque<Vec<u8>> = VecDeque::new();
     let mut input_ended = false;
     let mut flow = Flow {
@@ -320,7 +384,7 @@ fn on_net(
             Ok(None) => {}
             Ok(Some(c)) => {
                 writeln!(out, "{them} (remote) plays {c}")?;
-                write!(out, "{}", grid(session.game().board()))?;
+                write!(out, "{}", show(session.game().position()))?;
                 flow.announced = false;
             }
             Err(why) => {
@@ -369,7 +433,7 @@ fn on_net(
                 flow.connected = true;
                 flow.announced = false;
                 writeln!(out, "Back in.")?;
-                write!(out, "{}", grid(session.game().board()))?;
+                write!(out, "{}", show(session.game().position()))?;
             }
             Err(why) => {
                 writeln!(out, "The host's game does not replay here: {why}.")?;
@@ -389,7 +453,7 @@ fn on_net(
 /// What a line typed at the prompt asks for, once the lines that only need an answer have
 /// had it.
 enum Typed {
-    Cell(Cell),
+    Cell(Move),
     Quit,
     Undo,
     Hint,
@@ -397,18 +461,30 @@ enum Typed {
     Handled,
 }
 
-/// The prompt for the side to move.
+/// The prompt for the side to move: `X to move (1-9, u undo, h hint, q quit): `, and in
+/// Ultimate `X to move on board 3 (1-9, …): ` or `X to move anywhere (board then cell, e.g.
+/// 53): `.
 fn prompt(game: &Game, out: &mut dyn Write) -> io::Result<()> {
-    let mark = game.board().to_move();
-    let range = cell_range(game.board());
-    write!(out, "{mark} to move ({range}, u undo, h hint, q quit): ")?;
+    let position = game.position();
+    let mark = position.to_move();
+    let range = cell_range(position);
+    match position {
+        Position::Ultimate(board) => match board.forced_board() {
+            Some(b) => write!(
+                out,
+                "{mark} to move on board {b} ({range}, u undo, h hint, q quit): "
+            )?,
+            None => write!(out, "{mark} to move anywhere ({range}): ")?,
+        },
+        Position::Classic(_) => write!(out, "{mark} to move ({range}, u undo, h hint, q quit): ")?,
+    }
     out.flush()
 }
 
 /// Reads one typed line (echoed back with `echo`); a line that asks for nothing the game must
 /// do is answered here.
 fn typed(game: &Game, buf: &[u8], out: &mut dyn Write, echo: bool) -> io::Result<Typed> {
-    let range = cell_range(game.board());
+    let range = cell_range(game.position());
     let Ok(line) = std::str::from_utf8(buf) else {
         if echo {
             writeln!(out, "{}", String::from_utf8_lossy(buf).trim_end())?;
@@ -435,37 +511,70 @@ fn typed(game: &Game, buf: &[u8], out: &mut dyn Write, echo: bool) -> io::Result
         "u" | "undo" => Typed::Undo,
         "h" | "hint" => Typed::Hint,
         "?" | "help" => {
-            writeln!(
-                out,
-                "Type a cell ({range}; on 3×3 the numpad layout, 7 8 9 is the top row, or a coordinate like b2), u to undo your last move, h for the value of every move, q to quit."
-            )?;
+            if game.variant().rules().is_some() {
+                writeln!(
+                    out,
+                    "Type a cell ({range}; on 3×3 the numpad layout, 7 8 9 is the top row, or a coordinate like b2), u to undo your last move, h for the value of every move, q to quit."
+                )?;
+            } else {
+                writeln!(
+                    out,
+                    "Type a board and a cell as two digits, both laid out as the numpad (53: board 5, cell 3; 7 8 9 is the top row), or one digit when you are sent to a board, or a coordinate a1-i9; u to undo your last move, h for every move's win rate, q to quit."
+                )?;
+            }
             Typed::Handled
         }
-        _ => match game.board().parse_cell(line) {
+        _ => match game.position().parse_move(line) {
             Err(e) => {
                 writeln!(out, "{e}.")?;
                 Typed::Handled
             }
-            Ok(cell) => Typed::Cell(cell),
+            Ok(mv) => Typed::Cell(mv),
         },
     })
 }
 
-/// Plays a typed cell for the side to move and shows the board, or says why not. Returns
+/// `text` with its first letter in upper case, to start a sentence.
+fn sentence(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |first| {
+        first.to_uppercase().chain(chars).collect()
+    })
+}
+
+/// Plays a typed move for the side to move and shows the board, or says why not. Returns
 /// whether it was played.
-fn play(game: &mut Game, cell: Cell, out: &mut dyn Write) -> io::Result<bool> {
-    match game.play(cell) {
-        Ok(()) => write!(out, "{}", grid(game.board())).map(|()| true),
-        Err(MoveError::Occupied(c)) => {
+fn play(game: &mut Game, mv: Move, out: &mut dyn Write) -> io::Result<bool> {
+    match game.play(mv) {
+        Ok(()) => write!(out, "{}", show(game.position())).map(|()| true),
+        Err(MoveError::Classic(board::MoveError::Occupied(c))) => {
             writeln!(out, "Cell {c} is taken: pick an empty cell.").map(|()| false)
         }
-        Err(e @ MoveError::GameOver) => writeln!(out, "{e}.").map(|()| false),
+        Err(e @ MoveError::Ultimate(_)) => {
+            writeln!(out, "{}.", sentence(&e.to_string())).map(|()| false)
+        }
+        Err(e) => writeln!(out, "{e}.").map(|()| false),
     }
 }
 
 fn hint(game: &Game, brain: &mut Brain, out: &mut dyn Write) -> io::Result<()> {
-    let report = analyze::Report::from_moves(game.board(), brain.hint(game.board()));
-    write!(out, "Hint:\n{}", analyze::text(&report))
+    let moves = brain.hint(game.position());
+    let text = match game.position() {
+        Position::Classic(board) => {
+            let cells = moves
+                .into_iter()
+                .filter_map(|(mv, v)| match mv {
+                    Move::Classic(c) => Some((c, v)),
+                    Move::Ultimate(_) => None,
+                })
+                .collect();
+            analyze::text(&analyze::Report::from_moves(board, cells))
+        }
+        Position::Ultimate(board) => {
+            analyze::ultimate_text(&analyze::UltimateReport::from_moves(board, &moves))
+        }
+    };
+    write!(out, "Hint:\n{text}")
 }
 
 /// The end of a game: the result line, the record and, if asked for, the review.

@@ -6,10 +6,15 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use crate::board::{Board, Cell};
+use crate::mcts::{Level, Mcts};
+use crate::position::{Move, Position};
 use crate::record::Record;
 use crate::review::{self, Judgement};
-
 use crate::search::{Searcher, Value};
+
+/// The thinking budget of a `hard` Ultimate move when none is given: Ultimate is never
+/// searched to the end.
+pub const ULTIMATE_THINK: Duration = Duration::from_secs(1);
 
 /// Who controls a side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
@@ -56,10 +61,12 @@ impl fmt::Display for Player {
 }
 
 /// The computer's move chooser for every AI side of a session: one random source, seeded for
-/// reproducible games, and one search table reused from move to move.
+/// reproducible games, one search table reused from move to move for classic boards, and one
+/// Monte Carlo tree (also reused) for Ultimate.
 pub struct Brain {
     rng: fastrand::Rng,
     searcher: Searcher,
+    mcts: Mcts,
     think: Option<Duration>,
 }
 
@@ -67,9 +74,12 @@ impl Brain {
     /// A chooser whose random choices follow from `seed`, or from entropy with `None`.
     pub fn new(seed: Option<u64>) -> Brain {
         let rng = seed.map_or_else(fastrand::Rng::new, fastrand::Rng::with_seed);
+        // Its own stream, so classic games with a seed play as they always did.
+        let mcts = Mcts::new(seed.map(|s| s ^ 0x9e37_79b9_7f4a_7c15));
         Brain {
             rng,
             searcher: Searcher::new(),
+            mcts,
             think: None,
         }
     }
@@ -90,12 +100,35 @@ impl Brain {
     /// Stops any search of this brain at once when `flag` is raised (see
     /// [`Searcher::set_cancel`]); a cancelled [`Brain::choose`] returns `None`.
     pub fn set_cancel(&mut self, flag: Option<Arc<AtomicBool>>) {
+        self.mcts.set_cancel(flag.clone());
         self.searcher.set_cancel(flag);
     }
 
-    /// The move `player` makes on `board`, or `None` for a person (here or remote), a
+    /// The budget of one Ultimate search: `--think`, or [`ULTIMATE_THINK`].
+    fn ultimate_budget(&self) -> Duration {
+        self.think.unwrap_or(ULTIMATE_THINK)
+    }
+
+    /// The move `player` makes in `position`, or `None` for a person (here or remote), a
     /// finished game or a cancelled search.
-    pub fn choose(&mut self, player: Player, board: &Board) -> Option<Cell> {
+    pub fn choose(&mut self, player: Player, position: &Position) -> Option<Move> {
+        let level = match player {
+            Player::Human | Player::Remote => return None,
+            Player::Easy => Level::Easy,
+            Player::Medium => Level::Medium,
+            Player::Hard => Level::Hard,
+        };
+        match position {
+            Position::Classic(board) => self.choose_cell(player, board).map(Move::Classic),
+            Position::Ultimate(board) => {
+                let budget = self.ultimate_budget();
+                self.mcts.choose(level, board, budget).map(Move::Ultimate)
+            }
+        }
+    }
+
+    /// [`Brain::choose`] on a classic board.
+    pub fn choose_cell(&mut self, player: Player, board: &Board) -> Option<Cell> {
         let candidates = match player {
             Player::Human | Player::Remote => return None,
             Player::Easy => board.legal_moves(),
@@ -120,16 +153,37 @@ impl Brain {
         record: &Record,
         progress: &mut dyn FnMut(usize, usize),
     ) -> Option<Vec<Judgement>> {
+        if record.variant().rules().is_none() {
+            let budget = self.ultimate_budget();
+            return review::review_ultimate(record, &mut self.mcts, budget, progress);
+        }
         let budget = self.think.unwrap_or(Duration::from_secs(3600));
         review::review(record, &mut self.searcher, budget, progress)
     }
 
     /// Every legal move's value for a hint, proven where the time budget allows (all of them
-    /// without a budget), sharing the AI's table.
-    pub fn hint(&mut self, board: &Board) -> Vec<(Cell, Value)> {
-        match self.think {
-            Some(budget) => self.searcher.analyze_within(board, budget),
-            None => self.searcher.analyze(board),
+    /// without a budget on classic boards), sharing the AI's table or tree. In Ultimate an
+    /// unproven value is an estimate of the win rate (see [`crate::mcts::win_rate`]).
+    pub fn hint(&mut self, position: &Position) -> Vec<(Move, Value)> {
+        let cells = |moves: Vec<(Cell, Value)>| {
+            moves
+                .into_iter()
+                .map(|(c, v)| (Move::Classic(c), v))
+                .collect()
+        };
+        match position {
+            Position::Classic(board) => match self.think {
+                Some(budget) => cells(self.searcher.analyze_within(board, budget)),
+                None => cells(self.searcher.analyze(board)),
+            },
+            Position::Ultimate(board) => {
+                let budget = self.ultimate_budget();
+                self.mcts
+                    .analyze(board, budget)
+                    .into_iter()
+                    .map(|(m, v)| (Move::Ultimate(m), v))
+                    .collect()
+            }
         }
     }
 }
@@ -196,8 +250,13 @@ mod tests {
         brain.set_cancel(Some(Arc::new(AtomicBool::new(true))));
         let mut board = Board::new(Rules::new(7, 4, false).unwrap());
         board.play(board.cell_at(3, 3).unwrap()).unwrap();
-        assert_eq!(brain.choose(Player::Hard, &board), None);
+        assert_eq!(brain.choose(Player::Hard, &Position::Classic(board)), None);
+        let ultimate = crate::position::Variant::Ultimate.start();
+        assert_eq!(brain.choose(Player::Hard, &ultimate), None);
         brain.set_cancel(None);
-        assert!(brain.choose(Player::Hard, &Board::default()).is_some());
+        let classic = Position::Classic(Board::default());
+        assert!(brain.choose(Player::Hard, &classic).is_some());
+        let mut quick = Brain::new(Some(1)).with_think(Duration::from_millis(20));
+        assert!(quick.choose(Player::Hard, &ultimate).is_some());
     }
 }

@@ -1,48 +1,46 @@
-//! A game record: the rules and the moves, checked to replay legally, and written the way
+//! A game record: the variant and the moves, checked to replay legally, and written the way
 //! `tictactoe review` reads it back.
 
 use std::fmt;
 
-use crate::board::{Board, Cell, CellError, MoveError, Rules};
+use crate::position::{Move, MoveError, ParseMoveError, Position, Variant};
 
-/// A game: its rules and its moves in order.
+/// A game: its variant (with its rules) and its moves in order.
 ///
-/// Invariant: the moves replay legally from the empty board of `rules` (each cell is of that
-/// board and empty when played) and no move follows the end of the game. The game need not be
-/// finished. Every constructor checks it.
+/// Invariant: the moves replay legally from the start position of `variant` and no move
+/// follows the end of the game. The game need not be finished. Every constructor checks it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Record {
-    rules: Rules,
-    moves: Vec<Cell>,
+    variant: Variant,
+    moves: Vec<Move>,
 }
 
 impl Record {
-    /// The record of `moves` played from the empty board of `rules`.
-    pub fn new(rules: Rules, moves: Vec<Cell>) -> Result<Record, RecordError> {
-        let mut board = Board::new(rules);
-        for (i, &cell) in moves.iter().enumerate() {
-            let fault = if board.cell(cell.index()) == Some(cell) {
-                board.play(cell).err().map(RecordFault::Move)
-            } else {
-                Some(RecordFault::OtherBoard)
-            };
-            if let Some(fault) = fault {
-                return Err(RecordError {
-                    number: i + 1,
-                    text: cell.to_string(),
-                    fault,
-                });
-            }
+    /// The record of `moves` played from the start position of `variant`.
+    pub fn new(variant: impl Into<Variant>, moves: Vec<Move>) -> Result<Record, RecordError> {
+        let variant = variant.into();
+        let mut position = variant.start();
+        for (i, &mv) in moves.iter().enumerate() {
+            position.play(mv).map_err(|e| RecordError {
+                number: i + 1,
+                text: mv.to_string(),
+                fault: RecordFault::Move(e),
+            })?;
         }
-        Ok(Record { rules, moves })
+        Ok(Record { variant, moves })
     }
 
-    /// Reads moves written as cell names (numpad digits on 3×3, coordinates such as `b2` on
-    /// any size) and replays them from the empty board of `rules`. The first move that names
-    /// no cell, a taken cell, or comes after the end of the game is the error.
-    pub fn parse(rules: Rules, moves: &[impl AsRef<str>]) -> Result<Record, RecordError> {
-        let mut board = Board::new(rules);
-        let mut cells = Vec::with_capacity(moves.len());
+    /// Reads moves written as players type them (numpad digits on 3×3, coordinates such as
+    /// `b2` on any size; two digits such as `53` in Ultimate, or one when the board is
+    /// forced) and replays them from the start. The first move that names no move, a taken
+    /// cell or a closed board, or comes after the end of the game is the error.
+    pub fn parse(
+        variant: impl Into<Variant>,
+        moves: &[impl AsRef<str>],
+    ) -> Result<Record, RecordError> {
+        let variant = variant.into();
+        let mut position = variant.start();
+        let mut played = Vec::with_capacity(moves.len());
         for (i, text) in moves.iter().enumerate() {
             let text = text.as_ref();
             let error = |fault| RecordError {
@@ -51,24 +49,24 @@ impl Record {
                 text: text.chars().take(25).collect(),
                 fault,
             };
-            let cell = board
-                .parse_cell(text)
-                .map_err(|e| error(RecordFault::Cell(e)))?;
-            board.play(cell).map_err(|e| error(RecordFault::Move(e)))?;
-            cells.push(cell);
+            let mv = position
+                .parse_move(text)
+                .map_err(|e| error(RecordFault::Text(e)))?;
+            position.play(mv).map_err(|e| error(RecordFault::Move(e)))?;
+            played.push(mv);
         }
         Ok(Record {
-            rules,
-            moves: cells,
+            variant,
+            moves: played,
         })
     }
 
-    pub fn rules(&self) -> Rules {
-        self.rules
+    pub fn variant(&self) -> Variant {
+        self.variant
     }
 
     /// The moves in the order they were played; X played the first.
-    pub fn moves(&self) -> &[Cell] {
+    pub fn moves(&self) -> &[Move] {
         &self.moves
     }
 
@@ -82,42 +80,33 @@ impl Record {
         self.moves.is_empty()
     }
 
-    /// The board before each move, in order (as many as there are moves).
-    pub fn positions(&self) -> impl Iterator<Item = Board> + '_ {
-        let mut board = Board::new(self.rules);
-        self.moves.iter().map(move |&cell| {
-            let before = board;
-            board.play(cell).expect("a record replays legally");
+    /// The position before each move, in order (as many as there are moves).
+    pub fn positions(&self) -> impl Iterator<Item = Position> + '_ {
+        let mut position = self.variant.start();
+        self.moves.iter().map(move |&mv| {
+            let before = position;
+            position.play(mv).expect("a record replays legally");
             before
         })
     }
 
-    /// The board after the last move.
-    pub fn final_board(&self) -> Board {
-        let mut board = Board::new(self.rules);
-        for &cell in &self.moves {
-            board.play(cell).expect("a record replays legally");
+    /// The position after the last move.
+    pub fn final_position(&self) -> Position {
+        let mut position = self.variant.start();
+        for &mv in &self.moves {
+            position.play(mv).expect("a record replays legally");
         }
-        board
+        position
     }
 }
 
 impl fmt::Display for Record {
-    /// The arguments `tictactoe review` takes: the rule flags that differ from the defaults
-    /// (`--size N`, `--k K`, `--misere`), then the moves separated by spaces, for example
-    /// `5 9 4 6 1` or `--size 5 c3 b2 d4`.
+    /// The arguments `tictactoe review` takes: the flags that select the variant and differ
+    /// from the defaults (`--size N`, `--k K`, `--misere`, `--ultimate`), then the moves
+    /// separated by spaces, for example `5 9 4 6 1`, `--size 5 c3 b2 d4` or
+    /// `--ultimate 55 51 19`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let rules = self.rules;
-        let mut words: Vec<String> = Vec::new();
-        if rules.size() != Rules::CLASSIC.size() {
-            words.push(format!("--size {}", rules.size()));
-        }
-        if rules.k() != Rules::default_k(rules.size()) {
-            words.push(format!("--k {}", rules.k()));
-        }
-        if rules.misere() {
-            words.push("--misere".to_string());
-        }
+        let mut words = self.variant.flags();
         words.extend(self.moves.iter().map(ToString::to_string));
         write!(f, "{}", words.join(" "))
     }
@@ -126,12 +115,10 @@ impl fmt::Display for Record {
 /// Why one move of a record could not be played.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RecordFault {
-    /// The text names no cell of the board.
-    Cell(CellError),
-    /// The cell is taken, or the game was already over.
+    /// The text names no move.
+    Text(ParseMoveError),
+    /// The move is not legal there (a taken cell, a closed board, the game already over).
     Move(MoveError),
-    /// The cell belongs to a board of another size.
-    OtherBoard,
 }
 
 /// A record refused at one move: which move (from 1), the text given for it (at most 25
@@ -153,14 +140,13 @@ impl fmt::Display for RecordError {
         };
         write!(f, "move {} ({text:?}): ", self.number)?;
         match &self.fault {
-            RecordFault::Cell(e) => write!(f, "{e}"),
-            RecordFault::Move(MoveError::GameOver) => write!(
+            RecordFault::Text(e) => write!(f, "{e}"),
+            RecordFault::Move(e) if e.is_game_over() => write!(
                 f,
                 "the game was already over after move {}",
                 self.number - 1
             ),
             RecordFault::Move(e) => write!(f, "{e}"),
-            RecordFault::OtherBoard => write!(f, "the cell is from a board of another size"),
         }
     }
 }
@@ -170,6 +156,7 @@ impl std::error::Error for RecordError {}
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::{Board, CellError, Rules};
     use crate::cli::{Cli, Command};
     use clap::Parser;
 
@@ -184,7 +171,7 @@ mod tests {
         let Some(Command::Review(review)) = &cli.command else {
             panic!("{text}: not a review");
         };
-        Record::parse(cli.rules().unwrap(), &review.moves).unwrap()
+        Record::parse(cli.variant().unwrap(), &review.moves).unwrap()
     }
 
     #[test]
@@ -205,6 +192,9 @@ mod tests {
             assert_eq!(read_back(text), record, "{text}");
             assert_eq!(Record::new(rules, record.moves().to_vec()), Ok(record));
         }
+        let ultimate = Record::parse(Variant::Ultimate, &["55", "1", "a1"]).unwrap();
+        assert_eq!(ultimate.to_string(), "--ultimate 55 51 11");
+        assert_eq!(read_back("--ultimate 55 51 11"), ultimate);
     }
 
     #[test]
@@ -221,7 +211,7 @@ mod tests {
                 "..O/XXO/...",
             ]
         );
-        assert_eq!(record.final_board().to_string(), "..O/XXO/X..");
+        assert_eq!(record.final_position().to_string(), "..O/XXO/X..");
         assert_eq!(record.len(), 5);
         assert!(Record::new(Rules::CLASSIC, Vec::new()).unwrap().is_empty());
     }
@@ -238,7 +228,7 @@ mod tests {
         assert_eq!((e.number, e.text.as_str()), (2, "x"));
         assert!(matches!(
             e.fault,
-            RecordFault::Cell(CellError::Unknown { .. })
+            RecordFault::Text(ParseMoveError::Classic(CellError::Unknown { .. }))
         ));
         assert!(
             e.to_string()
@@ -268,11 +258,29 @@ mod tests {
     #[test]
     fn new_checks_the_moves_too() {
         let classic = Board::default();
-        let five = classic.numpad(5).unwrap();
+        let five = Move::Classic(classic.numpad(5).unwrap());
         let e = Record::new(Rules::CLASSIC, vec![five, five]).unwrap_err();
         assert_eq!(e.to_string(), r#"move 2 ("5"): cell 5 is taken"#);
         let big = Board::new(rules(4, 4, false));
-        let e = Record::new(Rules::CLASSIC, vec![big.cell(0).unwrap()]).unwrap_err();
-        assert_eq!(e.fault, RecordFault::OtherBoard);
+        let e = Record::new(Rules::CLASSIC, vec![Move::Classic(big.cell(0).unwrap())]).unwrap_err();
+        assert_eq!(e.fault, RecordFault::Move(MoveError::OtherBoard));
+    }
+
+    #[test]
+    fn ultimate_records_name_the_board_faults() {
+        let err = |moves: &[&str]| {
+            Record::parse(Variant::Ultimate, moves)
+                .unwrap_err()
+                .to_string()
+        };
+        assert_eq!(
+            err(&["55", "33"]),
+            r#"move 2 ("33"): you were sent to board 5, not board 3"#
+        );
+        assert_eq!(
+            err(&["55", "55"]),
+            r#"move 2 ("55"): cell 5 of board 5 is taken"#
+        );
+        assert!(err(&["5"]).starts_with(r#"move 1 ("5"): '5' names a cell but no board"#));
     }
 }

@@ -11,6 +11,12 @@
 //! | `mistake` | a won position played into a draw |
 //! | `blunder` | a won or drawn position played into a loss |
 //! | `unproven` | either value is only an estimate (the search ran out of time), so no verdict |
+//!
+//! Ultimate tic-tac-toe is never searched to the end, so its moves are judged by how much
+//! they lower the mover's win rate (a draw counts half) against the search's best move:
+//! under [`BEST_DROP`] is `best`, under [`INACCURACY_DROP`] an `inaccuracy`, under
+//! [`MISTAKE_DROP`] a `mistake`, more a `blunder`. Such a verdict is marked as an estimate
+//! unless both values are proven, in which case the table above applies.
 
 use std::fmt::{self, Write as _};
 use std::io::{self, Write};
@@ -18,10 +24,19 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
-use crate::analyze::JsonValue;
-use crate::board::{Board, Cell, Mark, Rules};
+use crate::analyze::{self, JsonUltimateValue, JsonValue};
+use crate::board::{Board, Cell, Mark};
+use crate::mcts::{self, Mcts};
+use crate::position::{Move, Position, Variant};
 use crate::record::{Record, RecordError};
 use crate::search::{Searcher, Value};
+
+/// An Ultimate move that lowers the win rate by less than this is `best`.
+pub const BEST_DROP: f32 = 0.03;
+/// By less than this (and at least [`BEST_DROP`]), an `inaccuracy`.
+pub const INACCURACY_DROP: f32 = 0.10;
+/// By less than this (and at least [`INACCURACY_DROP`]), a `mistake`; more is a `blunder`.
+pub const MISTAKE_DROP: f32 = 0.25;
 
 /// The verdict on one move, from its mover's side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -66,6 +81,19 @@ impl Label {
         }
     }
 
+    /// The label of an Ultimate move judged by the search (see the module docs).
+    pub fn of_verdict(verdict: &mcts::Verdict) -> Label {
+        if verdict.is_proven() {
+            return Label::of(verdict.before, verdict.after);
+        }
+        match verdict.cost() {
+            c if c < BEST_DROP => Label::Best,
+            c if c < INACCURACY_DROP => Label::Inaccuracy,
+            c if c < MISTAKE_DROP => Label::Mistake,
+            _ => Label::Blunder,
+        }
+    }
+
     /// The word used in the text report and in JSON.
     pub const fn word(self) -> &'static str {
         match self {
@@ -90,15 +118,18 @@ pub struct Judgement {
     /// The move's number, from 1.
     pub number: usize,
     pub mark: Mark,
-    pub cell: Cell,
+    pub mv: Move,
     pub label: Label,
+    /// Whether the label rests on estimated win rates (Ultimate, unless both values are
+    /// proven). Classic estimates are labelled [`Label::Unproven`] instead.
+    pub estimated: bool,
     /// The best value available to the mover.
     pub before: Value,
     /// The value of the move played, from the mover's side.
     pub after: Value,
     /// A best move, given when the move played was not best (for an unproven move, the
     /// search's choice when it differs from the move played).
-    pub best: Option<Cell>,
+    pub best: Option<Move>,
 }
 
 /// Judges `cell` played on `board` as move `number`: the position is searched within
@@ -134,11 +165,12 @@ pub fn judge_move(
     Some(Judgement {
         number,
         mark: board.to_move(),
-        cell,
+        mv: Move::Classic(cell),
         label,
+        estimated: false,
         before,
         after,
-        best,
+        best: best.map(Move::Classic),
     })
 }
 
@@ -155,10 +187,52 @@ pub fn review(
         .positions()
         .zip(record.moves())
         .enumerate()
-        .map(|(i, (board, &cell))| {
+        .map(|(i, (position, &mv))| {
+            let (Position::Classic(board), Move::Classic(cell)) = (position, mv) else {
+                panic!("review takes a classic record");
+            };
             let judgement = judge_move(searcher, &board, cell, i + 1, budget);
             progress(i + 1, total);
             judgement
+        })
+        .collect()
+}
+
+/// Judges every move of an Ultimate `record` with the Monte Carlo search, `budget` for each
+/// position (and again for the move played when it is not the search's choice), calling
+/// `progress` after each move. `None` if the search was cancelled.
+///
+/// # Panics
+/// If `record` is not of Ultimate.
+pub fn review_ultimate(
+    record: &Record,
+    mcts: &mut Mcts,
+    budget: Duration,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Option<Vec<Judgement>> {
+    let total = record.len();
+    record
+        .positions()
+        .zip(record.moves())
+        .enumerate()
+        .map(|(i, (position, &mv))| {
+            let (Position::Ultimate(board), Move::Ultimate(played)) = (position, mv) else {
+                panic!("review_ultimate takes an Ultimate record");
+            };
+            let verdict = mcts::judge(mcts, &board, played, budget)?;
+            progress(i + 1, total);
+            let label = Label::of_verdict(&verdict);
+            Some(Judgement {
+                number: i + 1,
+                mark: board.to_move(),
+                mv,
+                label,
+                estimated: !verdict.is_proven(),
+                before: verdict.before,
+                after: verdict.after,
+                best: (label != Label::Best && verdict.best != played)
+                    .then_some(Move::Ultimate(verdict.best)),
+            })
         })
         .collect()
 }
@@ -258,20 +332,26 @@ impl fmt::Display for Summary {
 /// 3×3 the move number is right-aligned to two places; the cell and label are padded so the
 /// lines of one game align.
 pub fn text_line(j: &Judgement) -> String {
-    let (number_width, cell_width) = if j.cell.numpad().is_some() {
-        (1, 1)
-    } else {
-        (2, 2)
+    let (number_width, cell_width) = match j.mv {
+        Move::Classic(cell) if cell.numpad().is_some() => (1, 1),
+        _ => (2, 2),
+    };
+    let words = |v: Value| match j.mv {
+        Move::Classic(_) => v.to_string(),
+        Move::Ultimate(_) => analyze::ultimate_words(v),
     };
     let mut line = format!(
         "{:>number_width$}. {} {:<cell_width$}  {:<10} {} → {}",
         j.number,
         j.mark,
-        j.cell.to_string(),
+        j.mv.to_string(),
         j.label,
-        j.before,
-        j.after,
+        words(j.before),
+        words(j.after),
     );
+    if j.estimated {
+        line.push_str(" (estimated)");
+    }
     if let Some(best) = j.best {
         let _ = write!(line, "; best {best}");
     }
@@ -291,25 +371,41 @@ pub fn write_text(out: &mut dyn Write, judgements: &[Judgement]) -> io::Result<(
 /// `analyze --json` writes values) and `best` (a cell, or null).
 pub fn json_line(j: &Judgement) -> String {
     #[derive(Serialize)]
-    struct Line {
+    struct Line<V> {
         number: usize,
         mark: String,
         cell: String,
         label: Label,
-        before: JsonValue,
-        after: JsonValue,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        estimated: Option<bool>,
+        before: V,
+        after: V,
         best: Option<String>,
     }
-    let line = Line {
-        number: j.number,
-        mark: j.mark.to_string(),
-        cell: j.cell.to_string(),
-        label: j.label,
-        before: j.before.into(),
-        after: j.after.into(),
-        best: j.best.map(|c| c.to_string()),
+    fn line<V>(j: &Judgement, before: V, after: V, estimated: Option<bool>) -> Line<V> {
+        Line {
+            number: j.number,
+            mark: j.mark.to_string(),
+            cell: j.mv.to_string(),
+            label: j.label,
+            estimated,
+            before,
+            after,
+            best: j.best.map(|c| c.to_string()),
+        }
+    }
+    let text = match j.mv {
+        Move::Classic(_) => {
+            serde_json::to_string(&line(j, JsonValue::from(j.before), j.after.into(), None))
+        }
+        Move::Ultimate(_) => serde_json::to_string(&line(
+            j,
+            JsonUltimateValue::from(j.before),
+            j.after.into(),
+            Some(j.estimated),
+        )),
     };
-    serde_json::to_string(&line).expect("a judgement serializes")
+    text.expect("a judgement serializes")
 }
 
 /// The summary as one JSON object: `{"summary":{"X":{"best":…,"inaccuracy":…,"mistake":…,
@@ -333,7 +429,7 @@ pub fn write_json(out: &mut dyn Write, judgements: &[Judgement]) -> io::Result<(
 /// How `review` reads its record and searches its moves.
 #[derive(Clone, Copy, Debug)]
 pub struct Options {
-    pub rules: Rules,
+    pub variant: Variant,
     /// Search time for each position, and again for the move played when it is not the
     /// search's choice.
     pub budget: Duration,
@@ -354,20 +450,18 @@ pub fn run(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> io::Result<u8> {
-    let record = match Record::parse(options.rules, moves) {
+    let record = match Record::parse(options.variant, moves) {
         Ok(record) => record,
         Err(e) => return refuse(&options, &e, out, err),
     };
-    let mut searcher = Searcher::with_table_mb(options.table_mb);
     let mut progress = Progress::new(err, options.progress_after);
-    let judgements = review(
-        &record,
-        &mut searcher,
-        options.budget,
-        &mut |done, total| {
-            progress.show(done, total);
-        },
-    )
+    let mut show = |done, total| progress.show(done, total);
+    let judgements = if options.variant == Variant::Ultimate {
+        review_ultimate(&record, &mut Mcts::new(None), options.budget, &mut show)
+    } else {
+        let mut searcher = Searcher::with_table_mb(options.table_mb);
+        review(&record, &mut searcher, options.budget, &mut show)
+    }
     .expect("no cancel flag is set");
     progress.clear();
     if options.json {
@@ -451,7 +545,7 @@ mod tests {
 
     fn options(json: bool, progress_after: Option<Duration>) -> Options {
         Options {
-            rules: Rules::CLASSIC,
+            variant: Variant::default(),
             budget: Duration::from_secs(5),
             json,
             table_mb: 1,
@@ -490,7 +584,7 @@ mod tests {
 
     #[test]
     fn a_blunder_names_the_best_move() {
-        let record = Record::parse(Rules::CLASSIC, &["5", "9", "4", "6", "1"]).unwrap();
+        let record = Record::parse(Variant::default(), &["5", "9", "4", "6", "1"]).unwrap();
         let judgements = review(
             &record,
             &mut Searcher::new(),

@@ -83,7 +83,7 @@ fn explore(board: Board, ai: Player, ai_mark: Mark, brain: &mut Brain) -> usize 
         }
         Outcome::Draw => 1,
         Outcome::InProgress if board.to_move() == ai_mark => {
-            let cell = brain.choose(ai, &board).unwrap();
+            let cell = brain.choose_cell(ai, &board).unwrap();
             explore(board.with_move(cell).unwrap(), ai, ai_mark, brain)
         }
         Outcome::InProgress => board
@@ -110,7 +110,7 @@ fn hard_against_hard_always_draws() {
     for seed in 0..20 {
         let mut brain = Brain::new(Some(seed));
         let mut board = Board::default();
-        while let Some(cell) = brain.choose(Player::Hard, &board) {
+        while let Some(cell) = brain.choose_cell(Player::Hard, &board) {
             board.play(cell).unwrap();
         }
         assert_eq!(board.outcome(), Outcome::Draw, "seed {seed}: {board}");
@@ -123,7 +123,7 @@ fn hard_varies_its_games() {
         .map(|seed| {
             let mut brain = Brain::new(Some(seed));
             let mut board = Board::default();
-            while let Some(cell) = brain.choose(Player::Hard, &board) {
+            while let Some(cell) = brain.choose_cell(Player::Hard, &board) {
                 board.play(cell).unwrap();
             }
             board.to_string()
@@ -138,7 +138,7 @@ fn same_seed_same_game() {
         let mut brain = Brain::new(Some(seed));
         let mut board = Board::default();
         let mut moves = Vec::new();
-        while let Some(cell) = brain.choose(
+        while let Some(cell) = brain.choose_cell(
             if moves.len() % 2 == 0 {
                 Player::Hard
             } else {
@@ -263,7 +263,7 @@ fn medium_loses_some_games_hard_never_does() {
             } else {
                 Player::Medium
             };
-            let cell = brain.choose(player, &board).unwrap();
+            let cell = brain.choose_cell(player, &board).unwrap();
             board.play(cell).unwrap();
         }
         if matches!(

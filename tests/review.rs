@@ -6,6 +6,7 @@ use std::process::{Command, Output};
 use std::time::Duration;
 
 use tictactoe::board::{Board, Cell, Outcome, Rules};
+use tictactoe::position::Move;
 use tictactoe::record::Record;
 use tictactoe::review::{Label, Summary, judge_move, review};
 use tictactoe::search::{Searcher, Value};
@@ -69,6 +70,10 @@ fn random_game(
     moves
 }
 
+fn classic(cells: &[Cell]) -> Vec<Move> {
+    cells.iter().map(|&c| Move::Classic(c)).collect()
+}
+
 /// Checks one judgement of `cell` on `board` against the naive solver.
 fn check(
     j: &tictactoe::review::Judgement,
@@ -79,12 +84,19 @@ fn check(
     let before = naive_position(board, memo);
     let after = naive_move(board, cell, memo);
     let context = format!("{board} move {} {cell}: {j:?}", j.number);
-    assert_eq!((j.mark, j.cell), (board.to_move(), cell), "{context}");
+    assert_eq!(
+        (j.mark, j.mv),
+        (board.to_move(), Move::Classic(cell)),
+        "{context}"
+    );
     assert_eq!((j.before, j.after), (before, after), "{context}");
     assert_eq!(j.label, naive_label(before, after), "{context}");
     match j.best {
         None => assert_eq!(j.label, Label::Best, "{context}"),
         Some(best) => {
+            let Move::Classic(best) = best else {
+                panic!("{context}: not a cell");
+            };
             assert_ne!(j.label, Label::Best, "{context}");
             assert_eq!(naive_move(board, best, memo), before, "{context}");
         }
@@ -102,7 +114,7 @@ fn review_agrees_with_naive_minimax_on_random_classic_games() {
         for game in 0..200 {
             let best = f64::from(game % 5) / 4.0;
             let moves = random_game(rules, &[], best, &mut rng, &mut memo);
-            let record = Record::new(rules, moves.clone()).unwrap();
+            let record = Record::new(rules, classic(&moves)).unwrap();
             let mut calls = Vec::new();
             let judgements = review(&record, &mut searcher, BUDGET, &mut |done, total| {
                 calls.push((done, total));
@@ -117,7 +129,7 @@ fn review_agrees_with_naive_minimax_on_random_classic_games() {
                 .zip(moves.iter().enumerate())
             {
                 assert_eq!(j.number, i + 1);
-                check(j, &board, cell, &mut memo);
+                check(j, board.classic().unwrap(), cell, &mut memo);
                 *seen.entry(j.label).or_default() += 1;
             }
             let summary = Summary::of(&judgements);
@@ -162,10 +174,11 @@ fn judgements_agree_with_naive_minimax_on_four_by_four_games() {
             }
             let best = if game % 2 == 0 { 0.5 } else { 0.8 };
             let moves = random_game(rules, &start, best, &mut rng, &mut memo);
-            let record = Record::new(rules, moves.clone()).unwrap();
-            for (i, (board, &cell)) in record.positions().zip(&moves).enumerate().skip(5) {
-                let j = judge_move(&mut searcher, &board, cell, i + 1, BUDGET).unwrap();
-                check(&j, &board, cell, &mut memo);
+            let record = Record::new(rules, classic(&moves)).unwrap();
+            for (i, (position, &cell)) in record.positions().zip(&moves).enumerate().skip(5) {
+                let board = position.classic().unwrap();
+                let j = judge_move(&mut searcher, board, cell, i + 1, BUDGET).unwrap();
+                check(&j, board, cell, &mut memo);
                 *labels.entry(j.label).or_default() += 1;
             }
         }

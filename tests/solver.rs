@@ -222,7 +222,7 @@ fn play_out(board: &mut Board, brain: &mut Brain, players: [Player; 2], rng: &mu
             let moves = board.legal_moves();
             moves[rng.usize(..moves.len())]
         } else {
-            brain.choose(player, board).unwrap()
+            brain.choose_cell(player, board).unwrap()
         };
         board.play(cell).unwrap();
     }
@@ -261,7 +261,7 @@ fn hard_never_loses_on_four_by_four_after_any_two_opening_replies() {
             let mut next = Vec::new();
             for mut board in openings {
                 if board.to_move() == hard {
-                    let cell = brain.choose(Player::Hard, &board).unwrap();
+                    let cell = brain.choose_cell(Player::Hard, &board).unwrap();
                     board.play(cell).unwrap();
                 }
                 for cell in board.legal_moves() {
@@ -330,14 +330,14 @@ fn hard_takes_a_win_in_one_and_blocks_a_loss_in_one_on_every_size() {
             let my_wins = completing(&board, me);
             let their_wins = completing(&board, me.other());
             if !my_wins.is_empty() && wins < 5 {
-                let cell = brain.choose(Player::Hard, &board).unwrap();
+                let cell = brain.choose_cell(Player::Hard, &board).unwrap();
                 assert!(
                     my_wins.contains(&cell),
                     "{n}×{n} {board}: played {cell}, wins at {my_wins:?}"
                 );
                 wins += 1;
             } else if my_wins.is_empty() && their_wins.len() == 1 && blocks < 5 {
-                let cell = brain.choose(Player::Hard, &board).unwrap();
+                let cell = brain.choose_cell(Player::Hard, &board).unwrap();
                 assert_eq!(cell, their_wins[0], "{n}×{n} {board}: must block");
                 blocks += 1;
             }
@@ -354,7 +354,7 @@ fn a_hard_move_keeps_to_its_budget() {
     let board = Board::new(rules(7, 5, false));
     let mut brain = Brain::new(Some(1)).with_think(Duration::from_millis(100));
     let start = Instant::now();
-    let cell = brain.choose(Player::Hard, &board);
+    let cell = brain.choose_cell(Player::Hard, &board);
     assert!(cell.is_some());
     // Generous: the budget is 100 ms; the check is that the search stops, not its speed.
     assert!(

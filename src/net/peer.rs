@@ -13,10 +13,10 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::board::Rules;
 use crate::net::protocol::{
     HEARTBEAT, MAX_LINE, Message, PROTOCOL, ProtocolError, SILENCE, SessionState, read_line,
 };
+use crate::position::Variant;
 
 /// The port `host` listens on unless told otherwise.
 pub const DEFAULT_PORT: u16 = 7373;
@@ -335,12 +335,12 @@ fn program() -> String {
 pub struct Host {
     listener: TcpListener,
     code: String,
-    rules: Rules,
+    rules: Variant,
 }
 
 impl Host {
     /// Listens on `bind`:`port` (`port` 0 takes any free port).
-    pub fn bind(bind: IpAddr, port: u16, rules: Rules) -> io::Result<Host> {
+    pub fn bind(bind: IpAddr, port: u16, rules: Variant) -> io::Result<Host> {
         let listener = TcpListener::bind((bind, port))?;
         Ok(Host {
             listener,
@@ -529,7 +529,7 @@ pub struct Joiner {
 /// What a joiner learns from the host's hello.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Welcome {
-    pub rules: Rules,
+    pub rules: Variant,
     pub state: SessionState,
     /// The host's program version.
     pub program: String,
@@ -606,7 +606,7 @@ impl Joiner {
                 state: Some(state),
                 ..
             }) => {
-                let rules = Rules::try_from(rules)
+                let rules = Variant::try_from(rules)
                     .map_err(|e| format!("the host's rules are not playable here: {e}"))?;
                 Welcome {
                     rules,

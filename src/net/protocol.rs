@@ -20,7 +20,8 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use crate::board::{Rules, RulesError};
+use crate::board::Rules;
+use crate::position::Variant;
 
 /// The protocol version spoken here.
 pub const PROTOCOL: u32 = 1;
@@ -31,12 +32,16 @@ pub const HEARTBEAT: Duration = Duration::from_secs(2);
 /// Silence after which the other side counts as gone.
 pub const SILENCE: Duration = Duration::from_secs(10);
 
-/// The rules as they travel.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// The rules as they travel: the classic rules, and `variant` (`"ultimate"`) for Ultimate
+/// tic-tac-toe, where the classic fields are 3, 3 and false and mean nothing. A classic
+/// game leaves `variant` out.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WireRules {
     pub size: u8,
     pub k: u8,
     pub misere: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variant: Option<String>,
 }
 
 impl From<Rules> for WireRules {
@@ -45,15 +50,37 @@ impl From<Rules> for WireRules {
             size: rules.size(),
             k: rules.k(),
             misere: rules.misere(),
+            variant: None,
         }
     }
 }
 
-impl TryFrom<WireRules> for Rules {
-    type Error = RulesError;
+impl From<Variant> for WireRules {
+    fn from(variant: Variant) -> WireRules {
+        match variant {
+            Variant::Classic(rules) => rules.into(),
+            Variant::Ultimate => WireRules {
+                variant: Some("ultimate".into()),
+                ..Rules::CLASSIC.into()
+            },
+        }
+    }
+}
 
-    fn try_from(w: WireRules) -> Result<Rules, RulesError> {
-        Rules::new(w.size, w.k, w.misere)
+impl TryFrom<WireRules> for Variant {
+    type Error = String;
+
+    fn try_from(w: WireRules) -> Result<Variant, String> {
+        match w.variant.as_deref() {
+            None | Some("classic") => Rules::new(w.size, w.k, w.misere)
+                .map(Variant::Classic)
+                .map_err(|e| e.to_string()),
+            Some("ultimate") => Ok(Variant::Ultimate),
+            Some(other) => Err(format!(
+                "the variant {:?} is not known here",
+                printable(&other.chars().take(20).collect::<String>())
+            )),
+        }
     }
 }
 

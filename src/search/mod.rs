@@ -858,7 +858,7 @@ pub fn best_move(board: &Board) -> Option<(Cell, Value)> {
 }
 
 /// The moves of an analysis that share its best value.
-pub fn best_of(analysis: &[(Cell, Value)]) -> Vec<(Cell, Value)> {
+pub fn best_of<M: Copy>(analysis: &[(M, Value)]) -> Vec<(M, Value)> {
     let Some(top) = analysis.iter().map(|&(_, v)| v).max() else {
         return Vec::new();
     };

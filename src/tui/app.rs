@@ -6,17 +6,19 @@
 
 use std::collections::VecDeque;
 
-use crate::board::{Board, Cell, Mark, MoveError};
+use crate::board::{self, Board, Mark};
 use crate::game::{Game, Session};
 use crate::net::peer::NetEvent;
 use crate::net::protocol::Message;
 use crate::player::Player;
+use crate::position::{Move, MoveError, Position};
 use crate::record::Record;
 use crate::review::{self, Judgement};
 use crate::search::Value;
 use crate::tui::input::{Action, Direction};
-use crate::tui::layout::Layout;
+use crate::tui::layout::{Layout, UltimateLayout};
 use crate::tui::worker::{Job, Reply};
+use crate::ultimate::{self, UltimateBoard};
 
 /// Human moves typed while the AI is to move wait here, at most this many.
 const QUEUE_LIMIT: usize = 8;
@@ -32,8 +34,8 @@ pub enum Mode {
     Help(Box<Mode>),
     /// The worker is working out a hint; then back to the mode inside (playing or paused).
     HintWaiting(Box<Mode>),
-    /// Every empty cell's value, shown until the next key; then back to the mode inside.
-    Hint(Vec<(Cell, Value)>, Box<Mode>),
+    /// Every legal move's value, shown until the next key; then back to the mode inside.
+    Hint(Vec<(Move, Value)>, Box<Mode>),
     /// The worker is judging the finished game's moves: `done` of `total` so far.
     ReviewWaiting { done: usize, total: usize },
     /// The finished game's moves, judged, with the one at index `at` on screen.
@@ -76,9 +78,11 @@ struct Net {
 pub struct App {
     session: Session,
     mode: Mode,
-    cursor: Cell,
+    cursor: Move,
+    /// In Ultimate, the board chosen by a first digit, waiting for the cell's.
+    selected: Option<u8>,
     message: String,
-    queued: VecDeque<Cell>,
+    queued: VecDeque<Move>,
     /// The record of the last game that was left unfinished or finished for a new round.
     previous: Option<Record>,
     /// The last review worked out, for the game it judged: opening it again is instant.
@@ -94,11 +98,12 @@ pub struct App {
 impl App {
     /// The terminal game of `session`, on a screen of `size` (columns, rows).
     pub fn new(session: Session, size: (u16, u16)) -> App {
-        let cursor = centre(session.game().board());
+        let cursor = centre(session.game().position());
         let mut app = App {
             session,
             mode: Mode::Playing,
             cursor,
+            selected: None,
             message: String::new(),
             queued: VecDeque::new(),
             previous: None,
@@ -177,8 +182,13 @@ impl App {
         mode
     }
 
-    pub fn cursor(&self) -> Cell {
+    pub fn cursor(&self) -> Move {
         self.cursor
+    }
+
+    /// In Ultimate, the board the player chose with a first digit, if any.
+    pub fn selected(&self) -> Option<u8> {
+        self.selected
     }
 
     pub fn message(&self) -> &str {
@@ -196,17 +206,18 @@ impl App {
         }
     }
 
-    /// The board on screen: the game's, or in the review the position before the move shown.
-    pub fn shown_board(&self) -> Board {
+    /// The position on screen: the game's, or in the review the position before the move
+    /// shown.
+    pub fn shown_position(&self) -> Position {
         match self.review() {
             Some((j, _, _)) => {
-                let mut board = Board::new(self.game().rules());
-                for &cell in &self.game().history()[..j.number - 1] {
-                    board.play(cell).expect("the history replays");
+                let mut position = self.game().variant().start();
+                for &mv in &self.game().history()[..j.number - 1] {
+                    position.play(mv).expect("the history replays");
                 }
-                board
+                position
             }
-            None => *self.game().board(),
+            None => *self.game().position(),
         }
     }
 
@@ -218,8 +229,8 @@ impl App {
         }
     }
 
-    /// Every empty cell's value while a hint is shown.
-    pub fn hint(&self) -> Option<&[(Cell, Value)]> {
+    /// Every legal move's value while a hint is shown.
+    pub fn hint(&self) -> Option<&[(Move, Value)]> {
         match self.base_mode() {
             Mode::Hint(values, _) => Some(values),
             _ => None,
@@ -253,16 +264,16 @@ impl App {
     /// What the AI worker should be doing now: a move on the AI's turn, a hint that was asked
     /// for, or nothing. When this changes, the loop cancels the old job and starts the new.
     pub fn job(&self) -> Option<Job> {
-        let board = *self.game().board();
+        let position = *self.game().position();
         match self.base_mode() {
-            Mode::HintWaiting(_) => Some(Job::Hint { board }),
+            Mode::HintWaiting(_) => Some(Job::Hint { position }),
             Mode::ReviewWaiting { .. } => Some(Job::Review {
                 record: self.game().record(),
             }),
             // The base mode is never Help.
             Mode::Paused | Mode::Hint(..) | Mode::Review { .. } | Mode::Help(_) => None,
             Mode::Playing => match self.game().turn() {
-                Some((_, player)) if player.is_ai() => Some(Job::Move { board, player }),
+                Some((_, player)) if player.is_ai() => Some(Job::Move { position, player }),
                 _ => None,
             },
         }
@@ -386,7 +397,7 @@ impl App {
     /// Takes the worker's answer to the current job; an answer to anything else is ignored.
     fn done(&mut self, reply: Reply) {
         match (self.job(), reply) {
-            (Some(Job::Move { .. }), Reply::Move(cell)) => self.ai_move(cell),
+            (Some(Job::Move { .. }), Reply::Move(mv)) => self.ai_move(mv),
             (Some(Job::Review { .. }), Reply::Progress { done, total }) => {
                 *self.base_mode_mut() = Mode::ReviewWaiting { done, total };
                 self.message = format!("Reviewing the game: move {done} of {total} judged…");
@@ -397,14 +408,20 @@ impl App {
                 self.show_review_move();
             }
             (Some(Job::Hint { .. }), Reply::Hint(values)) => {
-                let mark = self.game().board().to_move();
+                let mark = self.game().position().to_move();
                 let mode = self.base_mode_mut();
                 if let Mode::HintWaiting(under) = std::mem::replace(mode, Mode::Playing) {
                     *mode = Mode::Hint(values, under);
                 }
-                self.message = format!(
-                    "Hint for {mark}: W win, D draw, L loss, in moves from now; best in bold"
-                );
+                self.message = if self.game().variant().rules().is_some() {
+                    format!(
+                        "Hint for {mark}: W win, D draw, L loss, in moves from now; best in bold"
+                    )
+                } else {
+                    format!(
+                        "Hint for {mark}: win rates in %, or W win, D draw, L loss when proven; best in bold"
+                    )
+                };
             }
             _ => {}
         }
@@ -530,22 +547,39 @@ impl App {
     }
 
     fn play_key(&mut self, action: Action) {
+        // A board chosen in Ultimate waits for its cell; most other keys put it down.
+        let selected = self.selected.take();
         match action {
-            Action::Digit(d) => match self.game().board().numpad(d) {
-                Some(cell) => {
-                    self.cursor = cell;
-                    self.human_move(cell);
-                }
-                None => self.message = "Digits name cells on 3×3 only: use the arrows".into(),
+            Action::Digit(d) => match *self.game().position() {
+                Position::Classic(board) => match board.numpad(d) {
+                    Some(cell) => {
+                        self.cursor = Move::Classic(cell);
+                        self.human_move(Move::Classic(cell));
+                    }
+                    None => self.message = "Digits name cells on 3×3 only: use the arrows".into(),
+                },
+                Position::Ultimate(board) => self.ultimate_digit(&board, selected, d),
             },
+            Action::Escape | Action::Back if selected.is_some() => {
+                self.message = format!("Board choice cancelled. {}", self.turn_message());
+            }
+            Action::Back => {
+                self.message = "Backspace cancels a board chosen with a first digit".into();
+            }
             Action::Move(direction) => self.move_cursor(direction),
             Action::Activate => self.activate(),
             Action::Click { column, row } => {
-                let board = self.game().board();
-                let layout = Layout::new(self.size, board.size());
-                if let Some(cell) = layout.cell_at(board, column, row) {
-                    self.cursor = cell;
-                    self.human_move(cell);
+                let hit = match self.game().position() {
+                    Position::Classic(board) => Layout::new(self.size, board.size())
+                        .cell_at(board, column, row)
+                        .map(Move::Classic),
+                    Position::Ultimate(_) => UltimateLayout::new(self.size)
+                        .move_at(column, row)
+                        .map(Move::Ultimate),
+                };
+                if let Some(mv) = hit {
+                    self.cursor = mv;
+                    self.human_move(mv);
                 }
             }
             Action::Undo => self.undo(),
@@ -562,17 +596,66 @@ impl App {
         }
     }
 
+    /// A digit in Ultimate: the cell when a board is chosen or forced, otherwise the board.
+    fn ultimate_digit(&mut self, board: &UltimateBoard, selected: Option<u8>, d: u8) {
+        let mover_is_human = matches!(self.game().turn(), Some((_, p)) if p.is_human());
+        match selected.or(board.forced_board()) {
+            Some(b) if mover_is_human => {
+                let mv = ultimate::Move::new(b, d).expect("digits are 1-9");
+                self.cursor = Move::Ultimate(mv);
+                self.human_move(Move::Ultimate(mv));
+            }
+            // Whose turn it is, or that the game is over, is for `human_move` to say.
+            _ if !mover_is_human => {
+                if self.game().turn().is_some() && self.session.has_human() {
+                    let mark = self.game().position().to_move();
+                    self.message =
+                        format!("Wait for {mark}'s move: it decides the board you are sent to");
+                } else {
+                    self.human_move(self.cursor);
+                }
+            }
+            Some(_) => {}
+            None if board.small_board_status(d) != ultimate::SmallStatus::Open => {
+                self.message = format!("Board {d} is closed: choose an open board");
+            }
+            None => {
+                self.selected = Some(d);
+                let mv = ultimate::Move::new(d, 5).expect("digits are 1-9");
+                self.cursor = Move::Ultimate(mv);
+                self.message =
+                    format!("Board {d}: now the cell, 1-9 (Esc or Backspace chooses again)");
+            }
+        }
+    }
+
     fn move_cursor(&mut self, direction: Direction) {
-        let board = self.game().board();
-        let n = board.size();
-        let (row, col) = (self.cursor.row(), self.cursor.col());
-        let (row, col) = match direction {
-            Direction::Up => (row.saturating_add(1).min(n - 1), col),
-            Direction::Down => (row.saturating_sub(1), col),
-            Direction::Left => (row, col.saturating_sub(1)),
-            Direction::Right => (row, col.saturating_add(1).min(n - 1)),
+        let step = |at: u8, n: u8| match direction {
+            Direction::Up | Direction::Right => at.saturating_add(1).min(n - 1),
+            Direction::Down | Direction::Left => at.saturating_sub(1),
         };
-        self.cursor = board.cell_at(row, col).expect("clamped to the board");
+        let vertical = matches!(direction, Direction::Up | Direction::Down);
+        self.cursor = match (self.game().position(), self.cursor) {
+            (Position::Classic(board), Move::Classic(cell)) => {
+                let (mut row, mut col) = (cell.row(), cell.col());
+                if vertical {
+                    row = step(row, board.size());
+                } else {
+                    col = step(col, board.size());
+                }
+                Move::Classic(board.cell_at(row, col).expect("clamped to the board"))
+            }
+            (Position::Ultimate(_), Move::Ultimate(mv)) => {
+                let (mut row, mut col) = (mv.row(), mv.col());
+                if vertical {
+                    row = step(row, 9);
+                } else {
+                    col = step(col, 9);
+                }
+                Move::Ultimate(ultimate::Move::at(col, row).expect("clamped to the grid"))
+            }
+            (position, _) => centre(position),
+        };
     }
 
     fn activate(&mut self) {
@@ -595,7 +678,7 @@ impl App {
     }
 
     /// A human asks to play `cell`: now if it is a human's turn, after the AI's move if not.
-    fn human_move(&mut self, cell: Cell) {
+    fn human_move(&mut self, cell: Move) {
         match self.game().turn() {
             None => self.message = "The game is over: n, Enter or Space starts a new round".into(),
             Some(_) if !self.session.has_human() => {
@@ -636,14 +719,16 @@ impl App {
                     }
                     self.after_move(mark, cell);
                 }
-                Err(MoveError::Occupied(c)) => self.message = format!("Cell {c} is taken"),
-                Err(e @ MoveError::GameOver) => self.message = e.to_string(),
+                Err(MoveError::Classic(board::MoveError::Occupied(c))) => {
+                    self.message = format!("Cell {c} is taken");
+                }
+                Err(e) => self.message = sentence(&e.to_string()),
             },
         }
     }
 
     /// Plays the AI's `cell`, then the moves typed meanwhile, in order.
-    fn ai_move(&mut self, cell: Cell) {
+    fn ai_move(&mut self, cell: Move) {
         let Some((mark, _)) = self.game().turn() else {
             return;
         };
@@ -663,7 +748,14 @@ impl App {
         }
     }
 
-    fn after_move(&mut self, mark: Mark, cell: Cell) {
+    fn after_move(&mut self, mark: Mark, cell: Move) {
+        // In Ultimate the cursor follows the player to the board they are sent to.
+        if let Position::Ultimate(board) = self.game().position()
+            && let Some(forced) = board.forced_board()
+            && !matches!(self.cursor, Move::Ultimate(m) if m.board() == forced)
+        {
+            self.cursor = centre(self.game().position());
+        }
         self.message = match self.session.result() {
             None => {
                 let who = self.session.name_of(mark);
@@ -676,7 +768,14 @@ impl App {
     fn turn_message(&self) -> String {
         match self.game().turn() {
             Some((mark, player)) if player.is_human() => {
-                format!("{mark} to move ({})", self.session.name_of(mark))
+                let name = self.session.name_of(mark);
+                match self.game().position() {
+                    Position::Ultimate(board) => match board.forced_board() {
+                        Some(b) => format!("{mark} to move on board {b} ({name})"),
+                        None => format!("{mark} to move anywhere ({name})"),
+                    },
+                    Position::Classic(_) => format!("{mark} to move ({name})"),
+                }
             }
             Some((mark, Player::Remote)) => {
                 format!("Waiting for {mark} ({})…", self.session.name_of(mark))
@@ -748,7 +847,8 @@ impl App {
         }
         self.queued.clear();
         self.mode = Mode::Playing;
-        self.cursor = centre(self.game().board());
+        self.cursor = centre(self.game().position());
+        self.selected = None;
         let game = self.game();
         let first = if game.player(Mark::X).is_human() && !game.player(Mark::O).is_human() {
             "you move first".to_string()
@@ -766,9 +866,29 @@ impl App {
 /// What the message line offers once a game is over.
 const AFTER_GAME: &str = "n, Enter or Space: new round";
 
-fn centre(board: &Board) -> Cell {
+/// Where the cursor starts: the centre of the board, or in Ultimate of the board the player
+/// is sent to (the centre board when free to choose).
+fn centre(position: &Position) -> Move {
+    match position {
+        Position::Classic(board) => Move::Classic(classic_centre(board)),
+        Position::Ultimate(board) => {
+            let b = board.forced_board().unwrap_or(5);
+            Move::Ultimate(ultimate::Move::new(b, 5).expect("digits are 1-9"))
+        }
+    }
+}
+
+fn classic_centre(board: &Board) -> board::Cell {
     let mid = board.size() / 2;
     board.cell_at(mid, mid).expect("the centre is on the board")
+}
+
+/// `text` with its first letter in upper case, to start a sentence.
+fn sentence(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |first| {
+        first.to_uppercase().chain(chars).collect()
+    })
 }
 
 #[cfg(test)]
@@ -783,18 +903,35 @@ mod tests {
     }
 
     fn board(app: &App) -> String {
-        app.game().board().to_string()
+        app.game().position().to_string()
     }
 
-    fn cell(app: &App, digit: u8) -> Cell {
-        app.game().board().numpad(digit).unwrap()
+    fn cell(_app: &App, digit: u8) -> Move {
+        Move::Classic(Board::default().numpad(digit).unwrap())
+    }
+
+    fn digit(mv: Move) -> Option<u8> {
+        match mv {
+            Move::Classic(c) => c.numpad(),
+            Move::Ultimate(_) => None,
+        }
     }
 
     /// Does what the worker would: answers the current job with a full search.
     fn work(app: &mut App) {
+        let classic = |p: Position| *p.classic().expect("a classic game");
         let reply = match app.job().expect("a job") {
-            Job::Move { board, .. } => Reply::Move(Searcher::new().best_move(&board).unwrap().0),
-            Job::Hint { board } => Reply::Hint(Searcher::new().analyze(&board)),
+            Job::Move { position, .. } => {
+                let best = Searcher::new().best_move(&classic(position)).unwrap().0;
+                Reply::Move(Move::Classic(best))
+            }
+            Job::Hint { position } => Reply::Hint(
+                Searcher::new()
+                    .analyze(&classic(position))
+                    .into_iter()
+                    .map(|(c, v)| (Move::Classic(c), v))
+                    .collect(),
+            ),
             Job::Review { record } => {
                 let budget = std::time::Duration::from_secs(5);
                 let mut searcher = Searcher::new();
@@ -811,11 +948,11 @@ mod tests {
         assert_eq!(app.job(), None);
         app.update(Action::Digit(5));
         assert_eq!(board(&app), ".../.X./...");
-        let board_now = *app.game().board();
+        let board_now = *app.game().position();
         assert_eq!(
             app.job(),
             Some(Job::Move {
-                board: board_now,
+                position: board_now,
                 player: Player::Hard
             })
         );
@@ -849,12 +986,12 @@ mod tests {
     #[test]
     fn cursor_starts_in_the_centre_and_stays_on_the_board() {
         let mut app = app(Player::Human, Player::Human);
-        assert_eq!(app.cursor().numpad(), Some(5));
+        assert_eq!(digit(app.cursor()), Some(5));
         for _ in 0..5 {
             app.update(Action::Move(Direction::Up));
         }
         app.update(Action::Move(Direction::Left));
-        assert_eq!(app.cursor().numpad(), Some(7));
+        assert_eq!(digit(app.cursor()), Some(7));
         app.update(Action::Activate);
         assert_eq!(board(&app), "X../.../...");
     }
@@ -911,7 +1048,7 @@ mod tests {
         assert_eq!(app.hint().map(<[_]>::len), Some(9));
         app.update(Action::Move(Direction::Up));
         assert!(app.hint().is_none());
-        assert_eq!(app.cursor().numpad(), Some(8), "the key still acts");
+        assert_eq!(digit(app.cursor()), Some(8), "the key still acts");
     }
 
     #[test]
@@ -1028,7 +1165,7 @@ mod tests {
         work(&mut app);
         assert_eq!(app.job(), None);
         assert_eq!(app.message(), "Move 1 of 6: 1. X 5 best draw → draw");
-        assert_eq!(app.shown_board().to_string(), ".../.../...");
+        assert_eq!(app.shown_position().to_string(), ".../.../...");
         for _ in 0..4 {
             app.update(Action::Move(Direction::Right));
         }
@@ -1036,7 +1173,7 @@ mod tests {
             app.message(),
             "Move 5 of 6: 5. X 1 blunder draw → loss in 2; best 3"
         );
-        assert_eq!(app.shown_board().to_string(), "..O/XXO/...");
+        assert_eq!(app.shown_position().to_string(), "..O/XXO/...");
         app.update(Action::Digit(1));
         assert_eq!(app.review().map(|(_, at, _)| at), Some(5));
         app.update(Action::Digit(6));
@@ -1048,7 +1185,7 @@ mod tests {
         app.update(Action::Escape);
         assert_eq!(app.mode(), &Mode::Playing);
         assert!(!app.should_quit());
-        assert_eq!(app.shown_board(), *app.game().board());
+        assert_eq!(app.shown_position(), *app.game().position());
     }
 
     #[test]

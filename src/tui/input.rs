@@ -35,8 +35,10 @@ pub enum Action {
     NewRound,
     /// Open the help overlay (or close it).
     Help,
-    /// Esc: close the help overlay, or quit.
+    /// Esc: close the help overlay, cancel a board chosen in Ultimate, or quit.
     Escape,
+    /// Backspace: cancel a board chosen in Ultimate.
+    Back,
     Quit,
     /// A key with no meaning here, named for the status line.
     Unknown(String),
@@ -82,6 +84,7 @@ fn key_action(key: &KeyEvent, test_panic: bool) -> Option<Action> {
         KeyCode::Char('?') => Action::Help,
         KeyCode::Char('q' | 'Q') => Action::Quit,
         KeyCode::Esc => Action::Escape,
+        KeyCode::Backspace => Action::Back,
         KeyCode::Char('!') if test_panic => Action::Panic,
         KeyCode::Char(c) if ctrl => Action::Unknown(format!("Ctrl-{c}")),
         KeyCode::Char(c) => Action::Unknown(format!("'{c}'")),

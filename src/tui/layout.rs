@@ -2,6 +2,7 @@
 //! of a given size, and which cell a click hits. Shared by the app (clicks) and the view.
 
 use crate::board::{Board, Cell};
+use crate::ultimate;
 
 /// Where the board and the text lines go on a screen of a given size.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -103,9 +104,136 @@ impl Layout {
     }
 }
 
+/// Where the 9×9 grid of Ultimate tic-tac-toe and the text lines go. Each small board is three
+/// rows of three cells with thin lines between the cells of a row; heavy lines frame the small
+/// boards, so the grid is 13 rows high.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UltimateLayout {
+    /// Interior width of a cell (cells are one row high).
+    pub cell_w: u16,
+    /// Top-left corner of the grid's outer border.
+    pub left: u16,
+    pub top: u16,
+    /// First row of the whole picture (the title).
+    pub first_row: u16,
+    pub fits: bool,
+}
+
+/// Cell widths to try, widest first.
+const ULTIMATE_CELL_WIDTHS: [u16; 2] = [5, 3];
+/// The grid's height: three small boards of three rows, and four heavy lines.
+const ULTIMATE_GRID_HEIGHT: u16 = 13;
+
+impl UltimateLayout {
+    pub fn new((width, height): (u16, u16)) -> UltimateLayout {
+        let cell_w = ULTIMATE_CELL_WIDTHS
+            .into_iter()
+            .find(|&w| UltimateLayout::needs(w).0 <= width)
+            .unwrap_or(3);
+        let (need_w, need_h) = UltimateLayout::needs(cell_w);
+        let first_row = height.saturating_sub(need_h) / 2;
+        UltimateLayout {
+            cell_w,
+            left: width.saturating_sub(UltimateLayout::grid_width_for(cell_w)) / 2,
+            top: first_row + 2,
+            first_row,
+            fits: need_w <= width && need_h <= height,
+        }
+    }
+
+    fn grid_width_for(cell_w: u16) -> u16 {
+        9 * cell_w + 10
+    }
+
+    /// The screen a grid with cells `cell_w` wide needs, text and labels included.
+    fn needs(cell_w: u16) -> (u16, u16) {
+        (
+            (UltimateLayout::grid_width_for(cell_w) + 4).max(MIN_TEXT_WIDTH),
+            ULTIMATE_GRID_HEIGHT + TEXT_ROWS + 1,
+        )
+    }
+
+    /// The smallest screen (columns, rows) the Ultimate grid fits on.
+    pub fn minimum() -> (u16, u16) {
+        UltimateLayout::needs(3)
+    }
+
+    pub fn grid_width(&self) -> u16 {
+        UltimateLayout::grid_width_for(self.cell_w)
+    }
+
+    pub const fn grid_height(&self) -> u16 {
+        ULTIMATE_GRID_HEIGHT
+    }
+
+    /// The width of one small board between its heavy lines.
+    pub fn board_width(&self) -> u16 {
+        3 * self.cell_w + 2
+    }
+
+    /// Screen position of the left end of `mv`'s cell interior.
+    pub fn cell_origin(&self, mv: ultimate::Move) -> (u16, u16) {
+        let col = u16::from(mv.col());
+        let from_top = 8 - u16::from(mv.row());
+        (
+            self.left + 1 + (col / 3) * (self.board_width() + 1) + (col % 3) * (self.cell_w + 1),
+            self.top + 1 + (from_top / 3) * 4 + from_top % 3,
+        )
+    }
+
+    /// Screen position of the top-left corner of small board `board`'s interior.
+    pub fn board_origin(&self, board: u8) -> (u16, u16) {
+        let index = u16::from(board - 1);
+        let (col, from_top) = (index % 3, 2 - index / 3);
+        (
+            self.left + 1 + col * (self.board_width() + 1),
+            self.top + 1 + from_top * 4,
+        )
+    }
+
+    /// The move whose cell is under screen position (`column`, `row`), if any.
+    pub fn move_at(&self, column: u16, row: u16) -> Option<ultimate::Move> {
+        if !self.fits {
+            return None;
+        }
+        let x = column.checked_sub(self.left + 1)?;
+        let y = row.checked_sub(self.top + 1)?;
+        let (board_col, in_board) = (x / (self.board_width() + 1), x % (self.board_width() + 1));
+        let (board_row, in_rows) = (y / 4, y % 4);
+        if in_board == self.board_width() || in_rows == 3 || board_col >= 3 || board_row >= 3 {
+            return None;
+        }
+        let (cell_col, in_cell) = (in_board / (self.cell_w + 1), in_board % (self.cell_w + 1));
+        if in_cell == self.cell_w {
+            return None;
+        }
+        let col = board_col * 3 + cell_col;
+        let from_top = board_row * 3 + in_rows;
+        ultimate::Move::at(col as u8, (8 - from_top) as u8)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ultimate_clicks_map_to_moves_and_lines_to_none() {
+        for size in [(80, 24), (44, 21)] {
+            let layout = UltimateLayout::new(size);
+            assert!(layout.fits, "{size:?}");
+            for index in 0..81 {
+                let mv = ultimate::Move::from_index(index).unwrap();
+                let (x, y) = layout.cell_origin(mv);
+                assert_eq!(layout.move_at(x, y), Some(mv));
+                assert_eq!(layout.move_at(x + layout.cell_w - 1, y), Some(mv));
+                assert_eq!(layout.move_at(x + layout.cell_w, y), None, "a line");
+            }
+            assert_eq!(layout.move_at(layout.left, layout.top), None);
+        }
+        assert!(!UltimateLayout::new((30, 24)).fits);
+        assert!(!UltimateLayout::new((80, 20)).fits);
+    }
 
     #[test]
     fn clicks_map_to_cells_and_borders_to_none() {

@@ -8,10 +8,13 @@ use crossterm::style::{Attribute, Color, Print, SetAttribute, SetForegroundColor
 use crossterm::{cursor, queue, terminal};
 
 use crate::board::{Board, Cell, Mark, Outcome, Rules};
+use crate::mcts;
+use crate::position::{self, Move, Position};
 use crate::review::Label;
 use crate::search::{Value, best_of};
 use crate::tui::app::App;
-use crate::tui::layout::Layout;
+use crate::tui::layout::{Layout, UltimateLayout};
+use crate::ultimate::{self, SmallStatus, UltimateBoard};
 
 /// How a character is drawn: a colour and the attributes a monochrome terminal has too.
 #[allow(clippy::struct_excessive_bools)] // one flag per terminal attribute
@@ -235,56 +238,76 @@ fn message_line(app: &App, busy: Option<Duration>) -> String {
     }
 }
 
+/// Writes the too-small message for a board that needs `(w, h)`.
+fn too_small(frame: &mut Frame, (w, h): (u16, u16)) {
+    let (width, height) = (frame.width(), frame.height());
+    let long = format!("Terminal too small: please enlarge it to at least {w}×{h}");
+    let short = format!("Need at least {w}×{h}");
+    let text = [long, short]
+        .into_iter()
+        .find(|t| t.chars().count() <= usize::from(width));
+    frame.centred(
+        height / 2,
+        &text.unwrap_or_else(|| format!("{w}×{h}")),
+        Style::PLAIN,
+    );
+}
+
 /// The whole screen for the app's state and terminal size; `busy` is how long the AI has
 /// been working on the app's current job, if it has one.
 pub fn render(app: &App, busy: Option<Duration>, color: bool) -> Frame {
     let (width, height) = app.size();
     let mut frame = Frame::new(width, height);
-    let shown = app.shown_board();
-    let board = &shown;
-    let layout = Layout::new((width, height), board.size());
-    if !layout.fits {
-        let (w, h) = Layout::minimum(board.size());
-        let long = format!("Terminal too small: please enlarge it to at least {w}×{h}");
-        let short = format!("Need at least {w}×{h}");
-        let text = [long, short]
-            .into_iter()
-            .find(|t| t.chars().count() <= usize::from(width));
-        frame.centred(
-            height / 2,
-            &text.unwrap_or_else(|| format!("{w}×{h}")),
-            Style::PLAIN,
-        );
-        return frame;
-    }
     let palette = Palette { color };
-    let rules = app.game().rules();
     let round = app.session().round();
-    let mut title = if rules == Rules::CLASSIC {
-        format!("Tic-tac-toe · round {round}")
-    } else {
-        format!("Tic-tac-toe · {rules} · round {round}")
+    let shown = app.shown_position();
+    let (mut title, first_row, below, keys) = match &shown {
+        Position::Classic(board) => {
+            let layout = Layout::new((width, height), board.size());
+            if !layout.fits {
+                too_small(&mut frame, Layout::minimum(board.size()));
+                return frame;
+            }
+            draw_grid(&mut frame, &layout);
+            for cell in board.cells() {
+                draw_cell(&mut frame, &layout, app, board, cell, palette);
+            }
+            if layout.labels() {
+                draw_labels(&mut frame, &layout, board);
+            }
+            let rules = board.rules();
+            let title = if rules == Rules::CLASSIC {
+                format!("Tic-tac-toe · round {round}")
+            } else {
+                format!("Tic-tac-toe · {rules} · round {round}")
+            };
+            let below = layout.top + layout.board_height() + 1 + u16::from(layout.labels());
+            let keys = if board.size() == 3 {
+                "1-9"
+            } else {
+                "arrows+Enter"
+            };
+            (title, layout.first_row, below, keys)
+        }
+        Position::Ultimate(board) => {
+            let layout = UltimateLayout::new((width, height));
+            if !layout.fits {
+                too_small(&mut frame, UltimateLayout::minimum());
+                return frame;
+            }
+            draw_ultimate(&mut frame, &layout, app, board, palette);
+            let title = format!("Ultimate tic-tac-toe · round {round}");
+            let below = layout.top + layout.grid_height() + 1;
+            (title, layout.first_row, below, "board+cell")
+        }
     };
     if app.review().is_some() {
         title.push_str(" · review");
     }
-    frame.centred(layout.first_row, &title, Style::PLAIN.bold());
-    draw_grid(&mut frame, &layout);
-    for cell in board.cells() {
-        draw_cell(&mut frame, &layout, app, board, cell, palette);
-    }
-    if layout.labels() {
-        draw_labels(&mut frame, &layout, board);
-    }
-    let below = layout.top + layout.board_height() + 1 + u16::from(layout.labels());
+    frame.centred(first_row, &title, Style::PLAIN.bold());
     draw_status(&mut frame, below, app, palette);
     frame.centred(below + 1, &message_line(app, busy), Style::PLAIN.bold());
     frame.centred(below + 2, &app.session().score_line(), Style::PLAIN);
-    let keys = if board.size() == 3 {
-        "1-9"
-    } else {
-        "arrows+Enter"
-    };
     let humans = app.session().has_human();
     let help = if app.is_network() && app.review().is_none() {
         if app.game().is_over() {
@@ -305,9 +328,259 @@ pub fn render(app: &App, busy: Option<Duration>, color: bool) -> Frame {
     };
     frame.centred(below + 3, &help, Style::PLAIN.dim());
     if app.help_open() {
-        draw_help(&mut frame);
+        let lines: &[&str] = if shown.ultimate().is_some() {
+            &ULTIMATE_HELP
+        } else {
+            &HELP
+        };
+        draw_help(&mut frame, lines);
     }
     frame
+}
+
+/// Large marks for a won small board, three rows high, for boards 11 and 17 columns wide.
+const BIG_X: [[&str; 3]; 2] = [
+    ["  ╲     ╱  ", "    ╲ ╱    ", "    ╱ ╲    "],
+    [
+        "   ╲         ╱   ",
+        "      ╲   ╱      ",
+        "      ╱   ╲      ",
+    ],
+];
+const BIG_O: [[&str; 3]; 2] = [
+    ["  ╭─────╮  ", "  │     │  ", "  ╰─────╯  "],
+    [
+        "   ╭───────╮     ",
+        "   │       │     ",
+        "   ╰───────╯     ",
+    ],
+];
+
+/// The Ultimate grid: heavy lines around the small boards, thin ones between cells, the boards
+/// the side to move may play in marked, won boards as a large mark, and the cursor, the last
+/// move, a hint or the review's move.
+fn draw_ultimate(
+    frame: &mut Frame,
+    layout: &UltimateLayout,
+    app: &App,
+    board: &UltimateBoard,
+    palette: Palette,
+) {
+    draw_ultimate_lines(frame, layout);
+    let review = app.review().map(|(j, _, _)| j);
+    let over = board.outcome() != ultimate::Outcome::InProgress;
+    let human_turn = review.is_none() && matches!(app.game().turn(), Some((_, p)) if p.is_human());
+    let legal = board.legal_moves();
+    let digits_board = app
+        .selected()
+        .or(board.forced_board())
+        .filter(|_| human_turn);
+    // Playable boards: their corners of the heavy frame in the accent colour.
+    if !over && review.is_none() {
+        for b in 1..=9u8 {
+            let playable = match app.selected() {
+                Some(s) => s == b,
+                None => legal.into_iter().any(|m| m.board() == b),
+            };
+            if playable {
+                mark_playable(frame, layout, b, palette);
+            }
+        }
+    }
+    let w = layout.cell_w;
+    for index in 0..81 {
+        let mv = ultimate::Move::from_index(index).expect("81 moves");
+        let (x, y) = layout.cell_origin(mv);
+        let shown = Move::Ultimate(mv);
+        let played = review.filter(|j| j.mv == shown);
+        let last = review.is_none() && app.game().last_move() == Some(shown);
+        if let Some(mark) = board.mark(mv).or(played.map(|j| j.mark)) {
+            let mut style = Style::PLAIN.fg(palette.mark(mark));
+            if last {
+                style = style.reverse().bold();
+            }
+            if let Some(j) = played {
+                style = Style::PLAIN.fg(palette.label(j.label)).reverse().bold();
+            }
+            frame.put(x + w / 2, y, mark.symbol(), style);
+            if last || played.is_some() {
+                frame.put(x + w / 2 - 1, y, ' ', style);
+                frame.put(x + w / 2 + 1, y, ' ', style);
+            }
+        } else if review.is_some_and(|j| j.best == Some(shown)) {
+            let style = Style::PLAIN
+                .fg(palette.label(Label::Best))
+                .bold()
+                .underline();
+            frame.put(x + w / 2, y, '*', style);
+        } else if let Some(&(_, value)) =
+            app.hint().and_then(|h| h.iter().find(|(m, _)| *m == shown))
+        {
+            let label = ultimate_hint_label(value, w);
+            let best = best_of(app.hint().unwrap_or_default())
+                .iter()
+                .any(|&(m, _)| m == shown);
+            let mut style = Style::PLAIN.fg(palette.value(value));
+            if best {
+                style = style.bold().underline();
+            }
+            let len = label.chars().count() as u16;
+            frame.text(x + (w.saturating_sub(len)) / 2, y, &label, style);
+        } else if digits_board == Some(mv.board()) {
+            let digit = char::from(b'0' + mv.cell());
+            frame.put(x + w / 2, y, digit, Style::PLAIN.fg(palette.accent()));
+        } else if !over && legal.contains(mv) && review.is_none() {
+            frame.put(x + w / 2, y, '·', Style::PLAIN.fg(palette.accent()));
+        }
+        let cursor = app.cursor() == shown && !over && review.is_none();
+        if cursor {
+            let style = Style::PLAIN.fg(palette.accent()).bold();
+            frame.put(x, y, '[', style);
+            frame.put(x + w - 1, y, ']', style);
+        }
+    }
+    draw_closed_boards(frame, layout, board, palette);
+    draw_ultimate_labels(frame, layout);
+}
+
+/// Closed boards over their cells: a large mark for a won board (reversed when part of the
+/// winning line), dim cells for a full one.
+fn draw_closed_boards(
+    frame: &mut Frame,
+    layout: &UltimateLayout,
+    board: &UltimateBoard,
+    palette: Palette,
+) {
+    let winning = match board.outcome() {
+        ultimate::Outcome::Won { line, .. } => Some(line),
+        _ => None,
+    };
+    for b in 1..=9u8 {
+        let (x, y) = layout.board_origin(b);
+        match board.small_board_status(b) {
+            SmallStatus::Won(mark) => {
+                let art = match (mark, layout.cell_w >= 5) {
+                    (Mark::X, false) => BIG_X[0],
+                    (Mark::X, true) => BIG_X[1],
+                    (Mark::O, false) => BIG_O[0],
+                    (Mark::O, true) => BIG_O[1],
+                };
+                let mut style = Style::PLAIN.fg(palette.mark(mark)).bold();
+                if winning.is_some_and(|line| line.contains(b)) {
+                    style = style.reverse();
+                }
+                for (dy, row) in art.iter().enumerate() {
+                    frame.text(x, y + dy as u16, row, style);
+                }
+            }
+            SmallStatus::Full => {
+                for dy in 0..3 {
+                    for dx in 0..layout.board_width() {
+                        let tile = frame.tile(x + dx, y + dy);
+                        frame.put(x + dx, y + dy, tile.ch, tile.style.dim());
+                    }
+                }
+            }
+            SmallStatus::Open => {}
+        }
+    }
+}
+
+/// Column letters below the grid and row numbers left of it.
+fn draw_ultimate_labels(frame: &mut Frame, layout: &UltimateLayout) {
+    let w = layout.cell_w;
+    let dim = Style::PLAIN.dim();
+    for col in 0..9u8 {
+        let mv = ultimate::Move::at(col, 0).expect("on the grid");
+        let (x, _) = layout.cell_origin(mv);
+        let letter = char::from(b'a' + col);
+        frame.put(x + w / 2, layout.top + layout.grid_height(), letter, dim);
+    }
+    for row in 0..9u8 {
+        let mv = ultimate::Move::at(0, row).expect("on the grid");
+        let (_, y) = layout.cell_origin(mv);
+        frame.put(
+            layout.left.saturating_sub(2),
+            y,
+            char::from(b'1' + row),
+            dim,
+        );
+    }
+}
+
+/// Accent-coloured corners on small board `b`'s frame: the player may play there.
+fn mark_playable(frame: &mut Frame, layout: &UltimateLayout, b: u8, palette: Palette) {
+    let (x, y) = layout.board_origin(b);
+    let style = Style::PLAIN.fg(palette.accent()).bold();
+    let (left, right) = (x - 1, x + layout.board_width());
+    for (cx, cy) in [(left, y - 1), (right, y - 1), (left, y + 3), (right, y + 3)] {
+        frame.put(cx, cy, '●', style);
+    }
+    for dy in 0..3 {
+        frame.put(left, y + dy, '┃', style);
+        frame.put(right, y + dy, '┃', style);
+    }
+}
+
+/// The heavy and thin lines of the Ultimate grid.
+fn draw_ultimate_lines(frame: &mut Frame, layout: &UltimateLayout) {
+    #[derive(Clone, Copy, PartialEq)]
+    enum Line {
+        None,
+        Thin,
+        Heavy,
+    }
+    let (gw, gh) = (layout.grid_width(), layout.grid_height());
+    let board_w = layout.board_width() + 1;
+    let column = |dx: u16| {
+        if dx == 0 || dx == gw - 1 || dx % board_w == 0 {
+            Line::Heavy
+        } else if (dx % board_w - 1) % (layout.cell_w + 1) == layout.cell_w {
+            Line::Thin
+        } else {
+            Line::None
+        }
+    };
+    let style = Style::PLAIN;
+    for dy in 0..gh {
+        let heavy_row = dy % 4 == 0;
+        for dx in 0..gw {
+            let ch = match (heavy_row, column(dx)) {
+                (false, Line::None) => continue,
+                (false, Line::Thin) => '│',
+                (false, Line::Heavy) => '┃',
+                (true, Line::None | Line::Thin) => '━',
+                (true, Line::Heavy) => match (dy == 0, dy == gh - 1, dx == 0, dx == gw - 1) {
+                    (true, _, true, _) => '┏',
+                    (true, _, _, true) => '┓',
+                    (_, true, true, _) => '┗',
+                    (_, true, _, true) => '┛',
+                    (true, ..) => '┳',
+                    (_, true, ..) => '┻',
+                    (_, _, true, _) => '┣',
+                    (_, _, _, true) => '┫',
+                    _ => '╋',
+                },
+            };
+            frame.put(layout.left + dx, layout.top + dy, ch, style);
+        }
+    }
+}
+
+/// The short label of an Ultimate hint: `W3`, `D`, `L4` when proven, otherwise the win rate
+/// in percent (`62%`, or `62` in a narrow cell).
+pub fn ultimate_hint_label(value: Value, width: u16) -> String {
+    match value {
+        Value::Estimate(_) => {
+            let percent = (mcts::win_rate(value) * 100.0).round().clamp(0.0, 99.0) as u32;
+            if width >= 4 {
+                format!("{percent}%")
+            } else {
+                format!("{percent}")
+            }
+        }
+        proven => hint_label(proven, width),
+    }
 }
 
 /// Row numbers left of the board and column letters below it.
@@ -381,10 +654,11 @@ fn draw_cell(
         _ => false,
     };
     let review = app.review().map(|(j, _, _)| j);
-    let last = review.is_none() && app.game().last_move() == Some(cell);
-    let cursor = app.cursor() == cell && !app.game().is_over();
+    let shown = Move::Classic(cell);
+    let last = review.is_none() && app.game().last_move() == Some(shown);
+    let cursor = app.cursor() == shown && !app.game().is_over();
     // In the review, the move being judged is drawn in its label's colour, reversed.
-    let played = review.filter(|j| j.cell == cell);
+    let played = review.filter(|j| j.mv == shown);
     if let Some(mark) = board.mark_at(cell).or(played.map(|j| j.mark)) {
         let mut style = Style::PLAIN.fg(palette.mark(mark));
         if last {
@@ -417,7 +691,7 @@ fn draw_cell(
         if last && big && !winning {
             frame.put(x, y, '•', Style::PLAIN.fg(palette.accent()).bold());
         }
-    } else if review.is_some_and(|j| j.best == Some(cell)) {
+    } else if review.is_some_and(|j| j.best == Some(shown)) {
         let label = if w >= 5 { "best" } else { "*" };
         let style = Style::PLAIN
             .fg(palette.label(Label::Best))
@@ -425,11 +699,11 @@ fn draw_cell(
             .underline();
         let len = label.chars().count() as u16;
         frame.text(x + (w.saturating_sub(len)) / 2, mid_y, label, style);
-    } else if let Some(&(_, value)) = app.hint().and_then(|h| h.iter().find(|(c, _)| *c == cell)) {
+    } else if let Some(&(_, value)) = app.hint().and_then(|h| h.iter().find(|(c, _)| *c == shown)) {
         let label = hint_label(value, w);
         let best = best_of(app.hint().unwrap_or_default())
             .iter()
-            .any(|&(c, _)| c == cell);
+            .any(|&(c, _)| c == shown);
         let mut style = Style::PLAIN.fg(palette.value(value));
         if !value.is_proven() {
             style = style.dim();
@@ -467,9 +741,9 @@ fn draw_status(frame: &mut Frame, y: u16, app: &App, palette: Palette) {
     let (x_part, o_part) = (part(Mark::X), part(Mark::O));
     let state = match app.game().outcome() {
         _ if app.paused() => "  (paused)".to_string(),
-        Outcome::Won { winner, .. } => format!("   {winner} wins"),
-        Outcome::Draw => "   draw".to_string(),
-        Outcome::InProgress => String::new(),
+        position::Outcome::Won(winner) => format!("   {winner} wins"),
+        position::Outcome::Draw => "   draw".to_string(),
+        position::Outcome::InProgress => String::new(),
     };
     let line = format!("{x_part}   {o_part}{state}");
     frame.centred(y, &line, Style::PLAIN);
@@ -500,9 +774,28 @@ const HELP: [&str; 13] = [
     "         any key closes this help",
 ];
 
-fn draw_help(frame: &mut Frame) {
-    let inner = HELP.iter().map(|l| l.chars().count()).max().unwrap_or(0) as u16 + 2;
-    let (w, h) = (inner + 2, HELP.len() as u16 + 2);
+/// The keys of Ultimate tic-tac-toe.
+const ULTIMATE_HELP: [&str; 15] = [
+    "two digits   board, then cell: both laid out as the",
+    "             keypad (7 8 9 is the top row); 53 plays",
+    "             cell 3 of board 5",
+    "one digit    when you are sent to a board: the cell",
+    "Esc Bksp     choose another board after a first digit",
+    "arrows       move the cursor over all 81 cells",
+    "Enter Space  play the cursor's cell; mouse: click one",
+    "u            undo your last move",
+    "h            hint: win rates, or W win D draw L loss",
+    "n            new round (the other side starts)",
+    "r            review the finished game, move by move",
+    "Space        pause or resume AI against AI",
+    "?            this help",
+    "q Esc Ctrl-C quit",
+    "         any key closes this help",
+];
+
+fn draw_help(frame: &mut Frame, help: &[&str]) {
+    let inner = help.iter().map(|l| l.chars().count()).max().unwrap_or(0) as u16 + 2;
+    let (w, h) = (inner + 2, help.len() as u16 + 2);
     let left = frame.width().saturating_sub(w) / 2;
     let top = frame.height().saturating_sub(h) / 2;
     let style = Style::PLAIN.bold();
@@ -523,7 +816,7 @@ fn draw_help(frame: &mut Frame) {
         }
     }
     frame.text(left + 2, top, " Keys ", style);
-    for (i, line) in HELP.iter().enumerate() {
+    for (i, line) in help.iter().enumerate() {
         frame.text(left + 2, top + 1 + i as u16, line, Style::PLAIN);
     }
 }
@@ -690,7 +983,7 @@ mod tests {
     fn the_winning_line_is_highlighted() {
         let frame = render(&app(&[7, 1, 8, 2, 9]), None, false);
         let layout = Layout::new((60, 22), 3);
-        let board = app(&[]).game().board().to_owned();
+        let board = *app(&[]).game().position().classic().unwrap();
         for (d, highlighted) in [(7, true), (8, true), (9, true), (1, false), (5, false)] {
             let (x, y) = layout.cell_origin(board.numpad(d).unwrap());
             let tile = frame.tile(x + 3, y + 1);
@@ -705,7 +998,13 @@ mod tests {
         let frame = render(&app(&[7, 5]), None, false);
         assert!(frame.tiles.iter().all(|t| t.style.fg.is_none()));
         let layout = Layout::new((60, 22), 3);
-        let five = app(&[]).game().board().numpad(5).unwrap();
+        let five = app(&[])
+            .game()
+            .position()
+            .classic()
+            .unwrap()
+            .numpad(5)
+            .unwrap();
         let (x, y) = layout.cell_origin(five);
         assert_eq!(frame.tile(x, y).ch, '•');
         assert!(frame.tile(x + 2, y + 1).style.bold, "the last mark is bold");
@@ -716,11 +1015,15 @@ mod tests {
         // After X takes the centre, O draws only in a corner; an edge loses.
         let mut a = app(&[5]);
         a.update(Action::Hint);
-        let analysis = Searcher::new().analyze(a.game().board());
+        let board = *a.game().position().classic().unwrap();
+        let analysis = Searcher::new().analyze(&board);
+        let analysis = analysis
+            .into_iter()
+            .map(|(c, v)| (Move::Classic(c), v))
+            .collect();
         a.handle(Event::Answer(Reply::Hint(analysis)));
         let frame = render(&a, None, true);
         let layout = Layout::new((60, 22), 3);
-        let board = *a.game().board();
         let label = |d: u8| {
             let (x, y) = layout.cell_origin(board.numpad(d).unwrap());
             let s: String = (0..7).map(|dx| frame.tile(x + dx, y + 1).ch).collect();

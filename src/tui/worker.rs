@@ -13,8 +13,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 
-use crate::board::{Board, Cell};
 use crate::player::{Brain, Player};
+use crate::position::{Move, Position};
 use crate::record::Record;
 use crate::review::Judgement;
 use crate::search::Value;
@@ -22,10 +22,10 @@ use crate::search::Value;
 /// Work for the AI.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Job {
-    /// Choose `player`'s move on `board`.
-    Move { board: Board, player: Player },
-    /// Every legal move's value on `board`, for a hint.
-    Hint { board: Board },
+    /// Choose `player`'s move in `position`.
+    Move { position: Position, player: Player },
+    /// Every legal move's value in `position`, for a hint.
+    Hint { position: Position },
     /// Every move of a game judged.
     Review { record: Record },
 }
@@ -33,8 +33,8 @@ pub enum Job {
 /// The worker's answer to a [`Job`].
 #[derive(Clone, Debug, PartialEq)]
 pub enum Reply {
-    Move(Cell),
-    Hint(Vec<(Cell, Value)>),
+    Move(Move),
+    Hint(Vec<(Move, Value)>),
     /// Not an answer yet: how far a review has come.
     Progress {
         done: usize,
@@ -91,10 +91,10 @@ impl Worker {
                     }
                     brain.set_cancel(Some(Arc::clone(&cancel)));
                     let reply = match job {
-                        Job::Move { board, player } => {
-                            brain.choose(player, &board).map(Reply::Move)
+                        Job::Move { position, player } => {
+                            brain.choose(player, &position).map(Reply::Move)
                         }
-                        Job::Hint { board } => Some(Reply::Hint(brain.hint(&board))),
+                        Job::Hint { position } => Some(Reply::Hint(brain.hint(&position))),
                         Job::Review { record } => {
                             let mut progress = |done, total| {
                                 let _ = answers.send(wrap(id, Reply::Progress { done, total }));
@@ -192,7 +192,7 @@ impl Drop for Worker {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Rules;
+    use crate::board::{Board, Rules};
     use std::sync::mpsc::RecvTimeoutError;
 
     fn worker() -> (Worker, Receiver<(u64, Reply)>) {
@@ -203,18 +203,17 @@ mod tests {
     }
 
     /// A position that takes seconds to solve: X's centre on 7×7 with four in a row.
-    fn seven_by_seven() -> Board {
+    fn seven_by_seven() -> Position {
         let mut board = Board::new(Rules::new(7, 4, false).unwrap());
         board.play(board.cell_at(3, 3).unwrap()).unwrap();
-        board
+        Position::Classic(board)
     }
 
     #[test]
     fn a_job_is_answered_once_under_its_number() {
         let (mut worker, rx) = worker();
-        let board = Board::default();
         let job = Job::Move {
-            board,
+            position: Position::Classic(Board::default()),
             player: Player::Hard,
         };
         assert!(worker.want(Some(job.clone())));
@@ -236,12 +235,12 @@ mod tests {
     fn a_cancelled_search_sends_nothing_and_frees_the_worker() {
         let (mut worker, rx) = worker();
         worker.want(Some(Job::Move {
-            board: seven_by_seven(),
+            position: seven_by_seven(),
             player: Player::Hard,
         }));
         thread::sleep(Duration::from_millis(100));
         worker.want(Some(Job::Move {
-            board: Board::default(),
+            position: Position::Classic(Board::default()),
             player: Player::Easy,
         }));
         // The 7×7 search, given a minute, is dropped: the next answer is the easy move's.
