@@ -4,8 +4,8 @@
 //! of input or output; the front ends ([`plain`], [`analyze`], [`review`] and the full-screen
 //! terminal game in [`tui`]) drive a [`game::Game`] within a [`game::Session`]. A game is a
 //! [`record::Record`], which [`review`] judges move by move. [`net`] carries a game between two
-//! machines. [`ultimate`] and [`mcts`] are Ultimate tic-tac-toe's rules and AI, not yet offered
-//! by the front ends.
+//! machines. [`ultimate`] and [`mcts`] are Ultimate tic-tac-toe's rules and AI; [`position`]
+//! is the one interface over both rule sets that the game, records and front ends use.
 //!
 //! ```
 //! use tictactoe::board::Board;

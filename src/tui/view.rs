@@ -340,19 +340,19 @@ pub fn render(app: &App, busy: Option<Duration>, color: bool) -> Frame {
 
 /// Large marks for a won small board, three rows high, for boards 11 and 17 columns wide.
 const BIG_X: [[&str; 3]; 2] = [
-    ["  ╲     ╱  ", "    ╲ ╱    ", "    ╱ ╲    "],
+    ["  ╲     ╱  ", "     ╳     ", "  ╱     ╲  "],
     [
-        "   ╲         ╱   ",
-        "      ╲   ╱      ",
-        "      ╱   ╲      ",
+        "    ╲       ╱    ",
+        "        ╳        ",
+        "    ╱       ╲    ",
     ],
 ];
 const BIG_O: [[&str; 3]; 2] = [
     ["  ╭─────╮  ", "  │     │  ", "  ╰─────╯  "],
     [
-        "   ╭───────╮     ",
-        "   │       │     ",
-        "   ╰───────╯     ",
+        "    ╭───────╮    ",
+        "    │       │    ",
+        "    ╰───────╯    ",
     ],
 ];
 
@@ -375,16 +375,11 @@ fn draw_ultimate(
         .selected()
         .or(board.forced_board())
         .filter(|_| human_turn);
-    // Playable boards: their corners of the heavy frame in the accent colour.
+    // The board the player must play in (or chose) gets an accent frame; when every open
+    // board is playable, none does.
     if !over && review.is_none() {
-        for b in 1..=9u8 {
-            let playable = match app.selected() {
-                Some(s) => s == b,
-                None => legal.into_iter().any(|m| m.board() == b),
-            };
-            if playable {
-                mark_playable(frame, layout, b, palette);
-            }
+        if let Some(b) = app.selected().or(board.forced_board()) {
+            mark_playable(frame, layout, b, palette);
         }
     }
     let w = layout.cell_w;
