@@ -43,8 +43,10 @@ fn try_main(cli: &Cli, matches: &ArgMatches) -> anyhow::Result<ExitCode> {
         }
         Some(Command::Join(args)) => {
             refuse_players(matches, "join");
-            if cli.size.is_some() || cli.k.is_some() || cli.misere {
-                usage_error("the host's rules apply: --size, --k and --misere go with `host`");
+            if cli.size.is_some() || cli.k.is_some() || cli.misere || cli.ultimate {
+                usage_error(
+                    "the host's rules apply: --size, --k, --misere and --ultimate go with `host`",
+                );
             }
             join(cli, args)
         }
