@@ -160,7 +160,8 @@ pub struct JoinArgs {
 #[derive(Debug, Args)]
 pub struct AnalyzeArgs {
     /// Boards in notation: rows top to bottom separated by '/', cells X, O or '.'
-    /// (X.O/.X./..O). `-` reads boards from standard input, one per line
+    /// (X.O/.X./..O); with --ultimate, nine rows of nine, a space and the board the side to
+    /// move is sent to or '*'. `-` reads boards from standard input, one per line
     #[arg(required = true, value_name = "BOARD")]
     pub boards: Vec<String>,
 
@@ -176,7 +177,8 @@ pub struct AnalyzeArgs {
 #[derive(Debug, Args)]
 pub struct ReviewArgs {
     /// The moves in order, X first: digits 1-9 on 3×3, coordinates such as b2 on any size
-    /// (5 9 4 6 1). The rules come from --size, --k and --misere
+    /// (5 9 4 6 1); with --ultimate, board then cell (55 51 15). The rules come from --size,
+    /// --k and --misere, or --ultimate
     #[arg(required = true, value_name = "MOVE")]
     pub moves: Vec<String>,
 

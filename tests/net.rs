@@ -528,3 +528,167 @@ fn a_dropped_connection_is_rejoined_by_the_same_player() {
     assert_eq!(record(&host.output()), "Record: 5 7 4 6 3 1 2 8 9");
     assert_eq!(record(&joiner.output()), record(&host.output()));
 }
+
+/// The moves of a short Ultimate game X wins by taking boards 3, 5 and 7, as the host (X)
+/// and the joiner (O) type them: two digits, one digit when sent to a board, a coordinate
+/// (`d6` is cell 7 of board 5).
+const ULTIMATE_X: &str = "39\nd6\n3\n3\n6\n4\n6\n5\n5\n";
+const ULTIMATE_O: &str = "5\n73\n5\n37\n7\n43\n5\n47\n";
+const ULTIMATE_RECORD: &str =
+    "Record: --ultimate 39 95 57 73 33 35 53 37 76 67 74 43 36 65 55 47 75";
+
+#[test]
+fn an_ultimate_game_over_the_network_prints_the_same_grids() {
+    let (mut host, addr, code) = host(&["--ultimate"]);
+    assert!(
+        host.output().contains("Waiting for a player (Ultimate"),
+        "{}",
+        host.output()
+    );
+    let mut joiner = join(&addr, &code);
+    joiner.wait_for("(Ultimate). You play O.");
+    host.wait_for("joined. You play X.");
+    host.wait_for("X to move anywhere (board then cell, e.g. 53): ");
+    host.send(ULTIMATE_X);
+    joiner.send(ULTIMATE_O);
+    assert!(host.wait_exit().success(), "{}", host.output());
+    assert!(joiner.wait_exit().success(), "{}", joiner.output());
+    let (h, j) = (host.output(), joiner.output());
+    // The one-digit and coordinate moves reach the other side as board and cell.
+    for seen in [
+        "X (remote) plays 39",
+        "X (remote) plays 57",
+        "X (remote) plays 33",
+        "X (remote) plays 75",
+    ] {
+        assert!(
+            j.contains(seen),
+            "{seen} missing from the joiner's output:\n{j}"
+        );
+    }
+    for seen in [
+        "O (remote) plays 95",
+        "O (remote) plays 73",
+        "O (remote) plays 37",
+        "O (remote) plays 47",
+    ] {
+        assert!(
+            h.contains(seen),
+            "{seen} missing from the host's output:\n{h}"
+        );
+    }
+    assert!(j.contains("O to move on board 9 (1-9, u undo, h hint, q quit): 5"));
+    assert!(j.contains("O to move anywhere (board then cell, e.g. 53): 47"));
+    let grids = boards(&h);
+    assert_eq!(grids.len(), 18, "the empty grid and one per move:\n{h}");
+    assert_eq!(grids, boards(&j));
+    #[rustfmt::skip]
+    assert_eq!(grids.last().unwrap().split('/').collect::<Vec<_>>(), [
+        "9  . . . | . . . | . . .",
+        "8  X X X | . . . | . O .",
+        "7  . . O | . . . | . . .",
+        "  -------+-------+-------",
+        "6  O . . | X . . | O . .",
+        "5  . . . | . X . | . O .",
+        "4  . . O | . . X | . . .",
+        "  -------+-------+-------",
+        "3  . . . | . . . | O . X",
+        "2  . . . | . . . | . O X",
+        "1  . . . | . . . | . . X",
+    ]);
+    assert!(h.contains("Boards: X won 3 5 7\n"), "{h}");
+    assert!(h.contains("X wins.") && j.contains("X wins."), "{h}");
+    assert_eq!(record(&h), ULTIMATE_RECORD);
+    assert_eq!(record(&j), ULTIMATE_RECORD);
+}
+
+/// Waits until `text` appears `n` times in the output of `proc`.
+fn wait_count(proc: &Proc, text: &str, n: usize) {
+    let start = Instant::now();
+    while proc.output().matches(text).count() < n {
+        assert!(
+            start.elapsed() < TIMEOUT,
+            "timed out waiting for {text:?} {n} times; output:\n{}",
+            proc.output()
+        );
+        thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// The first error message from the host, past the moves and pings sent before it.
+fn error_line(raw: &mut Raw) -> String {
+    while let Some(line) = raw.line() {
+        if line.starts_with("{\"type\":\"error\"") {
+            return line;
+        }
+    }
+    panic!("the connection closed without an error");
+}
+
+#[test]
+fn an_ultimate_move_to_the_wrong_board_is_refused_and_changes_nothing() {
+    let (mut host, addr, code) = host(&["--ultimate"]);
+    let (mut raw, hello) = Raw::hello(&addr, &code);
+    assert!(hello.contains("\"variant\":\"ultimate\""), "{hello}");
+    raw.send(b"{\"type\":\"ping\"}\n");
+    host.wait_for("joined. You play X.");
+    host.send("55\n");
+    host.wait_for("Waiting for O");
+    let before = boards(&host.output()).pop().unwrap();
+    // Sent to board 5, O answers on board 1.
+    raw.send(b"{\"type\":\"move\",\"seq\":2,\"cell\":\"13\"}\n");
+    let answer = error_line(&mut raw);
+    assert!(answer.contains("board 5, not board 1"), "{answer}");
+    assert_eq!(raw.line(), None, "closed after a refused move");
+    host.wait_for("Refused a move from O");
+    host.wait_for("O's connection was lost");
+    assert_eq!(
+        boards(&host.output()).pop().unwrap(),
+        before,
+        "the grid is unchanged"
+    );
+    // A player who rejoins gets the game as it was and plays on board 5 with one digit.
+    let (mut raw, hello) = Raw::hello(&addr, &code);
+    assert!(hello.contains("\"moves\":[\"55\"]"), "rejoined: {hello}");
+    raw.send(b"{\"type\":\"move\",\"seq\":2,\"cell\":\"55\"}\n");
+    let answer = error_line(&mut raw);
+    assert!(answer.contains("cell 5 of board 5 is taken"), "{answer}");
+    drop(raw);
+    wait_count(&host, "O's connection was lost", 2);
+    let mut joiner = join(&addr, &code);
+    joiner.wait_for("O to move on board 5");
+    joiner.send("3\n");
+    host.wait_for("O (remote) plays 53");
+    host.wait_for("X to move on board 3");
+    #[rustfmt::skip]
+    assert_eq!(boards(&host.output()).pop().unwrap().split('/').collect::<Vec<_>>(), [
+        "9  . . . | . . . | . . .",
+        "8  . . . | . . . | . . .",
+        "7  . . . | . . . | . . .",
+        "  -------+-------+-------",
+        "6  . . . | . . . | . . .",
+        "5  . . . | . X . | . . .",
+        "4  . . . | . . O | . . .",
+        "  -------+-------+-------",
+        "3  . . . | . . . | 7 8 9",
+        "2  . . . | . . . | 4 5 6",
+        "1  . . . | . . . | 1 2 3",
+    ]);
+    host.send("q\n");
+    assert!(host.wait_exit().success());
+    assert_eq!(record(&host.output()), "Record: --ultimate 55 53");
+}
+
+#[test]
+fn the_joiner_may_not_ask_for_ultimate() {
+    let out = Command::new(env!("CARGO_BIN_EXE_tictactoe"))
+        .args(["join", "127.0.0.1:9", "--code", "x", "--ultimate"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("the host's rules apply") && err.contains("--ultimate go with `host`"),
+        "{err}"
+    );
+}

@@ -339,3 +339,436 @@ fn analyze_marks_estimates_when_time_runs_out() {
     );
     assert_eq!(stdout.matches(r#""cell":"#).count(), 49);
 }
+
+/// The Ultimate grids printed, each as its nine rows of cells top first, without the row
+/// numbers and lines, joined by `/` as in the position notation (empty cells of the board the
+/// player is sent to show their digit).
+fn ultimate_grids(out: &str) -> Vec<String> {
+    let lines: Vec<&str> = out.lines().collect();
+    lines
+        .windows(13)
+        .filter(|w| w[0].starts_with("Boards: ") && w[12] == "   a b c   d e f   g h i")
+        .map(|w| {
+            w[1..12]
+                .iter()
+                .filter(|l| !l.contains("-+-"))
+                .map(|l| l[2..].replace([' ', '|'], ""))
+                .collect::<Vec<_>>()
+                .join("/")
+        })
+        .collect()
+}
+
+/// A short Ultimate game X wins by taking boards 3, 5 and 7, typed in every form a move
+/// takes: two digits, one digit when sent to a board, two digits anyway, a coordinate
+/// (`d6` is cell 7 of board 5).
+const ULTIMATE_GAME: &[u8] = b"39\n5\nd6\n73\n3\n5\n3\n37\n6\n7\n4\n3\n6\n5\n5\n47\nB8\n";
+const ULTIMATE_RECORD: &str =
+    "Record: --ultimate 39 95 57 73 33 35 53 37 76 67 74 43 36 65 55 47 75";
+
+#[test]
+fn two_humans_play_an_ultimate_game_in_every_notation() {
+    let out = run(&["--ultimate", "-o", "human"], ULTIMATE_GAME);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.starts_with("Boards: none closed yet\n"), "{stdout}");
+    for prompt in [
+        "X to move anywhere (board then cell, e.g. 53): 39\n",
+        "O to move on board 9 (1-9, u undo, h hint, q quit): 5\n",
+        "X to move on board 5 (1-9, u undo, h hint, q quit): d6\n",
+        "O to move on board 7 (1-9, u undo, h hint, q quit): 73\n",
+        // Board 5 is won when O is sent there: O may play anywhere.
+        "O to move anywhere (board then cell, e.g. 53): 47\n",
+        "X to move on board 7 (1-9, u undo, h hint, q quit): B8\n",
+    ] {
+        assert!(stdout.contains(prompt), "missing {prompt:?} in\n{stdout}");
+    }
+    let grids = ultimate_grids(&stdout);
+    assert_eq!(
+        grids.len(),
+        18,
+        "the empty grid and one per move:\n{stdout}"
+    );
+    assert_eq!(grids[0], ["........."; 9].join("/"));
+    // X's 39 is i3; O is sent to board 9, whose empty cells show their digits.
+    #[rustfmt::skip]
+    assert_eq!(grids[1].split('/').collect::<Vec<_>>(), [
+        "......789",
+        "......456",
+        "......123",
+        ".........",
+        ".........",
+        ".........",
+        "........X",
+        ".........",
+        ".........",
+    ]);
+    #[rustfmt::skip]
+    assert_eq!(grids[17].split('/').collect::<Vec<_>>(), [
+        ".........",
+        "XXX....O.",
+        "..O......",
+        "O..X..O..",
+        "....X..O.",
+        "..O..X...",
+        "......O.X",
+        ".......OX",
+        "........X",
+    ]);
+    assert!(stdout.contains("Boards: X won 3\n"));
+    assert!(stdout.contains("Boards: X won 3 5 7\n"));
+    assert_eq!(result(&stdout), Some("X wins."));
+    assert!(stdout.ends_with(&format!("X wins.\n{ULTIMATE_RECORD}\n")));
+}
+
+#[test]
+fn bad_ultimate_moves_are_refused_and_the_grid_is_unchanged() {
+    let input = b"50\nx\n5\n\n55\n5\n11\na1\n0\n53\nq\n";
+    let out = run(&["--ultimate", "-o", "human"], input);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "q quits cleanly: {stdout}");
+    for expected in [
+        "50 is not on the board: moves are a board and a cell 1-9 (like 53) or a1-i9.\n",
+        "'x' is not a move: type the board and the cell as two digits (53: board 5, cell 3; 7 8 9 is the top row) or a coordinate like e5.\n",
+        "'5' names a cell but no board: you may play in any open board, so type two digits like 53.\n",
+        "Type a cell (board then cell, e.g. 53), u to undo, h for a hint or q to quit.\n",
+        "Cell 5 of board 5 is taken.\n",
+        "You were sent to board 5, not board 1.\n",
+        "0 is not on the board",
+    ] {
+        assert!(
+            stdout.contains(expected),
+            "missing {expected:?} in\n{stdout}"
+        );
+    }
+    // `11` and `a1` are both cell 1 of board 1.
+    assert_eq!(
+        stdout
+            .matches("You were sent to board 5, not board 1.")
+            .count(),
+        2
+    );
+    // Three grids: the empty one, after 55 and after 53; none after a refusal.
+    #[rustfmt::skip]
+    assert_eq!(ultimate_grids(&stdout), [
+        ["........."; 9].join("/"),
+        "........./........./........./...789.../...4X6.../...123.../........./........./.........".to_string(),
+        "........./........./........./........./....X..../.....O.../......789/......456/......123".to_string(),
+    ]);
+    // Every refusal is followed by the same prompt again.
+    assert_eq!(
+        stdout
+            .matches("X to move anywhere (board then cell, e.g. 53): ")
+            .count(),
+        5
+    );
+    assert_eq!(
+        stdout
+            .matches("O to move on board 5 (1-9, u undo, h hint, q quit): ")
+            .count(),
+        5
+    );
+    assert!(stdout.contains("X to move on board 3 (1-9, u undo, h hint, q quit): q\n"));
+    assert!(
+        stdout.ends_with("Quit.\nRecord: --ultimate 55 53\n"),
+        "{stdout}"
+    );
+}
+
+/// The moves of a `Record:` line, checked to be an Ultimate record.
+fn ultimate_moves(stdout: &str) -> Vec<String> {
+    let record = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("Record: --ultimate "))
+        .unwrap_or_else(|| panic!("no Ultimate record in\n{stdout}"));
+    record.split(' ').map(str::to_string).collect()
+}
+
+fn is_ultimate_move(mv: &str) -> bool {
+    mv.len() == 2 && mv.bytes().all(|b| (b'1'..=b'9').contains(&b))
+}
+
+#[test]
+fn the_ai_answers_on_the_board_it_is_sent_to_and_hints_give_win_rates() {
+    let out = run(
+        &["--ultimate", "--think", "50", "--seed", "1"],
+        b"55\nh\nq\n",
+    );
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    let reply = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("O (hard) plays "))
+        .unwrap_or_else(|| panic!("no reply in\n{stdout}"));
+    assert!(
+        is_ultimate_move(reply) && reply.starts_with('5'),
+        "O was sent to board 5: {reply}"
+    );
+    let cell = &reply[1..];
+    let prompt = format!("X to move on board {cell} (1-9, u undo, h hint, q quit): ");
+    assert_eq!(stdout.matches(&prompt).count(), 2, "{stdout}");
+    assert!(
+        stdout.contains(&format!("Hint:\n  X to move on board {cell}: ")),
+        "{stdout}"
+    );
+    // The hint lists every move of the board X is sent to (`  31: 59%`), and only those.
+    let hinted: Vec<&str> = stdout
+        .lines()
+        .filter_map(|l| l.strip_prefix("  ")?.split_once(": "))
+        .map(|(mv, _)| mv)
+        .filter(|mv| is_ultimate_move(mv))
+        .collect();
+    let expected: Vec<String> = (1..=9).map(|c| format!("{cell}{c}")).collect();
+    assert_eq!(hinted, expected, "{stdout}");
+    assert!(stdout.contains("% to win"), "win rates: {stdout}");
+    assert!(stdout.ends_with(&format!("Quit.\nRecord: --ultimate 55 {reply}\n")));
+}
+
+#[test]
+fn an_ultimate_game_against_the_ai_ends_with_a_record_that_review_replays() {
+    let out = run(
+        &["--ultimate", "-x", "easy", "--think", "50", "--seed", "3"],
+        b"",
+    );
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(
+        matches!(result(&stdout), Some("X wins." | "O wins." | "Draw.")),
+        "{stdout}"
+    );
+    let moves = ultimate_moves(&stdout);
+    assert!(moves.iter().all(|m| is_ultimate_move(m)), "{moves:?}");
+    // Every move was announced, in the order of the record.
+    let announced: Vec<&str> = stdout
+        .lines()
+        .filter_map(|l| {
+            l.strip_prefix("X (easy) plays ")
+                .or_else(|| l.strip_prefix("O (hard) plays "))
+        })
+        .collect();
+    assert_eq!(announced, moves);
+    assert!(
+        stdout.contains(&format!("O (hard) plays {}\n", moves[1])),
+        "{stdout}"
+    );
+    assert_eq!(ultimate_grids(&stdout).len(), moves.len() + 1);
+
+    let mut args = vec!["review", "--ultimate", "--think", "20"];
+    args.extend(moves.iter().map(String::as_str));
+    let review = run(&args, b"");
+    let judged = text(&review.stdout);
+    assert_eq!(
+        review.status.code(),
+        Some(0),
+        "{judged}{}",
+        text(&review.stderr)
+    );
+    let lines: Vec<&str> = judged
+        .lines()
+        .filter(|l| {
+            l.trim_start()
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_digit())
+        })
+        .collect();
+    assert_eq!(lines.len(), moves.len(), "one line per move:\n{judged}");
+    for (i, (line, mv)) in lines.iter().zip(&moves).enumerate() {
+        let mark = if i % 2 == 0 { 'X' } else { 'O' };
+        let expected = format!("{}. {mark} {mv} ", i + 1);
+        assert!(line.trim_start().starts_with(&expected), "{line}");
+    }
+    assert!(
+        judged.contains("\nX: ") && judged.contains("\nO: "),
+        "{judged}"
+    );
+}
+
+#[test]
+fn review_replays_an_ultimate_record_and_refuses_a_wrong_board() {
+    let moves = ULTIMATE_RECORD
+        .strip_prefix("Record: --ultimate ")
+        .unwrap()
+        .split(' ');
+    let mut args = vec!["review", "--ultimate", "--think", "20"];
+    args.extend(moves);
+    let out = run(&args, b"");
+    let judged = text(&out.stdout);
+    assert!(out.status.success(), "{judged}");
+    let lines: Vec<&str> = judged.lines().collect();
+    assert_eq!(
+        lines.len(),
+        17 + 2,
+        "a line per move and one per player:\n{judged}"
+    );
+    assert!(lines[16].starts_with("17. X 75  best "), "{judged}");
+    assert!(
+        lines[16].contains("win in 1"),
+        "the winning move is proven: {judged}"
+    );
+    let out = run(&["review", "--ultimate", "55", "11"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("move 2 (\"11\"): you were sent to board 5, not board 1"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn ultimate_does_not_take_classic_rules() {
+    for args in [
+        &["--ultimate", "--size", "5"][..],
+        &["--ultimate", "--k", "3"][..],
+        &["--ultimate", "--misere"][..],
+        &["analyze", "--ultimate", "--size", "5", "x"][..],
+        &["review", "--ultimate", "--misere", "55"][..],
+    ] {
+        let out = run(args, b"");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = text(&out.stderr);
+        assert!(
+            stderr.contains("the argument '--ultimate' cannot be used with"),
+            "{args:?}: {stderr}"
+        );
+        assert!(out.stdout.is_empty(), "{args:?}: nothing played");
+    }
+}
+
+/// The position of [`ULTIMATE_GAME`] before X's last move: X has won boards 3 and 5 and,
+/// sent to board 7, wins with 75.
+const ULTIMATE_WIN_IN_ONE: &str =
+    "........./X.X....O./..O....../O..X..O../....X..O./..O..X.../......O.X/.......OX/........X 7";
+
+#[test]
+fn analyze_ultimate_finds_the_winning_move() {
+    let out = run(
+        &[
+            "analyze",
+            "--ultimate",
+            "--think",
+            "50",
+            ULTIMATE_WIN_IN_ONE,
+        ],
+        b"",
+    );
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.starts_with("Boards: X won 3 5\n"), "{stdout}");
+    #[rustfmt::skip]
+    assert_eq!(ultimate_grids(&stdout)[0].split('/').collect::<Vec<_>>(), [
+        "789......",
+        "X5X....O.",
+        "12O......",
+        "O..X..O..",
+        "....X..O.",
+        "..O..X...",
+        "......O.X",
+        ".......OX",
+        "........X",
+    ]);
+    let report: Vec<&str> = stdout.lines().skip(14).collect();
+    assert_eq!(
+        report.first(),
+        Some(&"  X to move on board 7: win in 1, best move 75"),
+        "{stdout}"
+    );
+    assert_eq!(report.last(), Some(&"  best: 75"));
+    let listed: Vec<&str> = report[1..report.len() - 1]
+        .iter()
+        .map(|l| l.trim().split(':').next().unwrap())
+        .collect();
+    assert_eq!(listed, ["71", "72", "75", "77", "78", "79"], "{stdout}");
+    assert!(report.contains(&"  75: win in 1"));
+
+    let best = run(
+        &[
+            "analyze",
+            "--ultimate",
+            "--best",
+            "--think",
+            "50",
+            ULTIMATE_WIN_IN_ONE,
+        ],
+        b"",
+    );
+    assert!(text(&best.stdout).ends_with("\n  X to move on board 7: win in 1, best move 75\n"));
+}
+
+#[test]
+fn analyze_ultimate_prints_json_and_reports_bad_positions() {
+    let over = ULTIMATE_WIN_IN_ONE
+        .replace("X.X....O.", "XXX....O.")
+        .replace(" 7", " *");
+    let bad_counts = format!("XX.......{}", &ULTIMATE_WIN_IN_ONE[9..]);
+    let closed = ULTIMATE_WIN_IN_ONE.replace(" 7", " 3");
+    let out = run(
+        &[
+            "analyze",
+            "--ultimate",
+            "--json",
+            "--think",
+            "50",
+            ULTIMATE_WIN_IN_ONE,
+            &over,
+            &closed,
+            "nonsense",
+            &bad_counts,
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let stdout = text(&out.stdout);
+    let lines: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON object per line"))
+        .collect();
+    assert_eq!(lines.len(), 5, "{stdout}");
+    let first = &lines[0];
+    assert_eq!(first["position"], ULTIMATE_WIN_IN_ONE);
+    assert_eq!(first["to_move"], "X");
+    assert_eq!(first["forced_board"], 7);
+    assert_eq!(first["outcome"], "in_progress");
+    assert_eq!(first["value"]["value"], "win in 1");
+    assert_eq!(first["value"]["proven"], true);
+    assert_eq!(first["best_move"], "75");
+    assert_eq!(first["best"], serde_json::json!(["75"]));
+    let moves = first["moves"].as_array().unwrap();
+    let names: Vec<&str> = moves.iter().map(|m| m["move"].as_str().unwrap()).collect();
+    assert_eq!(names, ["71", "72", "75", "77", "78", "79"]);
+    for m in moves {
+        let rate = m["win_rate"].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&rate), "{m}");
+    }
+    let second = &lines[1];
+    assert_eq!(second["outcome"], "x_won");
+    assert_eq!(second["line"], serde_json::json!([3, 5, 7]));
+    assert_eq!(second["forced_board"], serde_json::Value::Null);
+    assert_eq!(second["moves"], serde_json::json!([]));
+    for (line, why) in [
+        (&lines[2], "board 3 is closed"),
+        (&lines[3], "must end with a space and the forced board"),
+        (&lines[4], "impossible mark counts"),
+    ] {
+        let error = line["error"].as_str().unwrap_or_else(|| panic!("{line}"));
+        assert!(error.contains(why), "{line}");
+    }
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("bad board \"nonsense\": the position must end with a space"),
+        "{stderr}"
+    );
+
+    // In text too, a bad position fails the run and says why, after the good ones.
+    let out = run(
+        &["analyze", "--ultimate", "--think", "50", &over, &closed],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stdout).contains("  game over: X won (boards 3 5 7)\n"));
+    assert!(
+        text(&out.stderr).contains("board 3 is closed, so nobody can be sent there"),
+        "{}",
+        text(&out.stderr)
+    );
+}

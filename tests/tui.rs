@@ -100,7 +100,10 @@ impl Tui {
             received,
             open,
         };
-        tui.wait_for("the first frame", |s| s.contents().contains("Tic-tac-toe"));
+        // The title: `Tic-tac-toe · round 1`, or `Ultimate tic-tac-toe · round 1`.
+        tui.wait_for("the first frame", |s| {
+            s.contents().to_lowercase().contains("tic-tac-toe")
+        });
         tui
     }
 
@@ -820,4 +823,277 @@ fn two_terminals_play_over_the_network_and_rematch() {
     host.wait_text("X left the game. q quits");
     host.send("q");
     assert!(host.wait_exit());
+}
+
+/// Row and column of the Ultimate grid's top-left corner, and the width of its cells, found
+/// from the first row of cells: four heavy `┃` lines a small board apart. (The corners of the
+/// boards a player may play in are marked, so they are no landmark.)
+fn ultimate_corner(screen: &vt100::Screen) -> Option<(u16, u16, u16)> {
+    let (rows, cols) = screen.size();
+    (1..rows).find_map(|r| {
+        let heavy: Vec<u16> = (0..cols)
+            .filter(|&c| screen.cell(r, c).is_some_and(|cell| cell.contents() == "┃"))
+            .collect();
+        match heavy[..] {
+            [left, second, _, _] => Some((r - 1, left, (second - left - 3) / 3)),
+            _ => None,
+        }
+    })
+}
+
+/// Screen row and column of the middle of Ultimate cell `cell` of board `board`.
+fn ultimate_cell(screen: &vt100::Screen, board: u8, cell: u8) -> Option<(u16, u16)> {
+    let (top, left, cell_w) = ultimate_corner(screen)?;
+    let (b, c) = (u16::from(board - 1), u16::from(cell - 1));
+    // Columns from the left and rows from the top of the 9×9 grid.
+    let col = (b % 3) * 3 + c % 3;
+    let from_top = (2 - b / 3) * 3 + (2 - c / 3);
+    let board_w = 3 * cell_w + 2;
+    Some((
+        top + 1 + (from_top / 3) * 4 + from_top % 3,
+        left + 1 + (col / 3) * (board_w + 1) + (col % 3) * (cell_w + 1) + cell_w / 2,
+    ))
+}
+
+/// The marks of the Ultimate grid read off the screen, nine rows from the top as in the
+/// position notation (`........./....X..../…`).
+fn read_ultimate(screen: &vt100::Screen) -> String {
+    if ultimate_corner(screen).is_none() {
+        return "no grid".into();
+    }
+    (0..9u8)
+        .map(|from_top| {
+            (0..9u8)
+                .map(|col| {
+                    let board = (2 - from_top / 3) * 3 + col / 3 + 1;
+                    let cell = (2 - from_top % 3) * 3 + col % 3 + 1;
+                    let (r, c) = ultimate_cell(screen, board, cell).expect("a grid");
+                    match screen.cell(r, c).map(vt100::Cell::contents) {
+                        Some("X") => 'X',
+                        Some("O") => 'O',
+                        _ => '.',
+                    }
+                })
+                .collect::<String>()
+        })
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// An Ultimate grid in notation with `marks` at the given board-then-cell moves.
+fn ultimate_with(marks: &[(&str, char)]) -> String {
+    let mut rows = vec![vec!['.'; 9]; 9];
+    for &(mv, mark) in marks {
+        let d: Vec<u16> = mv.bytes().map(|b| u16::from(b - b'0')).collect();
+        let (b, c) = (d[0] - 1, d[1] - 1);
+        let col = (b % 3) * 3 + c % 3;
+        let from_top = (2 - b / 3) * 3 + (2 - c / 3);
+        rows[usize::from(from_top)][usize::from(col)] = mark;
+    }
+    rows.iter()
+        .map(|r| r.iter().collect::<String>())
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+impl Tui {
+    fn ultimate(&self) -> String {
+        read_ultimate(self.parser.lock().unwrap().screen())
+    }
+
+    fn wait_ultimate(&self, marks: &[(&str, char)]) {
+        let want = ultimate_with(marks);
+        self.wait_for(&format!("grid {want}"), |s| read_ultimate(s) == want);
+    }
+
+    /// Clicks (left button down and up) the middle of Ultimate cell `cell` of board `board`.
+    fn click_ultimate(&mut self, board: u8, cell: u8) {
+        let (row, col) = {
+            let parser = self.parser.lock().unwrap();
+            ultimate_cell(parser.screen(), board, cell).expect("a grid on screen")
+        };
+        self.send(&format!(
+            "\x1b[<0;{};{}M\x1b[<0;{};{}m",
+            col + 1,
+            row + 1,
+            col + 1,
+            row + 1
+        ));
+    }
+}
+
+fn two_humans_ultimate() -> Tui {
+    Tui::start(&["--ultimate", "-o", "human", "--delay", "0"])
+}
+
+#[test]
+fn ultimate_shows_the_nine_by_nine_grid_and_x_may_play_anywhere() {
+    let tui = two_humans_ultimate();
+    let screen = tui.screen();
+    for text in [
+        "Ultimate tic-tac-toe · round 1",
+        "X to move anywhere (Player 1)",
+        "a     b     c     d     e     f     g     h     i",
+    ] {
+        assert!(screen.contains(text), "{text:?} missing:\n{screen}");
+    }
+    assert_eq!(tui.ultimate(), ultimate_with(&[]));
+    // Nine rows of cells numbered 9 down to 1 on the left, between heavy lines.
+    let rows: Vec<&str> = screen.lines().filter(|l| l.contains('┃')).collect();
+    assert_eq!(rows.len(), 9, "{screen}");
+    for (row, label) in rows.iter().zip(('1'..='9').rev()) {
+        assert_eq!(row.trim_start().chars().next(), Some(label), "{screen}");
+        assert_eq!(row.matches('┃').count(), 4, "{row}");
+        assert_eq!(row.matches('│').count(), 6, "{row}");
+    }
+    assert_eq!(screen.matches('╋').count(), 4, "heavy lines between boards");
+    let parser = tui.parser.lock().unwrap();
+    assert!(parser.screen().alternate_screen());
+}
+
+#[test]
+fn ultimate_two_digits_play_and_send_the_opponent_to_a_board() {
+    let mut tui = two_humans_ultimate();
+    tui.send("5");
+    tui.wait_text("Board 5: now the cell");
+    assert_eq!(tui.ultimate(), ultimate_with(&[]), "nothing played yet");
+    tui.send("3");
+    tui.wait_ultimate(&[("53", 'X')]);
+    tui.wait_text("X (Player 1) played 53. O to move on board 3 (Player 2)");
+    // Sent to board 3, one digit is the cell.
+    tui.send("1");
+    tui.wait_ultimate(&[("53", 'X'), ("31", 'O')]);
+    tui.wait_text("O (Player 2) played 31. X to move on board 1 (Player 1)");
+    // Undo sends O back to board 3.
+    tui.send("u");
+    tui.wait_ultimate(&[("53", 'X')]);
+    tui.wait_text("O to move on board 3 (Player 2)");
+    tui.send("1");
+    tui.wait_ultimate(&[("53", 'X'), ("31", 'O')]);
+    tui.send("3");
+    tui.wait_ultimate(&[("53", 'X'), ("31", 'O'), ("13", 'X')]);
+    tui.wait_text("O to move on board 3 (Player 2)");
+    // Back on board 3, O's 1 is taken: refused, and nothing changes.
+    tui.send("1");
+    tui.wait_text("Cell 1 of board 3 is taken");
+    assert_eq!(
+        tui.ultimate(),
+        ultimate_with(&[("53", 'X'), ("31", 'O'), ("13", 'X')])
+    );
+    tui.send("2");
+    tui.wait_ultimate(&[("53", 'X'), ("31", 'O'), ("13", 'X'), ("32", 'O')]);
+}
+
+#[test]
+fn ultimate_escape_after_a_first_digit_cancels_the_board_not_the_game() {
+    let mut tui = two_humans_ultimate();
+    tui.send("5");
+    tui.wait_text("Board 5: now the cell");
+    tui.send("\x1b");
+    tui.wait_text("Board choice cancelled. X to move anywhere (Player 1)");
+    assert!(tui.child.try_wait().unwrap().is_none(), "still running");
+    // The next digit chooses a board again, and the one after it the cell.
+    tui.send("7");
+    tui.wait_text("Board 7: now the cell");
+    tui.send("\x7f"); // Backspace
+    tui.wait_text("Board choice cancelled.");
+    tui.send("9");
+    tui.wait_text("Board 9: now the cell");
+    tui.send("1");
+    tui.wait_ultimate(&[("91", 'X')]);
+    tui.wait_text("O to move on board 1 (Player 2)");
+    // Sent to a board, Esc has no board choice to cancel: it quits.
+    tui.send("\x1b");
+    assert!(tui.wait_exit(), "exit status");
+    tui.assert_restored();
+}
+
+#[test]
+fn ultimate_arrows_and_enter_play_a_cell_and_the_cursor_follows() {
+    let mut tui = two_humans_ultimate();
+    // The cursor starts on the centre cell of the centre board: up is cell 8 of board 5.
+    tui.send("\x1b[A");
+    tui.send("\r");
+    tui.wait_ultimate(&[("58", 'X')]);
+    tui.wait_text("O to move on board 8 (Player 2)");
+    // The cursor moved to the centre of board 8: left is its cell 4; Space plays too.
+    tui.send("\x1b[D");
+    tui.send(" ");
+    tui.wait_ultimate(&[("58", 'X'), ("84", 'O')]);
+    tui.wait_text("X to move on board 4 (Player 1)");
+    // Down three times leaves board 4 for board 1: a move there is refused.
+    tui.send("\x1b[B\x1b[B\x1b[B\r");
+    tui.wait_text("ent to board 4, not board 1");
+    assert_eq!(tui.ultimate(), ultimate_with(&[("58", 'X'), ("84", 'O')]));
+}
+
+#[test]
+fn ultimate_a_mouse_click_plays_the_cell_it_hits() {
+    let mut tui = two_humans_ultimate();
+    tui.click_ultimate(7, 9);
+    tui.wait_ultimate(&[("79", 'X')]);
+    tui.wait_text("O to move on board 9 (Player 2)");
+    // A click outside the board O is sent to is refused.
+    tui.click_ultimate(1, 1);
+    tui.wait_text("ent to board 9, not board 1");
+    assert_eq!(tui.ultimate(), ultimate_with(&[("79", 'X')]));
+    tui.click_ultimate(9, 3);
+    tui.wait_ultimate(&[("79", 'X'), ("93", 'O')]);
+    tui.wait_text("X to move on board 3 (Player 1)");
+}
+
+#[test]
+fn ultimate_a_small_terminal_asks_for_room_and_the_game_resumes() {
+    let mut tui = two_humans_ultimate();
+    tui.send("53");
+    tui.wait_ultimate(&[("53", 'X')]);
+    tui.resize(40, 21);
+    tui.wait_text("Need at least 41×21");
+    tui.resize(41, 20);
+    tui.wait_for("the message at 41×20", |s| {
+        s.contents().contains("Need at least 41×21") && read_ultimate(s) == "no grid"
+    });
+    // The smallest terminal that fits shows the grid with narrower cells, and clicks on them
+    // play.
+    tui.resize(41, 21);
+    tui.wait_ultimate(&[("53", 'X')]);
+    tui.click_ultimate(3, 2);
+    tui.wait_ultimate(&[("53", 'X'), ("32", 'O')]);
+    tui.resize(COLS, ROWS);
+    tui.wait_ultimate(&[("53", 'X'), ("32", 'O')]);
+    tui.wait_text("X to move on board 2 (Player 1)");
+}
+
+#[test]
+fn ultimate_q_quits_and_restores_the_terminal() {
+    let mut tui = two_humans_ultimate();
+    tui.send("53");
+    tui.wait_ultimate(&[("53", 'X')]);
+    tui.send("q");
+    assert!(tui.wait_exit(), "exit status");
+    tui.assert_restored();
+    tui.wait_text("Record: --ultimate 53");
+}
+
+#[test]
+fn ultimate_the_status_line_tells_the_truth_about_a_board_choice_after_an_arrow() {
+    let mut tui = two_humans_ultimate();
+    tui.send("5");
+    tui.wait_text("Board 5: now the cell, 1-9");
+    // Up: the cursor moves from e5 to e6, still on board 5.
+    tui.send("\x1b[A");
+    tui.wait_for("the cursor on e6", |s| {
+        let (_, _, cell_w) = ultimate_corner(s).expect("a grid");
+        let (row, col) = ultimate_cell(s, 5, 8).expect("a grid");
+        s.cell(row, col - cell_w / 2)
+            .is_some_and(|c| c.contents() == "[")
+    });
+    let says_board_5 = tui.screen().contains("Board 5: now the cell");
+    tui.send("3");
+    if says_board_5 {
+        // As the status line says, 3 is the cell of board 5.
+        tui.wait_ultimate(&[("53", 'X')]);
+    } else {
+        tui.wait_text("Board 3: now the cell");
+    }
 }

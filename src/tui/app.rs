@@ -566,7 +566,12 @@ impl App {
             Action::Back => {
                 self.message = "Backspace cancels a board chosen with a first digit".into();
             }
-            Action::Move(direction) => self.move_cursor(direction),
+            Action::Move(direction) => {
+                self.move_cursor(direction);
+                if selected.is_some() {
+                    self.message = format!("Board choice cancelled. {}", self.turn_message());
+                }
+            }
             Action::Activate => self.activate(),
             Action::Click { column, row } => {
                 let hit = match self.game().position() {
