@@ -174,13 +174,13 @@ pub fn judge_move(
     })
 }
 
-/// Judges every move of `record`, calling `progress` with (moves done, moves in all) after
-/// each one. `None` if the searcher was cancelled.
-pub fn review(
+/// Judges every move of `record` with `judge` (given the move's number, the position before
+/// it and the move), calling `progress` with (moves done, moves in all) after each one.
+/// `None` as soon as `judge` gives up (a cancelled search).
+fn judge_each(
     record: &Record,
-    searcher: &mut Searcher,
-    budget: Duration,
     progress: &mut dyn FnMut(usize, usize),
+    mut judge: impl FnMut(usize, Position, Move) -> Option<Judgement>,
 ) -> Option<Vec<Judgement>> {
     let total = record.len();
     record
@@ -188,14 +188,30 @@ pub fn review(
         .zip(record.moves())
         .enumerate()
         .map(|(i, (position, &mv))| {
-            let (Position::Classic(board), Move::Classic(cell)) = (position, mv) else {
-                panic!("review takes a classic record");
-            };
-            let judgement = judge_move(searcher, &board, cell, i + 1, budget);
+            let judgement = judge(i + 1, position, mv);
             progress(i + 1, total);
             judgement
         })
         .collect()
+}
+
+/// Judges every move of a classic `record`, calling `progress` with (moves done, moves in
+/// all) after each one. `None` if the searcher was cancelled.
+///
+/// # Panics
+/// If `record` is not of a classic board.
+pub fn review(
+    record: &Record,
+    searcher: &mut Searcher,
+    budget: Duration,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Option<Vec<Judgement>> {
+    judge_each(record, progress, |number, position, mv| {
+        let (Position::Classic(board), Move::Classic(cell)) = (position, mv) else {
+            panic!("review takes a classic record");
+        };
+        judge_move(searcher, &board, cell, number, budget)
+    })
 }
 
 /// Judges every move of an Ultimate `record` with the Monte Carlo search, `budget` for each
@@ -210,31 +226,24 @@ pub fn review_ultimate(
     budget: Duration,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Option<Vec<Judgement>> {
-    let total = record.len();
-    record
-        .positions()
-        .zip(record.moves())
-        .enumerate()
-        .map(|(i, (position, &mv))| {
-            let (Position::Ultimate(board), Move::Ultimate(played)) = (position, mv) else {
-                panic!("review_ultimate takes an Ultimate record");
-            };
-            let verdict = mcts::judge(mcts, &board, played, budget)?;
-            progress(i + 1, total);
-            let label = Label::of_verdict(&verdict);
-            Some(Judgement {
-                number: i + 1,
-                mark: board.to_move(),
-                mv,
-                label,
-                estimated: !verdict.is_proven(),
-                before: verdict.before,
-                after: verdict.after,
-                best: (label != Label::Best && verdict.best != played)
-                    .then_some(Move::Ultimate(verdict.best)),
-            })
+    judge_each(record, progress, |number, position, mv| {
+        let (Position::Ultimate(board), Move::Ultimate(played)) = (position, mv) else {
+            panic!("review_ultimate takes an Ultimate record");
+        };
+        let verdict = mcts::judge(mcts, &board, played, budget)?;
+        let label = Label::of_verdict(&verdict);
+        Some(Judgement {
+            number,
+            mark: board.to_move(),
+            mv,
+            label,
+            estimated: !verdict.is_proven(),
+            before: verdict.before,
+            after: verdict.after,
+            best: (label != Label::Best && verdict.best != played)
+                .then_some(Move::Ultimate(verdict.best)),
         })
-        .collect()
+    })
 }
 
 /// How many moves of one player got each label.

@@ -545,17 +545,9 @@ fn draw_ultimate_lines(frame: &mut Frame, layout: &UltimateLayout) {
                 (false, Line::Thin) => '│',
                 (false, Line::Heavy) => '┃',
                 (true, Line::None | Line::Thin) => '━',
-                (true, Line::Heavy) => match (dy == 0, dy == gh - 1, dx == 0, dx == gw - 1) {
-                    (true, _, true, _) => '┏',
-                    (true, _, _, true) => '┓',
-                    (_, true, true, _) => '┗',
-                    (_, true, _, true) => '┛',
-                    (true, ..) => '┳',
-                    (_, true, ..) => '┻',
-                    (_, _, true, _) => '┣',
-                    (_, _, _, true) => '┫',
-                    _ => '╋',
-                },
+                (true, Line::Heavy) => {
+                    junction((dy == 0, dy == gh - 1, dx == 0, dx == gw - 1), &HEAVY)
+                }
             };
             frame.put(layout.left + dx, layout.top + dy, ch, style);
         }
@@ -604,6 +596,25 @@ fn draw_labels(frame: &mut Frame, layout: &Layout, board: &Board) {
     }
 }
 
+/// Where lines meet: the four corners, the four edges' tees and the cross, in that order.
+const LIGHT: [char; 9] = ['┌', '┐', '└', '┘', '┬', '┴', '├', '┤', '┼'];
+const HEAVY: [char; 9] = ['┏', '┓', '┗', '┛', '┳', '┻', '┣', '┫', '╋'];
+
+/// The character where lines meet, from whether it is on the (top, bottom, left, right) edge.
+fn junction(edges: (bool, bool, bool, bool), set: &[char; 9]) -> char {
+    set[match edges {
+        (true, _, true, _) => 0,
+        (true, _, _, true) => 1,
+        (_, true, true, _) => 2,
+        (_, true, _, true) => 3,
+        (true, ..) => 4,
+        (_, true, ..) => 5,
+        (_, _, true, _) => 6,
+        (_, _, _, true) => 7,
+        _ => 8,
+    }]
+}
+
 fn draw_grid(frame: &mut Frame, layout: &Layout) {
     let (w, h, n) = (layout.cell_w + 1, layout.cell_h + 1, layout.n);
     let style = Style::PLAIN;
@@ -615,17 +626,7 @@ fn draw_grid(frame: &mut Frame, layout: &Layout) {
                 (false, false) => continue,
                 (false, true) => '│',
                 (true, false) => '─',
-                (true, true) => match (first_r, last_r, first_c, last_c) {
-                    (true, _, true, _) => '┌',
-                    (true, _, _, true) => '┐',
-                    (_, true, true, _) => '└',
-                    (_, true, _, true) => '┘',
-                    (true, ..) => '┬',
-                    (_, true, ..) => '┴',
-                    (_, _, true, _) => '├',
-                    (_, _, _, true) => '┤',
-                    _ => '┼',
-                },
+                (true, true) => junction((first_r, last_r, first_c, last_c), &LIGHT),
             };
             frame.put(layout.left + dx, layout.top + dy, ch, style);
         }
