@@ -46,6 +46,10 @@ struct Args {
     /// UCB1's exploration constant for the first player, when it is the engine (for tuning).
     #[arg(long)]
     exploration: Option<f32>,
+    /// Imaginary visits of each new node for the first player, when it is the engine (0 turns
+    /// the move prior off, for comparison).
+    #[arg(long)]
+    prior: Option<u32>,
 }
 
 /// A time or a number of iterations per move.
@@ -258,8 +262,15 @@ fn main() {
             .wrapping_mul(1_000_003)
             .wrapping_add(u64::from(game));
         let mut a = Player::new(args.a, seed);
-        if let (Player::Engine(_, _, mcts), Some(c)) = (&mut a, args.exploration) {
-            *mcts = Mcts::new(Some(seed)).with_exploration(c);
+        if let Player::Engine(_, _, mcts) = &mut a {
+            let mut tuned = Mcts::new(Some(seed));
+            if let Some(c) = args.exploration {
+                tuned = tuned.with_exploration(c);
+            }
+            if let Some(visits) = args.prior {
+                tuned = tuned.with_prior(visits);
+            }
+            *mcts = tuned;
         }
         let mut b = Player::new(args.b, seed ^ 0x5555_5555);
         let a_mark = if game % 2 == 0 { Mark::X } else { Mark::O };

@@ -8,7 +8,16 @@
 //! result up. Random games are not uniform: a player who can win a small board takes it, and one
 //! who can win the game does. That costs little, but its gain is not measured to be large: in
 //! self-play at 20 ms a move, this engine scored 50% against a copy using uniform random games
-//! (60 games, so only a large difference would have shown).
+//! (60 games, so only a large difference would have shown). Random games that also avoid
+//! sending the opponent where it wins a small board at once scored no better against the
+//! textbook baseline (70.8% either way, 200 games at 100 ms), so they are not used.
+//!
+//! What did pay is knowledge in the tree. A new node does not start empty: it starts with
+//! [`PRIOR_VISITS`] imaginary visits at a rate [`prior`] guesses from the move alone (winning or
+//! blocking a small board is good; sending the opponent to a board it wins at once, or letting it
+//! play anywhere, is bad). UCB1 then tries likely moves first instead of every one of up to 81
+//! moves once, and the guess fades as real games accumulate. Against the baseline at 100 ms a
+//! move this lifted the score from 70.8% to 82.5% (200 games each).
 //!
 //! The search is also a solver. A move that ends the game is known the moment its parent is
 //! expanded; a position with a winning move is lost for the player who moved into it, one whose
@@ -21,7 +30,8 @@
 //!
 //! Unproven values are win rates, carried in [`Value::Estimate`] as per-mille above or below an
 //! even game from the side to move's point of view: `Estimate(120)` means the side wins 62% of
-//! the simulated games (a draw counts as half). Estimates lie within ±499, below any proven win and
+//! the simulated games (a draw counts as half; the prior's imaginary games count too, which
+//! matters only for a move searched a few times). Estimates lie within ±499, below any proven win and
 //! above any proven loss, so `Value`'s order and the classic review's labels hold unchanged;
 //! [`win_rate`] turns a value back into a rate.
 //!
@@ -51,6 +61,8 @@ pub const MEDIUM_ITERATIONS: u64 = 250;
 /// The default UCB1 exploration constant, for results in 0..=1. In matches against the
 /// textbook baseline at 50 ms a move, 0.4, 0.8 and 1.2 scored within noise of each other.
 pub const EXPLORATION: f32 = 0.8;
+/// Imaginary visits a new node starts with, scored at the rate [`prior`] guesses.
+pub const PRIOR_VISITS: u32 = 10;
 /// Iterations between looks at the cancel flag; the clock is read every fourth look.
 const CHECK_EVERY: u64 = 16;
 
@@ -133,6 +145,8 @@ pub struct Mcts {
     path: Vec<u32>,
     iterations: u64,
     exploration: f32,
+    /// Imaginary visits each new node starts with, at the rate [`prior`] guesses.
+    prior: u32,
 }
 
 impl Mcts {
@@ -147,6 +161,7 @@ impl Mcts {
             path: Vec::with_capacity(96),
             iterations: 0,
             exploration: EXPLORATION,
+            prior: PRIOR_VISITS,
         }
     }
 
@@ -154,6 +169,14 @@ impl Mcts {
     /// rate plus `c * sqrt(ln(parent visits) / visits)`.
     pub fn with_exploration(mut self, c: f32) -> Mcts {
         self.exploration = c;
+        self
+    }
+
+    /// New nodes start with `visits` imaginary visits at the rate [`prior`] guesses (default
+    /// [`PRIOR_VISITS`]); 0 starts them empty, every move alike. The tree is cleared.
+    pub fn with_prior(mut self, visits: u32) -> Mcts {
+        self.prior = visits;
+        self.clear();
         self
     }
 
@@ -399,7 +422,7 @@ impl Mcts {
                 };
             }
             if n.first == 0 {
-                if (n.visits > 0 || node == 0) && self.expand(node, &board) {
+                if (n.visits > self.prior || node == 0) && self.expand(node, &board) {
                     if self.update_proof(node) {
                         newly_proven = Some(self.path.len() - 1);
                     }
@@ -475,10 +498,18 @@ impl Mcts {
                 (true, true) => Proof::Win,
                 (true, false) => Proof::Draw,
             };
+            let (visits, score) = if self.prior == 0 {
+                (0, 0)
+            } else {
+                let rate = prior(board, &after, index, over);
+                (self.prior, (rate * 2.0 * self.prior as f32).round() as u32)
+            };
             self.nodes.push(Node {
                 mv: index as u8,
                 proof,
                 plies: 1,
+                visits,
+                score,
                 ..ROOT
             });
         }
@@ -555,6 +586,30 @@ impl Mcts {
         let (_, (mv, value)) = best.expect("the root of a game in progress has moves");
         Choice { mv, value }
     }
+}
+
+/// A guess, before any random game, at the share of games the move with index `mv` from
+/// `board` wins for its player (`after` is the position it leads to, `over` whether it ends the
+/// game): ½, plus 0.2 if it wins its small board or 0.1 if it blocks the opponent's three there,
+/// minus 0.15 if the opponent may then play anywhere or win the board it is sent to at once.
+fn prior(board: &UltimateBoard, after: &UltimateBoard, mv: usize, over: bool) -> f32 {
+    let (b, c) = (mv / 9, mv % 9);
+    let side = board.side();
+    let opponent = side ^ 1;
+    let cell = (1 << c) & board.empty(b);
+    let mut rate = 0.5;
+    if threats(board.cells_of(side, b)) & cell != 0 {
+        rate += 0.2;
+    } else if threats(board.cells_of(opponent, b)) & cell != 0 {
+        rate += 0.1;
+    }
+    if !over {
+        let sent = after.forced_index();
+        if sent == 9 || threats(after.cells_of(opponent, sent)) & after.empty(sent) != 0 {
+            rate -= 0.15;
+        }
+    }
+    rate
 }
 
 /// `board` after the move with index `mv`, which must be legal.
@@ -790,4 +845,52 @@ pub fn judge(
         after,
         best: choice.mv,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The prior of each of X's moves on board 5 (cells indexed 0-8, keypad digit - 1).
+    fn priors(position: &str) -> Vec<(usize, f32)> {
+        let board: UltimateBoard = position.parse().expect("a valid position");
+        board
+            .legal_moves()
+            .into_iter()
+            .map(|m| {
+                let index = m.index();
+                let mut after = board;
+                let over = after.apply(index / 9, index % 9);
+                (index % 9 + 1, prior(&board, &after, index, over))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_prior_favours_taking_and_blocking_and_shuns_gifts() {
+        // X to move on board 5, where X can win at cell 9 and O threatens cell 3. O can win
+        // board 6 at once, board 4 is closed (won by X), and cell 5 leaves O its threat on 5.
+        let rows = [
+            "..O ... ...", // board 7 cell 9
+            "... ... ...",
+            "O.. O.. ...", // board 7 cell 1, board 8 cell 1
+            "..X XX. ...", // board 4 cell 9, board 5 cells 7 8
+            ".X. ... OO.", // board 4 cell 5, board 6 cells 4 5
+            "X.. OO. ...", // board 4 cell 1, board 5 cells 1 2
+            "X.. ... ...", // board 1 cell 7
+            "... ... ...",
+            "... ... ..X", // board 3 cell 3
+        ];
+        let rows: Vec<String> = rows.iter().map(|r| r.replace(' ', "")).collect();
+        let got = priors(&format!("{} 5", rows.join("/")));
+        let expected = [(3, 0.6), (4, 0.35), (5, 0.35), (6, 0.35), (9, 0.7)];
+        assert_eq!(got.len(), expected.len(), "{got:?}");
+        for ((cell, rate), (want_cell, want)) in got.iter().zip(expected) {
+            assert_eq!(*cell, want_cell);
+            assert!(
+                (rate - want).abs() < 1e-6,
+                "cell {cell}: {rate}, not {want}"
+            );
+        }
+    }
 }
