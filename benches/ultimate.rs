@@ -6,7 +6,9 @@
 //! uniformly random game on the same bitboards (the baseline's playout in the match tool),
 //! `playouts/uniform_api` one through the rules' public API (legal moves, then play), and
 //! `mcts/iterations` a
-//! fresh search of 20,000 iterations from the empty grid (tree building included).
+//! fresh search of 20,000 iterations from the empty grid (tree building included), and
+//! `mcts/iterations_without_prior` the same with new nodes starting empty (`with_prior(0)`),
+//! to show what the move prior costs.
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -55,6 +57,13 @@ fn iterations(c: &mut Criterion) {
     group.measurement_time(Duration::from_secs(4));
     group.bench_function("iterations", |b| {
         b.iter(|| Mcts::new(Some(1)).think_iterations(black_box(&start), N));
+    });
+    group.bench_function("iterations_without_prior", |b| {
+        b.iter(|| {
+            Mcts::new(Some(1))
+                .with_prior(0)
+                .think_iterations(black_box(&start), N)
+        });
     });
     group.finish();
 }

@@ -167,6 +167,14 @@ struct JsonBadBoard<'a> {
     error: &'a str,
 }
 
+/// The line of `analyze --ultimate --json` for a position that could not be read: named as
+/// its good lines name theirs.
+#[derive(Serialize)]
+struct JsonBadPosition<'a> {
+    position: &'a str,
+    error: &'a str,
+}
+
 fn cell_names(cells: impl Iterator<Item = Cell>) -> Vec<String> {
     cells.map(|c| c.to_string()).collect()
 }
@@ -534,17 +542,26 @@ impl Reporter<'_> {
         }
     }
 
-    /// Reports a bad board: `label` names it for people, `raw` is the text as given.
+    /// Reports a bad board (an Ultimate position): `label` names it for people, `raw` is the
+    /// text as given.
     fn bad(&mut self, label: &str, raw: &str, why: &str) -> io::Result<()> {
         self.status = 2;
-        writeln!(self.err, "tictactoe: bad board {label}: {why}")?;
+        let ultimate = self.options.ultimate;
+        let noun = if ultimate { "position" } else { "board" };
+        writeln!(self.err, "tictactoe: bad {noun} {label}: {why}")?;
         if self.options.json {
-            let line = JsonBadBoard {
-                board: raw,
-                error: why,
+            let line = if ultimate {
+                serde_json::to_string(&JsonBadPosition {
+                    position: raw,
+                    error: why,
+                })
+            } else {
+                serde_json::to_string(&JsonBadBoard {
+                    board: raw,
+                    error: why,
+                })
             };
-            let line = serde_json::to_string(&line).expect("an error serializes");
-            writeln!(self.out, "{line}")?;
+            writeln!(self.out, "{}", line.expect("an error serializes"))?;
         }
         Ok(())
     }

@@ -752,10 +752,15 @@ fn analyze_ultimate_prints_json_and_reports_bad_positions() {
     ] {
         let error = line["error"].as_str().unwrap_or_else(|| panic!("{line}"));
         assert!(error.contains(why), "{line}");
+        // Named as the good lines name theirs.
+        assert!(
+            line["position"].is_string() && line.get("board").is_none(),
+            "{line}"
+        );
     }
     let stderr = text(&out.stderr);
     assert!(
-        stderr.contains("bad board \"nonsense\": the position must end with a space"),
+        stderr.contains("bad position \"nonsense\": the position must end with a space"),
         "{stderr}"
     );
 
