@@ -17,7 +17,7 @@
 //! blocking a small board is good; sending the opponent to a board it wins at once, or letting it
 //! play anywhere, is bad). UCB1 then tries likely moves first instead of every one of up to 81
 //! moves once, and the guess fades as real games accumulate. Against the baseline at 100 ms a
-//! move this lifted the score from 70.8% to 82.5% (200 games each).
+//! move this lifted the score from 71.0% to 81.8% (200 games each, run side by side).
 //!
 //! The search is also a solver. A move that ends the game is known the moment its parent is
 //! expanded; a position with a winning move is lost for the player who moved into it, one whose
