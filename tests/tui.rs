@@ -1097,3 +1097,31 @@ fn ultimate_the_status_line_tells_the_truth_about_a_board_choice_after_an_arrow(
         tui.wait_text("Board 3: now the cell");
     }
 }
+
+#[test]
+fn ultimate_a_whole_move_typed_while_the_ai_thinks_waits_for_its_turn() {
+    let mut tui = Tui::start(&["--ultimate", "--think", "1500", "--delay", "0"]);
+    tui.send("55");
+    tui.wait_text("O (hard AI) is thinking");
+    // One digit chooses a board ahead; the second completes the move, which waits.
+    tui.send("9");
+    tui.wait_text("Board 9: now the cell, played after O's move");
+    tui.send("1");
+    tui.wait_text("Wait for the AI: 91 will be played next");
+    assert_eq!(tui.ultimate(), ultimate_with(&[("55", 'X')]));
+    // Once O has moved, 91 is played if O sent X to board 9 (or anywhere), and refused with
+    // the reason if not; either way the board holds exactly what was legal.
+    tui.wait_for("91 played or refused", |s| {
+        let grid = read_ultimate(s);
+        let o_moved = grid.matches('O').count() == 1;
+        o_moved
+            && (grid.matches('X').count() == 2 || s.contents().contains("You were sent to board"))
+    });
+    let grid = tui.ultimate();
+    if grid.matches('X').count() == 2 {
+        let at_91 = ultimate_with(&[("91", 'X')]).find('X').unwrap();
+        assert_eq!(grid.as_bytes()[at_91], b'X', "{grid}");
+    } else {
+        assert!(tui.screen().contains("not board 9"), "{}", tui.screen());
+    }
+}

@@ -602,17 +602,23 @@ impl App {
     }
 
     /// A digit in Ultimate: the cell when a board is chosen or forced, otherwise the board.
+    /// During the AI's move only whole moves are queued, board then cell: the board the
+    /// player will be sent to is not known yet.
     fn ultimate_digit(&mut self, board: &UltimateBoard, selected: Option<u8>, d: u8) {
-        let mover_is_human = matches!(self.game().turn(), Some((_, p)) if p.is_human());
-        match selected.or(board.forced_board()) {
-            Some(b) if mover_is_human => {
+        let mover = self.game().turn().map(|(_, p)| p);
+        let mover_is_human = mover.is_some_and(Player::is_human);
+        let ai_moves = mover.is_some_and(Player::is_ai) && self.session.has_human();
+        match (selected, board.forced_board()) {
+            (Some(b), _) | (None, Some(b))
+                if mover_is_human || (ai_moves && selected.is_some()) =>
+            {
                 let mv = ultimate::Move::new(b, d).expect("digits are 1-9");
                 self.cursor = Move::Ultimate(mv);
                 self.human_move(Move::Ultimate(mv));
             }
             // Whose turn it is, or that the game is over, is for `human_move` to say.
-            _ if !mover_is_human => {
-                if self.game().turn().is_some() && self.session.has_human() {
+            _ if !mover_is_human && !ai_moves => {
+                if mover.is_some() && self.session.has_human() {
                     let mark = self.game().position().to_move();
                     self.message =
                         format!("Wait for {mark}'s move: it decides the board you are sent to");
@@ -620,16 +626,22 @@ impl App {
                     self.human_move(self.cursor);
                 }
             }
-            Some(_) => {}
-            None if board.small_board_status(d) != ultimate::SmallStatus::Open => {
+            _ if board.small_board_status(d) != ultimate::SmallStatus::Open => {
                 self.message = format!("Board {d} is closed: choose an open board");
             }
-            None => {
+            _ => {
                 self.selected = Some(d);
                 let mv = ultimate::Move::new(d, 5).expect("digits are 1-9");
                 self.cursor = Move::Ultimate(mv);
-                self.message =
-                    format!("Board {d}: now the cell, 1-9 (Esc or Backspace chooses again)");
+                self.message = if ai_moves {
+                    let mark = self.game().position().to_move();
+                    format!(
+                        "Board {d}: now the cell, played after {mark}'s move if it is legal then \
+                         (Esc or Backspace chooses again)"
+                    )
+                } else {
+                    format!("Board {d}: now the cell, 1-9 (Esc or Backspace chooses again)")
+                };
             }
         }
     }
@@ -901,6 +913,7 @@ mod tests {
     use super::*;
     use crate::board::Rules;
     use crate::game::Score;
+    use crate::position::Variant;
     use crate::search::Searcher;
 
     fn app(a: Player, b: Player) -> App {
@@ -1010,6 +1023,50 @@ mod tests {
         assert_eq!(app.message(), "Wait for the AI: 3 will be played next");
         app.handle(Event::Answer(Reply::Move(cell(&app, 5))));
         assert_eq!(board(&app), "X../.O./..X");
+    }
+
+    /// Answers the AI's job in Ultimate with the move `digits` (board then cell).
+    fn ultimate_answer(app: &mut App, digits: &str) {
+        let mv: ultimate::Move = digits.parse().unwrap();
+        app.handle(Event::Answer(Reply::Move(Move::Ultimate(mv))));
+    }
+
+    #[test]
+    fn whole_ultimate_moves_typed_during_the_ai_turn_wait_for_the_human() {
+        let mut app = App::new(
+            Session::new(Variant::Ultimate, Player::Human, Player::Hard),
+            (80, 24),
+        );
+        for d in [5, 5, 1] {
+            app.update(Action::Digit(d));
+        }
+        assert_eq!(app.game().history().len(), 1, "not played for O");
+        assert_eq!(app.selected(), Some(1));
+        assert!(
+            app.message()
+                .starts_with("Board 1: now the cell, played after O's move")
+        );
+        app.update(Action::Digit(5));
+        assert_eq!(app.message(), "Wait for the AI: 15 will be played next");
+        app.update(Action::Digit(5));
+        app.update(Action::Digit(9));
+        assert_eq!(
+            app.message(),
+            "Wait for the AI: 15, 59 will be played in turn"
+        );
+        // O sends X to board 1: the first queued move is played, the second waits.
+        ultimate_answer(&mut app, "51");
+        let names: Vec<String> = app
+            .game()
+            .history()
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(names, ["55", "51", "15"]);
+        // O sends X to board 3: 59 is on the wrong board, so it is refused, not played.
+        ultimate_answer(&mut app, "53");
+        assert_eq!(app.game().history().len(), 4);
+        assert_eq!(app.message(), "You were sent to board 3, not board 5");
     }
 
     #[test]
