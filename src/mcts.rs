@@ -63,6 +63,9 @@ pub const MEDIUM_ITERATIONS: u64 = 250;
 pub const EXPLORATION: f32 = 0.8;
 /// Imaginary visits a new node starts with, scored at the rate [`prior`] guesses.
 pub const PRIOR_VISITS: u32 = 10;
+/// The most imaginary visits [`Mcts::with_prior`] takes: far more would drown real games and,
+/// near 2^31, overflow the counts.
+pub const MAX_PRIOR_VISITS: u32 = 1000;
 /// Iterations between looks at the cancel flag; the clock is read every fourth look.
 const CHECK_EVERY: u64 = 16;
 
@@ -172,10 +175,11 @@ impl Mcts {
         self
     }
 
-    /// New nodes start with `visits` imaginary visits at the rate [`prior`] guesses (default
+    /// New nodes start with `visits` imaginary visits (at most [`MAX_PRIOR_VISITS`]) at the
+    /// rate [`prior`] guesses, counted in half-points like real games (default
     /// [`PRIOR_VISITS`]); 0 starts them empty, every move alike. The tree is cleared.
     pub fn with_prior(mut self, visits: u32) -> Mcts {
-        self.prior = visits;
+        self.prior = visits.min(MAX_PRIOR_VISITS);
         self.clear();
         self
     }
@@ -235,7 +239,9 @@ impl Mcts {
                 }
             }
             Level::Medium => {
-                let mut quick = Mcts::new(Some(self.rng.u64(..))).with_node_cap(1 << 16);
+                let mut quick = Mcts::new(Some(self.rng.u64(..)))
+                    .with_node_cap(1 << 16)
+                    .with_prior(self.prior);
                 quick.set_cancel(self.cancel.clone());
                 quick
                     .think_iterations(board, MEDIUM_ITERATIONS)
@@ -565,27 +571,34 @@ impl Mcts {
         (mv, value)
     }
 
-    /// The move to play: the quickest proven win; else the most visited unproven move unless a
-    /// proven draw is better than its win rate; the slowest loss when all moves lose.
+    /// The move to play: the most visited unproven move, unless the best proven move is worth
+    /// more than its win rate (a proven win always is; a proven draw is when the rate is below
+    /// ½); the slowest loss when all moves lose.
     fn best(&self) -> Choice {
-        let entries = self.children(0).map(|i| (i, self.entry(i)));
-        let mut best: Option<(usize, (Move, Value))> = None;
-        for (i, (mv, value)) in entries {
-            let better = match best {
-                None => true,
-                // Two estimates: the most visited. Otherwise compare what they are worth.
-                Some((j, (_, top))) if !value.is_proven() && !top.is_proven() => {
-                    self.nodes[i].visits > self.nodes[j].visits
-                }
-                Some((_, (_, top))) => value > top,
-            };
-            if better {
-                best = Some((i, (mv, value)));
-            }
-        }
-        let (_, (mv, value)) = best.expect("the root of a game in progress has moves");
+        let unproven = self
+            .children(0)
+            .filter(|&i| self.nodes[i].proof == Proof::Unknown)
+            .max_by_key(|&i| self.nodes[i].visits);
+        let proven = self
+            .children(0)
+            .filter(|&i| self.nodes[i].proof != Proof::Unknown)
+            .max_by_key(|&i| self.entry(i).1);
+        let i = match (unproven, proven) {
+            (Some(u), Some(p)) if self.entry(p).1 > self.entry(u).1 => p,
+            (Some(u), _) => u,
+            (None, Some(p)) => p,
+            (None, None) => unreachable!("the root of a game in progress has moves"),
+        };
+        let (mv, value) = self.entry(i);
         Choice { mv, value }
     }
+}
+
+/// `board` after the move with index `mv`, which must be legal.
+fn played(board: &UltimateBoard, mv: u8) -> UltimateBoard {
+    let mut after = *board;
+    after.apply(usize::from(mv / 9), usize::from(mv % 9));
+    after
 }
 
 /// A guess, before any random game, at the share of games the move with index `mv` from
@@ -610,13 +623,6 @@ fn prior(board: &UltimateBoard, after: &UltimateBoard, mv: usize, over: bool) ->
         }
     }
     rate
-}
-
-/// `board` after the move with index `mv`, which must be legal.
-fn played(board: &UltimateBoard, mv: u8) -> UltimateBoard {
-    let mut after = *board;
-    after.apply(usize::from(mv / 9), usize::from(mv % 9));
-    after
 }
 
 /// The win rate `rate` (0..=1) as a [`Value::Estimate`].

@@ -1103,10 +1103,8 @@ fn ultimate_a_whole_move_typed_while_the_ai_thinks_waits_for_its_turn() {
     let mut tui = Tui::start(&["--ultimate", "--think", "1500", "--delay", "0"]);
     tui.send("55");
     tui.wait_text("O (hard AI) is thinking");
-    // One digit chooses a board ahead; the second completes the move, which waits.
-    tui.send("9");
-    tui.wait_text("Board 9: now the cell, played after O's move");
-    tui.send("1");
+    // Board then cell, in one go: the move waits for X's turn.
+    tui.send("91");
     tui.wait_text("Wait for the AI: 91 will be played next");
     assert_eq!(tui.ultimate(), ultimate_with(&[("55", 'X')]));
     // Once O has moved, 91 is played if O sent X to board 9 (or anywhere), and refused with

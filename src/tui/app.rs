@@ -753,15 +753,41 @@ impl App {
             return;
         }
         self.after_move(mark, cell);
-        while let Some(next) = self.queued.pop_front() {
-            if !matches!(self.game().turn(), Some((_, p)) if p.is_human()) {
-                self.queued.clear();
-                break;
+        let humans_turn = matches!(self.game().turn(), Some((_, p)) if p.is_human());
+        if let Some(b) = self.selected {
+            // A board chosen ahead in Ultimate stays chosen only if it may be played now.
+            let playable = match self.game().position() {
+                Position::Ultimate(board) => {
+                    board.small_board_status(b) == ultimate::SmallStatus::Open
+                        && board.forced_board().is_none_or(|f| f == b)
+                }
+                Position::Classic(_) => false,
+            };
+            if humans_turn && playable {
+                self.message = format!("{} Board {b} is chosen: now the cell", self.message);
+            } else {
+                self.selected = None;
+                if humans_turn {
+                    self.message = format!(
+                        "{} (board {b}, chosen ahead, cannot be played)",
+                        self.message
+                    );
+                }
             }
-            self.human_move(next);
-            if self.game().last_move() == Some(next) {
-                break;
-            }
+        }
+        let Some(next) = self.queued.pop_front() else {
+            return;
+        };
+        if !humans_turn {
+            self.queued.clear();
+            return;
+        }
+        self.human_move(next);
+        // A refused move drops the ones typed after it: they were meant for later turns.
+        if self.game().last_move() != Some(next) && !self.queued.is_empty() {
+            self.queued.clear();
+            self.message
+                .push_str(" (the moves typed after it are dropped)");
         }
     }
 
@@ -1033,10 +1059,7 @@ mod tests {
 
     #[test]
     fn whole_ultimate_moves_typed_during_the_ai_turn_wait_for_the_human() {
-        let mut app = App::new(
-            Session::new(Variant::Ultimate, Player::Human, Player::Hard),
-            (80, 24),
-        );
+        let mut app = ultimate_app();
         for d in [5, 5, 1] {
             app.update(Action::Digit(d));
         }
@@ -1067,6 +1090,74 @@ mod tests {
         ultimate_answer(&mut app, "53");
         assert_eq!(app.game().history().len(), 4);
         assert_eq!(app.message(), "You were sent to board 3, not board 5");
+    }
+
+    fn ultimate_app() -> App {
+        App::new(
+            Session::new(Variant::Ultimate, Player::Human, Player::Hard),
+            (80, 24),
+        )
+    }
+
+    #[test]
+    fn a_board_chosen_ahead_stays_chosen_only_where_it_may_be_played() {
+        let mut app = ultimate_app();
+        for d in [5, 5, 9] {
+            app.update(Action::Digit(d));
+        }
+        // O sends X to board 9: the choice stands and one more digit plays.
+        ultimate_answer(&mut app, "59");
+        assert_eq!(app.selected(), Some(9));
+        assert!(
+            app.message().ends_with("Board 9 is chosen: now the cell"),
+            "{}",
+            app.message()
+        );
+        app.update(Action::Digit(1));
+        assert_eq!(app.game().history().len(), 3);
+        assert_eq!(
+            app.game().last_move(),
+            Some(Move::Ultimate("91".parse().unwrap()))
+        );
+
+        let mut app = ultimate_app();
+        for d in [5, 5, 9] {
+            app.update(Action::Digit(d));
+        }
+        // O sends X to board 1: the choice is dropped, and the screen says where to play.
+        ultimate_answer(&mut app, "51");
+        assert_eq!(app.selected(), None);
+        assert_eq!(
+            app.message(),
+            "O (hard AI) played 51. X to move on board 1 (you) (board 9, chosen ahead, cannot be played)"
+        );
+    }
+
+    #[test]
+    fn a_refused_queued_move_drops_the_ones_typed_after_it() {
+        let mut app = ultimate_app();
+        for d in [5, 5, 1, 5, 5, 9] {
+            app.update(Action::Digit(d));
+        }
+        assert_eq!(
+            app.message(),
+            "Wait for the AI: 15, 59 will be played in turn"
+        );
+        ultimate_answer(&mut app, "53");
+        assert_eq!(
+            app.game().history().len(),
+            2,
+            "neither queued move is played"
+        );
+        assert_eq!(
+            app.message(),
+            "You were sent to board 3, not board 1 (the moves typed after it are dropped)"
+        );
+        app.update(Action::Digit(2));
+        assert_eq!(
+            app.game().last_move(),
+            Some(Move::Ultimate("32".parse().unwrap()))
+        );
     }
 
     #[test]
