@@ -46,8 +46,8 @@ struct Args {
     /// UCB1's exploration constant for the first player, when it is the engine (for tuning).
     #[arg(long)]
     exploration: Option<f32>,
-    /// Imaginary visits of each new node for the first player, when it is the engine (0 turns
-    /// the move prior off, for comparison).
+    /// Imaginary visits of each new node for the first player, when it is `hard` (0 turns the
+    /// move prior off, for comparison; `medium` never uses the prior).
     #[arg(long)]
     prior: Option<u32>,
 }

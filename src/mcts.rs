@@ -120,8 +120,9 @@ pub struct Choice {
 pub enum Level {
     /// A random legal move.
     Easy,
-    /// A short search of [`MEDIUM_ITERATIONS`] iterations on a fresh tree: it takes what it
-    /// sees, but a decent player can beat it.
+    /// A short search of [`MEDIUM_ITERATIONS`] iterations on a fresh tree, without the move
+    /// prior: it takes what it sees, but a decent player can beat it. (With the prior, 250
+    /// iterations scored 80.5% against the textbook baseline at 1,000; without, 56.5%.)
     Medium,
     /// The full thinking budget, reusing the tree.
     Hard,
@@ -241,7 +242,7 @@ impl Mcts {
             Level::Medium => {
                 let mut quick = Mcts::new(Some(self.rng.u64(..)))
                     .with_node_cap(1 << 16)
-                    .with_prior(self.prior);
+                    .with_prior(0);
                 quick.set_cancel(self.cancel.clone());
                 quick
                     .think_iterations(board, MEDIUM_ITERATIONS)
