@@ -754,25 +754,21 @@ impl App {
         }
         self.after_move(mark, cell);
         let humans_turn = matches!(self.game().turn(), Some((_, p)) if p.is_human());
-        if let Some(b) = self.selected {
-            // A board chosen ahead in Ultimate stays chosen only if it may be played now.
-            let playable = match self.game().position() {
-                Position::Ultimate(board) => {
-                    board.small_board_status(b) == ultimate::SmallStatus::Open
-                        && board.forced_board().is_none_or(|f| f == b)
-                }
-                Position::Classic(_) => false,
+        if let Some(b) = self.selected.take() {
+            // A board chosen ahead in Ultimate: where the player is sent to it, one digit plays
+            // there anyway; sent anywhere, it stays chosen if open; otherwise it is dropped.
+            let (forced, open) = match self.game().position() {
+                Position::Ultimate(board) => (
+                    board.forced_board(),
+                    board.small_board_status(b) == ultimate::SmallStatus::Open,
+                ),
+                Position::Classic(_) => (None, false),
             };
-            if humans_turn && playable {
-                self.message = format!("{} Board {b} is chosen: now the cell", self.message);
-            } else {
-                self.selected = None;
-                if humans_turn {
-                    self.message = format!(
-                        "{} (board {b}, chosen ahead, cannot be played)",
-                        self.message
-                    );
-                }
+            if humans_turn && forced.is_none() && open {
+                self.selected = Some(b);
+                self.message = format!("{}; board {b} chosen", self.message);
+            } else if humans_turn && forced != Some(b) {
+                self.message = format!("{}; board {b} dropped", self.message);
             }
         }
         let Some(next) = self.queued.pop_front() else {
@@ -786,8 +782,7 @@ impl App {
         // A refused move drops the ones typed after it: they were meant for later turns.
         if self.game().last_move() != Some(next) && !self.queued.is_empty() {
             self.queued.clear();
-            self.message
-                .push_str(" (the moves typed after it are dropped)");
+            self.message.push_str(" (later moves dropped)");
         }
     }
 
@@ -1105,13 +1100,11 @@ mod tests {
         for d in [5, 5, 9] {
             app.update(Action::Digit(d));
         }
-        // O sends X to board 9: the choice stands and one more digit plays.
+        // O sends X to board 9: one more digit plays there, as it would anyway.
         ultimate_answer(&mut app, "59");
-        assert_eq!(app.selected(), Some(9));
-        assert!(
-            app.message().ends_with("Board 9 is chosen: now the cell"),
-            "{}",
-            app.message()
+        assert_eq!(
+            app.message(),
+            "O (hard AI) played 59. X to move on board 9 (you)"
         );
         app.update(Action::Digit(1));
         assert_eq!(app.game().history().len(), 3);
@@ -1124,12 +1117,28 @@ mod tests {
         for d in [5, 5, 9] {
             app.update(Action::Digit(d));
         }
-        // O sends X to board 1: the choice is dropped, and the screen says where to play.
+        // O sends X to board 1: the choice is dropped, and the message says so.
         ultimate_answer(&mut app, "51");
         assert_eq!(app.selected(), None);
         assert_eq!(
             app.message(),
-            "O (hard AI) played 51. X to move on board 1 (you) (board 9, chosen ahead, cannot be played)"
+            "O (hard AI) played 51. X to move on board 1 (you); board 9 dropped"
+        );
+        // Sent anywhere, an open board chosen ahead stays chosen: X wins board 1 with 7 8 9,
+        // then O's 91 sends X there, to a closed board.
+        let mut app = ultimate_app();
+        for mv in ["17", "71", "18", "81", "19"] {
+            let mv: ultimate::Move = mv.parse().unwrap();
+            app.session.game_mut().play(Move::Ultimate(mv)).unwrap();
+        }
+        app.update(Action::Digit(9));
+        ultimate_answer(&mut app, "91");
+        assert_eq!(app.selected(), Some(9));
+        assert!(
+            app.message()
+                .ends_with("X to move anywhere (you); board 9 chosen"),
+            "{}",
+            app.message()
         );
     }
 
@@ -1151,7 +1160,7 @@ mod tests {
         );
         assert_eq!(
             app.message(),
-            "You were sent to board 3, not board 1 (the moves typed after it are dropped)"
+            "You were sent to board 3, not board 1 (later moves dropped)"
         );
         app.update(Action::Digit(2));
         assert_eq!(
