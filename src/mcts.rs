@@ -31,9 +31,9 @@
 //! Unproven values are win rates, carried in [`Value::Estimate`] as per-mille above or below an
 //! even game from the side to move's point of view: `Estimate(120)` means the side wins 62% of
 //! the simulated games (a draw counts as half; the prior's imaginary games count too, which
-//! matters only for a move searched a few times). Estimates lie within ±499, below any proven win and
-//! above any proven loss, so `Value`'s order and the classic review's labels hold unchanged;
-//! [`win_rate`] turns a value back into a rate.
+//! matters only for a move searched a few times). Estimates lie within ±499, below any proven
+//! win and above any proven loss, so `Value`'s order and the classic review's labels hold
+//! unchanged; [`win_rate`] turns a value back into a rate.
 //!
 //! # Memory and reuse
 //!

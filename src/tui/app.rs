@@ -636,8 +636,7 @@ impl App {
                 self.message = if ai_moves {
                     let mark = self.game().position().to_move();
                     format!(
-                        "Board {d}: now the cell, played after {mark}'s move if it is legal then \
-                         (Esc or Backspace chooses again)"
+                        "Board {d}: now the cell, played after {mark}'s move (Esc chooses again)"
                     )
                 } else {
                     format!("Board {d}: now the cell, 1-9 (Esc or Backspace chooses again)")
