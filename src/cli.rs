@@ -6,7 +6,7 @@ use std::net::IpAddr;
 use std::time::Duration;
 
 use crate::board::{MAX_SIZE, MIN_SIZE, Rules, RulesError};
-use crate::net::peer::DEFAULT_PORT;
+use crate::net::join::DEFAULT_PORT;
 use crate::player::Player;
 use crate::position::Variant;
 use crate::search::DEFAULT_TABLE_MB;

@@ -3,10 +3,13 @@
 //! ends.
 
 use crate::board::Mark;
-use crate::net::protocol::SessionState;
 use crate::player::Player;
 use crate::position::{Move, MoveError, Outcome, Position, Variant};
-use crate::record::{Record, RecordError};
+use crate::record::Record;
+
+/// Moves a person may type ahead while the other side is to move, at most this many; the
+/// front ends keep them in order and play them when the turn comes.
+pub const TYPE_AHEAD: usize = 8;
 
 /// One game: a position reached from the start by `history`, and the two sides' players.
 ///
@@ -119,6 +122,15 @@ pub struct Score {
     pub draws: u32,
 }
 
+/// Where a session stands: the round (from 1; side A plays X in odd rounds), the score of
+/// the rounds before it, and the current game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Standing {
+    pub round: u32,
+    pub score: Score,
+    pub record: Record,
+}
+
 /// Rounds between the same two players: who they are, what they are called, the game of the
 /// current round and the score of the rounds so far.
 #[derive(Clone, Debug)]
@@ -144,31 +156,19 @@ impl Session {
         }
     }
 
-    /// A session at the point `state` describes (a network game joined or rejoined): the
-    /// round, the score before it and the current game's moves. An error names the move that
-    /// does not replay.
-    pub fn restore(
-        variant: impl Into<Variant>,
-        a: Player,
-        b: Player,
-        state: &SessionState,
-    ) -> Result<Session, RecordError> {
-        let variant = variant.into();
-        let record = Record::parse(variant, &state.moves)?;
+    /// A session at the point `standing` describes (a network game joined or rejoined): the
+    /// round, the score before it and the current game.
+    pub fn restore(a: Player, b: Player, standing: &Standing) -> Session {
+        let variant = standing.record.variant();
         let mut session = Session::new(variant, a, b);
-        session.round = state.round.max(1);
-        let [wins_a, wins_b, draws] = state.score;
-        session.past = Score {
-            a: wins_a,
-            b: wins_b,
-            draws,
-        };
+        session.round = standing.round.max(1);
+        session.past = standing.score;
         let (x, o) = session.marks_players();
         session.game = Game::new(variant, x, o);
-        for &mv in record.moves() {
+        for &mv in standing.record.moves() {
             session.game.play(mv).expect("a record replays legally");
         }
-        Ok(session)
+        session
     }
 
     /// The players of X and of O this round: side A plays X in odd rounds.
@@ -177,14 +177,13 @@ impl Session {
         if self.round % 2 == 1 { (a, b) } else { (b, a) }
     }
 
-    /// This session (same players and names) at the point `state` describes: a network game
-    /// rejoined, where the host's record is the truth.
-    pub fn restored(&self, state: &SessionState) -> Result<Session, String> {
+    /// This session (same players and names) at the point `standing` describes: a network
+    /// game rejoined, where the host's record is the truth.
+    pub fn restored(&self, standing: &Standing) -> Session {
         let [a, b] = self.players;
-        let mut back =
-            Session::restore(self.game.variant(), a, b, state).map_err(|e| e.to_string())?;
+        let mut back = Session::restore(a, b, standing);
         back.names.clone_from(&self.names);
-        Ok(back)
+        back
     }
 
     /// The mark the remote player of a network game has this round, if there is one.
@@ -194,53 +193,12 @@ impl Session {
             .find(|&m| self.game.player(m) == Player::Remote)
     }
 
-    /// Plays a move that arrived from the remote player: it must be their turn, the next
-    /// move of the game (`seq`, from 1) and a legal cell. A move this game already has (sent
-    /// again after a rejoin brought it) is `Ok(None)` and changes nothing. On error nothing
-    /// changes and the message says what was wrong.
-    pub fn remote_move(&mut self, seq: u32, cell: &str) -> Result<Option<Move>, String> {
-        let shown: String = cell.chars().take(12).collect();
-        let history = self.game.history();
-        if let Some(&had) = usize::try_from(seq)
-            .ok()
-            .and_then(|s| history.get(s.wrapping_sub(1)))
-        {
-            if had.to_string() == cell.trim() {
-                return Ok(None);
-            }
-        }
-        match self.game.turn() {
-            Some((_, Player::Remote)) => {}
-            Some(_) => return Err(format!("move {seq} ({shown}) came out of turn")),
-            None => {
-                return Err(format!(
-                    "move {seq} ({shown}) came after the end of the game"
-                ));
-            }
-        }
-        let expected = self.game.history().len() + 1;
-        if usize::try_from(seq).ok() != Some(expected) {
-            return Err(format!(
-                "move {seq} ({shown}) came when move {expected} was due"
-            ));
-        }
-        let parsed = self.game.position().parse_move(cell);
-        let mv = parsed.map_err(|e| format!("move {seq}: {e}"))?;
-        self.game.play(mv).map_err(|e| format!("move {seq}: {e}"))?;
-        Ok(Some(mv))
-    }
-
-    /// Where the session stands, as a network host tells the player who joins.
-    pub fn state(&self) -> SessionState {
-        SessionState {
+    /// Where the session stands: what a network host tells the player who joins.
+    pub fn standing(&self) -> Standing {
+        Standing {
             round: self.round,
-            score: [self.past.a, self.past.b, self.past.draws],
-            moves: self
-                .game
-                .history()
-                .iter()
-                .map(ToString::to_string)
-                .collect(),
+            score: self.past,
+            record: self.game.record(),
         }
     }
 
@@ -461,33 +419,27 @@ mod tests {
     }
 
     #[test]
-    fn a_session_state_restores_the_same_session() {
+    fn a_standing_restores_the_same_session() {
         let mut s = Session::new(Rules::CLASSIC, Player::Human, Player::Remote);
         play_digits(&mut s, &[7, 1, 8, 2, 9]);
         s.new_round();
         play_digits(&mut s, &[5, 3]);
-        let state = s.state();
-        assert_eq!((state.round, state.score), (2, [1, 0, 0]));
-        let back = Session::restore(Rules::CLASSIC, Player::Remote, Player::Human, &state).unwrap();
+        let standing = s.standing();
+        assert_eq!(
+            (standing.round, standing.score),
+            (
+                2,
+                Score {
+                    a: 1,
+                    b: 0,
+                    draws: 0
+                }
+            )
+        );
+        let back = Session::restore(Player::Remote, Player::Human, &standing);
         assert_eq!(back.game().position(), s.game().position());
         assert_eq!(back.score(), s.score());
         assert_eq!(back.side_of(Mark::X), Side::B, "round 2: side B plays X");
-        // A move the restored game already has, sent again, changes nothing.
-        let mut joined =
-            Session::restore(Rules::CLASSIC, Player::Human, Player::Remote, &state).unwrap();
-        assert_eq!(joined.remote_move(2, "3"), Ok(None));
-        assert_eq!(joined.game().history().len(), 2);
-        let bad = SessionState {
-            moves: vec!["5".into(), "5".into()],
-            ..state
-        };
-        assert_eq!(
-            Session::restore(Rules::CLASSIC, Player::Remote, Player::Human, &bad)
-                .map(|_| ())
-                .unwrap_err()
-                .number,
-            2
-        );
     }
 
     #[test]

@@ -2,21 +2,17 @@
 
 use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
-use std::sync::mpsc;
-use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use anyhow::{Context, anyhow};
+use anyhow::Context;
 use clap::error::ErrorKind;
 use clap::parser::ValueSource;
 use clap::{ArgMatches, CommandFactory, FromArgMatches};
 use tictactoe::analyze;
-use tictactoe::board::Mark;
 use tictactoe::cli::{AnalyzeArgs, Cli, Command, HostArgs, JoinArgs, ReviewArgs};
-use tictactoe::game::{Session, Side};
-use tictactoe::net::peer::{Host, Joiner, NetEvent, Welcome};
-use tictactoe::plain::{self, Ending, Input, Remote};
-use tictactoe::player::{Brain, Player};
+use tictactoe::game::Session;
+use tictactoe::plain::{self, Ending};
+use tictactoe::player::Brain;
 use tictactoe::position::Variant;
 use tictactoe::review;
 use tictactoe::tui;
@@ -139,16 +135,12 @@ fn play(cli: &Cli) -> anyhow::Result<ExitCode> {
         return after_screen(cli, &summary);
     }
     let mut session = session;
-    let options = plain::Options {
-        echo: !io::stdin().is_terminal(),
-        review: cli.review,
-    };
     let ending = plain::run(
         &mut session,
         &mut brain(cli),
         &mut io::stdin().lock(),
         &mut io::stdout().lock(),
-        options,
+        plain_options(cli),
     )
     .context("playing in plain mode")?;
     Ok(exit_code(ending))
@@ -190,143 +182,47 @@ fn exit_code(ending: Ending) -> ExitCode {
             ExitCode::FAILURE
         }
         Ending::Disconnected => ExitCode::FAILURE,
+        Ending::Stopped(signal) => ExitCode::from(128 + signal as u8),
     }
 }
 
-/// `tictactoe host`: listen, say how to join, wait for a player, play.
+/// `tictactoe host`: the chosen front end listens, says how to join, and plays.
 fn host(cli: &Cli, args: &HostArgs) -> anyhow::Result<ExitCode> {
-    let rules = variant(cli);
-    let host = Host::bind(args.bind, args.port, rules)
-        .with_context(|| format!("listening on {}:{}", args.bind, args.port))?;
-    let addr = host
-        .join_address()
-        .context("reading the listening address")?;
-    let join_line = format!("Join with: tictactoe join {addr} --code {}", host.code());
-    let mut out = io::stdout().lock();
-    writeln!(out, "{join_line}")?;
-    out.flush()?;
-    let session = Session::new(rules, Player::Human, Player::Remote);
-    let state = Arc::new(Mutex::new(session.state()));
+    let setup = (args.bind, args.port, variant(cli));
     if full_screen(cli) {
-        drop(out);
-        let channel = tui::channel();
-        let link = host
-            .start(Arc::clone(&state), channel.0.clone(), tui::Message::Net)
-            .context("starting to listen")?;
-        let net = tui::Network {
-            link,
-            host: true,
-            waiting: Some(join_line),
-            state: Some(state),
-            joiner: None,
-        };
-        return network_screen(cli, session, channel, &net);
+        let summary = tui::host(setup, brain(cli), screen_options(cli))?;
+        return after_screen(cli, &summary);
     }
-    let mut session = session;
-    let (tx, rx) = mpsc::channel();
-    let link = host
-        .start(Arc::clone(&state), tx.clone(), Input::Net)
-        .context("starting to listen")?;
-    writeln!(out, "Waiting for a player ({rules}; Ctrl-C cancels)…")?;
-    let peer = loop {
-        match rx.recv() {
-            Ok(Input::Net(NetEvent::Joined(peer))) => break peer,
-            Ok(Input::Net(NetEvent::Notice(text))) => writeln!(out, "{text}")?,
-            Ok(_) => {}
-            Err(_) => return Err(anyhow!("the listener stopped")),
-        }
-    };
-    session.rename(Side::B, peer.ip().to_string());
-    writeln!(out, "{peer} joined. You play X.")?;
-    plain::read_lines(io::BufReader::new(io::stdin()), tx).context("reading input")?;
-    let publish = |s: &Session| *state.lock().unwrap_or_else(PoisonError::into_inner) = s.state();
-    let remote = Remote {
-        link,
-        events: &rx,
-        on_lost: &|| {},
-        publish: &publish,
-        host: true,
-    };
-    network_game(cli, &mut session, &remote, &mut out)
-}
-
-/// `tictactoe join`: connect with the code, take the host's rules and game, play.
-fn join(cli: &Cli, args: &JoinArgs) -> anyhow::Result<ExitCode> {
-    if full_screen(cli) {
-        let channel = tui::channel();
-        let (joiner, welcome) =
-            Joiner::join(&args.target, &args.code, &channel.0, tui::Message::Net)
-                .map_err(|e| anyhow!(e))?;
-        let session = joined_session(&joiner, &welcome)?;
-        let net = tui::Network {
-            link: joiner.link().clone(),
-            host: false,
-            waiting: None,
-            state: None,
-            joiner: Some(joiner),
-        };
-        return network_screen(cli, session, channel, &net);
-    }
-    let (tx, rx) = mpsc::channel();
-    let (joiner, welcome) =
-        Joiner::join(&args.target, &args.code, &tx, Input::Net).map_err(|e| anyhow!(e))?;
-    let mut session = joined_session(&joiner, &welcome)?;
-    let mut out = io::stdout().lock();
-    let mark = if session.side_of(Mark::X) == Side::B {
-        Mark::X
-    } else {
-        Mark::O
-    };
-    writeln!(
-        out,
-        "Joined {} ({}). You play {mark}.",
-        joiner.addr(),
-        welcome.rules
+    let ending = plain::host(
+        setup,
+        &mut brain(cli),
+        io::BufReader::new(io::stdin()),
+        &mut io::stdout().lock(),
+        plain_options(cli),
     )?;
-    plain::read_lines(io::BufReader::new(io::stdin()), tx.clone()).context("reading input")?;
-    let rejoin = || joiner.rejoin(&tx, Input::Net);
-    let remote = Remote {
-        link: joiner.link().clone(),
-        events: &rx,
-        on_lost: &rejoin,
-        publish: &|_| {},
-        host: false,
-    };
-    network_game(cli, &mut session, &remote, &mut out)
+    Ok(exit_code(ending))
 }
 
-/// The joiner's session: the host is side A, the person here side B, as the host said.
-fn joined_session(joiner: &Joiner, welcome: &Welcome) -> anyhow::Result<Session> {
-    let mut session =
-        Session::restore(welcome.rules, Player::Remote, Player::Human, &welcome.state)
-            .map_err(|e| anyhow!("the host's game does not replay here: {e}"))?;
-    session.rename(Side::A, joiner.addr().ip().to_string());
-    Ok(session)
+/// `tictactoe join`: the chosen front end connects with the code and plays the host's game.
+fn join(cli: &Cli, args: &JoinArgs) -> anyhow::Result<ExitCode> {
+    let target = (args.target.as_str(), args.code.as_str());
+    if full_screen(cli) {
+        let summary = tui::join(target, brain(cli), screen_options(cli))?;
+        return after_screen(cli, &summary);
+    }
+    let ending = plain::join(
+        target,
+        &mut brain(cli),
+        io::BufReader::new(io::stdin()),
+        &mut io::stdout().lock(),
+        plain_options(cli),
+    )?;
+    Ok(exit_code(ending))
 }
 
-/// A network game in the terminal game.
-fn network_screen(
-    cli: &Cli,
-    session: Session,
-    channel: (mpsc::Sender<tui::Message>, mpsc::Receiver<tui::Message>),
-    net: &tui::Network,
-) -> anyhow::Result<ExitCode> {
-    let summary = tui::run_with(session, brain(cli), screen_options(cli), channel, Some(net))?;
-    after_screen(cli, &summary)
-}
-
-/// A network game in the plain front end.
-fn network_game(
-    cli: &Cli,
-    session: &mut Session,
-    remote: &Remote<'_>,
-    out: &mut dyn Write,
-) -> anyhow::Result<ExitCode> {
-    let options = plain::Options {
+fn plain_options(cli: &Cli) -> plain::Options {
+    plain::Options {
         echo: !io::stdin().is_terminal(),
         review: cli.review,
-    };
-    let ending = plain::run_network(session, &mut brain(cli), remote, out, options)
-        .context("playing over the network")?;
-    Ok(exit_code(ending))
+    }
 }

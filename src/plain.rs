@@ -4,17 +4,14 @@
 //! A bad line gets one line naming the problem and the same prompt again; the board is
 //! untouched.
 
-use std::collections::VecDeque;
+mod net;
+
 use std::fmt::Write as _;
 use std::io::{self, BufRead, Write};
-use std::sync::mpsc::{Receiver, Sender};
-use std::thread;
 
 use crate::analyze;
 use crate::board::{self, Board, Mark};
 use crate::game::{Game, Session};
-use crate::net::peer::{Link, NetEvent};
-use crate::net::protocol::Message;
 use crate::player::Brain;
 use crate::position::{Move, MoveError, Outcome, Position};
 use crate::review;
@@ -33,7 +30,11 @@ pub enum Ending {
     Left,
     /// The connection of a network game was lost for good.
     Disconnected,
+    /// A network game was ended by this stop signal (after saying goodbye).
+    Stopped(i32),
 }
+
+pub use net::{host, join};
 
 /// The board in the classic layout, top row first. On 3×3 empty cells show their numpad
 /// digit; larger boards show `.` and coordinate labels along the edges.
@@ -221,233 +222,6 @@ pub fn run(
             Typed::Handled => {}
         }
     }
-}
-
-/// What the plain network game waits for.
-#[derive(Debug)]
-pub enum Input {
-    /// A line typed (or piped) by the local player.
-    Line(Vec<u8>),
-    /// The local input ended.
-    Ended,
-    Net(NetEvent),
-}
-
-/// Reads `input`'s lines on a thread of their own and sends them, then [`Input::Ended`].
-pub fn read_lines(mut input: impl BufRead + Send + 'static, tx: Sender<Input>) -> io::Result<()> {
-    thread::Builder::new().name("input".into()).spawn(move || {
-        loop {
-            let mut buf = Vec::new();
-            let message = match input.read_until(b'\n', &mut buf) {
-                Ok(0) | Err(_) => Input::Ended,
-                Ok(_) => Input::Line(buf),
-            };
-            let ended = matches!(message, Input::Ended);
-            if tx.send(message).is_err() || ended {
-                break;
-            }
-        }
-    })?;
-    Ok(())
-}
-
-/// The network side of a plain game.
-pub struct Remote<'a> {
-    pub link: Link,
-    /// Typed lines and the network's events, in the order they happened.
-    pub events: &'a Receiver<Input>,
-    /// Called when the connection is lost: a joiner starts trying to get back in.
-    pub on_lost: &'a dyn Fn(),
-    /// Called whenever the session changes: a host keeps what a rejoining player gets.
-    pub publish: &'a dyn Fn(&Session),
-    /// Whether this side hosts (its record is the truth after a rejoin).
-    pub host: bool,
-}
-
-/// Typed lines kept while it is the other player's turn, at most this many.
-const TYPED_AHEAD: usize = 32;
-
-/// Plays one game against the player at the other end of `remote.link`: local moves are sent,
-/// the other side's moves are checked with the rules before they are played, and a lost
-/// connection waits for a rejoin. Ends like [`run`], or with [`Ending::Left`] and
-/// [`Ending::Disconnected`].
-pub fn run_network(
-    session: &mut Session,
-    brain: &mut Brain,
-    remote: &Remote<'_>,
-    out: &mut dyn Write,
-    options: Options,
-) -> io::Result<Ending> {
-    write!(out, "{}", show(session.game().position()))?;
-    let mut typed_ahead: VecDeque<Vec<u8>> = VecDeque::new();
-    let mut input_ended = false;
-    let mut flow = Flow {
-        connected: true,
-        announced: false,
-    };
-    loop {
-        (remote.publish)(session);
-        let game = session.game_mut();
-        let Some((mark, player)) = game.turn() else {
-            finish(game, brain, out, options)?;
-            remote.link.leave();
-            return Ok(Ending::Finished);
-        };
-        if player.is_human() && !flow.announced {
-            prompt(game, out)?;
-        } else if !flow.announced {
-            writeln!(out, "Waiting for {mark} (remote)…")?;
-        }
-        flow.announced = true;
-        let event = match typed_ahead.pop_front() {
-            Some(line) if player.is_human() => Input::Line(line),
-            Some(line) => {
-                typed_ahead.push_front(line);
-                remote.events.recv().unwrap_or(Input::Ended)
-            }
-            None if input_ended && player.is_human() => {
-                writeln!(out)?;
-                remote.link.leave();
-                return Ok(Ending::InputEnded);
-            }
-            None => remote.events.recv().unwrap_or(Input::Ended),
-        };
-        match event {
-            Input::Line(line) if !player.is_human() => {
-                if typed_ahead.len() < TYPED_AHEAD {
-                    typed_ahead.push_back(line);
-                }
-            }
-            Input::Line(line) => {
-                flow.announced = false;
-                match typed(game, &line, out, options.echo)? {
-                    // The joiner waits to be back in; the host plays on, and a player who
-                    // rejoins gets its moves.
-                    Typed::Cell(_) if !flow.connected && !remote.host => {
-                        let them = mark.other();
-                        writeln!(out, "Not connected: wait for {them} to come back.")?;
-                    }
-                    Typed::Cell(cell) => {
-                        if play(game, cell, out)? {
-                            let seq = game.history().len() as u32;
-                            let message = Message::Move {
-                                seq,
-                                cell: cell.to_string(),
-                            };
-                            // The session first: a player joining meanwhile gets the move
-                            // in its hello or after it.
-                            (remote.publish)(session);
-                            remote.link.send(&message);
-                        }
-                    }
-                    Typed::Quit => {
-                        remote.link.leave();
-                        writeln!(out, "Quit.")?;
-                        if !game.history().is_empty() {
-                            writeln!(out, "Record: {}", game.record())?;
-                        }
-                        return Ok(Ending::Quit);
-                    }
-                    Typed::Undo => writeln!(out, "Undo is not available in network games.")?,
-                    Typed::Hint => hint(game, brain, out)?,
-                    Typed::Handled => {}
-                }
-            }
-            Input::Ended => input_ended = true,
-            Input::Net(event) => {
-                if let Some(ending) = on_net(session, remote, event, &mut flow, out)? {
-                    return Ok(ending);
-                }
-            }
-        }
-    }
-}
-
-/// Where a plain network game stands besides the session.
-struct Flow {
-    connected: bool,
-    /// Whether this turn's prompt (or waiting line) has been printed.
-    announced: bool,
-}
-
-/// Acts on one network event; `Some` ends the game.
-fn on_net(
-    session: &mut Session,
-    remote: &Remote<'_>,
-    event: NetEvent,
-    flow: &mut Flow,
-    out: &mut dyn Write,
-) -> io::Result<Option<Ending>> {
-    let them = session.remote_mark().unwrap_or(Mark::O);
-    match event {
-        NetEvent::Received(Message::Move { seq, cell }) => match session.remote_move(seq, &cell) {
-            Ok(None) => {}
-            Ok(Some(c)) => {
-                writeln!(out, "{them} (remote) plays {c}")?;
-                write!(out, "{}", show(session.game().position()))?;
-                flow.announced = false;
-            }
-            Err(why) => {
-                writeln!(out, "Refused a move from {them}: {why}.")?;
-                remote.link.refuse(&why);
-            }
-        },
-        NetEvent::Received(Message::Bye) => {
-            writeln!(out, "{them} left the game.")?;
-            remote.link.leave();
-            return Ok(Some(Ending::Left));
-        }
-        NetEvent::Received(Message::Error { message }) => {
-            writeln!(out, "{them}'s side reports: {message:.200}")?;
-        }
-        // This front end plays one game, and it is not over: no rematch yet.
-        NetEvent::Received(Message::Rematch) => {
-            let why = "a rematch can only be asked for after a game";
-            writeln!(out, "Refused a message from {them}: {why}.")?;
-            remote.link.refuse(why);
-        }
-        NetEvent::Received(_) => {}
-        NetEvent::Lost(why) => {
-            flow.connected = false;
-            if remote.host {
-                writeln!(
-                    out,
-                    "{them}'s connection was lost ({why}); waiting for them to rejoin."
-                )?;
-            } else {
-                writeln!(
-                    out,
-                    "The connection to {them} was lost ({why}); trying to get back in…"
-                )?;
-            }
-            (remote.on_lost)();
-        }
-        NetEvent::Joined(addr) => {
-            flow.connected = true;
-            flow.announced = false;
-            writeln!(out, "{them} is back ({addr}).")?;
-        }
-        NetEvent::Rejoined(state) => match session.restored(&state) {
-            Ok(back) => {
-                *session = back;
-                flow.connected = true;
-                flow.announced = false;
-                writeln!(out, "Back in.")?;
-                write!(out, "{}", show(session.game().position()))?;
-            }
-            Err(why) => {
-                writeln!(out, "The host's game does not replay here: {why}.")?;
-                remote.link.leave();
-                return Ok(Some(Ending::Disconnected));
-            }
-        },
-        NetEvent::Refused(why) => {
-            writeln!(out, "Could not get back in: {why}.")?;
-            return Ok(Some(Ending::Disconnected));
-        }
-        NetEvent::Notice(text) => writeln!(out, "{text}")?,
-    }
-    Ok(None)
 }
 
 /// What a line typed at the prompt asks for, once the lines that only need an answer have

@@ -1,6 +1,11 @@
-//! Play over the network: the protocol (messages, framing, limits) and the connection
-//! (listening, joining, the handshake, heartbeats, rejoining). The front ends check every move
-//! with their own rules and treat the other player as one more kind of player.
+//! Play over the network, below the front ends: the protocol (messages, framing, limits), the
+//! connection ([`link`]), the host's handshake ([`host`]) and the joiner's ([`join`]), and
+//! the [`session`] that turns it all into typed events both front ends consume; [`setup`]
+//! gets a game to that point. Each side checks every move with its own rules.
 
-pub mod peer;
+pub mod host;
+pub mod join;
+pub mod link;
 pub mod protocol;
+pub mod session;
+pub mod setup;

@@ -1,14 +1,14 @@
 //! The network protocol: newline-delimited JSON messages of at most [`MAX_LINE`] bytes,
-//! versioned by [`PROTOCOL`].
+//! versioned by [`PROTOCOL`], and the limits on what the other side may send.
 //!
 //! A session between a host and the player who joins it:
 //!
 //! 1. The joiner connects and sends `hello` with the protocol version, its program version and
-//!    the join code.
-//! 2. The host answers with its own `hello`: the versions, the rules, and the state of the
+//!    the join code (and, coming back after a lost connection, the token the host gave it).
+//! 2. The host answers with its own `hello`: the versions, the rules, the state of the
 //!    session (the round, the score and the moves of the current game, so that a player who
-//!    rejoins after a lost connection gets the exact game back). Or it sends `error` and
-//!    closes the connection.
+//!    rejoins after a lost connection gets the exact game back) and a token for coming back.
+//!    Or it sends `error`, with the [`RefusalKind`] as `kind`, and closes the connection.
 //! 3. Then either side sends `move` (on its own turn), `rematch` (after a game; a new game
 //!    starts when both have sent it), `ping` (every [`HEARTBEAT`]) and `bye` (leaving).
 //!    Anything else, or anything at the wrong time, is answered with `error` and the
@@ -31,6 +31,10 @@ pub const MAX_LINE: usize = 1024;
 pub const HEARTBEAT: Duration = Duration::from_secs(2);
 /// Silence after which the other side counts as gone.
 pub const SILENCE: Duration = Duration::from_secs(10);
+/// The most characters of free text from the other side (an error's message) shown.
+pub const REMOTE_TEXT: usize = 120;
+/// The longest join code, in characters.
+pub const MAX_CODE: usize = 64;
 
 /// The rules as they travel: the classic rules, and `variant` (`"ultimate"`) for Ultimate
 /// tic-tac-toe, where the classic fields are 3, 3 and false and mean nothing. A classic
@@ -110,6 +114,10 @@ pub enum Message {
         rules: Option<WireRules>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         state: Option<SessionState>,
+        /// The host gives the player a token; the player shows it when it comes back after a
+        /// lost connection, so the host knows it is the same player.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        token: Option<String>,
     },
     /// A move: `seq` is its number in the game, from 1; `cell` its name (`5`, `c3`).
     Move { seq: u32, cell: String },
@@ -119,8 +127,50 @@ pub enum Message {
     Ping,
     /// I am leaving.
     Bye,
-    /// What was wrong with the last message; the connection closes after it.
-    Error { message: String },
+    /// What was wrong with the last message; the connection closes after it. A refused hello
+    /// says which kind of refusal it is, for programs to decide by.
+    Error {
+        message: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        kind: Option<RefusalKind>,
+    },
+}
+
+impl Message {
+    /// An `error` that is not a refused hello.
+    pub fn error(message: impl Into<String>) -> Message {
+        Message::Error {
+            message: message.into(),
+            kind: None,
+        }
+    }
+}
+
+/// Why a host refused a hello, as a program reads it (the `kind` of an `error`). A kind this
+/// program does not know reads as [`RefusalKind::Other`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RefusalKind {
+    /// The join code is wrong.
+    WrongCode,
+    /// A game is in progress with another player.
+    InProgress,
+    /// No place for the connection now: worth trying again in a moment.
+    Busy,
+    /// The hello did not arrive in time.
+    Timeout,
+    /// The hello was not one this host can take (no code, another protocol version, junk).
+    BadHello,
+    #[serde(other)]
+    Other,
+}
+
+impl RefusalKind {
+    /// Whether asking again can help: a busy host or a slow hello, not a wrong code or a
+    /// game with someone else.
+    pub fn is_passing(self) -> bool {
+        matches!(self, RefusalKind::Busy | RefusalKind::Timeout)
+    }
 }
 
 /// Why a line is not a message.
@@ -145,15 +195,15 @@ impl std::fmt::Display for ProtocolError {
 impl std::error::Error for ProtocolError {}
 
 impl Message {
-    /// The message as one line, newline included.
-    ///
-    /// # Panics
-    /// If the line would exceed [`MAX_LINE`]; the messages this program builds never do.
-    pub fn to_line(&self) -> String {
-        let mut line = serde_json::to_string(self).expect("messages serialise");
+    /// The message as one line, newline included, or [`ProtocolError::TooLong`] if it would
+    /// exceed [`MAX_LINE`] (the texts in it come from people and peers).
+    pub fn to_line(&self) -> Result<String, ProtocolError> {
+        let mut line = serde_json::to_string(self).map_err(|_| ProtocolError::NotText)?;
         line.push('\n');
-        assert!(line.len() <= MAX_LINE, "message too long: {line}");
-        line
+        if line.len() > MAX_LINE {
+            return Err(ProtocolError::TooLong);
+        }
+        Ok(line)
     }
 
     /// Parses one line (without its newline). Every text in the message, and in the reason
@@ -179,6 +229,7 @@ impl Message {
                 code,
                 rules,
                 state,
+                token,
             } => Message::Hello {
                 protocol,
                 program: printable(&program),
@@ -188,23 +239,73 @@ impl Message {
                     moves: s.moves.iter().map(|m| printable(m)).collect(),
                     ..s
                 }),
+                token: token.map(|t| printable(&t)),
             },
             Message::Move { seq, cell } => Message::Move {
                 seq,
                 cell: printable(&cell),
             },
-            Message::Error { message } => Message::Error {
+            Message::Error { message, kind } => Message::Error {
                 message: printable(&message),
+                kind,
             },
             other => other,
         }
     }
 }
 
-/// `text` with every control character (escape sequences included) replaced by `�`.
+/// `text` with every control character (escape sequences included) and every invisible
+/// format character (bidirectional overrides and isolates such as U+202E and U+2066–2069,
+/// direction marks, zero-width characters, line and paragraph separators) replaced by `�`:
+/// text from the other side can neither drive the terminal nor disguise itself.
 pub fn printable(text: &str) -> String {
     text.chars()
-        .map(|c| if c.is_control() { '\u{fffd}' } else { c })
+        .map(|c| {
+            if c.is_control() || is_format(c) {
+                '\u{fffd}'
+            } else {
+                c
+            }
+        })
+        .collect()
+}
+
+/// Whether `c` is an invisible format character (Unicode category Cf, and the line and
+/// paragraph separators).
+fn is_format(c: char) -> bool {
+    matches!(
+        u32::from(c),
+        0xAD | 0x600..=0x605
+            | 0x61C
+            | 0x6DD
+            | 0x70F
+            | 0x890..=0x891
+            | 0x8E2
+            | 0x180E
+            | 0x200B..=0x200F
+            | 0x2028..=0x202E
+            | 0x2060..=0x2064
+            | 0x2066..=0x206F
+            | 0xFEFF
+            | 0xFFF9..=0xFFFB
+            | 0x110BD
+            | 0x110CD
+            | 0x13430..=0x1343F
+            | 0x1BCA0..=0x1BCA3
+            | 0x1D173..=0x1D17A
+            | 0xE0001
+            | 0xE0020..=0xE007F
+    )
+}
+
+/// At most `limit` characters of `text` (already made printable), with `…` where it was cut.
+pub fn cut(text: &str, limit: usize) -> String {
+    if text.chars().count() <= limit {
+        return text.to_string();
+    }
+    text.chars()
+        .take(limit.saturating_sub(1))
+        .chain(['…'])
         .collect()
 }
 
@@ -261,6 +362,7 @@ mod tests {
                 score: [1, 0, 0],
                 moves: vec!["5".into(), "1".into()],
             }),
+            token: Some("t0k3n".into()),
         };
         for message in [
             hello,
@@ -273,9 +375,11 @@ mod tests {
             Message::Bye,
             Message::Error {
                 message: "wrong code".into(),
+                kind: Some(RefusalKind::WrongCode),
             },
+            Message::error("move 2 was due"),
         ] {
-            let line = message.to_line();
+            let line = message.to_line().unwrap();
             assert_eq!(line.matches('\n').count(), 1);
             assert_eq!(Message::parse(line.trim_end().as_bytes()), Ok(message));
         }
@@ -284,9 +388,78 @@ mod tests {
                 seq: 1,
                 cell: "5".into()
             }
-            .to_line(),
+            .to_line()
+            .unwrap(),
             "{\"type\":\"move\",\"seq\":1,\"cell\":\"5\"}\n"
         );
+    }
+
+    #[test]
+    fn a_message_over_the_limit_is_an_error_not_a_panic() {
+        let hello = Message::Hello {
+            protocol: PROTOCOL,
+            program: "0.1.0".into(),
+            code: Some("x".repeat(970)),
+            rules: None,
+            state: None,
+            token: None,
+        };
+        assert_eq!(hello.to_line(), Err(ProtocolError::TooLong));
+    }
+
+    #[test]
+    fn refusal_kinds_travel_beside_the_text_and_unknown_ones_read_as_other() {
+        let line = Message::Error {
+            message: "the host is busy: try again in a moment".into(),
+            kind: Some(RefusalKind::Busy),
+        }
+        .to_line()
+        .unwrap();
+        assert!(line.contains(r#""kind":"busy""#), "{line}");
+        let later = br#"{"type":"error","message":"m","kind":"full_moon"}"#;
+        assert!(matches!(
+            Message::parse(later),
+            Ok(Message::Error {
+                kind: Some(RefusalKind::Other),
+                ..
+            })
+        ));
+        let old = br#"{"type":"error","message":"wrong code"}"#;
+        assert_eq!(Message::parse(old), Ok(Message::error("wrong code")));
+        assert!(RefusalKind::Busy.is_passing() && RefusalKind::Timeout.is_passing());
+        assert!(!RefusalKind::WrongCode.is_passing() && !RefusalKind::InProgress.is_passing());
+    }
+
+    #[test]
+    fn bidirectional_and_other_format_controls_are_replaced() {
+        for hidden in [
+            '\u{202E}',
+            '\u{202A}',
+            '\u{2066}',
+            '\u{2067}',
+            '\u{2068}',
+            '\u{2069}',
+            '\u{200E}',
+            '\u{200F}',
+            '\u{200B}',
+            '\u{061C}',
+            '\u{FEFF}',
+            '\u{2028}',
+            '\u{E0041}',
+            '\u{9B}',
+            '\u{1b}',
+        ] {
+            let text = format!("a{hidden}b");
+            assert_eq!(
+                printable(&text),
+                "a\u{fffd}b",
+                "U+{:04X}",
+                u32::from(hidden)
+            );
+        }
+        assert_eq!(printable("é ✓ 五 🙂"), "é ✓ 五 🙂", "visible text is kept");
+        assert_eq!(cut("abcdef", 4), "abc…");
+        assert_eq!(cut("abc", 4), "abc");
     }
 
     #[test]
@@ -310,12 +483,7 @@ mod tests {
         let why = Message::parse(hostile).unwrap_err().to_string();
         assert!(!why.contains('\u{1b}') && !why.contains('\u{7}'), "{why:?}");
         let error = br#"{"type":"error","message":"\u001b[31mred"}"#;
-        assert_eq!(
-            Message::parse(error),
-            Ok(Message::Error {
-                message: "\u{fffd}[31mred".into()
-            })
-        );
+        assert_eq!(Message::parse(error), Ok(Message::error("\u{fffd}[31mred")));
         assert_eq!(
             Message::parse(&[b' '; MAX_LINE]),
             Err(ProtocolError::TooLong)

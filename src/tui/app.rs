@@ -8,8 +8,7 @@ use std::collections::VecDeque;
 
 use crate::board::{self, Board, Mark};
 use crate::game::{Game, Session};
-use crate::net::peer::NetEvent;
-use crate::net::protocol::Message;
+use crate::net::link::LinkEvent;
 use crate::player::Player;
 use crate::position::{Move, MoveError, Position};
 use crate::record::Record;
@@ -20,8 +19,10 @@ use crate::tui::layout::{Layout, UltimateLayout};
 use crate::tui::worker::{Job, Reply};
 use crate::ultimate::{self, UltimateBoard};
 
+mod net;
+
 /// Human moves typed while the AI is to move wait here, at most this many.
-const QUEUE_LIMIT: usize = 8;
+const QUEUE_LIMIT: usize = crate::game::TYPE_AHEAD;
 
 /// What the screen is doing; each mode decides what keys mean.
 #[derive(Clone, Debug, PartialEq)]
@@ -49,30 +50,8 @@ pub enum Event {
     Resize { columns: u16, rows: u16 },
     /// The worker's answer (or, for a review, its progress) on the app's current [`Job`].
     Answer(Reply),
-    /// News from the other player of a network game.
-    Net(NetEvent),
-}
-
-/// What the app asks the loop to tell the other player of a network game.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Outgoing {
-    Send(Message),
-    /// The other side broke the protocol: tell them why and close the connection.
-    Refuse(String),
-}
-
-/// A network game as the app sees it.
-#[derive(Clone, Debug, Default)]
-struct Net {
-    /// Whether this side hosts.
-    host: bool,
-    connected: bool,
-    /// The host's join line, while no player has joined yet.
-    waiting: Option<String>,
-    /// Rematch asked for by this side and by the other.
-    rematch: (bool, bool),
-    /// The other player left the game.
-    left: bool,
+    /// News from the connection of a network game.
+    Net(LinkEvent),
 }
 
 pub struct App {
@@ -90,9 +69,7 @@ pub struct App {
     size: (u16, u16),
     quit: bool,
     /// Set in a network game.
-    net: Option<Net>,
-    /// Messages for the other player of a network game, for the loop to send.
-    outbox: Vec<Outgoing>,
+    net: Option<net::Net>,
 }
 
 impl App {
@@ -111,46 +88,9 @@ impl App {
             size,
             quit: false,
             net: None,
-            outbox: Vec::new(),
         };
         app.message = app.turn_message();
         app
-    }
-
-    /// Makes this a network game: as the host, waiting for a player (`waiting` is the join
-    /// line to show), or as the player who joined.
-    pub fn connect(&mut self, host: bool, waiting: Option<String>) {
-        self.message = match &waiting {
-            Some(line) => format!("Waiting for a player. {line}"),
-            None => self.turn_message(),
-        };
-        self.net = Some(Net {
-            host,
-            connected: waiting.is_none(),
-            waiting,
-            ..Net::default()
-        });
-    }
-
-    /// Takes the messages for the other player.
-    pub fn outbox(&mut self) -> Vec<Outgoing> {
-        std::mem::take(&mut self.outbox)
-    }
-
-    /// Whether this is a network game.
-    pub fn is_network(&self) -> bool {
-        self.net.is_some()
-    }
-
-    /// Whether a lost connection should be followed by trying to get back in: a joiner whose
-    /// host has not left.
-    pub fn wants_rejoin(&self) -> bool {
-        self.net.as_ref().is_some_and(|n| !n.host && !n.left)
-    }
-
-    /// Whether a network host still waits for its first player.
-    pub fn waiting_for_player(&self) -> bool {
-        self.net.as_ref().is_some_and(|n| n.waiting.is_some())
     }
 
     pub fn session(&self) -> &Session {
@@ -284,113 +224,7 @@ impl App {
         match event {
             Event::Resize { columns, rows } => self.size = (columns, rows),
             Event::Answer(reply) => self.done(reply),
-            Event::Net(event) => self.net_event(event),
-        }
-    }
-
-    /// News from the network game's other player.
-    fn net_event(&mut self, event: NetEvent) {
-        let Some(net) = self.net.as_mut() else {
-            return;
-        };
-        let them = self.session.remote_mark().unwrap_or(Mark::O);
-        match event {
-            NetEvent::Received(Message::Move { seq, cell }) => {
-                match self.session.remote_move(seq, &cell) {
-                    Ok(None) => {}
-                    Ok(Some(c)) => self.after_move(them, c),
-                    Err(why) => {
-                        self.message = format!("Refused a move from {them}: {why}");
-                        self.outbox.push(Outgoing::Refuse(why));
-                    }
-                }
-            }
-            NetEvent::Received(Message::Rematch) if !self.session.game().is_over() => {
-                let why = "a rematch can only be asked for after a game".to_string();
-                self.message = format!("Refused a message from {them}: {why}");
-                self.outbox.push(Outgoing::Refuse(why));
-            }
-            NetEvent::Received(Message::Rematch) => {
-                net.rematch.1 = true;
-                if net.rematch.0 {
-                    self.new_round();
-                } else {
-                    self.message = format!("{them} asks for a rematch: n accepts");
-                }
-            }
-            NetEvent::Received(Message::Bye) => {
-                net.left = true;
-                net.connected = false;
-                self.message = format!("{them} left the game. q quits");
-            }
-            NetEvent::Received(Message::Error { message }) => {
-                let message: String = message.chars().take(120).collect();
-                self.message = format!("{them}'s side reports: {message}");
-            }
-            NetEvent::Received(_) => {}
-            // Once the other side has left, nothing brings it back.
-            NetEvent::Lost(_) | NetEvent::Rejoined(_) | NetEvent::Refused(_) if net.left => {}
-            NetEvent::Lost(why) => {
-                net.connected = false;
-                self.message = if net.host {
-                    format!("{them}'s connection was lost ({why}); waiting for them to rejoin")
-                } else {
-                    format!("The connection was lost ({why}); trying to get back in…")
-                };
-            }
-            NetEvent::Joined(addr) => {
-                let first = net.waiting.take().is_some();
-                net.connected = true;
-                net.left = false;
-                net.rematch = (false, false);
-                let side = self.session.side_of(them);
-                self.session.rename(side, addr.ip().to_string());
-                self.message = if first {
-                    format!("{addr} joined. {}", self.turn_message())
-                } else {
-                    format!("{them} is back. {}", self.turn_message())
-                };
-            }
-            NetEvent::Rejoined(state) => match self.session.restored(&state) {
-                Ok(back) => {
-                    net.connected = true;
-                    net.rematch = (false, false);
-                    self.session = back;
-                    self.mode = Mode::Playing;
-                    self.message = format!("Back in. {}", self.turn_message());
-                }
-                Err(why) => self.message = format!("The host's game does not replay here: {why}"),
-            },
-            NetEvent::Refused(why) => {
-                net.left = true;
-                self.message = format!("Could not get back in: {why}. q quits");
-            }
-            NetEvent::Notice(text) => {
-                if net.waiting.is_none() {
-                    self.message = text;
-                }
-            }
-        }
-    }
-
-    /// `n` in a network game: a new game starts when both sides have asked.
-    fn ask_rematch(&mut self) {
-        let Some(net) = self.net.as_mut() else {
-            return;
-        };
-        let them = self.session.remote_mark().unwrap_or(Mark::O);
-        if !self.session.game().is_over() {
-            self.message = "A rematch can be asked for once this game is over".into();
-        } else if !net.connected {
-            self.message = format!("{them} is not connected");
-        } else if !net.rematch.0 {
-            net.rematch.0 = true;
-            self.outbox.push(Outgoing::Send(Message::Rematch));
-            if net.rematch.1 {
-                self.new_round();
-            } else {
-                self.message = format!("Asked {them} for a rematch…");
-            }
+            Event::Net(event) => self.link_event(event),
         }
     }
 
@@ -704,11 +538,11 @@ impl App {
                 self.message = format!("It is {mark}'s turn: wait for their move");
             }
             Some(_) if self.waiting_for_player() => {
-                let line = self.net.as_ref().and_then(|n| n.waiting.as_deref());
+                let line = self.net.as_ref().and_then(|n| n.join_line.as_deref());
                 self.message = format!("No one has joined yet. {}", line.unwrap_or_default());
             }
-            Some(_) if self.net.as_ref().is_some_and(|n| !n.connected && !n.host) => {
-                self.message = "Not connected: wait until you are back in".into();
+            Some(_) if self.move_blocked().is_some() => {
+                self.message = self.move_blocked().unwrap_or_default();
             }
             Some((_, player)) if !player.is_human() => {
                 self.message = if self.queued.len() >= QUEUE_LIMIT {
@@ -727,11 +561,8 @@ impl App {
             }
             Some((mark, _)) => match self.session.game_mut().play(cell) {
                 Ok(()) => {
-                    if self.net.is_some() {
-                        let seq = self.game().history().len() as u32;
-                        let cell = cell.to_string();
-                        self.outbox
-                            .push(Outgoing::Send(Message::Move { seq, cell }));
+                    if let Some(net) = self.net.as_mut() {
+                        net.game.played(&self.session);
                     }
                     self.after_move(mark, cell);
                 }
@@ -837,7 +668,7 @@ impl App {
 
     fn undo(&mut self) {
         if self.net.is_some() {
-            self.message = "Undo is not available in network games".into();
+            self.message = crate::net::session::NO_UNDO.into();
             return;
         }
         self.queued.clear();
@@ -879,9 +710,6 @@ impl App {
             self.previous = Some(record);
         }
         self.session.new_round();
-        if let Some(net) = self.net.as_mut() {
-            net.rematch = (false, false);
-        }
         self.queued.clear();
         self.mode = Mode::Playing;
         self.cursor = centre(self.game().position());
@@ -1452,68 +1280,5 @@ mod tests {
             app.message(),
             "Wait for the AI: no more moves can be queued"
         );
-    }
-
-    /// A network game as its host sees it, with the player joined.
-    fn hosting() -> App {
-        let session = Session::new(Rules::CLASSIC, Player::Human, Player::Remote);
-        let mut app = App::new(session, (80, 24));
-        app.connect(true, Some("Join with: …".into()));
-        let addr = "127.0.0.1:9".parse().unwrap();
-        app.handle(Event::Net(NetEvent::Joined(addr)));
-        app
-    }
-
-    fn remote_move(seq: u32, cell: &str) -> Event {
-        Event::Net(NetEvent::Received(Message::Move {
-            seq,
-            cell: cell.into(),
-        }))
-    }
-
-    #[test]
-    fn local_moves_go_out_and_remote_ones_are_checked() {
-        let mut app = hosting();
-        assert_eq!(app.message(), "127.0.0.1:9 joined. X to move (you)");
-        app.update(Action::Digit(5));
-        assert_eq!(
-            app.outbox(),
-            [Outgoing::Send(Message::Move {
-                seq: 1,
-                cell: "5".into()
-            })]
-        );
-        assert_eq!(app.job(), None, "no AI works for the remote player");
-        app.handle(remote_move(3, "1"));
-        assert_eq!(board(&app), ".../.X./...", "a wrong number changes nothing");
-        assert!(
-            matches!(&app.outbox()[..], [Outgoing::Refuse(why)] if why.contains("move 2 was due"))
-        );
-        app.handle(remote_move(2, "1"));
-        assert_eq!(board(&app), ".../.X./O..");
-        app.update(Action::Undo);
-        assert_eq!(app.message(), "Undo is not available in network games");
-    }
-
-    #[test]
-    fn a_rematch_starts_when_both_sides_ask() {
-        let mut app = hosting();
-        for (mine, theirs) in [("7", "1"), ("8", "2")] {
-            app.update(Action::Digit(mine.parse().unwrap()));
-            let seq = app.game().history().len() as u32 + 1;
-            app.handle(remote_move(seq, theirs));
-        }
-        app.update(Action::Digit(9));
-        assert_eq!(app.message(), "You win! n: ask for a rematch");
-        app.outbox();
-        app.update(Action::NewRound);
-        assert_eq!(app.outbox(), [Outgoing::Send(Message::Rematch)]);
-        assert_eq!(app.message(), "Asked O for a rematch…");
-        assert_eq!(app.session().round(), 1);
-        app.handle(Event::Net(NetEvent::Received(Message::Rematch)));
-        assert_eq!(app.session().round(), 2);
-        assert!(app.message().starts_with("Round 2: 127.0.0.1 moves first."));
-        app.handle(Event::Net(NetEvent::Received(Message::Bye)));
-        assert_eq!(app.message(), "X left the game. q quits");
     }
 }

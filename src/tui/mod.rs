@@ -8,13 +8,13 @@
 pub mod app;
 pub mod input;
 pub mod layout;
+mod net;
 mod terminal;
 pub mod view;
 pub mod worker;
 
 use std::io::{self, BufWriter};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
-use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -22,11 +22,12 @@ use anyhow::Context;
 use crossterm::event::{self, Event as TermEvent};
 
 use crate::game::Session;
-use crate::net::peer::{Joiner, Link, NetEvent};
-use crate::net::protocol::SessionState;
+use crate::net::link::LinkEvent;
+use crate::net::session::{Connection, NetGame};
 use crate::player::Brain;
 use crate::record::Record;
-use app::{App, Event, Outgoing};
+use app::{App, Event};
+pub use net::{host, join};
 use terminal::TerminalGuard;
 use view::Painter;
 use worker::{Job, Reply, Worker};
@@ -62,8 +63,8 @@ pub enum Message {
     InputFailed(io::Error),
     /// The worker's answer to its job number `.0`.
     Answer(u64, Reply),
-    /// News from the other player of a network game.
-    Net(NetEvent),
+    /// News from the connection of a network game.
+    Net(LinkEvent),
     /// SIGTERM, SIGHUP or SIGINT, with its number.
     Stop(i32),
 }
@@ -73,36 +74,13 @@ pub fn channel() -> (Sender<Message>, Receiver<Message>) {
     mpsc::channel()
 }
 
-/// A network game's connection, for the loop.
+/// A network game for the loop: the game's side goes to the app, the connection stays with
+/// the loop, which carries out the app's orders.
 pub struct Network {
-    pub link: Link,
-    /// Whether this side hosts.
-    pub host: bool,
+    pub game: NetGame,
+    pub connection: Connection,
     /// A host's `Join with:` line, shown until a player joins.
-    pub waiting: Option<String>,
-    /// Where a host keeps the session for players who join or rejoin.
-    pub state: Option<Arc<Mutex<SessionState>>>,
-    /// A joiner's way back in after a lost connection.
-    pub joiner: Option<Joiner>,
-}
-
-impl Network {
-    /// Sends what the app has for the other player, and keeps a host's published session up
-    /// to date.
-    fn sync(&self, app: &mut App) {
-        // The session first: a player joining meanwhile gets a move in its hello or after it.
-        if let Some(state) = &self.state {
-            *state.lock().unwrap_or_else(PoisonError::into_inner) = app.session().state();
-        }
-        for outgoing in app.outbox() {
-            match outgoing {
-                Outgoing::Send(message) => {
-                    self.link.send(&message);
-                }
-                Outgoing::Refuse(why) => self.link.refuse(&why),
-            }
-        }
-    }
+    pub join_line: Option<String>,
 }
 
 /// Plays `session` on the terminal until the player quits or a stop signal arrives, with
@@ -117,7 +95,7 @@ pub fn run_with(
     brain: Brain,
     options: Options,
     (tx, rx): (Sender<Message>, Receiver<Message>),
-    net: Option<&Network>,
+    net: Option<Network>,
 ) -> anyhow::Result<Summary> {
     let stop = tx.clone();
     terminal::on_stop_signal(move |signal| {
@@ -126,11 +104,11 @@ pub fn run_with(
     let _guard = TerminalGuard::enter()?;
     let size = crossterm::terminal::size().context("reading the terminal size")?;
     let mut app = App::new(session, size);
-    if let Some(net) = net {
-        app.connect(net.host, net.waiting.clone());
-    }
+    let connection = net.map(|net| {
+        app.connect(net.game, net.join_line);
+        net.connection
+    });
     read_input(tx.clone())?;
-    let rejoin_tx = tx.clone();
     let mut worker = Worker::spawn(brain, tx, Message::Answer)?;
     let mut out = BufWriter::with_capacity(1 << 16, io::stdout());
     let mut painter = Painter::default();
@@ -139,8 +117,9 @@ pub fn run_with(
     let mut dirty = true;
     let mut signal = None;
     while !app.should_quit() {
-        if let Some(net) = net {
-            net.sync(&mut app);
+        if let Some(connection) = &connection {
+            let orders = app.outbox();
+            connection.sync(app.session(), orders);
         }
         let job = app.job();
         if worker.want(job.clone()) {
@@ -185,15 +164,7 @@ pub fn run_with(
                     _ => app.handle(Event::Answer(reply)),
                 }
             }
-            Ok(Message::Net(event)) => {
-                if let (NetEvent::Lost(_), Some(joiner)) =
-                    (&event, net.and_then(|n| n.joiner.as_ref()))
-                    && app.wants_rejoin()
-                {
-                    joiner.rejoin(&rejoin_tx, Message::Net);
-                }
-                app.handle(Event::Net(event));
-            }
+            Ok(Message::Net(event)) => app.handle(Event::Net(event)),
             Ok(Message::Stop(number)) => {
                 signal = Some(number);
                 break;
@@ -211,8 +182,8 @@ pub fn run_with(
         dirty = true;
     }
     worker.cancel();
-    if let Some(net) = net {
-        net.link.leave();
+    if let Some(connection) = &connection {
+        connection.leave();
     }
     Ok(Summary {
         score: app.session().score_line(),

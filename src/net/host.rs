@@ -1,0 +1,633 @@
+//! The host's side of the handshake: listening, sharing the handshake places fairly between
+//! addresses, checking the join code, and refusing with a typed [`Refusal`], counted so a
+//! storm of connections makes a few lines, not one line each.
+//!
+//! Fairness: a connection holds a place only until its hello has arrived, within
+//! [`HELLO_WITHIN`]. When every place is taken a newcomer still gets one: the oldest
+//! handshake of the address holding the most places gives way (told the host is busy), and an
+//! address already holding its share gives way its own oldest. A proper player's hello
+//! arrives at once, so strangers who connect and say nothing, or dribble, cannot keep it out.
+//! A wrong code is answered after a delay that grows with that address's wrong codes in a
+//! row; the connections waiting for that answer are limited per address too.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt;
+use std::io::{self, BufReader};
+use std::net::{IpAddr, Ipv4Addr, Shutdown, SocketAddr, TcpListener, TcpStream};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use crate::net::link::{Admit, Incoming, Link, LinkEvent, Sink, write_message};
+use crate::net::protocol::{
+    Message, PROTOCOL, ProtocolError, RefusalKind, SessionState, read_line,
+};
+use crate::position::Variant;
+
+/// How long a new connection has to send its whole hello.
+pub const HELLO_WITHIN: Duration = Duration::from_secs(3);
+/// Handshakes heard at once, and at most this many from one address.
+const PLACES: usize = 16;
+const PLACES_PER_ADDRESS: usize = 4;
+/// Connections waiting for the answer to a wrong code, in all and from one address.
+const WAITING: usize = 32;
+const WAITING_PER_ADDRESS: usize = 8;
+/// Each wrong code in a row from an address waits this much longer for its answer, up to
+/// [`PENALTY_MAX`]; an address forgets its wrong codes after [`FORGET`].
+const PENALTY_STEP: Duration = Duration::from_millis(250);
+const PENALTY_MAX: Duration = Duration::from_secs(3);
+const FORGET: Duration = Duration::from_secs(60);
+/// Addresses remembered for their wrong codes, at most.
+const REMEMBERED: usize = 4096;
+/// Refusals shown one by one in each [`TALLY_WINDOW`]; the rest are counted and summed up
+/// at its end.
+const SHOWN_PER_WINDOW: usize = 10;
+const TALLY_WINDOW: Duration = Duration::from_secs(10);
+
+/// Why the host refused a connection: sent to it as an `error` (the text, and the
+/// [`RefusalKind`]) and counted for the host's screen.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    WrongCode,
+    /// A game is in progress with another player.
+    InProgress,
+    /// No place now: it gave its place to a newer connection, or too many wait already.
+    Busy,
+    /// The hello had not arrived after [`HELLO_WITHIN`].
+    NoHello,
+    /// The connection closed or failed before its hello.
+    Closed,
+    /// The first line is not a message of this game.
+    Junk(ProtocolError),
+    NotHello,
+    NoCode,
+    /// A hello of another protocol version.
+    Version(u32),
+}
+
+impl Refusal {
+    pub fn kind(&self) -> RefusalKind {
+        match self {
+            Refusal::WrongCode => RefusalKind::WrongCode,
+            Refusal::InProgress => RefusalKind::InProgress,
+            Refusal::Busy => RefusalKind::Busy,
+            Refusal::NoHello | Refusal::Closed => RefusalKind::Timeout,
+            Refusal::Junk(_) | Refusal::NotHello | Refusal::NoCode | Refusal::Version(_) => {
+                RefusalKind::BadHello
+            }
+        }
+    }
+
+    /// A word or two for the summary of many.
+    fn label(&self) -> &'static str {
+        match self {
+            Refusal::WrongCode => "wrong code",
+            Refusal::InProgress => "game in progress",
+            Refusal::Busy => "busy",
+            Refusal::NoHello => "no hello",
+            Refusal::Closed => "closed early",
+            Refusal::Junk(_) | Refusal::NotHello | Refusal::NoCode | Refusal::Version(_) => {
+                "bad hello"
+            }
+        }
+    }
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Refusal::WrongCode => write!(f, "wrong code"),
+            Refusal::InProgress => write!(f, "a game is already in progress with another player"),
+            Refusal::Busy => write!(f, "the host is busy: try again in a moment"),
+            Refusal::NoHello => write!(f, "no hello within {} s", HELLO_WITHIN.as_secs()),
+            Refusal::Closed => write!(f, "it closed without a hello"),
+            Refusal::Junk(e) => write!(f, "{e}"),
+            Refusal::NotHello => write!(f, "the first message must be hello"),
+            Refusal::NoCode => write!(f, "hello without a join code"),
+            Refusal::Version(v) => write!(
+                f,
+                "protocol version {v} is not spoken here (this host speaks {PROTOCOL})"
+            ),
+        }
+    }
+}
+
+/// What the host's screen is told about refused connections.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RefusalNotice {
+    /// One refusal, shown by itself.
+    One {
+        from: Option<SocketAddr>,
+        refusal: Refusal,
+    },
+    /// Refusals not shown one by one in the last `within`, counted by label.
+    More {
+        within: Duration,
+        counts: Vec<(&'static str, u64)>,
+    },
+}
+
+impl fmt::Display for RefusalNotice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RefusalNotice::One {
+                from: Some(addr),
+                refusal,
+            } => write!(f, "Refused a connection from {addr}: {refusal}"),
+            RefusalNotice::One {
+                from: None,
+                refusal,
+            } => {
+                write!(f, "Refused a connection: {refusal}")
+            }
+            RefusalNotice::More { within, counts } => {
+                let total: u64 = counts.iter().map(|(_, n)| n).sum();
+                let s = if total == 1 { "" } else { "s" };
+                let parts: Vec<String> = counts
+                    .iter()
+                    .map(|(label, n)| format!("{label} {}", thousands(*n)))
+                    .collect();
+                write!(
+                    f,
+                    "Refused {} more connection{s} in the last {} s ({})",
+                    thousands(total),
+                    within.as_secs(),
+                    parts.join(", ")
+                )
+            }
+        }
+    }
+}
+
+/// `4213` as `4,213`.
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Refusals of the current window: how many were shown, and the rest by label.
+struct Tally {
+    shown: usize,
+    hidden: BTreeMap<&'static str, u64>,
+}
+
+/// A handshake in progress.
+struct Place {
+    id: u64,
+    ip: IpAddr,
+    stream: TcpStream,
+}
+
+/// The handshake places, the connections waiting for a wrong code's answer, and each
+/// address's wrong codes in a row.
+#[derive(Default)]
+struct Gate {
+    /// Oldest first.
+    places: Vec<Place>,
+    next: u64,
+    waiting: HashMap<IpAddr, usize>,
+    failures: HashMap<IpAddr, (u32, Instant)>,
+}
+
+impl Gate {
+    /// A place for a connection from `ip`, and the connection that gave way for it, if one
+    /// had to: the oldest of `ip`'s own when it holds its share, else when every place is
+    /// taken the oldest of the address holding the most.
+    fn admit(&mut self, ip: IpAddr, stream: TcpStream) -> (u64, Option<TcpStream>) {
+        let count = |ip: IpAddr| self.places.iter().filter(|p| p.ip == ip).count();
+        let victim_ip = if count(ip) >= PLACES_PER_ADDRESS {
+            Some(ip)
+        } else if self.places.len() >= PLACES {
+            self.places.iter().map(|p| p.ip).max_by_key(|&a| count(a))
+        } else {
+            None
+        };
+        let evicted = victim_ip
+            .and_then(|v| self.places.iter().position(|p| p.ip == v))
+            .map(|i| self.places.remove(i).stream);
+        self.next += 1;
+        self.places.push(Place {
+            id: self.next,
+            ip,
+            stream,
+        });
+        (self.next, evicted)
+    }
+
+    /// Gives place `id` up; `false` if it had already given way to another.
+    fn release(&mut self, id: u64) -> bool {
+        let before = self.places.len();
+        self.places.retain(|p| p.id != id);
+        self.places.len() < before
+    }
+
+    /// A wrong code from `ip`: how long its answer waits, or `None` when too many wait
+    /// already (it is told the host is busy).
+    fn penalty(&mut self, ip: IpAddr) -> Option<Duration> {
+        let in_all: usize = self.waiting.values().sum();
+        let mine = self.waiting.get(&ip).copied().unwrap_or(0);
+        if in_all >= WAITING || mine >= WAITING_PER_ADDRESS {
+            return None;
+        }
+        let now = Instant::now();
+        if self.failures.len() >= REMEMBERED {
+            self.failures
+                .retain(|_, (_, at)| now.duration_since(*at) < FORGET);
+        }
+        let entry = self.failures.entry(ip).or_insert((0, now));
+        if now.duration_since(entry.1) >= FORGET {
+            entry.0 = 0;
+        }
+        let delay = (PENALTY_STEP * entry.0).min(PENALTY_MAX);
+        *entry = (entry.0.saturating_add(1), now);
+        *self.waiting.entry(ip).or_insert(0) += 1;
+        Some(delay)
+    }
+
+    fn done_waiting(&mut self, ip: IpAddr) {
+        if let Some(n) = self.waiting.get_mut(&ip) {
+            *n -= 1;
+            if *n == 0 {
+                self.waiting.remove(&ip);
+            }
+        }
+    }
+}
+
+/// What the accepting threads share.
+struct Shared {
+    host: Host,
+    link: Link,
+    state: Arc<Mutex<SessionState>>,
+    sink: Sink,
+    gate: Mutex<Gate>,
+    tally: Mutex<Tally>,
+}
+
+fn locked<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// A host waiting for, or playing with, one player.
+pub struct Host {
+    listener: TcpListener,
+    code: String,
+    rules: Variant,
+}
+
+impl Host {
+    /// Listens on `bind`:`port` (`port` 0 takes any free port).
+    pub fn bind(bind: IpAddr, port: u16, rules: Variant) -> io::Result<Host> {
+        let listener = TcpListener::bind((bind, port))?;
+        Ok(Host {
+            listener,
+            code: new_code(),
+            rules,
+        })
+    }
+
+    pub fn code(&self) -> &str {
+        &self.code
+    }
+
+    /// The address people should join: the one bound to, or loopback when bound to every
+    /// interface (this program cannot tell which of them a friend can reach).
+    pub fn join_address(&self) -> io::Result<SocketAddr> {
+        let mut addr = self.listener.local_addr()?;
+        if addr.ip().is_unspecified() {
+            addr.set_ip(if addr.is_ipv4() {
+                IpAddr::from([127, 0, 0, 1])
+            } else {
+                IpAddr::from([0, 0, 0, 0, 0, 0, 0, 1])
+            });
+        }
+        Ok(addr)
+    }
+
+    /// Starts accepting players on a thread of its own. A player with the right code gets the
+    /// session as `state` holds it at that moment; while one is connected every other is
+    /// refused. Returns the link to the current player.
+    pub fn start(self, state: Arc<Mutex<SessionState>>, sink: Sink) -> io::Result<Link> {
+        let link = Link::new();
+        link.heartbeat()?;
+        let shared = Arc::new(Shared {
+            host: self,
+            link: link.clone(),
+            state,
+            sink,
+            gate: Mutex::new(Gate::default()),
+            tally: Mutex::new(Tally {
+                shown: 0,
+                hidden: BTreeMap::new(),
+            }),
+        });
+        let tallying = Arc::clone(&shared);
+        thread::Builder::new()
+            .name("net-tally".into())
+            .spawn(move || tallying.sum_up())?;
+        thread::Builder::new()
+            .name("net-accept".into())
+            .spawn(move || shared.accept())?;
+        Ok(link)
+    }
+}
+
+impl Shared {
+    /// The accepting thread: every connection gets a place and a handshake thread.
+    fn accept(self: &Arc<Shared>) {
+        for stream in self.host.listener.incoming() {
+            let Ok(stream) = stream else {
+                // Out of file descriptors, say: let the handshakes finish.
+                thread::sleep(Duration::from_millis(20));
+                continue;
+            };
+            let Ok(copy) = stream.try_clone() else {
+                continue;
+            };
+            let peer = stream.peer_addr().ok();
+            let ip = peer.map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |a| a.ip());
+            let (id, evicted) = locked(&self.gate).admit(ip, copy);
+            if let Some(old) = evicted {
+                let _ = old.set_write_timeout(Some(Duration::from_millis(50)));
+                refuse(&old, &Refusal::Busy);
+            }
+            let shared = Arc::clone(self);
+            let spawned = thread::Builder::new()
+                .name("net-handshake".into())
+                .spawn(move || {
+                    if let Err(refusal) = shared.greet(&stream, id, ip, peer) {
+                        refuse(&stream, &refusal);
+                        shared.count(peer, refusal);
+                    }
+                });
+            if spawned.is_err() {
+                locked(&self.gate).release(id);
+            }
+        }
+    }
+
+    /// The handshake with one connection.
+    fn greet(
+        &self,
+        stream: &TcpStream,
+        id: u64,
+        ip: IpAddr,
+        peer: Option<SocketAddr>,
+    ) -> Result<(), Refusal> {
+        stream
+            .set_write_timeout(Some(HELLO_WITHIN))
+            .map_err(|_| Refusal::Closed)?;
+        let mut reader = Incoming::new(stream, HELLO_WITHIN).map_err(|_| Refusal::Closed)?;
+        let hello = read_hello(&mut reader);
+        if !locked(&self.gate).release(id) {
+            return Err(Refusal::Busy);
+        }
+        let (code, shown) = hello?;
+        if !code_matches(&code, &self.host.code) {
+            let delay = locked(&self.gate).penalty(ip).ok_or(Refusal::Busy)?;
+            thread::sleep(delay);
+            locked(&self.gate).done_waiting(ip);
+            return Err(Refusal::WrongCode);
+        }
+        locked(&self.gate).failures.remove(&ip);
+        let peer = peer.ok_or(Refusal::Closed)?;
+        let issued = new_code();
+        // The session is read, the hello written and the connection installed under the
+        // connection's lock: a move the host makes meanwhile is either in the hello or sent
+        // after it.
+        let greeting = || Message::Hello {
+            protocol: PROTOCOL,
+            program: program(),
+            code: None,
+            rules: Some(self.host.rules.into()),
+            state: Some(locked(&self.state).clone()),
+            token: Some(issued.clone()),
+        };
+        let stream = stream.try_clone().map_err(|_| Refusal::Closed)?;
+        let admit = Admit::Seat {
+            shown,
+            issued: issued.clone(),
+        };
+        let joined = Some(LinkEvent::Joined(peer));
+        match self
+            .link
+            .install(stream, reader, Some(&greeting), joined, admit, &self.sink)
+        {
+            Ok(true) => Ok(()),
+            Ok(false) => Err(Refusal::InProgress),
+            Err(_) => Err(Refusal::Closed),
+        }
+    }
+
+    /// Counts a refusal: shown by itself while few have been this window, else summed up.
+    fn count(&self, from: Option<SocketAddr>, refusal: Refusal) {
+        let mut tally = locked(&self.tally);
+        if tally.shown < SHOWN_PER_WINDOW {
+            tally.shown += 1;
+            drop(tally);
+            (self.sink)(LinkEvent::Refused(RefusalNotice::One { from, refusal }));
+        } else {
+            *tally.hidden.entry(refusal.label()).or_insert(0) += 1;
+        }
+    }
+
+    /// Every [`TALLY_WINDOW`], reports the refusals not shown one by one, and starts a new
+    /// window.
+    fn sum_up(&self) {
+        loop {
+            thread::sleep(TALLY_WINDOW);
+            let mut tally = locked(&self.tally);
+            tally.shown = 0;
+            let counts: Vec<(&'static str, u64)> =
+                std::mem::take(&mut tally.hidden).into_iter().collect();
+            drop(tally);
+            if !counts.is_empty() {
+                let notice = RefusalNotice::More {
+                    within: TALLY_WINDOW,
+                    counts,
+                };
+                if !(self.sink)(LinkEvent::Refused(notice)) {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// Reads a joiner's hello: its code and the token it shows, if any.
+fn read_hello(reader: &mut BufReader<Incoming>) -> Result<(String, Option<String>), Refusal> {
+    let mut buf = Vec::new();
+    match read_line(reader, &mut buf) {
+        Ok(true) => {}
+        Err(e) if e.kind() == io::ErrorKind::InvalidData => {
+            return Err(Refusal::Junk(ProtocolError::TooLong));
+        }
+        Err(e)
+            if matches!(
+                e.kind(),
+                io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
+            ) =>
+        {
+            return Err(Refusal::NoHello);
+        }
+        Ok(false) | Err(_) => return Err(Refusal::Closed),
+    }
+    match Message::parse(&buf).map_err(Refusal::Junk)? {
+        Message::Hello {
+            protocol: PROTOCOL,
+            code: Some(code),
+            token,
+            ..
+        } => Ok((code, token)),
+        Message::Hello {
+            protocol: PROTOCOL, ..
+        } => Err(Refusal::NoCode),
+        Message::Hello { protocol, .. } => Err(Refusal::Version(protocol)),
+        _ => Err(Refusal::NotHello),
+    }
+}
+
+/// Tells a connection why it is refused, and closes it.
+fn refuse(stream: &TcpStream, refusal: &Refusal) {
+    let message = Message::Error {
+        message: refusal.to_string(),
+        kind: Some(refusal.kind()),
+    };
+    if refusal != &Refusal::Closed {
+        let _ = write_message(stream, &message);
+    }
+    let _ = stream.shutdown(Shutdown::Both);
+}
+
+/// Whether `given` is `expected`, in time that depends only on the length of `given`.
+fn code_matches(given: &str, expected: &str) -> bool {
+    let (given, expected) = (given.as_bytes(), expected.as_bytes());
+    let mut difference = u8::from(given.len() != expected.len());
+    for (i, &b) in given.iter().enumerate() {
+        difference |= b ^ expected.get(i).copied().unwrap_or(0);
+    }
+    difference == 0
+}
+
+/// A fresh join code: eight characters a person can read out without confusion, in two
+/// groups (`k7m2-qx4p`).
+pub fn new_code() -> String {
+    const ALPHABET: &[u8] = b"abcdefghjkmnpqrstuvwxyz23456789";
+    let mut rng = fastrand::Rng::new();
+    let mut code: String = (0..8)
+        .map(|_| char::from(ALPHABET[rng.usize(..ALPHABET.len())]))
+        .collect();
+    code.insert(4, '-');
+    code
+}
+
+/// The program's version, as `hello` carries it.
+pub fn program() -> String {
+    env!("CARGO_PKG_VERSION").to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_match_only_exactly() {
+        assert!(code_matches("k7m2-qx4p", "k7m2-qx4p"));
+        for wrong in ["", "k7m2-qx4", "k7m2-qx4pp", "K7M2-QX4P", "a7m2-qx4p"] {
+            assert!(!code_matches(wrong, "k7m2-qx4p"), "{wrong}");
+        }
+    }
+
+    #[test]
+    fn new_codes_are_readable_and_differ() {
+        let (a, b) = (new_code(), new_code());
+        assert_ne!(a, b);
+        assert_eq!(a.len(), 9);
+        assert!(a.chars().all(|c| c == '-' || c.is_ascii_alphanumeric()));
+        assert!(!a.contains(['0', 'o', '1', 'l', 'i']));
+    }
+
+    /// A connected pair of loopback streams, the server's end first.
+    fn pair(listener: &TcpListener) -> TcpStream {
+        let _client = TcpStream::connect(listener.local_addr().unwrap()).unwrap();
+        listener.accept().unwrap().0
+    }
+
+    #[test]
+    fn an_address_holding_its_share_gives_way_its_own_oldest_place() {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let mut gate = Gate::default();
+        let (a, b) = (IpAddr::from([10, 0, 0, 1]), IpAddr::from([10, 0, 0, 2]));
+        let (first_b, _) = gate.admit(b, pair(&listener));
+        let ids: Vec<u64> = (0..PLACES_PER_ADDRESS)
+            .map(|_| gate.admit(a, pair(&listener)).0)
+            .collect();
+        let (_, evicted) = gate.admit(a, pair(&listener));
+        assert!(evicted.is_some(), "a fifth place from one address evicts");
+        assert!(!gate.release(ids[0]), "the oldest of that address gave way");
+        assert!(gate.release(first_b), "another address keeps its place");
+    }
+
+    #[test]
+    fn a_full_gate_takes_from_the_address_with_the_most_places() {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let mut gate = Gate::default();
+        let mut first = None;
+        for i in 0..PLACES {
+            let ip = IpAddr::from([10, 0, 0, (i % 5) as u8]);
+            let (id, evicted) = gate.admit(ip, pair(&listener));
+            assert!(evicted.is_none());
+            first.get_or_insert(id);
+        }
+        // 10.0.0.0 holds four places (0, 5, 10, 15), more than any other.
+        let (_, evicted) = gate.admit(IpAddr::from([10, 0, 0, 9]), pair(&listener));
+        assert!(evicted.is_some());
+        assert!(!gate.release(first.unwrap()));
+        assert_eq!(gate.places.len(), PLACES);
+    }
+
+    #[test]
+    fn wrong_codes_wait_longer_in_a_row_and_only_so_many_wait() {
+        let mut gate = Gate::default();
+        let ip = IpAddr::from([10, 0, 0, 1]);
+        let delays: Vec<Duration> = (0..3).map(|_| gate.penalty(ip).unwrap()).collect();
+        assert_eq!(delays, [Duration::ZERO, PENALTY_STEP, PENALTY_STEP * 2]);
+        for _ in 3..WAITING_PER_ADDRESS {
+            assert!(gate.penalty(ip).is_some());
+        }
+        assert_eq!(gate.penalty(ip), None, "too many wait from one address");
+        assert!(gate.penalty(IpAddr::from([10, 0, 0, 2])).is_some());
+        gate.done_waiting(ip);
+        assert!(gate.penalty(ip).unwrap() <= PENALTY_MAX);
+    }
+
+    #[test]
+    fn refusals_past_the_first_few_are_summed_up_in_one_line() {
+        assert_eq!(thousands(4213), "4,213");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1_000_000), "1,000,000");
+        let more = RefusalNotice::More {
+            within: TALLY_WINDOW,
+            counts: vec![("busy", 4000), ("wrong code", 213)],
+        };
+        assert_eq!(
+            more.to_string(),
+            "Refused 4,213 more connections in the last 10 s (busy 4,000, wrong code 213)"
+        );
+        let one = RefusalNotice::One {
+            from: Some("127.0.0.1:9".parse().unwrap()),
+            refusal: Refusal::WrongCode,
+        };
+        assert_eq!(
+            one.to_string(),
+            "Refused a connection from 127.0.0.1:9: wrong code"
+        );
+    }
+}

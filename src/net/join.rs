@@ -1,0 +1,347 @@
+//! The joiner's side: connecting with the join code, the host's answer as a typed
+//! [`JoinError`] when it is not a welcome, and getting back in after a lost connection,
+//! retrying what may pass (a busy host, a timeout, a reset) with back-off and stopping at
+//! what will not (a wrong code, a game with another player).
+
+use std::fmt;
+use std::io;
+use std::net::{IpAddr, SocketAddr, TcpStream, ToSocketAddrs};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use crate::net::host::program;
+use crate::net::link::{Admit, Incoming, Link, LinkEvent, Sink, write_message};
+use crate::net::protocol::{Message, PROTOCOL, RefusalKind, SessionState, cut, read_line};
+use crate::position::Variant;
+
+/// The port `host` listens on unless told otherwise.
+pub const DEFAULT_PORT: u16 = 7373;
+/// How long a joiner waits to connect, and then for the host's answer.
+const ANSWER_WITHIN: Duration = Duration::from_secs(5);
+/// How long a joiner whose connection was lost keeps trying to get back in.
+pub const REJOIN_WINDOW: Duration = Duration::from_secs(180);
+/// How long a first join keeps asking a busy host.
+const JOIN_PATIENCE: Duration = Duration::from_secs(10);
+/// The first wait before trying again, doubled after each try up to [`BACK_OFF_MAX`].
+const BACK_OFF_FIRST: Duration = Duration::from_millis(250);
+const BACK_OFF_MAX: Duration = Duration::from_secs(8);
+/// The longest `HOST[:PORT]` taken, in characters.
+pub const MAX_TARGET: usize = 255;
+
+/// Why joining (or rejoining) did not work.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum JoinError {
+    /// The address names no host.
+    Find { target: String, why: String },
+    /// No connection could be made.
+    Connect { addr: SocketAddr, why: String },
+    /// The connection failed or timed out during the handshake.
+    Failed { addr: SocketAddr, why: String },
+    /// The host closed the connection without an answer.
+    Closed(SocketAddr),
+    /// What answered is not a tictactoe host.
+    NotAHost(SocketAddr),
+    /// The host refused, saying why (`kind` from a host that says which kind).
+    Refused {
+        kind: Option<RefusalKind>,
+        message: String,
+    },
+    /// The host speaks another protocol version.
+    Version(u32),
+    /// The host's rules are not playable here.
+    Rules(String),
+    /// Every try within the rejoin window failed; the last one's error.
+    GaveUp(Box<JoinError>),
+}
+
+impl JoinError {
+    /// Whether trying again may work: a busy host, a timeout, a reset or no answer. A wrong
+    /// code, a game with another player, another version or other rules will not change.
+    pub fn is_passing(&self) -> bool {
+        match self {
+            JoinError::Connect { .. } | JoinError::Failed { .. } | JoinError::Closed(_) => true,
+            JoinError::Refused {
+                kind: Some(kind), ..
+            } => kind.is_passing(),
+            _ => false,
+        }
+    }
+
+    /// Whether this is the host saying it is busy (or that the hello came too slowly).
+    fn is_busy(&self) -> bool {
+        matches!(self, JoinError::Refused { kind: Some(kind), .. } if kind.is_passing())
+    }
+}
+
+impl fmt::Display for JoinError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            JoinError::Find { target, why } => write!(f, "cannot find {target}: {why}"),
+            JoinError::Connect { addr, why } => write!(f, "cannot connect to {addr}: {why}"),
+            JoinError::Failed { addr, why } => write!(f, "the connection to {addr} failed: {why}"),
+            JoinError::Closed(addr) => write!(f, "{addr} closed the connection"),
+            JoinError::NotAHost(addr) => write!(f, "{addr} did not answer like a tictactoe host"),
+            JoinError::Refused { message, .. } => write!(f, "the host refused: {message}"),
+            JoinError::Version(v) => write!(
+                f,
+                "the host speaks protocol version {v}, this program {PROTOCOL}"
+            ),
+            JoinError::Rules(why) => write!(f, "the host's rules are not playable here: {why}"),
+            JoinError::GaveUp(last) => write!(
+                f,
+                "could not get back in within {} minutes ({last})",
+                REJOIN_WINDOW.as_secs() / 60
+            ),
+        }
+    }
+}
+
+impl std::error::Error for JoinError {}
+
+/// What a joiner learns from the host's hello.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Welcome {
+    pub rules: Variant,
+    pub state: SessionState,
+    /// The host's program version.
+    pub program: String,
+}
+
+/// A joiner's way back to its host.
+#[derive(Clone)]
+pub struct Joiner {
+    addr: SocketAddr,
+    code: String,
+    link: Link,
+    /// The token the host gave at the last welcome, shown when coming back.
+    token: Arc<Mutex<Option<String>>>,
+}
+
+impl Joiner {
+    /// Connects to `target` (`HOST` or `HOST:PORT`, [`DEFAULT_PORT`] if none) with `code`,
+    /// and starts the connection's threads. A busy host is asked again for a few seconds.
+    pub fn join(target: &str, code: &str, sink: &Sink) -> Result<(Joiner, Welcome), JoinError> {
+        let addr = resolve(target)?;
+        let joiner = Joiner {
+            addr,
+            code: code.to_string(),
+            link: Link::new(),
+            token: Arc::default(),
+        };
+        let start = Instant::now();
+        let mut wait = BACK_OFF_FIRST;
+        let welcome = loop {
+            match joiner.connect(sink, false) {
+                Err(e) if e.is_busy() && start.elapsed() + wait < JOIN_PATIENCE => {
+                    thread::sleep(wait);
+                    wait = (wait * 2).min(Duration::from_secs(1));
+                }
+                outcome => break outcome?,
+            }
+        };
+        joiner.link.heartbeat().map_err(|e| JoinError::Failed {
+            addr,
+            why: format!("could not start the heartbeat: {e}"),
+        })?;
+        Ok((joiner, welcome))
+    }
+
+    pub fn link(&self) -> &Link {
+        &self.link
+    }
+
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// One connection and handshake; `rejoining` announces the host's session as
+    /// [`LinkEvent::Rejoined`].
+    fn connect(&self, sink: &Sink, rejoining: bool) -> Result<Welcome, JoinError> {
+        let addr = self.addr;
+        let failed = |e: io::Error| JoinError::Failed {
+            addr,
+            why: e.to_string(),
+        };
+        let stream =
+            TcpStream::connect_timeout(&addr, ANSWER_WITHIN).map_err(|e| JoinError::Connect {
+                addr,
+                why: e.to_string(),
+            })?;
+        stream
+            .set_write_timeout(Some(ANSWER_WITHIN))
+            .map_err(failed)?;
+        let hello = Message::Hello {
+            protocol: PROTOCOL,
+            program: program(),
+            code: Some(self.code.clone()),
+            rules: None,
+            state: None,
+            token: self
+                .token
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .clone(),
+        };
+        write_message(&stream, &hello).map_err(failed)?;
+        let mut reader = Incoming::new(&stream, ANSWER_WITHIN).map_err(failed)?;
+        let mut buf = Vec::new();
+        match read_line(&mut reader, &mut buf) {
+            Ok(true) => {}
+            Ok(false) => return Err(JoinError::Closed(addr)),
+            Err(e) if e.kind() == io::ErrorKind::InvalidData => {
+                return Err(JoinError::NotAHost(addr));
+            }
+            Err(e) => return Err(failed(e)),
+        }
+        let (welcome, token) = welcome(addr, Message::parse(&buf).ok())?;
+        *self.token.lock().unwrap_or_else(PoisonError::into_inner) = token;
+        // Before the reader starts, so the game is restored before any move arrives.
+        let rejoined = rejoining.then(|| LinkEvent::Rejoined(welcome.state.clone()));
+        self.link
+            .install(stream, reader, None, rejoined, Admit::Always, sink)
+            .map_err(failed)?;
+        Ok(welcome)
+    }
+
+    /// After a lost connection: tries to get back in on a thread of its own, waiting longer
+    /// after each failed try, until [`REJOIN_WINDOW`] ends or the host says something that
+    /// will not change; reports [`LinkEvent::Rejoined`] or [`LinkEvent::RejoinFailed`].
+    pub fn rejoin(&self, sink: &Sink) {
+        let again = self.clone();
+        let sink = Arc::clone(sink);
+        let _ = thread::Builder::new()
+            .name("net-rejoin".into())
+            .spawn(move || {
+                let start = Instant::now();
+                let mut wait = BACK_OFF_FIRST;
+                let last = loop {
+                    thread::sleep(wait.min(REJOIN_WINDOW.saturating_sub(start.elapsed())));
+                    match again.connect(&sink, true) {
+                        Ok(_) => return,
+                        Err(e) if !e.is_passing() => break e,
+                        Err(e) if start.elapsed() >= REJOIN_WINDOW => {
+                            break JoinError::GaveUp(Box::new(e));
+                        }
+                        Err(_) => wait = (wait * 2).min(BACK_OFF_MAX),
+                    }
+                };
+                sink(LinkEvent::RejoinFailed(last));
+            });
+    }
+}
+
+/// The host's answer as a welcome and the token it gave, or why it is not one.
+fn welcome(
+    addr: SocketAddr,
+    answer: Option<Message>,
+) -> Result<(Welcome, Option<String>), JoinError> {
+    match answer {
+        Some(Message::Hello {
+            protocol: PROTOCOL,
+            program,
+            rules: Some(rules),
+            state: Some(state),
+            token,
+            ..
+        }) => {
+            let rules = Variant::try_from(rules).map_err(JoinError::Rules)?;
+            let welcome = Welcome {
+                rules,
+                state,
+                program,
+            };
+            Ok((welcome, token))
+        }
+        Some(Message::Error { message, kind }) => Err(JoinError::Refused { kind, message }),
+        Some(Message::Hello { protocol, .. }) if protocol != PROTOCOL => {
+            Err(JoinError::Version(protocol))
+        }
+        _ => Err(JoinError::NotAHost(addr)),
+    }
+}
+
+/// `HOST` or `HOST:PORT` as a socket address ([`DEFAULT_PORT`] when none is given).
+fn resolve(target: &str) -> Result<SocketAddr, JoinError> {
+    let find = |why: String| JoinError::Find {
+        target: cut(target, 40),
+        why,
+    };
+    if target.chars().count() > MAX_TARGET {
+        return Err(find(format!(
+            "an address is at most {MAX_TARGET} characters"
+        )));
+    }
+    if let Ok(addr) = target.parse::<SocketAddr>() {
+        return Ok(addr);
+    }
+    if let Ok(ip) = target.parse::<IpAddr>() {
+        return Ok(SocketAddr::new(ip, DEFAULT_PORT));
+    }
+    let found = if target.contains(':') {
+        target.to_socket_addrs()
+    } else {
+        (target, DEFAULT_PORT).to_socket_addrs()
+    };
+    found
+        .map_err(|e| find(e.to_string()))?
+        .next()
+        .ok_or_else(|| find("no address".into()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn targets_take_the_default_port() {
+        assert_eq!(resolve("127.0.0.1").unwrap().port(), DEFAULT_PORT);
+        assert_eq!(resolve("127.0.0.1:9").unwrap().port(), 9);
+        assert_eq!(resolve("[::1]:9").unwrap().port(), 9);
+        assert_eq!(resolve("::1").unwrap().port(), DEFAULT_PORT);
+        assert!(resolve("127.0.0.1:99999").is_err());
+        let long = resolve(&"a".repeat(1000)).unwrap_err().to_string();
+        assert!(
+            long.contains("at most 255 characters") && long.len() < 120,
+            "{long}"
+        );
+    }
+
+    #[test]
+    fn rejoining_stops_at_final_refusals_and_retries_passing_ones() {
+        let refused = |kind| JoinError::Refused {
+            kind: Some(kind),
+            message: String::new(),
+        };
+        assert!(!refused(RefusalKind::WrongCode).is_passing());
+        assert!(!refused(RefusalKind::InProgress).is_passing());
+        assert!(!refused(RefusalKind::BadHello).is_passing());
+        assert!(refused(RefusalKind::Busy).is_passing());
+        assert!(refused(RefusalKind::Timeout).is_passing());
+        let addr: SocketAddr = "127.0.0.1:9".parse().unwrap();
+        let why = String::from("reset");
+        assert!(
+            JoinError::Connect {
+                addr,
+                why: why.clone()
+            }
+            .is_passing()
+        );
+        assert!(JoinError::Failed { addr, why }.is_passing());
+        assert!(JoinError::Closed(addr).is_passing());
+        assert!(!JoinError::NotAHost(addr).is_passing());
+        assert!(!JoinError::Version(2).is_passing());
+    }
+
+    #[test]
+    fn a_refusal_reads_as_the_host_said_it() {
+        let addr: SocketAddr = "127.0.0.1:9".parse().unwrap();
+        let answer = Message::Error {
+            message: "wrong code".into(),
+            kind: Some(RefusalKind::WrongCode),
+        };
+        let error = welcome(addr, Some(answer)).unwrap_err();
+        assert_eq!(error.to_string(), "the host refused: wrong code");
+        assert!(!error.is_passing());
+    }
+}

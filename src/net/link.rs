@@ -1,0 +1,327 @@
+//! One connection to the other player, after its handshake: sending, a reader thread that
+//! passes messages on, a heartbeat, and closing with a reason. Both the host and the joiner
+//! use a [`Link`]; what arrives goes to the game loop's channel as [`LinkEvent`]s through a
+//! [`Sink`].
+
+use std::io::{self, BufReader, Write};
+use std::net::{Shutdown, SocketAddr, TcpStream};
+use std::sync::mpsc::Sender;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use crate::net::host::RefusalNotice;
+use crate::net::join::JoinError;
+use crate::net::protocol::{
+    HEARTBEAT, MAX_LINE, Message, ProtocolError, SILENCE, SessionState, read_line,
+};
+
+/// More messages than this in one second close the connection.
+const FLOOD: usize = 64;
+
+/// What the connection tells the game loop, before the game makes sense of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LinkEvent {
+    /// (Host) a player joined, or rejoined, from this address.
+    Joined(SocketAddr),
+    /// (Joiner) back in after a lost connection: the host's session, which is the truth.
+    Rejoined(SessionState),
+    /// A message from the other side, after the handshake. Pings are not passed on.
+    Received(Message),
+    /// The connection is gone, and why, for people.
+    Lost(String),
+    /// (Joiner) the host did not take us back.
+    RejoinFailed(JoinError),
+    /// (Host) connections refused: one, or a count of those not shown one by one.
+    Refused(RefusalNotice),
+}
+
+/// Where the connection's threads send their events: the game loop's channel, wrapped in the
+/// loop's own message type. Returns whether anyone still listens.
+pub type Sink = Arc<dyn Fn(LinkEvent) -> bool + Send + Sync>;
+
+/// A [`Sink`] into `tx`, each event wrapped by `wrap`.
+pub fn sink<M: Send + 'static>(tx: Sender<M>, wrap: fn(LinkEvent) -> M) -> Sink {
+    Arc::new(move |event| tx.send(wrap(event)).is_ok())
+}
+
+/// The read half of a connection. During the handshake the whole hello must arrive before a
+/// deadline (a peer that dribbles a byte at a time cannot hold a place); after it, each read
+/// waits at most [`SILENCE`], as the socket's timeout says.
+pub struct Incoming {
+    stream: TcpStream,
+    deadline: Option<Instant>,
+}
+
+impl io::Read for Incoming {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if let Some(deadline) = self.deadline {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Err(io::ErrorKind::TimedOut.into());
+            }
+            self.stream.set_read_timeout(Some(left))?;
+        }
+        io::Read::read(&mut self.stream, buf)
+    }
+}
+
+impl Incoming {
+    /// The read half of `stream`, with the whole of the next `within` to say hello.
+    pub fn new(stream: &TcpStream, within: Duration) -> io::Result<BufReader<Incoming>> {
+        Ok(BufReader::new(Incoming {
+            stream: stream.try_clone()?,
+            deadline: Some(Instant::now() + within),
+        }))
+    }
+
+    /// The handshake is over: from now on silence, not a deadline, ends the connection.
+    fn settle(reader: &mut BufReader<Incoming>) -> io::Result<()> {
+        let incoming = reader.get_mut();
+        incoming.deadline = None;
+        incoming.stream.set_read_timeout(Some(SILENCE))
+    }
+}
+
+/// Writes `message` as one line; a message too long to send is an error, never a panic.
+pub fn write_message(mut stream: &TcpStream, message: &Message) -> io::Result<()> {
+    let line = message
+        .to_line()
+        .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
+    stream.write_all(line.as_bytes())
+}
+
+/// The current connection and why it was closed, if this side closed it.
+#[derive(Default)]
+struct Slot {
+    stream: Option<TcpStream>,
+    /// Counts connections, so a reader can tell whether it is still the current one.
+    generation: u64,
+    closing: Option<String>,
+    /// (Host) the token of the player who holds the seat.
+    token: Option<String>,
+}
+
+/// Who may take the connection's place.
+pub enum Admit {
+    /// Whoever comes: the joiner's own connection, new or renewed.
+    Always,
+    /// (Host) the player who shows `shown` when it matches the seat's token, or anyone while
+    /// no one is connected; the one admitted gets the seat's new token `issued`.
+    Seat {
+        shown: Option<String>,
+        issued: String,
+    },
+}
+
+/// The game's side of the connection: sending, closing, and the shared slot the threads use.
+#[derive(Clone)]
+pub struct Link {
+    slot: Arc<Mutex<Slot>>,
+}
+
+fn lock(slot: &Mutex<Slot>) -> MutexGuard<'_, Slot> {
+    slot.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl Link {
+    pub fn new() -> Link {
+        Link {
+            slot: Arc::new(Mutex::new(Slot::default())),
+        }
+    }
+
+    /// Sends `message` if connected; a failed write closes the connection (the reader then
+    /// reports it lost). Returns whether it was sent.
+    pub fn send(&self, message: &Message) -> bool {
+        let mut slot = lock(&self.slot);
+        let Some(stream) = slot.stream.as_ref() else {
+            return false;
+        };
+        if write_message(stream, message).is_ok() {
+            return true;
+        }
+        close(&mut slot, "the connection failed");
+        false
+    }
+
+    /// Tells the other side what was wrong and closes the connection; the reader reports it
+    /// lost with `why`.
+    pub fn refuse(&self, why: &str) {
+        self.refuse_connection(None, why);
+    }
+
+    /// [`Link::refuse`], for connection `generation` only when one is given. The error and
+    /// the close happen under one lock: a player who reads the error and rejoins at once
+    /// must find the old connection gone, and must not have the new one closed by it.
+    fn refuse_connection(&self, generation: Option<u64>, why: &str) {
+        let mut slot = lock(&self.slot);
+        if generation.is_some_and(|g| g != slot.generation) {
+            return;
+        }
+        if let Some(stream) = slot.stream.as_ref() {
+            let _ = write_message(stream, &Message::error(why));
+        }
+        close(&mut slot, why);
+    }
+
+    /// Says goodbye and closes the connection gently: this side stops sending, and waits up
+    /// to a second for the other side to close too, so nothing either side sent is lost.
+    pub fn leave(&self) {
+        let generation = {
+            let mut slot = lock(&self.slot);
+            let Some(stream) = slot.stream.as_ref() else {
+                return;
+            };
+            let _ = write_message(stream, &Message::Bye);
+            let _ = stream.shutdown(Shutdown::Write);
+            slot.closing = Some("you left".into());
+            slot.generation
+        };
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(1) {
+            let slot = lock(&self.slot);
+            if slot.stream.is_none() || slot.generation != generation {
+                return;
+            }
+            drop(slot);
+            thread::sleep(Duration::from_millis(5));
+        }
+        close(&mut lock(&self.slot), "you left");
+    }
+
+    /// Makes `stream` the connection and starts its reader, after writing `greeting` (if
+    /// any) under the same lock, so nothing else is sent in between, and sending `announce`
+    /// to the game, so it arrives before anything the reader passes on. Returns `Ok(false)`
+    /// (and changes nothing) when `admit` does not let it in; otherwise a live connection is
+    /// replaced.
+    pub fn install(
+        &self,
+        stream: TcpStream,
+        mut reader: BufReader<Incoming>,
+        greeting: Option<&dyn Fn() -> Message>,
+        announce: Option<LinkEvent>,
+        admit: Admit,
+        sink: &Sink,
+    ) -> io::Result<bool> {
+        Incoming::settle(&mut reader)?;
+        let generation = {
+            let mut slot = lock(&self.slot);
+            if let Admit::Seat { shown, issued } = admit {
+                if slot.stream.is_some() && (shown.is_none() || shown != slot.token) {
+                    return Ok(false);
+                }
+                slot.token = Some(issued);
+            }
+            if let Some(greeting) = greeting {
+                write_message(&stream, &greeting())?;
+            }
+            stream.set_write_timeout(Some(SILENCE))?;
+            if let Some(old) = slot.stream.take() {
+                let _ = old.shutdown(Shutdown::Both);
+            }
+            slot.stream = Some(stream);
+            slot.generation += 1;
+            slot.closing = None;
+            if let Some(event) = announce {
+                sink(event);
+            }
+            slot.generation
+        };
+        let link = self.clone();
+        let sink = Arc::clone(sink);
+        thread::Builder::new()
+            .name("net-reader".into())
+            .spawn(move || link.read(reader, generation, &sink))?;
+        Ok(true)
+    }
+
+    /// The reader thread of connection `generation`: passes messages on until the connection
+    /// ends, then reports it lost (unless a newer connection took its place).
+    fn read(&self, mut reader: BufReader<Incoming>, generation: u64, sink: &Sink) {
+        let mut buf = Vec::with_capacity(MAX_LINE);
+        let mut window = (Instant::now(), 0usize);
+        let why = loop {
+            if let Err(why) = next_line(&mut reader, &mut buf) {
+                if why == ProtocolError::TooLong.to_string() {
+                    self.refuse_connection(Some(generation), &why);
+                }
+                break why;
+            }
+            if window.0.elapsed() >= Duration::from_secs(1) {
+                window = (Instant::now(), 0);
+            }
+            window.1 += 1;
+            let fault = match Message::parse(&buf) {
+                _ if window.1 > FLOOD => "too many messages".to_string(),
+                Ok(Message::Ping) => continue,
+                Ok(Message::Hello { .. }) => "hello was already said".to_string(),
+                Ok(message) => {
+                    if sink(LinkEvent::Received(message)) {
+                        continue;
+                    }
+                    return;
+                }
+                Err(e) => e.to_string(),
+            };
+            self.refuse_connection(Some(generation), &fault);
+            break fault;
+        };
+        let mut slot = lock(&self.slot);
+        if slot.generation != generation {
+            return;
+        }
+        let why = slot.closing.take().unwrap_or(why);
+        close(&mut slot, &why);
+        slot.closing = None;
+        // Under the lock: a connection that takes this one's place announces itself after.
+        sink(LinkEvent::Lost(why));
+    }
+
+    /// Sends `ping` every [`HEARTBEAT`] while connected, for as long as the program runs.
+    pub fn heartbeat(&self) -> io::Result<()> {
+        let link = self.clone();
+        thread::Builder::new()
+            .name("net-heartbeat".into())
+            .spawn(move || {
+                loop {
+                    thread::sleep(HEARTBEAT);
+                    link.send(&Message::Ping);
+                }
+            })?;
+        Ok(())
+    }
+}
+
+impl Default for Link {
+    fn default() -> Link {
+        Link::new()
+    }
+}
+
+/// Reads the next line of a settled connection into `buf`; an error is why the connection
+/// ends, for people.
+fn next_line(reader: &mut BufReader<Incoming>, buf: &mut Vec<u8>) -> Result<(), String> {
+    match read_line(reader, buf) {
+        Ok(true) => Ok(()),
+        Ok(false) => Err("the connection closed".to_string()),
+        Err(e)
+            if matches!(
+                e.kind(),
+                io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
+            ) =>
+        {
+            Err(format!("no word for {} s", SILENCE.as_secs()))
+        }
+        Err(e) if e.kind() == io::ErrorKind::InvalidData => Err(ProtocolError::TooLong.to_string()),
+        Err(_) => Err("the connection failed".to_string()),
+    }
+}
+
+/// Shuts the slot's connection down, remembering why (the reader reports it).
+fn close(slot: &mut Slot, why: &str) {
+    if let Some(stream) = slot.stream.take() {
+        let _ = stream.shutdown(Shutdown::Both);
+        slot.closing.get_or_insert_with(|| why.to_string());
+    }
+}

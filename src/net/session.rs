@@ -1,0 +1,727 @@
+//! One network game between the socket and the screen, written once for both front ends.
+//!
+//! [`NetGame`] is the game's side of it, with no input or output: it turns what the
+//! connection reports ([`LinkEvent`]) into typed [`NetEvent`]s, applying the other player's
+//! moves and the host's session to the game as it goes, and turns the local player's requests
+//! (a move played, a rematch, leaving) into [`Order`]s. [`Connection`] is the other side: it
+//! carries the orders out on the socket, keeps the host's published session current and
+//! starts a rejoin. The words a player is told about the network are the `Display` of these
+//! types, and nowhere else.
+
+use std::fmt;
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use crate::board::Mark;
+use crate::game::{Score, Session, Side, Standing};
+use crate::net::host::RefusalNotice;
+use crate::net::join::{JoinError, Joiner};
+use crate::net::link::{Link, LinkEvent, Sink};
+use crate::net::protocol::{Message, REMOTE_TEXT, SessionState, cut};
+use crate::player::Player;
+use crate::position::{Move, MoveError, ParseMoveError, Variant};
+use crate::record::{Record, RecordError};
+
+/// What a network game tells the front end. Each prints, with `Display`, the sentence a
+/// player is told (without a full stop; a front end adds its own ending).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NetEvent {
+    /// (Host) the first player joined, from `addr`.
+    Joined {
+        addr: SocketAddr,
+    },
+    /// (Host) the player is back after a lost connection.
+    Back {
+        mark: Mark,
+        addr: SocketAddr,
+    },
+    /// The other player's move, checked and played.
+    OpponentMoved {
+        mark: Mark,
+        mv: Move,
+    },
+    /// The other player's move was wrong: it was refused and the connection closed; the
+    /// game is unchanged.
+    MoveRefused {
+        mark: Mark,
+        error: RemoteMoveError,
+    },
+    /// The other player asked for a rematch during a game: refused, connection closed.
+    RematchRefused {
+        mark: Mark,
+    },
+    /// The other player asks for a rematch.
+    RematchOffered {
+        mark: Mark,
+    },
+    /// Both asked for a rematch: the front end starts the next round.
+    NewRound,
+    OpponentLeft {
+        mark: Mark,
+    },
+    /// The connection is gone; `rejoining`: this side is trying to get back in (the
+    /// joiner), otherwise it waits for the other player to come back (the host).
+    ConnectionLost {
+        mark: Mark,
+        why: String,
+        rejoining: bool,
+    },
+    /// (Joiner) back in: the game is now the host's.
+    Rejoined,
+    /// (Joiner) the host did not take us back; the game cannot go on.
+    RejoinFailed(JoinError),
+    /// (Joiner) the host's game does not replay here; the game cannot go on.
+    Desynced(RecordError),
+    /// The other side's error message, made printable and cut to [`REMOTE_TEXT`].
+    Reported {
+        mark: Mark,
+        text: String,
+    },
+    /// (Host) connections refused.
+    Refused(RefusalNotice),
+}
+
+impl fmt::Display for NetEvent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NetEvent::Joined { addr } => write!(f, "{addr} joined"),
+            NetEvent::Back { mark, addr } => write!(f, "{mark} is back ({addr})"),
+            NetEvent::OpponentMoved { mark, mv } => write!(f, "{mark} (remote) plays {mv}"),
+            NetEvent::MoveRefused { mark, error } => {
+                write!(f, "Refused a move from {mark}: {error}")
+            }
+            NetEvent::RematchRefused { mark } => {
+                write!(f, "Refused a message from {mark}: {RematchRefusal}")
+            }
+            NetEvent::RematchOffered { mark } => write!(f, "{mark} asks for a rematch"),
+            NetEvent::NewRound => write!(f, "A rematch: a new game starts"),
+            NetEvent::OpponentLeft { mark } => write!(f, "{mark} left the game"),
+            NetEvent::ConnectionLost {
+                mark,
+                why,
+                rejoining: false,
+            } => write!(
+                f,
+                "{mark}'s connection was lost ({why}); waiting for them to rejoin"
+            ),
+            NetEvent::ConnectionLost { mark, why, .. } => write!(
+                f,
+                "The connection to {mark} was lost ({why}); trying to get back in…"
+            ),
+            NetEvent::Rejoined => write!(f, "Back in"),
+            NetEvent::RejoinFailed(e) => write!(f, "Could not get back in: {e}"),
+            NetEvent::Desynced(e) => write!(f, "The host's game does not replay here: {e}"),
+            NetEvent::Reported { mark, text } => write!(f, "{mark}'s side reports: {text}"),
+            NetEvent::Refused(notice) => write!(f, "{notice}"),
+        }
+    }
+}
+
+/// Why a rematch asked for during a game is refused.
+struct RematchRefusal;
+
+impl fmt::Display for RematchRefusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "a rematch can only be asked for after a game")
+    }
+}
+
+/// What the connection must do for the game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Order {
+    /// Send this side's move, the game's move number `seq` (from 1).
+    Move {
+        seq: u32,
+        mv: Move,
+    },
+    Rematch,
+    /// Tell the other side what was wrong and close the connection.
+    Refuse(String),
+    /// Try to get back in (the joiner, after a lost connection).
+    Rejoin,
+    /// Say goodbye and close the connection.
+    Leave,
+}
+
+/// What asking for a rematch came to; `Display` is what the player is told.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rematch {
+    /// The game is not over.
+    NotOver,
+    /// The other player is not connected.
+    NotConnected(Mark),
+    /// Asked; the new game starts when the other player asks too.
+    Asked(Mark),
+    /// Asked already; nothing more happens until the other player asks.
+    AlreadyAsked(Mark),
+    /// The other player had asked: the front end starts the next round.
+    Agreed,
+}
+
+impl fmt::Display for Rematch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Rematch::NotOver => write!(f, "A rematch can be asked for once this game is over"),
+            Rematch::NotConnected(mark) => write!(f, "{mark} is not connected"),
+            Rematch::Asked(mark) | Rematch::AlreadyAsked(mark) => {
+                write!(f, "Asked {mark} for a rematch…")
+            }
+            Rematch::Agreed => write!(f, "A rematch: a new game starts"),
+        }
+    }
+}
+
+/// Why the local player may not move now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveBlocked {
+    /// (Joiner) the connection is lost: wait to be back in.
+    NotConnected,
+}
+
+impl fmt::Display for MoveBlocked {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Not connected: wait until you are back in")
+    }
+}
+
+/// What a player is told when asking to undo in a network game.
+pub const NO_UNDO: &str = "Undo is not available in network games";
+
+/// A move from the other player that was refused; the game is unchanged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RemoteMoveError {
+    /// The move's number as sent.
+    pub seq: u32,
+    /// The cell as sent, cut to 12 characters.
+    pub cell: String,
+    pub fault: MoveFault,
+}
+
+/// What was wrong with a move from the other player.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveFault {
+    /// It is not the other player's turn.
+    OutOfTurn,
+    AfterTheEnd,
+    /// Another move number was due.
+    Due(usize),
+    /// The cell names no move.
+    Unreadable(ParseMoveError),
+    /// Not legal there (a taken cell, the wrong board).
+    Illegal(MoveError),
+}
+
+impl fmt::Display for RemoteMoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (seq, cell) = (self.seq, &self.cell);
+        match &self.fault {
+            MoveFault::OutOfTurn => write!(f, "move {seq} ({cell}) came out of turn"),
+            MoveFault::AfterTheEnd => {
+                write!(f, "move {seq} ({cell}) came after the end of the game")
+            }
+            MoveFault::Due(n) => write!(f, "move {seq} ({cell}) came when move {n} was due"),
+            MoveFault::Unreadable(e) => write!(f, "move {seq}: {e}"),
+            MoveFault::Illegal(e) => write!(f, "move {seq}: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for RemoteMoveError {}
+
+/// Plays a move that arrived from the remote player: it must be their turn, the next move of
+/// the game (`seq`, from 1) and legal. A move the game already has at `seq` (sent again after
+/// a rejoin brought it) is `Ok(None)` and changes nothing.
+pub fn remote_move(
+    session: &mut Session,
+    seq: u32,
+    cell: &str,
+) -> Result<Option<Move>, RemoteMoveError> {
+    let error = |fault| RemoteMoveError {
+        seq,
+        cell: cell.chars().take(12).collect(),
+        fault,
+    };
+    let game = session.game();
+    let index = usize::try_from(seq).ok().and_then(|s| s.checked_sub(1));
+    if let Some(i) = index
+        && let Some(&had) = game.history().get(i)
+    {
+        let record = game.record();
+        let before = record.positions().nth(i).expect("one position per move");
+        if before.parse_move(cell) == Ok(had) {
+            return Ok(None);
+        }
+    }
+    match game.turn() {
+        Some((_, Player::Remote)) => {}
+        Some(_) => return Err(error(MoveFault::OutOfTurn)),
+        None => return Err(error(MoveFault::AfterTheEnd)),
+    }
+    let expected = game.history().len() + 1;
+    if index.map(|i| i + 1) != Some(expected) {
+        return Err(error(MoveFault::Due(expected)));
+    }
+    let mv = game
+        .position()
+        .parse_move(cell)
+        .map_err(|e| error(MoveFault::Unreadable(e)))?;
+    session
+        .game_mut()
+        .play(mv)
+        .map_err(|e| error(MoveFault::Illegal(e)))?;
+    Ok(Some(mv))
+}
+
+/// The session as the host tells it: the round, the score as `[host, joiner, draws]` (the
+/// host is side A) and the moves as cell names.
+pub fn state_of(standing: &Standing) -> SessionState {
+    SessionState {
+        round: standing.round,
+        score: [standing.score.a, standing.score.b, standing.score.draws],
+        moves: standing
+            .record
+            .moves()
+            .iter()
+            .map(ToString::to_string)
+            .collect(),
+    }
+}
+
+/// The host's session as this side's game: its moves replayed with `variant`'s rules. An
+/// error names the first move that does not replay.
+pub fn standing_of(state: &SessionState, variant: Variant) -> Result<Standing, RecordError> {
+    let [a, b, draws] = state.score;
+    Ok(Standing {
+        round: state.round,
+        score: Score { a, b, draws },
+        record: Record::parse(variant, &state.moves)?,
+    })
+}
+
+/// Where the other player of a network game is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Presence {
+    /// (Host) no one has joined yet.
+    #[default]
+    Waiting,
+    Connected,
+    /// The connection was lost; the player may come back.
+    Away,
+    /// The other player left, or the joiner could not get back in: nothing brings it back.
+    Gone,
+}
+
+/// The game's side of a network game: where the other player is, who has asked for a
+/// rematch, and the orders for the connection.
+#[derive(Clone, Debug, Default)]
+pub struct NetGame {
+    host: bool,
+    presence: Presence,
+    /// Rematch asked for by this side and by the other.
+    rematch: (bool, bool),
+    orders: Vec<Order>,
+}
+
+impl NetGame {
+    /// A host's game, waiting for its first player.
+    pub fn hosting() -> NetGame {
+        NetGame {
+            host: true,
+            ..NetGame::default()
+        }
+    }
+
+    /// A joiner's game, connected.
+    pub fn joined() -> NetGame {
+        NetGame {
+            presence: Presence::Connected,
+            ..NetGame::default()
+        }
+    }
+
+    pub fn is_host(&self) -> bool {
+        self.host
+    }
+
+    pub fn is_connected(&self) -> bool {
+        self.presence == Presence::Connected
+    }
+
+    /// Whether the other player left for good (or a joiner could not get back in).
+    pub fn is_over(&self) -> bool {
+        self.presence == Presence::Gone
+    }
+
+    /// (Host) whether no player has joined yet.
+    pub fn waiting_for_player(&self) -> bool {
+        self.presence == Presence::Waiting
+    }
+
+    /// Whether the local player may play a move now: the joiner waits to be back in; the
+    /// host plays on, and a player who rejoins gets its moves.
+    pub fn may_move(&self) -> Result<(), MoveBlocked> {
+        if self.host || self.is_connected() {
+            Ok(())
+        } else {
+            Err(MoveBlocked::NotConnected)
+        }
+    }
+
+    /// Takes the orders for the connection.
+    pub fn orders(&mut self) -> Vec<Order> {
+        std::mem::take(&mut self.orders)
+    }
+
+    /// The local player has just played the game's last move: send it.
+    pub fn played(&mut self, session: &Session) {
+        let game = session.game();
+        if let Some(mv) = game.last_move() {
+            let seq = game.history().len() as u32;
+            self.orders.push(Order::Move { seq, mv });
+        }
+    }
+
+    /// The local player asks for a rematch.
+    pub fn ask_rematch(&mut self, session: &Session) -> Rematch {
+        let them = session.remote_mark().unwrap_or(Mark::O);
+        if !session.game().is_over() {
+            Rematch::NotOver
+        } else if !self.is_connected() {
+            Rematch::NotConnected(them)
+        } else if self.rematch.0 {
+            Rematch::AlreadyAsked(them)
+        } else {
+            self.rematch.0 = true;
+            self.orders.push(Order::Rematch);
+            if self.rematch.1 {
+                self.rematch = (false, false);
+                Rematch::Agreed
+            } else {
+                Rematch::Asked(them)
+            }
+        }
+    }
+
+    /// The local player leaves.
+    pub fn leave(&mut self) {
+        self.orders.push(Order::Leave);
+    }
+
+    /// Makes sense of what the connection reports, changing `session` where the other side
+    /// changed the game (a move, a name, the host's session after a rejoin). `None`: nothing
+    /// for the player (a move sent again, news after the other player left).
+    pub fn handle(&mut self, session: &mut Session, event: LinkEvent) -> Option<NetEvent> {
+        let them = session.remote_mark().unwrap_or(Mark::O);
+        match event {
+            LinkEvent::Received(message) => self.received(session, them, message),
+            // Once the other side has left, nothing brings it back.
+            LinkEvent::Lost(_) | LinkEvent::Rejoined(_) | LinkEvent::RejoinFailed(_)
+                if self.is_over() =>
+            {
+                None
+            }
+            LinkEvent::Lost(why) => {
+                self.presence = Presence::Away;
+                if !self.host {
+                    self.orders.push(Order::Rejoin);
+                }
+                Some(NetEvent::ConnectionLost {
+                    mark: them,
+                    why,
+                    rejoining: !self.host,
+                })
+            }
+            LinkEvent::Joined(addr) => {
+                let first = self.presence == Presence::Waiting;
+                self.presence = Presence::Connected;
+                self.rematch = (false, false);
+                let side = session.side_of(them);
+                session.rename(side, addr.ip().to_string());
+                Some(if first {
+                    NetEvent::Joined { addr }
+                } else {
+                    NetEvent::Back { mark: them, addr }
+                })
+            }
+            LinkEvent::Rejoined(state) => match standing_of(&state, session.game().variant()) {
+                Ok(standing) => {
+                    *session = session.restored(&standing);
+                    self.presence = Presence::Connected;
+                    self.rematch = (false, false);
+                    Some(NetEvent::Rejoined)
+                }
+                Err(e) => {
+                    self.presence = Presence::Gone;
+                    self.orders.push(Order::Leave);
+                    Some(NetEvent::Desynced(e))
+                }
+            },
+            LinkEvent::RejoinFailed(e) => {
+                self.presence = Presence::Gone;
+                Some(NetEvent::RejoinFailed(e))
+            }
+            LinkEvent::Refused(notice) => Some(NetEvent::Refused(notice)),
+        }
+    }
+
+    /// A message from the other player.
+    fn received(
+        &mut self,
+        session: &mut Session,
+        them: Mark,
+        message: Message,
+    ) -> Option<NetEvent> {
+        match message {
+            Message::Move { seq, cell } => match remote_move(session, seq, &cell) {
+                Ok(None) => None,
+                Ok(Some(mv)) => Some(NetEvent::OpponentMoved { mark: them, mv }),
+                Err(error) => {
+                    self.orders.push(Order::Refuse(error.to_string()));
+                    Some(NetEvent::MoveRefused { mark: them, error })
+                }
+            },
+            Message::Rematch if !session.game().is_over() => {
+                self.orders.push(Order::Refuse(RematchRefusal.to_string()));
+                Some(NetEvent::RematchRefused { mark: them })
+            }
+            Message::Rematch => {
+                self.rematch.1 = true;
+                if self.rematch.0 {
+                    self.rematch = (false, false);
+                    Some(NetEvent::NewRound)
+                } else {
+                    Some(NetEvent::RematchOffered { mark: them })
+                }
+            }
+            Message::Bye => {
+                self.presence = Presence::Gone;
+                self.orders.push(Order::Leave);
+                Some(NetEvent::OpponentLeft { mark: them })
+            }
+            Message::Error { message, .. } => Some(NetEvent::Reported {
+                mark: them,
+                text: cut(&message, REMOTE_TEXT),
+            }),
+            Message::Hello { .. } | Message::Ping => None,
+        }
+    }
+}
+
+/// The connection's side of a network game: the link to the other player, where a host
+/// publishes its session for players who join, and a joiner's way back in.
+pub struct Connection {
+    link: Link,
+    published: Option<Arc<Mutex<SessionState>>>,
+    joiner: Option<Joiner>,
+    sink: Sink,
+}
+
+impl Connection {
+    /// A host's connection: `published` is what a player who joins gets.
+    pub fn host(link: Link, published: Arc<Mutex<SessionState>>, sink: Sink) -> Connection {
+        Connection {
+            link,
+            published: Some(published),
+            joiner: None,
+            sink,
+        }
+    }
+
+    /// A joiner's connection.
+    pub fn joiner(joiner: Joiner, sink: Sink) -> Connection {
+        Connection {
+            link: joiner.link().clone(),
+            published: None,
+            joiner: Some(joiner),
+            sink,
+        }
+    }
+
+    /// Publishes the session (a host's), then carries `orders` out. The session goes first:
+    /// a player joining meanwhile gets a move in its hello or after it.
+    pub fn sync(&self, session: &Session, orders: Vec<Order>) {
+        if let Some(published) = &self.published {
+            *published.lock().unwrap_or_else(PoisonError::into_inner) =
+                state_of(&session.standing());
+        }
+        for order in orders {
+            match order {
+                Order::Move { seq, mv } => {
+                    let cell = mv.to_string();
+                    self.link.send(&Message::Move { seq, cell });
+                }
+                Order::Rematch => {
+                    self.link.send(&Message::Rematch);
+                }
+                Order::Refuse(why) => self.link.refuse(&why),
+                Order::Rejoin => {
+                    if let Some(joiner) = &self.joiner {
+                        joiner.rejoin(&self.sink);
+                    }
+                }
+                Order::Leave => self.link.leave(),
+            }
+        }
+    }
+
+    /// Says goodbye and closes the connection.
+    pub fn leave(&self) {
+        self.link.leave();
+    }
+}
+
+/// The joiner's session: the host is side A (named by its address), the person here side B.
+pub fn joiner_session(host: SocketAddr, standing: &Standing) -> Session {
+    let mut session = Session::restore(Player::Remote, Player::Human, standing);
+    session.rename(Side::A, host.ip().to_string());
+    session
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Rules;
+
+    fn play_digits(session: &mut Session, digits: &[u8]) {
+        for &d in digits {
+            let mv = session
+                .game()
+                .position()
+                .parse_move(&d.to_string())
+                .unwrap();
+            session.game_mut().play(mv).unwrap();
+        }
+    }
+
+    #[test]
+    fn a_session_state_restores_the_same_session() {
+        let mut s = Session::new(Rules::CLASSIC, Player::Human, Player::Remote);
+        play_digits(&mut s, &[7, 1, 8, 2, 9]);
+        s.new_round();
+        play_digits(&mut s, &[5, 3]);
+        let state = state_of(&s.standing());
+        assert_eq!((state.round, state.score), (2, [1, 0, 0]));
+        let standing = standing_of(&state, Rules::CLASSIC.into()).unwrap();
+        let back = Session::restore(Player::Remote, Player::Human, &standing);
+        assert_eq!(back.game().position(), s.game().position());
+        assert_eq!(back.score(), s.score());
+        // A move the restored game already has, sent again, changes nothing.
+        let mut joined = Session::restore(Player::Human, Player::Remote, &standing);
+        assert_eq!(remote_move(&mut joined, 2, "3"), Ok(None));
+        assert_eq!(joined.game().history().len(), 2);
+        let bad = SessionState {
+            moves: vec!["5".into(), "5".into()],
+            ..state
+        };
+        assert_eq!(
+            standing_of(&bad, Rules::CLASSIC.into()).unwrap_err().number,
+            2
+        );
+    }
+
+    #[test]
+    fn remote_moves_are_refused_by_kind_and_change_nothing() {
+        let mut s = Session::new(Rules::CLASSIC, Player::Human, Player::Remote);
+        let fault = |s: &mut Session, seq, cell| remote_move(s, seq, cell).unwrap_err().fault;
+        assert_eq!(fault(&mut s, 1, "5"), MoveFault::OutOfTurn);
+        assert_eq!(
+            remote_move(&mut s, 1, "5").unwrap_err().to_string(),
+            "move 1 (5) came out of turn"
+        );
+        play_digits(&mut s, &[5]);
+        assert_eq!(fault(&mut s, 7, "1"), MoveFault::Due(2));
+        assert!(matches!(fault(&mut s, 2, "5"), MoveFault::Illegal(_)));
+        assert!(matches!(fault(&mut s, 2, "c9"), MoveFault::Unreadable(_)));
+        // The move already played, sent again, is not a fault; a different one at its number is.
+        assert_eq!(remote_move(&mut s, 1, "5"), Ok(None));
+        assert_eq!(
+            remote_move(&mut s, 1, "b2"),
+            Ok(None),
+            "the same cell named otherwise"
+        );
+        assert_eq!(s.game().history().len(), 1);
+        let long = "9".repeat(500);
+        let error = remote_move(&mut s, 2, &long).unwrap_err();
+        assert_eq!(
+            error.cell.chars().count(),
+            12,
+            "the cell is cut where it enters"
+        );
+        assert!(remote_move(&mut s, 2, "1").unwrap().is_some());
+        play_digits(&mut s, &[7, 2, 3]);
+        assert_eq!(fault(&mut s, 6, "3"), MoveFault::AfterTheEnd);
+    }
+
+    fn joined_game() -> (NetGame, Session) {
+        let session = Session::new(Rules::CLASSIC, Player::Remote, Player::Human);
+        (NetGame::joined(), session)
+    }
+
+    #[test]
+    fn a_lost_joiner_rejoins_and_a_lost_host_waits() {
+        let (mut net, mut session) = joined_game();
+        let lost = LinkEvent::Lost("no word for 10 s".into());
+        let event = net.handle(&mut session, lost.clone()).unwrap();
+        assert_eq!(
+            event.to_string(),
+            "The connection to X was lost (no word for 10 s); trying to get back in…"
+        );
+        assert_eq!(net.orders(), [Order::Rejoin]);
+        assert!(net.may_move().is_err());
+        let mut host = NetGame::hosting();
+        let mut hosted = Session::new(Rules::CLASSIC, Player::Human, Player::Remote);
+        let addr = "127.0.0.1:9".parse().unwrap();
+        let joined = host.handle(&mut hosted, LinkEvent::Joined(addr)).unwrap();
+        assert_eq!(joined, NetEvent::Joined { addr });
+        let event = host.handle(&mut hosted, lost).unwrap();
+        assert_eq!(
+            event.to_string(),
+            "O's connection was lost (no word for 10 s); waiting for them to rejoin"
+        );
+        assert!(host.orders().is_empty(), "the host does not rejoin");
+        assert!(host.may_move().is_ok(), "the host plays on");
+        let back = host.handle(&mut hosted, LinkEvent::Joined(addr)).unwrap();
+        assert_eq!(back.to_string(), "O is back (127.0.0.1:9)");
+    }
+
+    #[test]
+    fn text_from_the_other_side_is_cut_to_one_limit() {
+        let (mut net, mut session) = joined_game();
+        let long = Message::error("x".repeat(900));
+        let Some(NetEvent::Reported { text, .. }) =
+            net.handle(&mut session, LinkEvent::Received(long))
+        else {
+            panic!("an error is reported");
+        };
+        assert_eq!(text.chars().count(), REMOTE_TEXT);
+    }
+
+    #[test]
+    fn nothing_brings_back_a_player_who_left() {
+        let (mut net, mut session) = joined_game();
+        let left = net.handle(&mut session, LinkEvent::Received(Message::Bye));
+        assert_eq!(left, Some(NetEvent::OpponentLeft { mark: Mark::X }));
+        assert_eq!(net.orders(), [Order::Leave]);
+        assert!(net.is_over());
+        let lost = LinkEvent::Lost("the connection closed".into());
+        assert_eq!(net.handle(&mut session, lost), None);
+        assert!(net.orders().is_empty(), "no rejoin after a goodbye");
+    }
+
+    #[test]
+    fn a_rematch_asked_during_a_game_is_refused() {
+        let (mut net, mut session) = joined_game();
+        let event = net.handle(&mut session, LinkEvent::Received(Message::Rematch));
+        assert_eq!(
+            event.unwrap().to_string(),
+            "Refused a message from X: a rematch can only be asked for after a game"
+        );
+        assert_eq!(
+            net.orders(),
+            [Order::Refuse(
+                "a rematch can only be asked for after a game".into()
+            )]
+        );
+        assert_eq!(net.ask_rematch(&session), Rematch::NotOver);
+    }
+}

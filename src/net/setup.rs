@@ -1,0 +1,159 @@
+//! Setting a network game up, the same for both front ends: listening and printing how to
+//! join, or joining with a code, to the point where a session, a [`NetGame`] and its
+//! [`Connection`] are ready to play.
+
+use std::fmt;
+use std::net::IpAddr;
+use std::sync::{Arc, Mutex};
+
+use anyhow::Context;
+
+use crate::board::Mark;
+use crate::game::{Session, Side};
+use crate::net::host::Host;
+use crate::net::join::Joiner;
+use crate::net::link::Sink;
+use crate::net::protocol::{MAX_CODE, cut};
+use crate::net::session::{Connection, NetGame, joiner_session, standing_of, state_of};
+use crate::player::Player;
+use crate::position::Variant;
+
+/// A join code as a person typed it: checked for length where it enters.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JoinCode(String);
+
+/// Why a typed join code cannot be one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CodeError {
+    Empty,
+    /// Longer than [`MAX_CODE`] characters: how many it has.
+    TooLong(usize),
+}
+
+impl fmt::Display for CodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CodeError::Empty => write!(f, "the join code is empty: give the code the host printed"),
+            CodeError::TooLong(n) => write!(
+                f,
+                "a join code is at most {MAX_CODE} characters, and this one has {n}: give the code the host printed"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for CodeError {}
+
+impl std::str::FromStr for JoinCode {
+    type Err = CodeError;
+
+    fn from_str(text: &str) -> Result<JoinCode, CodeError> {
+        let text = text.trim();
+        match text.chars().count() {
+            0 => Err(CodeError::Empty),
+            n if n > MAX_CODE => Err(CodeError::TooLong(n)),
+            _ => Ok(JoinCode(text.to_string())),
+        }
+    }
+}
+
+/// A network game ready to play: the session (the host's first round, or the host's game
+/// as the joiner gets it), the game's side of the network and the connection.
+pub struct Network {
+    pub session: Session,
+    pub net: NetGame,
+    pub connection: Connection,
+}
+
+/// A host listening, not yet accepting.
+pub struct Listening {
+    host: Host,
+    rules: Variant,
+    join_line: String,
+}
+
+/// Listens on `bind`:`port` for a game of `rules`.
+pub fn listen(bind: IpAddr, port: u16, rules: Variant) -> anyhow::Result<Listening> {
+    let host =
+        Host::bind(bind, port, rules).with_context(|| format!("listening on {bind}:{port}"))?;
+    let addr = host
+        .join_address()
+        .context("reading the listening address")?;
+    let join_line = format!("Join with: tictactoe join {addr} --code {}", host.code());
+    Ok(Listening {
+        host,
+        rules,
+        join_line,
+    })
+}
+
+impl Listening {
+    /// `Join with: tictactoe join 127.0.0.1:7373 --code k7m2-qx4p`.
+    pub fn join_line(&self) -> &str {
+        &self.join_line
+    }
+
+    /// `Waiting for a player (3×3, 3 in a row; Ctrl-C cancels)…`.
+    pub fn waiting_line(&self) -> String {
+        format!("Waiting for a player ({}; Ctrl-C cancels)…", self.rules)
+    }
+
+    /// Starts accepting players; what happens arrives through `sink`.
+    pub fn start(self, sink: Sink) -> anyhow::Result<Network> {
+        let session = Session::new(self.rules, Player::Human, Player::Remote);
+        let published = Arc::new(Mutex::new(state_of(&session.standing())));
+        let link = self
+            .host
+            .start(Arc::clone(&published), Arc::clone(&sink))
+            .context("starting to listen")?;
+        Ok(Network {
+            session,
+            net: NetGame::hosting(),
+            connection: Connection::host(link, published, sink),
+        })
+    }
+}
+
+/// Joins the game at `target` with `code`; returns the game and the line that says so
+/// (`Joined 127.0.0.1:7373 (3×3, 3 in a row). You play O.`).
+pub fn join(target: &str, code: &str, sink: Sink) -> anyhow::Result<(Network, String)> {
+    let code: JoinCode = code.parse()?;
+    let (joiner, welcome) = Joiner::join(target, &code.0, &sink)?;
+    let standing = standing_of(&welcome.state, welcome.rules)
+        .map_err(|e| anyhow::anyhow!("the host's game does not replay here: {e}"))?;
+    let session = joiner_session(joiner.addr(), &standing);
+    let mark = if session.side_of(Mark::X) == Side::B {
+        Mark::X
+    } else {
+        Mark::O
+    };
+    let line = format!(
+        "Joined {} ({}). You play {mark}.",
+        cut(&joiner.addr().to_string(), 60),
+        welcome.rules
+    );
+    let network = Network {
+        session,
+        net: NetGame::joined(),
+        connection: Connection::joiner(joiner, sink),
+    };
+    Ok((network, line))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_join_code_is_checked_for_length_where_it_enters() {
+        assert_eq!("k7m2-qx4p".parse(), Ok(JoinCode("k7m2-qx4p".into())));
+        assert_eq!("  ".parse::<JoinCode>(), Err(CodeError::Empty));
+        let long = "x".repeat(970);
+        let error = long.parse::<JoinCode>().unwrap_err();
+        assert_eq!(error, CodeError::TooLong(970));
+        assert!(
+            error.to_string().len() < 120,
+            "the message does not echo the code"
+        );
+    }
+}

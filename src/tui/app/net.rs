@@ -1,0 +1,226 @@
+//! The terminal game's side of a network game: the [`NetEvent`]s of
+//! [`crate::net::session`] shown on the message line, and the player's requests (a move, a
+//! rematch) passed to it. The words come from the events; this file only adds the keys.
+
+use super::{App, Mode};
+use crate::net::link::LinkEvent;
+use crate::net::session::{NetEvent, NetGame, Order, Rematch};
+
+/// A network game as the app sees it.
+#[derive(Clone, Debug)]
+pub(super) struct Net {
+    pub(super) game: NetGame,
+    /// The host's join line, shown until a player joins.
+    pub(super) join_line: Option<String>,
+    /// The last word about refused connections, kept off the message line.
+    notice: Option<String>,
+}
+
+impl App {
+    /// Makes this a network game: as the host, waiting for a player (`join_line` is the line
+    /// to show until one joins), or as the player who joined.
+    pub fn connect(&mut self, game: NetGame, join_line: Option<String>) {
+        self.message = match &join_line {
+            Some(line) if game.waiting_for_player() => format!("Waiting for a player. {line}"),
+            _ => self.turn_message(),
+        };
+        self.net = Some(Net {
+            game,
+            join_line,
+            notice: None,
+        });
+    }
+
+    /// Takes the orders for the network game's connection.
+    pub fn outbox(&mut self) -> Vec<Order> {
+        self.net
+            .as_mut()
+            .map(|n| n.game.orders())
+            .unwrap_or_default()
+    }
+
+    /// Whether this is a network game.
+    pub fn is_network(&self) -> bool {
+        self.net.is_some()
+    }
+
+    /// Whether a network host still waits for its first player.
+    pub fn waiting_for_player(&self) -> bool {
+        self.net
+            .as_ref()
+            .is_some_and(|n| n.game.waiting_for_player())
+    }
+
+    /// The last word about connections the host refused (`Refused 4,213 more connections in
+    /// the last 10 s …`), which never takes the message line.
+    pub fn net_notice(&self) -> Option<&str> {
+        self.net.as_ref().and_then(|n| n.notice.as_deref())
+    }
+
+    /// Why the person here may not move now, in a network game.
+    pub(super) fn move_blocked(&self) -> Option<String> {
+        let net = self.net.as_ref()?;
+        net.game.may_move().err().map(|blocked| blocked.to_string())
+    }
+
+    /// News from the network game's connection.
+    pub(super) fn link_event(&mut self, event: LinkEvent) {
+        let Some(net) = self.net.as_mut() else {
+            return;
+        };
+        let Some(event) = net.game.handle(&mut self.session, event) else {
+            return;
+        };
+        match event {
+            NetEvent::OpponentMoved { mark, mv } => self.after_move(mark, mv),
+            NetEvent::Joined { .. } | NetEvent::Back { .. } => {
+                self.message = format!("{event}. {}", self.turn_message());
+            }
+            NetEvent::Rejoined => {
+                self.mode = Mode::Playing;
+                self.message = format!("{event}. {}", self.turn_message());
+            }
+            NetEvent::NewRound => self.new_round(),
+            NetEvent::RematchOffered { .. } => self.message = format!("{event}: n accepts"),
+            NetEvent::OpponentLeft { .. } | NetEvent::RejoinFailed(_) | NetEvent::Desynced(_) => {
+                self.message = format!("{event}. q quits");
+            }
+            NetEvent::Refused(_) => net.notice = Some(event.to_string()),
+            NetEvent::MoveRefused { .. }
+            | NetEvent::RematchRefused { .. }
+            | NetEvent::ConnectionLost { .. }
+            | NetEvent::Reported { .. } => self.message = event.to_string(),
+        }
+    }
+
+    /// `n` in a network game: a new game starts when both sides have asked.
+    pub(super) fn ask_rematch(&mut self) {
+        let Some(net) = self.net.as_mut() else {
+            return;
+        };
+        match net.game.ask_rematch(&self.session) {
+            Rematch::Agreed => self.new_round(),
+            Rematch::AlreadyAsked(_) => {}
+            answer => self.message = answer.to_string(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Board, Rules};
+    use crate::game::Session;
+    use crate::net::host::{Refusal, RefusalNotice};
+    use crate::net::protocol::Message;
+    use crate::player::Player;
+    use crate::position::Move;
+    use crate::tui::app::Event;
+    use crate::tui::input::Action;
+
+    fn board(app: &App) -> String {
+        app.game().position().to_string()
+    }
+
+    /// A network game as its host sees it, with the player joined.
+    fn hosting() -> App {
+        let session = Session::new(Rules::CLASSIC, Player::Human, Player::Remote);
+        let mut app = App::new(session, (80, 24));
+        app.connect(NetGame::hosting(), Some("Join with: …".into()));
+        assert_eq!(app.message(), "Waiting for a player. Join with: …");
+        let addr = "127.0.0.1:9".parse().unwrap();
+        app.handle(Event::Net(LinkEvent::Joined(addr)));
+        app
+    }
+
+    fn remote_move(seq: u32, cell: &str) -> Event {
+        Event::Net(LinkEvent::Received(Message::Move {
+            seq,
+            cell: cell.into(),
+        }))
+    }
+
+    #[test]
+    fn local_moves_go_out_and_remote_ones_are_checked() {
+        let mut app = hosting();
+        assert_eq!(app.message(), "127.0.0.1:9 joined. X to move (you)");
+        app.update(Action::Digit(5));
+        let five = Move::Classic(Board::default().numpad(5).unwrap());
+        assert_eq!(app.outbox(), [Order::Move { seq: 1, mv: five }]);
+        assert_eq!(app.job(), None, "no AI works for the remote player");
+        app.handle(remote_move(3, "1"));
+        assert_eq!(board(&app), ".../.X./...", "a wrong number changes nothing");
+        assert!(
+            matches!(&app.outbox()[..], [Order::Refuse(why)] if why.contains("move 2 was due"))
+        );
+        app.handle(remote_move(2, "1"));
+        assert_eq!(board(&app), ".../.X./O..");
+        app.update(Action::Undo);
+        assert_eq!(app.message(), "Undo is not available in network games");
+    }
+
+    #[test]
+    fn a_rematch_starts_when_both_sides_ask() {
+        let mut app = hosting();
+        for (mine, theirs) in [("7", "1"), ("8", "2")] {
+            app.update(Action::Digit(mine.parse().unwrap()));
+            let seq = app.game().history().len() as u32 + 1;
+            app.handle(remote_move(seq, theirs));
+        }
+        app.update(Action::Digit(9));
+        assert_eq!(app.message(), "You win! n: ask for a rematch");
+        app.outbox();
+        app.update(Action::NewRound);
+        assert_eq!(app.outbox(), [Order::Rematch]);
+        assert_eq!(app.message(), "Asked O for a rematch…");
+        assert_eq!(app.session().round(), 1);
+        app.handle(Event::Net(LinkEvent::Received(Message::Rematch)));
+        assert_eq!(app.session().round(), 2);
+        assert!(app.message().starts_with("Round 2: 127.0.0.1 moves first."));
+        app.handle(Event::Net(LinkEvent::Received(Message::Bye)));
+        assert_eq!(app.message(), "X left the game. q quits");
+        assert_eq!(app.outbox(), [Order::Leave], "a goodbye is answered");
+    }
+
+    #[test]
+    fn refused_connections_never_take_the_message_line() {
+        let mut app = hosting();
+        let before = app.message().to_string();
+        let notice = RefusalNotice::More {
+            within: std::time::Duration::from_secs(10),
+            counts: vec![("closed early", 4213)],
+        };
+        app.handle(Event::Net(LinkEvent::Refused(notice)));
+        let one = RefusalNotice::One {
+            from: None,
+            refusal: Refusal::WrongCode,
+        };
+        app.handle(Event::Net(LinkEvent::Refused(one)));
+        assert_eq!(app.message(), before);
+        assert_eq!(app.net_notice(), Some("Refused a connection: wrong code"));
+    }
+
+    #[test]
+    fn a_joiner_cut_off_waits_to_be_back_in_and_gets_the_hosts_game() {
+        let session = Session::new(Rules::CLASSIC, Player::Remote, Player::Human);
+        let mut app = App::new(session, (80, 24));
+        app.connect(NetGame::joined(), None);
+        app.handle(remote_move(1, "5"));
+        app.handle(Event::Net(LinkEvent::Lost("the connection closed".into())));
+        assert_eq!(
+            app.message(),
+            "The connection to X was lost (the connection closed); trying to get back in…"
+        );
+        assert_eq!(app.outbox(), [Order::Rejoin]);
+        app.update(Action::Digit(1));
+        assert_eq!(app.message(), "Not connected: wait until you are back in");
+        let state = crate::net::protocol::SessionState {
+            round: 1,
+            score: [0, 0, 0],
+            moves: vec!["5".into(), "1".into(), "9".into()],
+        };
+        app.handle(Event::Net(LinkEvent::Rejoined(state)));
+        assert_eq!(app.message(), "Back in. O to move (you)");
+        assert_eq!(board(&app), "..X/.X./O..");
+    }
+}

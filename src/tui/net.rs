@@ -1,0 +1,51 @@
+//! The terminal game over the network: set up through [`crate::net::setup`] before the
+//! screen is taken, then the usual loop with the connection beside it.
+
+use std::io::{self, Write};
+use std::net::IpAddr;
+
+use super::{Message, Network, Options, Summary, channel, run_with};
+use crate::net::link::sink;
+use crate::net::setup;
+use crate::player::Brain;
+use crate::position::Variant;
+
+/// `tictactoe host` in the terminal game: prints the join line, then plays on the screen,
+/// which shows the line until a player joins.
+pub fn host(
+    (bind, port, rules): (IpAddr, u16, Variant),
+    brain: Brain,
+    options: Options,
+) -> anyhow::Result<Summary> {
+    let listening = setup::listen(bind, port, rules)?;
+    let join_line = listening.join_line().to_string();
+    let mut out = io::stdout().lock();
+    writeln!(out, "{join_line}")?;
+    out.flush()?;
+    drop(out);
+    let (tx, rx) = channel();
+    let network = listening.start(sink(tx.clone(), Message::Net))?;
+    let net = Network {
+        game: network.net,
+        connection: network.connection,
+        join_line: Some(join_line),
+    };
+    run_with(network.session, brain, options, (tx, rx), Some(net))
+}
+
+/// `tictactoe join` in the terminal game: connects with the code, then plays the host's game
+/// on the screen.
+pub fn join(
+    (target, code): (&str, &str),
+    brain: Brain,
+    options: Options,
+) -> anyhow::Result<Summary> {
+    let (tx, rx) = channel();
+    let (network, _) = setup::join(target, code, sink(tx.clone(), Message::Net))?;
+    let net = Network {
+        game: network.net,
+        connection: network.connection,
+        join_line: None,
+    };
+    run_with(network.session, brain, options, (tx, rx), Some(net))
+}
