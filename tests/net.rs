@@ -2,12 +2,17 @@
 //! the plain front end, and hand-made clients that misbehave. Every test binds 127.0.0.1 on a
 //! port the system picks, and ends by itself within seconds.
 
+use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{Shutdown, TcpStream};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
+
+use nix::sys::signal::{Signal, kill};
+use nix::unistd::Pid;
 
 const TIMEOUT: Duration = Duration::from_secs(20);
 
@@ -469,6 +474,10 @@ fn a_silent_peer_is_reported_lost() {
 struct Relay {
     addr: String,
     live: Arc<Mutex<Vec<TcpStream>>>,
+    /// Lines to answer the next connections with, one each, instead of relaying them.
+    answers: Arc<Mutex<VecDeque<String>>>,
+    /// Connections answered that way so far.
+    answered: Arc<AtomicUsize>,
 }
 
 impl Relay {
@@ -476,10 +485,19 @@ impl Relay {
         let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
         let addr = listener.local_addr().unwrap().to_string();
         let live = Arc::new(Mutex::new(Vec::new()));
+        let answers = Arc::new(Mutex::new(VecDeque::<String>::new()));
+        let answered = Arc::new(AtomicUsize::new(0));
         let (upstream, conns) = (upstream.to_string(), Arc::clone(&live));
+        let (lines, count) = (Arc::clone(&answers), Arc::clone(&answered));
         thread::spawn(move || {
             for client in listener.incoming() {
-                let Ok(client) = client else { break };
+                let Ok(mut client) = client else { break };
+                if let Some(line) = lines.lock().unwrap().pop_front() {
+                    let _ = client.write_all(line.as_bytes());
+                    let _ = client.shutdown(Shutdown::Both);
+                    count.fetch_add(1, Ordering::SeqCst);
+                    continue;
+                }
                 let Ok(server) = TcpStream::connect(&upstream) else {
                     continue;
                 };
@@ -495,7 +513,19 @@ impl Relay {
                 conns.lock().unwrap().extend([client, server]);
             }
         });
-        Relay { addr, live }
+        Relay {
+            addr,
+            live,
+            answers,
+            answered,
+        }
+    }
+
+    /// Answers each of the next `n` connections with `line` and closes it, as a host that
+    /// refuses would.
+    fn answer_next(&self, n: usize, line: &str) {
+        let mut answers = self.answers.lock().unwrap();
+        answers.extend(std::iter::repeat_n(format!("{line}\n"), n));
     }
 
     /// Drops every connection through the relay; new ones are still relayed.
@@ -694,4 +724,319 @@ fn the_joiner_may_not_ask_for_ultimate() {
         err.contains("the host's rules apply") && err.contains("--ultimate go with `host`"),
         "{err}"
     );
+}
+
+/// Connections that attack the host from the test, until dropped.
+struct Attack {
+    stop: Arc<AtomicBool>,
+    /// Connections made so far.
+    made: Arc<AtomicUsize>,
+    threads: Vec<thread::JoinHandle<()>>,
+}
+
+impl Attack {
+    /// `n` threads, each running `one` (one connection's worth of attack) until stopped.
+    fn start(addr: &str, n: usize, one: fn(&str, &AtomicBool)) -> Attack {
+        let stop = Arc::new(AtomicBool::new(false));
+        let made = Arc::new(AtomicUsize::new(0));
+        let threads = (0..n)
+            .map(|_| {
+                let (addr, stop, made) = (addr.to_string(), Arc::clone(&stop), Arc::clone(&made));
+                thread::spawn(move || {
+                    while !stop.load(Ordering::SeqCst) {
+                        made.fetch_add(1, Ordering::SeqCst);
+                        one(&addr, &stop);
+                    }
+                })
+            })
+            .collect();
+        Attack {
+            stop,
+            made,
+            threads,
+        }
+    }
+}
+
+impl Drop for Attack {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+        for thread in self.threads.drain(..) {
+            let _ = thread.join();
+        }
+    }
+}
+
+const WRONG_HELLO: &[u8] =
+    b"{\"type\":\"hello\",\"protocol\":1,\"program\":\"x\",\"code\":\"aaaa-bbbb\"}\n";
+
+/// A hello with a wrong code, a byte every 0.4 s.
+fn dribble(addr: &str, stop: &AtomicBool) {
+    let Ok(mut stream) = TcpStream::connect(addr) else {
+        return;
+    };
+    for byte in WRONG_HELLO {
+        if stop.load(Ordering::SeqCst) || stream.write_all(&[*byte]).is_err() {
+            return;
+        }
+        thread::sleep(Duration::from_millis(400));
+    }
+}
+
+/// A hello with a wrong code, then waiting for the answer.
+fn wrong_code(addr: &str, _: &AtomicBool) {
+    let Ok(mut stream) = TcpStream::connect(addr) else {
+        return;
+    };
+    let _ = stream.set_read_timeout(Some(Duration::from_secs(10)));
+    let _ = stream.write_all(WRONG_HELLO);
+    let _ = stream.read_to_end(&mut Vec::new());
+}
+
+/// A connection that says nothing until the host closes it (or the attack stops).
+fn idle(addr: &str, stop: &AtomicBool) {
+    let Ok(mut stream) = TcpStream::connect(addr) else {
+        return;
+    };
+    let _ = stream.set_read_timeout(Some(Duration::from_millis(100)));
+    let mut buf = [0u8; 256];
+    while !stop.load(Ordering::SeqCst) {
+        match stream.read(&mut buf) {
+            Ok(0) => return,
+            Ok(_) => {}
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) => {}
+            Err(_) => return,
+        }
+    }
+}
+
+/// Connects and closes at once.
+fn connect_and_close(addr: &str, _: &AtomicBool) {
+    let _ = TcpStream::connect(addr);
+}
+
+/// Starts `attack`, lets it take hold, then times a proper joiner from its start to
+/// `You play O.`; the host and joiner play one move to show the game is on.
+fn time_to_join_under(attack: fn(&str, &AtomicBool), threads: usize, name: &str) -> Duration {
+    let (mut host, addr, code) = host(&[]);
+    let attack = Attack::start(&addr, threads, attack);
+    thread::sleep(Duration::from_millis(1500));
+    let start = Instant::now();
+    let joiner = join(&addr, &code);
+    joiner.wait_for("You play O.");
+    let took = start.elapsed();
+    eprintln!(
+        "{name}: joined after {took:?} ({} attacking connections so far)",
+        attack.made.load(Ordering::SeqCst)
+    );
+    host.wait_for("joined. You play X.");
+    host.send("5\n");
+    joiner.wait_for("X (remote) plays 5");
+    drop(attack);
+    took
+}
+
+/// "Within a few seconds": the joiner's own patience with a busy host is 10 s.
+const JOIN_WITHIN: Duration = Duration::from_secs(3);
+
+#[test]
+fn a_proper_joiner_gets_in_within_seconds_while_eight_connections_dribble_hellos() {
+    let took = time_to_join_under(dribble, 8, "eight dribbling hellos");
+    assert!(took < JOIN_WITHIN, "took {took:?}");
+}
+
+#[test]
+fn a_proper_joiner_gets_in_within_seconds_while_eight_wrong_code_connections_loop() {
+    let took = time_to_join_under(wrong_code, 8, "eight wrong-code loops");
+    assert!(took < JOIN_WITHIN, "took {took:?}");
+}
+
+#[test]
+fn a_proper_joiner_gets_in_within_seconds_while_two_hundred_connections_sit_idle() {
+    let took = time_to_join_under(idle, 200, "200 idle connections");
+    assert!(took < JOIN_WITHIN, "took {took:?}");
+}
+
+#[test]
+fn a_proper_joiner_gets_in_within_seconds_during_a_connect_and_close_storm() {
+    let took = time_to_join_under(connect_and_close, 8, "connect/close storm");
+    assert!(took < JOIN_WITHIN, "took {took:?}");
+}
+
+#[test]
+fn a_connect_and_close_storm_prints_a_summary_not_a_line_per_connection() {
+    let (host, addr, _) = host(&[]);
+    let before = host.output().lines().count();
+    let attack = Attack::start(&addr, 8, connect_and_close);
+    // The summary comes at the end of the host's 10 s window (while the storm goes on, the
+    // next window has its summary only).
+    host.wait_for("more connections in the last 10 s");
+    let made = attack.made.load(Ordering::SeqCst);
+    drop(attack);
+    let output = host.output();
+    let lines: Vec<&str> = output.lines().skip(before).collect();
+    let last = lines
+        .iter()
+        .rposition(|l| l.contains("more connections in the last 10 s"))
+        .unwrap();
+    let printed = last + 1;
+    eprintln!("storm: {made} connections, {printed} lines from the host in 10 s");
+    assert!(made > 100, "the storm made only {made} connections");
+    assert!(printed <= 11, "{printed} lines:\n{output}");
+    for summary in lines.iter().filter(|l| l.contains("in the last 10 s")) {
+        assert!(summary.starts_with("Refused "), "{summary}");
+    }
+}
+
+#[test]
+fn a_rejoining_player_retries_a_busy_host_until_it_gets_back_in() {
+    let (mut host, addr, code) = host(&[]);
+    let relay = Relay::to(&addr);
+    let mut joiner = join(&relay.addr, &code);
+    joiner.wait_for("You play O.");
+    host.send("5\n");
+    joiner.wait_for("X (remote) plays 5");
+    // While the connection is down the host answers busy, four times.
+    relay.answer_next(
+        4,
+        r#"{"type":"error","message":"the host is busy: try again in a moment","kind":"busy"}"#,
+    );
+    relay.cut();
+    joiner.wait_for("trying to get back in");
+    joiner.wait_for("Back in.");
+    assert_eq!(relay.answered.load(Ordering::SeqCst), 4, "busy was retried");
+    host.wait_for("O is back");
+    joiner.send("7\n");
+    host.wait_for("O (remote) plays 7");
+    host.send("q\n");
+    assert!(host.wait_exit().success());
+    assert!(joiner.wait_exit().success(), "{}", joiner.output());
+}
+
+#[test]
+fn a_rejoining_player_stops_at_once_on_a_wrong_code_or_a_game_with_another_player() {
+    for (line, why) in [
+        (
+            r#"{"type":"error","message":"wrong code","kind":"wrong_code"}"#,
+            "wrong code",
+        ),
+        (
+            r#"{"type":"error","message":"a game is already in progress with another player","kind":"in_progress"}"#,
+            "in progress with another player",
+        ),
+    ] {
+        let (host, addr, code) = host(&[]);
+        let relay = Relay::to(&addr);
+        let mut joiner = join(&relay.addr, &code);
+        joiner.wait_for("You play O.");
+        host.wait_for("joined");
+        relay.answer_next(1, line);
+        relay.cut();
+        joiner.wait_for("trying to get back in");
+        let start = Instant::now();
+        let status = joiner.wait_exit();
+        assert!(!status.success());
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "{:?}",
+            start.elapsed()
+        );
+        let output = joiner.output();
+        assert!(
+            output.contains("Could not get back in: the host refused: ") && output.contains(why),
+            "{output}"
+        );
+        assert_eq!(relay.answered.load(Ordering::SeqCst), 1, "no second try");
+    }
+}
+
+#[test]
+fn a_join_code_of_970_characters_is_refused_with_a_message_not_a_panic() {
+    let code = "x".repeat(970);
+    let out = Command::new(env!("CARGO_BIN_EXE_tictactoe"))
+        .args(["join", "127.0.0.1:9", "--code", &code])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "an error, not a signal");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("a join code is at most 64 characters, and this one has 970"),
+        "{err}"
+    );
+    assert!(!err.contains("panicked") && err.len() < 200, "{err}");
+}
+
+#[test]
+fn bidirectional_controls_from_the_other_side_never_reach_the_screen() {
+    let (host, addr, code) = host(&[]);
+    // From a stranger: the reason for refusing quotes the message type.
+    let mut raw = Raw::connect(&addr);
+    raw.send("{\"type\":\"\u{202E}evil\u{2066}\"}\n".as_bytes());
+    assert!(raw.line().unwrap_or_default().contains("unknown variant"));
+    host.wait_for("evil");
+    // From the player: an error message.
+    let (mut raw, _) = Raw::hello(&addr, &code);
+    host.wait_for("joined");
+    raw.send(
+        "{\"type\":\"error\",\"message\":\"gg \u{202E}\u{200F}\u{2067}txet\\u001b[2J\"}\n"
+            .as_bytes(),
+    );
+    host.wait_for("O's side reports: gg");
+    let output = host.output();
+    for hidden in ['\u{202E}', '\u{2066}', '\u{2067}', '\u{200F}', '\u{1b}'] {
+        assert!(
+            !output.contains(hidden),
+            "U+{:04X} reached the screen",
+            u32::from(hidden)
+        );
+    }
+    assert!(output.contains("O's side reports: gg \u{fffd}\u{fffd}\u{fffd}txet\u{fffd}[2J."));
+}
+
+/// Sends `signal` to `proc`.
+fn signal(proc: &Proc, signal: Signal) {
+    kill(Pid::from_raw(proc.child.id() as i32), signal).unwrap();
+}
+
+#[test]
+fn a_plain_host_ended_by_sigterm_says_bye() {
+    let (mut host, addr, code) = host(&[]);
+    let mut joiner = join(&addr, &code);
+    joiner.wait_for("You play O.");
+    host.wait_for("joined. You play X.");
+    let start = Instant::now();
+    signal(&host, Signal::SIGTERM);
+    joiner.wait_for("X left the game.");
+    assert!(joiner.wait_exit().success(), "{}", joiner.output());
+    assert!(
+        start.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        start.elapsed()
+    );
+    assert_eq!(host.wait_exit().code(), Some(128 + 15));
+}
+
+#[test]
+fn a_plain_joiner_ended_by_sigint_or_sighup_says_bye() {
+    for stop in [Signal::SIGINT, Signal::SIGHUP] {
+        let (mut host, addr, code) = host(&[]);
+        let mut joiner = join(&addr, &code);
+        joiner.wait_for("You play O.");
+        host.wait_for("joined. You play X.");
+        signal(&joiner, stop);
+        host.wait_for("O left the game.");
+        assert!(host.wait_exit().success(), "{}", host.output());
+        assert_eq!(joiner.wait_exit().code(), Some(128 + stop as i32));
+    }
+}
+
+#[test]
+fn a_waiting_plain_host_ends_at_once_on_sigint() {
+    let (mut host, _, _) = host(&[]);
+    signal(&host, Signal::SIGINT);
+    assert_eq!(host.wait_exit().code(), Some(128 + 2));
 }

@@ -40,7 +40,8 @@ const FORGET: Duration = Duration::from_secs(60);
 /// Addresses remembered for their wrong codes, at most.
 const REMEMBERED: usize = 4096;
 /// Refusals shown one by one in each [`TALLY_WINDOW`]; the rest are counted and summed up
-/// at its end.
+/// at its end, and while they keep coming (a window had some counted), the next window shows
+/// its summary only.
 const SHOWN_PER_WINDOW: usize = 10;
 const TALLY_WINDOW: Duration = Duration::from_secs(10);
 
@@ -439,12 +440,16 @@ impl Shared {
     }
 
     /// Every [`TALLY_WINDOW`], reports the refusals not shown one by one, and starts a new
-    /// window.
+    /// window: quiet enough to show some one by one again, unless some were counted.
     fn sum_up(&self) {
         loop {
             thread::sleep(TALLY_WINDOW);
             let mut tally = locked(&self.tally);
-            tally.shown = 0;
+            tally.shown = if tally.hidden.is_empty() {
+                0
+            } else {
+                SHOWN_PER_WINDOW
+            };
             let counts: Vec<(&'static str, u64)> =
                 std::mem::take(&mut tally.hidden).into_iter().collect();
             drop(tally);
