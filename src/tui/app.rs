@@ -598,7 +598,7 @@ impl App {
         };
         match meaning {
             Digit::NoDigits => {
-                self.message = "Digits name cells on 3×3 only: use the arrows".into()
+                self.message = "Digits name cells on 3×3 only: use the arrows".into();
             }
             Digit::Move(mv) => {
                 self.cursor = mv;
