@@ -1,11 +1,16 @@
 //! Tic-tac-toe with a perfect game-tree search, playable in any terminal.
 //!
-//! The rules ([`board`]) know nothing of the AI; the AI ([`search`], [`player`]) knows nothing
-//! of input or output; the front ends ([`plain`], [`analyze`], [`review`] and the full-screen
-//! terminal game in [`tui`]) drive a [`game::Game`] within a [`game::Session`]. A game is a
-//! [`record::Record`], which [`review`] judges move by move. [`net`] carries a game between two
-//! machines. [`ultimate`] and [`mcts`] are Ultimate tic-tac-toe's rules and AI; [`position`]
-//! is the one interface over both rule sets that the game, records and front ends use.
+//! The house, from the bottom up:
+//! - rules: [`board`] (classic N×N, k in a row, misère) and [`ultimate`], behind one
+//!   interface, [`position`]; they know nothing of the AI or of input and output;
+//! - AIs: [`search`] (negamax with proofs) and [`mcts`] (Ultimate), reached through one
+//!   dispatch, [`player::Brain`]; they know nothing of input or output;
+//! - a game: [`game::Game`] and [`game::Session`], and [`record::Record`], a game as data;
+//! - [`net`]: the connection to the other player and the network session;
+//! - [`report`]: what several front ends print (boards as text, [`report::analyze`],
+//!   [`report::review`]);
+//! - front ends: [`plain`] (lines) and [`tui`] (the full-screen terminal game), which drive a
+//!   game through the interface above, once for every rule set.
 //!
 //! ```
 //! use tictactoe::board::Board;
@@ -20,7 +25,6 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-pub mod analyze;
 pub mod board;
 pub mod cli;
 pub mod game;
@@ -31,7 +35,7 @@ pub mod plain;
 pub mod player;
 pub mod position;
 pub mod record;
-pub mod review;
+pub mod report;
 pub mod search;
 pub mod tui;
 pub mod ultimate;

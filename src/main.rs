@@ -8,13 +8,13 @@ use anyhow::Context;
 use clap::error::ErrorKind;
 use clap::parser::ValueSource;
 use clap::{ArgMatches, CommandFactory, FromArgMatches};
-use tictactoe::analyze;
 use tictactoe::cli::{AnalyzeArgs, Cli, Command, HostArgs, JoinArgs, ReviewArgs};
 use tictactoe::game::Session;
 use tictactoe::plain::{self, Ending};
 use tictactoe::player::Brain;
 use tictactoe::position::Variant;
-use tictactoe::review;
+use tictactoe::report::analyze;
+use tictactoe::report::review;
 use tictactoe::tui;
 
 fn main() -> ExitCode {
@@ -162,8 +162,7 @@ fn after_screen(cli: &Cli, summary: &tui::Summary) -> anyhow::Result<ExitCode> {
     if let Some(record) = &summary.record {
         writeln!(out, "Record: {record}")?;
         if cli.review {
-            let judgements = brain(cli)
-                .review(record, &mut |_, _| {})
+            let judgements = review::review(record, &mut brain(cli), &mut |_, _| {})
                 .expect("nothing cancels this review");
             writeln!(out, "Review:")?;
             review::write_text(&mut out, &judgements)?;

@@ -6,18 +6,13 @@
 //! Each iteration walks down the tree by UCB1, expands a leaf the second time it is reached
 //! (all its children at once, in random order), plays a random game from there and backs the
 //! result up. Random games are not uniform: a player who can win a small board takes it, and one
-//! who can win the game does. That costs little, but its gain is not measured to be large: in
-//! self-play at 20 ms a move, this engine scored 50% against a copy using uniform random games
-//! (60 games, so only a large difference would have shown). Random games that also avoid
-//! sending the opponent where it wins a small board at once scored no better against the
-//! textbook baseline (70.8% either way, 200 games at 100 ms), so they are not used.
+//! who can win the game does.
 //!
-//! What did pay is knowledge in the tree. A new node does not start empty: it starts with
-//! [`PRIOR_VISITS`] imaginary visits at a rate [`prior`] guesses from the move alone (winning or
-//! blocking a small board is good; sending the opponent to a board it wins at once, or letting it
-//! play anywhere, is bad). UCB1 then tries likely moves first instead of every one of up to 81
-//! moves once, and the guess fades as real games accumulate. Against the baseline at 100 ms a
-//! move this lifted the score from 71.0% to 81.8% (200 games each, run side by side).
+//! A new node does not start empty: it starts with [`PRIOR_VISITS`] imaginary visits at a rate
+//! [`prior`] guesses from the move alone (winning or blocking a small board is good; sending the
+//! opponent to a board it wins at once, or letting it play anywhere, is bad). UCB1 then tries
+//! likely moves first instead of every one of up to 81 moves once, and the guess fades as real
+//! games accumulate. The README gives the measured strength of each choice.
 //!
 //! The search is also a solver. A move that ends the game is known the moment its parent is
 //! expanded; a position with a winning move is lost for the player who moved into it, one whose
@@ -28,12 +23,9 @@
 //!
 //! # Values
 //!
-//! Unproven values are win rates, carried in [`Value::Estimate`] as per-mille above or below an
-//! even game from the side to move's point of view: `Estimate(120)` means the side wins 62% of
-//! the simulated games (a draw counts as half; the prior's imaginary games count too, which
-//! matters only for a move searched a few times). Estimates lie within ±499, below any proven
-//! win and above any proven loss, so `Value`'s order and the classic review's labels hold
-//! unchanged; [`win_rate`] turns a value back into a rate.
+//! Unproven values are [`Value::WinRate`]s: the share of the simulated games the side to move
+//! wins (a draw counts as half; the prior's imaginary games count too, which matters only for a
+//! move searched a few times).
 //!
 //! # Memory and reuse
 //!
@@ -566,8 +558,8 @@ impl Mcts {
             Proof::Win => Value::Win(u32::from(c.plies)),
             Proof::Loss => Value::Loss(u32::from(c.plies)),
             Proof::Draw => Value::Draw,
-            Proof::Unknown if c.visits == 0 => Value::Estimate(0),
-            Proof::Unknown => estimate(c.score as f32 / (2 * c.visits) as f32),
+            Proof::Unknown if c.visits == 0 => Value::WinRate(500),
+            Proof::Unknown => Value::win_rate(c.score as f32 / (2 * c.visits) as f32),
         };
         (mv, value)
     }
@@ -624,33 +616,6 @@ fn prior(board: &UltimateBoard, after: &UltimateBoard, mv: usize, over: bool) ->
         }
     }
     rate
-}
-
-/// The win rate `rate` (0..=1) as a [`Value::Estimate`].
-fn estimate(rate: f32) -> Value {
-    Value::Estimate(((rate - 0.5) * 1000.0).round().clamp(-499.0, 499.0) as i32)
-}
-
-/// The share of games the side to move is expected to win (a draw is half): 1 for a proven
-/// win, 0 for a proven loss, ½ for a proven draw, the rate itself for an estimate.
-pub fn win_rate(value: Value) -> f32 {
-    match value {
-        Value::Win(_) => 1.0,
-        Value::Loss(_) => 0.0,
-        Value::Draw => 0.5,
-        Value::Estimate(e) => 0.5 + e as f32 / 1000.0,
-    }
-}
-
-/// The value of a position to the opponent of the side to move there, one ply earlier: the
-/// value of the move that led to it.
-fn negate(value: Value) -> Value {
-    match value {
-        Value::Win(n) => Value::Loss(n + 1),
-        Value::Loss(n) => Value::Win(n + 1),
-        Value::Draw => Value::Draw,
-        Value::Estimate(e) => Value::Estimate(-e),
-    }
 }
 
 /// The lowest set bit's index.
@@ -803,17 +768,22 @@ pub struct Verdict {
 }
 
 impl Verdict {
-    /// How much the move lowered the mover's expected score (see [`win_rate`]), from 0 (as good
+    /// How much the move lowered the mover's expected score (see [`Value::rate`]), from 0 (as good
     /// as the best move) to 1 (a won game thrown into a loss). An estimate unless both values
     /// are proven.
     pub fn cost(&self) -> f32 {
-        (win_rate(self.before) - win_rate(self.after)).max(0.0)
+        (rate(self.before) - rate(self.after)).max(0.0)
     }
 
     /// Whether both values are proven, so [`Verdict::cost`] is exact.
     pub fn is_proven(&self) -> bool {
         self.before.is_proven() && self.after.is_proven()
     }
+}
+
+/// A value's rate; the search's values always have one.
+fn rate(value: Value) -> f32 {
+    value.rate().unwrap_or(0.5)
 }
 
 /// Judges `mv` played on `board`: the position is searched for `budget`, then, unless `mv` is
@@ -842,7 +812,7 @@ pub fn judge(
         match after_board.outcome() {
             Outcome::Won { .. } => Value::Win(1),
             Outcome::Draw => Value::Draw,
-            Outcome::InProgress => negate(mcts.think(&after_board, budget)?.value),
+            Outcome::InProgress => mcts.think(&after_board, budget)?.value.before(),
         }
     };
     // What the move achieved was on offer: the best is at least as good.

@@ -6,16 +6,13 @@
 
 mod net;
 
-use std::fmt::Write as _;
 use std::io::{self, BufRead, Write};
 
-use crate::analyze;
-use crate::board::{self, Board, Mark};
 use crate::game::{Game, Session};
-use crate::player::Brain;
-use crate::position::{Move, MoveError, Outcome, Position};
-use crate::review;
-use crate::ultimate::{SmallStatus, UltimateBoard};
+use crate::player::{self, Brain};
+use crate::position::Move;
+use crate::report::board::{result_line, show};
+use crate::report::{analyze, review};
 
 /// How a plain session ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,129 +32,6 @@ pub enum Ending {
 }
 
 pub use net::{host, join};
-
-/// The board in the classic layout, top row first. On 3×3 empty cells show their numpad
-/// digit; larger boards show `.` and coordinate labels along the edges.
-pub fn grid(board: &Board) -> String {
-    let n = board.size();
-    let mut s = String::new();
-    let labels = n > 3;
-    let indent = if labels { "  " } else { "" };
-    let rule = format!("{indent}{}\n", vec!["---"; usize::from(n)].join("+"));
-    for row in (0..n).rev() {
-        if labels {
-            let _ = write!(s, "{} ", row + 1);
-        }
-        let cells: Vec<String> = (0..n)
-            .map(|col| {
-                let cell = board.cell_at(row, col).expect("row and col are in range");
-                let c = match (board.mark_at(cell), cell.numpad()) {
-                    (Some(m), _) => m.symbol(),
-                    (None, Some(d)) => char::from(b'0' + d),
-                    (None, None) => '.',
-                };
-                format!(" {c} ")
-            })
-            .collect();
-        s.push_str(cells.join("|").trim_end());
-        s.push('\n');
-        if row > 0 {
-            s.push_str(&rule);
-        }
-    }
-    if labels {
-        let letters: Vec<String> = (0..n)
-            .map(|col| format!(" {} ", char::from(b'a' + col)))
-            .collect();
-        let _ = writeln!(s, "{indent}{}", letters.join(" ").trim_end());
-    }
-    s
-}
-
-/// The 9×9 grid of Ultimate tic-tac-toe under a header of the closed boards, top row first,
-/// with coordinates along the edges and lines between the small boards. Empty cells show `.`,
-/// except in the board the side to move is sent to, where they show their numpad digit (the
-/// one key that plays there).
-pub fn ultimate_grid(board: &UltimateBoard) -> String {
-    let mut s = String::new();
-    let closed = |status: SmallStatus| -> Vec<String> {
-        (1..=9)
-            .filter(|&b| board.small_board_status(b) == status)
-            .map(|b| b.to_string())
-            .collect()
-    };
-    let mut parts = Vec::new();
-    for (status, name) in [
-        (SmallStatus::Won(Mark::X), "X won"),
-        (SmallStatus::Won(Mark::O), "O won"),
-        (SmallStatus::Full, "full"),
-    ] {
-        let boards = closed(status);
-        if !boards.is_empty() {
-            parts.push(format!("{name} {}", boards.join(" ")));
-        }
-    }
-    if parts.is_empty() {
-        s.push_str("Boards: none closed yet\n");
-    } else {
-        let _ = writeln!(s, "Boards: {}", parts.join(" · "));
-    }
-    let forced = board.forced_board();
-    for row in (0..9u8).rev() {
-        let _ = write!(s, "{} ", row + 1);
-        for col in 0..9u8 {
-            let mv = crate::ultimate::Move::at(col, row).expect("row and col are in range");
-            let c = match board.mark(mv) {
-                Some(m) => m.symbol(),
-                None if forced == Some(mv.board()) => char::from(b'0' + mv.cell()),
-                None => '.',
-            };
-            let gap = if col == 3 || col == 6 { " | " } else { " " };
-            let _ = write!(s, "{gap}{c}");
-        }
-        s.push('\n');
-        if row == 6 || row == 3 {
-            s.push_str("  -------+-------+-------\n");
-        }
-    }
-    s.push_str("   a b c   d e f   g h i\n");
-    s
-}
-
-/// The position as the plain front end prints it.
-pub fn show(position: &Position) -> String {
-    match position {
-        Position::Classic(board) => grid(board),
-        Position::Ultimate(board) => ultimate_grid(board),
-    }
-}
-
-/// The one-line result of a finished game.
-pub fn result_line(outcome: Outcome) -> &'static str {
-    match outcome {
-        Outcome::Won(Mark::X) => "X wins.",
-        Outcome::Won(Mark::O) => "O wins.",
-        Outcome::Draw | Outcome::InProgress => "Draw.",
-    }
-}
-
-/// What a move looks like, for messages: `1-9`, `a1-e5`, or the Ultimate forms.
-fn cell_range(position: &Position) -> String {
-    let board = match position {
-        Position::Classic(board) => board,
-        Position::Ultimate(board) if board.forced_board().is_some() => {
-            return "1-9".to_string();
-        }
-        Position::Ultimate(_) => return "board then cell, e.g. 53".to_string(),
-    };
-    let n = board.size();
-    let last = format!("{}{}", char::from(b'a' + n - 1), n);
-    if n == 3 {
-        "1-9".to_string()
-    } else {
-        format!("a1-{last}")
-    }
-}
 
 /// How the plain front end talks.
 #[derive(Clone, Copy, Debug, Default)]
@@ -236,29 +110,29 @@ enum Typed {
 }
 
 /// The prompt for the side to move: `X to move (1-9, u undo, h hint, q quit): `, and in
-/// Ultimate `X to move on board 3 (1-9, …): ` or `X to move anywhere (board then cell, e.g.
-/// 53): `.
+/// Ultimate `X to move on board 3 (1-9, …): ` or, where a move takes the long form, `X to
+/// move anywhere (board then cell, e.g. 53): `.
 fn prompt(game: &Game, out: &mut dyn Write) -> io::Result<()> {
     let position = game.position();
     let mark = position.to_move();
-    let range = cell_range(position);
-    match position {
-        Position::Ultimate(board) => match board.forced_board() {
-            Some(b) => write!(
-                out,
-                "{mark} to move on board {b} ({range}, u undo, h hint, q quit): "
-            )?,
-            None => write!(out, "{mark} to move anywhere ({range}): ")?,
-        },
-        Position::Classic(_) => write!(out, "{mark} to move ({range}, u undo, h hint, q quit): ")?,
-    }
+    let place = position
+        .whereabouts()
+        .map(|w| format!(" {w}"))
+        .unwrap_or_default();
+    let forms = position.move_forms();
+    let keys = if forms.contains(' ') {
+        ""
+    } else {
+        ", u undo, h hint, q quit"
+    };
+    write!(out, "{mark} to move{place} ({forms}{keys}): ")?;
     out.flush()
 }
 
 /// Reads one typed line (echoed back with `echo`); a line that asks for nothing the game must
 /// do is answered here.
 fn typed(game: &Game, buf: &[u8], out: &mut dyn Write, echo: bool) -> io::Result<Typed> {
-    let range = cell_range(game.position());
+    let range = game.position().move_forms();
     let Ok(line) = std::str::from_utf8(buf) else {
         if echo {
             writeln!(out, "{}", String::from_utf8_lossy(buf).trim_end())?;
@@ -285,17 +159,16 @@ fn typed(game: &Game, buf: &[u8], out: &mut dyn Write, echo: bool) -> io::Result
         "u" | "undo" => Typed::Undo,
         "h" | "hint" => Typed::Hint,
         "?" | "help" => {
-            if game.variant().rules().is_some() {
-                writeln!(
-                    out,
-                    "Type a cell ({range}; on 3×3 the numpad layout, 7 8 9 is the top row, or a coordinate like b2), u to undo your last move, h for the value of every move, q to quit."
-                )?;
+            let typing = game.variant().typing_help(&range);
+            let hint = if player::rates(game.variant()) {
+                "every move's win rate"
             } else {
-                writeln!(
-                    out,
-                    "Type a board and a cell as two digits, both laid out as the numpad (53: board 5, cell 3; 7 8 9 is the top row), or one digit when you are sent to a board, or a coordinate a1-i9; u to undo your last move, h for every move's win rate, q to quit."
-                )?;
-            }
+                "the value of every move"
+            };
+            writeln!(
+                out,
+                "{typing}; u to undo your last move, h for {hint}, q to quit."
+            )?;
             Typed::Handled
         }
         _ => match game.position().parse_move(line) {
@@ -321,34 +194,17 @@ fn sentence(text: &str) -> String {
 fn play(game: &mut Game, mv: Move, out: &mut dyn Write) -> io::Result<bool> {
     match game.play(mv) {
         Ok(()) => write!(out, "{}", show(game.position())).map(|()| true),
-        Err(MoveError::Classic(board::MoveError::Occupied(c))) => {
-            writeln!(out, "Cell {c} is taken: pick an empty cell.").map(|()| false)
+        Err(e) if e.is_taken() => {
+            writeln!(out, "{}: pick an empty cell.", sentence(&e.to_string())).map(|()| false)
         }
-        Err(e @ MoveError::Ultimate(_)) => {
-            writeln!(out, "{}.", sentence(&e.to_string())).map(|()| false)
-        }
-        Err(e) => writeln!(out, "{e}.").map(|()| false),
+        Err(e) => writeln!(out, "{}.", sentence(&e.to_string())).map(|()| false),
     }
 }
 
 fn hint(game: &Game, brain: &mut Brain, out: &mut dyn Write) -> io::Result<()> {
-    let moves = brain.hint(game.position());
-    let text = match game.position() {
-        Position::Classic(board) => {
-            let cells = moves
-                .into_iter()
-                .filter_map(|(mv, v)| match mv {
-                    Move::Classic(c) => Some((c, v)),
-                    Move::Ultimate(_) => None,
-                })
-                .collect();
-            analyze::text(&analyze::Report::from_moves(board, cells))
-        }
-        Position::Ultimate(board) => {
-            analyze::ultimate_text(&analyze::UltimateReport::from_moves(board, &moves))
-        }
-    };
-    write!(out, "Hint:\n{text}")
+    let position = game.position();
+    let report = analyze::Report::from_moves(position, brain.hint(position));
+    write!(out, "Hint:\n{}", analyze::text(&report))
 }
 
 /// The end of a game: the result line, the record and, if asked for, the review.
@@ -357,45 +213,10 @@ fn finish(game: &Game, brain: &mut Brain, out: &mut dyn Write, options: Options)
     let record = game.record();
     writeln!(out, "Record: {record}")?;
     if options.review {
-        let judgements = brain
-            .review(&record, &mut |_, _| {})
+        let judgements = review::review(&record, brain, &mut |_, _| {})
             .expect("nothing cancels the plain front end's searches");
         writeln!(out, "Review:")?;
         review::write_text(out, &judgements)?;
     }
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    #[rustfmt::skip]
-    fn grid_shows_digits_in_empty_cells() {
-        let board: Board = "XO./.X./..O".parse().unwrap();
-        assert_eq!(grid(&board), concat!(
-            " X | O | 9\n",
-            "---+---+---\n",
-            " 4 | X | 6\n",
-            "---+---+---\n",
-            " 1 | 2 | O\n",
-        ));
-    }
-
-    #[test]
-    #[rustfmt::skip]
-    fn larger_grids_have_coordinates() {
-        let board: Board = "X.../..../..../...O".parse().unwrap();
-        assert_eq!(grid(&board), concat!(
-            "4  X | . | . | .\n",
-            "  ---+---+---+---\n",
-            "3  . | . | . | .\n",
-            "  ---+---+---+---\n",
-            "2  . | . | . | .\n",
-            "  ---+---+---+---\n",
-            "1  . | . | . | O\n",
-            "   a   b   c   d\n",
-        ));
-    }
 }

@@ -1,4 +1,8 @@
-//! Who moves: a human, or an AI at a difficulty. All randomness comes from one seeded source.
+//! Who moves: a human, or an AI at a difficulty; and the one dispatch from a rule set to its
+//! AI ([`Brain`]): the negamax search for classic boards, the Monte Carlo tree search for
+//! Ultimate. What a front end or a report asks of the AI (a move, a hint, an analysis, a
+//! verdict on a move played) it asks here, once for every rule set. All randomness comes
+//! from one seeded source.
 
 use std::fmt;
 use std::sync::Arc;
@@ -6,10 +10,8 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use crate::board::{Board, Cell};
-use crate::mcts::{Level, Mcts};
-use crate::position::{Move, Position};
-use crate::record::Record;
-use crate::review::{self, Judgement};
+use crate::mcts::{self, Level, Mcts};
+use crate::position::{Move, Position, Variant};
 use crate::search::{Searcher, Value};
 
 /// The thinking budget of a `hard` Ultimate move when none is given: Ultimate is never
@@ -145,20 +147,84 @@ impl Brain {
         (!cells.is_empty()).then(|| cells[self.rng.usize(..cells.len())])
     }
 
-    /// Every move of `record` judged within the thinking budget (an hour a position without
-    /// one), sharing the AI's table; `progress` hears of each move judged. `None` if the
-    /// search was cancelled.
-    pub fn review(
-        &mut self,
-        record: &Record,
-        progress: &mut dyn FnMut(usize, usize),
-    ) -> Option<Vec<Judgement>> {
-        if record.variant().rules().is_none() {
-            let budget = self.ultimate_budget();
-            return review::review_ultimate(record, &mut self.mcts, budget, progress);
+    /// The verdict on `mv` played in `position`, from its mover's side: the position is
+    /// searched within the thinking budget, then the move played, unless it is the search's
+    /// own choice, within another. `None` if the search was cancelled.
+    ///
+    /// # Panics
+    /// If `mv` is not legal in `position`.
+    pub fn judge(&mut self, position: &Position, mv: Move) -> Option<Verdict> {
+        assert!(
+            position.legal_moves().contains(&mv),
+            "judge takes a legal move"
+        );
+        match (position, mv) {
+            (Position::Classic(board), Move::Classic(cell)) => self.judge_cell(board, cell),
+            (Position::Ultimate(board), Move::Ultimate(played)) => {
+                let budget = self.ultimate_budget();
+                let verdict = mcts::judge(&mut self.mcts, board, played, budget)?;
+                Some(Verdict {
+                    before: verdict.before,
+                    after: verdict.after,
+                    best: verdict.best.into(),
+                })
+            }
+            _ => unreachable!("a legal move is of the position's rule set"),
         }
-        let budget = self.think.unwrap_or(Duration::from_secs(3600));
-        review::review(record, &mut self.searcher, budget, progress)
+    }
+
+    fn judge_cell(&mut self, board: &Board, cell: Cell) -> Option<Verdict> {
+        // A board with a legal move is not finished: no thought means a cancelled search.
+        let thought = self.searcher.think(board, self.think)?;
+        let after = if thought.cell == cell {
+            thought.value
+        } else {
+            self.searcher.move_value(board, cell, self.think)
+        };
+        if self.searcher.cancelled() {
+            return None;
+        }
+        Some(Verdict {
+            before: thought.value,
+            after,
+            best: thought.cell.into(),
+        })
+    }
+
+    /// What is known of `position` within the thinking budget: its value with a best move
+    /// (unless the game is over), and, unless `best_only`, every legal move's value within
+    /// another budget. Each position is searched afresh.
+    pub fn analyze(&mut self, position: &Position, best_only: bool) -> Analysis {
+        match position {
+            Position::Classic(board) => {
+                let head = self
+                    .searcher
+                    .think(board, self.think)
+                    .map(|t| (t.value, Move::from(t.cell)));
+                let moves = if best_only {
+                    Vec::new()
+                } else {
+                    self.hint(position)
+                };
+                Analysis { head, moves }
+            }
+            Position::Ultimate(board) => {
+                // A tree kept from another position would only mislead.
+                self.mcts.clear();
+                if best_only {
+                    let budget = self.ultimate_budget();
+                    let head = self
+                        .mcts
+                        .think(board, budget)
+                        .map(|c| (c.value, c.mv.into()));
+                    return Analysis {
+                        head,
+                        moves: Vec::new(),
+                    };
+                }
+                Analysis::of_moves(position, self.hint(position))
+            }
+        }
     }
 
     /// Every legal move's value for a hint, proven where the time budget allows (all of them
@@ -185,6 +251,63 @@ impl Brain {
                     .collect()
             }
         }
+    }
+}
+
+/// Whether the AI of `variant` values unproven positions by win rates (a proven value is then
+/// read as a rate too: 1, ½ or 0) rather than by a heuristic score.
+pub fn rates(variant: Variant) -> bool {
+    variant.has_boards()
+}
+
+/// A move judged for review, from its mover's side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Verdict {
+    /// The best value the position offered.
+    pub before: Value,
+    /// The value of the move played.
+    pub after: Value,
+    /// The search's choice.
+    pub best: Move,
+}
+
+/// What the AI knows of one position: its value with a best move (none once the game is
+/// over), and each legal move's value when every move was searched.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Analysis {
+    pub head: Option<(Value, Move)>,
+    pub moves: Vec<(Move, Value)>,
+}
+
+impl Analysis {
+    /// The analysis made of every move's value: the position is worth its best move's, and of
+    /// several best moves the first for people (see [`Position::reading_key`]) is named.
+    pub fn of_moves(position: &Position, moves: Vec<(Move, Value)>) -> Analysis {
+        let head = moves
+            .iter()
+            .filter(|&&(_, v)| Some(v) == moves.iter().map(|&(_, v)| v).max())
+            .min_by_key(|&&(m, _)| position.reading_key(m))
+            .map(|&(m, v)| (v, m));
+        Analysis { head, moves }
+    }
+
+    /// The moves as good as the best, for people in order (just the best move when only it is
+    /// known).
+    pub fn best(&self, position: &Position) -> Vec<Move> {
+        let Some((value, mv)) = self.head else {
+            return Vec::new();
+        };
+        if self.moves.is_empty() {
+            return vec![mv];
+        }
+        let mut best: Vec<Move> = self
+            .moves
+            .iter()
+            .filter(|&&(_, v)| v == value)
+            .map(|&(m, _)| m)
+            .collect();
+        best.sort_by_key(|&m| position.reading_key(m));
+        best
     }
 }
 

@@ -1,12 +1,20 @@
-//! One interface over both rule sets, classic N×N ([`board`]) and Ultimate ([`ultimate`]):
-//! whose turn it is, the legal moves, playing one, how the game stands, and naming and
-//! parsing moves. The game, the session, records, the AI's choice and the network work
-//! through it once for both; only drawing a board is per variant.
+//! One interface over every rule set, classic N×N ([`board`]) and Ultimate ([`ultimate`]):
+//! whose turn it is, the legal moves, playing one, how the game stands, naming and parsing
+//! moves, how a move is typed on the keypad and where it sits on the screen's grid. The
+//! game, the session, records, review, analyze, the network and the front ends work through
+//! it once for all; only drawing a board and the AI behind it are per rule set.
+//!
+//! The rule sets are one enum matched here and nowhere above (the AI dispatch and the board
+//! drawing aside): a position is a small `Copy` value that the game, the records, the
+//! network and the worker thread pass around freely, and a match on two variants costs
+//! nothing next to a move's bit arithmetic. A third rule set is a third variant here.
 
 use std::fmt;
 
+use serde::Serialize;
+
 use crate::board::{self, Board, Cell, Mark, Rules};
-use crate::ultimate::{self, UltimateBoard};
+use crate::ultimate::{self, SmallStatus, UltimateBoard};
 
 /// Which game is played: classic with its rules, or Ultimate tic-tac-toe.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -53,6 +61,38 @@ impl Variant {
             words.push("--misere".to_string());
         }
         words
+    }
+
+    /// What one position of this rule set is called in reports: `board`, or `position` for
+    /// Ultimate, whose notation says more than the marks.
+    pub fn noun(self) -> &'static str {
+        match self {
+            Variant::Classic(_) => "board",
+            Variant::Ultimate => "position",
+        }
+    }
+
+    /// What one move is called in reports: `cell`, or `move` for Ultimate.
+    pub fn move_noun(self) -> &'static str {
+        match self {
+            Variant::Classic(_) => "cell",
+            Variant::Ultimate => "move",
+        }
+    }
+
+    /// Whether a move is a cell of a board chosen first (Ultimate's small boards).
+    pub fn has_boards(self) -> bool {
+        matches!(self, Variant::Ultimate)
+    }
+
+    /// How moves are typed, for a player who asks.
+    pub fn typing_help(self, forms: &str) -> String {
+        match self {
+            Variant::Classic(_) => format!(
+                "Type a cell ({forms}; on 3×3 the numpad layout, 7 8 9 is the top row, or a coordinate like b2)"
+            ),
+            Variant::Ultimate => "Type a board and a cell as two digits, both laid out as the numpad (53: board 5, cell 3; 7 8 9 is the top row), or one digit when you are sent to a board, or a coordinate a1-i9".to_string(),
+        }
     }
 
     /// The classic rules, if this is classic play.
@@ -123,6 +163,12 @@ pub enum MoveError {
 }
 
 impl MoveError {
+    /// Whether a cell of a single board was taken: any empty cell will do instead (in
+    /// Ultimate the cell's board matters too, and its message says so).
+    pub fn is_taken(self) -> bool {
+        matches!(self, MoveError::Classic(board::MoveError::Occupied(_)))
+    }
+
     /// Whether the game was already over.
     pub fn is_game_over(self) -> bool {
         matches!(
@@ -164,6 +210,60 @@ impl fmt::Display for ParseMoveError {
 
 impl std::error::Error for ParseMoveError {}
 
+/// The line that won a game: cells of a classic board, or the boards of Ultimate. In JSON a
+/// list of cell names or of board digits.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum WonLine {
+    Cells(Vec<String>),
+    Boards(Vec<u8>),
+}
+
+impl fmt::Display for WonLine {
+    /// `a1 b2 c3`, or `boards 1 5 9`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let words = |items: Vec<String>| items.join(" ");
+        match self {
+            WonLine::Cells(cells) => f.write_str(&words(cells.clone())),
+            WonLine::Boards(boards) => {
+                let digits = boards.iter().map(ToString::to_string).collect();
+                write!(f, "boards {}", words(digits))
+            }
+        }
+    }
+}
+
+/// What a digit typed on the keypad means in a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Digit {
+    /// A whole move.
+    Move(Move),
+    /// The first half of a move: the board (of Ultimate) whose cell comes next.
+    Board(u8),
+    /// A board that is closed, so it cannot be chosen.
+    ClosedBoard(u8),
+    /// This board's cells are not named by digits (classic boards larger than 3×3).
+    NoDigits,
+}
+
+/// Text that is no position of the rule set it was read for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParsePositionError {
+    Classic(board::ParseBoardError),
+    Ultimate(ultimate::ParseUltimateError),
+}
+
+impl fmt::Display for ParsePositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParsePositionError::Classic(e) => write!(f, "{e}"),
+            ParsePositionError::Ultimate(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for ParsePositionError {}
+
 /// A position of either variant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Position {
@@ -172,6 +272,25 @@ pub enum Position {
 }
 
 impl Position {
+    /// A position in its rule set's notation: Ultimate's with `ultimate`, else a classic board
+    /// of any size, with `k` in a row (the size's default if `None`) and misère rules.
+    pub fn parse(
+        text: &str,
+        ultimate: bool,
+        k: Option<u8>,
+        misere: bool,
+    ) -> Result<Position, ParsePositionError> {
+        if ultimate {
+            text.parse()
+                .map(Position::Ultimate)
+                .map_err(ParsePositionError::Ultimate)
+        } else {
+            Board::parse_with(text, k, misere)
+                .map(Position::Classic)
+                .map_err(ParsePositionError::Classic)
+        }
+    }
+
     pub fn variant(&self) -> Variant {
         match self {
             Position::Classic(board) => Variant::Classic(board.rules()),
@@ -242,6 +361,159 @@ impl Position {
                 .parse_move(text)
                 .map(Move::Ultimate)
                 .map_err(ParseMoveError::Ultimate),
+        }
+    }
+
+    /// Where the side to move may play, for messages: `on board 3` or `anywhere` in Ultimate;
+    /// `None` where the question does not arise.
+    pub fn whereabouts(&self) -> Option<String> {
+        let Position::Ultimate(board) = self else {
+            return None;
+        };
+        Some(
+            board
+                .forced_board()
+                .map_or_else(|| "anywhere".to_string(), |b| format!("on board {b}")),
+        )
+    }
+
+    /// What a move looks like, for prompts and messages: `1-9`, `a1-e5`, or in Ultimate
+    /// `1-9` when sent to a board and `board then cell, e.g. 53` when not.
+    pub fn move_forms(&self) -> String {
+        match self {
+            Position::Classic(board) if board.size() == 3 => "1-9".to_string(),
+            Position::Classic(board) => {
+                let n = board.size();
+                format!("a1-{}{n}", char::from(b'a' + n - 1))
+            }
+            Position::Ultimate(board) if board.forced_board().is_some() => "1-9".to_string(),
+            Position::Ultimate(_) => "board then cell, e.g. 53".to_string(),
+        }
+    }
+
+    /// The line that won the game, if it is won.
+    pub fn won_line(&self) -> Option<WonLine> {
+        match self {
+            Position::Classic(board) => match board.outcome() {
+                board::Outcome::Won { line, .. } => Some(WonLine::Cells(
+                    line.cells().map(|c| c.to_string()).collect(),
+                )),
+                _ => None,
+            },
+            Position::Ultimate(board) => match board.outcome() {
+                ultimate::Outcome::Won { line, .. } => {
+                    Some(WonLine::Boards(line.digits().collect()))
+                }
+                _ => None,
+            },
+        }
+    }
+
+    /// The board of Ultimate the side to move is sent to, if any.
+    pub fn forced_board(&self) -> Option<u8> {
+        self.ultimate().and_then(UltimateBoard::forced_board)
+    }
+
+    /// Whether `board` (of Ultimate) is open to play in; a classic board has none.
+    pub fn board_open(&self, board: u8) -> bool {
+        self.ultimate()
+            .is_some_and(|u| u.small_board_status(board) == SmallStatus::Open)
+    }
+
+    /// The board (of Ultimate) that `mv` is played in.
+    pub fn board_of(mv: Move) -> Option<u8> {
+        match mv {
+            Move::Ultimate(m) => Some(m.board()),
+            Move::Classic(_) => None,
+        }
+    }
+
+    /// What digit `d` (1-9) typed on the keypad means, with the board `chosen` by an earlier
+    /// digit if any: a cell of 3×3; in Ultimate the cell of the board chosen or sent to, or
+    /// else the board.
+    pub fn digit(&self, chosen: Option<u8>, d: u8) -> Digit {
+        match self {
+            Position::Classic(board) => board
+                .numpad(d)
+                .map_or(Digit::NoDigits, |c| Digit::Move(c.into())),
+            Position::Ultimate(board) => match chosen.or(board.forced_board()) {
+                Some(b) => {
+                    ultimate::Move::new(b, d).map_or(Digit::NoDigits, |m| Digit::Move(m.into()))
+                }
+                None if board.small_board_status(d) != SmallStatus::Open => Digit::ClosedBoard(d),
+                None => Digit::Board(d),
+            },
+        }
+    }
+
+    /// What digit `d` means when typed before the opponent's move is known, to be played
+    /// after it: as [`Position::digit`], except that in Ultimate the board one will be sent to
+    /// is not known yet, so without a board `chosen` the digit chooses one.
+    pub fn digit_ahead(&self, chosen: Option<u8>, d: u8) -> Digit {
+        match (self, chosen) {
+            (Position::Ultimate(board), None) => match board.small_board_status(d) {
+                SmallStatus::Open => Digit::Board(d),
+                _ => Digit::ClosedBoard(d),
+            },
+            _ => self.digit(chosen, d),
+        }
+    }
+
+    /// Cell `d` of board `b` (1-9 each) of Ultimate, whether or not it is legal now: a move
+    /// typed ahead, before the board one is sent to is known.
+    pub fn board_cell(&self, b: u8, d: u8) -> Option<Move> {
+        self.ultimate()
+            .and_then(|_| ultimate::Move::new(b, d))
+            .map(Move::Ultimate)
+    }
+
+    /// The number of columns (and rows) of the grid the moves lie on: the board's size, or 9.
+    pub fn grid_side(&self) -> u8 {
+        match self {
+            Position::Classic(board) => board.size(),
+            Position::Ultimate(_) => 9,
+        }
+    }
+
+    /// Where `mv` lies on the grid: (column, row), from the bottom left; `None` for a move of
+    /// another rule set.
+    pub fn grid_point(&self, mv: Move) -> Option<(u8, u8)> {
+        match (self, mv) {
+            (Position::Classic(board), Move::Classic(cell))
+                if board.cell(cell.index()) == Some(cell) =>
+            {
+                Some((cell.col(), cell.row()))
+            }
+            (Position::Ultimate(_), Move::Ultimate(m)) => Some((m.col(), m.row())),
+            _ => None,
+        }
+    }
+
+    /// The move at (column, row) of the grid, if there is one.
+    pub fn at_grid_point(&self, col: u8, row: u8) -> Option<Move> {
+        match self {
+            Position::Classic(board) => board.cell_at(row, col).map(Move::Classic),
+            Position::Ultimate(_) => ultimate::Move::at(col, row).map(Move::Ultimate),
+        }
+    }
+
+    /// Where a cursor starts: the centre of the board, or in Ultimate the centre of the board
+    /// the side to move is sent to (the centre board when free to choose).
+    pub fn centre(&self) -> Move {
+        if let Some(b) = self.forced_board() {
+            return self.board_cell(b, 5).expect("digits are 1-9");
+        }
+        let mid = self.grid_side() / 2;
+        self.at_grid_point(mid, mid)
+            .expect("the centre is on the grid")
+    }
+
+    /// The order moves are listed in for people: a classic board's cells top row first, left
+    /// to right, as the board looks; Ultimate's moves board by board, cell by cell.
+    pub fn reading_key(&self, mv: Move) -> (u8, u8) {
+        match mv {
+            Move::Classic(cell) => (u8::MAX - cell.row(), cell.col()),
+            Move::Ultimate(m) => (m.board(), m.cell()),
         }
     }
 

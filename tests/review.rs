@@ -6,10 +6,11 @@ use std::process::{Command, Output};
 use std::time::Duration;
 
 use tictactoe::board::{Board, Cell, Outcome, Rules};
+use tictactoe::player::Brain;
 use tictactoe::position::Move;
 use tictactoe::record::Record;
-use tictactoe::review::{Label, Summary, judge_move, review};
-use tictactoe::search::{Searcher, Value};
+use tictactoe::report::review::{Label, Summary, judge, review};
+use tictactoe::search::Value;
 
 mod common;
 use common::{naive_move, naive_position};
@@ -25,7 +26,7 @@ fn naive_label(before: Value, after: Value) -> Label {
         Value::Win(_) => 1,
         Value::Draw => 0,
         Value::Loss(_) => -1,
-        Value::Estimate(_) => unreachable!("naive values are proven"),
+        Value::Estimate(_) | Value::WinRate(_) => unreachable!("naive values are proven"),
     };
     if before == after {
         Label::Best
@@ -76,7 +77,7 @@ fn classic(cells: &[Cell]) -> Vec<Move> {
 
 /// Checks one judgement of `cell` on `board` against the naive solver.
 fn check(
-    j: &tictactoe::review::Judgement,
+    j: &tictactoe::report::review::Judgement,
     board: &Board,
     cell: Cell,
     memo: &mut HashMap<Board, Value>,
@@ -107,7 +108,7 @@ fn check(
 fn review_agrees_with_naive_minimax_on_random_classic_games() {
     let mut rng = fastrand::Rng::with_seed(12);
     let mut seen: HashMap<Label, usize> = HashMap::new();
-    let mut searcher = Searcher::new();
+    let mut brain = Brain::new(None).with_think(BUDGET);
     for misere in [false, true] {
         let rules = Rules::new(3, 3, misere).unwrap();
         let mut memo = HashMap::new();
@@ -116,7 +117,7 @@ fn review_agrees_with_naive_minimax_on_random_classic_games() {
             let moves = random_game(rules, &[], best, &mut rng, &mut memo);
             let record = Record::new(rules, classic(&moves)).unwrap();
             let mut calls = Vec::new();
-            let judgements = review(&record, &mut searcher, BUDGET, &mut |done, total| {
+            let judgements = review(&record, &mut brain, &mut |done, total| {
                 calls.push((done, total));
             })
             .unwrap();
@@ -154,7 +155,7 @@ fn review_agrees_with_naive_minimax_on_random_classic_games() {
 #[test]
 fn judgements_agree_with_naive_minimax_on_four_by_four_games() {
     let mut rng = fastrand::Rng::with_seed(7);
-    let mut searcher = Searcher::new();
+    let mut brain = Brain::new(None).with_think(BUDGET);
     let mut labels: HashMap<Label, usize> = HashMap::new();
     for (k, games) in [(4, 20), (3, 20)] {
         let rules = Rules::new(4, k, false).unwrap();
@@ -176,8 +177,8 @@ fn judgements_agree_with_naive_minimax_on_four_by_four_games() {
             let moves = random_game(rules, &start, best, &mut rng, &mut memo);
             let record = Record::new(rules, classic(&moves)).unwrap();
             for (i, (position, &cell)) in record.positions().zip(&moves).enumerate().skip(5) {
+                let j = judge(&mut brain, &position, Move::Classic(cell), i + 1).unwrap();
                 let board = position.classic().unwrap();
-                let j = judge_move(&mut searcher, board, cell, i + 1, BUDGET).unwrap();
                 check(&j, board, cell, &mut memo);
                 *labels.entry(j.label).or_default() += 1;
             }

@@ -689,5 +689,5 @@ fn analysis_values_every_move_and_review_sees_a_thrown_win() {
     let best = mcts::judge(&mut mcts, &board, verdict.best, Duration::from_millis(20)).unwrap();
     assert!(best.cost().abs() < 1e-6);
     assert!(best.is_proven());
-    assert!((mcts::win_rate(Value::Estimate(120)) - 0.62).abs() < 1e-6);
+    assert!((Value::WinRate(620).rate().unwrap() - 0.62).abs() < 1e-6);
 }

@@ -35,6 +35,10 @@ pub enum Value {
     /// Not proven: a heuristic estimate from a search cut off by its time budget. Positive
     /// favours the side to move; always below any win and above any loss.
     Estimate(i32),
+    /// Not proven: the side to move's estimated share of the points (a draw counts half), in
+    /// thousandths from 1 to 999, from games sampled by a Monte Carlo search. Below any win and
+    /// above any loss; ordered against a heuristic score as if 500 were a score of 0.
+    WinRate(u16),
 }
 
 impl Value {
@@ -45,6 +49,25 @@ impl Value {
             Value::Draw => 0,
             Value::Loss(n) => -(WIN - n as i32),
             Value::Estimate(e) => e,
+            Value::WinRate(r) => i32::from(r) - 500,
+        }
+    }
+
+    /// The win rate `rate` (0 to 1) as a [`Value::WinRate`], kept strictly between a loss
+    /// and a win.
+    pub fn win_rate(rate: f32) -> Value {
+        Value::WinRate((rate * 1000.0).round().clamp(1.0, 999.0) as u16)
+    }
+
+    /// The side to move's expected share of the points: 1 for a win, ½ for a draw, 0 for a
+    /// loss, the rate of a [`Value::WinRate`]; `None` for a heuristic score, which is no rate.
+    pub fn rate(self) -> Option<f32> {
+        match self {
+            Value::Win(_) => Some(1.0),
+            Value::Draw => Some(0.5),
+            Value::Loss(_) => Some(0.0),
+            Value::WinRate(r) => Some(f32::from(r) / 1000.0),
+            Value::Estimate(_) => None,
         }
     }
 
@@ -71,23 +94,25 @@ impl Value {
             Value::Loss(n) => -(WIN - (m + n as i32)),
             Value::Draw => 0,
             Value::Estimate(e) => e,
+            Value::WinRate(r) => i32::from(r) - 500,
         }
     }
 
     /// The value of the position before a move, given this value of the position after it
     /// (for the other side).
-    pub(super) fn before(self) -> Value {
+    pub fn before(self) -> Value {
         match self {
             Value::Win(n) => Value::Loss(n + 1),
             Value::Loss(n) => Value::Win(n + 1),
             Value::Draw => Value::Draw,
             Value::Estimate(e) => Value::Estimate(-e),
+            Value::WinRate(r) => Value::WinRate(1000 - r),
         }
     }
 
     /// Whether the value is proven by search to the end of the game.
     pub fn is_proven(self) -> bool {
-        !matches!(self, Value::Estimate(_))
+        !matches!(self, Value::Estimate(_) | Value::WinRate(_))
     }
 }
 
@@ -112,6 +137,7 @@ impl fmt::Display for Value {
             Value::Draw => write!(f, "draw"),
             Value::Loss(n) => write!(f, "loss in {n}"),
             Value::Estimate(e) => write!(f, "estimate {e:+}"),
+            Value::WinRate(r) => write!(f, "{:.0}%", f32::from(*r) / 10.0),
         }
     }
 }

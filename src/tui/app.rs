@@ -6,18 +6,17 @@
 
 use std::collections::VecDeque;
 
-use crate::board::{self, Board, Mark};
+use crate::board::Mark;
 use crate::game::{Game, Session};
 use crate::net::link::LinkEvent;
-use crate::player::Player;
-use crate::position::{Move, MoveError, Position};
+use crate::player::{self, Player};
+use crate::position::{Digit, Move, Position};
 use crate::record::Record;
-use crate::review::{self, Judgement};
+use crate::report::review::{self, Judgement};
 use crate::search::Value;
 use crate::tui::input::{Action, Direction};
-use crate::tui::layout::{Layout, UltimateLayout};
+use crate::tui::layout;
 use crate::tui::worker::{Job, Reply};
-use crate::ultimate::{self, UltimateBoard};
 
 mod net;
 
@@ -75,7 +74,7 @@ pub struct App {
 impl App {
     /// The terminal game of `session`, on a screen of `size` (columns, rows).
     pub fn new(session: Session, size: (u16, u16)) -> App {
-        let cursor = centre(session.game().position());
+        let cursor = session.game().position().centre();
         let mut app = App {
             session,
             mode: Mode::Playing,
@@ -247,13 +246,13 @@ impl App {
                 if let Mode::HintWaiting(under) = std::mem::replace(mode, Mode::Playing) {
                     *mode = Mode::Hint(values, under);
                 }
-                self.message = if self.game().variant().rules().is_some() {
+                self.message = if player::rates(self.game().variant()) {
                     format!(
-                        "Hint for {mark}: W win, D draw, L loss, in moves from now; best in bold"
+                        "Hint for {mark}: win rates in %, or W win, D draw, L loss when proven; best in bold"
                     )
                 } else {
                     format!(
-                        "Hint for {mark}: win rates in %, or W win, D draw, L loss when proven; best in bold"
+                        "Hint for {mark}: W win, D draw, L loss, in moves from now; best in bold"
                     )
                 };
             }
@@ -384,16 +383,7 @@ impl App {
         // A board chosen in Ultimate waits for its cell; most other keys put it down.
         let selected = self.selected.take();
         match action {
-            Action::Digit(d) => match *self.game().position() {
-                Position::Classic(board) => match board.numpad(d) {
-                    Some(cell) => {
-                        self.cursor = Move::Classic(cell);
-                        self.human_move(Move::Classic(cell));
-                    }
-                    None => self.message = "Digits name cells on 3×3 only: use the arrows".into(),
-                },
-                Position::Ultimate(board) => self.ultimate_digit(&board, selected, d),
-            },
+            Action::Digit(d) => self.digit(selected, d),
             Action::Escape | Action::Back if selected.is_some() => {
                 self.message = format!("Board choice cancelled. {}", self.turn_message());
             }
@@ -408,15 +398,7 @@ impl App {
             }
             Action::Activate => self.activate(),
             Action::Click { column, row } => {
-                let hit = match self.game().position() {
-                    Position::Classic(board) => Layout::new(self.size, board.size())
-                        .cell_at(board, column, row)
-                        .map(Move::Classic),
-                    Position::Ultimate(_) => UltimateLayout::new(self.size)
-                        .move_at(column, row)
-                        .map(Move::Ultimate),
-                };
-                if let Some(mv) = hit {
+                if let Some(mv) = layout::move_at(self.game().position(), self.size, column, row) {
                     self.cursor = mv;
                     self.human_move(mv);
                 }
@@ -435,40 +417,45 @@ impl App {
         }
     }
 
-    /// A digit in Ultimate: the cell when a board is chosen or forced, otherwise the board.
-    /// During the AI's move only whole moves are queued, board then cell: the board the
-    /// player will be sent to is not known yet.
-    fn ultimate_digit(&mut self, board: &UltimateBoard, selected: Option<u8>, d: u8) {
+    /// A digit: a cell of 3×3; in Ultimate the cell when a board is chosen or sent to,
+    /// otherwise the board. While the AI or the other player moves, only whole moves are
+    /// queued, board then cell: the board the player will be sent to is not known yet.
+    fn digit(&mut self, selected: Option<u8>, d: u8) {
+        let position = *self.game().position();
         let mover = self.game().turn().map(|(_, p)| p);
         let mover_is_human = mover.is_some_and(Player::is_human);
         let ai_moves = mover.is_some_and(Player::is_ai) && self.session.has_human();
-        match (selected, board.forced_board()) {
-            (Some(b), _) | (None, Some(b))
-                if mover_is_human || (ai_moves && selected.is_some()) =>
-            {
-                let mv = ultimate::Move::new(b, d).expect("digits are 1-9");
-                self.cursor = Move::Ultimate(mv);
-                self.human_move(Move::Ultimate(mv));
+        let meaning = if mover.is_some() && !mover_is_human {
+            position.digit_ahead(selected, d)
+        } else {
+            position.digit(selected, d)
+        };
+        match meaning {
+            Digit::NoDigits => {
+                self.message = "Digits name cells on 3×3 only: use the arrows".into();
+            }
+            Digit::Move(mv) => {
+                self.cursor = mv;
+                self.human_move(mv);
             }
             // Whose turn it is, or that the game is over, is for `human_move` to say.
-            _ if !mover_is_human && !ai_moves => {
+            Digit::Board(_) | Digit::ClosedBoard(_) if !mover_is_human && !ai_moves => {
                 if mover.is_some() && self.session.has_human() {
-                    let mark = self.game().position().to_move();
+                    let mark = position.to_move();
                     self.message =
                         format!("Wait for {mark}'s move: it decides the board you are sent to");
                 } else {
                     self.human_move(self.cursor);
                 }
             }
-            _ if board.small_board_status(d) != ultimate::SmallStatus::Open => {
+            Digit::ClosedBoard(d) => {
                 self.message = format!("Board {d} is closed: choose an open board");
             }
-            _ => {
+            Digit::Board(d) => {
                 self.selected = Some(d);
-                let mv = ultimate::Move::new(d, 5).expect("digits are 1-9");
-                self.cursor = Move::Ultimate(mv);
+                self.cursor = position.board_cell(d, 5).unwrap_or(self.cursor);
                 self.message = if ai_moves {
-                    let mark = self.game().position().to_move();
+                    let mark = position.to_move();
                     format!(
                         "Board {d}: now the cell, played after {mark}'s move (Esc chooses again)"
                     )
@@ -480,31 +467,19 @@ impl App {
     }
 
     fn move_cursor(&mut self, direction: Direction) {
-        let step = |at: u8, n: u8| match direction {
+        let position = *self.game().position();
+        let n = position.grid_side();
+        let step = |at: u8| match direction {
             Direction::Up | Direction::Right => at.saturating_add(1).min(n - 1),
             Direction::Down | Direction::Left => at.saturating_sub(1),
         };
-        let vertical = matches!(direction, Direction::Up | Direction::Down);
-        self.cursor = match (self.game().position(), self.cursor) {
-            (Position::Classic(board), Move::Classic(cell)) => {
-                let (mut row, mut col) = (cell.row(), cell.col());
-                if vertical {
-                    row = step(row, board.size());
-                } else {
-                    col = step(col, board.size());
-                }
-                Move::Classic(board.cell_at(row, col).expect("clamped to the board"))
+        self.cursor = match position.grid_point(self.cursor) {
+            Some((col, row)) => match direction {
+                Direction::Up | Direction::Down => position.at_grid_point(col, step(row)),
+                Direction::Left | Direction::Right => position.at_grid_point(step(col), row),
             }
-            (Position::Ultimate(_), Move::Ultimate(mv)) => {
-                let (mut row, mut col) = (mv.row(), mv.col());
-                if vertical {
-                    row = step(row, 9);
-                } else {
-                    col = step(col, 9);
-                }
-                Move::Ultimate(ultimate::Move::at(col, row).expect("clamped to the grid"))
-            }
-            (position, _) => centre(position),
+            .expect("clamped to the grid"),
+            None => position.centre(),
         };
     }
 
@@ -566,9 +541,6 @@ impl App {
                     }
                     self.after_move(mark, cell);
                 }
-                Err(MoveError::Classic(board::MoveError::Occupied(c))) => {
-                    self.message = format!("Cell {c} is taken");
-                }
                 Err(e) => self.message = sentence(&e.to_string()),
             },
         }
@@ -587,13 +559,8 @@ impl App {
         if let Some(b) = self.selected.take() {
             // A board chosen ahead in Ultimate: where the player is sent to it, one digit plays
             // there anyway; sent anywhere, it stays chosen if open; otherwise it is dropped.
-            let (forced, open) = match self.game().position() {
-                Position::Ultimate(board) => (
-                    board.forced_board(),
-                    board.small_board_status(b) == ultimate::SmallStatus::Open,
-                ),
-                Position::Classic(_) => (None, false),
-            };
+            let position = self.game().position();
+            let (forced, open) = (position.forced_board(), position.board_open(b));
             if humans_turn && forced.is_none() && open {
                 self.selected = Some(b);
                 self.message = format!("{}; board {b} chosen", self.message);
@@ -618,11 +585,10 @@ impl App {
 
     fn after_move(&mut self, mark: Mark, cell: Move) {
         // In Ultimate the cursor follows the player to the board they are sent to.
-        if let Position::Ultimate(board) = self.game().position()
-            && let Some(forced) = board.forced_board()
-            && !matches!(self.cursor, Move::Ultimate(m) if m.board() == forced)
+        if let Some(forced) = self.game().position().forced_board()
+            && Position::board_of(self.cursor) != Some(forced)
         {
-            self.cursor = centre(self.game().position());
+            self.cursor = self.game().position().centre();
         }
         self.message = match self.session.result() {
             None => {
@@ -637,13 +603,9 @@ impl App {
         match self.game().turn() {
             Some((mark, player)) if player.is_human() => {
                 let name = self.session.name_of(mark);
-                match self.game().position() {
-                    Position::Ultimate(board) => match board.forced_board() {
-                        Some(b) => format!("{mark} to move on board {b} ({name})"),
-                        None => format!("{mark} to move anywhere ({name})"),
-                    },
-                    Position::Classic(_) => format!("{mark} to move ({name})"),
-                }
+                let place = self.game().position().whereabouts();
+                let place = place.map(|w| format!(" {w}")).unwrap_or_default();
+                format!("{mark} to move{place} ({name})")
             }
             Some((mark, Player::Remote)) => {
                 format!("Waiting for {mark} ({})…", self.session.name_of(mark))
@@ -712,7 +674,7 @@ impl App {
         self.session.new_round();
         self.queued.clear();
         self.mode = Mode::Playing;
-        self.cursor = centre(self.game().position());
+        self.cursor = self.game().position().centre();
         self.selected = None;
         let game = self.game();
         let first = if game.player(Mark::X).is_human() && !game.player(Mark::O).is_human() {
@@ -731,23 +693,6 @@ impl App {
 /// What the message line offers once a game is over.
 const AFTER_GAME: &str = "n, Enter or Space: new round";
 
-/// Where the cursor starts: the centre of the board, or in Ultimate of the board the player
-/// is sent to (the centre board when free to choose).
-fn centre(position: &Position) -> Move {
-    match position {
-        Position::Classic(board) => Move::Classic(classic_centre(board)),
-        Position::Ultimate(board) => {
-            let b = board.forced_board().unwrap_or(5);
-            Move::Ultimate(ultimate::Move::new(b, 5).expect("digits are 1-9"))
-        }
-    }
-}
-
-fn classic_centre(board: &Board) -> board::Cell {
-    let mid = board.size() / 2;
-    board.cell_at(mid, mid).expect("the centre is on the board")
-}
-
 /// `text` with its first letter in upper case, to start a sentence.
 fn sentence(text: &str) -> String {
     let mut chars = text.chars();
@@ -759,10 +704,11 @@ fn sentence(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Rules;
+    use crate::board::{Board, Rules};
     use crate::game::Score;
     use crate::position::Variant;
     use crate::search::Searcher;
+    use crate::ultimate;
 
     fn app(a: Player, b: Player) -> App {
         App::new(Session::new(Rules::CLASSIC, a, b), (80, 24))
@@ -799,9 +745,9 @@ mod tests {
                     .collect(),
             ),
             Job::Review { record } => {
-                let budget = std::time::Duration::from_secs(5);
-                let mut searcher = Searcher::new();
-                let moves = review::review(&record, &mut searcher, budget, &mut |_, _| {});
+                let mut brain =
+                    crate::player::Brain::new(None).with_think(std::time::Duration::from_secs(5));
+                let moves = review::review(&record, &mut brain, &mut |_, _| {});
                 Reply::Review(moves.unwrap())
             }
         };

@@ -2,6 +2,7 @@
 //! of a given size, and which cell a click hits. Shared by the app (clicks) and the view.
 
 use crate::board::{Board, Cell};
+use crate::position::{Move, Position};
 use crate::ultimate;
 
 /// Where the board and the text lines go on a screen of a given size.
@@ -210,6 +211,18 @@ impl UltimateLayout {
         let col = board_col * 3 + cell_col;
         let from_top = board_row * 3 + in_rows;
         ultimate::Move::at(col as u8, (8 - from_top) as u8)
+    }
+}
+
+/// The move under the screen cell at (`column`, `row`) on a screen of `size`, if any.
+pub fn move_at(position: &Position, size: (u16, u16), column: u16, row: u16) -> Option<Move> {
+    match position {
+        Position::Classic(board) => Layout::new(size, board.size())
+            .cell_at(board, column, row)
+            .map(Move::Classic),
+        Position::Ultimate(_) => UltimateLayout::new(size)
+            .move_at(column, row)
+            .map(Move::Ultimate),
     }
 }
 

@@ -8,9 +8,8 @@ use crossterm::style::{Attribute, Color, Print, SetAttribute, SetForegroundColor
 use crossterm::{cursor, queue, terminal};
 
 use crate::board::{Board, Cell, Mark, Outcome, Rules};
-use crate::mcts;
 use crate::position::{self, Move, Position};
-use crate::review::Label;
+use crate::report::review::Label;
 use crate::search::{Value, best_of};
 use crate::tui::app::App;
 use crate::tui::layout::{Layout, UltimateLayout};
@@ -179,7 +178,7 @@ impl Palette {
             Value::Win(_) => Color::Green,
             Value::Draw => Color::Yellow,
             Value::Loss(_) => Color::Red,
-            Value::Estimate(_) => Color::Blue,
+            Value::Estimate(_) | Value::WinRate(_) => Color::Blue,
         })
     }
 
@@ -201,10 +200,19 @@ impl Palette {
 const X_ART: [&str; 3] = ["╲ ╱", " ╳ ", "╱ ╲"];
 const O_ART: [&str; 3] = ["╭─╮", "│ │", "╰─╯"];
 
-/// The short label of a hint value: `W3`, `D`, `L4` when proven; an estimate is `~` and its
-/// sign, with its size where there is room (`~+12`).
+/// The short label of a hint value: `W3`, `D`, `L4` when proven; a heuristic estimate is `~`
+/// and its sign, with its size where there is room (`~+12`); a win rate in percent (`62%`, or
+/// `62` in a narrow cell).
 pub fn hint_label(value: Value, width: u16) -> String {
     match value {
+        Value::WinRate(r) => {
+            let percent = (f32::from(r) / 10.0).round().clamp(0.0, 99.0) as u32;
+            if width >= 4 {
+                format!("{percent}%")
+            } else {
+                format!("{percent}")
+            }
+        }
         Value::Win(n) => format!("W{n}"),
         Value::Draw => "D".to_string(),
         Value::Loss(n) => format!("L{n}"),
@@ -411,7 +419,7 @@ fn draw_ultimate(
         } else if let Some(&(_, value)) =
             app.hint().and_then(|h| h.iter().find(|(m, _)| *m == shown))
         {
-            let label = ultimate_hint_label(value, w);
+            let label = hint_label(value, w);
             let best = best_of(app.hint().unwrap_or_default())
                 .iter()
                 .any(|&(m, _)| m == shown);
@@ -551,22 +559,6 @@ fn draw_ultimate_lines(frame: &mut Frame, layout: &UltimateLayout) {
             };
             frame.put(layout.left + dx, layout.top + dy, ch, style);
         }
-    }
-}
-
-/// The short label of an Ultimate hint: `W3`, `D`, `L4` when proven, otherwise the win rate
-/// in percent (`62%`, or `62` in a narrow cell).
-pub fn ultimate_hint_label(value: Value, width: u16) -> String {
-    match value {
-        Value::Estimate(_) => {
-            let percent = (mcts::win_rate(value) * 100.0).round().clamp(0.0, 99.0) as u32;
-            if width >= 4 {
-                format!("{percent}%")
-            } else {
-                format!("{percent}")
-            }
-        }
-        proven => hint_label(proven, width),
     }
 }
 

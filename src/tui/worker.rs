@@ -16,7 +16,7 @@ use anyhow::Context;
 use crate::player::{Brain, Player};
 use crate::position::{Move, Position};
 use crate::record::Record;
-use crate::review::Judgement;
+use crate::report::review::{self, Judgement};
 use crate::search::Value;
 
 /// Work for the AI.
@@ -99,7 +99,7 @@ impl Worker {
                             let mut progress = |done, total| {
                                 let _ = answers.send(wrap(id, Reply::Progress { done, total }));
                             };
-                            brain.review(&record, &mut progress).map(Reply::Review)
+                            review::review(&record, &mut brain, &mut progress).map(Reply::Review)
                         }
                     };
                     // A cancelled search's result means nothing.

@@ -1,5 +1,5 @@
-//! `tictactoe review`: a game replayed and every move judged by the search, as text or JSON
-//! lines. The plain front end prints the same review after a game.
+//! `tictactoe review`: a game replayed and every move judged by the AI, as text or JSON
+//! lines, for every rule set. The plain front end prints the same review after a game.
 //!
 //! Each move is judged from its mover's side, comparing the best value the position offered
 //! (`before`) with the value of the move played (`after`):
@@ -12,11 +12,12 @@
 //! | `blunder` | a won or drawn position played into a loss |
 //! | `unproven` | either value is only an estimate (the search ran out of time), so no verdict |
 //!
-//! Ultimate tic-tac-toe is never searched to the end, so its moves are judged by how much
-//! they lower the mover's win rate (a draw counts half) against the search's best move:
-//! under [`BEST_DROP`] is `best`, under [`INACCURACY_DROP`] an `inaccuracy`, under
-//! [`MISTAKE_DROP`] a `mistake`, more a `blunder`. Such a verdict is marked as an estimate
-//! unless both values are proven, in which case the table above applies.
+//! An AI that reads positions by win rates (Ultimate's, which is never searched to the end)
+//! has its moves judged by how much they lower the mover's win rate (a draw counts half)
+//! against its best move: under [`BEST_DROP`] is `best`, under [`INACCURACY_DROP`] an
+//! `inaccuracy`, under [`MISTAKE_DROP`] a `mistake`, more a `blunder`. Such a verdict is
+//! marked as an estimate unless both values are proven, in which case the table above
+//! applies.
 
 use std::fmt::{self, Write as _};
 use std::io::{self, Write};
@@ -24,12 +25,12 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
-use crate::analyze::{self, JsonUltimateValue, JsonValue};
-use crate::board::{Board, Cell, Mark};
-use crate::mcts::{self, Mcts};
+use crate::board::Mark;
+use crate::player::{self, Brain, Verdict};
 use crate::position::{Move, Position, Variant};
 use crate::record::{Record, RecordError};
-use crate::search::{Searcher, Value};
+use crate::report::json::JsonValue;
+use crate::search::Value;
 
 /// An Ultimate move that lowers the win rate by less than this is `best`.
 pub const BEST_DROP: f32 = 0.03;
@@ -81,12 +82,16 @@ impl Label {
         }
     }
 
-    /// The label of an Ultimate move judged by the search (see the module docs).
-    pub fn of_verdict(verdict: &mcts::Verdict) -> Label {
-        if verdict.is_proven() {
+    /// The label of a move the AI judged: by [`Label::of`] when both values are proven or
+    /// either is a heuristic score, else by the win rate it cost (see the module docs).
+    pub fn of_verdict(verdict: &Verdict) -> Label {
+        let (Some(before), Some(after)) = (verdict.before.rate(), verdict.after.rate()) else {
+            return Label::of(verdict.before, verdict.after);
+        };
+        if verdict.before.is_proven() && verdict.after.is_proven() {
             return Label::of(verdict.before, verdict.after);
         }
-        match verdict.cost() {
+        match (before - after).max(0.0) {
             c if c < BEST_DROP => Label::Best,
             c if c < INACCURACY_DROP => Label::Inaccuracy,
             c if c < MISTAKE_DROP => Label::Mistake,
@@ -120,8 +125,10 @@ pub struct Judgement {
     pub mark: Mark,
     pub mv: Move,
     pub label: Label,
-    /// Whether the label rests on estimated win rates (Ultimate, unless both values are
-    /// proven). Classic estimates are labelled [`Label::Unproven`] instead.
+    /// Whether the AI reads values as win rates (Ultimate's does).
+    pub rates: bool,
+    /// Whether the label rests on estimated win rates (unless both values are proven).
+    /// Heuristic estimates are labelled [`Label::Unproven`] instead.
     pub estimated: bool,
     /// The best value available to the mover.
     pub before: Value,
@@ -132,118 +139,44 @@ pub struct Judgement {
     pub best: Option<Move>,
 }
 
-/// Judges `cell` played on `board` as move `number`: the position is searched within
-/// `budget`, then the move played, unless it is the search's own choice, within another
-/// `budget`. `None` if the searcher was cancelled (see [`Searcher::set_cancel`]).
+/// Judges `mv` played in `position` as move `number` with `brain`, within its thinking
+/// budget for the position (and again for the move when it is not the AI's choice). `None`
+/// if the search was cancelled.
 ///
 /// # Panics
-/// If `cell` is not a legal move on `board`.
-pub fn judge_move(
-    searcher: &mut Searcher,
-    board: &Board,
-    cell: Cell,
-    number: usize,
-    budget: Duration,
-) -> Option<Judgement> {
-    assert!(
-        board.legal_moves().contains(&cell),
-        "judge_move takes a legal move"
-    );
-    // A board with a legal move is not finished: no thought means a cancelled search.
-    let thought = searcher.think(board, Some(budget))?;
-    let after = if thought.cell == cell {
-        thought.value
-    } else {
-        searcher.move_value(board, cell, Some(budget))
-    };
-    if searcher.cancelled() {
-        return None;
-    }
-    let before = thought.value;
-    let label = Label::of(before, after);
-    let best = (label != Label::Best && thought.cell != cell).then_some(thought.cell);
+/// If `mv` is not legal in `position`.
+pub fn judge(brain: &mut Brain, position: &Position, mv: Move, number: usize) -> Option<Judgement> {
+    let verdict = brain.judge(position, mv)?;
+    let label = Label::of_verdict(&verdict);
+    let (before, after) = (verdict.before, verdict.after);
+    let proven = before.is_proven() && after.is_proven();
     Some(Judgement {
         number,
-        mark: board.to_move(),
-        mv: Move::Classic(cell),
+        mark: position.to_move(),
+        mv,
         label,
-        estimated: false,
+        rates: player::rates(position.variant()),
+        estimated: !proven && before.rate().is_some() && after.rate().is_some(),
         before,
         after,
-        best: best.map(Move::Classic),
+        best: (label != Label::Best && verdict.best != mv).then_some(verdict.best),
     })
 }
 
-/// Judges every move of `record` with `judge` (given the move's number, the position before
-/// it and the move), calling `progress` with (moves done, moves in all) after each one.
-/// `None` as soon as `judge` gives up (a cancelled search).
-fn judge_each(
-    record: &Record,
-    progress: &mut dyn FnMut(usize, usize),
-    mut judge: impl FnMut(usize, Position, Move) -> Option<Judgement>,
-) -> Option<Vec<Judgement>> {
-    let total = record.len();
-    record
-        .positions()
-        .zip(record.moves())
-        .enumerate()
-        .map(|(i, (position, &mv))| {
-            let judgement = judge(i + 1, position, mv);
-            progress(i + 1, total);
-            judgement
-        })
-        .collect()
-}
-
-/// Judges every move of a classic `record`, calling `progress` with (moves done, moves in
-/// all) after each one. `None` if the searcher was cancelled.
-///
-/// # Panics
-/// If `record` is not of a classic board.
+/// Judges every move of `record` with `brain` (see [`judge`]), calling `progress` with (moves
+/// done, moves in all) after each one. `None` if the search was cancelled.
 pub fn review(
     record: &Record,
-    searcher: &mut Searcher,
-    budget: Duration,
+    brain: &mut Brain,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Option<Vec<Judgement>> {
-    judge_each(record, progress, |number, position, mv| {
-        let (Position::Classic(board), Move::Classic(cell)) = (position, mv) else {
-            panic!("review takes a classic record");
-        };
-        judge_move(searcher, &board, cell, number, budget)
-    })
-}
-
-/// Judges every move of an Ultimate `record` with the Monte Carlo search, `budget` for each
-/// position (and again for the move played when it is not the search's choice), calling
-/// `progress` after each move. `None` if the search was cancelled.
-///
-/// # Panics
-/// If `record` is not of Ultimate.
-pub fn review_ultimate(
-    record: &Record,
-    mcts: &mut Mcts,
-    budget: Duration,
-    progress: &mut dyn FnMut(usize, usize),
-) -> Option<Vec<Judgement>> {
-    judge_each(record, progress, |number, position, mv| {
-        let (Position::Ultimate(board), Move::Ultimate(played)) = (position, mv) else {
-            panic!("review_ultimate takes an Ultimate record");
-        };
-        let verdict = mcts::judge(mcts, &board, played, budget)?;
-        let label = Label::of_verdict(&verdict);
-        Some(Judgement {
-            number,
-            mark: board.to_move(),
-            mv,
-            label,
-            estimated: !verdict.is_proven(),
-            before: verdict.before,
-            after: verdict.after,
-            best: (label != Label::Best && verdict.best != played)
-                .then_some(Move::Ultimate(verdict.best)),
-        })
-    })
+    let total = record.len();
+    let mut judgements = Vec::with_capacity(total);
+    for (i, (position, &mv)) in record.positions().zip(record.moves()).enumerate() {
+        judgements.push(judge(brain, &position, mv, i + 1)?);
+        progress(i + 1, total);
+    }
+    Some(judgements)
 }
 
 /// How many moves of one player got each label.
@@ -341,22 +274,12 @@ impl fmt::Display for Summary {
 /// 3×3 the move number is right-aligned to two places; the cell and label are padded so the
 /// lines of one game align.
 pub fn text_line(j: &Judgement) -> String {
-    let (number_width, cell_width) = match j.mv {
-        Move::Classic(cell) if cell.numpad().is_some() => (1, 1),
-        _ => (2, 2),
-    };
-    let words = |v: Value| match j.mv {
-        Move::Classic(_) => v.to_string(),
-        Move::Ultimate(_) => analyze::ultimate_words(v),
-    };
+    let name = j.mv.to_string();
+    // Numpad digits are one character; coordinates and Ultimate's moves two.
+    let width = name.chars().count().min(2);
     let mut line = format!(
-        "{:>number_width$}. {} {:<cell_width$}  {:<10} {} → {}",
-        j.number,
-        j.mark,
-        j.mv.to_string(),
-        j.label,
-        words(j.before),
-        words(j.after),
+        "{:>width$}. {} {name:<width$}  {:<10} {} → {}",
+        j.number, j.mark, j.label, j.before, j.after,
     );
     if j.estimated {
         line.push_str(" (estimated)");
@@ -375,46 +298,33 @@ pub fn write_text(out: &mut dyn Write, judgements: &[Judgement]) -> io::Result<(
     write!(out, "{}", Summary::of(judgements))
 }
 
-/// One move as a JSON object on one line: `number`, `mark`, `cell`, `label`, `before` and
-/// `after` (each with value, result, plies, proven, and `estimate` for estimates, as
-/// `analyze --json` writes values) and `best` (a cell, or null).
+/// One move as a JSON object on one line: `number`, `mark`, `cell`, `label`, where the AI reads
+/// values as win rates `estimated`, `before` and `after` (each as `analyze --json` writes
+/// values) and `best` (a move, or null).
 pub fn json_line(j: &Judgement) -> String {
     #[derive(Serialize)]
-    struct Line<V> {
+    struct Line {
         number: usize,
         mark: String,
         cell: String,
         label: Label,
         #[serde(skip_serializing_if = "Option::is_none")]
         estimated: Option<bool>,
-        before: V,
-        after: V,
+        before: JsonValue,
+        after: JsonValue,
         best: Option<String>,
     }
-    fn line<V>(j: &Judgement, before: V, after: V, estimated: Option<bool>) -> Line<V> {
-        Line {
-            number: j.number,
-            mark: j.mark.to_string(),
-            cell: j.mv.to_string(),
-            label: j.label,
-            estimated,
-            before,
-            after,
-            best: j.best.map(|c| c.to_string()),
-        }
-    }
-    let text = match j.mv {
-        Move::Classic(_) => {
-            serde_json::to_string(&line(j, JsonValue::from(j.before), j.after.into(), None))
-        }
-        Move::Ultimate(_) => serde_json::to_string(&line(
-            j,
-            JsonUltimateValue::from(j.before),
-            j.after.into(),
-            Some(j.estimated),
-        )),
+    let line = Line {
+        number: j.number,
+        mark: j.mark.to_string(),
+        cell: j.mv.to_string(),
+        label: j.label,
+        estimated: j.rates.then_some(j.estimated),
+        before: JsonValue::new(j.before, j.rates),
+        after: JsonValue::new(j.after, j.rates),
+        best: j.best.map(|c| c.to_string()),
     };
-    text.expect("a judgement serializes")
+    serde_json::to_string(&line).expect("a judgement serializes")
 }
 
 /// The summary as one JSON object: `{"summary":{"X":{"best":…,"inaccuracy":…,"mistake":…,
@@ -465,13 +375,10 @@ pub fn run(
     };
     let mut progress = Progress::new(err, options.progress_after);
     let mut show = |done, total| progress.show(done, total);
-    let judgements = if options.variant == Variant::Ultimate {
-        review_ultimate(&record, &mut Mcts::new(None), options.budget, &mut show)
-    } else {
-        let mut searcher = Searcher::with_table_mb(options.table_mb);
-        review(&record, &mut searcher, options.budget, &mut show)
-    }
-    .expect("no cancel flag is set");
+    let mut brain = Brain::new(None)
+        .with_table_mb(options.table_mb)
+        .with_think(options.budget);
+    let judgements = review(&record, &mut brain, &mut show).expect("no cancel flag is set");
     progress.clear();
     if options.json {
         write_json(out, &judgements)?;
@@ -594,13 +501,8 @@ mod tests {
     #[test]
     fn a_blunder_names_the_best_move() {
         let record = Record::parse(Variant::default(), &["5", "9", "4", "6", "1"]).unwrap();
-        let judgements = review(
-            &record,
-            &mut Searcher::new(),
-            Duration::from_secs(5),
-            &mut |_, _| {},
-        )
-        .unwrap();
+        let mut brain = Brain::new(None).with_think(Duration::from_secs(5));
+        let judgements = review(&record, &mut brain, &mut |_, _| {}).unwrap();
         let lines: Vec<String> = judgements.iter().map(text_line).collect();
         assert_eq!(lines[0], "1. X 5  best       draw → draw");
         assert_eq!(lines[4], "5. X 1  blunder    draw → loss in 2; best 3");

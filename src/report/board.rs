@@ -1,0 +1,157 @@
+//! Boards as text, the same in every report and the line front end: a classic board in its
+//! numpad layout (coordinates along the edges above 3×3), Ultimate's 9×9 grid under a line
+//! of the closed boards, and the one-line result of a game.
+
+use std::fmt::Write as _;
+
+use crate::board::{Board, Mark};
+use crate::position::{Outcome, Position};
+use crate::ultimate::{self, SmallStatus, UltimateBoard};
+
+/// The board in the classic layout, top row first. On 3×3 empty cells show their numpad
+/// digit; larger boards show `.` and coordinate labels along the edges.
+pub fn grid(board: &Board) -> String {
+    let n = board.size();
+    let mut s = String::new();
+    let labels = n > 3;
+    let indent = if labels { "  " } else { "" };
+    let rule = format!("{indent}{}\n", vec!["---"; usize::from(n)].join("+"));
+    for row in (0..n).rev() {
+        if labels {
+            let _ = write!(s, "{} ", row + 1);
+        }
+        let cells: Vec<String> = (0..n)
+            .map(|col| {
+                let cell = board.cell_at(row, col).expect("row and col are in range");
+                let c = match (board.mark_at(cell), cell.numpad()) {
+                    (Some(m), _) => m.symbol(),
+                    (None, Some(d)) => char::from(b'0' + d),
+                    (None, None) => '.',
+                };
+                format!(" {c} ")
+            })
+            .collect();
+        s.push_str(cells.join("|").trim_end());
+        s.push('\n');
+        if row > 0 {
+            s.push_str(&rule);
+        }
+    }
+    if labels {
+        let letters: Vec<String> = (0..n)
+            .map(|col| format!(" {} ", char::from(b'a' + col)))
+            .collect();
+        let _ = writeln!(s, "{indent}{}", letters.join(" ").trim_end());
+    }
+    s
+}
+
+/// The 9×9 grid of Ultimate tic-tac-toe under a header of the closed boards, top row first,
+/// with coordinates along the edges and lines between the small boards. Empty cells show `.`,
+/// except in the board the side to move is sent to, where they show their numpad digit (the
+/// one key that plays there).
+pub fn ultimate_grid(board: &UltimateBoard) -> String {
+    let mut s = String::new();
+    let closed = |status: SmallStatus| -> Vec<String> {
+        (1..=9)
+            .filter(|&b| board.small_board_status(b) == status)
+            .map(|b| b.to_string())
+            .collect()
+    };
+    let mut parts = Vec::new();
+    for (status, name) in [
+        (SmallStatus::Won(Mark::X), "X won"),
+        (SmallStatus::Won(Mark::O), "O won"),
+        (SmallStatus::Full, "full"),
+    ] {
+        let boards = closed(status);
+        if !boards.is_empty() {
+            parts.push(format!("{name} {}", boards.join(" ")));
+        }
+    }
+    if parts.is_empty() {
+        s.push_str("Boards: none closed yet\n");
+    } else {
+        let _ = writeln!(s, "Boards: {}", parts.join(" · "));
+    }
+    let forced = board.forced_board();
+    for row in (0..9u8).rev() {
+        let _ = write!(s, "{} ", row + 1);
+        for col in 0..9u8 {
+            let mv = ultimate::Move::at(col, row).expect("row and col are in range");
+            let c = match board.mark(mv) {
+                Some(m) => m.symbol(),
+                None if forced == Some(mv.board()) => char::from(b'0' + mv.cell()),
+                None => '.',
+            };
+            let gap = if col == 3 || col == 6 { " | " } else { " " };
+            let _ = write!(s, "{gap}{c}");
+        }
+        s.push('\n');
+        if row == 6 || row == 3 {
+            s.push_str("  -------+-------+-------\n");
+        }
+    }
+    s.push_str("   a b c   d e f   g h i\n");
+    s
+}
+
+/// The position as the plain front end prints it.
+pub fn show(position: &Position) -> String {
+    match position {
+        Position::Classic(board) => grid(board),
+        Position::Ultimate(board) => ultimate_grid(board),
+    }
+}
+
+/// What `analyze` writes above a position's report: a classic board's notation (its board is
+/// short enough to read), Ultimate's grid.
+pub fn heading(position: &Position) -> String {
+    match position {
+        Position::Classic(board) => board.to_string(),
+        Position::Ultimate(board) => ultimate_grid(board),
+    }
+}
+
+/// The one-line result of a finished game.
+pub fn result_line(outcome: Outcome) -> &'static str {
+    match outcome {
+        Outcome::Won(Mark::X) => "X wins.",
+        Outcome::Won(Mark::O) => "O wins.",
+        Outcome::Draw | Outcome::InProgress => "Draw.",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    #[rustfmt::skip]
+    fn grid_shows_digits_in_empty_cells() {
+        let board: Board = "XO./.X./..O".parse().unwrap();
+        assert_eq!(grid(&board), concat!(
+            " X | O | 9\n",
+            "---+---+---\n",
+            " 4 | X | 6\n",
+            "---+---+---\n",
+            " 1 | 2 | O\n",
+        ));
+    }
+
+    #[test]
+    #[rustfmt::skip]
+    fn larger_grids_have_coordinates() {
+        let board: Board = "X.../..../..../...O".parse().unwrap();
+        assert_eq!(grid(&board), concat!(
+            "4  X | . | . | .\n",
+            "  ---+---+---+---\n",
+            "3  . | . | . | .\n",
+            "  ---+---+---+---\n",
+            "2  . | . | . | .\n",
+            "  ---+---+---+---\n",
+            "1  . | . | . | O\n",
+            "   a   b   c   d\n",
+        ));
+    }
+}
