@@ -12,7 +12,9 @@ use std::time::{Duration, Instant};
 
 use crate::net::host::program;
 use crate::net::link::{Admit, Incoming, Link, LinkEvent, Sink, write_message};
-use crate::net::protocol::{Message, PROTOCOL, RefusalKind, SessionState, cut, read_line};
+use crate::net::protocol::{
+    Message, PROTOCOL, RefusalKind, SessionState, WireRulesError, cut, read_line,
+};
 use crate::position::Variant;
 
 /// The port `host` listens on unless told otherwise.
@@ -50,7 +52,7 @@ pub enum JoinError {
     /// The host speaks another protocol version.
     Version(u32),
     /// The host's rules are not playable here.
-    Rules(String),
+    Rules(WireRulesError),
     /// Every try within the rejoin window failed; the last one's error.
     GaveUp(Box<JoinError>),
 }

@@ -242,8 +242,9 @@ impl Link {
         let mut buf = Vec::with_capacity(MAX_LINE);
         let mut window = (Instant::now(), 0usize);
         let why = loop {
-            if let Err(why) = next_line(&mut reader, &mut buf) {
-                if why == ProtocolError::TooLong.to_string() {
+            if let Err(end) = next_line(&mut reader, &mut buf) {
+                let why = end.to_string();
+                if end == End::TooLong {
                     self.refuse_connection(Some(generation), &why);
                 }
                 break why;
@@ -299,22 +300,41 @@ impl Default for Link {
     }
 }
 
-/// Reads the next line of a settled connection into `buf`; an error is why the connection
-/// ends, for people.
-fn next_line(reader: &mut BufReader<Incoming>, buf: &mut Vec<u8>) -> Result<(), String> {
+/// Why reading a settled connection stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum End {
+    Closed,
+    Silent,
+    TooLong,
+    Failed,
+}
+
+impl std::fmt::Display for End {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            End::Closed => write!(f, "the connection closed"),
+            End::Silent => write!(f, "no word for {} s", SILENCE.as_secs()),
+            End::TooLong => write!(f, "{}", ProtocolError::TooLong),
+            End::Failed => write!(f, "the connection failed"),
+        }
+    }
+}
+
+/// Reads the next line of a settled connection into `buf`.
+fn next_line(reader: &mut BufReader<Incoming>, buf: &mut Vec<u8>) -> Result<(), End> {
     match read_line(reader, buf) {
         Ok(true) => Ok(()),
-        Ok(false) => Err("the connection closed".to_string()),
+        Ok(false) => Err(End::Closed),
         Err(e)
             if matches!(
                 e.kind(),
                 io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
             ) =>
         {
-            Err(format!("no word for {} s", SILENCE.as_secs()))
+            Err(End::Silent)
         }
-        Err(e) if e.kind() == io::ErrorKind::InvalidData => Err(ProtocolError::TooLong.to_string()),
-        Err(_) => Err("the connection failed".to_string()),
+        Err(e) if e.kind() == io::ErrorKind::InvalidData => Err(End::TooLong),
+        Err(_) => Err(End::Failed),
     }
 }
 

@@ -20,7 +20,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use crate::board::Rules;
+use crate::board::{Rules, RulesError};
 use crate::position::Variant;
 
 /// The protocol version spoken here.
@@ -71,19 +71,38 @@ impl From<Variant> for WireRules {
     }
 }
 
-impl TryFrom<WireRules> for Variant {
-    type Error = String;
+/// Why the rules a host sent are not playable here.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WireRulesError {
+    /// A classic board this program does not play.
+    Classic(RulesError),
+    /// A variant this program does not know (its name, cut to 20 characters).
+    Variant(String),
+}
 
-    fn try_from(w: WireRules) -> Result<Variant, String> {
+impl std::fmt::Display for WireRulesError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WireRulesError::Classic(e) => write!(f, "{e}"),
+            WireRulesError::Variant(name) => write!(f, "the variant {name:?} is not known here"),
+        }
+    }
+}
+
+impl std::error::Error for WireRulesError {}
+
+impl TryFrom<WireRules> for Variant {
+    type Error = WireRulesError;
+
+    fn try_from(w: WireRules) -> Result<Variant, WireRulesError> {
         match w.variant.as_deref() {
             None | Some("classic") => Rules::new(w.size, w.k, w.misere)
                 .map(Variant::Classic)
-                .map_err(|e| e.to_string()),
+                .map_err(WireRulesError::Classic),
             Some("ultimate") => Ok(Variant::Ultimate),
-            Some(other) => Err(format!(
-                "the variant {:?} is not known here",
-                printable(&other.chars().take(20).collect::<String>())
-            )),
+            Some(other) => Err(WireRulesError::Variant(printable(
+                &other.chars().take(20).collect::<String>(),
+            ))),
         }
     }
 }
