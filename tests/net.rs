@@ -1040,3 +1040,31 @@ fn a_waiting_plain_host_ends_at_once_on_sigint() {
     signal(&host, Signal::SIGINT);
     assert_eq!(host.wait_exit().code(), Some(128 + 2));
 }
+
+/// The `token` in the host's hello.
+fn token(hello: &str) -> String {
+    let rest = hello.split("\"token\":\"").nth(1).expect("a token");
+    rest.split('"').next().unwrap().to_string()
+}
+
+#[test]
+fn a_player_coming_back_with_its_token_takes_over_its_stale_connection() {
+    let (host, addr, code) = host(&[]);
+    let (mut stale, hello) = Raw::hello(&addr, &code);
+    host.wait_for("joined");
+    // Without the token, a second player is refused while the first is connected.
+    let (_, answer) = Raw::hello(&addr, &code);
+    assert!(answer.contains(r#""kind":"in_progress""#), "{answer}");
+    // With it, the same player takes its seat back at once.
+    let mut back = Raw::connect(&addr);
+    let again = format!(
+        "{{\"type\":\"hello\",\"protocol\":1,\"program\":\"test\",\"code\":\"{code}\",\"token\":\"{}\"}}\n",
+        token(&hello)
+    );
+    back.send(again.as_bytes());
+    let welcome = back.line().unwrap_or_default();
+    assert!(welcome.starts_with(r#"{"type":"hello""#), "{welcome}");
+    assert_ne!(token(&welcome), token(&hello), "a fresh token each time");
+    host.wait_for("O is back");
+    assert_eq!(stale.line(), None, "the stale connection is closed");
+}
