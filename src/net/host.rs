@@ -349,10 +349,15 @@ impl Shared {
                 thread::sleep(Duration::from_millis(20));
                 continue;
             };
+            let peer = stream.peer_addr().ok();
+            if closed_already(&stream) {
+                // A connect-and-close storm costs no thread.
+                self.count(peer, Refusal::Closed);
+                continue;
+            }
             let Ok(copy) = stream.try_clone() else {
                 continue;
             };
-            let peer = stream.peer_addr().ok();
             let ip = peer.map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |a| a.ip());
             let (id, evicted) = locked(&self.gate).admit(ip, copy);
             if let Some(old) = evicted {
@@ -464,6 +469,19 @@ impl Shared {
             }
         }
     }
+}
+
+/// Whether `stream` was closed (or reset) by the other side before anything arrived, found
+/// without waiting.
+fn closed_already(stream: &TcpStream) -> bool {
+    if stream.set_nonblocking(true).is_err() {
+        return false;
+    }
+    let closed = match stream.peek(&mut [0u8; 1]) {
+        Ok(n) => n == 0,
+        Err(e) => e.kind() != io::ErrorKind::WouldBlock,
+    };
+    closed || stream.set_nonblocking(false).is_err()
 }
 
 /// Reads a joiner's hello: its code and the token it shows, if any.
