@@ -392,19 +392,34 @@ fn hint_shows_every_cell_value_until_the_next_key() {
     tui.wait_board(".../.X./...");
     tui.send("h");
     tui.wait_text("Hint for O");
-    let (row, col) = tui.cell_centre(7);
-    let (row8, col8) = tui.cell_centre(8);
+    // After X's centre, O draws in a corner and loses on an edge: all eight empty cells say so.
+    let centres: Vec<(u8, (u16, u16))> = [7, 9, 1, 3, 8, 4, 6, 2]
+        .into_iter()
+        .map(|d| (d, tui.cell_centre(d)))
+        .collect();
     {
         let parser = tui.parser.lock().unwrap();
         let screen = parser.screen();
-        let corner = screen.cell(row, col).unwrap();
-        assert_eq!(corner.contents(), "D");
-        assert!(
-            corner.bold() && corner.underline(),
-            "a best move stands out"
-        );
-        assert_eq!(screen.cell(row8, col8 - 1).unwrap().contents(), "L");
+        for &(corner, (row, col)) in &centres[..4] {
+            let cell = screen.cell(row, col).unwrap();
+            assert_eq!(cell.contents(), "D", "corner {corner}");
+            assert!(
+                cell.bold() && cell.underline(),
+                "corner {corner}: a best move stands out"
+            );
+        }
+        for &(edge, (row, col)) in &centres[4..] {
+            let label: String = (col - 1..=col)
+                .map(|c| screen.cell(row, c).unwrap().contents())
+                .collect();
+            assert!(
+                label.starts_with('L') && label[1..].parse::<u32>().is_ok(),
+                "edge {edge}: {label:?}"
+            );
+            assert!(!screen.cell(row, col - 1).unwrap().bold(), "edge {edge}");
+        }
     }
+    let (row, col) = centres[0].1;
     tui.send("\x1b[A");
     tui.wait_for("digits back", |s| {
         s.cell(row, col).unwrap().contents() == "7"
