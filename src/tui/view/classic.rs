@@ -1,0 +1,169 @@
+//! The classic N×N board: its grid, its cells (marks, hints, the review's moves, the
+//! cursor) and the coordinates around it.
+
+use super::frame::{Frame, LIGHT, Palette, Style, junction};
+use crate::board::{Board, Cell, Mark, Outcome};
+use crate::position::Move;
+use crate::review::Label;
+use crate::search::{Value, best_of};
+use crate::tui::app::App;
+use crate::tui::layout::Layout;
+
+const X_ART: [&str; 3] = ["╲ ╱", " ╳ ", "╱ ╲"];
+const O_ART: [&str; 3] = ["╭─╮", "│ │", "╰─╯"];
+
+/// The short label of a hint value: `W3`, `D`, `L4` when proven; an estimate is `~` and its
+/// sign, with its size where there is room (`~+12`).
+pub fn hint_label(value: Value, width: u16) -> String {
+    match value {
+        Value::Win(n) => format!("W{n}"),
+        Value::Draw => "D".to_string(),
+        Value::Loss(n) => format!("L{n}"),
+        Value::Estimate(e) if width >= 5 => format!("~{:+}", e.clamp(-99, 99)),
+        Value::Estimate(e) => match e.signum() {
+            1 => "~+",
+            -1 => "~-",
+            _ => "~=",
+        }
+        .to_string(),
+    }
+}
+
+/// Row numbers left of the board and column letters below it.
+pub(super) fn draw_labels(frame: &mut Frame, layout: &Layout, board: &Board) {
+    let style = Style::PLAIN.dim();
+    for cell in board.cells() {
+        let (x, y) = layout.cell_origin(cell);
+        if cell.col() == 0 {
+            let number = (cell.row() + 1).to_string();
+            frame.text(
+                layout.left.saturating_sub(2),
+                y + layout.cell_h / 2,
+                &number,
+                style,
+            );
+        }
+        if cell.row() == 0 {
+            let letter = char::from(b'a' + cell.col());
+            frame.put(
+                x + layout.cell_w / 2,
+                layout.top + layout.board_height(),
+                letter,
+                style,
+            );
+        }
+    }
+}
+
+pub(super) fn draw_grid(frame: &mut Frame, layout: &Layout) {
+    let (w, h, n) = (layout.cell_w + 1, layout.cell_h + 1, layout.n);
+    let style = Style::PLAIN;
+    for dy in 0..=n * h {
+        for dx in 0..=n * w {
+            let (on_col, on_row) = (dx % w == 0, dy % h == 0);
+            let (first_c, last_c, first_r, last_r) = (dx == 0, dx == n * w, dy == 0, dy == n * h);
+            let ch = match (on_row, on_col) {
+                (false, false) => continue,
+                (false, true) => '│',
+                (true, false) => '─',
+                (true, true) => junction((first_r, last_r, first_c, last_c), &LIGHT),
+            };
+            frame.put(layout.left + dx, layout.top + dy, ch, style);
+        }
+    }
+}
+
+pub(super) fn draw_cell(
+    frame: &mut Frame,
+    layout: &Layout,
+    app: &App,
+    board: &Board,
+    cell: Cell,
+    palette: Palette,
+) {
+    let (x, y) = layout.cell_origin(cell);
+    let (w, h) = (layout.cell_w, layout.cell_h);
+    let mid_y = y + h / 2;
+    let big = h >= 3;
+    let winning = match board.outcome() {
+        Outcome::Won { line, .. } => line.contains(cell),
+        _ => false,
+    };
+    let review = app.review().map(|(j, _, _)| j);
+    let shown = Move::Classic(cell);
+    let last = review.is_none() && app.game().last_move() == Some(shown);
+    let cursor = app.cursor() == shown && !app.game().is_over();
+    // In the review, the move being judged is drawn in its label's colour, reversed.
+    let played = review.filter(|j| j.mv == shown);
+    if let Some(mark) = board.mark_at(cell).or(played.map(|j| j.mark)) {
+        let mut style = Style::PLAIN.fg(palette.mark(mark));
+        if last {
+            style = style.bold();
+        }
+        if winning {
+            style = style.reverse().bold();
+        }
+        if let Some(j) = played {
+            style = Style::PLAIN.fg(palette.label(j.label)).reverse().bold();
+        }
+        if big {
+            let art = if mark == Mark::X { X_ART } else { O_ART };
+            if winning {
+                // Fill the interior so the whole line stands out.
+                for dy in 0..h {
+                    frame.text(x, y + dy, &" ".repeat(usize::from(w)), style);
+                }
+            }
+            for (dy, row) in art.iter().enumerate() {
+                frame.text(x + (w - 3) / 2, y + dy as u16, row, style);
+            }
+        } else {
+            frame.put(x + w / 2, mid_y, mark.symbol(), style);
+            if winning {
+                frame.put(x + w / 2 - 1, mid_y, ' ', style);
+                frame.put(x + w / 2 + 1, mid_y, ' ', style);
+            }
+        }
+        if last && big && !winning {
+            frame.put(x, y, '•', Style::PLAIN.fg(palette.accent()).bold());
+        }
+    } else if review.is_some_and(|j| j.best == Some(shown)) {
+        let label = if w >= 5 { "best" } else { "*" };
+        let style = Style::PLAIN
+            .fg(palette.label(Label::Best))
+            .bold()
+            .underline();
+        let len = label.chars().count() as u16;
+        frame.text(x + (w.saturating_sub(len)) / 2, mid_y, label, style);
+    } else if let Some(&(_, value)) = app.hint().and_then(|h| h.iter().find(|(c, _)| *c == shown)) {
+        let label = hint_label(value, w);
+        let best = best_of(app.hint().unwrap_or_default())
+            .iter()
+            .any(|&(c, _)| c == shown);
+        let mut style = Style::PLAIN.fg(palette.value(value));
+        if !value.is_proven() {
+            style = style.dim();
+        }
+        if best {
+            style = style.bold().underline();
+        }
+        let len = label.chars().count() as u16;
+        frame.text(x + (w.saturating_sub(len)) / 2, mid_y, &label, style);
+    } else if let Some(d) = cell.numpad() {
+        frame.put(x + w / 2, mid_y, char::from(b'0' + d), Style::PLAIN.dim());
+    } else if big {
+        frame.put(x + w / 2, mid_y, '·', Style::PLAIN.dim());
+    }
+    if cursor {
+        let style = Style::PLAIN.fg(palette.accent()).bold();
+        if big {
+            frame.put(x, mid_y, '[', style);
+            frame.put(x + w - 1, mid_y, ']', style);
+        } else {
+            let centre = frame.tile(x + w / 2, mid_y);
+            frame.put(x, mid_y, '[', style);
+            frame.put(x + w - 1, mid_y, ']', style);
+            frame.put(x + w / 2, mid_y, centre.ch, centre.style);
+        }
+    }
+}
