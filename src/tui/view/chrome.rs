@@ -43,6 +43,30 @@ pub(super) fn too_small(frame: &mut Frame, (w, h): (u16, u16)) {
     );
 }
 
+/// The line of keys under the board, for what can be done now; `keys` says how moves are
+/// typed (`1-9`).
+pub(super) fn key_line(app: &App, keys: &str) -> String {
+    let humans = app.session().has_human();
+    if app.is_network() && app.review().is_none() {
+        if app.game().is_over() {
+            "n rematch · r review · ? keys · q quit".to_string()
+        } else {
+            format!("{keys} play · h hint · ? keys · q quit")
+        }
+    } else if app.review().is_some() {
+        "← → step · 7 first · 1 last · r or Esc leave · q quit".to_string()
+    } else if app.game().is_over() && humans {
+        "n new round · r review · u undo · ? keys · q quit".to_string()
+    } else if app.game().is_over() {
+        "n new round · r review · ? keys · q quit".to_string()
+    } else if humans {
+        format!("{keys} play · u undo · h hint · n new round · ? keys · q quit")
+    } else {
+        "Space pause · h hint · n new round · ? keys · q quit".to_string()
+    }
+}
+
+/// The players' line: whose turn it is, each mark's player in its colour, and the result.
 pub(super) fn draw_status(frame: &mut Frame, y: u16, app: &App, palette: Palette) {
     let turn = app.game().turn().map(|(m, _)| m);
     let part = |mark: Mark| {

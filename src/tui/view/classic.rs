@@ -1,8 +1,10 @@
 //! The classic N×N board: its grid, its cells (marks, hints, the review's moves, the
 //! cursor) and the coordinates around it.
 
+use super::Placed;
+use super::chrome::too_small;
 use super::frame::{Frame, LIGHT, Palette, Style, junction};
-use crate::board::{Board, Cell, Mark, Outcome};
+use crate::board::{Board, Cell, Mark, Outcome, Rules};
 use crate::position::Move;
 use crate::review::Label;
 use crate::search::{Value, best_of};
@@ -29,8 +31,48 @@ pub fn hint_label(value: Value, width: u16) -> String {
     }
 }
 
+/// Draws a classic board with its coordinates where there is room, and says where the text
+/// around it goes; `None` (with a message) when the terminal is too small for it.
+pub(super) fn draw(
+    frame: &mut Frame,
+    app: &App,
+    board: &Board,
+    palette: Palette,
+) -> Option<Placed> {
+    let layout = Layout::new((frame.width(), frame.height()), board.size());
+    if !layout.fits {
+        too_small(frame, Layout::minimum(board.size()));
+        return None;
+    }
+    draw_grid(frame, &layout);
+    for cell in board.cells() {
+        draw_cell(frame, &layout, app, board, cell, palette);
+    }
+    if layout.labels() {
+        draw_labels(frame, &layout, board);
+    }
+    let rules = board.rules();
+    let round = app.session().round();
+    let title = if rules == Rules::CLASSIC {
+        format!("Tic-tac-toe · round {round}")
+    } else {
+        format!("Tic-tac-toe · {rules} · round {round}")
+    };
+    let keys = if board.size() == 3 {
+        "1-9"
+    } else {
+        "arrows+Enter"
+    };
+    Some(Placed {
+        title,
+        first_row: layout.first_row,
+        below: layout.top + layout.board_height() + 1 + u16::from(layout.labels()),
+        keys,
+    })
+}
+
 /// Row numbers left of the board and column letters below it.
-pub(super) fn draw_labels(frame: &mut Frame, layout: &Layout, board: &Board) {
+fn draw_labels(frame: &mut Frame, layout: &Layout, board: &Board) {
     let style = Style::PLAIN.dim();
     for cell in board.cells() {
         let (x, y) = layout.cell_origin(cell);
@@ -55,7 +97,7 @@ pub(super) fn draw_labels(frame: &mut Frame, layout: &Layout, board: &Board) {
     }
 }
 
-pub(super) fn draw_grid(frame: &mut Frame, layout: &Layout) {
+fn draw_grid(frame: &mut Frame, layout: &Layout) {
     let (w, h, n) = (layout.cell_w + 1, layout.cell_h + 1, layout.n);
     let style = Style::PLAIN;
     for dy in 0..=n * h {
@@ -73,7 +115,41 @@ pub(super) fn draw_grid(frame: &mut Frame, layout: &Layout) {
     }
 }
 
-pub(super) fn draw_cell(
+/// A cell's rectangle on the screen.
+#[derive(Clone, Copy)]
+struct Area {
+    x: u16,
+    y: u16,
+    w: u16,
+    h: u16,
+}
+
+impl Area {
+    /// The middle row, where a small mark, a label or a digit goes.
+    fn mid_y(self) -> u16 {
+        self.y + self.h / 2
+    }
+
+    /// Whether the cell is tall enough for a mark drawn large.
+    fn big(self) -> bool {
+        self.h >= 3
+    }
+
+    /// Writes `label` centred on the middle row.
+    fn label(self, frame: &mut Frame, label: &str, style: Style) {
+        let len = label.chars().count() as u16;
+        frame.text(
+            self.x + (self.w.saturating_sub(len)) / 2,
+            self.mid_y(),
+            label,
+            style,
+        );
+    }
+}
+
+/// One cell: its mark (the last move and a winning line stand out, the review's move takes
+/// its label's colour), or the review's best move, a hint, the numpad digit; and the cursor.
+fn draw_cell(
     frame: &mut Frame,
     layout: &Layout,
     app: &App,
@@ -82,9 +158,12 @@ pub(super) fn draw_cell(
     palette: Palette,
 ) {
     let (x, y) = layout.cell_origin(cell);
-    let (w, h) = (layout.cell_w, layout.cell_h);
-    let mid_y = y + h / 2;
-    let big = h >= 3;
+    let area = Area {
+        x,
+        y,
+        w: layout.cell_w,
+        h: layout.cell_h,
+    };
     let winning = match board.outcome() {
         Outcome::Won { line, .. } => line.contains(cell),
         _ => false,
@@ -106,37 +185,18 @@ pub(super) fn draw_cell(
         if let Some(j) = played {
             style = Style::PLAIN.fg(palette.label(j.label)).reverse().bold();
         }
-        if big {
-            let art = if mark == Mark::X { X_ART } else { O_ART };
-            if winning {
-                // Fill the interior so the whole line stands out.
-                for dy in 0..h {
-                    frame.text(x, y + dy, &" ".repeat(usize::from(w)), style);
-                }
-            }
-            for (dy, row) in art.iter().enumerate() {
-                frame.text(x + (w - 3) / 2, y + dy as u16, row, style);
-            }
-        } else {
-            frame.put(x + w / 2, mid_y, mark.symbol(), style);
-            if winning {
-                frame.put(x + w / 2 - 1, mid_y, ' ', style);
-                frame.put(x + w / 2 + 1, mid_y, ' ', style);
-            }
-        }
-        if last && big && !winning {
+        draw_mark(frame, area, mark, style, winning);
+        if last && area.big() && !winning {
             frame.put(x, y, '•', Style::PLAIN.fg(palette.accent()).bold());
         }
     } else if review.is_some_and(|j| j.best == Some(shown)) {
-        let label = if w >= 5 { "best" } else { "*" };
+        let label = if area.w >= 5 { "best" } else { "*" };
         let style = Style::PLAIN
             .fg(palette.label(Label::Best))
             .bold()
             .underline();
-        let len = label.chars().count() as u16;
-        frame.text(x + (w.saturating_sub(len)) / 2, mid_y, label, style);
+        area.label(frame, label, style);
     } else if let Some(&(_, value)) = app.hint().and_then(|h| h.iter().find(|(c, _)| *c == shown)) {
-        let label = hint_label(value, w);
         let best = best_of(app.hint().unwrap_or_default())
             .iter()
             .any(|&(c, _)| c == shown);
@@ -147,23 +207,56 @@ pub(super) fn draw_cell(
         if best {
             style = style.bold().underline();
         }
-        let len = label.chars().count() as u16;
-        frame.text(x + (w.saturating_sub(len)) / 2, mid_y, &label, style);
+        area.label(frame, &hint_label(value, area.w), style);
     } else if let Some(d) = cell.numpad() {
-        frame.put(x + w / 2, mid_y, char::from(b'0' + d), Style::PLAIN.dim());
-    } else if big {
-        frame.put(x + w / 2, mid_y, '·', Style::PLAIN.dim());
+        let digit = char::from(b'0' + d);
+        frame.put(x + area.w / 2, area.mid_y(), digit, Style::PLAIN.dim());
+    } else if area.big() {
+        frame.put(x + area.w / 2, area.mid_y(), '·', Style::PLAIN.dim());
     }
     if cursor {
-        let style = Style::PLAIN.fg(palette.accent()).bold();
-        if big {
-            frame.put(x, mid_y, '[', style);
-            frame.put(x + w - 1, mid_y, ']', style);
-        } else {
-            let centre = frame.tile(x + w / 2, mid_y);
-            frame.put(x, mid_y, '[', style);
-            frame.put(x + w - 1, mid_y, ']', style);
-            frame.put(x + w / 2, mid_y, centre.ch, centre.style);
+        draw_cursor(frame, area, palette);
+    }
+}
+
+/// A mark: three rows of art in a big cell (the whole cell filled when it is on the winning
+/// line), one character otherwise (widened by a space each side on the winning line).
+fn draw_mark(frame: &mut Frame, area: Area, mark: Mark, style: Style, winning: bool) {
+    let Area { x, y, w, h } = area;
+    if area.big() {
+        let art = if mark == Mark::X { X_ART } else { O_ART };
+        if winning {
+            // Fill the interior so the whole line stands out.
+            for dy in 0..h {
+                frame.text(x, y + dy, &" ".repeat(usize::from(w)), style);
+            }
         }
+        for (dy, row) in art.iter().enumerate() {
+            frame.text(x + (w - 3) / 2, y + dy as u16, row, style);
+        }
+    } else {
+        let mid_y = area.mid_y();
+        frame.put(x + w / 2, mid_y, mark.symbol(), style);
+        if winning {
+            frame.put(x + w / 2 - 1, mid_y, ' ', style);
+            frame.put(x + w / 2 + 1, mid_y, ' ', style);
+        }
+    }
+}
+
+/// Brackets at both ends of the cell's middle row; in a small cell they must not hide what
+/// is in its centre.
+fn draw_cursor(frame: &mut Frame, area: Area, palette: Palette) {
+    let Area { x, w, .. } = area;
+    let mid_y = area.mid_y();
+    let style = Style::PLAIN.fg(palette.accent()).bold();
+    if area.big() {
+        frame.put(x, mid_y, '[', style);
+        frame.put(x + w - 1, mid_y, ']', style);
+    } else {
+        let centre = frame.tile(x + w / 2, mid_y);
+        frame.put(x, mid_y, '[', style);
+        frame.put(x + w - 1, mid_y, ']', style);
+        frame.put(x + w / 2, mid_y, centre.ch, centre.style);
     }
 }

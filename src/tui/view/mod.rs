@@ -12,18 +12,26 @@ mod ultimate;
 
 use std::time::Duration;
 
-use crate::board::Rules;
 use crate::position::Position;
 use crate::tui::app::App;
-use crate::tui::layout::{Layout, UltimateLayout};
-use chrome::{HELP, ULTIMATE_HELP, draw_help, draw_status, message_line, too_small};
+use chrome::{HELP, ULTIMATE_HELP, draw_help, draw_status, key_line, message_line};
 pub use classic::hint_label;
-use classic::{draw_cell, draw_grid, draw_labels};
 use frame::Palette;
 pub use frame::{Frame, Style, Tile};
 pub use paint::Painter;
-use ultimate::draw_ultimate;
 pub use ultimate::ultimate_hint_label;
+
+/// Where the text around a board goes, from the board's drawing.
+struct Placed {
+    /// `Tic-tac-toe · round 1`.
+    title: String,
+    /// The title's row.
+    first_row: u16,
+    /// The first row below the board: the status line.
+    below: u16,
+    /// How moves are typed, for the line of keys: `1-9`.
+    keys: &'static str,
+}
 
 /// The whole screen for the app's state and terminal size; `busy` is how long the AI has
 /// been working on the app's current job, if it has one.
@@ -31,47 +39,19 @@ pub fn render(app: &App, busy: Option<Duration>, color: bool) -> Frame {
     let (width, height) = app.size();
     let mut frame = Frame::new(width, height);
     let palette = Palette { color };
-    let round = app.session().round();
     let shown = app.shown_position();
-    let (mut title, first_row, below, keys) = match &shown {
-        Position::Classic(board) => {
-            let layout = Layout::new((width, height), board.size());
-            if !layout.fits {
-                too_small(&mut frame, Layout::minimum(board.size()));
-                return frame;
-            }
-            draw_grid(&mut frame, &layout);
-            for cell in board.cells() {
-                draw_cell(&mut frame, &layout, app, board, cell, palette);
-            }
-            if layout.labels() {
-                draw_labels(&mut frame, &layout, board);
-            }
-            let rules = board.rules();
-            let title = if rules == Rules::CLASSIC {
-                format!("Tic-tac-toe · round {round}")
-            } else {
-                format!("Tic-tac-toe · {rules} · round {round}")
-            };
-            let below = layout.top + layout.board_height() + 1 + u16::from(layout.labels());
-            let keys = if board.size() == 3 {
-                "1-9"
-            } else {
-                "arrows+Enter"
-            };
-            (title, layout.first_row, below, keys)
-        }
-        Position::Ultimate(board) => {
-            let layout = UltimateLayout::new((width, height));
-            if !layout.fits {
-                too_small(&mut frame, UltimateLayout::minimum());
-                return frame;
-            }
-            draw_ultimate(&mut frame, &layout, app, board, palette);
-            let title = format!("Ultimate tic-tac-toe · round {round}");
-            let below = layout.top + layout.grid_height() + 1;
-            (title, layout.first_row, below, "board+cell")
-        }
+    let placed = match &shown {
+        Position::Classic(board) => classic::draw(&mut frame, app, board, palette),
+        Position::Ultimate(board) => ultimate::draw(&mut frame, app, board, palette),
+    };
+    let Some(Placed {
+        mut title,
+        first_row,
+        below,
+        keys,
+    }) = placed
+    else {
+        return frame;
     };
     if app.review().is_some() {
         title.push_str(" · review");
@@ -80,25 +60,7 @@ pub fn render(app: &App, busy: Option<Duration>, color: bool) -> Frame {
     draw_status(&mut frame, below, app, palette);
     frame.centred(below + 1, &message_line(app, busy), Style::PLAIN.bold());
     frame.centred(below + 2, &app.session().score_line(), Style::PLAIN);
-    let humans = app.session().has_human();
-    let help = if app.is_network() && app.review().is_none() {
-        if app.game().is_over() {
-            "n rematch · r review · ? keys · q quit".to_string()
-        } else {
-            format!("{keys} play · h hint · ? keys · q quit")
-        }
-    } else if app.review().is_some() {
-        "← → step · 7 first · 1 last · r or Esc leave · q quit".to_string()
-    } else if app.game().is_over() && humans {
-        "n new round · r review · u undo · ? keys · q quit".to_string()
-    } else if app.game().is_over() {
-        "n new round · r review · ? keys · q quit".to_string()
-    } else if humans {
-        format!("{keys} play · u undo · h hint · n new round · ? keys · q quit")
-    } else {
-        "Space pause · h hint · n new round · ? keys · q quit".to_string()
-    };
-    frame.centred(below + 3, &help, Style::PLAIN.dim());
+    frame.centred(below + 3, &key_line(app, keys), Style::PLAIN.dim());
     if app.help_open() {
         let lines: &[&str] = if shown.ultimate().is_some() {
             &ULTIMATE_HELP
@@ -113,12 +75,14 @@ pub fn render(app: &App, busy: Option<Duration>, color: bool) -> Frame {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Rules;
     use crate::game::Session;
     use crate::player::Player;
     use crate::position::Move;
     use crate::search::Searcher;
     use crate::tui::app::Event;
     use crate::tui::input::Action;
+    use crate::tui::layout::Layout;
     use crate::tui::worker::Reply;
     use crossterm::style::Color;
 

@@ -2,6 +2,8 @@
 //! play in, won boards as one large mark, and the cursor, the last move, hints and the
 //! review's moves.
 
+use super::Placed;
+use super::chrome::too_small;
 use super::classic::hint_label;
 use super::frame::{Frame, HEAVY, Palette, Style, junction};
 use crate::board::Mark;
@@ -12,6 +14,29 @@ use crate::search::{Value, best_of};
 use crate::tui::app::App;
 use crate::tui::layout::UltimateLayout;
 use crate::ultimate::{self, SmallStatus, UltimateBoard};
+
+/// Draws the Ultimate board and says where the text around it goes; `None` (with a message)
+/// when the terminal is too small for it.
+pub(super) fn draw(
+    frame: &mut Frame,
+    app: &App,
+    board: &UltimateBoard,
+    palette: Palette,
+) -> Option<Placed> {
+    let layout = UltimateLayout::new((frame.width(), frame.height()));
+    if !layout.fits {
+        too_small(frame, UltimateLayout::minimum());
+        return None;
+    }
+    draw_ultimate(frame, &layout, app, board, palette);
+    let round = app.session().round();
+    Some(Placed {
+        title: format!("Ultimate tic-tac-toe · round {round}"),
+        first_row: layout.first_row,
+        below: layout.top + layout.grid_height() + 1,
+        keys: "board+cell",
+    })
+}
 
 /// Large marks for a won small board, three rows high, for boards 11 and 17 columns wide.
 const BIG_X: [[&str; 3]; 2] = [
@@ -34,7 +59,7 @@ const BIG_O: [[&str; 3]; 2] = [
 /// The Ultimate grid: heavy lines around the small boards, thin ones between cells, the boards
 /// the side to move may play in marked, won boards as a large mark, and the cursor, the last
 /// move, a hint or the review's move.
-pub(super) fn draw_ultimate(
+fn draw_ultimate(
     frame: &mut Frame,
     layout: &UltimateLayout,
     app: &App,
@@ -242,5 +267,65 @@ pub fn ultimate_hint_label(value: Value, width: u16) -> String {
             }
         }
         proven => hint_label(proven, width),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crossterm::style::Color;
+
+    use crate::game::Session;
+    use crate::player::Player;
+    use crate::position::Variant;
+    use crate::tui::app::App;
+    use crate::tui::input::Action;
+    use crate::tui::view::render;
+
+    #[test]
+    #[rustfmt::skip]
+    fn a_won_small_board_shows_one_large_mark_and_the_board_to_play_is_framed() {
+        let mut app = App::new(
+            Session::new(Variant::Ultimate, Player::Human, Player::Human),
+            (80, 24),
+        );
+        // 55, then O sent to board 5 takes 51, 52 and 53 (X answering 15 and 25 between):
+        // O wins board 5 and sends X to board 3.
+        for d in [5, 5, 1, 5, 2, 5, 3] {
+            app.update(Action::Digit(d));
+        }
+        let frame = render(&app, None, true);
+        let expected = [
+            "",
+            "                         Ultimate tic-tac-toe · round 1",
+            "",
+            "            ┏━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━━━┓",
+            "          9 ┃     │     │     ┃     │     │     ┃     │     │     ┃",
+            "          8 ┃     │     │     ┃     │     │     ┃     │     │     ┃",
+            "          7 ┃     │     │     ┃     │     │     ┃     │     │     ┃",
+            "            ┣━━━━━━━━━━━━━━━━━╋━━━━━━━━━━━━━━━━━╋━━━━━━━━━━━━━━━━━┫",
+            "          6 ┃     │     │     ┃    ╭───────╮    ┃     │     │     ┃",
+            "          5 ┃     │     │     ┃    │       │    ┃     │     │     ┃",
+            "          4 ┃     │     │     ┃    ╰───────╯    ┃     │     │     ┃",
+            "            ┣━━━━━━━━━━━━━━━━━╋━━━━━━━━━━━━━━━━━●━━━━━━━━━━━━━━━━━●",
+            "          3 ┃     │     │     ┃     │     │     ┃  7  │  8  │  9  ┃",
+            "          2 ┃     │  X  │     ┃     │  X  │     ┃  4  │[ 5 ]│  6  ┃",
+            "          1 ┃     │     │     ┃     │     │     ┃  1  │  2  │  3  ┃",
+            "            ┗━━━━━━━━━━━━━━━━━┻━━━━━━━━━━━━━━━━━●━━━━━━━━━━━━━━━━━●",
+            "               a     b     c     d     e     f     g     h     i",
+            "                          ▸ X: Player 1   O: Player 2",
+            "            O (Player 2) played 53. X to move on board 3 (Player 1)",
+            "                    Score: Player 1 0 · Player 2 0 · draws 0",
+            "       board+cell play · u undo · h hint · n new round · ? keys · q quit",
+            "",
+            "",
+            "",
+        ];
+        assert_eq!(frame.to_text(), expected.join("\n"));
+        // The large O in O's colour, bold; the frame of board 3 and its digits in the accent.
+        let o = frame.tile(35, 8);
+        assert_eq!((o.ch, o.style.fg, o.style.bold), ('╭', Some(Color::Yellow), true));
+        for (x, y) in [(48, 11), (66, 11), (48, 15), (66, 15), (48, 13), (51, 12)] {
+            assert_eq!(frame.tile(x, y).style.fg, Some(Color::Magenta), "({x}, {y})");
+        }
     }
 }
