@@ -11,6 +11,7 @@ use std::thread;
 
 use crate::board::Mark;
 use crate::game::{Game, Session};
+use crate::line;
 use crate::net::peer::{Link, NetEvent};
 use crate::net::protocol::Message;
 use crate::player::{self, Brain};
@@ -69,7 +70,7 @@ pub fn run(
         }
         prompt(game, out)?;
         buf.clear();
-        if input.read_until(b'\n', &mut buf)? == 0 {
+        if line::read_line(input, &mut buf)? == 0 {
             writeln!(out)?;
             return Ok(Ending::InputEnded);
         }
@@ -113,7 +114,7 @@ pub fn read_lines(mut input: impl BufRead + Send + 'static, tx: Sender<Input>) -
     thread::Builder::new().name("input".into()).spawn(move || {
         loop {
             let mut buf = Vec::new();
-            let message = match input.read_until(b'\n', &mut buf) {
+            let message = match line::read_line(&mut input, &mut buf) {
                 Ok(0) | Err(_) => Input::Ended,
                 Ok(_) => Input::Line(buf),
             };
@@ -360,6 +361,14 @@ fn prompt(game: &Game, out: &mut dyn Write) -> io::Result<()> {
 /// do is answered here.
 fn typed(game: &Game, buf: &[u8], out: &mut dyn Write, echo: bool) -> io::Result<Typed> {
     let range = game.position().move_forms();
+    if line::too_long(buf) {
+        if echo {
+            writeln!(out, "{}", line::quote(buf))?;
+        }
+        let why = line::why_too_long(buf);
+        writeln!(out, "That line is {why}: type a cell ({range}), u, h or q.")?;
+        return Ok(Typed::Handled);
+    }
     let Ok(line) = std::str::from_utf8(buf) else {
         if echo {
             writeln!(out, "{}", String::from_utf8_lossy(buf).trim_end())?;

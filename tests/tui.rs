@@ -220,6 +220,11 @@ impl Tui {
             "alternate screen not left"
         );
         assert!(!parser.screen().hide_cursor(), "cursor still hidden");
+        assert_eq!(
+            parser.screen().mouse_protocol_mode(),
+            vt100::MouseProtocolMode::None,
+            "mouse tracking still on"
+        );
     }
 }
 
@@ -531,6 +536,42 @@ fn sighup_restores_the_terminal() {
 #[test]
 fn sigint_restores_the_terminal() {
     signal_restores(Signal::SIGINT);
+}
+
+#[test]
+fn every_other_ending_signal_restores_the_terminal() {
+    for signal in [
+        Signal::SIGQUIT,
+        Signal::SIGUSR1,
+        Signal::SIGUSR2,
+        Signal::SIGALRM,
+        Signal::SIGPIPE,
+    ] {
+        eprintln!("{signal}");
+        signal_restores(signal);
+    }
+}
+
+#[test]
+fn a_paste_of_four_kib_then_q_quits_within_a_second() {
+    // The reader must take in every byte the terminal holds, not just the first kibibyte, or
+    // the `q` behind them waits for a key that never comes.
+    let mut tui = two_humans();
+    let mut keys = "x".repeat(4096);
+    keys.push('q');
+    tui.send(&keys);
+    let start = Instant::now();
+    while tui.child.try_wait().unwrap().is_none() {
+        assert!(
+            start.elapsed() < Duration::from_secs(1),
+            "still running a second after the paste; screen:\n{}",
+            tui.screen()
+        );
+        thread::sleep(Duration::from_millis(2));
+    }
+    eprintln!("4 KiB then q: exited after {:?}", start.elapsed());
+    thread::sleep(Duration::from_millis(50));
+    tui.assert_restored();
 }
 
 #[test]
