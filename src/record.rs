@@ -89,7 +89,6 @@ impl Record {
             before
         })
     }
-
 }
 
 impl fmt::Display for Record {

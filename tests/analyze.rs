@@ -1,26 +1,7 @@
 //! `tictactoe analyze` driven through pipes, as a script drives it.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
-
-fn run(args: &[&str], input: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tictactoe"))
-        .args(args)
-        .env_remove("NO_COLOR")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
-    let mut stdin = child.stdin.take().unwrap();
-    stdin.write_all(input).unwrap();
-    drop(stdin);
-    child.wait_with_output().unwrap()
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8(bytes.to_vec()).unwrap()
-}
+mod pipe;
+use pipe::{run, text};
 
 /// The Ultimate grids printed, each as its nine rows of cells top first, without the row
 /// numbers and lines, joined by `/` as in the position notation (empty cells of the board the

@@ -4,23 +4,8 @@
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8(bytes.to_vec()).unwrap()
-}
-
-fn run(args: &[&str], input: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tictactoe"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
-    let mut stdin = child.stdin.take().unwrap();
-    stdin.write_all(input).unwrap();
-    drop(stdin);
-    child.wait_with_output().unwrap()
-}
+mod pipe;
+use pipe::{run, text};
 
 /// Runs the binary with `args` and feeds it 100 MB of `x` with no newline, then `after`.
 /// Returns its output and, where the system tells, its peak resident memory in KiB once the
