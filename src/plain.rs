@@ -9,6 +9,7 @@ mod net;
 use std::io::{self, BufRead, Write};
 
 use crate::game::{Game, Session};
+use crate::line;
 use crate::player::{self, Brain};
 use crate::position::Move;
 use crate::report::board::{result_line, show};
@@ -69,7 +70,7 @@ pub fn run(
         }
         prompt(game, out)?;
         buf.clear();
-        if input.read_until(b'\n', &mut buf)? == 0 {
+        if line::read_line(input, &mut buf)? == 0 {
             writeln!(out)?;
             return Ok(Ending::InputEnded);
         }
@@ -133,6 +134,14 @@ fn prompt(game: &Game, out: &mut dyn Write) -> io::Result<()> {
 /// do is answered here.
 fn typed(game: &Game, buf: &[u8], out: &mut dyn Write, echo: bool) -> io::Result<Typed> {
     let range = game.position().move_forms();
+    if line::too_long(buf) {
+        if echo {
+            writeln!(out, "{}", line::quote(buf))?;
+        }
+        let why = line::why_too_long(buf);
+        writeln!(out, "That line is {why}: type a cell ({range}), u, h or q.")?;
+        return Ok(Typed::Handled);
+    }
     let Ok(line) = std::str::from_utf8(buf) else {
         if echo {
             writeln!(out, "{}", String::from_utf8_lossy(buf).trim_end())?;

@@ -89,15 +89,6 @@ impl Record {
             before
         })
     }
-
-    /// The position after the last move.
-    pub fn final_position(&self) -> Position {
-        let mut position = self.variant.start();
-        for &mv in &self.moves {
-            position.play(mv).expect("a record replays legally");
-        }
-        position
-    }
 }
 
 impl fmt::Display for Record {
@@ -211,7 +202,6 @@ mod tests {
                 "..O/XXO/...",
             ]
         );
-        assert_eq!(record.final_position().to_string(), "..O/XXO/X..");
         assert_eq!(record.len(), 5);
         assert!(Record::new(Rules::CLASSIC, Vec::new()).unwrap().is_empty());
     }

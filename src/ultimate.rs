@@ -614,18 +614,6 @@ impl UltimateBoard {
         }
     }
 
-    /// The winner's line(s) on small board `board`, if it was won.
-    ///
-    /// # Panics
-    /// If `board` is not 1-9.
-    pub fn small_board_line(&self, board: u8) -> Option<Line> {
-        let b = index_of(board);
-        (0..2)
-            .map(|side| WINS[usize::from(self.cells[side][b])])
-            .find(|&mask| mask != 0)
-            .map(|mask| Line { mask })
-    }
-
     /// How the game stands.
     pub fn outcome(&self) -> Outcome {
         for side in 0..2 {

@@ -220,6 +220,11 @@ impl Tui {
             "alternate screen not left"
         );
         assert!(!parser.screen().hide_cursor(), "cursor still hidden");
+        assert_eq!(
+            parser.screen().mouse_protocol_mode(),
+            vt100::MouseProtocolMode::None,
+            "mouse tracking still on"
+        );
     }
 }
 
@@ -392,19 +397,34 @@ fn hint_shows_every_cell_value_until_the_next_key() {
     tui.wait_board(".../.X./...");
     tui.send("h");
     tui.wait_text("Hint for O");
-    let (row, col) = tui.cell_centre(7);
-    let (row8, col8) = tui.cell_centre(8);
+    // After X's centre, O draws in a corner and loses on an edge: all eight empty cells say so.
+    let centres: Vec<(u8, (u16, u16))> = [7, 9, 1, 3, 8, 4, 6, 2]
+        .into_iter()
+        .map(|d| (d, tui.cell_centre(d)))
+        .collect();
     {
         let parser = tui.parser.lock().unwrap();
         let screen = parser.screen();
-        let corner = screen.cell(row, col).unwrap();
-        assert_eq!(corner.contents(), "D");
-        assert!(
-            corner.bold() && corner.underline(),
-            "a best move stands out"
-        );
-        assert_eq!(screen.cell(row8, col8 - 1).unwrap().contents(), "L");
+        for &(corner, (row, col)) in &centres[..4] {
+            let cell = screen.cell(row, col).unwrap();
+            assert_eq!(cell.contents(), "D", "corner {corner}");
+            assert!(
+                cell.bold() && cell.underline(),
+                "corner {corner}: a best move stands out"
+            );
+        }
+        for &(edge, (row, col)) in &centres[4..] {
+            let label: String = (col - 1..=col)
+                .map(|c| screen.cell(row, c).unwrap().contents())
+                .collect();
+            assert!(
+                label.starts_with('L') && label[1..].parse::<u32>().is_ok(),
+                "edge {edge}: {label:?}"
+            );
+            assert!(!screen.cell(row, col - 1).unwrap().bold(), "edge {edge}");
+        }
     }
+    let (row, col) = centres[0].1;
     tui.send("\x1b[A");
     tui.wait_for("digits back", |s| {
         s.cell(row, col).unwrap().contents() == "7"
@@ -516,6 +536,42 @@ fn sighup_restores_the_terminal() {
 #[test]
 fn sigint_restores_the_terminal() {
     signal_restores(Signal::SIGINT);
+}
+
+#[test]
+fn every_other_ending_signal_restores_the_terminal() {
+    for signal in [
+        Signal::SIGQUIT,
+        Signal::SIGUSR1,
+        Signal::SIGUSR2,
+        Signal::SIGALRM,
+        Signal::SIGPIPE,
+    ] {
+        eprintln!("{signal}");
+        signal_restores(signal);
+    }
+}
+
+#[test]
+fn a_paste_of_four_kib_then_q_quits_within_a_second() {
+    // The reader must take in every byte the terminal holds, not just the first kibibyte, or
+    // the `q` behind them waits for a key that never comes.
+    let mut tui = two_humans();
+    let mut keys = "x".repeat(4096);
+    keys.push('q');
+    tui.send(&keys);
+    let start = Instant::now();
+    while tui.child.try_wait().unwrap().is_none() {
+        assert!(
+            start.elapsed() < Duration::from_secs(1),
+            "still running a second after the paste; screen:\n{}",
+            tui.screen()
+        );
+        thread::sleep(Duration::from_millis(2));
+    }
+    eprintln!("4 KiB then q: exited after {:?}", start.elapsed());
+    thread::sleep(Duration::from_millis(50));
+    tui.assert_restored();
 }
 
 #[test]

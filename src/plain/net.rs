@@ -13,6 +13,7 @@ use anyhow::Context;
 
 use super::{Ending, Options, Typed, finish, hint, play, prompt, show, typed};
 use crate::game::TYPE_AHEAD;
+use crate::line;
 use crate::net::link::{LinkEvent, sink};
 use crate::net::session::{NO_UNDO, NetEvent};
 use crate::net::setup::{self, Network};
@@ -92,7 +93,7 @@ fn read_lines(mut input: impl BufRead + Send + 'static, tx: Sender<Input>) -> io
     thread::Builder::new().name("input".into()).spawn(move || {
         loop {
             let mut buf = Vec::new();
-            let message = match input.read_until(b'\n', &mut buf) {
+            let message = match line::read_line(&mut input, &mut buf) {
                 Ok(0) | Err(_) => Input::Ended,
                 Ok(_) => Input::Line(buf),
             };

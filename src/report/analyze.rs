@@ -8,6 +8,7 @@ use std::time::Duration;
 use serde::{Serialize, Serializer, ser::SerializeMap};
 
 use crate::board::Mark;
+use crate::line;
 use crate::player::{self, Analysis, Brain};
 use crate::position::{Move, Outcome, Position, WonLine};
 use crate::report::board;
@@ -242,8 +243,14 @@ pub fn run(
         let mut buf = Vec::new();
         for line_no in 1.. {
             buf.clear();
-            if input.read_until(b'\n', &mut buf)? == 0 {
+            if line::read_line(input, &mut buf)? == 0 {
                 break;
+            }
+            if line::too_long(&buf) {
+                let label = format!("line {line_no} of standard input");
+                let why = format!("the line is {}", line::why_too_long(&buf));
+                reporter.bad(&label, &line::start(&buf), &why)?;
+                continue;
             }
             match std::str::from_utf8(&buf) {
                 Ok(line) if line.trim().is_empty() => {}

@@ -65,7 +65,7 @@ pub enum Message {
     Answer(u64, Reply),
     /// News from the connection of a network game.
     Net(LinkEvent),
-    /// SIGTERM, SIGHUP or SIGINT, with its number.
+    /// A stop signal (SIGTERM, SIGHUP, SIGINT and the like), with its number.
     Stop(i32),
 }
 
@@ -109,87 +109,149 @@ pub fn run_with(
         net.connection
     });
     read_input(tx.clone())?;
-    let mut worker = Worker::spawn(brain, tx, Message::Answer)?;
-    let mut out = BufWriter::with_capacity(1 << 16, io::stdout());
-    let mut painter = Painter::default();
-    // The AI's move, held back until the delay has passed.
-    let mut held: Option<(Reply, Instant)> = None;
-    let mut dirty = true;
-    let mut signal = None;
-    while !app.should_quit() {
-        if let Some(connection) = &connection {
-            let orders = app.outbox();
-            connection.sync(app.session(), orders);
-        }
-        let job = app.job();
-        if worker.want(job.clone()) {
-            held = None;
-        }
-        let busy = job.as_ref().and(worker.busy_for());
-        if dirty {
-            let frame = view::render(&app, busy, options.color);
-            painter.paint(&mut out, frame).context("drawing")?;
-            dirty = false;
-        }
-        let wait = match (&held, busy) {
-            (Some((_, due)), _) => due.saturating_duration_since(Instant::now()).min(TICK),
-            (None, Some(_)) => TICK,
-            (None, None) => Duration::MAX,
-        };
-        let message = if wait == Duration::MAX {
-            rx.recv().map_err(|_| RecvTimeoutError::Disconnected)
-        } else {
-            rx.recv_timeout(wait)
-        };
-        match message {
-            Ok(Message::Input(TermEvent::Resize(columns, rows))) => {
-                painter.invalidate();
-                app.handle(Event::Resize { columns, rows });
-            }
-            Ok(Message::Input(event)) => match input::action(&event, options.test_panic) {
-                Some(action) => app.update(action),
-                None => continue,
-            },
-            Ok(Message::InputFailed(e)) => return Err(e).context("reading input"),
-            Ok(Message::Answer(_, Reply::Failed)) => anyhow::bail!("the AI stopped unexpectedly"),
-            Ok(Message::Answer(id, reply)) => {
-                if !worker.accept(id, &reply) {
-                    continue;
-                }
-                let shown_at = worker.busy_for().map(|b| options.delay.saturating_sub(b));
-                match (job, shown_at) {
-                    (Some(Job::Move { .. }), Some(wait)) if !wait.is_zero() => {
-                        held = Some((reply, Instant::now() + wait));
-                    }
-                    _ => app.handle(Event::Answer(reply)),
-                }
-            }
-            Ok(Message::Net(event)) => app.handle(Event::Net(event)),
-            Ok(Message::Stop(number)) => {
-                signal = Some(number);
-                break;
-            }
-            Err(RecvTimeoutError::Timeout) => {
-                if let Some((_, due)) = held
-                    && Instant::now() >= due
-                {
-                    let (reply, _) = held.take().expect("just matched");
-                    app.handle(Event::Answer(reply));
-                }
-            }
-            Err(RecvTimeoutError::Disconnected) => anyhow::bail!("the game's threads stopped"),
-        }
-        dirty = true;
-    }
-    worker.cancel();
+    let worker = Worker::spawn(brain, tx, Message::Answer)?;
+    let mut game = Game {
+        app,
+        worker,
+        held: None,
+        signal: None,
+        options,
+        connection: connection.as_ref(),
+    };
+    game.run(&rx)?;
+    game.worker.cancel();
     if let Some(connection) = &connection {
         connection.leave();
     }
     Ok(Summary {
-        score: app.session().score_line(),
-        record: app.last_record(),
-        signal,
+        score: game.app.session().score_line(),
+        record: game.app.last_record(),
+        signal: game.signal,
     })
+}
+
+/// The longest a burst of messages (a paste, say) may hold back the next frame.
+const MAX_FRAME_GAP: Duration = Duration::from_millis(100);
+
+/// The loop's state between messages.
+struct Game<'a> {
+    app: App,
+    worker: Worker,
+    /// The AI's move, held back until the delay has passed.
+    held: Option<(Reply, Instant)>,
+    /// The stop signal that ended the loop, if one did.
+    signal: Option<i32>,
+    options: Options,
+    /// A network game's connection, which carries out the app's orders.
+    connection: Option<&'a Connection>,
+}
+
+impl Game<'_> {
+    /// Draws, waits for the next message and acts on it, until the player quits or a stop
+    /// signal arrives. Messages that are already waiting are all acted on before the next
+    /// frame (up to [`MAX_FRAME_GAP`]), so a burst of keys costs one frame, not one each.
+    fn run(&mut self, rx: &Receiver<Message>) -> anyhow::Result<()> {
+        let mut out = BufWriter::with_capacity(1 << 16, io::stdout());
+        let mut painter = Painter::default();
+        let mut dirty = true;
+        let mut drawn = Instant::now();
+        let mut next = None;
+        while !self.app.should_quit() && self.signal.is_none() {
+            if let Some(connection) = self.connection {
+                let orders = self.app.outbox();
+                connection.sync(self.app.session(), orders);
+            }
+            let job = self.app.job();
+            if self.worker.want(job.clone()) {
+                self.held = None;
+            }
+            let busy = job.as_ref().and(self.worker.busy_for());
+            if dirty && (next.is_none() || drawn.elapsed() >= MAX_FRAME_GAP) {
+                let frame = view::render(&self.app, busy, self.options.color);
+                painter.paint(&mut out, frame).context("drawing")?;
+                dirty = false;
+                drawn = Instant::now();
+            }
+            let message = match next.take() {
+                Some(message) => Ok(message),
+                None => self.wait(rx, busy),
+            };
+            if let Ok(Message::Input(TermEvent::Resize(..))) = &message {
+                painter.invalidate();
+            }
+            dirty |= self.handle(message, job)?;
+            next = rx.try_recv().ok();
+        }
+        Ok(())
+    }
+
+    /// The next message, or a timeout when a held move falls due or the thinking line needs
+    /// its next tick.
+    fn wait(
+        &self,
+        rx: &Receiver<Message>,
+        busy: Option<Duration>,
+    ) -> Result<Message, RecvTimeoutError> {
+        match (&self.held, busy) {
+            (Some((_, due)), _) => {
+                rx.recv_timeout(due.saturating_duration_since(Instant::now()).min(TICK))
+            }
+            (None, Some(_)) => rx.recv_timeout(TICK),
+            (None, None) => rx.recv().map_err(|_| RecvTimeoutError::Disconnected),
+        }
+    }
+
+    /// Acts on one message; returns whether the screen may have changed. `job` is the job
+    /// the worker had when the message was awaited.
+    fn handle(
+        &mut self,
+        message: Result<Message, RecvTimeoutError>,
+        job: Option<Job>,
+    ) -> anyhow::Result<bool> {
+        match message {
+            Ok(Message::Input(TermEvent::Resize(columns, rows))) => {
+                self.app.handle(Event::Resize { columns, rows });
+            }
+            Ok(Message::Input(event)) => match input::action(&event, self.options.test_panic) {
+                Some(action) => self.app.update(action),
+                None => return Ok(false),
+            },
+            Ok(Message::InputFailed(e)) => return Err(e).context("reading input"),
+            Ok(Message::Answer(_, Reply::Failed)) => anyhow::bail!("the AI stopped unexpectedly"),
+            Ok(Message::Answer(id, reply)) => return Ok(self.answer(id, reply, job)),
+            Ok(Message::Net(event)) => self.app.handle(Event::Net(event)),
+            Ok(Message::Stop(number)) => self.signal = Some(number),
+            Err(RecvTimeoutError::Timeout) => {
+                if let Some((_, due)) = self.held
+                    && Instant::now() >= due
+                {
+                    let (reply, _) = self.held.take().expect("just matched");
+                    self.app.handle(Event::Answer(reply));
+                }
+            }
+            Err(RecvTimeoutError::Disconnected) => anyhow::bail!("the game's threads stopped"),
+        }
+        Ok(true)
+    }
+
+    /// Takes the worker's answer to job `id`, holding a move back until the delay has passed;
+    /// returns whether it was taken.
+    fn answer(&mut self, id: u64, reply: Reply, job: Option<Job>) -> bool {
+        if !self.worker.accept(id, &reply) {
+            return false;
+        }
+        let shown_at = self
+            .worker
+            .busy_for()
+            .map(|b| self.options.delay.saturating_sub(b));
+        match (job, shown_at) {
+            (Some(Job::Move { .. }), Some(wait)) if !wait.is_zero() => {
+                self.held = Some((reply, Instant::now() + wait));
+            }
+            _ => self.app.handle(Event::Answer(reply)),
+        }
+        true
+    }
 }
 
 /// Reads terminal events on a thread of their own and sends them to the loop.

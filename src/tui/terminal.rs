@@ -1,6 +1,6 @@
 //! A guard that puts the terminal into game mode (raw mode, alternate screen, hidden cursor,
 //! mouse reports) and always puts it back: on drop, on panic, and, through a message to the
-//! game loop, on SIGTERM, SIGHUP and SIGINT.
+//! game loop, on every catchable signal that would end the game ([`STOP_SIGNALS`]).
 
 use std::io::{self, Write};
 use std::sync::Once;
@@ -74,16 +74,28 @@ fn install_panic_hook() {
     });
 }
 
-/// Calls `stop` with the signal's number on SIGTERM, SIGHUP or SIGINT instead of the default of dying on the spot, so
-/// the game loop can return and the guard restore the terminal.
+/// The signals that end the game: every catchable one whose default is to end the process,
+/// less those the program itself relies on or that are faults (SIGWINCH is a resize; SIGSEGV
+/// and the like cannot be resumed from). SIGPIPE counts too: the runtime ignores it, so it
+/// could only come from someone asking the game to stop.
+pub const STOP_SIGNALS: [i32; 8] = {
+    use signal_hook::consts::{
+        SIGALRM, SIGHUP, SIGINT, SIGPIPE, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2,
+    };
+    [
+        SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE,
+    ]
+};
+
+/// Calls `stop` with the signal's number on any of [`STOP_SIGNALS`] instead of the default of
+/// dying on the spot, so the game loop can return and the guard restore the terminal.
 ///
 /// A watchdog backs this up: if the process is still running half a second after the signal,
 /// it restores the terminal and exits. That covers a closed terminal window, whose input then
 /// reads as endless end-of-file, which crossterm's reader can spin on.
 pub fn on_stop_signal(stop: impl FnOnce(i32) + Send + 'static) -> anyhow::Result<()> {
-    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
     use signal_hook::iterator::Signals;
-    let mut signals = Signals::new([SIGTERM, SIGHUP, SIGINT]).context("handling signals")?;
+    let mut signals = Signals::new(STOP_SIGNALS).context("handling signals")?;
     std::thread::Builder::new()
         .name("stop-signals".into())
         .spawn(move || {

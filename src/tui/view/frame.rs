@@ -1,0 +1,209 @@
+//! What a frame is made of: styles, tiles, the frame itself with its text primitives, the
+//! palette, and the characters where box-drawing lines meet.
+
+use crossterm::style::Color;
+
+use crate::board::Mark;
+use crate::report::review::Label;
+use crate::search::Value;
+
+/// How a character is drawn: a colour and the attributes a monochrome terminal has too.
+#[allow(clippy::struct_excessive_bools)] // one flag per terminal attribute
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Style {
+    pub fg: Option<Color>,
+    pub bold: bool,
+    pub dim: bool,
+    pub reverse: bool,
+    pub underline: bool,
+}
+
+impl Style {
+    pub(super) const PLAIN: Style = Style {
+        fg: None,
+        bold: false,
+        dim: false,
+        reverse: false,
+        underline: false,
+    };
+
+    pub(super) fn fg(self, color: Option<Color>) -> Style {
+        Style { fg: color, ..self }
+    }
+
+    pub(super) fn bold(self) -> Style {
+        Style { bold: true, ..self }
+    }
+
+    pub(super) fn dim(self) -> Style {
+        Style { dim: true, ..self }
+    }
+
+    pub(super) fn reverse(self) -> Style {
+        Style {
+            reverse: true,
+            ..self
+        }
+    }
+
+    pub(super) fn underline(self) -> Style {
+        Style {
+            underline: true,
+            ..self
+        }
+    }
+}
+
+/// One screen position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tile {
+    pub ch: char,
+    pub style: Style,
+}
+
+/// A whole screen of tiles.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Frame {
+    pub(super) width: u16,
+    pub(super) height: u16,
+    pub(super) tiles: Vec<Tile>,
+}
+
+impl Frame {
+    pub fn new(width: u16, height: u16) -> Frame {
+        let blank = Tile {
+            ch: ' ',
+            style: Style::PLAIN,
+        };
+        Frame {
+            width,
+            height,
+            tiles: vec![blank; usize::from(width) * usize::from(height)],
+        }
+    }
+
+    pub fn width(&self) -> u16 {
+        self.width
+    }
+
+    pub fn height(&self) -> u16 {
+        self.height
+    }
+
+    /// The tile at column `x`, row `y`.
+    ///
+    /// # Panics
+    /// If the position is off the frame.
+    pub fn tile(&self, x: u16, y: u16) -> Tile {
+        assert!(
+            x < self.width && y < self.height,
+            "({x}, {y}) is off the frame"
+        );
+        self.tiles[usize::from(y) * usize::from(self.width) + usize::from(x)]
+    }
+
+    pub(super) fn put(&mut self, x: u16, y: u16, ch: char, style: Style) {
+        // A control character would reach the terminal as a command.
+        let ch = if ch.is_control() { '\u{fffd}' } else { ch };
+        if x < self.width && y < self.height {
+            self.tiles[usize::from(y) * usize::from(self.width) + usize::from(x)] =
+                Tile { ch, style };
+        }
+    }
+
+    /// Writes `text` from column `x`; what falls off the right edge is cut.
+    pub(super) fn text(&mut self, x: u16, y: u16, text: &str, style: Style) {
+        for (i, ch) in text.chars().enumerate() {
+            let Ok(i) = u16::try_from(i) else { break };
+            self.put(x.saturating_add(i), y, ch, style);
+        }
+    }
+
+    /// Writes `text` centred on row `y`, cut with `…` if wider than the frame.
+    pub(super) fn centred(&mut self, y: u16, text: &str, style: Style) {
+        let len = text.chars().count();
+        let width = usize::from(self.width);
+        if len > width {
+            let cut: String = text
+                .chars()
+                .take(width.saturating_sub(1))
+                .chain(['…'])
+                .collect();
+            self.text(0, y, &cut, style);
+        } else {
+            self.text(((width - len) / 2) as u16, y, text, style);
+        }
+    }
+
+    /// The characters only, one line per row, trailing spaces removed.
+    pub fn to_text(&self) -> String {
+        self.tiles
+            .chunks(usize::from(self.width.max(1)))
+            .map(|row| {
+                row.iter()
+                    .map(|t| t.ch)
+                    .collect::<String>()
+                    .trim_end()
+                    .to_string()
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+}
+
+/// Colours of the session, or none.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Palette {
+    pub(super) color: bool,
+}
+
+impl Palette {
+    pub(super) fn mark(self, mark: Mark) -> Option<Color> {
+        self.color.then_some(match mark {
+            Mark::X => Color::Cyan,
+            Mark::O => Color::Yellow,
+        })
+    }
+
+    pub(super) fn value(self, value: Value) -> Option<Color> {
+        self.color.then_some(match value {
+            Value::Win(_) => Color::Green,
+            Value::Draw => Color::Yellow,
+            Value::Loss(_) => Color::Red,
+            Value::Estimate(_) | Value::WinRate(_) => Color::Blue,
+        })
+    }
+
+    pub(super) fn label(self, label: Label) -> Option<Color> {
+        self.color.then_some(match label {
+            Label::Best => Color::Green,
+            Label::Inaccuracy => Color::Yellow,
+            Label::Mistake => Color::Magenta,
+            Label::Blunder => Color::Red,
+            Label::Unproven => Color::Blue,
+        })
+    }
+
+    pub(super) fn accent(self) -> Option<Color> {
+        self.color.then_some(Color::Magenta)
+    }
+}
+
+/// Where lines meet: the four corners, the four edges' tees and the cross, in that order.
+pub(super) const LIGHT: [char; 9] = ['┌', '┐', '└', '┘', '┬', '┴', '├', '┤', '┼'];
+pub(super) const HEAVY: [char; 9] = ['┏', '┓', '┗', '┛', '┳', '┻', '┣', '┫', '╋'];
+
+/// The character where lines meet, from whether it is on the (top, bottom, left, right) edge.
+pub(super) fn junction(edges: (bool, bool, bool, bool), set: &[char; 9]) -> char {
+    set[match edges {
+        (true, _, true, _) => 0,
+        (true, _, _, true) => 1,
+        (_, true, true, _) => 2,
+        (_, true, _, true) => 3,
+        (true, ..) => 4,
+        (_, true, ..) => 5,
+        (_, _, true, _) => 6,
+        (_, _, _, true) => 7,
+        _ => 8,
+    }]
+}

@@ -1,0 +1,284 @@
+//! The screen as a pure function of the app state ([`render`]), and a [`Painter`] that writes
+//! only what changed since the last frame, queued and flushed once.
+//!
+//! The classic board and the Ultimate board are drawn in files of their own; what surrounds
+//! a board (status, message, keys, help) is in `chrome`.
+
+mod chrome;
+mod classic;
+mod frame;
+mod paint;
+mod ultimate;
+
+use std::time::Duration;
+
+use crate::position::Position;
+use crate::tui::app::App;
+use chrome::{HELP, ULTIMATE_HELP, draw_help, draw_status, key_line, message_line};
+pub use classic::hint_label;
+use frame::Palette;
+pub use frame::{Frame, Style, Tile};
+pub use paint::Painter;
+
+/// Where the text around a board goes, from the board's drawing.
+struct Placed {
+    /// `Tic-tac-toe · round 1`.
+    title: String,
+    /// The title's row.
+    first_row: u16,
+    /// The first row below the board: the status line.
+    below: u16,
+    /// How moves are typed, for the line of keys: `1-9`.
+    keys: &'static str,
+}
+
+/// The whole screen for the app's state and terminal size; `busy` is how long the AI has
+/// been working on the app's current job, if it has one.
+pub fn render(app: &App, busy: Option<Duration>, color: bool) -> Frame {
+    let (width, height) = app.size();
+    let mut frame = Frame::new(width, height);
+    let palette = Palette { color };
+    let shown = app.shown_position();
+    let placed = match &shown {
+        Position::Classic(board) => classic::draw(&mut frame, app, board, palette),
+        Position::Ultimate(board) => ultimate::draw(&mut frame, app, board, palette),
+    };
+    let Some(Placed {
+        mut title,
+        first_row,
+        below,
+        keys,
+    }) = placed
+    else {
+        return frame;
+    };
+    if app.review().is_some() {
+        title.push_str(" · review");
+    }
+    frame.centred(first_row, &title, Style::PLAIN.bold());
+    draw_status(&mut frame, below, app, palette);
+    frame.centred(below + 1, &message_line(app, busy), Style::PLAIN.bold());
+    frame.centred(below + 2, &app.session().score_line(), Style::PLAIN);
+    frame.centred(below + 3, &key_line(app, keys), Style::PLAIN.dim());
+    if app.help_open() {
+        let lines: &[&str] = if shown.ultimate().is_some() {
+            &ULTIMATE_HELP
+        } else {
+            &HELP
+        };
+        draw_help(&mut frame, lines);
+    }
+    frame
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Rules;
+    use crate::game::Session;
+    use crate::player::Player;
+    use crate::position::Move;
+    use crate::search::Searcher;
+    use crate::tui::app::Event;
+    use crate::tui::input::Action;
+    use crate::tui::layout::Layout;
+    use crate::tui::worker::Reply;
+    use crossterm::style::Color;
+
+    fn app(moves: &[u8]) -> App {
+        let session = Session::new(Rules::CLASSIC, Player::Human, Player::Human);
+        let mut app = App::new(session, (60, 22));
+        for &d in moves {
+            app.update(Action::Digit(d));
+        }
+        app
+    }
+
+    #[test]
+    #[rustfmt::skip]
+    fn first_frame_shows_the_numbered_board() {
+        let frame = render(&app(&[]), None, true);
+        let expected = [
+            "",
+            "                   Tic-tac-toe · round 1",
+            "",
+            "                 ┌───────┬───────┬───────┐",
+            "                 │       │       │       │",
+            "                 │   7   │   8   │   9   │",
+            "                 │       │       │       │",
+            "                 ├───────┼───────┼───────┤",
+            "                 │       │       │       │",
+            "                 │   4   │[  5  ]│   6   │",
+            "                 │       │       │       │",
+            "                 ├───────┼───────┼───────┤",
+            "                 │       │       │       │",
+            "                 │   1   │   2   │   3   │",
+            "                 │       │       │       │",
+            "                 └───────┴───────┴───────┘",
+            "",
+            "                ▸ X: Player 1   O: Player 2",
+            "                    X to move (Player 1)",
+            "          Score: Player 1 0 · Player 2 0 · draws 0",
+            " 1-9 play · u undo · h hint · n new round · ? keys · q quit",
+            "",
+        ];
+        assert_eq!(frame.to_text(), expected.join("\n"));
+    }
+
+    #[test]
+    #[rustfmt::skip]
+    fn marks_are_drawn_large_and_the_last_move_is_marked() {
+        let frame = render(&app(&[7, 5]), None, true);
+        let text = frame.to_text();
+        let rows: Vec<&str> = text.lines().skip(3).take(9).collect();
+        assert_eq!(rows, [
+            "                 ┌───────┬───────┬───────┐",
+            "                 │  ╲ ╱  │       │       │",
+            "                 │   ╳   │   8   │   9   │",
+            "                 │  ╱ ╲  │       │       │",
+            "                 ├───────┼───────┼───────┤",
+            "                 │       │• ╭─╮  │       │",
+            "                 │   4   │[ │ │ ]│   6   │",
+            "                 │       │  ╰─╯  │       │",
+            "                 ├───────┼───────┼───────┤",
+        ]);
+    }
+
+    #[test]
+    fn the_winning_line_is_highlighted() {
+        let frame = render(&app(&[7, 1, 8, 2, 9]), None, false);
+        let layout = Layout::new((60, 22), 3);
+        let board = *app(&[]).game().position().classic().unwrap();
+        for (d, highlighted) in [(7, true), (8, true), (9, true), (1, false), (5, false)] {
+            let (x, y) = layout.cell_origin(board.numpad(d).unwrap());
+            let tile = frame.tile(x + 3, y + 1);
+            assert_eq!(tile.style.reverse, highlighted, "cell {d}: {tile:?}");
+        }
+        assert!(frame.to_text().contains("O: Player 2"));
+        assert!(frame.to_text().contains("X (Player 1) wins."));
+    }
+
+    #[test]
+    fn monochrome_uses_no_colour_but_keeps_the_marking() {
+        let frame = render(&app(&[7, 5]), None, false);
+        assert!(frame.tiles.iter().all(|t| t.style.fg.is_none()));
+        let layout = Layout::new((60, 22), 3);
+        let five = app(&[])
+            .game()
+            .position()
+            .classic()
+            .unwrap()
+            .numpad(5)
+            .unwrap();
+        let (x, y) = layout.cell_origin(five);
+        assert_eq!(frame.tile(x, y).ch, '•');
+        assert!(frame.tile(x + 2, y + 1).style.bold, "the last mark is bold");
+    }
+
+    #[test]
+    fn hint_shows_values_and_best_moves_stand_out() {
+        // After X takes the centre, O draws only in a corner; an edge loses.
+        let mut a = app(&[5]);
+        a.update(Action::Hint);
+        let board = *a.game().position().classic().unwrap();
+        let analysis = Searcher::new().analyze(&board);
+        let analysis = analysis
+            .into_iter()
+            .map(|(c, v)| (Move::Classic(c), v))
+            .collect();
+        a.handle(Event::Answer(Reply::Hint(analysis)));
+        let frame = render(&a, None, true);
+        let layout = Layout::new((60, 22), 3);
+        let label = |d: u8| {
+            let (x, y) = layout.cell_origin(board.numpad(d).unwrap());
+            let s: String = (0..7).map(|dx| frame.tile(x + dx, y + 1).ch).collect();
+            let first = (0..7).find(|&dx| frame.tile(x + dx, y + 1).ch.is_alphanumeric());
+            let style = frame.tile(x + first.expect("a label"), y + 1).style;
+            (s.trim().to_string(), style)
+        };
+        for corner in [7, 9, 1, 3] {
+            let (text, style) = label(corner);
+            assert_eq!(text, "D");
+            assert!(style.bold && style.underline, "best move stands out");
+            assert_eq!(style.fg, Some(Color::Yellow));
+        }
+        for edge in [8, 4, 6, 2] {
+            let (text, style) = label(edge);
+            assert!(text.starts_with('L'), "{edge}: {text}");
+            assert!(!style.bold);
+            assert_eq!(style.fg, Some(Color::Red));
+        }
+    }
+
+    #[test]
+    fn a_small_terminal_asks_for_more_room() {
+        let mut a = app(&[]);
+        a.handle(Event::Resize {
+            columns: 20,
+            rows: 8,
+        });
+        let text = render(&a, None, true).to_text();
+        let (w, h) = Layout::minimum(3);
+        assert_eq!(text.trim(), format!("Need at least {w}×{h}"));
+        a.handle(Event::Resize {
+            columns: 80,
+            rows: 8,
+        });
+        let text = render(&a, None, true).to_text();
+        assert_eq!(
+            text.split('\n').count(),
+            8,
+            "one line, on a full-height screen"
+        );
+        assert_eq!(
+            text.trim(),
+            format!("Terminal too small: please enlarge it to at least {w}×{h}")
+        );
+        a.handle(Event::Resize {
+            columns: 40,
+            rows: 14,
+        });
+        assert!(
+            render(&a, None, true).to_text().contains("[ 5 ]"),
+            "compact board"
+        );
+    }
+
+    #[test]
+    fn painter_sends_only_what_changed() {
+        let mut painter = Painter::default();
+        let mut out = Vec::new();
+        painter
+            .paint(&mut out, render(&app(&[]), None, true))
+            .unwrap();
+        let first = out.len();
+        out.clear();
+        painter
+            .paint(&mut out, render(&app(&[]), None, true))
+            .unwrap();
+        let unchanged = out.len();
+        out.clear();
+        painter
+            .paint(&mut out, render(&app(&[5]), None, true))
+            .unwrap();
+        assert!(
+            unchanged < 16,
+            "an unchanged frame sends almost nothing: {unchanged}"
+        );
+        assert!(
+            out.len() < first / 2,
+            "a move sends less than half a frame: {} vs {first}",
+            out.len()
+        );
+    }
+
+    #[test]
+    fn the_thinking_line_shows_a_spinner_and_the_seconds() {
+        let a = app(&[]);
+        let line = |ms| message_line(&a, Some(Duration::from_millis(ms)));
+        assert_eq!(line(0), "X to move (Player 1) ◐");
+        assert_eq!(line(250), "X to move (Player 1) ◓");
+        assert_eq!(line(2500), "X to move (Player 1) ◐ 2.5 s");
+        assert_eq!(message_line(&a, None), "X to move (Player 1)");
+    }
+}

@@ -1,0 +1,254 @@
+//! `tictactoe analyze` driven through pipes, as a script drives it.
+
+mod pipe;
+use pipe::{run, text};
+
+/// The Ultimate grids printed, each as its nine rows of cells top first, without the row
+/// numbers and lines, joined by `/` as in the position notation (empty cells of the board the
+/// player is sent to show their digit).
+fn ultimate_grids(out: &str) -> Vec<String> {
+    let lines: Vec<&str> = out.lines().collect();
+    lines
+        .windows(13)
+        .filter(|w| w[0].starts_with("Boards: ") && w[12] == "   a b c   d e f   g h i")
+        .map(|w| {
+            w[1..12]
+                .iter()
+                .filter(|l| !l.contains("-+-"))
+                .map(|l| l[2..].replace([' ', '|'], ""))
+                .collect::<Vec<_>>()
+                .join("/")
+        })
+        .collect()
+}
+
+#[test]
+fn analyze_reports_every_move() {
+    let out = run(&["analyze", "X.O/.X./..O"], b"");
+    assert!(out.status.success());
+    #[rustfmt::skip]
+    assert_eq!(text(&out.stdout), concat!(
+        "X.O/.X./..O\n",
+        "  X to move: draw, best move 6\n",
+        "  8: loss in 2\n",
+        "  4: loss in 2\n",
+        "  6: draw\n",
+        "  1: loss in 2\n",
+        "  2: loss in 2\n",
+        "  best: 6\n",
+    ));
+}
+
+#[test]
+fn analyze_keeps_going_past_a_bad_board() {
+    let out = run(
+        &["analyze", "XX./OO./...", "XX./.../...", "XXX/OO./..."],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("X to move: win in 1, best move 9"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("game over: X won (7 8 9)"));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("bad board \"XX./.../...\": impossible mark counts"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn analyze_reads_boards_from_stdin_and_prints_json() {
+    let out = run(&["analyze", "--json", "-"], b"XX./OO./...\n\nnonsense\n");
+    assert_eq!(out.status.code(), Some(2));
+    let stdout = text(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "{stdout}");
+    assert!(lines[0].starts_with(r#"{"board":"XX./OO./...","to_move":"X","outcome":"in_progress","line":null,"value":{"value":"win in 1","result":"win","plies":1,"proven":true},"best_move":"9","moves":[{"cell":"9","value":"win in 1","result":"win","plies":1,"proven":true},"#), "{}", lines[0]);
+    assert!(lines[0].ends_with(r#""best":["9"]}"#));
+    assert!(
+        lines[1].starts_with(r#"{"board":"nonsense","error":"expected 3 to 7 rows"#),
+        "{}",
+        lines[1]
+    );
+}
+
+#[test]
+fn analyze_takes_the_size_from_the_notation_and_checks_it() {
+    let out = run(&["analyze", "--best", "..../..../..../...."], b"");
+    assert!(out.status.success());
+    assert_eq!(
+        text(&out.stdout),
+        "..../..../..../....\n  X to move: draw, best move a1\n"
+    );
+    let out = run(&["analyze", "--size", "4", "X.O/.X./..O"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("the board is 3×3 but --size is 4"));
+    let out = run(
+        &["analyze", "--k", "3", "--best", "..../..../..../...."],
+        b"",
+    );
+    assert!(
+        text(&out.stdout).contains("X to move: win in 5"),
+        "{}",
+        text(&out.stdout)
+    );
+}
+
+#[test]
+fn analyze_marks_estimates_when_time_runs_out() {
+    let board = "......./......./......./......./......./......./.......";
+    let out = run(&["analyze", "--think", "100", "--json", board], b"");
+    assert!(out.status.success());
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains(r#""result":"estimate","plies":null,"proven":false,"estimate":"#),
+        "{stdout}"
+    );
+    assert_eq!(stdout.matches(r#""cell":"#).count(), 49);
+}
+
+/// The position of [`ULTIMATE_GAME`] before X's last move: X has won boards 3 and 5 and,
+/// sent to board 7, wins with 75.
+const ULTIMATE_WIN_IN_ONE: &str =
+    "........./X.X....O./..O....../O..X..O../....X..O./..O..X.../......O.X/.......OX/........X 7";
+
+#[test]
+fn analyze_ultimate_finds_the_winning_move() {
+    let out = run(
+        &[
+            "analyze",
+            "--ultimate",
+            "--think",
+            "50",
+            ULTIMATE_WIN_IN_ONE,
+        ],
+        b"",
+    );
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.starts_with("Boards: X won 3 5\n"), "{stdout}");
+    #[rustfmt::skip]
+    assert_eq!(ultimate_grids(&stdout)[0].split('/').collect::<Vec<_>>(), [
+        "789......",
+        "X5X....O.",
+        "12O......",
+        "O..X..O..",
+        "....X..O.",
+        "..O..X...",
+        "......O.X",
+        ".......OX",
+        "........X",
+    ]);
+    let report: Vec<&str> = stdout.lines().skip(14).collect();
+    assert_eq!(
+        report.first(),
+        Some(&"  X to move on board 7: win in 1, best move 75"),
+        "{stdout}"
+    );
+    assert_eq!(report.last(), Some(&"  best: 75"));
+    let listed: Vec<&str> = report[1..report.len() - 1]
+        .iter()
+        .map(|l| l.trim().split(':').next().unwrap())
+        .collect();
+    assert_eq!(listed, ["71", "72", "75", "77", "78", "79"], "{stdout}");
+    assert!(report.contains(&"  75: win in 1"));
+
+    let best = run(
+        &[
+            "analyze",
+            "--ultimate",
+            "--best",
+            "--think",
+            "50",
+            ULTIMATE_WIN_IN_ONE,
+        ],
+        b"",
+    );
+    assert!(text(&best.stdout).ends_with("\n  X to move on board 7: win in 1, best move 75\n"));
+}
+
+#[test]
+fn analyze_ultimate_prints_json_and_reports_bad_positions() {
+    let over = ULTIMATE_WIN_IN_ONE
+        .replace("X.X....O.", "XXX....O.")
+        .replace(" 7", " *");
+    let bad_counts = format!("XX.......{}", &ULTIMATE_WIN_IN_ONE[9..]);
+    let closed = ULTIMATE_WIN_IN_ONE.replace(" 7", " 3");
+    let out = run(
+        &[
+            "analyze",
+            "--ultimate",
+            "--json",
+            "--think",
+            "50",
+            ULTIMATE_WIN_IN_ONE,
+            &over,
+            &closed,
+            "nonsense",
+            &bad_counts,
+        ],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let stdout = text(&out.stdout);
+    let lines: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON object per line"))
+        .collect();
+    assert_eq!(lines.len(), 5, "{stdout}");
+    let first = &lines[0];
+    assert_eq!(first["position"], ULTIMATE_WIN_IN_ONE);
+    assert_eq!(first["to_move"], "X");
+    assert_eq!(first["forced_board"], 7);
+    assert_eq!(first["outcome"], "in_progress");
+    assert_eq!(first["value"]["value"], "win in 1");
+    assert_eq!(first["value"]["proven"], true);
+    assert_eq!(first["best_move"], "75");
+    assert_eq!(first["best"], serde_json::json!(["75"]));
+    let moves = first["moves"].as_array().unwrap();
+    let names: Vec<&str> = moves.iter().map(|m| m["move"].as_str().unwrap()).collect();
+    assert_eq!(names, ["71", "72", "75", "77", "78", "79"]);
+    for m in moves {
+        let rate = m["win_rate"].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&rate), "{m}");
+    }
+    let second = &lines[1];
+    assert_eq!(second["outcome"], "x_won");
+    assert_eq!(second["line"], serde_json::json!([3, 5, 7]));
+    assert_eq!(second["forced_board"], serde_json::Value::Null);
+    assert_eq!(second["moves"], serde_json::json!([]));
+    for (line, why) in [
+        (&lines[2], "board 3 is closed"),
+        (&lines[3], "must end with a space and the forced board"),
+        (&lines[4], "impossible mark counts"),
+    ] {
+        let error = line["error"].as_str().unwrap_or_else(|| panic!("{line}"));
+        assert!(error.contains(why), "{line}");
+        // Named as the good lines name theirs.
+        assert!(
+            line["position"].is_string() && line.get("board").is_none(),
+            "{line}"
+        );
+    }
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("bad position \"nonsense\": the position must end with a space"),
+        "{stderr}"
+    );
+
+    // In text too, a bad position fails the run and says why, after the good ones.
+    let out = run(
+        &["analyze", "--ultimate", "--think", "50", &over, &closed],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stdout).contains("  game over: X won (boards 3 5 7)\n"));
+    assert!(
+        text(&out.stderr).contains("board 3 is closed, so nobody can be sent there"),
+        "{}",
+        text(&out.stderr)
+    );
+}

@@ -1,0 +1,25 @@
+//! The binary run as a script runs it: arguments, bytes on standard input, and its output.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+/// Runs the binary with `args`, writes `input` to its standard input and closes it.
+pub fn run(args: &[&str], input: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tictactoe"))
+        .args(args)
+        .env_remove("NO_COLOR")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(input).unwrap();
+    drop(stdin);
+    child.wait_with_output().unwrap()
+}
+
+/// Output as text; the binary writes only UTF-8.
+pub fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).unwrap()
+}
