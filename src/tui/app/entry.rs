@@ -1,0 +1,193 @@
+//! Moves from the keyboard and the mouse: digits (one a cell, or in Ultimate a board then a
+//! cell), the cursor, a click, and the moves typed while the AI thinks, which wait their turn.
+
+use crate::board::Mark;
+use crate::player::Player;
+use crate::position::{Digit, Move, Position};
+use crate::tui::input::Direction;
+
+use super::{App, Mode, QUEUE_LIMIT, sentence};
+
+impl App {
+    /// A digit: a cell of 3×3; in Ultimate the cell when a board is chosen or sent to,
+    /// otherwise the board. While the AI or the other player moves, only whole moves are
+    /// queued, board then cell: the board the player will be sent to is not known yet.
+    pub(super) fn digit(&mut self, selected: Option<u8>, d: u8) {
+        let position = *self.game().position();
+        let mover = self.game().turn().map(|(_, p)| p);
+        let mover_is_human = mover.is_some_and(Player::is_human);
+        let ai_moves = mover.is_some_and(Player::is_ai) && self.session.has_human();
+        let meaning = if mover.is_some() && !mover_is_human {
+            position.digit_ahead(selected, d)
+        } else {
+            position.digit(selected, d)
+        };
+        match meaning {
+            Digit::NoDigits => {
+                self.message = "Digits name cells on 3×3 only: use the arrows".into();
+            }
+            Digit::Move(mv) => {
+                self.cursor = mv;
+                self.human_move(mv);
+            }
+            // Whose turn it is, or that the game is over, is for `human_move` to say.
+            Digit::Board(_) | Digit::ClosedBoard(_) if !mover_is_human && !ai_moves => {
+                if mover.is_some() && self.session.has_human() {
+                    let mark = position.to_move();
+                    self.message =
+                        format!("Wait for {mark}'s move: it decides the board you are sent to");
+                } else {
+                    self.human_move(self.cursor);
+                }
+            }
+            Digit::ClosedBoard(d) => {
+                self.message = format!("Board {d} is closed: choose an open board");
+            }
+            Digit::Board(d) => {
+                self.selected = Some(d);
+                self.cursor = position.board_cell(d, 5).unwrap_or(self.cursor);
+                self.message = if ai_moves {
+                    let mark = position.to_move();
+                    format!(
+                        "Board {d}: now the cell, played after {mark}'s move (Esc chooses again)"
+                    )
+                } else {
+                    format!("Board {d}: now the cell, 1-9 (Esc or Backspace chooses again)")
+                };
+            }
+        }
+    }
+
+    pub(super) fn move_cursor(&mut self, direction: Direction) {
+        let position = *self.game().position();
+        let n = position.grid_side();
+        let step = |at: u8| match direction {
+            Direction::Up | Direction::Right => at.saturating_add(1).min(n - 1),
+            Direction::Down | Direction::Left => at.saturating_sub(1),
+        };
+        self.cursor = match position.grid_point(self.cursor) {
+            Some((col, row)) => match direction {
+                Direction::Up | Direction::Down => position.at_grid_point(col, step(row)),
+                Direction::Left | Direction::Right => position.at_grid_point(step(col), row),
+            }
+            .expect("clamped to the grid"),
+            None => position.centre(),
+        };
+    }
+
+    pub(super) fn activate(&mut self) {
+        if self.game().is_over() {
+            self.start_new_round();
+        } else if !self.session.has_human() {
+            self.mode = if self.mode == Mode::Paused {
+                Mode::Playing
+            } else {
+                Mode::Paused
+            };
+            self.message = if self.paused() {
+                "Paused: Space resumes".into()
+            } else {
+                self.turn_message()
+            };
+        } else {
+            self.human_move(self.cursor);
+        }
+    }
+
+    /// A human asks to play `cell`: now if it is a human's turn, after the AI's move if not.
+    pub(super) fn human_move(&mut self, cell: Move) {
+        match self.game().turn() {
+            None => self.message = "The game is over: n, Enter or Space starts a new round".into(),
+            Some(_) if !self.session.has_human() => {
+                self.message = "The AIs play each other: Space pauses, n starts a new round".into();
+            }
+            Some((mark, Player::Remote)) => {
+                self.message = format!("It is {mark}'s turn: wait for their move");
+            }
+            Some(_) if self.waiting_for_player() => {
+                let line = self.net.as_ref().and_then(|n| n.join_line.as_deref());
+                self.message = format!("No one has joined yet. {}", line.unwrap_or_default());
+            }
+            Some(_) if self.move_blocked().is_some() => {
+                self.message = self.move_blocked().unwrap_or_default();
+            }
+            Some((_, player)) if !player.is_human() => {
+                self.message = if self.queued.len() >= QUEUE_LIMIT {
+                    "Wait for the AI: no more moves can be queued".into()
+                } else if self.queued.is_empty() {
+                    self.queued.push_back(cell);
+                    format!("Wait for the AI: {cell} will be played next")
+                } else {
+                    self.queued.push_back(cell);
+                    let cells: Vec<String> = self.queued.iter().map(ToString::to_string).collect();
+                    format!(
+                        "Wait for the AI: {} will be played in turn",
+                        cells.join(", ")
+                    )
+                };
+            }
+            Some((mark, _)) => match self.session.game_mut().play(cell) {
+                Ok(()) => {
+                    if let Some(net) = self.net.as_mut() {
+                        net.game.played(&self.session);
+                    }
+                    self.after_move(mark, cell);
+                }
+                Err(e) => self.message = sentence(&e.to_string()),
+            },
+        }
+    }
+
+    /// Plays the AI's `cell`, then the moves typed meanwhile, in order.
+    pub(super) fn ai_move(&mut self, cell: Move) {
+        let Some((mark, _)) = self.game().turn() else {
+            return;
+        };
+        if self.session.game_mut().play(cell).is_err() {
+            return;
+        }
+        self.after_move(mark, cell);
+        let humans_turn = matches!(self.game().turn(), Some((_, p)) if p.is_human());
+        if let Some(b) = self.selected.take() {
+            // A board chosen ahead in Ultimate: where the player is sent to it, one digit plays
+            // there anyway; sent anywhere, it stays chosen if open; otherwise it is dropped.
+            let position = self.game().position();
+            let (forced, open) = (position.forced_board(), position.board_open(b));
+            if humans_turn && forced.is_none() && open {
+                self.selected = Some(b);
+                self.message = format!("{}; board {b} chosen", self.message);
+            } else if humans_turn && forced != Some(b) {
+                self.message = format!("{}; board {b} dropped", self.message);
+            }
+        }
+        let Some(next) = self.queued.pop_front() else {
+            return;
+        };
+        if !humans_turn {
+            self.queued.clear();
+            return;
+        }
+        self.human_move(next);
+        // A refused move drops the ones typed after it: they were meant for later turns.
+        if self.game().last_move() != Some(next) && !self.queued.is_empty() {
+            self.queued.clear();
+            self.message.push_str(" (later moves dropped)");
+        }
+    }
+
+    pub(super) fn after_move(&mut self, mark: Mark, cell: Move) {
+        // In Ultimate the cursor follows the player to the board they are sent to.
+        if let Some(forced) = self.game().position().forced_board()
+            && Position::board_of(self.cursor) != Some(forced)
+        {
+            self.cursor = self.game().position().centre();
+        }
+        self.message = match self.session.result() {
+            None => {
+                let who = self.session.name_of(mark);
+                format!("{mark} ({who}) played {cell}. {}", self.turn_message())
+            }
+            Some(result) => format!("{result} {}", self.after_game()),
+        };
+    }
+}

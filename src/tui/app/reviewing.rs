@@ -1,0 +1,111 @@
+//! The review screen's keys: waiting for the judgement, stepping through the judged moves, and
+//! the position shown for each.
+
+use crate::position::Position;
+use crate::report::review::{self, Judgement};
+use crate::tui::input::{Action, Direction};
+
+use super::{App, Mode};
+
+impl App {
+    /// The position on screen: the game's, or in the review the position before the move
+    /// shown.
+    pub fn shown_position(&self) -> Position {
+        match self.review() {
+            Some((j, _, _)) => {
+                let mut position = self.game().variant().start();
+                for &mv in &self.game().history()[..j.number - 1] {
+                    position.play(mv).expect("the history replays");
+                }
+                position
+            }
+            None => *self.game().position(),
+        }
+    }
+
+    /// In the review: the move on screen, its index and the number of moves.
+    pub fn review(&self) -> Option<(&Judgement, usize, usize)> {
+        match self.base_mode() {
+            Mode::Review { moves, at } => Some((&moves[*at], *at, moves.len())),
+            _ => None,
+        }
+    }
+
+    /// Keys while the review is worked out: it can be left, nothing else happens.
+    pub(super) fn review_waiting_key(&mut self, action: Action) {
+        match action {
+            Action::Escape | Action::Review => {
+                self.mode = Mode::Playing;
+                self.message = format!("Review cancelled. {}", self.turn_message());
+            }
+            Action::Quit | Action::NewRound | Action::Panic => {
+                self.mode = Mode::Playing;
+                self.play_key(action);
+            }
+            _ => self.message = "Reviewing the game: Esc cancels".into(),
+        }
+    }
+
+    /// Keys in the review: step through the moves, or leave.
+    pub(super) fn review_key(&mut self, action: Action) {
+        let Mode::Review { moves, at } = &mut self.mode else {
+            return;
+        };
+        let last = moves.len() - 1;
+        let step = match action {
+            Action::Move(Direction::Left) | Action::Digit(4) => Some(at.saturating_sub(1)),
+            Action::Move(Direction::Right) | Action::Digit(6) | Action::Activate => {
+                Some((*at + 1).min(last))
+            }
+            Action::Digit(7) => Some(0),
+            Action::Digit(1) => Some(last),
+            _ => None,
+        };
+        if let Some(to) = step {
+            *at = to;
+            self.show_review_move();
+            return;
+        }
+        match action {
+            Action::Escape | Action::Review => {
+                self.mode = Mode::Playing;
+                self.message = self.turn_message();
+            }
+            Action::Quit | Action::NewRound | Action::Panic => {
+                self.mode = Mode::Playing;
+                self.play_key(action);
+            }
+            _ => {
+                self.message = "In the review: ← → step through the moves, r or Esc leaves".into();
+            }
+        }
+    }
+
+    /// The message line for the move the review shows.
+    pub(super) fn show_review_move(&mut self) {
+        if let Some((judgement, at, total)) = self.review() {
+            let line = review::text_line(judgement);
+            let line = line.split_whitespace().collect::<Vec<_>>().join(" ");
+            self.message = format!("Move {} of {total}: {line}", at + 1);
+        }
+    }
+
+    pub(super) fn ask_review(&mut self) {
+        if !self.game().is_over() {
+            self.message = "The review opens once the game is over".into();
+            return;
+        }
+        let record = self.game().record();
+        if let Some((_, moves)) = self.reviewed.as_ref().filter(|(r, _)| *r == record) {
+            self.mode = Mode::Review {
+                moves: moves.clone(),
+                at: 0,
+            };
+            self.show_review_move();
+            return;
+        }
+        let total = record.len();
+        self.mode = Mode::ReviewWaiting { done: 0, total };
+        self.message = format!("Reviewing the game: move 0 of {total} judged…");
+    }
+}
