@@ -257,7 +257,10 @@ impl Brain {
 /// Whether the AI of `variant` values unproven positions by win rates (a proven value is then
 /// read as a rate too: 1, ½ or 0) rather than by a heuristic score.
 pub fn rates(variant: Variant) -> bool {
-    variant.has_boards()
+    match variant {
+        Variant::Classic(_) => false,
+        Variant::Ultimate => true,
+    }
 }
 
 /// A move judged for review, from its mover's side.
