@@ -18,9 +18,12 @@ use crate::tui::input::Action;
 use crate::tui::layout;
 use crate::tui::worker::{Job, Reply};
 
+mod confirm;
 mod entry;
 mod net;
 mod reviewing;
+
+pub use confirm::Leave;
 
 /// Human moves typed while the AI is to move wait here, at most this many.
 const QUEUE_LIMIT: usize = crate::game::TYPE_AHEAD;
@@ -42,6 +45,9 @@ pub enum Mode {
     ReviewWaiting { done: usize, total: usize },
     /// The finished game's moves, judged, with the one at index `at` on screen.
     Review { moves: Vec<Judgement>, at: usize },
+    /// `Leave this game? y/n`, over the mode it returns to if the answer is no. The AI does
+    /// not think meanwhile.
+    Confirm(Leave, Box<Mode>),
 }
 
 /// Something the loop, not the player, tells the app.
@@ -132,8 +138,9 @@ impl App {
         self.selected
     }
 
+    /// The message line: a question being asked, or else the last word on the game.
     pub fn message(&self) -> &str {
-        &self.message
+        self.question().unwrap_or(&self.message)
     }
 
     /// The record of the last game with a move in it: the current one, or else the one
@@ -189,7 +196,11 @@ impl App {
                 record: self.game().record(),
             }),
             // The base mode is never Help.
-            Mode::Paused | Mode::Hint(..) | Mode::Review { .. } | Mode::Help(_) => None,
+            Mode::Paused
+            | Mode::Hint(..)
+            | Mode::Review { .. }
+            | Mode::Help(_)
+            | Mode::Confirm(..) => None,
             Mode::Playing => match self.game().turn() {
                 Some((_, player)) if player.is_ai() => Some(Job::Move { position, player }),
                 _ => None,
@@ -251,10 +262,18 @@ impl App {
             return;
         }
         match std::mem::replace(&mut self.mode, Mode::Playing) {
-            // Any key closes the help without acting; q still quits.
+            // Any key closes the help without acting; q and Ctrl-C still act as they would
+            // under it (q asks first in the middle of a game).
             Mode::Help(under) => {
                 self.mode = *under;
-                self.quit = action == Action::Quit;
+                if matches!(action, Action::Quit | Action::Interrupt) {
+                    self.update(action);
+                }
+                return;
+            }
+            Mode::Confirm(leave, under) => {
+                self.mode = *under;
+                self.confirm_key(leave, &action);
                 return;
             }
             // A hint lasts until the next key; Esc only closes it.
@@ -307,10 +326,12 @@ impl App {
             Action::Undo => self.undo(),
             Action::Hint => self.ask_hint(),
             Action::Review => self.ask_review(),
-            Action::NewRound => self.start_new_round(),
+            Action::NewRound => self.leave(Leave::NewRound),
             // Opened in `update`, over any mode.
             Action::Help => {}
-            Action::Escape | Action::Quit => self.quit = true,
+            Action::Escape | Action::Quit => self.leave(Leave::Quit),
+            Action::Interrupt => self.quit = true,
+            Action::Yes => self.message = "y answers a question; there is none".into(),
             Action::Unknown(key) => {
                 self.message = format!("{key} does nothing here: press ? for the keys");
             }
@@ -350,6 +371,10 @@ impl App {
     fn undo(&mut self) {
         if self.net.is_some() {
             self.message = crate::net::session::NO_UNDO.into();
+            return;
+        }
+        if self.game().is_over() {
+            self.message = FINAL.into();
             return;
         }
         self.queued.clear();
@@ -408,6 +433,9 @@ impl App {
         );
     }
 }
+
+/// Why `u` does nothing after a game: its result is in the score for good.
+const FINAL: &str = "The game is over and its result counts: no undo (n starts a new round)";
 
 /// What the message line offers once a game is over.
 const AFTER_GAME: &str = "n, Enter or Space: new round";
@@ -745,13 +773,15 @@ mod tests {
     }
 
     #[test]
-    fn undo_after_a_win_takes_the_point_back() {
+    fn undo_after_a_win_is_refused_and_the_point_stays() {
         let mut app = app(Player::Human, Player::Human);
         for d in [7, 1, 8, 2, 9] {
             app.update(Action::Digit(d));
         }
         app.update(Action::Undo);
-        assert_eq!(app.session().score(), Score::default());
+        assert_eq!(app.message(), FINAL);
+        assert_eq!(app.game().history().len(), 5, "no move taken back");
+        assert_eq!(app.session().score().a, 1);
     }
 
     #[test]

@@ -35,11 +35,17 @@ pub enum Action {
     NewRound,
     /// Open the help overlay (or close it).
     Help,
-    /// Esc: close the help overlay, cancel a board chosen in Ultimate, or quit.
+    /// Esc: close the help overlay, cancel a board chosen in Ultimate, or quit (asking first
+    /// in the middle of a game).
     Escape,
     /// Backspace: cancel a board chosen in Ultimate.
     Back,
+    /// `q`: quit, asking first in the middle of a game.
     Quit,
+    /// Ctrl-C: quit at once.
+    Interrupt,
+    /// `y`: yes to a question.
+    Yes,
     /// A key with no meaning here, named for the status line.
     Unknown(String),
     /// Test builds only: a deliberate panic, to test that the terminal is restored.
@@ -64,7 +70,7 @@ fn key_action(key: &KeyEvent, test_panic: bool) -> Option<Action> {
     }
     let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
     let action = match key.code {
-        KeyCode::Char('c' | 'C') if ctrl => Action::Quit,
+        KeyCode::Char('c' | 'C') if ctrl => Action::Interrupt,
         KeyCode::Char(d @ '1'..='9') => Action::Digit(d as u8 - b'0'),
         // The keypad with NumLock off: corners and centre play, its arrows move.
         KeyCode::Home => Action::Digit(7),
@@ -83,6 +89,7 @@ fn key_action(key: &KeyEvent, test_panic: bool) -> Option<Action> {
         KeyCode::Char('n' | 'N') => Action::NewRound,
         KeyCode::Char('?') => Action::Help,
         KeyCode::Char('q' | 'Q') => Action::Quit,
+        KeyCode::Char('y' | 'Y') => Action::Yes,
         KeyCode::Esc => Action::Escape,
         KeyCode::Backspace => Action::Back,
         KeyCode::Char('!') if test_panic => Action::Panic,
@@ -152,7 +159,7 @@ mod tests {
     #[test]
     fn quitting_keys() {
         let ctrl_c = Event::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL));
-        assert_eq!(action(&ctrl_c, false), Some(Action::Quit));
+        assert_eq!(action(&ctrl_c, false), Some(Action::Interrupt));
         assert_eq!(
             action(&press(KeyCode::Char('q')), false),
             Some(Action::Quit)

@@ -47,7 +47,9 @@ pub(super) fn too_small(frame: &mut Frame, (w, h): (u16, u16)) {
 /// typed (`1-9`).
 pub(super) fn key_line(app: &App, keys: &str) -> String {
     let humans = app.session().has_human();
-    if app.is_network() && app.review().is_none() {
+    if app.question().is_some() {
+        "y leave · any other key keeps playing".to_string()
+    } else if app.is_network() && app.review().is_none() {
         if app.game().is_over() {
             "n rematch · r review · ? keys · q quit".to_string()
         } else {
@@ -55,8 +57,6 @@ pub(super) fn key_line(app: &App, keys: &str) -> String {
         }
     } else if app.review().is_some() {
         "← → step · 7 first · 1 last · r or Esc leave · q quit".to_string()
-    } else if app.game().is_over() && humans {
-        "n new round · r review · u undo · ? keys · q quit".to_string()
     } else if app.game().is_over() {
         "n new round · r review · ? keys · q quit".to_string()
     } else if humans {
@@ -105,7 +105,7 @@ pub(super) const HELP: [&str; 13] = [
     "r            review the finished game, move by move",
     "Space        pause or resume AI against AI",
     "?            this help",
-    "q Esc Ctrl-C quit",
+    "q Esc Ctrl-C quit (mid-game q and Esc ask first)",
     "         any key closes this help",
 ];
 
@@ -124,7 +124,7 @@ pub(super) const ULTIMATE_HELP: [&str; 15] = [
     "r            review the finished game, move by move",
     "Space        pause or resume AI against AI",
     "?            this help",
-    "q Esc Ctrl-C quit",
+    "q Esc Ctrl-C quit (mid-game q and Esc ask first)",
     "         any key closes this help",
 ];
 
