@@ -777,7 +777,32 @@ fn a_five_by_five_board_plays_with_arrows_and_the_mouse() {
         read_small_board(s, 5, 5) == "...../.X.../...../...O./....."
     });
     tui.send("5");
-    tui.wait_text("Digits name cells on 3×3 only: use the arrows");
+    tui.wait_text("Digits name cells on 3×3 only: type a coordinate (c3) or use the arrows");
+}
+
+#[test]
+fn a_coordinate_typed_on_a_big_board_shows_as_typed_and_its_row_plays() {
+    let mut tui = Tui::start(&["--size", "5", "-o", "human", "--delay", "0"]);
+    tui.send("d");
+    tui.wait_text("Typed d… now the row, 1-5 (Esc cancels)");
+    tui.send("2");
+    tui.wait_for("X on d2", |s| {
+        read_small_board(s, 5, 5) == "...../...../...../...X./....."
+    });
+    // Esc cancels a column letter without asking anything.
+    tui.send("a");
+    tui.wait_text("Typed a…");
+    tui.send("\x1b");
+    tui.wait_text("Coordinate cancelled. O to move (Player 2)");
+    // A column off the board and a taken cell only change the message line.
+    tui.send("f");
+    tui.wait_text("There is no column f here: columns are a to e");
+    tui.send("d2");
+    tui.wait_text("is taken");
+    tui.send("B5");
+    tui.wait_for("O on b5", |s| {
+        read_small_board(s, 5, 5) == ".O.../...../...../...X./....."
+    });
 }
 
 #[test]

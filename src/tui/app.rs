@@ -67,6 +67,8 @@ pub struct App {
     cursor: Move,
     /// In Ultimate, the board chosen by a first digit, waiting for the cell's.
     selected: Option<u8>,
+    /// A column letter typed, waiting for its row: the first half of `c3`.
+    column: Option<char>,
     message: String,
     queued: VecDeque<Move>,
     /// The record of the last game that was left unfinished or finished for a new round.
@@ -88,6 +90,7 @@ impl App {
             mode: Mode::Playing,
             cursor,
             selected: None,
+            column: None,
             message: String::new(),
             queued: VecDeque::new(),
             previous: None,
@@ -302,7 +305,17 @@ impl App {
     fn play_key(&mut self, action: Action) {
         // A board chosen in Ultimate waits for its cell; most other keys put it down.
         let selected = self.selected.take();
+        let column = self.column.take();
         match action {
+            Action::Digit(d) if column.is_some() => self.coordinate(column, d),
+            Action::Letter(c) => self.letter(c),
+            Action::Escape | Action::Back if column.is_some() => {
+                self.message = format!("Coordinate cancelled. {}", self.turn_message());
+            }
+            Action::Activate if column.is_some() => {
+                self.column = column;
+                self.message = self.column_message();
+            }
             Action::Digit(d) => self.digit(selected, d),
             Action::Escape | Action::Back if selected.is_some() => {
                 self.message = format!("Board choice cancelled. {}", self.turn_message());

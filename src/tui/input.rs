@@ -16,8 +16,10 @@ pub enum Direction {
 /// What the player asked for, independent of which key or click said it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Action {
-    /// Play the cell with this numpad digit (3×3 boards).
+    /// Play the cell with this numpad digit (3×3 boards), or the row after a column letter.
     Digit(u8),
+    /// A column letter, `a` to `g`: the first half of a coordinate such as `c3`.
+    Letter(char),
     /// Move the cursor one cell.
     Move(Direction),
     /// Enter or Space: play the cursor's cell, start a new round after a game, or pause and
@@ -90,6 +92,9 @@ fn key_action(key: &KeyEvent, test_panic: bool) -> Option<Action> {
         KeyCode::Char('?') => Action::Help,
         KeyCode::Char('q' | 'Q') => Action::Quit,
         KeyCode::Char('y' | 'Y') => Action::Yes,
+        KeyCode::Char(c @ ('a'..='g' | 'A'..='G')) if !ctrl => {
+            Action::Letter(c.to_ascii_lowercase())
+        }
         KeyCode::Esc => Action::Escape,
         KeyCode::Backspace => Action::Back,
         KeyCode::Char('!') if test_panic => Action::Panic,
