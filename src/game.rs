@@ -294,6 +294,25 @@ impl Session {
         }
     }
 
+    /// Side `side` is played by `player` from the next round on (an AI at another level); the
+    /// sides' names follow, the score so far stays. The current game keeps its players.
+    pub fn replace(&mut self, side: Side, player: Player) {
+        let i = match side {
+            Side::A => 0,
+            Side::B => 1,
+        };
+        self.players[i] = player;
+        self.names = names(self.players[0], self.players[1]);
+    }
+
+    /// The player of `side`.
+    pub fn player(&self, side: Side) -> Player {
+        match side {
+            Side::A => self.players[0],
+            Side::B => self.players[1],
+        }
+    }
+
     /// Ends the current round (its result counts) and starts the next, with the sides'
     /// marks swapped so the other player moves first.
     pub fn new_round(&mut self) {

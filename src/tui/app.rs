@@ -7,7 +7,7 @@
 use std::collections::VecDeque;
 
 use crate::board::Mark;
-use crate::game::{Game, Session};
+use crate::game::{Game, Session, Side};
 use crate::net::link::LinkEvent;
 use crate::player::{self, Player};
 use crate::position::Move;
@@ -20,6 +20,7 @@ use crate::tui::worker::{Job, Reply};
 
 mod confirm;
 mod entry;
+mod level;
 mod net;
 mod reviewing;
 
@@ -69,6 +70,8 @@ pub struct App {
     selected: Option<u8>,
     /// A column letter typed, waiting for its row: the first half of `c3`.
     column: Option<char>,
+    /// The AI's level chosen for the next round, with the side it plays.
+    next_level: Option<(Side, Player)>,
     message: String,
     queued: VecDeque<Move>,
     /// The record of the last game that was left unfinished or finished for a new round.
@@ -91,6 +94,7 @@ impl App {
             cursor,
             selected: None,
             column: None,
+            next_level: None,
             message: String::new(),
             queued: VecDeque::new(),
             previous: None,
@@ -340,6 +344,7 @@ impl App {
             Action::Hint => self.ask_hint(),
             Action::Review => self.ask_review(),
             Action::NewRound => self.leave(Leave::NewRound),
+            Action::Level => self.change_level(),
             // Opened in `update`, over any mode.
             Action::Help => {}
             Action::Escape | Action::Quit => self.leave(Leave::Quit),
@@ -427,6 +432,10 @@ impl App {
         let record = self.game().record();
         if !record.is_empty() {
             self.previous = Some(record);
+        }
+        let level = self.next_level.take();
+        if let Some((side, player)) = level {
+            self.session.replace(side, player);
         }
         self.session.new_round();
         self.queued.clear();

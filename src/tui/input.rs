@@ -35,6 +35,8 @@ pub enum Action {
     /// Open (or leave) the review of the finished game.
     Review,
     NewRound,
+    /// `l`: the AI's level for the next round.
+    Level,
     /// Open the help overlay (or close it).
     Help,
     /// Esc: close the help overlay, cancel a board chosen in Ultimate, or quit (asking first
@@ -89,6 +91,7 @@ fn key_action(key: &KeyEvent, test_panic: bool) -> Option<Action> {
         KeyCode::Char('h' | 'H') => Action::Hint,
         KeyCode::Char('r' | 'R') => Action::Review,
         KeyCode::Char('n' | 'N') => Action::NewRound,
+        KeyCode::Char('l' | 'L') => Action::Level,
         KeyCode::Char('?') => Action::Help,
         KeyCode::Char('q' | 'Q') => Action::Quit,
         KeyCode::Char('y' | 'Y') => Action::Yes,

@@ -93,15 +93,16 @@ pub(super) fn draw_status(frame: &mut Frame, y: u16, app: &App, palette: Palette
     }
 }
 
-pub(super) const HELP: [&str; 13] = [
+pub(super) const HELP: [&str; 14] = [
     "1-9          play that cell: 7 8 9 is the top row",
     "keypad       Home PgUp End PgDn Begin play 7 9 1 3 5",
-    "arrows       move the cursor",
+    "arrows       move the cursor; c3 typed plays c3",
     "Enter Space  play the cursor's cell",
     "mouse        click a cell to play it",
     "u            undo your last move",
     "h            hint: W win, D draw, L loss (in moves)",
     "n            new round (the other side starts)",
+    "l            the AI's level for the next round",
     "r            review the finished game, move by move",
     "Space        pause or resume AI against AI",
     "?            this help",
@@ -110,7 +111,7 @@ pub(super) const HELP: [&str; 13] = [
 ];
 
 /// The keys of Ultimate tic-tac-toe.
-pub(super) const ULTIMATE_HELP: [&str; 15] = [
+pub(super) const ULTIMATE_HELP: [&str; 16] = [
     "two digits   board, then cell: both laid out as the",
     "             keypad (7 8 9 is the top row); 53 plays",
     "             cell 3 of board 5",
@@ -121,6 +122,7 @@ pub(super) const ULTIMATE_HELP: [&str; 15] = [
     "u            undo your last move",
     "h            hint: win rates, or W win D draw L loss",
     "n            new round (the other side starts)",
+    "l            the AI's level for the next round",
     "r            review the finished game, move by move",
     "Space        pause or resume AI against AI",
     "?            this help",
