@@ -1,7 +1,8 @@
 //! The command line, parsed with clap's derive. Every flag is documented in `--help`.
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, Parser, Subcommand};
 
+use std::io::{self, Write};
 use std::net::IpAddr;
 use std::time::Duration;
 
@@ -30,7 +31,8 @@ Examples:
   tictactoe --ultimate           Ultimate tic-tac-toe: board then cell, 53
   tictactoe analyze X.O/.X./..O  the value of every move
   tictactoe review 5 9 4 6 1     judge every move of a game
-  tictactoe host                 play a friend over the network: prints how to join")]
+  tictactoe host                 play a friend over the network: prints how to join
+  tictactoe completions bash     a completion script; `tictactoe man` prints the manual")]
 pub struct Cli {
     /// Who plays X, which moves first
     #[arg(short = 'x', long = "x-player", value_name = "PLAYER", default_value_t = Player::Human, global = true)]
@@ -133,6 +135,30 @@ pub enum Command {
     Host(HostArgs),
     /// Join a game hosted with `tictactoe host`; the host's rules apply
     Join(JoinArgs),
+    /// Print a completion script for a shell (bash, zsh, fish, elvish, powershell)
+    Completions(CompletionsArgs),
+    /// Print the manual page (roff), for `man -l -` or a man directory
+    Man,
+}
+
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete for
+    #[arg(value_name = "SHELL")]
+    pub shell: clap_complete::Shell,
+}
+
+/// Writes the completion script of the whole command line for `shell`.
+pub fn write_completions(shell: clap_complete::Shell, out: &mut dyn Write) -> io::Result<()> {
+    // Generated in memory first: the generator panics on a failed write (a closed pipe).
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), "tictactoe", &mut script);
+    out.write_all(&script)
+}
+
+/// Writes the manual page of the whole command line, in roff.
+pub fn write_man(out: &mut dyn Write) -> io::Result<()> {
+    clap_mangen::Man::new(Cli::command()).render(out)
 }
 
 #[derive(Debug, Args)]
@@ -190,7 +216,6 @@ pub struct ReviewArgs {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::CommandFactory;
 
     #[test]
     fn verify_cli() {
