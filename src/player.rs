@@ -10,7 +10,7 @@ use crate::mcts::{Level, Mcts};
 use crate::position::{Move, Position};
 use crate::record::Record;
 use crate::review::{self, Judgement};
-use crate::search::{Searcher, Value};
+use crate::search::{Meter, Searcher, Value};
 
 /// The thinking budget of a `hard` Ultimate move when none is given: Ultimate is never
 /// searched to the end.
@@ -68,25 +68,40 @@ pub struct Brain {
     searcher: Searcher,
     mcts: Mcts,
     think: Option<Duration>,
+    /// How the thinking budget is spent: by work with a seed, by the clock without.
+    meter: Meter,
 }
 
 impl Brain {
-    /// A chooser whose random choices follow from `seed`, or from entropy with `None`.
+    /// A chooser whose random choices follow from `seed`, or from entropy with `None`. With a
+    /// seed every budget is spent as work (see [`Meter::Work`]), so each move is a function of
+    /// the position, the seed and the moves before it: a seeded game replays exactly, on any
+    /// machine under any load. Without one, budgets are wall-clock time.
     pub fn new(seed: Option<u64>) -> Brain {
         let rng = seed.map_or_else(fastrand::Rng::new, fastrand::Rng::with_seed);
         // Its own stream, so classic games with a seed play as they always did.
-        let mcts = Mcts::new(seed.map(|s| s ^ 0x9e37_79b9_7f4a_7c15));
+        let mut mcts = Mcts::new(seed.map(|s| s ^ 0x9e37_79b9_7f4a_7c15));
+        let meter = if seed.is_some() {
+            Meter::Work
+        } else {
+            Meter::Clock
+        };
+        mcts.set_meter(meter);
+        let mut searcher = Searcher::new();
+        searcher.set_meter(meter);
         Brain {
             rng,
-            searcher: Searcher::new(),
+            searcher,
             mcts,
             think: None,
+            meter,
         }
     }
 
     /// A search table of at most `mb` MiB.
     pub fn with_table_mb(mut self, mb: usize) -> Brain {
         self.searcher = Searcher::with_table_mb(mb);
+        self.searcher.set_meter(self.meter);
         self
     }
 

@@ -16,6 +16,7 @@
 //! its reply cannot win and is not searched. Forced replies come from `eval.rs`: a line one
 //! move from done must be blocked, two cannot be.
 
+mod budget;
 mod eval;
 mod order;
 mod pairing;
@@ -24,10 +25,12 @@ mod value;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::board::{Board, Cell, Geometry, Mark, Outcome, bit_indices};
 use crate::geometry::Symmetry;
+pub use budget::{Meter, WORK_PER_MS};
+use budget::{Start, Stop};
 use eval::{evaluate, scan};
 use order::MoveOrder;
 pub use pairing::Pairing;
@@ -44,8 +47,9 @@ const LEAN_EMPTIES: i32 = 4;
 const PAIRING_EMPTIES: i32 = 10;
 /// Work between two looks at the clock and the cancel flag (well under a millisecond).
 const CLOCK_INTERVAL: u64 = 1024;
-/// A node of a pairing search counts as this many positions of work.
-const PAIRING_NODE_WORK: u64 = 4;
+/// A node of a pairing search counts as this many positions of work (it costs about as
+/// much as one).
+const PAIRING_NODE_WORK: u64 = 1;
 /// How many of its moves [`Searcher::pairing_move`] tries.
 const PAIRING_MOVE_TRIES: usize = 12;
 /// How many opponent replies [`Searcher::restriction`] tries.
@@ -108,7 +112,10 @@ pub struct Searcher {
     nodes: u64,
     /// The clock and the cancel flag are looked at once `nodes` reaches this.
     next_check: u64,
-    deadline: Option<Instant>,
+    /// When the search in progress stops.
+    stop: Stop,
+    /// How budgets are spent: by the clock or by work.
+    meter: Meter,
     /// Raised by another thread to stop the search at once.
     cancel: Option<Arc<AtomicBool>>,
     /// Set when a heuristic leaf (or an entry resting on one) was used: the score is not
@@ -140,7 +147,8 @@ impl Searcher {
             misere: false,
             nodes: 0,
             next_check: 0,
-            deadline: None,
+            stop: Stop::Never,
+            meter: Meter::Clock,
             cancel: None,
             horizon: false,
             order: MoveOrder::new(0),
@@ -160,6 +168,19 @@ impl Searcher {
         self.cancel
             .as_ref()
             .is_some_and(|c| c.load(AtomicOrdering::Relaxed))
+    }
+
+    /// Spends every budget given from now on by `meter`: with [`Meter::Work`] a search's
+    /// result depends only on the position and on the searches before it, never on the
+    /// clock, so a game replays exactly.
+    pub fn set_meter(&mut self, meter: Meter) {
+        self.meter = meter;
+    }
+
+    /// Work done so far by this searcher: positions visited, plus a few per node of a pairing
+    /// search (what [`Meter::Work`] counts).
+    pub fn work(&self) -> u64 {
+        self.nodes
     }
 
     /// Makes the table fit the board's rules, clearing it if the rules changed.
@@ -183,9 +204,9 @@ impl Searcher {
         geom
     }
 
-    /// Whether the deadline has passed or the cancel flag is up.
+    /// Whether the budget is spent or the cancel flag is up.
     fn out_of_time(&self) -> bool {
-        self.deadline.is_some_and(|d| Instant::now() >= d) || self.cancelled()
+        self.stop.reached(self.nodes) || self.cancelled()
     }
 
     /// The proven value of the position for the side to move, or `None` if the game is over.
@@ -214,10 +235,10 @@ impl Searcher {
     /// the search reached every end of the game in time, an estimate where it did not.
     pub fn analyze_within(&mut self, board: &Board, budget: Duration) -> Vec<(Cell, Value)> {
         let moves = board.legal_moves();
-        let start = Instant::now();
+        let start = Start::now(self.nodes);
         let mut out = Vec::with_capacity(moves.len());
         for (i, &cell) in moves.iter().enumerate() {
-            let left = budget.saturating_sub(start.elapsed());
+            let left = self.meter.left(start, self.nodes, budget);
             let share = left / (moves.len() - i) as u32;
             out.push((cell, self.move_value(board, cell, Some(share))));
         }
@@ -262,8 +283,8 @@ impl Searcher {
         let geom = self.prepare(board);
         let (me, opp) = sides(board);
         let empties = (geom.full & !(me | opp)).count_ones();
-        let start = Instant::now();
-        self.deadline = None;
+        let start = Start::now(self.nodes);
+        self.stop = Stop::Never;
         if let Some(cell) = self.drawn_by_pairings(geom, me, opp) {
             let cell = board.cell(cell).expect("pairing cells are on the board");
             return Some(Thought {
@@ -275,7 +296,7 @@ impl Searcher {
             None => self.iteration(board, FULL),
             Some(budget) => self.timed(board, empties, start, budget),
         };
-        self.deadline = None;
+        self.stop = Stop::Never;
         found
     }
 
@@ -285,7 +306,7 @@ impl Searcher {
         &mut self,
         board: &Board,
         empties: u32,
-        start: Instant,
+        start: Start,
         budget: Duration,
     ) -> Option<Thought> {
         // No deadline yet: only a cancel stops the first ply.
@@ -293,11 +314,11 @@ impl Searcher {
         if found.value.is_proven() {
             return Some(found);
         }
-        self.deadline = Some(start + budget * 3 / 4);
+        self.stop = self.meter.stop(start, budget * 3 / 4);
         if let Some(t) = self.iteration(board, FULL) {
             return Some(t);
         }
-        self.deadline = Some(start + budget);
+        self.stop = self.meter.stop(start, budget);
         for depth in 2..empties {
             let Some(t) = self.iteration(board, depth) else {
                 break;
@@ -359,7 +380,7 @@ impl Searcher {
     /// The moves that share the position's best value, as far as `budget` allows to prove
     /// it: all of them when the value is proven in time, else the one best move found.
     pub fn best_moves(&mut self, board: &Board, budget: Option<Duration>) -> Vec<Cell> {
-        let start = Instant::now();
+        let start = Start::now(self.nodes);
         let Some(thought) = self.think(board, budget) else {
             return Vec::new();
         };
@@ -372,7 +393,7 @@ impl Searcher {
             if cell == thought.cell {
                 continue;
             }
-            let left = budget.map(|b| b.saturating_sub(start.elapsed()));
+            let left = budget.map(|b| self.meter.left(start, self.nodes, b));
             if left.is_some_and(|l| l.is_zero()) {
                 break;
             }
@@ -404,14 +425,14 @@ impl Searcher {
         let goal = target.score(board.marks());
         self.prepare(&child);
         let (me, opp) = sides(&child);
-        self.deadline = budget.map(|b| Instant::now() + b);
+        self.stop = budget.map_or(Stop::Never, |b| self.meter.stop(Start::now(self.nodes), b));
         self.horizon = false;
         let window = Window {
             alpha: -goal,
             beta: -goal + 1,
         };
         let score = self.negamax(me, opp, FULL, window).map(|s| -s);
-        self.deadline = None;
+        self.stop = Stop::Never;
         score.map(|s| s >= goal)
     }
 
