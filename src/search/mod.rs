@@ -18,8 +18,10 @@
 
 mod budget;
 mod eval;
+mod mirror;
 mod order;
 mod pairing;
+mod strategies;
 mod table;
 mod value;
 
@@ -27,13 +29,15 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use std::time::Duration;
 
-use crate::board::{Board, Cell, Geometry, Mark, Outcome, bit_indices};
+use crate::board::{Board, Cell, Geometry, Outcome, bit_indices};
 use crate::geometry::Symmetry;
 pub use budget::{Meter, WORK_PER_MS};
 use budget::{Start, Stop};
 use eval::{evaluate, scan};
+use mirror::Mirror;
 use order::MoveOrder;
 pub use pairing::Pairing;
+pub use strategies::{mirror, pairing};
 use table::{Bound, Entry, Key, PROVEN, Table};
 pub use value::Value;
 use value::{DECIDED, INF, WIN};
@@ -125,6 +129,11 @@ pub struct Searcher {
     /// The last pairing found for the side to move at a root, kept while it holds: the AI
     /// answers from it at once.
     pairing: Option<Pairing>,
+    /// The board's mirror strategies, under misère rules (see `mirror.rs`).
+    mirrors: Vec<Mirror>,
+    /// A root move proven to score at least a draw by the search to the end in progress, kept
+    /// even if that search is cut off.
+    safe: Option<usize>,
 }
 
 impl Default for Searcher {
@@ -153,6 +162,8 @@ impl Searcher {
             horizon: false,
             order: MoveOrder::new(0),
             pairing: None,
+            mirrors: Vec::new(),
+            safe: None,
         }
     }
 
@@ -200,6 +211,11 @@ impl Searcher {
             self.misere = board.rules().misere();
             self.order = MoveOrder::new(usize::from(geom.cells));
             self.pairing = None;
+            self.mirrors = if self.misere {
+                mirror::mirrors(geom)
+            } else {
+                Vec::new()
+            };
         }
         geom
     }
@@ -285,6 +301,7 @@ impl Searcher {
         let empties = (geom.full & !(me | opp)).count_ones();
         let start = Start::now(self.nodes);
         self.stop = Stop::Never;
+        self.safe = None;
         if let Some(cell) = self.drawn_by_pairings(geom, me, opp) {
             let cell = board.cell(cell).expect("pairing cells are on the board");
             return Some(Thought {
@@ -297,7 +314,7 @@ impl Searcher {
             Some(budget) => self.timed(board, empties, start, budget),
         };
         self.stop = Stop::Never;
-        found
+        found.map(|t| self.never_unproven_loss(geom, board, t))
     }
 
     /// [`Searcher::think`] with a budget: the first ply, then a proof to the end of the game
@@ -329,41 +346,6 @@ impl Searcher {
             }
         }
         Some(found)
-    }
-
-    /// When both sides hold pairing strategies, so that neither can lose, a move of the side
-    /// to move's pairing that keeps it: the position is a draw and that move holds it. The
-    /// side to move's pairing is remembered from move to move while it holds.
-    fn drawn_by_pairings(&mut self, geom: &Geometry, me: u64, opp: u64) -> Option<usize> {
-        let empties = i32::from(geom.cells) - (me | opp).count_ones() as i32;
-        if self.misere
-            || empties < PAIRING_EMPTIES
-            || !pairing::exists(geom, me, opp, true, pairing::ROOT_EFFORT, &mut 0)
-        {
-            return None;
-        }
-        let empty = geom.full & !(me | opp);
-        let keeps = |p: &Pairing| -> Option<usize> {
-            // Nothing to answer: a cell outside every pair, else any (taking a cell of our own
-            // pair only blocks that pair's lines).
-            let cell = p.answer(opp, me)?.unwrap_or_else(|| {
-                let paired = p.pairs().fold(0u64, |acc, (a, b)| acc | 1 << a | 1 << b);
-                let free = if empty & !paired != 0 {
-                    empty & !paired
-                } else {
-                    empty
-                };
-                free.trailing_zeros() as usize
-            });
-            p.holds(geom, opp, me | 1 << cell).then_some(cell)
-        };
-        if let Some(cell) = self.pairing.as_ref().and_then(keeps) {
-            return Some(cell);
-        }
-        let fresh = pairing::find(geom, opp, me, false, pairing::ROOT_EFFORT, &mut 0)?;
-        let cell = keeps(&fresh);
-        self.pairing = Some(fresh);
-        cell
     }
 
     /// One root search to `depth`; `None` if the deadline or a cancel cut it short.
@@ -505,6 +487,9 @@ impl Searcher {
                 seen |= 1 << s.map[c];
             }
             let score = self.child_score(geom, &node, c, window)?;
+            if depth == FULL && score >= 0 && self.safe.is_none() {
+                self.safe = Some(c); // a bound from a search to the end: a proof
+            }
             if score > best.0 {
                 best = (score, c);
                 window.alpha = window.alpha.max(score);
@@ -552,63 +537,6 @@ impl Searcher {
         Some(score)
     }
 
-    /// The moves that might win for the side to move (`me`), found by letting the opponent
-    /// move twice: if after a reply `o` the opponent would hold a pairing, any move of ours
-    /// outside that pairing's cells and `o` lets it play `o` and hold the draw. The answer is
-    /// the intersection over a few replies, tried best first from ply `ply`'s move list of
-    /// `len`; every move outside it scores a draw at most.
-    fn restriction(&mut self, geom: &Geometry, me: u64, opp: u64, ply: usize, len: usize) -> u64 {
-        let mut allowed = geom.full & !(me | opp);
-        let mut tried = 0u64;
-        for _ in 0..RESTRICT_TRIES {
-            let Some(o) = self.order.peek(ply, len, allowed & !tried) else {
-                break;
-            };
-            tried |= 1 << o;
-            let mut spent = 0;
-            let cells = pairing::cells_after(geom, me, opp, o, pairing::TREE_EFFORT, &mut spent);
-            self.nodes += spent * PAIRING_NODE_WORK;
-            if let Some(cells) = cells {
-                allowed &= cells | 1 << o;
-                if allowed == 0 {
-                    break;
-                }
-            }
-        }
-        allowed
-    }
-
-    /// A move among the first few of ply `ply`'s list of `len` after which the side to move
-    /// (`me`) holds a pairing, so cannot lose.
-    fn pairing_move(
-        &mut self,
-        geom: &Geometry,
-        me: u64,
-        opp: u64,
-        ply: usize,
-        len: usize,
-    ) -> Option<usize> {
-        let mut tried = 0u64;
-        for _ in 0..PAIRING_MOVE_TRIES {
-            let c = self.order.peek(ply, len, !tried)?;
-            tried |= 1 << c;
-            let mut spent = 0;
-            let found = pairing::exists(
-                geom,
-                opp,
-                me | 1 << c,
-                true,
-                pairing::MOVE_EFFORT,
-                &mut spent,
-            );
-            self.nodes += spent * PAIRING_NODE_WORK;
-            if found {
-                return Some(c);
-            }
-        }
-        None
-    }
-
     /// The search of a node near the end: its `candidates` in cell order, no table.
     #[inline]
     fn lean(
@@ -654,6 +582,9 @@ impl Searcher {
         if let Some(settled) =
             scan.settle(geom, self.misere, m, &mut alpha, &mut beta, &mut candidates)
         {
+            return Some(settled);
+        }
+        if let Some(settled) = self.mirror_bound(geom, me, opp, &mut alpha, &mut beta) {
             return Some(settled);
         }
         if depth == 0 {
@@ -736,7 +667,7 @@ impl Searcher {
         let empty = geom.full & !(me | opp);
         let ply = (me | opp).count_ones() as usize;
         // Pairings are looked for only while many cells are empty.
-        let pairings = !self.misere && empty.count_ones() >= PAIRING_EMPTIES as u32;
+        let pairings = empty.count_ones() >= PAIRING_EMPTIES as u32;
         let outer_horizon = std::mem::replace(&mut self.horizon, false);
         let mut moves = self
             .order
@@ -753,7 +684,7 @@ impl Searcher {
         let mut best_score = -INF;
         let mut best_cell = 0usize;
         // Once only a win counts, moves the opponent's pairings make harmless are skipped.
-        let restrictable = pairings && candidates == empty;
+        let restrictable = pairings && !self.misere && candidates == empty;
         let mut allowed = None;
         let mut skipped = false;
         while let Some(c) = self.order.next(ply, &mut moves) {
@@ -798,68 +729,6 @@ impl Searcher {
         self.record(geom, at, best_score, bound, depth, best_cell);
         Some(best_score)
     }
-}
-
-impl Searcher {
-    /// Narrows the window with pairing strategies (see `pairing.rs`): one for the side to move
-    /// means a draw at worst, one for the opponent a draw at best. Returns the score and what
-    /// it bounds when that settles the node. Only on non-misère positions with many empty
-    /// cells.
-    #[inline]
-    fn pairing_bound(
-        &mut self,
-        geom: &Geometry,
-        me: u64,
-        opp: u64,
-        alpha: &mut i32,
-        beta: &mut i32,
-    ) -> Option<Bound> {
-        let empties = i32::from(geom.cells) - (me | opp).count_ones() as i32;
-        if self.misere || empties < PAIRING_EMPTIES {
-            return None;
-        }
-        let mut spent = 0;
-        let effort = pairing::TREE_EFFORT;
-        let mine = *alpha < 0 && pairing::exists(geom, opp, me, false, effort, &mut spent);
-        let theirs = *beta > 0 && pairing::exists(geom, me, opp, true, effort, &mut spent);
-        self.nodes += spent * PAIRING_NODE_WORK;
-        match (mine, theirs) {
-            (true, true) => Some(Bound::Exact),
-            (true, false) if *beta <= 0 => Some(Bound::Lower),
-            (false, true) if *alpha >= 0 => Some(Bound::Upper),
-            _ => {
-                if mine {
-                    *alpha = 0;
-                }
-                if theirs {
-                    *beta = 0;
-                }
-                None
-            }
-        }
-    }
-}
-
-/// A pairing strategy for `defender` on `board` (see [`Pairing`]): pairs of empty cells such
-/// that answering the opponent's move in a pair with the other cell never loses. `None` when
-/// the bounded search finds none (which proves nothing), and under misère rules.
-pub fn pairing(board: &Board, defender: Mark) -> Option<Vec<(Cell, Cell)>> {
-    if board.rules().misere() || board.outcome() != Outcome::InProgress {
-        return None;
-    }
-    let geom = board.geometry();
-    let (attacker, defence) = (board.bits(defender.other()), board.bits(defender));
-    let attacker_to_move = board.to_move() != defender;
-    let p = pairing::find(
-        geom,
-        attacker,
-        defence,
-        attacker_to_move,
-        pairing::ROOT_EFFORT,
-        &mut 0,
-    )?;
-    let cell = |i: usize| board.cell(i).expect("pairing cells are on the board");
-    Some(p.pairs().map(|(a, b)| (cell(a), cell(b))).collect())
 }
 
 /// The side to move's cells and the other side's.
