@@ -4,11 +4,11 @@
 
 use std::time::{Duration, Instant};
 
-/// Work per millisecond of budget when budgets are metered by work: positions visited plus
-/// nodes of pairing searches (which cost about as much). Calibrated on 5×5 to 7×7 boards,
-/// normal and misère, where a release build does 3,000 to 5,000 a millisecond on one core of
-/// a shared 2020s server, idle or beside another job.
-pub const WORK_PER_MS: u64 = 4_000;
+/// Work per millisecond of budget when budgets are metered by work: two per position the
+/// search visits, one per node of a pairing search (which costs about half as much).
+/// Calibrated on 5×5 to 7×7 boards, normal and misère, where a release build does 6,000 to
+/// 9,000 a millisecond on one core of a shared 2020s server, idle or beside another job.
+pub const WORK_PER_MS: u64 = 8_000;
 
 /// How budgets are spent.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
