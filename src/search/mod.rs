@@ -489,8 +489,10 @@ impl Searcher {
                 seen |= 1 << s.map[c];
             }
             let score = self.child_score(geom, &node, c, window)?;
-            if depth == FULL && score >= 0 && self.safe.is_none() {
-                self.safe = Some(c); // a bound from a search to the end: a proof
+            if depth == FULL && score >= 0 && score > window.alpha && self.safe.is_none() {
+                // Above alpha a fail-soft score is exact or a lower bound, and a search to
+                // the end proves it.
+                self.safe = Some(c);
             }
             if score > best.0 {
                 best = (score, c);
