@@ -37,6 +37,7 @@ use eval::{evaluate, scan};
 use mirror::Mirror;
 use order::MoveOrder;
 pub use pairing::Pairing;
+use strategies::Yield;
 pub use strategies::{mirror, pairing};
 use table::{Bound, Entry, Key, PROVEN, Table};
 pub use value::Value;
@@ -136,6 +137,8 @@ pub struct Searcher {
     /// A root move proven to score at least a draw by the search to the end in progress, kept
     /// even if that search is cut off.
     safe: Option<usize>,
+    /// How often looking for a move that takes a pairing succeeds.
+    move_yield: Yield,
 }
 
 impl Default for Searcher {
@@ -166,6 +169,7 @@ impl Searcher {
             pairing: None,
             mirrors: Vec::new(),
             safe: None,
+            move_yield: Yield::default(),
         }
     }
 
@@ -213,6 +217,7 @@ impl Searcher {
             self.misere = board.rules().misere();
             self.order = MoveOrder::new(usize::from(geom.cells));
             self.pairing = None;
+            self.move_yield = Yield::default();
             self.mirrors = if self.misere {
                 mirror::mirrors(geom)
             } else {
