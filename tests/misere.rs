@@ -266,14 +266,14 @@ fn every_misere_pairing_found_holds_against_every_sequence() {
     let mut rng = fastrand::Rng::with_seed(13);
     let mut found = 0;
     for (n, k, marks) in [
-        (4, 4, 4),
+        (4, 4, 5),
         (4, 4, 7),
-        (5, 4, 12),
+        (5, 4, 13),
         (5, 4, 15),
         (6, 5, 24),
-        (5, 5, 11),
+        (5, 5, 12),
     ] {
-        for _ in 0..40 {
+        for _ in 0..30 {
             let board = random_position(rules(n, k), marks, &mut rng);
             for avoider in [Mark::X, Mark::O] {
                 let Some(pairs) = pairing(&board, avoider) else {
@@ -293,7 +293,7 @@ fn every_misere_pairing_found_holds_against_every_sequence() {
             }
         }
     }
-    assert!(found >= 40, "only {found} pairings to check");
+    assert!(found >= 100, "only {found} pairings to check");
 }
 
 /// The side that holds a mirror strategy from the empty board.
@@ -351,7 +351,7 @@ fn hard_never_loses_a_misere_game_as_the_mirror_side() {
 #[test]
 #[ignore = "minutes in a release build; run with --ignored"]
 fn hard_never_loses_many_misere_games_as_the_mirror_side() {
-    hard_never_loses_as_the_mirror_side(&[4, 5, 6, 7], Duration::from_millis(300), 4);
+    hard_never_loses_as_the_mirror_side(&[4, 5, 6, 7], Duration::from_millis(300), 2);
 }
 
 /// Every move's value on `board` agrees with the naive search's.
