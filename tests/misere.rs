@@ -349,7 +349,7 @@ fn hard_never_loses_a_misere_game_as_the_mirror_side() {
 
 /// The long version: `cargo test --release --test misere -- --ignored`.
 #[test]
-#[ignore = "minutes in a release build; run with --ignored"]
+#[ignore = "about 4 minutes; run with --ignored"]
 fn hard_never_loses_many_misere_games_as_the_mirror_side() {
     hard_never_loses_as_the_mirror_side(&[4, 5, 6, 7], Duration::from_millis(300), 2);
 }

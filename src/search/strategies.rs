@@ -64,11 +64,11 @@ impl Searcher {
             _ => None,
         };
         match self.safe.or(mirror) {
-            Some(cell) if board.cell(cell) != Some(found.cell) => Thought {
+            Some(cell) => Thought {
                 cell: board.cell(cell).expect("search moves are on the board"),
                 value: Value::Estimate(estimate.max(0)),
             },
-            _ => found,
+            None => found,
         }
     }
 
