@@ -26,8 +26,9 @@ pub enum Player {
     /// Wins in one, else blocks, else builds the most lines; can be beaten.
     Medium,
     /// Perfect play wherever its search proves the value within `--think` (3×3, 4×4, the
-    /// default boards from the start, a misère game for the side that can mirror), else a
-    /// move proven not to lose or the best move found; random among equally good moves.
+    /// default boards from the start given a free core or `--seed`, a misère game for the
+    /// side that can mirror), else a move proven not to lose or the best move found; random
+    /// among equally good moves.
     Hard,
     /// The other player of a network game, whose moves arrive over the connection.
     #[value(skip)]
