@@ -42,7 +42,10 @@ pub struct Cli {
     #[arg(short = 'o', long = "o-player", value_name = "PLAYER", default_value_t = Player::Hard, global = true)]
     pub o: Player,
 
-    /// Seed every random choice of the AI, so a game can be replayed exactly
+    /// Seed every random choice of the AI and replay the game exactly: with a seed each AI
+    /// budget (`--think`) is an amount of work, not time (about the same on a typical
+    /// machine), so every AI move depends only on the position, the seed and the moves before
+    /// it, on any machine under any load
     #[arg(long, value_name = "N")]
     pub seed: Option<u64>,
 
@@ -72,8 +75,9 @@ pub struct Cli {
     pub ultimate: bool,
 
     /// Milliseconds of search for each `hard` move, each `analyze` board and each `review`
-    /// move. A position solved in time is played perfectly; otherwise the best move found so
-    /// far is played
+    /// move (with `--seed`, the work that takes on a typical machine). A position solved in
+    /// time is played perfectly; otherwise the best move found so far is played, or a move
+    /// proven not to lose where there is one (misère: the mirror answer)
     #[arg(long, value_name = "MS", global = true, default_value_t = 1000)]
     pub think: u64,
 
