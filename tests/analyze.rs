@@ -1,26 +1,7 @@
 //! `tictactoe analyze` driven through pipes, as a script drives it.
 
 mod pipe;
-use pipe::{run, text};
-
-/// The Ultimate grids printed, each as its nine rows of cells top first, without the row
-/// numbers and lines, joined by `/` as in the position notation (empty cells of the board the
-/// player is sent to show their digit).
-fn ultimate_grids(out: &str) -> Vec<String> {
-    let lines: Vec<&str> = out.lines().collect();
-    lines
-        .windows(13)
-        .filter(|w| w[0].starts_with("Boards: ") && w[12] == "   a b c   d e f   g h i")
-        .map(|w| {
-            w[1..12]
-                .iter()
-                .filter(|l| !l.contains("-+-"))
-                .map(|l| l[2..].replace([' ', '|'], ""))
-                .collect::<Vec<_>>()
-                .join("/")
-        })
-        .collect()
-}
+use pipe::{run, text, ultimate_grids};
 
 #[test]
 fn analyze_reports_every_move() {

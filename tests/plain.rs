@@ -1,7 +1,7 @@
 //! The binary driven through pipes, as a script or another program drives it.
 
 mod pipe;
-use pipe::{run, text};
+use pipe::{run, text, ultimate_grids};
 
 /// The boards printed, each as its three rows joined.
 fn boards(out: &str) -> Vec<String> {
@@ -218,25 +218,6 @@ fn rules_that_do_not_fit_are_refused() {
     );
     let out = run(&["--size", "9"], b"");
     assert_eq!(out.status.code(), Some(2));
-}
-
-/// The Ultimate grids printed, each as its nine rows of cells top first, without the row
-/// numbers and lines, joined by `/` as in the position notation (empty cells of the board the
-/// player is sent to show their digit).
-fn ultimate_grids(out: &str) -> Vec<String> {
-    let lines: Vec<&str> = out.lines().collect();
-    lines
-        .windows(13)
-        .filter(|w| w[0].starts_with("Boards: ") && w[12] == "   a b c   d e f   g h i")
-        .map(|w| {
-            w[1..12]
-                .iter()
-                .filter(|l| !l.contains("-+-"))
-                .map(|l| l[2..].replace([' ', '|'], ""))
-                .collect::<Vec<_>>()
-                .join("/")
-        })
-        .collect()
 }
 
 /// A short Ultimate game X wins by taking boards 3, 5 and 7, typed in every form a move

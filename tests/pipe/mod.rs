@@ -23,3 +23,24 @@ pub fn run(args: &[&str], input: &[u8]) -> Output {
 pub fn text(bytes: &[u8]) -> String {
     String::from_utf8(bytes.to_vec()).unwrap()
 }
+
+/// The Ultimate grids printed, each as its nine rows of cells top first, without the row
+/// numbers and lines, joined by `/` as in the position notation (empty cells of the board the
+/// player is sent to show their digit).
+// Not every file of tests that runs the binary reads Ultimate grids.
+#[allow(dead_code)]
+pub fn ultimate_grids(out: &str) -> Vec<String> {
+    let lines: Vec<&str> = out.lines().collect();
+    lines
+        .windows(13)
+        .filter(|w| w[0].starts_with("Boards: ") && w[12] == "   a b c   d e f   g h i")
+        .map(|w| {
+            w[1..12]
+                .iter()
+                .filter(|l| !l.contains("-+-"))
+                .map(|l| l[2..].replace([' ', '|'], ""))
+                .collect::<Vec<_>>()
+                .join("/")
+        })
+        .collect()
+}
