@@ -27,6 +27,7 @@
 
 pub mod board;
 pub mod cli;
+pub mod explain;
 pub mod game;
 mod geometry;
 pub mod line;

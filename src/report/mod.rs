@@ -5,5 +5,6 @@
 
 pub mod analyze;
 pub mod board;
+pub mod explain;
 pub mod json;
 pub mod review;
