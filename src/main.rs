@@ -136,6 +136,7 @@ fn explain(cli: &Cli, args: &ExplainArgs) -> anyhow::Result<ExitCode> {
         _ => explain::Format::Plain,
     };
     let options = explain::Options {
+        variant: cli.variant(),
         size: cli.size,
         k: cli.k,
         misere: cli.misere,

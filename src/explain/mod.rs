@@ -291,3 +291,128 @@ pub fn explain(
     let board = position.classic().ok_or(ExplainError::Unsupported)?;
     classic::explain(board, algorithm, limits)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Board;
+    use clap::ValueEnum;
+
+    fn explained(board: &str, algorithm: Algorithm, depth: Option<u32>) -> Explanation {
+        let position = Position::Classic(board.parse::<Board>().unwrap());
+        let limits = Limits {
+            depth,
+            max_nodes: 1_000_000,
+        };
+        explain(&position, algorithm, limits).unwrap()
+    }
+
+    /// Every node of a tree, depth first.
+    fn all(node: &Node) -> Vec<&Node> {
+        let mut out = vec![node];
+        for child in &node.children {
+            out.extend(all(child));
+        }
+        out
+    }
+
+    #[test]
+    fn window_shows_unbounded_ends_as_infinity() {
+        let open = Window {
+            alpha: None,
+            beta: None,
+        };
+        assert_eq!(open.to_string(), "(-∞, +∞)");
+        let half = Window {
+            alpha: Some(-1),
+            beta: None,
+        };
+        assert_eq!(half.to_string(), "(-1, +∞)");
+    }
+
+    #[test]
+    fn algorithm_names_are_their_command_line_names() {
+        for algorithm in Algorithm::ALL {
+            assert_eq!(Algorithm::from_str(algorithm.name(), false), Ok(algorithm));
+        }
+    }
+
+    #[test]
+    fn a_cut_off_lists_its_pruned_moves_without_values() {
+        let tree = explained("X.O/.X./..O", Algorithm::AlphaBeta, None).tree;
+        let cut: Vec<&Node> = all(&tree).into_iter().filter(|n| n.cutoff).collect();
+        assert!(!cut.is_empty());
+        for node in cut {
+            let pruned: Vec<&Node> = node.children.iter().filter(|c| c.pruned).collect();
+            assert_eq!(pruned.len(), node.pruned_moves as usize);
+            assert!(
+                pruned
+                    .iter()
+                    .all(|p| p.value.is_none() && p.children.is_empty())
+            );
+            assert!(
+                node.children.last().is_some_and(|c| c.pruned),
+                "pruned come last"
+            );
+        }
+    }
+
+    #[test]
+    fn minimax_prunes_nothing_and_every_value_is_exact() {
+        let x = explained("X.O/.X./..O", Algorithm::Minimax, None);
+        assert_eq!((x.totals.cutoffs, x.totals.pruned), (0, 0));
+        assert!(
+            all(&x.tree)
+                .iter()
+                .all(|n| n.bound == Some(Bound::Exact) && n.window.is_none())
+        );
+    }
+
+    #[test]
+    fn shown_nodes_and_the_counts_below_them_add_up_to_the_visits() {
+        for algorithm in Algorithm::ALL {
+            let x = explained("X../.../...", algorithm, Some(2));
+            let nodes = all(&x.tree);
+            let shown = nodes.iter().filter(|n| !n.pruned).count() as u64;
+            let below: u64 = nodes.iter().map(|n| n.hidden).sum();
+            assert_eq!(shown + below, x.totals.visited, "{algorithm}");
+            assert!(nodes.iter().all(|n| n.mv.is_none() || n.by.is_some()));
+        }
+    }
+
+    #[test]
+    fn only_the_table_algorithms_hit_the_table_and_only_symmetry_across_images() {
+        for algorithm in Algorithm::ALL {
+            let x = explained(".../.X./...", algorithm, None);
+            let hits: Vec<Hit> = all(&x.tree).iter().filter_map(|n| n.table_hit).collect();
+            assert_eq!(hits.len() as u64, x.totals.table_hits);
+            assert_eq!(algorithm.tables(), !hits.is_empty(), "{algorithm}");
+            let symmetric = hits.contains(&Hit::Symmetric);
+            assert_eq!(symmetric, algorithm == Algorithm::Symmetry, "{algorithm}");
+        }
+    }
+
+    #[test]
+    fn the_best_line_leads_to_the_root_value() {
+        let x = explained("X../.../...", Algorithm::Minimax, None);
+        let mut board: Board = "X../.../...".parse().unwrap();
+        for name in &x.pv {
+            board.play(board.parse_cell(name).unwrap()).unwrap();
+        }
+        assert_eq!(board.outcome(), crate::board::Outcome::Draw);
+        assert_eq!(x.value, 0);
+    }
+
+    #[test]
+    fn ultimate_is_not_explained_yet() {
+        let position = crate::position::Variant::Ultimate.start();
+        let limits = Limits {
+            depth: Some(0),
+            max_nodes: 1,
+        };
+        assert_eq!(
+            explain(&position, Algorithm::Minimax, limits).unwrap_err(),
+            ExplainError::Unsupported
+        );
+    }
+}

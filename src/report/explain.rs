@@ -1,15 +1,15 @@
 //! `tictactoe explain`: the tree a textbook search visits from a position ([`crate::explain`]),
 //! as an indented text tree ending with the totals, as JSON, or as Graphviz DOT for slides.
 
-use std::fmt::Write as _;
+use std::fmt::{self, Write as _};
 use std::io::{self, Write};
 
 use serde::Serialize;
 
-use crate::board::Rules;
+use crate::board::RulesError;
 use crate::explain::{self, Algorithm, Bound, Explanation, Hit, Limits, Node};
-use crate::position::{Position, Variant};
-use crate::record::Record;
+use crate::position::{ParsePositionError, Position, Variant};
+use crate::record::{Record, RecordError};
 
 /// How the tree is printed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,9 +23,11 @@ pub enum Format {
 }
 
 /// The rules, the search and the output of `explain`.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Options {
-    /// `--size`: a board given in notation must have it; moves are played on a board of it.
+    /// The game the rule flags name, where moves are played (and why they name none).
+    pub variant: Result<Variant, RulesError>,
+    /// `--size`: a board given in notation must have it.
     pub size: Option<u8>,
     pub k: Option<u8>,
     pub misere: bool,
@@ -69,31 +71,64 @@ pub fn run(
     }
 }
 
+/// Why the input names no position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum InputError {
+    /// A board in notation that does not parse.
+    Board {
+        text: String,
+        error: ParsePositionError,
+    },
+    /// A classic board of another size than `--size`.
+    Size { text: String, found: u8, size: u8 },
+    /// Moves given, but the rule flags name no game.
+    Rules(RulesError),
+    /// A move that names no legal move.
+    Move(RecordError),
+}
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            InputError::Board { text, error } => write!(f, "bad board {text:?}: {error}"),
+            InputError::Size { text, found, size } => {
+                write!(
+                    f,
+                    "bad board {text:?}: it is {found}×{found}, but --size is {size}"
+                )
+            }
+            InputError::Rules(e) => write!(f, "{e}"),
+            InputError::Move(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for InputError {}
+
 /// The position `input` names, or why it names none.
-fn position(input: &[String], options: &Options) -> Result<Position, String> {
+fn position(input: &[String], options: &Options) -> Result<Position, InputError> {
     if let [text] = input
         && text.contains('/')
     {
-        let position = Position::parse(text, options.ultimate, options.k, options.misere)
-            .map_err(|e| format!("bad board {text:?}: {e}"))?;
+        let position = Position::parse(text, options.ultimate, options.k, options.misere).map_err(
+            |error| InputError::Board {
+                text: text.clone(),
+                error,
+            },
+        )?;
         if let (Some(size), Some(board)) = (options.size, position.classic())
             && board.size() != size
         {
-            return Err(format!(
-                "bad board {text:?}: it is {0}×{0}, but --size is {size}",
-                board.size()
-            ));
+            return Err(InputError::Size {
+                text: text.clone(),
+                found: board.size(),
+                size,
+            });
         }
         return Ok(position);
     }
-    let variant = if options.ultimate {
-        Variant::Ultimate
-    } else {
-        let size = options.size.unwrap_or(3);
-        let k = options.k.unwrap_or(Rules::default_k(size));
-        Variant::Classic(Rules::new(size, k, options.misere).map_err(|e| e.to_string())?)
-    };
-    let record = Record::parse(variant, input).map_err(|e| e.to_string())?;
+    let variant = options.variant.clone().map_err(InputError::Rules)?;
+    let record = Record::parse(variant, input).map_err(InputError::Move)?;
     let mut position = variant.start();
     for &mv in record.moves() {
         position.play(mv).expect("a record replays legally");
