@@ -4,7 +4,8 @@
 //! `negamax/best_move_empty` is the speed-up of the engine over the textbook algorithm. The
 //! `larger` group proves 4×4 and 5×5 boards with four in a row drawn, from a fresh searcher;
 //! the `proofs` group proves the five-in-a-row boards drawn (pairing strategies and the
-//! moves they rule out) and 6×6 with four in a row won.
+//! moves they rule out) and 6×6 with four in a row won; the `misere` group proves misère
+//! boards (mirror strategies and misère pairings).
 
 use std::hint::black_box;
 
@@ -125,6 +126,25 @@ fn search(c: &mut Criterion) {
             b.iter(|| Searcher::new().best_move(black_box(&board)));
         });
     }
+    group.finish();
+
+    // Misère boards proven from the empty board (mirror strategies and pairings of a side's
+    // own lines), and 5×5 with four after X takes the centre (the default 5×5 misère board,
+    // where X then holds the mirror).
+    let misere = |n, k| Board::new(Rules::new(n, k, true).unwrap());
+    let mut centre = misere(5, 4);
+    centre.play(centre.cell_at(2, 2).unwrap()).unwrap();
+    let mut group = c.benchmark_group("misere");
+    group.sample_size(10);
+    for (n, k) in [(3, 3), (4, 4), (5, 5), (6, 6)] {
+        let board = misere(n, k);
+        group.bench_function(format!("{n}x{n}_k{k}_prove_empty"), |b| {
+            b.iter(|| Searcher::new().best_move(black_box(&board)));
+        });
+    }
+    group.bench_function("5x5_k4_prove_after_centre", |b| {
+        b.iter(|| Searcher::new().best_move(black_box(&centre)));
+    });
     group.finish();
 }
 

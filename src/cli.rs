@@ -1,7 +1,8 @@
 //! The command line, parsed with clap's derive. Every flag is documented in `--help`.
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, Parser, Subcommand};
 
+use std::io::{self, Write};
 use std::net::IpAddr;
 use std::time::Duration;
 
@@ -31,7 +32,8 @@ Examples:
   tictactoe --ultimate           Ultimate tic-tac-toe: board then cell, 53
   tictactoe analyze X.O/.X./..O  the value of every move
   tictactoe review 5 9 4 6 1     judge every move of a game
-  tictactoe host                 play a friend over the network: prints how to join")]
+  tictactoe host                 play a friend over the network: prints how to join
+  tictactoe completions bash     a completion script; `tictactoe man` prints the manual")]
 pub struct Cli {
     /// Who plays X, which moves first
     #[arg(short = 'x', long = "x-player", value_name = "PLAYER", default_value_t = Player::Human, global = true)]
@@ -41,7 +43,10 @@ pub struct Cli {
     #[arg(short = 'o', long = "o-player", value_name = "PLAYER", default_value_t = Player::Hard, global = true)]
     pub o: Player,
 
-    /// Seed every random choice of the AI, so a game can be replayed exactly
+    /// Seed every random choice of the AI and replay the game exactly: with a seed each AI
+    /// budget (`--think`) is an amount of work, not time (about the same on a typical
+    /// machine), so every AI move depends only on the position, the seed and the moves before
+    /// it, on any machine under any load
     #[arg(long, value_name = "N")]
     pub seed: Option<u64>,
 
@@ -71,8 +76,9 @@ pub struct Cli {
     pub ultimate: bool,
 
     /// Milliseconds of search for each `hard` move, each `analyze` board and each `review`
-    /// move. A position solved in time is played perfectly; otherwise the best move found so
-    /// far is played
+    /// move (with `--seed`, the work that takes on a typical machine). A position solved in
+    /// time is played perfectly; otherwise the best move found so far is played, or a move
+    /// proven not to lose where there is one (misère: the mirror answer)
     #[arg(long, value_name = "MS", global = true, default_value_t = 1000)]
     pub think: u64,
 
@@ -137,6 +143,30 @@ pub enum Command {
     /// Show the tree a textbook search (minimax, alpha-beta...) visits from a position: as
     /// indented text with the totals (the default, or --plain), as JSON, or as Graphviz DOT
     Explain(ExplainArgs),
+    /// Print a completion script for a shell (bash, zsh, fish, elvish, powershell)
+    Completions(CompletionsArgs),
+    /// Print the manual page (roff), for `man -l -` or a man directory
+    Man,
+}
+
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete for
+    #[arg(value_name = "SHELL")]
+    pub shell: clap_complete::Shell,
+}
+
+/// Writes the completion script of the whole command line for `shell`.
+pub fn write_completions(shell: clap_complete::Shell, out: &mut dyn Write) -> io::Result<()> {
+    // Generated in memory first: the generator panics on a failed write (a closed pipe).
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), "tictactoe", &mut script);
+    out.write_all(&script)
+}
+
+/// Writes the manual page of the whole command line, in roff.
+pub fn write_man(out: &mut dyn Write) -> io::Result<()> {
+    clap_mangen::Man::new(Cli::command()).render(out)
 }
 
 #[derive(Debug, Args)]
@@ -224,7 +254,6 @@ pub struct ReviewArgs {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::CommandFactory;
 
     #[test]
     fn verify_cli() {

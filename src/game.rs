@@ -281,12 +281,35 @@ impl Session {
             Outcome::Draw => Some("Draw.".to_string()),
             Outcome::Won(winner) => {
                 let human = |mark: Mark| self.game.player(mark).is_human();
-                Some(if human(winner) && !human(winner.other()) {
+                let result = if human(winner) && !human(winner.other()) {
                     "You win!".to_string()
                 } else {
                     format!("{winner} ({}) wins.", self.name_of(winner))
+                };
+                Some(match self.game.position().line_completed_by_loser() {
+                    Some(loser) => format!("{loser} completed a line: {result}"),
+                    None => result,
                 })
             }
+        }
+    }
+
+    /// Side `side` is played by `player` from the next round on (an AI at another level); the
+    /// sides' names follow, the score so far stays. The current game keeps its players.
+    pub fn replace(&mut self, side: Side, player: Player) {
+        let i = match side {
+            Side::A => 0,
+            Side::B => 1,
+        };
+        self.players[i] = player;
+        self.names = names(self.players[0], self.players[1]);
+    }
+
+    /// The player of `side`.
+    pub fn player(&self, side: Side) -> Player {
+        match side {
+            Side::A => self.players[0],
+            Side::B => self.players[1],
         }
     }
 
@@ -329,6 +352,20 @@ mod tests {
             g.play(Board::default().numpad(d).unwrap()).unwrap();
         }
         g
+    }
+
+    #[test]
+    fn a_misere_result_says_who_completed_a_line() {
+        let rules = Rules::new(3, 3, true).unwrap();
+        let mut session = Session::new(rules, Player::Human, Player::Human);
+        for d in [7, 1, 8, 2, 9] {
+            let cell = Board::default().numpad(d).unwrap();
+            session.game_mut().play(cell).unwrap();
+        }
+        assert_eq!(
+            session.result().as_deref(),
+            Some("X completed a line: O (Player 2) wins.")
+        );
     }
 
     #[test]

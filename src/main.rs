@@ -8,7 +8,9 @@ use anyhow::Context;
 use clap::error::ErrorKind;
 use clap::parser::ValueSource;
 use clap::{ArgMatches, CommandFactory, FromArgMatches};
-use tictactoe::cli::{AnalyzeArgs, Cli, Command, ExplainArgs, HostArgs, JoinArgs, ReviewArgs};
+use tictactoe::cli::{
+    self, AnalyzeArgs, Cli, Command, ExplainArgs, HostArgs, JoinArgs, ReviewArgs,
+};
 use tictactoe::explain::Limits;
 use tictactoe::game::Session;
 use tictactoe::plain::{self, Ending};
@@ -23,6 +25,9 @@ fn main() -> ExitCode {
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     match try_main(&cli, &matches) {
         Ok(code) => code,
+        // Standard output was closed (`tictactoe review … | head -1`): nothing more is wanted,
+        // so end quietly, as other Unix tools do.
+        Err(e) if closed_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("tictactoe: {e:#}");
             ExitCode::FAILURE
@@ -30,8 +35,25 @@ fn main() -> ExitCode {
     }
 }
 
+/// Whether `e` came from writing to a closed pipe.
+fn closed_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|cause| {
+        cause
+            .downcast_ref::<io::Error>()
+            .is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe)
+    })
+}
+
 fn try_main(cli: &Cli, matches: &ArgMatches) -> anyhow::Result<ExitCode> {
     match &cli.command {
+        Some(Command::Completions(args)) => {
+            cli::write_completions(args.shell, &mut io::stdout().lock())?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::Man) => {
+            cli::write_man(&mut io::stdout().lock())?;
+            Ok(ExitCode::SUCCESS)
+        }
         Some(Command::Analyze(args)) => analyze(cli, args),
         Some(Command::Review(args)) => review(cli, args),
         Some(Command::Host(args)) => {
@@ -166,10 +188,11 @@ fn play(cli: &Cli) -> anyhow::Result<ExitCode> {
         return after_screen(cli, &summary);
     }
     let mut session = session;
+    let mut lines = plain::Signalled::new(io::BufReader::new(io::stdin()))?;
     let ending = plain::run(
         &mut session,
         &mut brain(cli),
-        &mut io::stdin().lock(),
+        &mut lines,
         &mut io::stdout().lock(),
         plain_options(cli),
     )

@@ -43,7 +43,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::board::Mark;
-use crate::search::Value;
+use crate::search::{Meter, Value};
 use crate::ultimate::{Move, Outcome, UltimateBoard, count, has_line, nth_bit, threats};
 
 /// The default cap on the tree: 4 Mi nodes, 64 MiB.
@@ -60,6 +60,10 @@ pub const PRIOR_VISITS: u32 = 10;
 pub const MAX_PRIOR_VISITS: u32 = 1000;
 /// Iterations between looks at the cancel flag; the clock is read every fourth look.
 const CHECK_EVERY: u64 = 16;
+/// Iterations per millisecond of budget when budgets are metered by work ([`Meter::Work`]):
+/// about what a release build runs from the opening on one core of a shared 2020s server
+/// (later positions run more a millisecond, since their random games are shorter).
+pub const ITERATIONS_PER_MS: u64 = 600;
 
 /// A random game's result: the winning side (0 for X, 1 for O) or `DRAW`.
 const DRAW: u8 = 2;
@@ -143,6 +147,9 @@ pub struct Mcts {
     exploration: f32,
     /// Imaginary visits each new node starts with, at the rate [`prior`] guesses.
     prior: u32,
+    /// How a budget is spent: by the clock, or as [`ITERATIONS_PER_MS`] iterations a
+    /// millisecond.
+    meter: Meter,
 }
 
 impl Mcts {
@@ -158,6 +165,30 @@ impl Mcts {
             iterations: 0,
             exploration: EXPLORATION,
             prior: PRIOR_VISITS,
+            meter: Meter::Clock,
+        }
+    }
+
+    /// Spends every budget given from now on by `meter`: with [`Meter::Work`] a budget is
+    /// [`ITERATIONS_PER_MS`] iterations a millisecond, so a seeded search's result depends only
+    /// on the position, the seed and the searches before it, never on the clock.
+    pub fn set_meter(&mut self, meter: Meter) {
+        self.meter = meter;
+    }
+
+    /// The limit of a search with `budget`.
+    fn limit(&self, budget: Duration, every_move: bool) -> Limit {
+        let (deadline, iterations) = match self.meter {
+            Meter::Clock => (Instant::now().checked_add(budget), None),
+            Meter::Work => {
+                let ms = u64::try_from(budget.as_millis()).unwrap_or(u64::MAX);
+                (None, Some(ms.saturating_mul(ITERATIONS_PER_MS)))
+            }
+        };
+        Limit {
+            deadline,
+            iterations,
+            every_move,
         }
     }
 
@@ -248,11 +279,7 @@ impl Mcts {
     /// best move with its value; `None` once the game is over or when cancelled. Even with a
     /// zero budget the root's moves are generated, so a move that wins at once is found.
     pub fn think(&mut self, board: &UltimateBoard, budget: Duration) -> Option<Choice> {
-        let limit = Limit {
-            deadline: Some(Instant::now() + budget),
-            iterations: None,
-            every_move: false,
-        };
+        let limit = self.limit(budget, false);
         self.search(board, limit)?;
         Some(self.best())
     }
@@ -271,11 +298,7 @@ impl Mcts {
     /// Every legal move with its value after searching `board` for `budget` (less once every
     /// move is proven), in move order; empty once the game is over or when cancelled.
     pub fn analyze(&mut self, board: &UltimateBoard, budget: Duration) -> Vec<(Move, Value)> {
-        let limit = Limit {
-            deadline: Some(Instant::now() + budget),
-            iterations: None,
-            every_move: true,
-        };
+        let limit = self.limit(budget, true);
         if self.search(board, limit).is_none() {
             return Vec::new();
         }

@@ -4,15 +4,16 @@
 //! A bad line gets one line naming the problem and the same prompt again; the board is
 //! untouched.
 
+mod lines;
 mod net;
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, Write};
 
 use crate::game::{Game, Session};
 use crate::line;
 use crate::player::{self, Brain};
 use crate::position::Move;
-use crate::report::board::{result_line, show};
+use crate::report::board::{result_sentence, show};
 use crate::report::{analyze, review};
 
 /// How a plain session ended.
@@ -28,10 +29,12 @@ pub enum Ending {
     Left,
     /// The connection of a network game was lost for good.
     Disconnected,
-    /// A network game was ended by this stop signal (after saying goodbye).
+    /// This stop signal ended the game (a network game after saying goodbye, a local one
+    /// after `Quit.` and the record).
     Stopped(i32),
 }
 
+pub use lines::{Lines, Next, Signalled};
 pub use net::{host, join};
 
 /// How the plain front end talks.
@@ -46,11 +49,11 @@ pub struct Options {
 
 /// Plays the session's game to the end through lines of text. A finished game ends with the
 /// result line and the game's `Record:` line (and, with `options.review`, its review); a game
-/// left with `q` ends with `Quit.` and its record so far.
+/// left with `q`, or stopped by a signal, ends with `Quit.` and its record so far.
 pub fn run(
     session: &mut Session,
     brain: &mut Brain,
-    input: &mut dyn BufRead,
+    input: &mut dyn Lines,
     out: &mut dyn Write,
     options: Options,
 ) -> io::Result<Ending> {
@@ -62,27 +65,36 @@ pub fn run(
             finish(game, brain, out, options)?;
             return Ok(Ending::Finished);
         };
+        if let Some(signal) = input.stopped() {
+            writeln!(out)?;
+            quit(game, out)?;
+            return Ok(Ending::Stopped(signal));
+        }
         if let Some(cell) = brain.choose(player, game.position()) {
             game.play(cell).expect("the AI plays legal moves");
             writeln!(out, "{mark} ({player}) plays {cell}")?;
             write!(out, "{}", show(game.position()))?;
             continue;
         }
-        prompt(game, out)?;
-        buf.clear();
-        if line::read_line(input, &mut buf)? == 0 {
-            writeln!(out)?;
-            return Ok(Ending::InputEnded);
+        prompt(game, out, true)?;
+        match input.next_line(&mut buf)? {
+            Next::Line => {}
+            Next::Ended => {
+                writeln!(out)?;
+                return Ok(Ending::InputEnded);
+            }
+            Next::Stopped(signal) => {
+                writeln!(out)?;
+                quit(game, out)?;
+                return Ok(Ending::Stopped(signal));
+            }
         }
-        match typed(game, &buf, out, options.echo)? {
+        match typed(game, &buf, out, options.echo, true)? {
             Typed::Cell(cell) => {
                 play(game, cell, out)?;
             }
             Typed::Quit => {
-                writeln!(out, "Quit.")?;
-                if !game.history().is_empty() {
-                    writeln!(out, "Record: {}", game.record())?;
-                }
+                quit(game, out)?;
                 return Ok(Ending::Quit);
             }
             Typed::Undo => match game.undo() {
@@ -99,6 +111,15 @@ pub fn run(
     }
 }
 
+/// What `q` prints: `Quit.` and the record so far, if a move was played.
+fn quit(game: &Game, out: &mut dyn Write) -> io::Result<()> {
+    writeln!(out, "Quit.")?;
+    if !game.history().is_empty() {
+        writeln!(out, "Record: {}", game.record())?;
+    }
+    Ok(())
+}
+
 /// What a line typed at the prompt asks for, once the lines that only need an answer have
 /// had it.
 enum Typed {
@@ -112,8 +133,9 @@ enum Typed {
 
 /// The prompt for the side to move: `X to move (1-9, u undo, h hint, q quit): `, and in
 /// Ultimate `X to move on board 3 (1-9, …): ` or, where a move takes the long form, `X to
-/// move anywhere (board then cell, e.g. 53): `.
-fn prompt(game: &Game, out: &mut dyn Write) -> io::Result<()> {
+/// move anywhere (board then cell, e.g. 53): `. `undo` says whether `u` is offered (not in a
+/// network game).
+fn prompt(game: &Game, out: &mut dyn Write, undo: bool) -> io::Result<()> {
     let position = game.position();
     let mark = position.to_move();
     let place = position
@@ -123,23 +145,32 @@ fn prompt(game: &Game, out: &mut dyn Write) -> io::Result<()> {
     let forms = position.move_forms();
     let keys = if forms.contains(' ') {
         ""
-    } else {
+    } else if undo {
         ", u undo, h hint, q quit"
+    } else {
+        ", h hint, q quit"
     };
     write!(out, "{mark} to move{place} ({forms}{keys}): ")?;
     out.flush()
 }
 
 /// Reads one typed line (echoed back with `echo`); a line that asks for nothing the game must
-/// do is answered here.
-fn typed(game: &Game, buf: &[u8], out: &mut dyn Write, echo: bool) -> io::Result<Typed> {
+/// do is answered here. `undo` says whether `u` is offered.
+fn typed(
+    game: &Game,
+    buf: &[u8],
+    out: &mut dyn Write,
+    echo: bool,
+    undo: bool,
+) -> io::Result<Typed> {
     let range = game.position().move_forms();
+    let keys = if undo { "u, h or q" } else { "h or q" };
     if line::too_long(buf) {
         if echo {
             writeln!(out, "{}", line::quote(buf))?;
         }
         let why = line::why_too_long(buf);
-        writeln!(out, "That line is {why}: type a cell ({range}), u, h or q.")?;
+        writeln!(out, "That line is {why}: type a cell ({range}), {keys}.")?;
         return Ok(Typed::Handled);
     }
     let Ok(line) = std::str::from_utf8(buf) else {
@@ -148,7 +179,7 @@ fn typed(game: &Game, buf: &[u8], out: &mut dyn Write, echo: bool) -> io::Result
         }
         writeln!(
             out,
-            "That line is not valid text (UTF-8): type a cell ({range}), u, h or q."
+            "That line is not valid text (UTF-8): type a cell ({range}), {keys}."
         )?;
         return Ok(Typed::Handled);
     };
@@ -158,9 +189,10 @@ fn typed(game: &Game, buf: &[u8], out: &mut dyn Write, echo: bool) -> io::Result
     let command = line.trim().to_ascii_lowercase();
     Ok(match command.as_str() {
         "" => {
+            let undo = if undo { ", u to undo" } else { "" };
             writeln!(
                 out,
-                "Type a cell ({range}), u to undo, h for a hint or q to quit."
+                "Type a cell ({range}){undo}, h for a hint or q to quit."
             )?;
             Typed::Handled
         }
@@ -174,10 +206,12 @@ fn typed(game: &Game, buf: &[u8], out: &mut dyn Write, echo: bool) -> io::Result
             } else {
                 "the value of every move"
             };
-            writeln!(
-                out,
-                "{typing}; u to undo your last move, h for {hint}, q to quit."
-            )?;
+            let undo = if undo {
+                "u to undo your last move, "
+            } else {
+                ""
+            };
+            writeln!(out, "{typing}; {undo}h for {hint}, q to quit.")?;
             Typed::Handled
         }
         _ => match game.position().parse_move(line) {
@@ -218,7 +252,7 @@ fn hint(game: &Game, brain: &mut Brain, out: &mut dyn Write) -> io::Result<()> {
 
 /// The end of a game: the result line, the record and, if asked for, the review.
 fn finish(game: &Game, brain: &mut Brain, out: &mut dyn Write, options: Options) -> io::Result<()> {
-    writeln!(out, "{}", result_line(game.outcome()))?;
+    writeln!(out, "{}", result_sentence(game.position()))?;
     let record = game.record();
     writeln!(out, "Record: {record}")?;
     if options.review {

@@ -12,7 +12,7 @@ use std::time::Duration;
 use crate::board::{Board, Cell};
 use crate::mcts::{self, Level, Mcts};
 use crate::position::{Move, Position, Variant};
-use crate::search::{Searcher, Value};
+use crate::search::{Meter, Searcher, Value};
 
 /// The thinking budget of a `hard` Ultimate move when none is given: Ultimate is never
 /// searched to the end.
@@ -27,7 +27,10 @@ pub enum Player {
     Easy,
     /// Wins in one, else blocks, else builds the most lines; can be beaten.
     Medium,
-    /// Perfect play: never loses; random among equally good moves.
+    /// Perfect play wherever its search proves the value within `--think` (3×3, 4×4, the
+    /// default boards from the start given a free core or `--seed`, a misère game for the
+    /// side that can mirror), else a move proven not to lose or the best move found; random
+    /// among equally good moves.
     Hard,
     /// The other player of a network game, whose moves arrive over the connection.
     #[value(skip)]
@@ -70,25 +73,40 @@ pub struct Brain {
     searcher: Searcher,
     mcts: Mcts,
     think: Option<Duration>,
+    /// How the thinking budget is spent: by work with a seed, by the clock without.
+    meter: Meter,
 }
 
 impl Brain {
-    /// A chooser whose random choices follow from `seed`, or from entropy with `None`.
+    /// A chooser whose random choices follow from `seed`, or from entropy with `None`. With a
+    /// seed every budget is spent as work (see [`Meter::Work`]), so each move is a function of
+    /// the position, the seed and the moves before it: a seeded game replays exactly, on any
+    /// machine under any load. Without one, budgets are wall-clock time.
     pub fn new(seed: Option<u64>) -> Brain {
         let rng = seed.map_or_else(fastrand::Rng::new, fastrand::Rng::with_seed);
         // Its own stream, so classic games with a seed play as they always did.
-        let mcts = Mcts::new(seed.map(|s| s ^ 0x9e37_79b9_7f4a_7c15));
+        let mut mcts = Mcts::new(seed.map(|s| s ^ 0x9e37_79b9_7f4a_7c15));
+        let meter = if seed.is_some() {
+            Meter::Work
+        } else {
+            Meter::Clock
+        };
+        mcts.set_meter(meter);
+        let mut searcher = Searcher::new();
+        searcher.set_meter(meter);
         Brain {
             rng,
-            searcher: Searcher::new(),
+            searcher,
             mcts,
             think: None,
+            meter,
         }
     }
 
     /// A search table of at most `mb` MiB.
     pub fn with_table_mb(mut self, mb: usize) -> Brain {
         self.searcher = Searcher::with_table_mb(mb);
+        self.searcher.set_meter(self.meter);
         self
     }
 
@@ -257,7 +275,10 @@ impl Brain {
 /// Whether the AI of `variant` values unproven positions by win rates (a proven value is then
 /// read as a rate too: 1, ½ or 0) rather than by a heuristic score.
 pub fn rates(variant: Variant) -> bool {
-    variant.has_boards()
+    match variant {
+        Variant::Classic(_) => false,
+        Variant::Ultimate => true,
+    }
 }
 
 /// A move judged for review, from its mover's side.

@@ -325,6 +325,14 @@ impl Position {
         self.outcome() != Outcome::InProgress
     }
 
+    /// Under misère rules, once the game is won: the side that completed a line and so lost.
+    pub fn line_completed_by_loser(&self) -> Option<Mark> {
+        match (self.variant().rules(), self.outcome()) {
+            (Some(rules), Outcome::Won(winner)) if rules.misere() => Some(winner.other()),
+            _ => None,
+        }
+    }
+
     /// The moves the side to move may make, in board order; none once the game is over.
     pub fn legal_moves(&self) -> Vec<Move> {
         match self {

@@ -183,6 +183,22 @@ fn two_processes_play_a_game_and_print_the_same_boards() {
 }
 
 #[test]
+fn the_join_code_is_read_in_any_case_and_the_prompt_offers_no_undo() {
+    let (mut host, addr, code) = host(&[]);
+    let mut joiner = join(&addr, &code.to_uppercase());
+    joiner.wait_for("You play O.");
+    host.wait_for("X to move (1-9, h hint, q quit): ");
+    host.send("5\n");
+    joiner.wait_for("O to move (1-9, h hint, q quit): ");
+    joiner.send("q\n");
+    host.wait_for("O left the game.");
+    assert!(joiner.wait_exit().success());
+    host.wait_exit();
+    let (h, j) = (host.output(), joiner.output());
+    assert!(!h.contains("u undo") && !j.contains("u undo"), "{h}\n{j}");
+}
+
+#[test]
 fn a_five_by_five_game_takes_the_host_rules() {
     let (mut host, addr, code) = host(&["--size", "5"]);
     let mut joiner = join(&addr, &code);
@@ -610,7 +626,7 @@ fn an_ultimate_game_over_the_network_prints_the_same_grids() {
             "{seen} missing from the host's output:\n{h}"
         );
     }
-    assert!(j.contains("O to move on board 9 (1-9, u undo, h hint, q quit): 5"));
+    assert!(j.contains("O to move on board 9 (1-9, h hint, q quit): 5"));
     assert!(j.contains("O to move anywhere (board then cell, e.g. 53): 47"));
     let grids = boards(&h);
     assert_eq!(grids.len(), 18, "the empty grid and one per move:\n{h}");

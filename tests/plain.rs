@@ -199,9 +199,12 @@ fn a_five_by_five_game_against_the_ai_with_coordinates() {
 }
 
 #[test]
-fn misere_completing_a_line_loses() {
+fn misere_completing_a_line_loses_and_the_result_says_why() {
     let out = run(&["--misere", "-o", "human"], b"7\n1\n8\n2\n9\n");
-    assert_eq!(result(&text(&out.stdout)), Some("O wins."));
+    assert_eq!(
+        result(&text(&out.stdout)),
+        Some("X completed a line: O wins.")
+    );
 }
 
 #[test]

@@ -490,28 +490,89 @@ fn keys_typed_during_the_ai_turn_wait_for_the_human() {
     tui.wait_text("X to move (you)");
 }
 
-fn quits_cleanly(keys: &str) {
+/// Plays a move, sends `keys` one write each (waiting for the question after the first
+/// when `asks`), and checks the game exits with the terminal restored.
+fn quits_cleanly(keys: &[&str], asks: bool) {
     let mut tui = two_humans();
     tui.send("5");
     tui.wait_board(".../.X./...");
-    tui.send(keys);
+    for (i, keys) in keys.iter().enumerate() {
+        tui.send(keys);
+        if i == 0 && asks {
+            tui.wait_text("Leave this game? y/n");
+        }
+    }
     assert!(tui.wait_exit(), "exit status");
     tui.assert_restored();
 }
 
 #[test]
-fn q_quits_and_restores_the_terminal() {
-    quits_cleanly("q");
+fn q_asks_mid_game_then_a_second_q_quits_and_restores_the_terminal() {
+    quits_cleanly(&["q", "q"], true);
 }
 
 #[test]
-fn ctrl_c_quits_and_restores_the_terminal() {
-    quits_cleanly("\x03");
+fn ctrl_c_quits_at_once_and_restores_the_terminal() {
+    quits_cleanly(&["\x03"], false);
 }
 
 #[test]
-fn escape_quits_and_restores_the_terminal() {
-    quits_cleanly("\x1b");
+fn escape_asks_mid_game_then_y_quits_and_restores_the_terminal() {
+    quits_cleanly(&["\x1b", "y"], true);
+}
+
+#[test]
+fn a_second_escape_or_another_key_keeps_the_game() {
+    let mut tui = two_humans();
+    tui.send("5");
+    tui.wait_board(".../.X./...");
+    tui.send("\x1b");
+    tui.wait_text("Leave this game? y/n");
+    tui.wait_text("y leave · any other key keeps playing");
+    tui.send("\x1b");
+    tui.wait_text("Still playing. O to move (Player 2)");
+    tui.send("q");
+    tui.wait_text("Leave this game? y/n");
+    tui.send("1");
+    tui.wait_text("Still playing.");
+    assert_eq!(tui.board(), ".../.X./...", "the answer did not play");
+    assert!(tui.child.try_wait().unwrap().is_none(), "still running");
+    tui.send("1");
+    tui.wait_board(".../.X./O..");
+}
+
+#[test]
+fn n_mid_game_asks_and_only_y_starts_a_new_round() {
+    let mut tui = two_humans();
+    tui.send("5");
+    tui.wait_board(".../.X./...");
+    tui.send("n");
+    tui.wait_text("Leave this game for a new round? y/n");
+    tui.send("n");
+    tui.wait_text("Still playing.");
+    assert!(tui.screen().contains("round 1"));
+    tui.send("n");
+    tui.wait_text("Leave this game for a new round? y/n");
+    tui.send("y");
+    tui.wait_text("round 2");
+    assert_eq!(tui.board(), ".../.../...");
+}
+
+#[test]
+fn undo_after_the_end_is_refused_and_the_result_stays_in_the_score() {
+    let mut tui = two_humans();
+    tui.send("71829");
+    tui.wait_text("Score: Player 1 1 · Player 2 0 · draws 0");
+    tui.send("u");
+    tui.wait_text("The game is over and its result counts: no undo");
+    assert!(
+        tui.screen()
+            .contains("Score: Player 1 1 · Player 2 0 · draws 0")
+    );
+    assert_eq!(tui.board(), "XXX/.../OO.");
+    // Over, the game is left by one key.
+    tui.send("q");
+    assert!(tui.wait_exit());
 }
 
 fn signal_restores(signal: Signal) {
@@ -716,7 +777,32 @@ fn a_five_by_five_board_plays_with_arrows_and_the_mouse() {
         read_small_board(s, 5, 5) == "...../.X.../...../...O./....."
     });
     tui.send("5");
-    tui.wait_text("Digits name cells on 3×3 only: use the arrows");
+    tui.wait_text("Digits name cells on 3×3 only: type a coordinate (c3) or use the arrows");
+}
+
+#[test]
+fn a_coordinate_typed_on_a_big_board_shows_as_typed_and_its_row_plays() {
+    let mut tui = Tui::start(&["--size", "5", "-o", "human", "--delay", "0"]);
+    tui.send("d");
+    tui.wait_text("Typed d… now the row, 1-5 (Esc cancels)");
+    tui.send("2");
+    tui.wait_for("X on d2", |s| {
+        read_small_board(s, 5, 5) == "...../...../...../...X./....."
+    });
+    // Esc cancels a column letter without asking anything.
+    tui.send("a");
+    tui.wait_text("Typed a…");
+    tui.send("\x1b");
+    tui.wait_text("Coordinate cancelled. O to move (Player 2)");
+    // A column off the board and a taken cell only change the message line.
+    tui.send("f");
+    tui.wait_text("There is no column f here: columns are a to e");
+    tui.send("d2");
+    tui.wait_text("is taken");
+    tui.send("B5");
+    tui.wait_for("O on b5", |s| {
+        read_small_board(s, 5, 5) == ".O.../...../...../...X./....."
+    });
 }
 
 #[test]
@@ -762,9 +848,13 @@ fn wait_exit_timed(tui: &mut Tui) -> Duration {
 
 #[test]
 fn quitting_keys_work_at_once_while_the_ai_thinks() {
-    for keys in ["q", "\x1b", "\x03"] {
+    for (keys, answer) in [("q", Some("q")), ("\x1b", Some("y")), ("\x03", None)] {
         let mut tui = ai_thinking_on_seven_by_seven();
         tui.send(keys);
+        if let Some(answer) = answer {
+            tui.wait_text("Leave this game? y/n");
+            tui.send(answer);
+        }
         let took = wait_exit_timed(&mut tui);
         eprintln!("{keys:?} while the AI thinks: exited after {took:?}");
         assert!(
@@ -797,6 +887,8 @@ fn help_and_a_new_round_while_the_ai_thinks() {
         !s.contents().contains("any key closes")
     });
     tui.send("n");
+    tui.wait_text("Leave this game for a new round? y/n");
+    tui.send("y");
     tui.wait_text("Round 2: hard AI moves first. X (hard AI) is thinking…");
 }
 
@@ -1058,8 +1150,10 @@ fn ultimate_escape_after_a_first_digit_cancels_the_board_not_the_game() {
     tui.send("1");
     tui.wait_ultimate(&[("91", 'X')]);
     tui.wait_text("O to move on board 1 (Player 2)");
-    // Sent to a board, Esc has no board choice to cancel: it quits.
+    // Sent to a board, Esc has no board choice to cancel: it asks before leaving.
     tui.send("\x1b");
+    tui.wait_text("Leave this game? y/n");
+    tui.send("y");
     assert!(tui.wait_exit(), "exit status");
     tui.assert_restored();
 }
@@ -1125,6 +1219,8 @@ fn ultimate_q_quits_and_restores_the_terminal() {
     let mut tui = two_humans_ultimate();
     tui.send("53");
     tui.wait_ultimate(&[("53", 'X')]);
+    tui.send("q");
+    tui.wait_text("Leave this game? y/n");
     tui.send("q");
     assert!(tui.wait_exit(), "exit status");
     tui.assert_restored();

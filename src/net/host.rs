@@ -529,12 +529,14 @@ fn refuse(stream: &TcpStream, refusal: &Refusal) {
     let _ = stream.shutdown(Shutdown::Both);
 }
 
-/// Whether `given` is `expected`, in time that depends only on the length of `given`.
+/// Whether `given` is `expected` ignoring ASCII case (a code read out or typed as `MX4K-29PZ`
+/// still joins), in time that depends only on the length of `given`.
 fn code_matches(given: &str, expected: &str) -> bool {
     let (given, expected) = (given.as_bytes(), expected.as_bytes());
     let mut difference = u8::from(given.len() != expected.len());
     for (i, &b) in given.iter().enumerate() {
-        difference |= b ^ expected.get(i).copied().unwrap_or(0);
+        let e = expected.get(i).copied().unwrap_or(0);
+        difference |= b.to_ascii_lowercase() ^ e.to_ascii_lowercase();
     }
     difference == 0
 }
@@ -558,12 +560,14 @@ pub fn program() -> String {
 
 #[cfg(test)]
 mod tests {
+
     use super::*;
 
     #[test]
-    fn codes_match_only_exactly() {
+    fn codes_match_only_exactly_but_in_any_case() {
         assert!(code_matches("k7m2-qx4p", "k7m2-qx4p"));
-        for wrong in ["", "k7m2-qx4", "k7m2-qx4pp", "K7M2-QX4P", "a7m2-qx4p"] {
+        assert!(code_matches("K7M2-QX4P", "k7m2-qx4p"));
+        for wrong in ["", "k7m2-qx4", "k7m2-qx4pp", "a7m2-qx4p"] {
             assert!(!code_matches(wrong, "k7m2-qx4p"), "{wrong}");
         }
     }

@@ -176,11 +176,16 @@ impl fmt::Display for Rematch {
 pub enum MoveBlocked {
     /// (Joiner) the connection is lost: wait to be back in.
     NotConnected,
+    /// The other player left, or could not be reached again: the game cannot go on.
+    Gone,
 }
 
 impl fmt::Display for MoveBlocked {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Not connected: wait until you are back in")
+        match self {
+            MoveBlocked::NotConnected => write!(f, "Not connected: wait until you are back in"),
+            MoveBlocked::Gone => write!(f, "The other player is gone: the game cannot go on"),
+        }
     }
 }
 
@@ -360,7 +365,9 @@ impl NetGame {
     /// Whether the local player may play a move now: the joiner waits to be back in; the
     /// host plays on, and a player who rejoins gets its moves.
     pub fn may_move(&self) -> Result<(), MoveBlocked> {
-        if self.host || self.is_connected() {
+        if self.is_over() {
+            Err(MoveBlocked::Gone)
+        } else if self.host || self.is_connected() {
             Ok(())
         } else {
             Err(MoveBlocked::NotConnected)
@@ -682,6 +689,20 @@ mod tests {
         assert!(host.may_move().is_ok(), "the host plays on");
         let back = host.handle(&mut hosted, LinkEvent::Joined(addr)).unwrap();
         assert_eq!(back.to_string(), "O is back (127.0.0.1:9)");
+    }
+
+    #[test]
+    fn a_host_that_left_is_reported_gone_not_waited_for() {
+        let (mut net, mut session) = joined_game();
+        let left = net
+            .handle(&mut session, LinkEvent::Received(Message::Bye))
+            .unwrap();
+        assert_eq!(left, NetEvent::OpponentLeft { mark: Mark::X });
+        assert_eq!(net.may_move(), Err(MoveBlocked::Gone));
+        assert_eq!(
+            MoveBlocked::Gone.to_string(),
+            "The other player is gone: the game cannot go on"
+        );
     }
 
     #[test]

@@ -89,7 +89,10 @@ pub fn join(
 }
 
 /// Reads `input`'s lines on a thread of their own and sends them, then [`Input::Ended`].
-fn read_lines(mut input: impl BufRead + Send + 'static, tx: Sender<Input>) -> io::Result<()> {
+pub(super) fn read_lines(
+    mut input: impl BufRead + Send + 'static,
+    tx: Sender<Input>,
+) -> io::Result<()> {
     thread::Builder::new().name("input".into()).spawn(move || {
         loop {
             let mut buf = Vec::new();
@@ -108,7 +111,7 @@ fn read_lines(mut input: impl BufRead + Send + 'static, tx: Sender<Input>) -> io
 
 /// Sends SIGINT, SIGTERM and SIGHUP to the game as [`Input::Stop`], so it can say goodbye;
 /// if it has not ended [`STOP_GRACE`] later, ends the process.
-fn on_stop_signal(tx: Sender<Input>) -> anyhow::Result<()> {
+pub(super) fn on_stop_signal(tx: Sender<Input>) -> anyhow::Result<()> {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
     use signal_hook::iterator::Signals;
     let mut signals = Signals::new([SIGINT, SIGTERM, SIGHUP]).context("handling signals")?;
@@ -185,7 +188,7 @@ impl<'a> Game<'a> {
         };
         if !self.announced {
             if player.is_human() {
-                prompt(game, self.out)?;
+                prompt(game, self.out, false)?;
             } else {
                 writeln!(self.out, "Waiting for {mark} (remote)…")?;
             }
@@ -235,7 +238,7 @@ impl<'a> Game<'a> {
         self.announced = false;
         let network = &mut *self.network;
         let game = network.session.game_mut();
-        match typed(game, line, self.out, self.options.echo)? {
+        match typed(game, line, self.out, self.options.echo, false)? {
             Typed::Cell(cell) => match network.net.may_move() {
                 Err(blocked) => writeln!(self.out, "{blocked}.")?,
                 Ok(()) => {

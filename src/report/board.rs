@@ -113,6 +113,16 @@ pub fn heading(position: &Position) -> String {
     }
 }
 
+/// The one-line result of a finished game, saying why under misère rules: `X completed a
+/// line: O wins.`
+pub fn result_sentence(position: &Position) -> String {
+    let result = result_line(position.outcome());
+    match position.line_completed_by_loser() {
+        Some(loser) => format!("{loser} completed a line: {result}"),
+        None => result.to_string(),
+    }
+}
+
 /// The one-line result of a finished game.
 pub fn result_line(outcome: Outcome) -> &'static str {
     match outcome {

@@ -16,21 +16,29 @@
 //! its reply cannot win and is not searched. Forced replies come from `eval.rs`: a line one
 //! move from done must be blocked, two cannot be.
 
+mod budget;
 mod eval;
+mod mirror;
 mod order;
 mod pairing;
+mod strategies;
 mod table;
 mod value;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use crate::board::{Board, Cell, Geometry, Mark, Outcome, bit_indices};
+use crate::board::{Board, Cell, Geometry, Outcome, bit_indices};
 use crate::geometry::Symmetry;
+pub use budget::{Meter, WORK_PER_MS};
+use budget::{Start, Stop};
 use eval::{evaluate, scan};
+use mirror::Mirror;
 use order::MoveOrder;
 pub use pairing::Pairing;
+use strategies::Yield;
+pub use strategies::{mirror, pairing};
 use table::{Bound, Entry, Key, PROVEN, Table};
 pub use value::Value;
 use value::{DECIDED, INF, WIN};
@@ -43,9 +51,11 @@ const LEAN_EMPTIES: i32 = 4;
 /// the few moves left is cheaper.
 const PAIRING_EMPTIES: i32 = 10;
 /// Work between two looks at the clock and the cancel flag (well under a millisecond).
-const CLOCK_INTERVAL: u64 = 1024;
-/// A node of a pairing search counts as this many positions of work.
-const PAIRING_NODE_WORK: u64 = 4;
+const CLOCK_INTERVAL: u64 = 2048;
+/// Work of one position visited by the search.
+const POSITION_WORK: u64 = 2;
+/// Work of one node of a pairing search, which costs about half as much as a position.
+const PAIRING_NODE_WORK: u64 = 1;
 /// How many of its moves [`Searcher::pairing_move`] tries.
 const PAIRING_MOVE_TRIES: usize = 12;
 /// How many opponent replies [`Searcher::restriction`] tries.
@@ -104,11 +114,15 @@ pub struct Searcher {
     max_bytes: usize,
     geom: Option<&'static Geometry>,
     misere: bool,
-    /// Work done: positions visited, plus [`PAIRING_NODE_WORK`] per node of a pairing search.
+    /// Work done: [`POSITION_WORK`] per position visited, [`PAIRING_NODE_WORK`] per node of a
+    /// pairing search.
     nodes: u64,
     /// The clock and the cancel flag are looked at once `nodes` reaches this.
     next_check: u64,
-    deadline: Option<Instant>,
+    /// When the search in progress stops.
+    stop: Stop,
+    /// How budgets are spent: by the clock or by work.
+    meter: Meter,
     /// Raised by another thread to stop the search at once.
     cancel: Option<Arc<AtomicBool>>,
     /// Set when a heuristic leaf (or an entry resting on one) was used: the score is not
@@ -118,6 +132,13 @@ pub struct Searcher {
     /// The last pairing found for the side to move at a root, kept while it holds: the AI
     /// answers from it at once.
     pairing: Option<Pairing>,
+    /// The board's mirror strategies, under misère rules (see `mirror.rs`).
+    mirrors: Vec<Mirror>,
+    /// A root move proven to score at least a draw by the search to the end in progress, kept
+    /// even if that search is cut off.
+    safe: Option<usize>,
+    /// How often looking for a move that takes a pairing succeeds.
+    move_yield: Yield,
 }
 
 impl Default for Searcher {
@@ -140,11 +161,15 @@ impl Searcher {
             misere: false,
             nodes: 0,
             next_check: 0,
-            deadline: None,
+            stop: Stop::Never,
+            meter: Meter::Clock,
             cancel: None,
             horizon: false,
             order: MoveOrder::new(0),
             pairing: None,
+            mirrors: Vec::new(),
+            safe: None,
+            move_yield: Yield::default(),
         }
     }
 
@@ -160,6 +185,19 @@ impl Searcher {
         self.cancel
             .as_ref()
             .is_some_and(|c| c.load(AtomicOrdering::Relaxed))
+    }
+
+    /// Spends every budget given from now on by `meter`: with [`Meter::Work`] a search's
+    /// result depends only on the position and on the searches before it, never on the
+    /// clock, so a game replays exactly.
+    pub fn set_meter(&mut self, meter: Meter) {
+        self.meter = meter;
+    }
+
+    /// Work done so far by this searcher: two per position visited, one per node of a pairing
+    /// search, which costs about half as much (what [`Meter::Work`] counts).
+    pub fn work(&self) -> u64 {
+        self.nodes
     }
 
     /// Makes the table fit the board's rules, clearing it if the rules changed.
@@ -179,13 +217,19 @@ impl Searcher {
             self.misere = board.rules().misere();
             self.order = MoveOrder::new(usize::from(geom.cells));
             self.pairing = None;
+            self.move_yield = Yield::default();
+            self.mirrors = if self.misere {
+                mirror::mirrors(geom)
+            } else {
+                Vec::new()
+            };
         }
         geom
     }
 
-    /// Whether the deadline has passed or the cancel flag is up.
+    /// Whether the budget is spent or the cancel flag is up.
     fn out_of_time(&self) -> bool {
-        self.deadline.is_some_and(|d| Instant::now() >= d) || self.cancelled()
+        self.stop.reached(self.nodes) || self.cancelled()
     }
 
     /// The proven value of the position for the side to move, or `None` if the game is over.
@@ -214,10 +258,10 @@ impl Searcher {
     /// the search reached every end of the game in time, an estimate where it did not.
     pub fn analyze_within(&mut self, board: &Board, budget: Duration) -> Vec<(Cell, Value)> {
         let moves = board.legal_moves();
-        let start = Instant::now();
+        let start = Start::now(self.nodes);
         let mut out = Vec::with_capacity(moves.len());
         for (i, &cell) in moves.iter().enumerate() {
-            let left = budget.saturating_sub(start.elapsed());
+            let left = self.meter.left(start, self.nodes, budget);
             let share = left / (moves.len() - i) as u32;
             out.push((cell, self.move_value(board, cell, Some(share))));
         }
@@ -262,8 +306,9 @@ impl Searcher {
         let geom = self.prepare(board);
         let (me, opp) = sides(board);
         let empties = (geom.full & !(me | opp)).count_ones();
-        let start = Instant::now();
-        self.deadline = None;
+        let start = Start::now(self.nodes);
+        self.stop = Stop::Never;
+        self.safe = None;
         if let Some(cell) = self.drawn_by_pairings(geom, me, opp) {
             let cell = board.cell(cell).expect("pairing cells are on the board");
             return Some(Thought {
@@ -275,8 +320,8 @@ impl Searcher {
             None => self.iteration(board, FULL),
             Some(budget) => self.timed(board, empties, start, budget),
         };
-        self.deadline = None;
-        found
+        self.stop = Stop::Never;
+        found.map(|t| self.never_unproven_loss(geom, board, t))
     }
 
     /// [`Searcher::think`] with a budget: the first ply, then a proof to the end of the game
@@ -285,7 +330,7 @@ impl Searcher {
         &mut self,
         board: &Board,
         empties: u32,
-        start: Instant,
+        start: Start,
         budget: Duration,
     ) -> Option<Thought> {
         // No deadline yet: only a cancel stops the first ply.
@@ -293,11 +338,11 @@ impl Searcher {
         if found.value.is_proven() {
             return Some(found);
         }
-        self.deadline = Some(start + budget * 3 / 4);
+        self.stop = self.meter.stop(start, budget * 3 / 4);
         if let Some(t) = self.iteration(board, FULL) {
             return Some(t);
         }
-        self.deadline = Some(start + budget);
+        self.stop = self.meter.stop(start, budget);
         for depth in 2..empties {
             let Some(t) = self.iteration(board, depth) else {
                 break;
@@ -308,41 +353,6 @@ impl Searcher {
             }
         }
         Some(found)
-    }
-
-    /// When both sides hold pairing strategies, so that neither can lose, a move of the side
-    /// to move's pairing that keeps it: the position is a draw and that move holds it. The
-    /// side to move's pairing is remembered from move to move while it holds.
-    fn drawn_by_pairings(&mut self, geom: &Geometry, me: u64, opp: u64) -> Option<usize> {
-        let empties = i32::from(geom.cells) - (me | opp).count_ones() as i32;
-        if self.misere
-            || empties < PAIRING_EMPTIES
-            || !pairing::exists(geom, me, opp, true, pairing::ROOT_EFFORT, &mut 0)
-        {
-            return None;
-        }
-        let empty = geom.full & !(me | opp);
-        let keeps = |p: &Pairing| -> Option<usize> {
-            // Nothing to answer: a cell outside every pair, else any (taking a cell of our own
-            // pair only blocks that pair's lines).
-            let cell = p.answer(opp, me)?.unwrap_or_else(|| {
-                let paired = p.pairs().fold(0u64, |acc, (a, b)| acc | 1 << a | 1 << b);
-                let free = if empty & !paired != 0 {
-                    empty & !paired
-                } else {
-                    empty
-                };
-                free.trailing_zeros() as usize
-            });
-            p.holds(geom, opp, me | 1 << cell).then_some(cell)
-        };
-        if let Some(cell) = self.pairing.as_ref().and_then(keeps) {
-            return Some(cell);
-        }
-        let fresh = pairing::find(geom, opp, me, false, pairing::ROOT_EFFORT, &mut 0)?;
-        let cell = keeps(&fresh);
-        self.pairing = Some(fresh);
-        cell
     }
 
     /// One root search to `depth`; `None` if the deadline or a cancel cut it short.
@@ -359,7 +369,7 @@ impl Searcher {
     /// The moves that share the position's best value, as far as `budget` allows to prove
     /// it: all of them when the value is proven in time, else the one best move found.
     pub fn best_moves(&mut self, board: &Board, budget: Option<Duration>) -> Vec<Cell> {
-        let start = Instant::now();
+        let start = Start::now(self.nodes);
         let Some(thought) = self.think(board, budget) else {
             return Vec::new();
         };
@@ -372,7 +382,7 @@ impl Searcher {
             if cell == thought.cell {
                 continue;
             }
-            let left = budget.map(|b| b.saturating_sub(start.elapsed()));
+            let left = budget.map(|b| self.meter.left(start, self.nodes, b));
             if left.is_some_and(|l| l.is_zero()) {
                 break;
             }
@@ -404,14 +414,14 @@ impl Searcher {
         let goal = target.score(board.marks());
         self.prepare(&child);
         let (me, opp) = sides(&child);
-        self.deadline = budget.map(|b| Instant::now() + b);
+        self.stop = budget.map_or(Stop::Never, |b| self.meter.stop(Start::now(self.nodes), b));
         self.horizon = false;
         let window = Window {
             alpha: -goal,
             beta: -goal + 1,
         };
         let score = self.negamax(me, opp, FULL, window).map(|s| -s);
-        self.deadline = None;
+        self.stop = Stop::Never;
         score.map(|s| s >= goal)
     }
 
@@ -484,6 +494,11 @@ impl Searcher {
                 seen |= 1 << s.map[c];
             }
             let score = self.child_score(geom, &node, c, window)?;
+            if depth == FULL && score >= 0 && score > window.alpha && self.safe.is_none() {
+                // Above alpha a fail-soft score is exact or a lower bound, and a search to
+                // the end proves it.
+                self.safe = Some(c);
+            }
             if score > best.0 {
                 best = (score, c);
                 window.alpha = window.alpha.max(score);
@@ -531,63 +546,6 @@ impl Searcher {
         Some(score)
     }
 
-    /// The moves that might win for the side to move (`me`), found by letting the opponent
-    /// move twice: if after a reply `o` the opponent would hold a pairing, any move of ours
-    /// outside that pairing's cells and `o` lets it play `o` and hold the draw. The answer is
-    /// the intersection over a few replies, tried best first from ply `ply`'s move list of
-    /// `len`; every move outside it scores a draw at most.
-    fn restriction(&mut self, geom: &Geometry, me: u64, opp: u64, ply: usize, len: usize) -> u64 {
-        let mut allowed = geom.full & !(me | opp);
-        let mut tried = 0u64;
-        for _ in 0..RESTRICT_TRIES {
-            let Some(o) = self.order.peek(ply, len, allowed & !tried) else {
-                break;
-            };
-            tried |= 1 << o;
-            let mut spent = 0;
-            let cells = pairing::cells_after(geom, me, opp, o, pairing::TREE_EFFORT, &mut spent);
-            self.nodes += spent * PAIRING_NODE_WORK;
-            if let Some(cells) = cells {
-                allowed &= cells | 1 << o;
-                if allowed == 0 {
-                    break;
-                }
-            }
-        }
-        allowed
-    }
-
-    /// A move among the first few of ply `ply`'s list of `len` after which the side to move
-    /// (`me`) holds a pairing, so cannot lose.
-    fn pairing_move(
-        &mut self,
-        geom: &Geometry,
-        me: u64,
-        opp: u64,
-        ply: usize,
-        len: usize,
-    ) -> Option<usize> {
-        let mut tried = 0u64;
-        for _ in 0..PAIRING_MOVE_TRIES {
-            let c = self.order.peek(ply, len, !tried)?;
-            tried |= 1 << c;
-            let mut spent = 0;
-            let found = pairing::exists(
-                geom,
-                opp,
-                me | 1 << c,
-                true,
-                pairing::MOVE_EFFORT,
-                &mut spent,
-            );
-            self.nodes += spent * PAIRING_NODE_WORK;
-            if found {
-                return Some(c);
-            }
-        }
-        None
-    }
-
     /// The search of a node near the end: its `candidates` in cell order, no table.
     #[inline]
     fn lean(
@@ -613,7 +571,7 @@ impl Searcher {
     /// `depth` plies deep: exact when it lies strictly inside `window`, otherwise a bound on
     /// the same side; `None` if time ran out.
     fn negamax(&mut self, me: u64, opp: u64, depth: u32, window: Window) -> Option<i32> {
-        self.nodes += 1;
+        self.nodes += POSITION_WORK;
         if self.nodes >= self.next_check {
             self.next_check = self.nodes + CLOCK_INTERVAL;
             if self.out_of_time() {
@@ -633,6 +591,9 @@ impl Searcher {
         if let Some(settled) =
             scan.settle(geom, self.misere, m, &mut alpha, &mut beta, &mut candidates)
         {
+            return Some(settled);
+        }
+        if let Some(settled) = self.mirror_bound(geom, me, opp, &mut alpha, &mut beta) {
             return Some(settled);
         }
         if depth == 0 {
@@ -715,7 +676,7 @@ impl Searcher {
         let empty = geom.full & !(me | opp);
         let ply = (me | opp).count_ones() as usize;
         // Pairings are looked for only while many cells are empty.
-        let pairings = !self.misere && empty.count_ones() >= PAIRING_EMPTIES as u32;
+        let pairings = empty.count_ones() >= PAIRING_EMPTIES as u32;
         let outer_horizon = std::mem::replace(&mut self.horizon, false);
         let mut moves = self
             .order
@@ -732,7 +693,7 @@ impl Searcher {
         let mut best_score = -INF;
         let mut best_cell = 0usize;
         // Once only a win counts, moves the opponent's pairings make harmless are skipped.
-        let restrictable = pairings && candidates == empty;
+        let restrictable = pairings && !self.misere && candidates == empty;
         let mut allowed = None;
         let mut skipped = false;
         while let Some(c) = self.order.next(ply, &mut moves) {
@@ -777,68 +738,6 @@ impl Searcher {
         self.record(geom, at, best_score, bound, depth, best_cell);
         Some(best_score)
     }
-}
-
-impl Searcher {
-    /// Narrows the window with pairing strategies (see `pairing.rs`): one for the side to move
-    /// means a draw at worst, one for the opponent a draw at best. Returns the score and what
-    /// it bounds when that settles the node. Only on non-misère positions with many empty
-    /// cells.
-    #[inline]
-    fn pairing_bound(
-        &mut self,
-        geom: &Geometry,
-        me: u64,
-        opp: u64,
-        alpha: &mut i32,
-        beta: &mut i32,
-    ) -> Option<Bound> {
-        let empties = i32::from(geom.cells) - (me | opp).count_ones() as i32;
-        if self.misere || empties < PAIRING_EMPTIES {
-            return None;
-        }
-        let mut spent = 0;
-        let effort = pairing::TREE_EFFORT;
-        let mine = *alpha < 0 && pairing::exists(geom, opp, me, false, effort, &mut spent);
-        let theirs = *beta > 0 && pairing::exists(geom, me, opp, true, effort, &mut spent);
-        self.nodes += spent * PAIRING_NODE_WORK;
-        match (mine, theirs) {
-            (true, true) => Some(Bound::Exact),
-            (true, false) if *beta <= 0 => Some(Bound::Lower),
-            (false, true) if *alpha >= 0 => Some(Bound::Upper),
-            _ => {
-                if mine {
-                    *alpha = 0;
-                }
-                if theirs {
-                    *beta = 0;
-                }
-                None
-            }
-        }
-    }
-}
-
-/// A pairing strategy for `defender` on `board` (see [`Pairing`]): pairs of empty cells such
-/// that answering the opponent's move in a pair with the other cell never loses. `None` when
-/// the bounded search finds none (which proves nothing), and under misère rules.
-pub fn pairing(board: &Board, defender: Mark) -> Option<Vec<(Cell, Cell)>> {
-    if board.rules().misere() || board.outcome() != Outcome::InProgress {
-        return None;
-    }
-    let geom = board.geometry();
-    let (attacker, defence) = (board.bits(defender.other()), board.bits(defender));
-    let attacker_to_move = board.to_move() != defender;
-    let p = pairing::find(
-        geom,
-        attacker,
-        defence,
-        attacker_to_move,
-        pairing::ROOT_EFFORT,
-        &mut 0,
-    )?;
-    let cell = |i: usize| board.cell(i).expect("pairing cells are on the board");
-    Some(p.pairs().map(|(a, b)| (cell(a), cell(b))).collect())
 }
 
 /// The side to move's cells and the other side's.

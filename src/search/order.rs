@@ -49,7 +49,7 @@ impl MoveOrder {
     /// Credits `cell` with a cut-off `depth` plies above the horizon.
     #[inline]
     pub fn reward(&mut self, cell: usize, depth: u32) {
-        self.history[cell] += depth * depth;
+        self.history[cell] = self.history[cell].saturating_add(depth * depth);
     }
 
     /// Fills ply `ply`'s move list with the candidates and their ordering scores: `first`

@@ -8,6 +8,22 @@
 //! picks one pair of its own empty cells, pairs may not share cells, and one pair covers
 //! every line holding both its cells. The search is bounded, so "no pairing" means "none
 //! found within the effort", never a proof of anything.
+//!
+//! # Misère
+//! Under misère rules completing a line loses, and a pairing of a side's *own* lines (those
+//! free of the other side's marks) proves that it cannot lose. The side, A, answers a move
+//! into a pair with the pair's other cell; else it takes an unpaired cell; else it opens an
+//! untouched pair. It never takes both cells of a pair, so never completes a line, as long as
+//! it is never left with only the other cells of pairs it opened itself. Count, with the
+//! other side to move, the empty unpaired cells `U` and the opened pairs whose other cell is
+//! empty `D`. A's first move leaves `D = 0`, or `D = 1` and `U = 0` when it had to open a
+//! pair. While `D = 0` and `U` is even, a move into an unpaired cell leaves A another one: `D`
+//! stays 0. While `U + D` is odd and `D ≤ 1`, a move into an unpaired cell leaves `U - 1`
+//! cells, and A takes another, or if none is left (so `D = 0`) opens a pair; a move into the
+//! open pair's other cell leaves `D = 0` and `U` even, and A takes an unpaired cell or opens a
+//! pair; either way `U + D` is odd again and `D ≤ 1`. A move into an untouched pair is
+//! answered inside it. So A always has a move, and the finder is asked for pairs covering
+//! A's lines, with A as the "attacker" whose lines need covering: the same search.
 
 use crate::board::bit_indices;
 use crate::geometry::{Geometry, MAX_CELLS, MAX_LINES};
@@ -105,8 +121,8 @@ fn k_missing(line: u64, attacker: u64) -> u32 {
 
 /// Searches for a pairing that keeps `defender` from losing to `attacker`, with at most
 /// `effort` nodes of search, adding the nodes used to `spent`. `attacker_to_move` says whose
-/// turn it is (lines the attacker has no time left to complete need no pair). Misère rules
-/// are not covered: there the defender would have to avoid lines, not block them.
+/// turn it is (lines the attacker has no time left to complete need no pair). Under misère
+/// rules, ask with the side that avoids its own lines as the attacker (see the module docs).
 pub(super) fn find(
     geom: &Geometry,
     attacker: u64,

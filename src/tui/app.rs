@@ -7,7 +7,7 @@
 use std::collections::VecDeque;
 
 use crate::board::Mark;
-use crate::game::{Game, Session};
+use crate::game::{Game, Session, Side};
 use crate::net::link::LinkEvent;
 use crate::player::{self, Player};
 use crate::position::Move;
@@ -18,9 +18,13 @@ use crate::tui::input::Action;
 use crate::tui::layout;
 use crate::tui::worker::{Job, Reply};
 
+mod confirm;
 mod entry;
+mod level;
 mod net;
 mod reviewing;
+
+pub use confirm::Leave;
 
 /// Human moves typed while the AI is to move wait here, at most this many.
 const QUEUE_LIMIT: usize = crate::game::TYPE_AHEAD;
@@ -42,6 +46,9 @@ pub enum Mode {
     ReviewWaiting { done: usize, total: usize },
     /// The finished game's moves, judged, with the one at index `at` on screen.
     Review { moves: Vec<Judgement>, at: usize },
+    /// `Leave this game? y/n`, over the mode it returns to if the answer is no. The AI does
+    /// not think meanwhile.
+    Confirm(Leave, Box<Mode>),
 }
 
 /// Something the loop, not the player, tells the app.
@@ -61,6 +68,10 @@ pub struct App {
     cursor: Move,
     /// In Ultimate, the board chosen by a first digit, waiting for the cell's.
     selected: Option<u8>,
+    /// A column letter typed, waiting for its row: the first half of `c3`.
+    column: Option<char>,
+    /// The AI's level chosen for the next round, with the side it plays.
+    next_level: Option<(Side, Player)>,
     message: String,
     queued: VecDeque<Move>,
     /// The record of the last game that was left unfinished or finished for a new round.
@@ -82,6 +93,8 @@ impl App {
             mode: Mode::Playing,
             cursor,
             selected: None,
+            column: None,
+            next_level: None,
             message: String::new(),
             queued: VecDeque::new(),
             previous: None,
@@ -132,8 +145,9 @@ impl App {
         self.selected
     }
 
+    /// The message line: a question being asked, or else the last word on the game.
     pub fn message(&self) -> &str {
-        &self.message
+        self.question().unwrap_or(&self.message)
     }
 
     /// The record of the last game with a move in it: the current one, or else the one
@@ -189,7 +203,11 @@ impl App {
                 record: self.game().record(),
             }),
             // The base mode is never Help.
-            Mode::Paused | Mode::Hint(..) | Mode::Review { .. } | Mode::Help(_) => None,
+            Mode::Paused
+            | Mode::Hint(..)
+            | Mode::Review { .. }
+            | Mode::Help(_)
+            | Mode::Confirm(..) => None,
             Mode::Playing => match self.game().turn() {
                 Some((_, player)) if player.is_ai() => Some(Job::Move { position, player }),
                 _ => None,
@@ -251,10 +269,18 @@ impl App {
             return;
         }
         match std::mem::replace(&mut self.mode, Mode::Playing) {
-            // Any key closes the help without acting; q still quits.
+            // Any key closes the help without acting; q and Ctrl-C still act as they would
+            // under it (q asks first in the middle of a game).
             Mode::Help(under) => {
                 self.mode = *under;
-                self.quit = action == Action::Quit;
+                if matches!(action, Action::Quit | Action::Interrupt) {
+                    self.update(action);
+                }
+                return;
+            }
+            Mode::Confirm(leave, under) => {
+                self.mode = *under;
+                self.confirm_key(leave, &action);
                 return;
             }
             // A hint lasts until the next key; Esc only closes it.
@@ -283,7 +309,17 @@ impl App {
     fn play_key(&mut self, action: Action) {
         // A board chosen in Ultimate waits for its cell; most other keys put it down.
         let selected = self.selected.take();
+        let column = self.column.take();
         match action {
+            Action::Digit(d) if column.is_some() => self.coordinate(column, d),
+            Action::Letter(c) => self.letter(c),
+            Action::Escape | Action::Back if column.is_some() => {
+                self.message = format!("Coordinate cancelled. {}", self.turn_message());
+            }
+            Action::Activate if column.is_some() => {
+                self.column = column;
+                self.message = self.column_message();
+            }
             Action::Digit(d) => self.digit(selected, d),
             Action::Escape | Action::Back if selected.is_some() => {
                 self.message = format!("Board choice cancelled. {}", self.turn_message());
@@ -307,10 +343,13 @@ impl App {
             Action::Undo => self.undo(),
             Action::Hint => self.ask_hint(),
             Action::Review => self.ask_review(),
-            Action::NewRound => self.start_new_round(),
+            Action::NewRound => self.leave(Leave::NewRound),
+            Action::Level => self.change_level(),
             // Opened in `update`, over any mode.
             Action::Help => {}
-            Action::Escape | Action::Quit => self.quit = true,
+            Action::Escape | Action::Quit => self.leave(Leave::Quit),
+            Action::Interrupt => self.quit = true,
+            Action::Yes => self.message = "y answers a question; there is none".into(),
             Action::Unknown(key) => {
                 self.message = format!("{key} does nothing here: press ? for the keys");
             }
@@ -352,6 +391,10 @@ impl App {
             self.message = crate::net::session::NO_UNDO.into();
             return;
         }
+        if self.game().is_over() {
+            self.message = FINAL.into();
+            return;
+        }
         self.queued.clear();
         match self.session.game_mut().undo() {
             0 => self.message = "Nothing to undo".into(),
@@ -390,6 +433,10 @@ impl App {
         if !record.is_empty() {
             self.previous = Some(record);
         }
+        let level = self.next_level.take();
+        if let Some((side, player)) = level {
+            self.session.replace(side, player);
+        }
         self.session.new_round();
         self.queued.clear();
         self.mode = Mode::Playing;
@@ -408,6 +455,9 @@ impl App {
         );
     }
 }
+
+/// Why `u` does nothing after a game: its result is in the score for good.
+const FINAL: &str = "The game is over and its result counts: no undo (n starts a new round)";
 
 /// What the message line offers once a game is over.
 const AFTER_GAME: &str = "n, Enter or Space: new round";
@@ -745,13 +795,15 @@ mod tests {
     }
 
     #[test]
-    fn undo_after_a_win_takes_the_point_back() {
+    fn undo_after_a_win_is_refused_and_the_point_stays() {
         let mut app = app(Player::Human, Player::Human);
         for d in [7, 1, 8, 2, 9] {
             app.update(Action::Digit(d));
         }
         app.update(Action::Undo);
-        assert_eq!(app.session().score(), Score::default());
+        assert_eq!(app.message(), FINAL);
+        assert_eq!(app.game().history().len(), 5, "no move taken back");
+        assert_eq!(app.session().score().a, 1);
     }
 
     #[test]

@@ -16,8 +16,10 @@ pub enum Direction {
 /// What the player asked for, independent of which key or click said it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Action {
-    /// Play the cell with this numpad digit (3×3 boards).
+    /// Play the cell with this numpad digit (3×3 boards), or the row after a column letter.
     Digit(u8),
+    /// A column letter, `a` to `g`: the first half of a coordinate such as `c3`.
+    Letter(char),
     /// Move the cursor one cell.
     Move(Direction),
     /// Enter or Space: play the cursor's cell, start a new round after a game, or pause and
@@ -33,13 +35,21 @@ pub enum Action {
     /// Open (or leave) the review of the finished game.
     Review,
     NewRound,
+    /// `l`: the AI's level for the next round.
+    Level,
     /// Open the help overlay (or close it).
     Help,
-    /// Esc: close the help overlay, cancel a board chosen in Ultimate, or quit.
+    /// Esc: close the help overlay, cancel a board chosen in Ultimate, or quit (asking first
+    /// in the middle of a game).
     Escape,
     /// Backspace: cancel a board chosen in Ultimate.
     Back,
+    /// `q`: quit, asking first in the middle of a game.
     Quit,
+    /// Ctrl-C: quit at once.
+    Interrupt,
+    /// `y`: yes to a question.
+    Yes,
     /// A key with no meaning here, named for the status line.
     Unknown(String),
     /// Test builds only: a deliberate panic, to test that the terminal is restored.
@@ -64,7 +74,7 @@ fn key_action(key: &KeyEvent, test_panic: bool) -> Option<Action> {
     }
     let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
     let action = match key.code {
-        KeyCode::Char('c' | 'C') if ctrl => Action::Quit,
+        KeyCode::Char('c' | 'C') if ctrl => Action::Interrupt,
         KeyCode::Char(d @ '1'..='9') => Action::Digit(d as u8 - b'0'),
         // The keypad with NumLock off: corners and centre play, its arrows move.
         KeyCode::Home => Action::Digit(7),
@@ -81,8 +91,13 @@ fn key_action(key: &KeyEvent, test_panic: bool) -> Option<Action> {
         KeyCode::Char('h' | 'H') => Action::Hint,
         KeyCode::Char('r' | 'R') => Action::Review,
         KeyCode::Char('n' | 'N') => Action::NewRound,
+        KeyCode::Char('l' | 'L') => Action::Level,
         KeyCode::Char('?') => Action::Help,
         KeyCode::Char('q' | 'Q') => Action::Quit,
+        KeyCode::Char('y' | 'Y') => Action::Yes,
+        KeyCode::Char(c @ ('a'..='g' | 'A'..='G')) if !ctrl => {
+            Action::Letter(c.to_ascii_lowercase())
+        }
         KeyCode::Esc => Action::Escape,
         KeyCode::Backspace => Action::Back,
         KeyCode::Char('!') if test_panic => Action::Panic,
@@ -152,7 +167,7 @@ mod tests {
     #[test]
     fn quitting_keys() {
         let ctrl_c = Event::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL));
-        assert_eq!(action(&ctrl_c, false), Some(Action::Quit));
+        assert_eq!(action(&ctrl_c, false), Some(Action::Interrupt));
         assert_eq!(
             action(&press(KeyCode::Char('q')), false),
             Some(Action::Quit)

@@ -24,7 +24,9 @@ impl App {
         };
         match meaning {
             Digit::NoDigits => {
-                self.message = "Digits name cells on 3×3 only: use the arrows".into();
+                self.message =
+                    "Digits name cells on 3×3 only: type a coordinate (c3) or use the arrows"
+                        .into();
             }
             Digit::Move(mv) => {
                 self.cursor = mv;
@@ -54,6 +56,45 @@ impl App {
                 } else {
                     format!("Board {d}: now the cell, 1-9 (Esc or Backspace chooses again)")
                 };
+            }
+        }
+    }
+
+    /// A column letter: the first half of a coordinate, shown on the message line until its
+    /// row comes.
+    pub(super) fn letter(&mut self, c: char) {
+        let side = self.game().position().grid_side();
+        let column = u32::from(c) - u32::from('a');
+        if column >= u32::from(side) {
+            let last = char::from(b'a' + side - 1);
+            self.message = format!("There is no column {c} here: columns are a to {last}");
+        } else {
+            self.column = Some(c);
+            self.message = self.column_message();
+        }
+    }
+
+    /// The message while a column letter waits for its row.
+    pub(super) fn column_message(&self) -> String {
+        let column = self.column.unwrap_or('a');
+        let side = self.game().position().grid_side();
+        format!("Typed {column}… now the row, 1-{side} (Esc cancels)")
+    }
+
+    /// The row after a column letter: the coordinate is played (or queued) like a click.
+    pub(super) fn coordinate(&mut self, column: Option<char>, row: u8) {
+        let Some(column) = column else {
+            return;
+        };
+        let text = format!("{column}{row}");
+        match self.game().position().parse_move(&text) {
+            Ok(mv) => {
+                self.cursor = mv;
+                self.human_move(mv);
+            }
+            Err(e) => {
+                let why = sentence(&e.to_string());
+                self.message = format!("{why}: type a column letter again");
             }
         }
     }
@@ -189,5 +230,54 @@ impl App {
             }
             Some(result) => format!("{result} {}", self.after_game()),
         };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::board::Rules;
+    use crate::game::Session;
+    use crate::player::Player;
+    use crate::tui::app::App;
+    use crate::tui::input::Action;
+
+    fn five_by_five() -> App {
+        let rules = Rules::new(5, 4, false).unwrap();
+        App::new(Session::new(rules, Player::Human, Player::Human), (80, 24))
+    }
+
+    #[test]
+    fn a_column_letter_then_a_row_plays_that_cell() {
+        let mut app = five_by_five();
+        app.update(Action::Letter('c'));
+        assert_eq!(app.message(), "Typed c… now the row, 1-5 (Esc cancels)");
+        app.update(Action::Activate);
+        assert!(app.game().history().is_empty(), "Enter waits for the row");
+        app.update(Action::Digit(3));
+        assert_eq!(app.game().record().to_string(), "--size 5 c3");
+    }
+
+    #[test]
+    fn a_row_off_the_board_is_refused_and_nothing_is_played() {
+        let mut app = five_by_five();
+        app.update(Action::Letter('a'));
+        app.update(Action::Digit(9));
+        assert!(app.game().history().is_empty());
+        assert!(
+            app.message().ends_with("type a column letter again"),
+            "{}",
+            app.message()
+        );
+    }
+
+    #[test]
+    fn escape_cancels_a_column_letter_without_asking() {
+        let mut app = five_by_five();
+        app.update(Action::Letter('a'));
+        app.update(Action::Digit(1));
+        app.update(Action::Letter('b'));
+        app.update(Action::Escape);
+        assert_eq!(app.question(), None);
+        assert!(app.message().starts_with("Coordinate cancelled."));
     }
 }

@@ -198,6 +198,16 @@ mod tests {
         app.handle(Event::Net(LinkEvent::Refused(one)));
         assert_eq!(app.message(), before);
         assert_eq!(app.net_notice(), Some("Refused a connection: wrong code"));
+        let screen = crate::tui::view::render(&app, None, false).to_text();
+        let rows: Vec<&str> = screen.lines().collect();
+        let at = |text: &str| rows.iter().position(|r| r.trim() == text);
+        let title = at("Tic-tac-toe · round 1").expect("a title");
+        assert_eq!(
+            at("Refused a connection: wrong code"),
+            Some(title - 1),
+            "{screen}"
+        );
+        assert!(rows.iter().any(|r| r.trim() == before), "{screen}");
     }
 
     #[test]

@@ -38,7 +38,7 @@ impl App {
                 self.mode = Mode::Playing;
                 self.message = format!("Review cancelled. {}", self.turn_message());
             }
-            Action::Quit | Action::NewRound | Action::Panic => {
+            Action::Quit | Action::Interrupt | Action::NewRound | Action::Panic => {
                 self.mode = Mode::Playing;
                 self.play_key(action);
             }
@@ -71,7 +71,7 @@ impl App {
                 self.mode = Mode::Playing;
                 self.message = self.turn_message();
             }
-            Action::Quit | Action::NewRound | Action::Panic => {
+            Action::Quit | Action::Interrupt | Action::NewRound | Action::Panic => {
                 self.mode = Mode::Playing;
                 self.play_key(action);
             }

@@ -47,7 +47,9 @@ pub(super) fn too_small(frame: &mut Frame, (w, h): (u16, u16)) {
 /// typed (`1-9`).
 pub(super) fn key_line(app: &App, keys: &str) -> String {
     let humans = app.session().has_human();
-    if app.is_network() && app.review().is_none() {
+    if app.question().is_some() {
+        "y leave · any other key keeps playing".to_string()
+    } else if app.is_network() && app.review().is_none() {
         if app.game().is_over() {
             "n rematch · r review · ? keys · q quit".to_string()
         } else {
@@ -55,8 +57,6 @@ pub(super) fn key_line(app: &App, keys: &str) -> String {
         }
     } else if app.review().is_some() {
         "← → step · 7 first · 1 last · r or Esc leave · q quit".to_string()
-    } else if app.game().is_over() && humans {
-        "n new round · r review · u undo · ? keys · q quit".to_string()
     } else if app.game().is_over() {
         "n new round · r review · ? keys · q quit".to_string()
     } else if humans {
@@ -93,24 +93,25 @@ pub(super) fn draw_status(frame: &mut Frame, y: u16, app: &App, palette: Palette
     }
 }
 
-pub(super) const HELP: [&str; 13] = [
+pub(super) const HELP: [&str; 14] = [
     "1-9          play that cell: 7 8 9 is the top row",
     "keypad       Home PgUp End PgDn Begin play 7 9 1 3 5",
-    "arrows       move the cursor",
+    "arrows       move the cursor; c3 typed plays c3",
     "Enter Space  play the cursor's cell",
     "mouse        click a cell to play it",
     "u            undo your last move",
     "h            hint: W win, D draw, L loss (in moves)",
     "n            new round (the other side starts)",
+    "l            the AI's level for the next round",
     "r            review the finished game, move by move",
     "Space        pause or resume AI against AI",
     "?            this help",
-    "q Esc Ctrl-C quit",
+    "q Esc Ctrl-C quit (mid-game q and Esc ask first)",
     "         any key closes this help",
 ];
 
 /// The keys of Ultimate tic-tac-toe.
-pub(super) const ULTIMATE_HELP: [&str; 15] = [
+pub(super) const ULTIMATE_HELP: [&str; 16] = [
     "two digits   board, then cell: both laid out as the",
     "             keypad (7 8 9 is the top row); 53 plays",
     "             cell 3 of board 5",
@@ -121,10 +122,11 @@ pub(super) const ULTIMATE_HELP: [&str; 15] = [
     "u            undo your last move",
     "h            hint: win rates, or W win D draw L loss",
     "n            new round (the other side starts)",
+    "l            the AI's level for the next round",
     "r            review the finished game, move by move",
     "Space        pause or resume AI against AI",
     "?            this help",
-    "q Esc Ctrl-C quit",
+    "q Esc Ctrl-C quit (mid-game q and Esc ask first)",
     "         any key closes this help",
 ];
 

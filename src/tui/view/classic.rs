@@ -70,7 +70,7 @@ pub(super) fn draw(
     let keys = if board.size() == 3 {
         "1-9"
     } else {
-        "arrows+Enter"
+        "c3 or arrows"
     };
     Some(Placed {
         title,

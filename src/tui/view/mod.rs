@@ -56,6 +56,10 @@ pub fn render(app: &App, busy: Option<Duration>, color: bool) -> Frame {
         title.push_str(" · review");
     }
     frame.centred(first_row, &title, Style::PLAIN.bold());
+    // The host's news of refused connections, above the title: never over the message line.
+    if let Some(notice) = app.net_notice().filter(|_| first_row > 0) {
+        frame.centred(first_row - 1, notice, Style::PLAIN.dim());
+    }
     draw_status(&mut frame, below, app, palette);
     frame.centred(below + 1, &message_line(app, busy), Style::PLAIN.bold());
     frame.centred(below + 2, &app.session().score_line(), Style::PLAIN);

@@ -1,0 +1,103 @@
+//! `l` chooses the AI's level for the next round: easy, medium, hard and round again. The
+//! game in progress keeps its AI; the score so far stays, under the new name.
+
+use crate::game::Side;
+use crate::player::Player;
+
+use super::App;
+
+/// The levels `l` steps through, weakest first.
+const LEVELS: [Player; 3] = [Player::Easy, Player::Medium, Player::Hard];
+
+impl App {
+    /// The side the AI plays when a person plays it, if one does.
+    fn ai_side(&self) -> Option<Side> {
+        let (a, b) = (self.session.player(Side::A), self.session.player(Side::B));
+        match (a.is_ai(), b.is_ai()) {
+            (true, false) if b.is_human() => Some(Side::A),
+            (false, true) if a.is_human() => Some(Side::B),
+            _ => None,
+        }
+    }
+
+    /// `l`: the next level up (after hard, easy again), for the next round.
+    pub(super) fn change_level(&mut self) {
+        let Some(side) = self.ai_side() else {
+            self.message = if self.session.has_human() {
+                "There is no AI to change in this game".into()
+            } else {
+                "The AIs play each other: their levels come from -x and -o".into()
+            };
+            return;
+        };
+        let now = match self.next_level {
+            Some((_, player)) => player,
+            None => self.session.player(side),
+        };
+        let at = LEVELS
+            .iter()
+            .position(|&p| p == now)
+            .unwrap_or(LEVELS.len() - 1);
+        let next = LEVELS[(at + 1) % LEVELS.len()];
+        self.next_level = (next != self.session.player(side)).then_some((side, next));
+        self.message = if self.next_level.is_some() {
+            format!("Next round: {next} AI (l changes it again)")
+        } else {
+            format!("Next round: {next} AI, as now")
+        };
+    }
+
+    /// The AI level chosen for the next round, if it differs from the current one.
+    pub fn next_level(&self) -> Option<Player> {
+        self.next_level.map(|(_, player)| player)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::board::Rules;
+    use crate::game::Session;
+    use crate::player::Player;
+    use crate::tui::app::App;
+    use crate::tui::input::Action;
+
+    #[test]
+    fn l_steps_the_ai_level_for_the_next_round_only() {
+        let mut app = App::new(
+            Session::new(Rules::CLASSIC, Player::Human, Player::Hard),
+            (80, 24),
+        );
+        app.update(Action::Level);
+        assert_eq!(app.message(), "Next round: easy AI (l changes it again)");
+        app.update(Action::Level);
+        assert_eq!(app.next_level(), Some(Player::Medium));
+        assert_eq!(app.game().player(crate::board::Mark::O), Player::Hard);
+        app.update(Action::NewRound);
+        assert_eq!(app.session().round(), 2);
+        assert_eq!(app.game().player(crate::board::Mark::X), Player::Medium);
+        assert_eq!(app.session().name_of(crate::board::Mark::X), "medium AI");
+        assert_eq!(app.next_level(), None);
+        app.update(Action::Level);
+        assert_eq!(app.message(), "Next round: hard AI (l changes it again)");
+        app.update(Action::Level);
+        app.update(Action::Level);
+        assert_eq!(app.message(), "Next round: medium AI, as now");
+        assert_eq!(app.next_level(), None);
+    }
+
+    #[test]
+    fn l_says_why_when_there_is_no_ai_to_change() {
+        let mut app = App::new(
+            Session::new(Rules::CLASSIC, Player::Human, Player::Human),
+            (80, 24),
+        );
+        app.update(Action::Level);
+        assert_eq!(app.message(), "There is no AI to change in this game");
+        let mut app = App::new(
+            Session::new(Rules::CLASSIC, Player::Hard, Player::Easy),
+            (80, 24),
+        );
+        app.update(Action::Level);
+        assert!(app.message().starts_with("The AIs play each other"));
+    }
+}

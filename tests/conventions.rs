@@ -1,0 +1,185 @@
+//! What a Unix command is expected to do: shell completions and a manual page, a quiet end
+//! when its output is closed (`| head`), and Ctrl-C answered as `q` is.
+
+#![cfg(unix)]
+
+mod pipe;
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, Command, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use nix::sys::signal::{Signal, kill};
+use nix::unistd::Pid;
+use pipe::{run, text};
+
+#[test]
+fn completions_are_generated_for_every_shell_and_name_the_commands() {
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let out = run(&["completions", shell], b"");
+        assert!(out.status.success(), "{shell}: {}", text(&out.stderr));
+        let script = text(&out.stdout);
+        for word in ["tictactoe", "analyze", "review", "size", "ultimate"] {
+            assert!(script.contains(word), "{shell} script lacks {word}");
+        }
+    }
+    let out = run(&["completions", "tcsh"], b"");
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "an unknown shell is a usage error"
+    );
+    assert!(text(&out.stderr).contains("possible values"));
+}
+
+#[test]
+fn the_man_page_is_roff_with_the_flags_and_commands() {
+    let out = run(&["man"], b"");
+    assert!(out.status.success());
+    let page = text(&out.stdout);
+    assert!(
+        page.starts_with(".ie") || page.contains(".TH tictactoe"),
+        "{page}"
+    );
+    for word in [".SH NAME", ".SH OPTIONS", "\\-\\-misere", "review", "host"] {
+        assert!(page.contains(word), "the page lacks {word}");
+    }
+}
+
+/// Runs the binary with its standard output already closed by the reader, as `| head` leaves
+/// it once it has its lines.
+fn with_stdout_closed(args: &[&str], input: &[u8]) -> (Option<i32>, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tictactoe"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    drop(child.stdout.take());
+    let mut stdin = child.stdin.take().unwrap();
+    let _ = stdin.write_all(input);
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    (out.status.code(), text(&out.stderr))
+}
+
+#[test]
+fn a_closed_stdout_ends_review_analyze_and_games_quietly_with_status_0() {
+    let cases: [(&[&str], &[u8]); 5] = [
+        (&["review", "5", "9", "4", "6", "1"], b""),
+        (&["analyze", "X.O/.X./..O"], b""),
+        (&["completions", "bash"], b""),
+        (&["--plain", "-o", "human"], b"5\n"),
+        (&["--plain", "-x", "easy", "-o", "easy"], b""),
+    ];
+    for (args, input) in cases {
+        assert_eq!(
+            with_stdout_closed(args, input),
+            (Some(0), String::new()),
+            "{args:?}"
+        );
+    }
+}
+
+/// A plain game on pipes that stay open, with its output read as it comes.
+struct Plain {
+    child: Child,
+    lines: std::sync::mpsc::Receiver<String>,
+    seen: String,
+}
+
+impl Plain {
+    fn start(args: &[&str]) -> Plain {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tictactoe"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the binary starts");
+        let mut stdout = BufReader::new(child.stdout.take().unwrap());
+        let (tx, lines) = std::sync::mpsc::channel();
+        thread::spawn(move || {
+            let mut chunk = [0u8; 4096];
+            while let Ok(n) = stdout.get_mut().read(&mut chunk) {
+                if n == 0 || tx.send(text(&chunk[..n])).is_err() {
+                    break;
+                }
+            }
+            let _ = stdout.fill_buf();
+        });
+        Plain {
+            child,
+            lines,
+            seen: String::new(),
+        }
+    }
+
+    fn wait_for(&mut self, what: &str, count: usize) {
+        let start = Instant::now();
+        while self.seen.matches(what).count() < count {
+            assert!(
+                start.elapsed() < Duration::from_secs(10),
+                "no {what:?} in:\n{}",
+                self.seen
+            );
+            if let Ok(more) = self.lines.recv_timeout(Duration::from_millis(20)) {
+                self.seen.push_str(&more);
+            }
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        let stdin = self.child.stdin.as_mut().unwrap();
+        stdin.write_all(line.as_bytes()).unwrap();
+        stdin.flush().unwrap();
+    }
+
+    fn interrupt(&self) {
+        kill(Pid::from_raw(self.child.id() as i32), Signal::SIGINT).unwrap();
+    }
+
+    /// Waits for the exit; returns its status code and everything printed.
+    fn finish(mut self) -> (Option<i32>, String) {
+        // Input stays open, as a terminal's does: `wait` would close it first.
+        let _stdin = self.child.stdin.take();
+        let start = Instant::now();
+        let status = loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                break status;
+            }
+            assert!(start.elapsed() < Duration::from_secs(10), "no exit");
+            thread::sleep(Duration::from_millis(10));
+        };
+        while let Ok(more) = self.lines.recv_timeout(Duration::from_millis(200)) {
+            self.seen.push_str(&more);
+        }
+        (status.code(), self.seen)
+    }
+}
+
+#[test]
+fn ctrl_c_in_a_plain_game_prints_quit_and_the_record_as_q_does() {
+    let mut game = Plain::start(&["--plain", "-o", "human"]);
+    game.wait_for("X to move", 1);
+    game.send("5\n");
+    game.wait_for("O to move", 1);
+    game.interrupt();
+    let (code, out) = game.finish();
+    assert_eq!(code, Some(130), "128 + SIGINT\n{out}");
+    assert!(out.ends_with("Quit.\nRecord: 5\n"), "{out}");
+}
+
+#[test]
+fn ctrl_c_stops_a_game_between_two_ais_with_the_record_so_far() {
+    let mut game = Plain::start(&[
+        "--plain", "--size", "7", "--k", "4", "-x", "hard", "-o", "hard", "--think", "300",
+    ]);
+    game.wait_for("plays", 1);
+    game.interrupt();
+    let (code, out) = game.finish();
+    assert_eq!(code, Some(130), "{out}");
+    assert!(out.contains("Quit.\nRecord: --size 7 --k 4 "), "{out}");
+}

@@ -1,0 +1,99 @@
+//! Seeds that replay: the real binary, `hard` against `hard` with `--seed`, gives the same game
+//! byte for byte in runs that compete for the processor, on every kind of board and in
+//! Ultimate. The budgets are small, so that most moves are cut off by their budget: with a
+//! seed the budget is work, not time, and where the search stops cannot depend on the load.
+
+use std::process::{Command, Output, Stdio};
+use std::thread;
+
+/// Runs the binary with `args` and nothing on standard input.
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tictactoe"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .output()
+        .expect("the binary runs")
+}
+
+/// Three runs of the same seeded game: one alone, then two at once (each slowing the other
+/// down), all with identical output.
+fn replays(args: &[&str]) {
+    let first = run(args);
+    assert!(first.status.success(), "{args:?}: {first:?}");
+    let (second, third) = thread::scope(|s| {
+        let a = s.spawn(|| run(args));
+        let b = s.spawn(|| run(args));
+        (a.join().unwrap(), b.join().unwrap())
+    });
+    let text = String::from_utf8_lossy(&first.stdout);
+    assert!(text.contains("Record:"), "{args:?}: a whole game\n{text}");
+    for other in [second, third] {
+        assert_eq!(
+            first.stdout,
+            other.stdout,
+            "{args:?}: runs differ\n{text}\n---\n{}",
+            String::from_utf8_lossy(&other.stdout)
+        );
+    }
+}
+
+fn hard_against_hard(seed: &str, extra: &[&str]) -> Vec<String> {
+    ["--plain", "-x", "hard", "-o", "hard", "--seed", seed]
+        .iter()
+        .chain(extra)
+        .map(ToString::to_string)
+        .collect()
+}
+
+fn replays_hard_against_hard(seed: &str, extra: &[&str]) {
+    let args = hard_against_hard(seed, extra);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    replays(&args);
+}
+
+#[test]
+fn a_seeded_classic_game_replays() {
+    replays_hard_against_hard("3", &[]);
+}
+
+#[test]
+fn a_seeded_seven_by_seven_game_replays_under_load() {
+    replays_hard_against_hard("4", &["--size", "7", "--think", "40"]);
+}
+
+#[test]
+fn a_seeded_misere_five_by_five_game_replays_under_load() {
+    replays_hard_against_hard("2", &["--size", "5", "--misere", "--think", "40"]);
+}
+
+#[test]
+fn a_seeded_seven_by_seven_four_in_a_row_game_replays_under_load() {
+    replays_hard_against_hard("5", &["--size", "7", "--k", "4", "--think", "20"]);
+}
+
+#[test]
+fn a_seeded_ultimate_game_replays_under_load() {
+    replays_hard_against_hard("6", &["--ultimate", "--think", "20"]);
+}
+
+#[test]
+fn a_seeded_game_against_medium_and_easy_replays() {
+    for (x, o) in [("medium", "hard"), ("hard", "easy")] {
+        replays(&[
+            "--plain", "-x", x, "-o", o, "--seed", "7", "--size", "6", "--think", "20",
+        ]);
+        replays(&[
+            "--plain",
+            "-x",
+            x,
+            "-o",
+            o,
+            "--seed",
+            "8",
+            "--ultimate",
+            "--think",
+            "10",
+        ]);
+    }
+}
