@@ -7,6 +7,7 @@ use std::net::IpAddr;
 use std::time::Duration;
 
 use crate::board::{MAX_SIZE, MIN_SIZE, Rules, RulesError};
+use crate::explain::Algorithm;
 use crate::net::join::DEFAULT_PORT;
 use crate::player::Player;
 use crate::position::Variant;
@@ -139,6 +140,9 @@ pub enum Command {
     Host(HostArgs),
     /// Join a game hosted with `tictactoe host`; the host's rules apply
     Join(JoinArgs),
+    /// Show the tree a textbook search (minimax, alpha-beta...) visits from a position: as
+    /// indented text with the totals (the default, or --plain), as JSON, or as Graphviz DOT
+    Explain(ExplainArgs),
     /// Print a completion script for a shell (bash, zsh, fish, elvish, powershell)
     Completions(CompletionsArgs),
     /// Print the manual page (roff), for `man -l -` or a man directory
@@ -202,6 +206,36 @@ pub struct AnalyzeArgs {
     /// Report only the position's value and one best move
     #[arg(long)]
     pub best: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ExplainArgs {
+    /// The position: nothing for the empty board, a board in notation (X.O/.X./..O), or the
+    /// moves that lead to it from the empty board (5 1 9)
+    #[arg(value_name = "BOARD | MOVE")]
+    pub position: Vec<String>,
+
+    /// The search to show; each adds one idea to the one before
+    #[arg(long, value_enum, default_value_t = Algorithm::Minimax)]
+    pub algorithm: Algorithm,
+
+    /// Print the tree as one JSON document
+    #[arg(long, conflicts_with = "dot")]
+    pub json: bool,
+
+    /// Print the tree in Graphviz DOT (draw it with `dot -Tsvg`)
+    #[arg(long)]
+    pub dot: bool,
+
+    /// Show the tree down to this many plies below the position (the search itself always
+    /// goes to the end of every game)
+    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(0..=49))]
+    pub depth: Option<u32>,
+
+    /// Refuse to print a tree of more nodes than this
+    #[arg(long, value_name = "N", default_value_t = 10_000,
+          value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub max_nodes: u64,
 }
 
 #[derive(Debug, Args)]

@@ -7,8 +7,10 @@
 //!   dispatch, [`player::Brain`]; they know nothing of input or output;
 //! - a game: [`game::Game`] and [`game::Session`], and [`record::Record`], a game as data;
 //! - [`net`]: the connection to the other player and the network session;
+//! - [`explain`]: the textbook searches (minimax, alpha-beta and its refinements),
+//!   instrumented to record the tree they visit, for people learning game search;
 //! - [`report`]: what several front ends print (boards as text, [`report::analyze`],
-//!   [`report::review`]);
+//!   [`report::review`], [`report::explain`]);
 //! - front ends: [`plain`] (lines) and [`tui`] (the full-screen terminal game), which drive a
 //!   game through the interface above, once for every rule set.
 //!
@@ -27,6 +29,7 @@
 
 pub mod board;
 pub mod cli;
+pub mod explain;
 pub mod game;
 mod geometry;
 pub mod line;

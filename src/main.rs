@@ -8,13 +8,16 @@ use anyhow::Context;
 use clap::error::ErrorKind;
 use clap::parser::ValueSource;
 use clap::{ArgMatches, CommandFactory, FromArgMatches};
-use tictactoe::cli::{self, AnalyzeArgs, Cli, Command, HostArgs, JoinArgs, ReviewArgs};
+use tictactoe::cli::{
+    self, AnalyzeArgs, Cli, Command, ExplainArgs, HostArgs, JoinArgs, ReviewArgs,
+};
+use tictactoe::explain::Limits;
 use tictactoe::game::Session;
 use tictactoe::plain::{self, Ending};
 use tictactoe::player::Brain;
 use tictactoe::position::Variant;
-use tictactoe::report::analyze;
 use tictactoe::report::review;
+use tictactoe::report::{analyze, explain};
 use tictactoe::tui;
 
 fn main() -> ExitCode {
@@ -66,6 +69,7 @@ fn try_main(cli: &Cli, matches: &ArgMatches) -> anyhow::Result<ExitCode> {
             }
             join(cli, args)
         }
+        Some(Command::Explain(args)) => explain(cli, args),
         None => play(cli),
     }
 }
@@ -144,6 +148,35 @@ fn review(cli: &Cli, args: &ReviewArgs) -> anyhow::Result<ExitCode> {
         &mut io::stderr(),
     )
     .context("writing the review")?;
+    Ok(ExitCode::from(status))
+}
+
+fn explain(cli: &Cli, args: &ExplainArgs) -> anyhow::Result<ExitCode> {
+    let format = match (args.json, args.dot) {
+        (true, _) => explain::Format::Json,
+        (_, true) => explain::Format::Dot,
+        _ => explain::Format::Plain,
+    };
+    let options = explain::Options {
+        variant: cli.variant(),
+        size: cli.size,
+        k: cli.k,
+        misere: cli.misere,
+        ultimate: cli.ultimate,
+        algorithm: args.algorithm,
+        format,
+        limits: Limits {
+            depth: args.depth,
+            max_nodes: usize::try_from(args.max_nodes).unwrap_or(usize::MAX),
+        },
+    };
+    let status = explain::run(
+        &args.position,
+        &options,
+        &mut io::stdout().lock(),
+        &mut io::stderr(),
+    )
+    .context("writing the explanation")?;
     Ok(ExitCode::from(status))
 }
 

@@ -1,0 +1,329 @@
+//! `tictactoe explain`: the tree a textbook search visits from a position ([`crate::explain`]),
+//! as an indented text tree ending with the totals, as JSON, or as Graphviz DOT for slides.
+
+use std::fmt::{self, Write as _};
+use std::io::{self, Write};
+
+use serde::Serialize;
+
+use crate::board::RulesError;
+use crate::explain::{self, Algorithm, Bound, Explanation, Hit, Limits, Node};
+use crate::position::{ParsePositionError, Position, Variant};
+use crate::record::{Record, RecordError};
+
+/// How the tree is printed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// Indented text with the marks, then the totals.
+    Plain,
+    /// One JSON document (pretty-printed): the root's value and totals, then the tree.
+    Json,
+    /// Graphviz DOT: pruned branches dashed, the principal variation bold.
+    Dot,
+}
+
+/// The rules, the search and the output of `explain`.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The game the rule flags name, where moves are played (and why they name none).
+    pub variant: Result<Variant, RulesError>,
+    /// `--size`: a board given in notation must have it.
+    pub size: Option<u8>,
+    pub k: Option<u8>,
+    pub misere: bool,
+    pub ultimate: bool,
+    pub algorithm: Algorithm,
+    pub format: Format,
+    pub limits: Limits,
+}
+
+/// Explains the position given by `input` (nothing: the empty board; one word with `/`: a
+/// board in notation; otherwise moves played from the empty board) and writes the tree to
+/// `out`. A bad board or move, and a tree too big to print, get a message on `err`. Returns
+/// the exit status: 0, or 2 for any of those.
+pub fn run(
+    input: &[String],
+    options: &Options,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> io::Result<u8> {
+    let position = match position(input, options) {
+        Ok(position) => position,
+        Err(why) => {
+            writeln!(err, "tictactoe: {why}")?;
+            return Ok(2);
+        }
+    };
+    match explain::explain(&position, options.algorithm, options.limits) {
+        Ok(explanation) => {
+            let text = match options.format {
+                Format::Plain => plain(&position, &explanation),
+                Format::Json => json(&position, &explanation),
+                Format::Dot => dot(&explanation),
+            };
+            out.write_all(text.as_bytes())?;
+            Ok(0)
+        }
+        Err(why) => {
+            writeln!(err, "tictactoe: {why}")?;
+            Ok(2)
+        }
+    }
+}
+
+/// Why the input names no position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum InputError {
+    /// A board in notation that does not parse.
+    Board {
+        text: String,
+        error: ParsePositionError,
+    },
+    /// A classic board of another size than `--size`.
+    Size { text: String, found: u8, size: u8 },
+    /// Moves given, but the rule flags name no game.
+    Rules(RulesError),
+    /// A move that names no legal move.
+    Move(RecordError),
+}
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            InputError::Board { text, error } => write!(f, "bad board {text:?}: {error}"),
+            InputError::Size { text, found, size } => {
+                write!(
+                    f,
+                    "bad board {text:?}: it is {found}×{found}, but --size is {size}"
+                )
+            }
+            InputError::Rules(e) => write!(f, "{e}"),
+            InputError::Move(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for InputError {}
+
+/// The position `input` names, or why it names none.
+fn position(input: &[String], options: &Options) -> Result<Position, InputError> {
+    if let [text] = input
+        && text.contains('/')
+    {
+        let position = Position::parse(text, options.ultimate, options.k, options.misere).map_err(
+            |error| InputError::Board {
+                text: text.clone(),
+                error,
+            },
+        )?;
+        if let (Some(size), Some(board)) = (options.size, position.classic())
+            && board.size() != size
+        {
+            return Err(InputError::Size {
+                text: text.clone(),
+                found: board.size(),
+                size,
+            });
+        }
+        return Ok(position);
+    }
+    let variant = options.variant.clone().map_err(InputError::Rules)?;
+    let record = Record::parse(variant, input).map_err(InputError::Move)?;
+    let mut position = variant.start();
+    for &mv in record.moves() {
+        position.play(mv).expect("a record replays legally");
+    }
+    Ok(position)
+}
+
+/// A value with what it bounds: `0`, `≥ 1`, `≤ -1`.
+fn value_text(node: &Node) -> String {
+    let value = node.value.unwrap_or_default();
+    match node.bound {
+        Some(Bound::Lower) => format!("≥ {value}"),
+        Some(Bound::Upper) => format!("≤ {value}"),
+        _ => value.to_string(),
+    }
+}
+
+/// What a node is, in words: its move (or `root`), value, window and marks.
+fn describe(node: &Node) -> String {
+    let mut s = match (&node.mv, node.by) {
+        (Some(mv), Some(by)) => format!("{by} {mv}"),
+        _ => format!("root, {} to move", node.to_move),
+    };
+    if node.pruned {
+        s.push_str("  pruned");
+        return s;
+    }
+    let _ = write!(s, ": {}", value_text(node));
+    if let Some(window) = node.window {
+        let _ = write!(s, "  {window}");
+    }
+    let mut marks = Vec::new();
+    if node.leaf {
+        marks.push("game over".to_string());
+    }
+    match node.table_hit {
+        Some(Hit::Same) => marks.push("table hit".to_string()),
+        Some(Hit::Symmetric) => marks.push("table hit (symmetric)".to_string()),
+        None => {}
+    }
+    if node.cutoff {
+        marks.push(format!("cut-off, {} pruned", node.pruned_moves));
+    }
+    if node.hidden > 0 {
+        marks.push(nodes_below(node.hidden));
+    }
+    if !marks.is_empty() {
+        let _ = write!(s, "  [{}]", marks.join(", "));
+    }
+    s
+}
+
+/// How many nodes were visited below a node whose children are not shown.
+fn nodes_below(count: u64) -> String {
+    let s = if count == 1 { "" } else { "s" };
+    format!("{count} node{s} below")
+}
+
+/// The text report: what was searched, the value and best line, the tree indented two
+/// spaces a level, and the totals.
+pub fn plain(position: &Position, explanation: &Explanation) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "{} from {position}", explanation.algorithm.title());
+    let _ = writeln!(
+        s,
+        "value: {} ({}); X maximises, O minimises",
+        explanation.value,
+        explanation.verdict()
+    );
+    let _ = writeln!(s, "best line: {}", explanation.pv.join(" "));
+    let _ = writeln!(s);
+    let mut stack = vec![(&explanation.tree, 0usize)];
+    while let Some((node, level)) = stack.pop() {
+        let _ = writeln!(s, "{:indent$}{}", "", describe(node), indent = 2 * level);
+        stack.extend(node.children.iter().rev().map(|c| (c, level + 1)));
+    }
+    let t = &explanation.totals;
+    let _ = writeln!(s);
+    let _ = writeln!(s, "nodes visited: {}", t.visited);
+    let _ = writeln!(s, "games ended (leaves): {}", t.leaves);
+    let _ = writeln!(s, "cut-offs: {}", t.cutoffs);
+    let _ = writeln!(s, "pruned branches: {}", t.pruned);
+    let _ = writeln!(s, "table hits: {}", t.table_hits);
+    let _ = writeln!(s, "table entries: {}", t.table_entries);
+    s
+}
+
+/// The JSON report: the position, whose turn it is and the result, then the explanation
+/// (algorithm, root value, best line, totals, depth and the tree), one document.
+pub fn json(position: &Position, explanation: &Explanation) -> String {
+    #[derive(Serialize)]
+    struct Report<'a> {
+        position: String,
+        to_move: char,
+        result: &'static str,
+        #[serde(flatten)]
+        explanation: &'a Explanation,
+    }
+    let report = Report {
+        position: position.to_string(),
+        to_move: position.to_move().symbol(),
+        result: explanation.verdict(),
+        explanation,
+    };
+    let mut text = serde_json::to_string_pretty(&report).expect("a tree serializes");
+    text.push('\n');
+    text
+}
+
+/// A DOT string literal.
+fn quoted(text: &str) -> String {
+    format!("\"{}\"", text.replace('\\', "\\\\").replace('"', "\\\""))
+}
+
+/// The Graphviz picture: a box per node with its move, value and window; pruned branches
+/// dashed, table hits with a double border, the principal variation bold.
+pub fn dot(explanation: &Explanation) -> String {
+    let mut s = String::from("digraph explain {\n");
+    let _ = writeln!(s, "  label={};", quoted(explanation.algorithm.title()));
+    s.push_str("  node [shape=box, fontname=\"Helvetica\"];\n");
+    let mut next = 0usize;
+    let mut stack: Vec<(&Node, Option<usize>, bool, usize)> =
+        vec![(&explanation.tree, None, true, 0)];
+    while let Some((node, parent, on_pv, depth)) = stack.pop() {
+        let id = next;
+        next += 1;
+        let _ = writeln!(s, "  n{id} [{}];", node_attributes(node, on_pv));
+        if let Some(parent) = parent {
+            let style = if node.pruned {
+                " [style=dashed]"
+            } else if on_pv {
+                " [style=bold, penwidth=3]"
+            } else {
+                ""
+            };
+            let _ = writeln!(s, "  n{parent} -> n{id}{style};");
+        }
+        let pv_next = explanation.pv.get(depth);
+        for child in node.children.iter().rev() {
+            let child_on_pv = on_pv && !child.pruned && child.mv.as_ref() == pv_next;
+            stack.push((child, Some(id), child_on_pv, depth + 1));
+        }
+    }
+    s.push_str("}\n");
+    s
+}
+
+/// A node's DOT attributes: its label and style.
+fn node_attributes(node: &Node, on_pv: bool) -> String {
+    let mut lines: Vec<String> = vec![describe_head(node)];
+    if !node.pruned {
+        lines.push(value_text(node));
+        if let Some(window) = node.window {
+            lines.push(window.to_string());
+        }
+    }
+    if node.leaf {
+        lines.push("game over".into());
+    }
+    let mut extra = String::new();
+    match (node.pruned, on_pv) {
+        (true, _) => {
+            lines.push("pruned".into());
+            extra.push_str(", style=dashed");
+        }
+        (false, true) => extra.push_str(", style=bold, penwidth=3"),
+        (false, false) => {}
+    }
+    if node.cutoff {
+        lines.push(format!("cut-off, {} pruned", node.pruned_moves));
+    }
+    if let Some(hit) = node.table_hit {
+        lines.push(
+            if hit == Hit::Same {
+                "table hit"
+            } else {
+                "table hit (symmetric)"
+            }
+            .into(),
+        );
+        extra.push_str(", peripheries=2");
+    }
+    if node.hidden > 0 {
+        lines.push(nodes_below(node.hidden));
+    }
+    format!(
+        "label={}{extra}",
+        quoted(&lines.join("\n")).replace('\n', "\\n")
+    )
+}
+
+/// A node's move (`X 5`), or `root (X to move)`.
+fn describe_head(node: &Node) -> String {
+    match (&node.mv, node.by) {
+        (Some(mv), Some(by)) => format!("{by} {mv}"),
+        _ => format!("root ({} to move)", node.to_move),
+    }
+}

@@ -1,0 +1,400 @@
+//! The textbook searches of `tictactoe explain`: their counts against an independent count,
+//! their values against each other and the production solver on every open 3×3 position, and
+//! the binary's text, JSON and DOT trees checked structurally.
+
+mod pipe;
+use pipe::{run, text};
+
+use std::collections::HashSet;
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use serde_json::Value as Json;
+use tictactoe::board::{Board, Mark, Outcome, Rules};
+use tictactoe::explain::{Algorithm, Limits, explain};
+use tictactoe::position::Position;
+use tictactoe::search::{Searcher, Value};
+
+/// The eight lines of a 3×3 board, cells numbered 0 to 8 row by row.
+const LINES: [[usize; 3]; 8] = [
+    [0, 1, 2],
+    [3, 4, 5],
+    [6, 7, 8],
+    [0, 3, 6],
+    [1, 4, 7],
+    [2, 5, 8],
+    [0, 4, 8],
+    [2, 4, 6],
+];
+
+/// Counts, independently of the library, the nodes of the full 3×3 game tree below and
+/// including `cells` (0 empty, 1 and 2 the players), and the games that end in it.
+fn count_tree(cells: &mut [u8; 9], player: u8) -> (u64, u64) {
+    let won = LINES
+        .iter()
+        .any(|l| cells[l[0]] != 0 && cells[l[0]] == cells[l[1]] && cells[l[1]] == cells[l[2]]);
+    if won || cells.iter().all(|&c| c != 0) {
+        return (1, 1);
+    }
+    let (mut nodes, mut games) = (1, 0);
+    for i in 0..9 {
+        if cells[i] == 0 {
+            cells[i] = player;
+            let (n, g) = count_tree(cells, 3 - player);
+            cells[i] = 0;
+            nodes += n;
+            games += g;
+        }
+    }
+    (nodes, games)
+}
+
+const WHOLE_TREE: Limits = Limits {
+    depth: None,
+    max_nodes: 1_000_000,
+};
+
+const ROOT_ONLY: Limits = Limits {
+    depth: Some(0),
+    max_nodes: 1,
+};
+
+#[test]
+fn minimax_from_the_empty_board_visits_549946_nodes_as_an_independent_count_does() {
+    let (nodes, games) = count_tree(&mut [0; 9], 1);
+    assert_eq!((nodes, games), (549_946, 255_168));
+    let start = Position::Classic(Board::default());
+    let explained = explain(&start, Algorithm::Minimax, ROOT_ONLY).unwrap();
+    assert_eq!(explained.totals.visited, nodes, "the root counts");
+    assert_eq!(explained.totals.leaves, games);
+    assert_eq!(explained.value, 0);
+    assert_eq!(
+        explained.tree.hidden,
+        nodes - 1,
+        "every other node is below"
+    );
+    let whole = explain(&start, Algorithm::Minimax, WHOLE_TREE).unwrap();
+    assert_eq!(
+        whole.tree.count() as u64,
+        nodes,
+        "one recorded node per visit"
+    );
+}
+
+#[test]
+fn each_idea_visits_fewer_nodes_from_the_empty_board() {
+    let start = Position::Classic(Board::default());
+    let visited: Vec<u64> = Algorithm::ALL
+        .iter()
+        .map(|&a| explain(&start, a, ROOT_ONLY).unwrap().totals.visited)
+        .collect();
+    assert!(visited.windows(2).all(|w| w[1] < w[0]), "{visited:?}");
+}
+
+/// Every position reachable in a game under `rules`, finished ones included.
+fn reachable(rules: Rules) -> Vec<Board> {
+    let mut seen = HashSet::new();
+    let mut todo = vec![Board::new(rules)];
+    while let Some(board) = todo.pop() {
+        if seen.insert(board) {
+            todo.extend(
+                board
+                    .legal_moves()
+                    .into_iter()
+                    .map(|c| board.with_move(c).unwrap()),
+            );
+        }
+    }
+    seen.into_iter().collect()
+}
+
+/// The production solver's value of `board` from X's point of view: +1, 0 or -1.
+fn solver_value(searcher: &mut Searcher, board: &Board) -> i32 {
+    let sign = if board.to_move() == Mark::X { 1 } else { -1 };
+    match searcher.value(board).expect("the game goes on") {
+        Value::Win(_) => sign,
+        Value::Loss(_) => -sign,
+        Value::Draw => 0,
+        other => panic!("{board}: the solver did not prove it: {other:?}"),
+    }
+}
+
+/// Checks every algorithm's root value against minimax's and the solver's on every open
+/// position; returns how many there were.
+fn every_algorithm_agrees_on_every_open_position(rules: Rules) -> usize {
+    let mut searcher = Searcher::new();
+    let open: Vec<Board> = reachable(rules)
+        .into_iter()
+        .filter(|b| b.outcome() == Outcome::InProgress)
+        .collect();
+    for board in &open {
+        let position = Position::Classic(*board);
+        let minimax = explain(&position, Algorithm::Minimax, ROOT_ONLY)
+            .unwrap()
+            .value;
+        assert_eq!(minimax, solver_value(&mut searcher, board), "{board}");
+        for algorithm in &Algorithm::ALL[1..] {
+            let value = explain(&position, *algorithm, ROOT_ONLY).unwrap().value;
+            assert_eq!(value, minimax, "{algorithm} on {board}");
+        }
+    }
+    open.len()
+}
+
+#[test]
+fn every_algorithm_equals_minimax_and_the_solver_on_all_4520_open_positions() {
+    assert_eq!(
+        every_algorithm_agrees_on_every_open_position(Rules::CLASSIC),
+        4520
+    );
+}
+
+#[test]
+fn every_algorithm_equals_minimax_and_the_solver_under_misere_rules() {
+    let misere = Rules::new(3, 3, true).unwrap();
+    assert!(every_algorithm_agrees_on_every_open_position(misere) > 4000);
+}
+
+/// Runs `tictactoe explain` with `args` and returns its standard output.
+fn explain_out(args: &[&str]) -> String {
+    let mut all = vec!["explain"];
+    all.extend_from_slice(args);
+    let out = run(&all, b"");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    text(&out.stdout)
+}
+
+/// Checks a JSON node and its subtree: a value where searched, none where pruned, and every
+/// searched node's value the max (X to move) or min (O to move) of its searched children's.
+/// Returns (searched nodes, pruned nodes) in the subtree.
+fn check_node(node: &Json) -> (u64, u64) {
+    if node["pruned"].as_bool().unwrap() {
+        assert!(node["value"].is_null(), "{node}");
+        return (0, 1);
+    }
+    let value = node["value"].as_i64().expect("a searched node has a value");
+    let children = node["children"].as_array().unwrap();
+    let searched: Vec<i64> = children
+        .iter()
+        .filter_map(|c| c["value"].as_i64())
+        .collect();
+    if !searched.is_empty() {
+        let best = if node["to_move"] == "X" {
+            searched.iter().max()
+        } else {
+            searched.iter().min()
+        };
+        assert_eq!(Some(&value), best, "{node}");
+    }
+    let (mut nodes, mut pruned) = (1, 0);
+    for child in children {
+        let (n, p) = check_node(child);
+        nodes += n;
+        pruned += p;
+    }
+    (nodes, pruned)
+}
+
+#[test]
+fn json_tree_values_are_the_max_or_min_of_their_children_for_every_algorithm() {
+    for algorithm in Algorithm::ALL {
+        for position in ["X.O/.X./..O", "..X/.X./O..", "X../.../..."] {
+            let args = [position, "--json", "--max-nodes", "100000"];
+            let out = explain_out(&[&args[..], &["--algorithm", algorithm.name()]].concat());
+            let json: Json = serde_json::from_str(&out).unwrap();
+            let (nodes, pruned) = check_node(&json["tree"]);
+            let totals = &json["totals"];
+            assert_eq!(
+                json["value"], json["tree"]["value"],
+                "{algorithm} {position}"
+            );
+            assert_eq!(
+                Some(nodes),
+                totals["visited"].as_u64(),
+                "{algorithm} {position}"
+            );
+            assert_eq!(
+                Some(pruned),
+                totals["pruned"].as_u64(),
+                "{algorithm} {position}"
+            );
+            assert_eq!(json["algorithm"], algorithm.name());
+            assert!(json["tree"]["window"].is_object() || algorithm == Algorithm::Minimax);
+        }
+    }
+}
+
+#[test]
+fn plain_tree_is_indented_by_level_and_ends_with_the_totals() {
+    let out = explain_out(&["X.O/.X./..O", "--plain", "--algorithm", "alphabeta"]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "alpha-beta from X.O/.X./..O");
+    assert_eq!(lines[1], "value: 0 (draw); X maximises, O minimises");
+    let tree: Vec<&str> = lines[4..]
+        .iter()
+        .copied()
+        .take_while(|l| !l.is_empty())
+        .collect();
+    assert_eq!(tree[0], "root, X to move: 0  (-∞, +∞)");
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    for pair in tree.windows(2) {
+        assert!(indent(pair[1]) <= indent(pair[0]) + 2, "{pair:?}");
+        assert_eq!(indent(pair[1]) % 2, 0);
+    }
+    let searched = tree.iter().filter(|l| !l.ends_with("pruned")).count();
+    let total = |name: &str| {
+        let line = lines.iter().find(|l| l.starts_with(name)).unwrap();
+        line[name.len()..].trim().parse::<usize>().unwrap()
+    };
+    assert_eq!(searched, total("nodes visited:"));
+    assert_eq!(tree.len() - searched, total("pruned branches:"));
+    assert!(lines.last().unwrap().starts_with("table entries:"));
+}
+
+#[test]
+fn plain_tree_to_a_depth_tells_how_many_nodes_lie_below() {
+    let out = explain_out(&["--depth", "1"]);
+    let lines: Vec<&str> = out.lines().collect();
+    let children: Vec<&&str> = lines.iter().filter(|l| l.starts_with("  X ")).collect();
+    assert_eq!(children.len(), 9);
+    let below: usize = children
+        .iter()
+        .map(|l| {
+            let (_, rest) = l.split_once('[').unwrap();
+            rest.split(' ').next().unwrap().parse::<usize>().unwrap()
+        })
+        .sum();
+    assert_eq!(
+        below + 10,
+        549_946,
+        "root and children shown, the rest below"
+    );
+    assert!(out.contains("nodes visited: 549946\n"));
+}
+
+#[test]
+fn moves_and_a_board_name_the_same_position() {
+    let from_moves = explain_out(&["5", "1", "9", "--algorithm", "table"]);
+    let from_board = explain_out(&["..X/.X./O..", "--algorithm", "table"]);
+    assert_eq!(from_moves, from_board);
+}
+
+#[test]
+fn symmetric_table_hits_appear_only_with_symmetry() {
+    let symmetric = explain_out(&["5", "--algorithm", "symmetry"]);
+    assert!(symmetric.contains("[table hit (symmetric)]"), "{symmetric}");
+    let plain_table = explain_out(&["5", "--algorithm", "table"]);
+    assert!(!plain_table.contains("symmetric"));
+    assert!(plain_table.contains("table hit"));
+}
+
+/// The DOT statements of a graph: `(nodes with their attributes, edges (from, to, attributes))`.
+type Statements = (Vec<(String, String)>, Vec<(String, String, String)>);
+
+fn dot_statements(dot: &str) -> Statements {
+    let (mut nodes, mut edges) = (Vec::new(), Vec::new());
+    for line in dot.lines().map(str::trim) {
+        let Some(body) = line.strip_suffix(';') else {
+            continue;
+        };
+        if let Some((from, rest)) = body.split_once(" -> ") {
+            let (to, attrs) = rest.split_once(' ').unwrap_or((rest, ""));
+            edges.push((from.to_string(), to.to_string(), attrs.to_string()));
+        } else if let Some((id, attrs)) = body.split_once(' ')
+            && id.starts_with('n')
+            && id[1..].bytes().all(|b| b.is_ascii_digit())
+        {
+            nodes.push((id.to_string(), attrs.to_string()));
+        }
+    }
+    (nodes, edges)
+}
+
+#[test]
+fn dot_draws_pruned_branches_dashed_and_the_best_line_bold() {
+    let args = ["X.O/.X./..O", "--algorithm", "alphabeta"];
+    let dot = explain_out(&[&args[..], &["--dot"]].concat());
+    let json: Json =
+        serde_json::from_str(&explain_out(&[&args[..], &["--json"]].concat())).unwrap();
+    assert!(dot.starts_with("digraph explain {\n") && dot.ends_with("}\n"));
+    let (nodes, edges) = dot_statements(&dot);
+    let ids: HashSet<&String> = nodes.iter().map(|(id, _)| id).collect();
+    assert_eq!(ids.len(), nodes.len(), "each node declared once");
+    assert_eq!(edges.len(), nodes.len() - 1, "a tree");
+    assert!(
+        edges
+            .iter()
+            .all(|(a, b, _)| ids.contains(a) && ids.contains(b))
+    );
+    let dashed = edges.iter().filter(|e| e.2.contains("dashed")).count();
+    assert_eq!(Some(dashed as u64), json["totals"]["pruned"].as_u64());
+    let bold = edges.iter().filter(|e| e.2.contains("bold")).count();
+    assert_eq!(bold, json["pv"].as_array().unwrap().len());
+}
+
+#[test]
+fn dot_output_parses_with_graphviz_where_it_is_installed() {
+    let Ok(check) = Command::new("dot").arg("-V").output() else {
+        eprintln!("skipped: Graphviz `dot` is not installed; install it to run this check");
+        return;
+    };
+    assert!(check.status.success());
+    let dot = explain_out(&["5", "1", "--algorithm", "symmetry", "--dot"]);
+    let mut child = Command::new("dot")
+        .arg("-Tsvg")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(dot.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("<svg"));
+}
+
+/// Runs `tictactoe explain` with `args`, expecting it to refuse: status 2, nothing on
+/// standard output, and the message on standard error.
+fn refusal(args: &[&str]) -> String {
+    let mut all = vec!["explain"];
+    all.extend_from_slice(args);
+    let out = run(&all, b"");
+    assert_eq!(out.status.code(), Some(2), "{args:?}");
+    assert!(out.stdout.is_empty());
+    text(&out.stderr)
+}
+
+#[test]
+fn a_tree_too_big_is_refused_with_its_size_and_status_2() {
+    let why = refusal(&[]);
+    assert!(
+        why.contains("549946 nodes, more than --max-nodes 10000"),
+        "{why}"
+    );
+    assert!(why.contains("--depth"));
+    let why = refusal(&["--depth", "2", "--max-nodes", "50"]);
+    assert!(why.contains("to depth 2 has 82 nodes"), "{why}");
+}
+
+#[test]
+fn bad_boards_and_moves_are_refused_with_status_2() {
+    assert!(refusal(&["X/"]).contains("bad board"));
+    assert!(refusal(&["XXX/OOO/..."]).contains("bad board"));
+    assert!(refusal(&["X../.../...", "--size", "4"]).contains("--size is 4"));
+    assert!(refusal(&["5", "5"]).contains("taken"));
+    assert!(refusal(&["5", "0"]).contains("move 2"));
+    assert!(refusal(&["--ultimate"]).contains("Ultimate"));
+}
+
+#[test]
+fn a_finished_game_is_a_tree_of_one_node() {
+    let json: Json = serde_json::from_str(&explain_out(&["XXX/OO./...", "--json"])).unwrap();
+    assert_eq!(json["value"], 1);
+    assert_eq!(json["tree"]["leaf"], true);
+    assert_eq!(json["totals"]["visited"], 1);
+}
