@@ -6,6 +6,7 @@
 //! - AIs: [`search`] (negamax with proofs) and [`mcts`] (Ultimate), reached through one
 //!   dispatch, [`player::Brain`]; they know nothing of input or output;
 //! - a game: [`game::Game`] and [`game::Session`], and [`record::Record`], a game as data;
+//!   [`history`], the finished games kept on disk;
 //! - [`net`]: the connection to the other player and the network session;
 //! - [`report`]: what several front ends print (boards as text, [`report::analyze`],
 //!   [`report::review`]);
@@ -29,6 +30,7 @@ pub mod board;
 pub mod cli;
 pub mod game;
 mod geometry;
+pub mod history;
 pub mod line;
 pub mod mcts;
 pub mod net;

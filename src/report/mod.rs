@@ -1,5 +1,6 @@
 //! What more than one front end prints: boards as text ([`board`]), the analysis of a
-//! position ([`analyze`]), the review of a game ([`review`]) and values in JSON ([`json`]).
+//! position ([`analyze`]), the review of a game ([`review`]), the statistics of the history
+//! ([`stats`]) and values in JSON ([`json`]).
 //! Reports are made from the rule-set interface ([`crate::position`]) and the AI's answers
 //! ([`crate::player::Brain`]), once for every rule set.
 
@@ -7,3 +8,4 @@ pub mod analyze;
 pub mod board;
 pub mod json;
 pub mod review;
+pub mod stats;
