@@ -628,6 +628,53 @@ mod tests {
         assert_eq!(back.side_of(Mark::X), Side::B, "round 2: side B plays X");
     }
 
+    /// A journal in memory: the records it was given, and 3 wins, 1 draw and 2 losses
+    /// against every opponent before them.
+    #[derive(Debug, Default)]
+    struct Notebook(std::sync::Mutex<Vec<String>>);
+
+    impl Journal for Notebook {
+        fn finished(&self, game: &Game) {
+            self.0.lock().unwrap().push(game.record().to_string());
+        }
+
+        fn tally(&self, _: Player) -> Option<Tally> {
+            Some(Tally {
+                won: 3,
+                drawn: 1,
+                lost: 2,
+            })
+        }
+    }
+
+    #[test]
+    fn each_finished_game_goes_to_the_journal_once_and_counts_all_time() {
+        let notebook = Arc::new(Notebook::default());
+        let mut s = Session::new(Rules::CLASSIC, Player::Human, Player::Easy)
+            .with_journal(Arc::clone(&notebook) as Arc<dyn Journal>);
+        assert_eq!(
+            s.score_line(),
+            "Score: you 0 · easy AI 0 · draws 0 (all time 3–2–1)"
+        );
+        play_digits(&mut s, &[7, 1, 8, 2]);
+        assert_eq!(s.undo(), 2);
+        play_digits(&mut s, &[5, 3, 2, 8, 4, 6, 9]);
+        assert_eq!(s.undo(), 0, "a finished game stays as it is");
+        s.new_round();
+        // The easy AI plays X in round 2 and wins: the line keeps the sides' order.
+        play_digits(&mut s, &[7, 1, 8, 2, 9]);
+        assert_eq!(
+            s.score_line(),
+            "Score: you 0 · easy AI 1 · draws 1 (all time 3–3–2)"
+        );
+        assert_eq!(
+            *notebook.0.lock().unwrap(),
+            ["7 1 5 3 2 8 4 6 9", "7 1 8 2 9"]
+        );
+        let two = Session::new(Rules::CLASSIC, Player::Human, Player::Human).with_journal(notebook);
+        assert_eq!(two.score_line(), "Score: Player 1 0 · Player 2 0 · draws 0");
+    }
+
     #[test]
     fn sides_are_named_for_people() {
         assert_eq!(names(Player::Human, Player::Hard), ["you", "hard AI"]);
