@@ -158,8 +158,8 @@ pub fn write_text(out: &mut dyn Write, stats: &Stats) -> io::Result<()> {
     let t = stats.total;
     writeln!(
         out,
-        "{} games: won {}, drawn {}, lost {}.",
-        t.games(),
+        "{} against an AI or over the network: won {}, drawn {}, lost {}.",
+        plural(t.games(), "game"),
         t.won,
         t.drawn,
         t.lost
