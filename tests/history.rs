@@ -81,7 +81,10 @@ fn a_plain_game_is_kept_counted_listed_and_reviewed() {
     assert_eq!(stats["streaks"]["current"]["result"], verdict);
 
     let text_stats = text(&run(&home, &["stats"], "").stdout);
-    assert!(text_stats.starts_with("1 game against an AI or over the network: "), "{text_stats}");
+    assert!(
+        text_stats.starts_with("1 game against an AI or over the network: "),
+        "{text_stats}"
+    );
     assert!(text_stats.contains("easy AI "), "{text_stats}");
 
     let list = text(&run(&home, &["history"], "").stdout);
