@@ -32,6 +32,7 @@ Examples:
   tictactoe --ultimate           Ultimate tic-tac-toe: board then cell, 53
   tictactoe analyze X.O/.X./..O  the value of every move
   tictactoe review 5 9 4 6 1     judge every move of a game
+  tictactoe stats                your results over all the games kept (`history` lists them)
   tictactoe host                 play a friend over the network: prints how to join
   tictactoe completions bash     a completion script; `tictactoe man` prints the manual")]
 pub struct Cli {
@@ -96,6 +97,11 @@ pub struct Cli {
     #[arg(long)]
     pub review: bool,
 
+    /// Keep no record of this run's games (finished games are otherwise added to the
+    /// history in the data directory, or in `TICTACTOE_HOME`)
+    #[arg(long, global = true)]
+    pub no_history: bool,
+
     #[command(subcommand)]
     pub command: Option<Command>,
 }
@@ -147,6 +153,18 @@ pub enum Command {
     Completions(CompletionsArgs),
     /// Print the manual page (roff), for `man -l -` or a man directory
     Man,
+    /// Print your results from the history: won, drawn and lost per opponent and per rules,
+    /// and streaks
+    Stats(StatsArgs),
+    /// List the games in the history, numbered, oldest first (`review --game N` reviews one)
+    History,
+}
+
+#[derive(Debug, Args)]
+pub struct StatsArgs {
+    /// Print one JSON object instead
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Args)]
@@ -243,8 +261,16 @@ pub struct ReviewArgs {
     /// The moves in order, X first: digits 1-9 on 3×3, coordinates such as b2 on any size
     /// (5 9 4 6 1); with --ultimate, board then cell (55 51 15). The rules come from --size,
     /// --k and --misere, or --ultimate
-    #[arg(required = true, value_name = "MOVE")]
+    #[arg(required_unless_present_any = ["last", "game"], value_name = "MOVE")]
     pub moves: Vec<String>,
+
+    /// Review the last game in the history instead of moves given
+    #[arg(long, conflicts_with_all = ["moves", "game"])]
+    pub last: bool,
+
+    /// Review game N of the history (as `tictactoe history` numbers them)
+    #[arg(long, value_name = "N", conflicts_with = "moves")]
+    pub game: Option<usize>,
 
     /// Print one JSON object per move, then one for the summary, one per line
     #[arg(long)]

@@ -2,6 +2,11 @@
 //! [`Session`] of rounds between two players with their names and score, shared by the front
 //! ends.
 
+use std::fmt;
+use std::sync::{Arc, OnceLock};
+
+use serde::{Deserialize, Serialize};
+
 use crate::board::Mark;
 use crate::player::Player;
 use crate::position::{Move, MoveError, Outcome, Position, Variant};
@@ -78,6 +83,19 @@ impl Game {
         self.outcome() != Outcome::InProgress
     }
 
+    /// The result for the one person at this game, against an AI or a remote player: `None`
+    /// while the game goes on, and between two people or two AIs.
+    pub fn verdict(&self) -> Option<Verdict> {
+        let (human, _) = lone_human(self.x, self.o)?;
+        let human = if human == Side::A { Mark::X } else { Mark::O };
+        match self.outcome() {
+            Outcome::InProgress => None,
+            Outcome::Draw => Some(Verdict::Drawn),
+            Outcome::Won(mark) if mark == human => Some(Verdict::Won),
+            Outcome::Won(_) => Some(Verdict::Lost),
+        }
+    }
+
     /// Plays `mv` for the side to move; on error nothing changes.
     pub fn play(&mut self, mv: impl Into<Move>) -> Result<(), MoveError> {
         let mv = mv.into();
@@ -103,6 +121,71 @@ impl Game {
             self.position.play(mv).expect("history replays legally");
         }
         taken
+    }
+}
+
+/// How a game ended for the one person playing it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    Won,
+    Drawn,
+    Lost,
+}
+
+/// Games won, drawn and lost by one person.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Tally {
+    pub won: u32,
+    pub drawn: u32,
+    pub lost: u32,
+}
+
+impl Tally {
+    /// Counts one more game.
+    pub fn add(&mut self, verdict: Verdict) {
+        let count = match verdict {
+            Verdict::Won => &mut self.won,
+            Verdict::Drawn => &mut self.drawn,
+            Verdict::Lost => &mut self.lost,
+        };
+        *count = count.saturating_add(1);
+    }
+
+    pub fn games(&self) -> u32 {
+        self.won
+            .saturating_add(self.drawn)
+            .saturating_add(self.lost)
+    }
+}
+
+/// Where finished games go: the profile on disk, for the binary. The game layer only tells it
+/// that a game ended and asks it for the person's results so far; it knows nothing of files.
+pub trait Journal: fmt::Debug + Send + Sync {
+    /// `game` has just ended (called once per game, for every game that reaches a result).
+    fn finished(&self, game: &Game);
+
+    /// The person's results over all time against `opponent` (an AI level or a remote
+    /// player), or `None` where they cannot be read.
+    fn tally(&self, opponent: Player) -> Option<Tally>;
+}
+
+/// The journal of this process, kept by the binary; sessions made without one keep nothing.
+static JOURNAL: OnceLock<Arc<dyn Journal>> = OnceLock::new();
+
+/// Every session made from now on enters its finished games in `journal`. The first call
+/// wins; later ones change nothing.
+pub fn keep_journal(journal: Arc<dyn Journal>) {
+    let _ = JOURNAL.set(journal);
+}
+
+/// Which side is the one person at a game, and who plays the other side: `None` unless
+/// exactly one side is human.
+pub fn lone_human(a: Player, b: Player) -> Option<(Side, Player)> {
+    match (a.is_human(), b.is_human()) {
+        (true, false) => Some((Side::A, b)),
+        (false, true) => Some((Side::B, a)),
+        _ => None,
     }
 }
 
@@ -142,18 +225,45 @@ pub struct Session {
     /// Results of the rounds before this one.
     past: Score,
     game: Game,
+    /// Where finished games go, if anywhere.
+    journal: Option<Arc<dyn Journal>>,
+    /// The person's results against this opponent over all time, counting this session's
+    /// finished games: when one person plays and the journal could tell.
+    all_time: Option<Tally>,
 }
 
 impl Session {
     /// Round 1 of a session where side A (`a`, X in the first round) meets side B (`b`).
+    ///
+    /// Its finished games go to the process's journal, if [`keep_journal`] gave one.
     pub fn new(variant: impl Into<Variant>, a: Player, b: Player) -> Session {
-        Session {
+        let session = Session {
             players: [a, b],
             names: names(a, b),
             round: 1,
             past: Score::default(),
             game: Game::new(variant, a, b),
+            journal: None,
+            all_time: None,
+        };
+        match JOURNAL.get() {
+            Some(journal) => session.with_journal(Arc::clone(journal)),
+            None => session,
         }
+    }
+
+    /// This session, entering its finished games in `journal` instead.
+    pub fn with_journal(mut self, journal: Arc<dyn Journal>) -> Session {
+        self.journal = Some(journal);
+        self.all_time = self.read_all_time();
+        self
+    }
+
+    /// The person's results against the current opponent, as the journal tells them.
+    fn read_all_time(&self) -> Option<Tally> {
+        let [a, b] = self.players;
+        let (_, opponent) = lone_human(a, b)?;
+        self.journal.as_ref()?.tally(opponent)
     }
 
     /// A session at the point `standing` describes (a network game joined or rejoined): the
@@ -183,6 +293,8 @@ impl Session {
         let [a, b] = self.players;
         let mut back = Session::restore(a, b, standing);
         back.names.clone_from(&self.names);
+        back.journal.clone_from(&self.journal);
+        back.all_time = self.all_time;
         back
     }
 
@@ -215,8 +327,28 @@ impl Session {
         &self.game
     }
 
-    pub fn game_mut(&mut self) -> &mut Game {
-        &mut self.game
+    /// Plays `mv` for the side to move; on error nothing changes. A move that ends the game
+    /// enters it in the journal and the all-time score, once.
+    pub fn play(&mut self, mv: impl Into<Move>) -> Result<(), MoveError> {
+        self.game.play(mv)?;
+        if self.game.is_over() {
+            if let (Some(all_time), Some(verdict)) = (&mut self.all_time, self.game.verdict()) {
+                all_time.add(verdict);
+            }
+            if let Some(journal) = &self.journal {
+                journal.finished(&self.game);
+            }
+        }
+        Ok(())
+    }
+
+    /// Takes back the last human move, as [`Game::undo`] does, while the game goes on; a
+    /// finished game is in the journal and stays as it is (0 moves taken back).
+    pub fn undo(&mut self) -> usize {
+        if self.game.is_over() {
+            return 0;
+        }
+        self.game.undo()
     }
 
     pub fn round(&self) -> u32 {
@@ -263,14 +395,30 @@ impl Session {
         score
     }
 
-    /// The score as one line: `Score: you 1 · hard AI 0 · draws 2`.
+    /// The score as one line: `Score: you 1 · hard AI 0 · draws 2`, and where the journal
+    /// knows the person's results against this opponent, those over all time in the same
+    /// order: ` (all time 12–30–5)`.
     pub fn score_line(&self) -> String {
         let score = self.score();
         let (a, b) = (self.name(Side::A), self.name(Side::B));
-        format!(
+        let line = format!(
             "Score: {a} {} · {b} {} · draws {}",
             score.a, score.b, score.draws
-        )
+        );
+        let Some(all) = self.all_time else {
+            return line;
+        };
+        let (first, second) = if self.players[0].is_human() {
+            (all.won, all.lost)
+        } else {
+            (all.lost, all.won)
+        };
+        format!("{line} (all time {first}–{second}–{})", all.drawn)
+    }
+
+    /// The person's results against this opponent over all time, with this session's.
+    pub fn all_time(&self) -> Option<Tally> {
+        self.all_time
     }
 
     /// The result of the current game for people to read, or `None` while it goes on: "You
@@ -303,6 +451,7 @@ impl Session {
         };
         self.players[i] = player;
         self.names = names(self.players[0], self.players[1]);
+        self.all_time = self.read_all_time();
     }
 
     /// The player of `side`.
@@ -360,7 +509,7 @@ mod tests {
         let mut session = Session::new(rules, Player::Human, Player::Human);
         for d in [7, 1, 8, 2, 9] {
             let cell = Board::default().numpad(d).unwrap();
-            session.game_mut().play(cell).unwrap();
+            session.play(cell).unwrap();
         }
         assert_eq!(
             session.result().as_deref(),
@@ -404,7 +553,7 @@ mod tests {
     fn play_digits(session: &mut Session, digits: &[u8]) {
         for &d in digits {
             let cell = Board::default().numpad(d).unwrap();
-            session.game_mut().play(cell).unwrap();
+            session.play(cell).unwrap();
         }
     }
 
@@ -477,6 +626,53 @@ mod tests {
         assert_eq!(back.game().position(), s.game().position());
         assert_eq!(back.score(), s.score());
         assert_eq!(back.side_of(Mark::X), Side::B, "round 2: side B plays X");
+    }
+
+    /// A journal in memory: the records it was given, and 3 wins, 1 draw and 2 losses
+    /// against every opponent before them.
+    #[derive(Debug, Default)]
+    struct Notebook(std::sync::Mutex<Vec<String>>);
+
+    impl Journal for Notebook {
+        fn finished(&self, game: &Game) {
+            self.0.lock().unwrap().push(game.record().to_string());
+        }
+
+        fn tally(&self, _: Player) -> Option<Tally> {
+            Some(Tally {
+                won: 3,
+                drawn: 1,
+                lost: 2,
+            })
+        }
+    }
+
+    #[test]
+    fn each_finished_game_goes_to_the_journal_once_and_counts_all_time() {
+        let notebook = Arc::new(Notebook::default());
+        let mut s = Session::new(Rules::CLASSIC, Player::Human, Player::Easy)
+            .with_journal(Arc::clone(&notebook) as Arc<dyn Journal>);
+        assert_eq!(
+            s.score_line(),
+            "Score: you 0 · easy AI 0 · draws 0 (all time 3–2–1)"
+        );
+        play_digits(&mut s, &[7, 1, 8, 2]);
+        assert_eq!(s.undo(), 2);
+        play_digits(&mut s, &[5, 3, 2, 8, 4, 6, 9]);
+        assert_eq!(s.undo(), 0, "a finished game stays as it is");
+        s.new_round();
+        // The easy AI plays X in round 2 and wins: the line keeps the sides' order.
+        play_digits(&mut s, &[7, 1, 8, 2, 9]);
+        assert_eq!(
+            s.score_line(),
+            "Score: you 0 · easy AI 1 · draws 1 (all time 3–3–2)"
+        );
+        assert_eq!(
+            *notebook.0.lock().unwrap(),
+            ["7 1 5 3 2 8 4 6 9", "7 1 8 2 9"]
+        );
+        let two = Session::new(Rules::CLASSIC, Player::Human, Player::Human).with_journal(notebook);
+        assert_eq!(two.score_line(), "Score: Player 1 0 · Player 2 0 · draws 0");
     }
 
     #[test]

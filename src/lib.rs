@@ -6,6 +6,7 @@
 //! - AIs: [`search`] (negamax with proofs) and [`mcts`] (Ultimate), reached through one
 //!   dispatch, [`player::Brain`]; they know nothing of input or output;
 //! - a game: [`game::Game`] and [`game::Session`], and [`record::Record`], a game as data;
+//!   [`history`], the finished games kept on disk;
 //! - [`net`]: the connection to the other player and the network session;
 //! - [`explain`]: the textbook searches (minimax, alpha-beta and its refinements),
 //!   instrumented to record the tree they visit, for people learning game search;
@@ -32,6 +33,7 @@ pub mod cli;
 pub mod explain;
 pub mod game;
 mod geometry;
+pub mod history;
 pub mod line;
 pub mod mcts;
 pub mod net;

@@ -13,17 +13,23 @@ use tictactoe::cli::{
 };
 use tictactoe::explain::Limits;
 use tictactoe::game::Session;
+use tictactoe::history;
 use tictactoe::plain::{self, Ending};
 use tictactoe::player::Brain;
 use tictactoe::position::Variant;
-use tictactoe::report::review;
-use tictactoe::report::{analyze, explain};
+use tictactoe::report::{analyze, explain, review, stats};
 use tictactoe::tui;
 
 fn main() -> ExitCode {
     let matches = Cli::command().get_matches();
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
-    match try_main(&cli, &matches) {
+    // The full-screen game owns the terminal: warnings about the history wait for its end.
+    if full_screen(&cli) {
+        history::hold_warnings();
+    }
+    let result = try_main(&cli, &matches);
+    history::release_warnings();
+    match result {
         Ok(code) => code,
         // Standard output was closed (`tictactoe review … | head -1`): nothing more is wanted,
         // so end quietly, as other Unix tools do.
@@ -45,6 +51,7 @@ fn closed_pipe(e: &anyhow::Error) -> bool {
 }
 
 fn try_main(cli: &Cli, matches: &ArgMatches) -> anyhow::Result<ExitCode> {
+    history::keep_games(cli.no_history);
     match &cli.command {
         Some(Command::Completions(args)) => {
             cli::write_completions(args.shell, &mut io::stdout().lock())?;
@@ -52,6 +59,14 @@ fn try_main(cli: &Cli, matches: &ArgMatches) -> anyhow::Result<ExitCode> {
         }
         Some(Command::Man) => {
             cli::write_man(&mut io::stdout().lock())?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::Stats(args)) => {
+            stats::run(args.json, &history::games(), &mut io::stdout().lock())?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::History) => {
+            stats::write_list(&mut io::stdout().lock(), &history::games())?;
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Analyze(args)) => analyze(cli, args),
@@ -132,8 +147,15 @@ fn analyze(cli: &Cli, args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn review(cli: &Cli, args: &ReviewArgs) -> anyhow::Result<ExitCode> {
+    let (variant, moves) = match history::chosen(args.last, args.game)? {
+        Some(record) => (
+            record.variant(),
+            record.moves().iter().map(ToString::to_string).collect(),
+        ),
+        None => (variant(cli), args.moves.clone()),
+    };
     let options = review::Options {
-        variant: variant(cli),
+        variant,
         budget: cli.think_budget(),
         json: args.json,
         table_mb: usize::from(cli.table_mb),
@@ -141,13 +163,8 @@ fn review(cli: &Cli, args: &ReviewArgs) -> anyhow::Result<ExitCode> {
             .is_terminal()
             .then_some(Duration::from_millis(500)),
     };
-    let status = review::run(
-        &args.moves,
-        options,
-        &mut io::stdout().lock(),
-        &mut io::stderr(),
-    )
-    .context("writing the review")?;
+    let status = review::run(&moves, options, &mut io::stdout().lock(), &mut io::stderr())
+        .context("writing the review")?;
     Ok(ExitCode::from(status))
 }
 

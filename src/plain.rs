@@ -57,10 +57,10 @@ pub fn run(
     out: &mut dyn Write,
     options: Options,
 ) -> io::Result<Ending> {
-    let game = session.game_mut();
-    write!(out, "{}", show(game.position()))?;
+    write!(out, "{}", show(session.game().position()))?;
     let mut buf = Vec::new();
     loop {
+        let game = session.game();
         let Some((mark, player)) = game.turn() else {
             finish(game, brain, out, options)?;
             return Ok(Ending::Finished);
@@ -71,9 +71,9 @@ pub fn run(
             return Ok(Ending::Stopped(signal));
         }
         if let Some(cell) = brain.choose(player, game.position()) {
-            game.play(cell).expect("the AI plays legal moves");
+            session.play(cell).expect("the AI plays legal moves");
             writeln!(out, "{mark} ({player}) plays {cell}")?;
-            write!(out, "{}", show(game.position()))?;
+            write!(out, "{}", show(session.game().position()))?;
             continue;
         }
         prompt(game, out, true)?;
@@ -91,18 +91,18 @@ pub fn run(
         }
         match typed(game, &buf, out, options.echo, true)? {
             Typed::Cell(cell) => {
-                play(game, cell, out)?;
+                play(session, cell, out)?;
             }
             Typed::Quit => {
                 quit(game, out)?;
                 return Ok(Ending::Quit);
             }
-            Typed::Undo => match game.undo() {
+            Typed::Undo => match session.undo() {
                 0 => writeln!(out, "Nothing to undo.")?,
                 n => {
                     let s = if n == 1 { "" } else { "s" };
                     writeln!(out, "Took back {n} move{s}.")?;
-                    write!(out, "{}", show(game.position()))?;
+                    write!(out, "{}", show(session.game().position()))?;
                 }
             },
             Typed::Hint => hint(game, brain, out)?,
@@ -234,9 +234,9 @@ fn sentence(text: &str) -> String {
 
 /// Plays a typed move for the side to move and shows the board, or says why not. Returns
 /// whether it was played.
-fn play(game: &mut Game, mv: Move, out: &mut dyn Write) -> io::Result<bool> {
-    match game.play(mv) {
-        Ok(()) => write!(out, "{}", show(game.position())).map(|()| true),
+fn play(session: &mut Session, mv: Move, out: &mut dyn Write) -> io::Result<bool> {
+    match session.play(mv) {
+        Ok(()) => write!(out, "{}", show(session.game().position())).map(|()| true),
         Err(e) if e.is_taken() => {
             writeln!(out, "{}: pick an empty cell.", sentence(&e.to_string())).map(|()| false)
         }

@@ -63,6 +63,25 @@ impl Variant {
         words
     }
 
+    /// The variant that [`Variant::flags`] names, read back from its words (`--size 4 --k 3
+    /// --misere`, `--ultimate`, or nothing for classic 3×3); `None` for anything else.
+    pub fn from_flags(text: &str) -> Option<Variant> {
+        let mut words = text.split_whitespace();
+        let (mut size, mut k, mut misere) = (None, None, false);
+        while let Some(word) = words.next() {
+            match word {
+                "--ultimate" if text.trim() == "--ultimate" => return Some(Variant::Ultimate),
+                "--size" if size.is_none() => size = Some(words.next()?.parse::<u8>().ok()?),
+                "--k" if k.is_none() => k = Some(words.next()?.parse::<u8>().ok()?),
+                "--misere" if !misere => misere = true,
+                _ => return None,
+            }
+        }
+        let size = size.unwrap_or(Rules::CLASSIC.size());
+        let rules = Rules::new(size, k.unwrap_or(Rules::default_k(size)), misere).ok()?;
+        Some(Variant::Classic(rules))
+    }
+
     /// What one position of this rule set is called in reports: `board`, or `position` for
     /// Ultimate, whose notation says more than the marks.
     pub fn noun(self) -> &'static str {
@@ -555,6 +574,32 @@ impl fmt::Display for Position {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn flags_read_back_as_the_same_variant() {
+        let mut variants = vec![Variant::Ultimate];
+        for size in 3..=7 {
+            for k in 3..=size {
+                for misere in [false, true] {
+                    variants.push(Variant::Classic(Rules::new(size, k, misere).unwrap()));
+                }
+            }
+        }
+        for variant in variants {
+            let text = variant.flags().join(" ");
+            assert_eq!(Variant::from_flags(&text), Some(variant), "{text:?}");
+        }
+        for bad in [
+            "--size",
+            "--size 9",
+            "--k 4",
+            "--size 4 --size 4",
+            "--ultimate --misere",
+            "-x",
+        ] {
+            assert_eq!(Variant::from_flags(bad), None, "{bad:?}");
+        }
+    }
 
     #[test]
     fn both_variants_play_through_one_interface() {

@@ -51,6 +51,10 @@ fn the_man_page_is_roff_with_the_flags_and_commands() {
 /// it once it has its lines.
 fn with_stdout_closed(args: &[&str], input: &[u8]) -> (Option<i32>, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_tictactoe"))
+        .env(
+            "TICTACTOE_HOME",
+            concat!(env!("CARGO_TARGET_TMPDIR"), "/home"),
+        )
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -93,6 +97,10 @@ struct Plain {
 impl Plain {
     fn start(args: &[&str]) -> Plain {
         let mut child = Command::new(env!("CARGO_BIN_EXE_tictactoe"))
+            .env(
+                "TICTACTOE_HOME",
+                concat!(env!("CARGO_TARGET_TMPDIR"), "/home"),
+            )
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

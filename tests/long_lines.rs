@@ -12,6 +12,10 @@ use pipe::{run, text};
 /// 100 MB are taken in (before `after` is written).
 fn flooded(args: &[&str], after: &'static [u8]) -> (Output, Option<u64>) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_tictactoe"))
+        .env(
+            "TICTACTOE_HOME",
+            concat!(env!("CARGO_TARGET_TMPDIR"), "/home"),
+        )
         .args(args)
         .env_remove("NO_COLOR")
         .stdin(Stdio::piped())

@@ -26,6 +26,10 @@ struct Proc {
 impl Proc {
     fn spawn(args: &[&str]) -> Proc {
         let mut child = Command::new(env!("CARGO_BIN_EXE_tictactoe"))
+            .env(
+                "TICTACTOE_HOME",
+                concat!(env!("CARGO_TARGET_TMPDIR"), "/home"),
+            )
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -222,6 +226,10 @@ fn the_joiner_may_not_choose_rules_or_players() {
         &["-o", "human", "host"][..],
     ] {
         let out = Command::new(env!("CARGO_BIN_EXE_tictactoe"))
+            .env(
+                "TICTACTOE_HOME",
+                concat!(env!("CARGO_TARGET_TMPDIR"), "/home"),
+            )
             .args(args)
             .output()
             .unwrap();
@@ -731,6 +739,10 @@ fn an_ultimate_move_to_the_wrong_board_is_refused_and_changes_nothing() {
 #[test]
 fn the_joiner_may_not_ask_for_ultimate() {
     let out = Command::new(env!("CARGO_BIN_EXE_tictactoe"))
+        .env(
+            "TICTACTOE_HOME",
+            concat!(env!("CARGO_TARGET_TMPDIR"), "/home"),
+        )
         .args(["join", "127.0.0.1:9", "--code", "x", "--ultimate"])
         .output()
         .unwrap();
@@ -974,6 +986,10 @@ fn a_rejoining_player_stops_at_once_on_a_wrong_code_or_a_game_with_another_playe
 fn a_join_code_of_970_characters_is_refused_with_a_message_not_a_panic() {
     let code = "x".repeat(970);
     let out = Command::new(env!("CARGO_BIN_EXE_tictactoe"))
+        .env(
+            "TICTACTOE_HOME",
+            concat!(env!("CARGO_TARGET_TMPDIR"), "/home"),
+        )
         .args(["join", "127.0.0.1:9", "--code", &code])
         .output()
         .unwrap();

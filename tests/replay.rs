@@ -11,6 +11,11 @@ fn run(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_tictactoe"))
         .args(args)
         .env("NO_COLOR", "1")
+        // Finished games are kept in a history: never the real one.
+        .env(
+            "TICTACTOE_HOME",
+            concat!(env!("CARGO_TARGET_TMPDIR"), "/home"),
+        )
         .stdin(Stdio::null())
         .output()
         .expect("the binary runs")

@@ -196,6 +196,10 @@ fn judgements_agree_with_naive_minimax_on_four_by_four_games() {
 
 fn run(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_tictactoe"))
+        .env(
+            "TICTACTOE_HOME",
+            concat!(env!("CARGO_TARGET_TMPDIR"), "/home"),
+        )
         .arg("review")
         .args(args)
         .output()
@@ -329,6 +333,10 @@ fn play_plain(args: &[&str], input: &str) -> String {
     use std::io::Write;
     use std::process::Stdio;
     let mut child = Command::new(env!("CARGO_BIN_EXE_tictactoe"))
+        .env(
+            "TICTACTOE_HOME",
+            concat!(env!("CARGO_TARGET_TMPDIR"), "/home"),
+        )
         .args(["--plain"])
         .args(args)
         .stdin(Stdio::piped())

@@ -56,6 +56,11 @@ impl Tui {
         cmd.cwd(env!("CARGO_MANIFEST_DIR"));
         cmd.env("TERM", "xterm-256color");
         cmd.env("RUST_BACKTRACE", "0");
+        // Never the real profile: games end in these tests.
+        cmd.env(
+            "TICTACTOE_HOME",
+            concat!(env!("CARGO_TARGET_TMPDIR"), "/home"),
+        );
         cmd.env_remove("NO_COLOR");
         for (k, v) in env {
             cmd.env(k, v);

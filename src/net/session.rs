@@ -270,10 +270,7 @@ pub fn remote_move(
         .position()
         .parse_move(cell)
         .map_err(|e| error(MoveFault::Unreadable(e)))?;
-    session
-        .game_mut()
-        .play(mv)
-        .map_err(|e| error(MoveFault::Illegal(e)))?;
+    session.play(mv).map_err(|e| error(MoveFault::Illegal(e)))?;
     Ok(Some(mv))
 }
 
@@ -596,7 +593,7 @@ mod tests {
                 .position()
                 .parse_move(&d.to_string())
                 .unwrap();
-            session.game_mut().play(mv).unwrap();
+            session.play(mv).unwrap();
         }
     }
 

@@ -237,12 +237,17 @@ impl<'a> Game<'a> {
     fn line(&mut self, line: &[u8]) -> io::Result<Option<Ending>> {
         self.announced = false;
         let network = &mut *self.network;
-        let game = network.session.game_mut();
-        match typed(game, line, self.out, self.options.echo, false)? {
+        match typed(
+            network.session.game(),
+            line,
+            self.out,
+            self.options.echo,
+            false,
+        )? {
             Typed::Cell(cell) => match network.net.may_move() {
                 Err(blocked) => writeln!(self.out, "{blocked}.")?,
                 Ok(()) => {
-                    if play(game, cell, self.out)? {
+                    if play(&mut network.session, cell, self.out)? {
                         network.net.played(&network.session);
                     }
                 }
@@ -260,7 +265,7 @@ impl<'a> Game<'a> {
                 return Ok(Some(Ending::Quit));
             }
             Typed::Undo => writeln!(self.out, "{NO_UNDO}.")?,
-            Typed::Hint => hint(game, self.brain, self.out)?,
+            Typed::Hint => hint(network.session.game(), self.brain, self.out)?,
             Typed::Handled => {}
         }
         Ok(None)

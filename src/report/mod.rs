@@ -1,6 +1,7 @@
 //! What more than one front end prints: boards as text ([`board`]), the analysis of a
 //! position ([`analyze`]), the review of a game ([`review`]), the tree a textbook search
-//! visits ([`explain`]) and values in JSON ([`json`]).
+//! visits ([`explain`]), the statistics of the history ([`stats`]) and values in JSON
+//! ([`json`]).
 //! Reports are made from the rule-set interface ([`crate::position`]) and the AI's answers
 //! ([`crate::player::Brain`]), once for every rule set.
 
@@ -9,3 +10,4 @@ pub mod board;
 pub mod explain;
 pub mod json;
 pub mod review;
+pub mod stats;

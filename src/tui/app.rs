@@ -396,7 +396,7 @@ impl App {
             return;
         }
         self.queued.clear();
-        match self.session.game_mut().undo() {
+        match self.session.undo() {
             0 => self.message = "Nothing to undo".into(),
             n => {
                 let s = if n == 1 { "" } else { "s" };
@@ -673,7 +673,7 @@ mod tests {
         let mut app = ultimate_app();
         for mv in ["17", "71", "18", "81", "19"] {
             let mv: ultimate::Move = mv.parse().unwrap();
-            app.session.game_mut().play(Move::Ultimate(mv)).unwrap();
+            app.session.play(Move::Ultimate(mv)).unwrap();
         }
         app.update(Action::Digit(9));
         ultimate_answer(&mut app, "91");

@@ -6,6 +6,10 @@ use std::process::{Command, Output, Stdio};
 /// Runs the binary with `args`, writes `input` to its standard input and closes it.
 pub fn run(args: &[&str], input: &[u8]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_tictactoe"))
+        .env(
+            "TICTACTOE_HOME",
+            concat!(env!("CARGO_TARGET_TMPDIR"), "/home"),
+        )
         .args(args)
         .env_remove("NO_COLOR")
         .stdin(Stdio::piped())

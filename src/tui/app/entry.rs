@@ -167,7 +167,7 @@ impl App {
                     )
                 };
             }
-            Some((mark, _)) => match self.session.game_mut().play(cell) {
+            Some((mark, _)) => match self.session.play(cell) {
                 Ok(()) => {
                     if let Some(net) = self.net.as_mut() {
                         net.game.played(&self.session);
@@ -184,7 +184,7 @@ impl App {
         let Some((mark, _)) = self.game().turn() else {
             return;
         };
-        if self.session.game_mut().play(cell).is_err() {
+        if self.session.play(cell).is_err() {
             return;
         }
         self.after_move(mark, cell);

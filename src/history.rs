@@ -1,0 +1,438 @@
+//! The profile on disk: every finished game, one JSON line each, appended to `history.jsonl`
+//! in the platform's data directory (or the directory `TICTACTOE_HOME` names).
+//!
+//! Writing is one `write(2)` of a whole line on a file opened with `O_APPEND`, so games that
+//! end at the same moment in two programs land as two whole lines and a crash loses at most
+//! the game being written. Reading skips a damaged line (one that is not JSON, or whose
+//! moves do not replay to the end of a game) with one warning per run; a directory that
+//! cannot be written gives one warning and the game goes on.
+
+use std::fs::{self, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use anyhow::bail;
+use serde::{Deserialize, Serialize};
+
+use crate::game::{Game, Journal, Tally, Verdict, lone_human};
+use crate::player::Player;
+use crate::position::Variant;
+use crate::record::Record;
+
+/// The environment variable that names the profile's directory instead of the platform's.
+pub const HOME_VAR: &str = "TICTACTOE_HOME";
+
+/// The history's file name in the profile's directory.
+pub const FILE: &str = "history.jsonl";
+
+/// A line longer than this is damaged: no game's line comes near it.
+const MAX_LINE: usize = 64 * 1024;
+
+/// One line of the file, as written.
+#[derive(Debug, Serialize, Deserialize)]
+struct Line {
+    /// When the game ended: UTC, RFC 3339 (`2025-03-01T18:04:05Z`).
+    time: String,
+    /// The record's flags: `""` for classic 3×3, `--size 5`, `--ultimate`.
+    rules: String,
+    /// Who played X and O: `human`, `easy`, `medium`, `hard` or `remote`.
+    x: String,
+    o: String,
+    /// `X`, `O`, or `null` for a draw. Written for readers of the file; when read back, the
+    /// moves decide.
+    winner: Option<String>,
+    /// For the one person at the game: `won`, `drawn` or `lost`; `null` between two people
+    /// or two AIs. Also decided by the moves when read back.
+    result: Option<Verdict>,
+    /// The moves as `review` takes them.
+    moves: Vec<String>,
+}
+
+/// A finished game of the history.
+///
+/// Invariant: `game` reached its end.
+#[derive(Clone, Debug)]
+pub struct Entry {
+    /// When it ended: UTC, RFC 3339.
+    pub time: String,
+    pub game: Game,
+}
+
+impl Entry {
+    fn from_line(line: Line) -> Option<Entry> {
+        let variant = Variant::from_flags(&line.rules)?;
+        let (x, o) = (player(&line.x)?, player(&line.o)?);
+        let record = Record::parse(variant, &line.moves).ok()?;
+        let mut game = Game::new(variant, x, o);
+        for &mv in record.moves() {
+            game.play(mv).ok()?;
+        }
+        game.is_over().then_some(Entry {
+            time: line.time,
+            game,
+        })
+    }
+
+    fn to_line(&self) -> Line {
+        let game = &self.game;
+        let record = game.record();
+        Line {
+            time: self.time.clone(),
+            rules: variant_flags(record.variant()),
+            x: game.player(crate::board::Mark::X).to_string(),
+            o: game.player(crate::board::Mark::O).to_string(),
+            winner: match game.outcome() {
+                crate::position::Outcome::Won(mark) => Some(mark.to_string()),
+                _ => None,
+            },
+            result: game.verdict(),
+            moves: record.moves().iter().map(ToString::to_string).collect(),
+        }
+    }
+
+    /// The one person's opponent (an AI level or `remote`), if one person played.
+    pub fn opponent(&self) -> Option<Player> {
+        let game = &self.game;
+        lone_human(
+            game.player(crate::board::Mark::X),
+            game.player(crate::board::Mark::O),
+        )
+        .map(|(_, opponent)| opponent)
+    }
+}
+
+/// The flags of `variant` as one string, as the file keeps them.
+fn variant_flags(variant: Variant) -> String {
+    variant.flags().join(" ")
+}
+
+/// The player a name in the file stands for.
+fn player(name: &str) -> Option<Player> {
+    use clap::ValueEnum;
+    Player::value_variants()
+        .iter()
+        .copied()
+        .chain([Player::Remote])
+        .find(|p| p.name() == name)
+}
+
+/// The history file of a profile directory.
+#[derive(Debug)]
+pub struct Profile {
+    path: PathBuf,
+}
+
+impl Profile {
+    /// The profile kept in `dir`.
+    pub fn at(dir: impl Into<PathBuf>) -> Profile {
+        Profile {
+            path: dir.into().join(FILE),
+        }
+    }
+
+    /// The profile in `TICTACTOE_HOME` if it is set and not empty, else in the platform's
+    /// data directory (`~/.local/share/tictactoe` on Linux); `None`, with a warning, where
+    /// there is none.
+    pub fn open() -> Option<Profile> {
+        let dir = match std::env::var_os(HOME_VAR) {
+            Some(dir) if !dir.is_empty() => Some(PathBuf::from(dir)),
+            _ => dirs::data_dir().map(|d| d.join("tictactoe")),
+        };
+        if dir.is_none() {
+            warn(&format!(
+                "no data directory found: games are not kept (set {HOME_VAR} to keep them)"
+            ));
+        }
+        dir.map(Profile::at)
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Appends `game`, which has ended, as one line written at once.
+    pub fn append(&self, game: &Game, time: String) -> io::Result<()> {
+        let entry = Entry {
+            time,
+            game: game.clone(),
+        };
+        let mut text = serde_json::to_string(&entry.to_line())?;
+        text.push('\n');
+        if let Some(dir) = self.path.parent() {
+            fs::create_dir_all(dir)?;
+        }
+        let mut file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&self.path)?;
+        let written = file.write(text.as_bytes())?;
+        if written < text.len() {
+            // A full disk: end the piece with a newline if possible, so the next game's line
+            // starts whole; the piece is skipped as damaged.
+            let _ = file.write(b"\n");
+            return Err(io::Error::new(
+                io::ErrorKind::WriteZero,
+                "only part of the game could be written",
+            ));
+        }
+        Ok(())
+    }
+
+    /// Every finished game of the history, oldest first. A missing file is an empty
+    /// history; damaged lines are skipped with one warning per run.
+    pub fn read(&self) -> io::Result<Vec<Entry>> {
+        let bytes = match fs::read(&self.path) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) => return Err(e),
+        };
+        let (entries, damaged) = parse(&bytes);
+        if damaged > 0 && !DAMAGE_TOLD.swap(true, Ordering::Relaxed) {
+            let lines = if damaged == 1 { "line" } else { "lines" };
+            warn(&format!(
+                "skipped {damaged} damaged {lines} in {}",
+                self.path.display()
+            ));
+        }
+        Ok(entries)
+    }
+
+    /// Reads the history; a file that cannot be read is a warning and an empty history.
+    fn read_or_warn(&self) -> Vec<Entry> {
+        self.read().unwrap_or_else(|e| {
+            warn(&format!("cannot read {}: {e}", self.path.display()));
+            Vec::new()
+        })
+    }
+}
+
+/// The games in the bytes of a history file, and how many non-empty lines were damaged.
+fn parse(bytes: &[u8]) -> (Vec<Entry>, usize) {
+    let mut damaged = 0;
+    let mut entries = Vec::new();
+    for line in bytes.split(|&b| b == b'\n') {
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        let entry = (line.len() <= MAX_LINE)
+            .then(|| serde_json::from_slice::<Line>(line).ok())
+            .flatten()
+            .and_then(Entry::from_line);
+        match entry {
+            Some(entry) => entries.push(entry),
+            None => damaged += 1,
+        }
+    }
+    (entries, damaged)
+}
+
+impl Journal for Profile {
+    fn finished(&self, game: &Game) {
+        if let Err(e) = self.append(game, now()) {
+            warn(&format!(
+                "this game was not kept in {}: {e}",
+                self.path.display()
+            ));
+        }
+    }
+
+    fn tally(&self, opponent: Player) -> Option<Tally> {
+        let mut tally = Tally::default();
+        for entry in self.read().ok()? {
+            if entry.opponent() == Some(opponent)
+                && let Some(verdict) = entry.game.verdict()
+            {
+                tally.add(verdict);
+            }
+        }
+        Some(tally)
+    }
+}
+
+/// Whether the damaged lines were told about in this run.
+static DAMAGE_TOLD: AtomicBool = AtomicBool::new(false);
+
+/// Warnings kept while the full-screen game owns the terminal; `None` prints them at once.
+static HELD: Mutex<Option<Vec<String>>> = Mutex::new(None);
+
+/// Warns on standard error, or later while warnings are held; each text at most once.
+fn warn(text: &str) {
+    let line = format!("tictactoe: warning: {text}");
+    let mut held = HELD
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    match held.as_mut() {
+        Some(lines) if !lines.contains(&line) => lines.push(line),
+        Some(_) => {}
+        None => eprintln!("{line}"),
+    }
+}
+
+/// Keeps warnings from now on, for [`release_warnings`]: the full-screen game is about to
+/// take the terminal.
+pub fn hold_warnings() {
+    let mut held = HELD
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    held.get_or_insert_with(Vec::new);
+}
+
+/// Prints the warnings held since [`hold_warnings`] and prints the next ones at once.
+pub fn release_warnings() {
+    let lines = HELD
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .take();
+    for line in lines.unwrap_or_default() {
+        eprintln!("{line}");
+    }
+}
+
+/// Opens the profile and gives it to every session as its journal, unless `off`
+/// (`--no-history`).
+pub fn keep_games(off: bool) {
+    if off {
+        return;
+    }
+    if let Some(profile) = Profile::open() {
+        crate::game::keep_journal(Arc::new(profile));
+    }
+}
+
+/// The games of the profile, oldest first, for `stats`, `history` and `review --last`; a
+/// profile that cannot be found or read has none (with a warning).
+pub fn games() -> Vec<Entry> {
+    Profile::open().map_or_else(Vec::new, |p| p.read_or_warn())
+}
+
+/// The record `review --last` (`last`) or `review --game N` (`number`) asks for, or `None`
+/// when neither is given.
+pub fn chosen(last: bool, number: Option<usize>) -> anyhow::Result<Option<Record>> {
+    if !last && number.is_none() {
+        return Ok(None);
+    }
+    let games = games();
+    let n = games.len();
+    let index = match number {
+        Some(k) if (1..=n).contains(&k) => k - 1,
+        Some(k) => {
+            bail!("there is no game {k} in the history: it has {n} (see `tictactoe history`)")
+        }
+        None if n == 0 => bail!("the history has no games yet"),
+        None => n - 1,
+    };
+    Ok(Some(games[index].game.record()))
+}
+
+/// Now, in UTC, as RFC 3339: `2025-03-01T18:04:05Z`.
+pub fn now() -> String {
+    let secs = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    rfc3339(secs)
+}
+
+/// `secs` after the Unix epoch, in UTC, as RFC 3339.
+fn rfc3339(secs: u64) -> String {
+    let (days, rest) = (secs / 86_400, secs % 86_400);
+    let (year, month, day) = civil(days as i64);
+    let (h, m, s) = (rest / 3600, rest / 60 % 60, rest % 60);
+    format!("{year:04}-{month:02}-{day:02}T{h:02}:{m:02}:{s:02}Z")
+}
+
+/// The proleptic Gregorian date `days` after 1970-01-01 (Howard Hinnant's `civil_from_days`).
+fn civil(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (yoe + era * 400 + i64::from(month <= 2), month, day)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Rules;
+
+    fn finished(variant: Variant, x: Player, o: Player, moves: &[&str]) -> Game {
+        let record = Record::parse(variant, moves).unwrap();
+        let mut game = Game::new(variant, x, o);
+        for &mv in record.moves() {
+            game.play(mv).unwrap();
+        }
+        game
+    }
+
+    #[test]
+    fn times_are_utc_rfc3339() {
+        assert_eq!(rfc3339(0), "1970-01-01T00:00:00Z");
+        assert_eq!(rfc3339(951_782_400), "2000-02-29T00:00:00Z");
+        assert_eq!(rfc3339(1_700_000_000), "2023-11-14T22:13:20Z");
+        assert_eq!(rfc3339(4_107_542_399), "2100-02-28T23:59:59Z");
+    }
+
+    #[test]
+    fn a_line_reads_back_as_the_same_game() {
+        let misere = Variant::Classic(Rules::new(4, 3, true).unwrap());
+        for (variant, x, o) in [
+            (Variant::default(), Player::Human, Player::Hard),
+            (misere, Player::Easy, Player::Human),
+            (Variant::Ultimate, Player::Remote, Player::Human),
+        ] {
+            // Each side plays its last legal move, to the end.
+            let mut game = Game::new(variant, x, o);
+            while !game.is_over() {
+                let last = *game.position().legal_moves().last().unwrap();
+                game.play(last).unwrap();
+            }
+            let entry = Entry {
+                time: rfc3339(0),
+                game,
+            };
+            let text = serde_json::to_string(&entry.to_line()).unwrap();
+            let (back, damaged) = parse(text.as_bytes());
+            assert_eq!(damaged, 0, "{text}");
+            assert_eq!(back[0].game.record(), entry.game.record());
+            assert_eq!(back[0].game.verdict(), entry.game.verdict());
+            assert_eq!(back[0].opponent(), entry.opponent());
+        }
+    }
+
+    #[test]
+    fn the_line_says_rules_players_winner_and_result() {
+        let game = finished(
+            Variant::default(),
+            Player::Human,
+            Player::Hard,
+            &["7", "1", "8", "2", "9"],
+        );
+        let line = Entry {
+            time: rfc3339(0),
+            game,
+        }
+        .to_line();
+        assert_eq!(
+            serde_json::to_string(&line).unwrap(),
+            r#"{"time":"1970-01-01T00:00:00Z","rules":"","x":"human","o":"hard","winner":"X","result":"won","moves":["7","1","8","2","9"]}"#
+        );
+    }
+
+    #[test]
+    fn damaged_lines_are_counted_and_skipped() {
+        let good = r#"{"time":"t","rules":"","x":"human","o":"easy","winner":"X","result":"won","moves":["7","1","8","2","9"]}"#;
+        let unfinished = good.replace(r#","9"]"#, "]");
+        let illegal = good.replace(r#""9""#, r#""7""#);
+        let unknown = good.replace("easy", "grandmaster");
+        let text =
+            format!("{good}\n{{\"time\n\n{unfinished}\n{illegal}\n{unknown}\n\u{0}\u{ff}\n{good}");
+        let (entries, damaged) = parse(text.as_bytes());
+        assert_eq!((entries.len(), damaged), (2, 5));
+    }
+}

@@ -1,0 +1,249 @@
+//! The history of games on disk, through the binary: games kept, listed, counted and
+//! reviewed; two programs appending at once; damaged lines; a directory that cannot be
+//! written; `--no-history`.
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::thread;
+
+use tictactoe::game::Journal;
+use tictactoe::history::{FILE, Profile};
+
+/// A fresh, empty profile directory for one test.
+fn home(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("history")
+        .join(name);
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(dir.parent().unwrap()).unwrap();
+    dir
+}
+
+/// Runs the binary with the profile in `home` and `input` on its standard input.
+fn run(home: &Path, args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tictactoe"))
+        .env("TICTACTOE_HOME", home)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut stdin = child.stdin.take().unwrap();
+    // The game may end before it reads everything.
+    let _ = stdin.write_all(input.as_bytes());
+    drop(stdin);
+    child.wait_with_output().unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Two humans, X completes the top row: the same game every time.
+const X_WINS: &str = "7\n1\n8\n2\n9\n";
+
+/// A game where the easy AI plays O: X tries every cell in turn until the game ends.
+fn game_against_easy(home: &Path) -> Output {
+    let out = run(
+        home,
+        &["--plain", "-o", "easy", "--seed", "7"],
+        "1\n2\n3\n4\n5\n6\n7\n8\n9\n",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    out
+}
+
+#[test]
+fn a_plain_game_is_kept_counted_listed_and_reviewed() {
+    let home = home("plain");
+    let played = text(&game_against_easy(&home).stdout);
+    let record = played
+        .lines()
+        .find_map(|l| l.strip_prefix("Record: "))
+        .expect("a finished game prints its record");
+    // The person plays X.
+    let verdict = if played.contains("X wins.") {
+        "won"
+    } else if played.contains("Draw.") {
+        "drawn"
+    } else {
+        "lost"
+    };
+
+    let stats = run(&home, &["stats", "--json"], "");
+    let stats: serde_json::Value = serde_json::from_slice(&stats.stdout).unwrap();
+    assert_eq!(stats["games"], 1);
+    assert_eq!(stats["opponents"][0]["name"], "easy AI");
+    assert_eq!(stats["opponents"][0][verdict], 1);
+    assert_eq!(stats["streaks"]["current"]["result"], verdict);
+
+    let text_stats = text(&run(&home, &["stats"], "").stdout);
+    assert!(
+        text_stats.starts_with("1 game against an AI or over the network: "),
+        "{text_stats}"
+    );
+    assert!(text_stats.contains("easy AI "), "{text_stats}");
+
+    let list = text(&run(&home, &["history"], "").stdout);
+    let lines: Vec<&str> = list.lines().collect();
+    assert_eq!(lines.len(), 2, "a heading and one game: {list}");
+    let moves = record.split(' ').count();
+    assert!(lines[1].starts_with("1  "), "{list}");
+    assert!(lines[1].contains("easy AI"), "{list}");
+    assert!(lines[1].contains(verdict), "{list}");
+    assert!(lines[1].ends_with(&format!(" {moves}")), "{list}");
+
+    let review = run(&home, &["review", "--last", "--think", "50"], "");
+    let given = run(&home, &["review", "--think", "50"], "");
+    assert!(review.status.success(), "{}", text(&review.stderr));
+    let by_moves = Command::new(env!("CARGO_BIN_EXE_tictactoe"))
+        .env("TICTACTOE_HOME", &home)
+        .args(["review", "--think", "50"])
+        .args(record.split(' '))
+        .output()
+        .unwrap();
+    assert_eq!(text(&review.stdout), text(&by_moves.stdout));
+    assert!(!given.status.success(), "review with nothing to review");
+    let numbered = run(&home, &["review", "--game", "1", "--think", "50"], "");
+    assert_eq!(text(&numbered.stdout), text(&review.stdout));
+    let missing = run(&home, &["review", "--game", "2"], "");
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(
+        text(&missing.stderr).contains("there is no game 2 in the history: it has 1"),
+        "{}",
+        text(&missing.stderr)
+    );
+}
+
+#[test]
+fn two_programs_finishing_at_once_keep_every_line_whole() {
+    const GAMES: usize = 20;
+    let home = home("concurrent");
+    thread::scope(|scope| {
+        for level in ["easy", "medium"] {
+            let home = &home;
+            scope.spawn(move || {
+                for _ in 0..GAMES {
+                    let out = run(home, &["--plain", "-x", level, "-o", "easy"], "");
+                    assert!(out.status.success(), "{}", text(&out.stderr));
+                }
+            });
+        }
+    });
+    let file = fs::read_to_string(home.join(FILE)).unwrap();
+    assert_eq!(file.lines().count(), 2 * GAMES);
+    for line in file.lines() {
+        let value: serde_json::Value = serde_json::from_str(line).expect("a whole JSON line");
+        assert!(value["moves"].is_array(), "{line}");
+    }
+    let games = Profile::at(&home).read().unwrap();
+    assert_eq!(games.len(), 2 * GAMES, "every line reads back as a game");
+}
+
+#[test]
+fn damaged_lines_are_skipped_with_one_warning() {
+    let home = home("damaged");
+    run(&home, &["--plain", "-o", "human"], X_WINS);
+    let path = home.join(FILE);
+    let good = fs::read_to_string(&path).unwrap();
+    let damaged = format!("{good}{{\"time\": \"cut off\n\u{0}garbage\n{good}not json\n");
+    fs::write(&path, damaged).unwrap();
+
+    let list = run(&home, &["history"], "");
+    assert!(list.status.success());
+    assert_eq!(
+        text(&list.stderr),
+        format!(
+            "tictactoe: warning: skipped 3 damaged lines in {}\n",
+            path.display()
+        )
+    );
+    assert_eq!(text(&list.stdout).lines().count(), 3, "two games listed");
+
+    // A game still ends normally, warns once (reading the file for the score), and its
+    // line lands whole after the damage.
+    let game = run(
+        &home,
+        &["--plain", "-o", "easy"],
+        "1\n2\n3\n4\n5\n6\n7\n8\n9\n",
+    );
+    assert!(game.status.success());
+    assert_eq!(text(&game.stderr).matches("warning").count(), 1);
+    assert_eq!(Profile::at(&home).read().unwrap().len(), 3);
+}
+
+#[test]
+fn a_directory_that_cannot_be_written_gives_a_warning_and_the_game_ends_normally() {
+    let base = home("unwritable");
+    fs::create_dir_all(&base).unwrap();
+    // A file where the directory should be: nothing can be created under it, even by root.
+    let blocker = base.join("a-file");
+    fs::write(&blocker, "").unwrap();
+    let home = blocker.join("profile");
+    let out = run(&home, &["--plain", "-o", "human"], X_WINS);
+    assert!(out.status.success());
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("X wins.\nRecord: 7 1 8 2 9\n"), "{stdout}");
+    let stderr = text(&out.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.starts_with("tictactoe: warning: this game was not kept in "),
+        "{stderr}"
+    );
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_disk_gives_a_warning_and_the_game_ends_normally() {
+    let home = home("full");
+    fs::create_dir_all(&home).unwrap();
+    std::os::unix::fs::symlink("/dev/full", home.join(FILE)).unwrap();
+    let out = run(&home, &["--plain", "-o", "human"], X_WINS);
+    assert!(out.status.success());
+    assert!(text(&out.stdout).contains("Record: 7 1 8 2 9"));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("warning: this game was not kept"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+}
+
+#[test]
+fn no_history_writes_nothing() {
+    let home = home("off");
+    let out = run(&home, &["--plain", "-o", "human", "--no-history"], X_WINS);
+    assert!(out.status.success());
+    assert!(text(&out.stdout).contains("Record: 7 1 8 2 9"));
+    assert!(!home.exists(), "nothing written, not even the directory");
+    run(&home, &["--plain", "-o", "human"], X_WINS);
+    assert_eq!(Profile::at(&home).read().unwrap().len(), 1);
+}
+
+#[test]
+fn the_score_line_counts_games_against_this_opponent_over_all_time() {
+    let home = home("all-time");
+    // Two humans: no one's score over all time; nothing against the easy AI yet.
+    run(&home, &["--plain", "-o", "human"], X_WINS);
+    let stats = run(&home, &["stats"], "");
+    assert!(
+        text(&stats.stdout).starts_with("No games against an AI or over the network"),
+        "{}",
+        text(&stats.stdout)
+    );
+    game_against_easy(&home);
+    game_against_easy(&home);
+    let profile = Profile::at(&home);
+    let tally = profile.tally(tictactoe::player::Player::Easy).unwrap();
+    assert_eq!(tally.games(), 2);
+    assert_eq!(
+        profile
+            .tally(tictactoe::player::Player::Hard)
+            .unwrap()
+            .games(),
+        0
+    );
+}
