@@ -30,6 +30,7 @@ Examples:
   tictactoe --size 5             5×5, four in a row; cells are named a1 to e5
   tictactoe --misere             whoever completes a line loses
   tictactoe --ultimate           Ultimate tic-tac-toe: board then cell, 53
+  tictactoe --from 5 1 9         play on from the position these moves reach
   tictactoe analyze X.O/.X./..O  the value of every move
   tictactoe review 5 9 4 6 1     judge every move of a game
   tictactoe stats                your results over all the games kept (`history` lists them)
@@ -96,6 +97,12 @@ pub struct Cli {
     /// search, as `tictactoe review` does)
     #[arg(long)]
     pub review: bool,
+
+    /// Start the first game at the position these moves reach, written as a `Record:` line
+    /// or `review` takes them (`--from 5 1 9`, `--ultimate --from 55 51`); with `host` too.
+    /// Undo stops there; the next rounds start from the empty board
+    #[arg(long, value_name = "MOVES", num_args = 1.., global = true)]
+    pub from: Vec<String>,
 
     /// Keep no record of this run's games (finished games are otherwise added to the
     /// history in the data directory, or in `TICTACTOE_HOME`)

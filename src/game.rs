@@ -18,11 +18,14 @@ pub const TYPE_AHEAD: usize = 8;
 
 /// One game: a position reached from the start by `history`, and the two sides' players.
 ///
-/// Invariant: `position` is the start position of its variant with `history` played in order.
+/// Invariant: `position` is the start position of its variant with `history` played in order,
+/// and the first `opening` moves of `history` (the position the game was set up at) are never
+/// taken back.
 #[derive(Clone, Debug)]
 pub struct Game {
     position: Position,
     history: Vec<Move>,
+    opening: usize,
     x: Player,
     o: Player,
 }
@@ -32,9 +35,21 @@ impl Game {
         Game {
             position: variant.into().start(),
             history: Vec::new(),
+            opening: 0,
             x,
             o,
         }
+    }
+
+    /// A game set up at the end of `opening` (`--from`): its moves are part of the record,
+    /// but undo never takes them back.
+    pub fn from_record(opening: &Record, x: Player, o: Player) -> Game {
+        let mut game = Game::new(opening.variant(), x, o);
+        for &mv in opening.moves() {
+            game.play(mv).expect("a record replays legally");
+        }
+        game.opening = game.history.len();
+        game
     }
 
     pub fn position(&self) -> &Position {
@@ -106,9 +121,10 @@ impl Game {
 
     /// Takes back moves up to and including the last move a human made, so that it is that
     /// human's turn again (in a game against the AI this also takes back the AI's reply).
-    /// Returns how many moves were taken back: 0 when no human has moved yet.
+    /// Returns how many moves were taken back: 0 when no human has moved yet (the moves of
+    /// the position the game was set up at do not count).
     pub fn undo(&mut self) -> usize {
-        let Some(last_human) = (0..self.history.len()).rev().find(|&i| {
+        let Some(last_human) = (self.opening..self.history.len()).rev().find(|&i| {
             self.player(if i % 2 == 0 { Mark::X } else { Mark::O })
                 .is_human()
         }) else {
@@ -250,6 +266,14 @@ impl Session {
             Some(journal) => session.with_journal(Arc::clone(journal)),
             None => session,
         }
+    }
+
+    /// Round 1 of a session as [`Session::new`] makes it, whose first game starts at the end
+    /// of `opening` (`--from`); the rounds after it start from the empty board, as usual.
+    pub fn starting_at(opening: &Record, a: Player, b: Player) -> Session {
+        let mut session = Session::new(opening.variant(), a, b);
+        session.game = Game::from_record(opening, a, b);
+        session
     }
 
     /// This session, entering its finished games in `journal` instead.
@@ -523,6 +547,19 @@ mod tests {
         assert_eq!(g.undo(), 2);
         assert_eq!(g.position().to_string(), ".../.X./O..");
         assert_eq!(g.turn(), Some((Mark::X, Player::Human)));
+    }
+
+    #[test]
+    fn a_session_set_up_at_a_position_keeps_its_moves_through_undo_and_new_rounds() {
+        let opening = Record::parse(Rules::CLASSIC, &["5", "1", "9"]).unwrap();
+        let mut session = Session::starting_at(&opening, Player::Human, Player::Human);
+        assert_eq!(session.game().position().to_string(), "..X/.X./O..");
+        assert_eq!(session.undo(), 0, "the set-up moves stay");
+        session.play(Board::default().numpad(3).unwrap()).unwrap();
+        assert_eq!(session.undo(), 1);
+        assert_eq!(session.game().record().to_string(), "5 1 9");
+        session.new_round();
+        assert!(session.game().history().is_empty());
     }
 
     #[test]

@@ -17,6 +17,7 @@ use tictactoe::history;
 use tictactoe::plain::{self, Ending};
 use tictactoe::player::Brain;
 use tictactoe::position::Variant;
+use tictactoe::record::Record;
 use tictactoe::report::{analyze, explain, review, stats};
 use tictactoe::tui;
 
@@ -69,6 +70,9 @@ fn try_main(cli: &Cli, matches: &ArgMatches) -> anyhow::Result<ExitCode> {
             stats::write_list(&mut io::stdout().lock(), &history::games())?;
             Ok(ExitCode::SUCCESS)
         }
+        Some(_) if !cli.from.is_empty() && !matches!(cli.command, Some(Command::Host(_))) => {
+            usage_error("--from sets up a game: it goes with a game here or with `host`")
+        }
         Some(Command::Analyze(args)) => analyze(cli, args),
         Some(Command::Review(args)) => review(cli, args),
         Some(Command::Host(args)) => {
@@ -111,6 +115,24 @@ fn variant(cli: &Cli) -> Variant {
         Ok(variant) => variant,
         Err(e) => Cli::command().error(ErrorKind::ValueValidation, e).exit(),
     }
+}
+
+/// The position the first game starts at: the `--from` moves replayed with the rules the
+/// flags ask for. A move that does not replay, or a finished game, is a usage error.
+fn opening(cli: &Cli) -> Record {
+    let refuse = |message: String| -> ! {
+        Cli::command()
+            .error(ErrorKind::ValueValidation, format!("--from: {message}"))
+            .exit()
+    };
+    let record = Record::parse(variant(cli), &cli.from).unwrap_or_else(|e| refuse(e.to_string()));
+    if record.end().is_over() {
+        refuse(format!(
+            "the game is over after move {}: give the moves of a game still in progress",
+            record.len()
+        ));
+    }
+    record
 }
 
 fn brain(cli: &Cli) -> Brain {
@@ -199,7 +221,7 @@ fn explain(cli: &Cli, args: &ExplainArgs) -> anyhow::Result<ExitCode> {
 
 /// A game on this machine: the terminal game, or the plain one.
 fn play(cli: &Cli) -> anyhow::Result<ExitCode> {
-    let session = Session::new(variant(cli), cli.x, cli.o);
+    let session = Session::starting_at(&opening(cli), cli.x, cli.o);
     if full_screen(cli) {
         let summary = tui::run(session, brain(cli), screen_options(cli))?;
         return after_screen(cli, &summary);
@@ -258,7 +280,7 @@ fn exit_code(ending: Ending) -> ExitCode {
 
 /// `tictactoe host`: the chosen front end listens, says how to join, and plays.
 fn host(cli: &Cli, args: &HostArgs) -> anyhow::Result<ExitCode> {
-    let setup = (args.bind, args.port, variant(cli));
+    let setup = (args.bind, args.port, opening(cli));
     if full_screen(cli) {
         let summary = tui::host(setup, brain(cli), screen_options(cli))?;
         return after_screen(cli, &summary);

@@ -80,6 +80,15 @@ impl Record {
         self.moves.is_empty()
     }
 
+    /// The position after the last move.
+    pub fn end(&self) -> Position {
+        let mut position = self.variant.start();
+        for &mv in &self.moves {
+            position.play(mv).expect("a record replays legally");
+        }
+        position
+    }
+
     /// The position before each move, in order (as many as there are moves).
     pub fn positions(&self) -> impl Iterator<Item = Position> + '_ {
         let mut position = self.variant.start();

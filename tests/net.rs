@@ -219,6 +219,44 @@ fn a_five_by_five_game_takes_the_host_rules() {
 }
 
 #[test]
+fn a_host_started_from_a_position_gives_the_joiner_that_position() {
+    let (mut host, addr, code) = host(&["--from", "5", "1"]);
+    let mut joiner = join(&addr, &code);
+    joiner.wait_for("You play O.");
+    host.wait_for("X to move (1-9, h hint, q quit): ");
+    // X completes 3-5-7 while O looks elsewhere.
+    host.send("3\n");
+    joiner.wait_for("X (remote) plays 3");
+    joiner.send("2\n");
+    host.wait_for("O (remote) plays 2");
+    host.send("7\n");
+    assert!(host.wait_exit().success(), "{}", host.output());
+    assert!(joiner.wait_exit().success(), "{}", joiner.output());
+    let (h, j) = (host.output(), joiner.output());
+    assert_eq!(
+        boards(&j).first().map(String::as_str),
+        Some(" 7 | 8 | 9/---+---+---/ 4 | X | 6/---+---+---/ O | 2 | 3"),
+        "the joiner starts at the position:\n{j}"
+    );
+    assert_eq!(boards(&h), boards(&j));
+    assert!(h.contains("X wins.") || h.contains("You win!"), "{h}");
+    assert_eq!(record(&h), "Record: 5 1 3 2 7");
+    assert_eq!(record(&h), record(&j));
+}
+
+#[test]
+fn a_bad_from_move_is_named_and_the_host_does_not_listen() {
+    let mut host = Proc::spawn(&["host", "--port", "0", "--from", "5", "5"]);
+    let status = host.wait_exit();
+    assert_eq!(status.code(), Some(2), "{}", host.output());
+    assert!(
+        host.output()
+            .contains(r#"--from: move 2 ("5"): cell 5 is taken"#)
+    );
+    assert!(!host.output().contains("Join with"));
+}
+
+#[test]
 fn the_joiner_may_not_choose_rules_or_players() {
     for args in [
         &["join", "127.0.0.1:9", "--code", "x", "--size", "5"][..],

@@ -495,3 +495,69 @@ fn ultimate_does_not_take_classic_rules() {
         assert!(out.stdout.is_empty(), "{args:?}: nothing played");
     }
 }
+
+#[test]
+fn a_game_starts_from_the_given_moves_and_undo_stops_there() {
+    let out = run(
+        &["-o", "human", "--from", "5", "1", "9"],
+        b"u\n3\nu\n7\n2\n3\nq\n",
+    );
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert_eq!(
+        boards(&stdout).first().unwrap(),
+        "7 | 8 | X/4 | X | 6/O | 2 | 3",
+        "the first board is the position"
+    );
+    assert!(stdout.contains("O to move"), "{stdout}");
+    // O's 3 is taken back, O then plays 7, X 2 and O 3, and X quits.
+    assert_eq!(
+        boards(&stdout).last().unwrap(),
+        "O | 8 | X/4 | X | 6/O | X | O"
+    );
+    assert!(stdout.contains("Nothing to undo."), "{stdout}");
+    assert!(stdout.ends_with("Record: 5 1 9 7 2 3\n"), "{stdout}");
+}
+
+#[test]
+fn an_ai_to_move_at_the_given_position_moves_first() {
+    let out = run(&["--from", "5", "--think", "50", "--seed", "1"], b"q\n");
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.contains("O (hard) plays "), "{stdout}");
+    assert!(stdout.contains("Record: 5 "), "{stdout}");
+}
+
+#[test]
+fn bad_from_moves_are_named_with_status_2() {
+    for (args, expected) in [
+        (
+            &["--from", "5", "5"][..],
+            r#"--from: move 2 ("5"): cell 5 is taken"#,
+        ),
+        (&["--from", "5", "x"][..], r#"--from: move 2 ("x")"#),
+        (
+            &["--from", "1", "2", "4", "5", "7"][..],
+            "--from: the game is over after move 5",
+        ),
+        (
+            &["--ultimate", "--from", "55", "11"][..],
+            r#"--from: move 2 ("11")"#,
+        ),
+    ] {
+        let out = run(args, b"");
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn ultimate_starts_from_the_given_moves() {
+    let out = run(&["--ultimate", "-o", "human", "--from", "55", "51"], b"q\n");
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.contains("X to move on board 1"), "{stdout}");
+    assert!(stdout.contains("Record: --ultimate 55 51"), "{stdout}");
+}

@@ -1280,3 +1280,34 @@ fn ultimate_a_whole_move_typed_while_the_ai_thinks_waits_for_its_turn() {
         assert!(tui.screen().contains("not board 9"), "{}", tui.screen());
     }
 }
+
+#[test]
+fn a_game_starts_from_the_given_moves_and_undo_stops_there() {
+    let mut tui = Tui::start(&["-o", "human", "--delay", "0", "--from", "5", "1", "9"]);
+    assert_eq!(tui.board(), "..X/.X./O..");
+    tui.wait_text("O to move (Player 2)");
+    tui.send("3");
+    tui.wait_board("..X/.X./O.O");
+    tui.send("u");
+    tui.wait_board("..X/.X./O..");
+    tui.send("u");
+    tui.wait_text("othing to undo");
+    assert_eq!(tui.board(), "..X/.X./O..");
+}
+
+#[test]
+fn ultimate_starts_from_the_given_moves() {
+    let tui = Tui::start(&[
+        "--ultimate",
+        "-o",
+        "human",
+        "--delay",
+        "0",
+        "--from",
+        "55",
+        "51",
+    ]);
+    tui.wait_for("both marks", |s| {
+        read_ultimate(s) == ultimate_with(&[("55", 'X'), ("51", 'O')])
+    });
+}

@@ -17,6 +17,7 @@ use crate::net::protocol::{MAX_CODE, cut};
 use crate::net::session::{Connection, NetGame, joiner_session, standing_of, state_of};
 use crate::player::Player;
 use crate::position::Variant;
+use crate::record::Record;
 
 /// A join code as a person typed it: checked for length where it enters.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -69,11 +70,14 @@ pub struct Network {
 pub struct Listening {
     host: Host,
     rules: Variant,
+    opening: Record,
     join_line: String,
 }
 
-/// Listens on `bind`:`port` for a game of `rules`.
-pub fn listen(bind: IpAddr, port: u16, rules: Variant) -> anyhow::Result<Listening> {
+/// Listens on `bind`:`port` for a game of `opening`'s rules, whose first round starts at the
+/// end of `opening` (no moves: the empty board). The joiner gets its moves with the game.
+pub fn listen(bind: IpAddr, port: u16, opening: Record) -> anyhow::Result<Listening> {
+    let rules = opening.variant();
     let host =
         Host::bind(bind, port, rules).with_context(|| format!("listening on {bind}:{port}"))?;
     let addr = host
@@ -83,6 +87,7 @@ pub fn listen(bind: IpAddr, port: u16, rules: Variant) -> anyhow::Result<Listeni
     Ok(Listening {
         host,
         rules,
+        opening,
         join_line,
     })
 }
@@ -100,7 +105,7 @@ impl Listening {
 
     /// Starts accepting players; what happens arrives through `sink`.
     pub fn start(self, sink: Sink) -> anyhow::Result<Network> {
-        let session = Session::new(self.rules, Player::Human, Player::Remote);
+        let session = Session::starting_at(&self.opening, Player::Human, Player::Remote);
         let published = Arc::new(Mutex::new(state_of(&session.standing())));
         let link = self
             .host

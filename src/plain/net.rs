@@ -18,7 +18,7 @@ use crate::net::link::{LinkEvent, sink};
 use crate::net::session::{NO_UNDO, NetEvent};
 use crate::net::setup::{self, Network};
 use crate::player::Brain;
-use crate::position::Variant;
+use crate::record::Record;
 
 /// What the plain network game waits for.
 #[derive(Debug)]
@@ -38,13 +38,13 @@ const STOP_GRACE: Duration = Duration::from_secs(3);
 /// `tictactoe host` in the plain front end: listen, say how to join, wait for a player, play
 /// one game.
 pub fn host(
-    (bind, port, rules): (IpAddr, u16, Variant),
+    (bind, port, opening): (IpAddr, u16, Record),
     brain: &mut Brain,
     input: impl BufRead + Send + 'static,
     out: &mut dyn Write,
     options: Options,
 ) -> anyhow::Result<Ending> {
-    let listening = setup::listen(bind, port, rules)?;
+    let listening = setup::listen(bind, port, opening)?;
     writeln!(out, "{}", listening.join_line())?;
     let waiting = listening.waiting_line();
     let (tx, rx) = mpsc::channel();

@@ -8,16 +8,16 @@ use super::{Message, Network, Options, Summary, channel, run_with};
 use crate::net::link::sink;
 use crate::net::setup;
 use crate::player::Brain;
-use crate::position::Variant;
+use crate::record::Record;
 
 /// `tictactoe host` in the terminal game: prints the join line, then plays on the screen,
 /// which shows the line until a player joins.
 pub fn host(
-    (bind, port, rules): (IpAddr, u16, Variant),
+    (bind, port, opening): (IpAddr, u16, Record),
     brain: Brain,
     options: Options,
 ) -> anyhow::Result<Summary> {
-    let listening = setup::listen(bind, port, rules)?;
+    let listening = setup::listen(bind, port, opening)?;
     let join_line = listening.join_line().to_string();
     let mut out = io::stdout().lock();
     writeln!(out, "{join_line}")?;
