@@ -119,6 +119,15 @@ fn player(name: &str) -> Option<Player> {
         .find(|p| p.name() == name)
 }
 
+/// The profile directory: `TICTACTOE_HOME` if it is set and not empty, else the platform's
+/// data directory (`~/.local/share/tictactoe` on Linux), if there is one.
+pub fn profile_dir() -> Option<PathBuf> {
+    match std::env::var_os(HOME_VAR) {
+        Some(dir) if !dir.is_empty() => Some(PathBuf::from(dir)),
+        _ => dirs::data_dir().map(|d| d.join("tictactoe")),
+    }
+}
+
 /// The history file of a profile directory.
 #[derive(Debug)]
 pub struct Profile {
@@ -137,10 +146,7 @@ impl Profile {
     /// data directory (`~/.local/share/tictactoe` on Linux); `None`, with a warning, where
     /// there is none.
     pub fn open() -> Option<Profile> {
-        let dir = match std::env::var_os(HOME_VAR) {
-            Some(dir) if !dir.is_empty() => Some(PathBuf::from(dir)),
-            _ => dirs::data_dir().map(|d| d.join("tictactoe")),
-        };
+        let dir = profile_dir();
         if dir.is_none() {
             warn(&format!(
                 "no data directory found: games are not kept (set {HOME_VAR} to keep them)"

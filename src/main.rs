@@ -1,6 +1,7 @@
 //! The `tictactoe` binary: parse the command line, pick a front end, run it, report one error.
 
 use std::io::{self, IsTerminal, Write};
+use std::net::IpAddr;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -14,12 +15,13 @@ use tictactoe::cli::{
 use tictactoe::explain::Limits;
 use tictactoe::game::Session;
 use tictactoe::history;
+use tictactoe::net::join::DEFAULT_PORT;
 use tictactoe::plain::{self, Ending};
 use tictactoe::player::Brain;
 use tictactoe::position::Variant;
 use tictactoe::record::Record;
 use tictactoe::report::{analyze, explain, review, stats};
-use tictactoe::tui;
+use tictactoe::tui::{self, menu::Start};
 
 fn main() -> ExitCode {
     let matches = Cli::command().get_matches();
@@ -89,7 +91,8 @@ fn try_main(cli: &Cli, matches: &ArgMatches) -> anyhow::Result<ExitCode> {
             join(cli, args)
         }
         Some(Command::Explain(args)) => explain(cli, args),
-        None => play(cli),
+        None if wants_menu(cli, matches) => menu(cli),
+        None => play(cli, Session::starting_at(&opening(cli), cli.x, cli.o)),
     }
 }
 
@@ -219,9 +222,30 @@ fn explain(cli: &Cli, args: &ExplainArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::from(status))
 }
 
+/// Whether `tictactoe` opens the start screen: on a terminal, with nothing on the command
+/// line. Any flag skips it, so every flag works as it always has.
+fn wants_menu(cli: &Cli, matches: &ArgMatches) -> bool {
+    full_screen(cli)
+        && matches
+            .ids()
+            .all(|id| matches.value_source(id.as_str()) != Some(ValueSource::CommandLine))
+}
+
+/// The start screen, then what was chosen there.
+fn menu(cli: &Cli) -> anyhow::Result<ExitCode> {
+    match tui::menu::run(cli.color())? {
+        Start::Play(variant, x, o) => play(cli, Session::new(variant, x, o)),
+        Start::Host(variant) => {
+            let opening = Record::new(variant, Vec::new())?;
+            host_at(cli, (IpAddr::from([0, 0, 0, 0]), DEFAULT_PORT, opening))
+        }
+        Start::Join { address, code } => join_at(cli, (&address, &code)),
+        Start::Quit => Ok(ExitCode::SUCCESS),
+    }
+}
+
 /// A game on this machine: the terminal game, or the plain one.
-fn play(cli: &Cli) -> anyhow::Result<ExitCode> {
-    let session = Session::starting_at(&opening(cli), cli.x, cli.o);
+fn play(cli: &Cli, session: Session) -> anyhow::Result<ExitCode> {
     if full_screen(cli) {
         let summary = tui::run(session, brain(cli), screen_options(cli))?;
         return after_screen(cli, &summary);
@@ -280,7 +304,11 @@ fn exit_code(ending: Ending) -> ExitCode {
 
 /// `tictactoe host`: the chosen front end listens, says how to join, and plays.
 fn host(cli: &Cli, args: &HostArgs) -> anyhow::Result<ExitCode> {
-    let setup = (args.bind, args.port, opening(cli));
+    host_at(cli, (args.bind, args.port, opening(cli)))
+}
+
+/// Hosts on an address and port a game that starts at the end of a record.
+fn host_at(cli: &Cli, setup: (IpAddr, u16, Record)) -> anyhow::Result<ExitCode> {
     if full_screen(cli) {
         let summary = tui::host(setup, brain(cli), screen_options(cli))?;
         return after_screen(cli, &summary);
@@ -297,7 +325,11 @@ fn host(cli: &Cli, args: &HostArgs) -> anyhow::Result<ExitCode> {
 
 /// `tictactoe join`: the chosen front end connects with the code and plays the host's game.
 fn join(cli: &Cli, args: &JoinArgs) -> anyhow::Result<ExitCode> {
-    let target = (args.target.as_str(), args.code.as_str());
+    join_at(cli, (args.target.as_str(), args.code.as_str()))
+}
+
+/// Joins the game at an address with a code.
+fn join_at(cli: &Cli, target: (&str, &str)) -> anyhow::Result<ExitCode> {
     if full_screen(cli) {
         let summary = tui::join(target, brain(cli), screen_options(cli))?;
         return after_screen(cli, &summary);

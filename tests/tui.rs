@@ -1311,3 +1311,97 @@ fn ultimate_starts_from_the_given_moves() {
         read_ultimate(s) == ultimate_with(&[("55", 'X'), ("51", 'O')])
     });
 }
+
+/// The start screen, opened with no flags in a profile of its own (the menu remembers).
+fn menu(name: &str) -> Tui {
+    let home = format!("{}/menu-{name}", env!("CARGO_TARGET_TMPDIR"));
+    let _ = std::fs::remove_dir_all(&home);
+    let tui = Tui::start_with(&[], &[("TICTACTOE_HOME", &home)]);
+    tui.wait_text("Your statistics");
+    tui
+}
+
+#[test]
+fn no_flags_open_the_start_screen() {
+    let tui = menu("open");
+    let screen = tui.screen();
+    for text in [
+        "1  Play the AI",
+        "◂ hard ▸",
+        "2  Two players here",
+        "3  Host a network game",
+        "4  Join a network game",
+        "5  Ultimate",
+        "6  Board size",
+        "9  Your statistics",
+        "0  Quit",
+        "q quit",
+    ] {
+        assert!(screen.contains(text), "{text:?} missing:\n{screen}");
+    }
+}
+
+#[test]
+fn enter_starts_the_highlighted_game_and_the_choice_is_remembered() {
+    let mut tui = menu("enter");
+    tui.send("2");
+    tui.send("\r");
+    tui.wait_text("X to move (Player 1)");
+    assert_eq!(tui.board(), ".../.../...");
+    tui.send("q");
+    assert!(tui.wait_exit());
+    tui.assert_restored();
+    let saved = std::fs::read_to_string(format!(
+        "{}/menu-enter/menu.json",
+        env!("CARGO_TARGET_TMPDIR")
+    ))
+    .expect("the choices are kept");
+    assert!(saved.contains("\"row\": 1"), "{saved}");
+}
+
+#[test]
+fn arrows_change_the_rules_before_the_game_starts() {
+    let mut tui = menu("rules");
+    // Down to the board size, one step up (4×4), then up to two players.
+    tui.send("6");
+    tui.send("\x1b[C");
+    tui.wait_text("◂ 4×4 ▸");
+    tui.send("2");
+    tui.send("\r");
+    tui.wait_text("X to move (Player 1)");
+    let screen = tui.screen();
+    assert!(screen.contains("4×4"), "{screen}");
+}
+
+#[test]
+fn a_flag_skips_the_start_screen() {
+    let tui = Tui::start(&["--delay", "0"]);
+    tui.wait_text("X to move (you)");
+    assert!(!tui.screen().contains("Your statistics"));
+}
+
+#[test]
+fn q_on_the_start_screen_quits_with_the_terminal_restored() {
+    let mut tui = menu("quit");
+    tui.send("q");
+    assert!(tui.wait_exit());
+    tui.assert_restored();
+}
+
+#[test]
+fn the_start_screen_shows_the_statistics_and_asks_for_the_join_address() {
+    let mut tui = menu("screens");
+    tui.send("9");
+    tui.send("\r");
+    tui.wait_text("Any key goes back");
+    tui.send(" ");
+    tui.wait_text("1  Play the AI");
+    tui.send("4");
+    tui.send("\r");
+    tui.wait_text("Address: _");
+    tui.send("127.0.0.1\r");
+    tui.wait_text("Code:    _");
+    tui.send("\x1b");
+    tui.wait_text("127.0.0.1");
+    tui.wait_text("1  Play the AI");
+}

@@ -8,6 +8,7 @@
 pub mod app;
 pub mod input;
 pub mod layout;
+pub mod menu;
 mod net;
 mod terminal;
 pub mod view;

@@ -7,6 +7,7 @@
 mod chrome;
 mod classic;
 mod frame;
+pub mod menu;
 mod paint;
 mod ultimate;
 

@@ -1,0 +1,597 @@
+//! The start screen of `tictactoe` with no flags: what to play, chosen with the keypad
+//! digits, the arrows and Enter, remembered in the profile for the next time.
+//!
+//! [`Menu::update`] is pure: a key in, what to do out. [`run`] is the loop around it, on the
+//! terminal, before any game takes the screen.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicI32, Ordering};
+use std::time::Duration;
+
+use anyhow::Context;
+use clap::ValueEnum;
+use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use serde::{Deserialize, Serialize};
+
+use super::terminal::{self, TerminalGuard};
+use super::view::{self, Painter};
+use crate::board::{MAX_SIZE, MIN_SIZE, Rules};
+use crate::history;
+use crate::player::Player;
+use crate::position::Variant;
+use crate::report::stats;
+
+/// The file in the profile directory that keeps the last choices.
+const FILE: &str = "menu.json";
+
+/// The longest address or code typed on the join screen.
+const MAX_TYPED: usize = 80;
+
+/// The menu's rows, top to bottom; row `i` has the keypad digit `(i + 1) % 10`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Row {
+    PlayAi,
+    TwoPlayers,
+    Host,
+    Join,
+    Ultimate,
+    Size,
+    InARow,
+    Misere,
+    Statistics,
+    Quit,
+}
+
+impl Row {
+    pub const ALL: [Row; 10] = [
+        Row::PlayAi,
+        Row::TwoPlayers,
+        Row::Host,
+        Row::Join,
+        Row::Ultimate,
+        Row::Size,
+        Row::InARow,
+        Row::Misere,
+        Row::Statistics,
+        Row::Quit,
+    ];
+
+    /// What the row says, without its value.
+    pub fn label(self) -> &'static str {
+        match self {
+            Row::PlayAi => "Play the AI",
+            Row::TwoPlayers => "Two players here",
+            Row::Host => "Host a network game",
+            Row::Join => "Join a network game",
+            Row::Ultimate => "Ultimate",
+            Row::Size => "Board size",
+            Row::InARow => "In a row",
+            Row::Misere => "Misère",
+            Row::Statistics => "Your statistics",
+            Row::Quit => "Quit",
+        }
+    }
+
+    /// The keypad digit that highlights the row.
+    pub fn digit(self) -> u8 {
+        let i = Row::ALL.iter().position(|&r| r == self).unwrap_or(0);
+        u8::try_from((i + 1) % 10).unwrap_or(0)
+    }
+}
+
+/// The choices the menu remembers between runs.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Choices {
+    /// The highlighted row, by index.
+    pub row: usize,
+    /// The AI's level, by its command-line name (`hard`).
+    pub level: String,
+    pub ultimate: bool,
+    pub size: u8,
+    pub k: u8,
+    pub misere: bool,
+    /// The last address joined.
+    pub address: String,
+}
+
+impl Default for Choices {
+    fn default() -> Choices {
+        Choices {
+            row: 0,
+            level: name(Player::Hard),
+            ultimate: false,
+            size: 3,
+            k: 3,
+            misere: false,
+            address: String::new(),
+        }
+    }
+}
+
+/// A player's command-line name: `hard`.
+fn name(player: Player) -> String {
+    player
+        .to_possible_value()
+        .map_or_else(String::new, |v| v.get_name().to_string())
+}
+
+/// The AI levels, weakest first.
+fn levels() -> Vec<Player> {
+    Player::value_variants()
+        .iter()
+        .copied()
+        .filter(|p| p.is_ai())
+        .collect()
+}
+
+impl Choices {
+    /// These choices with anything out of range (an edited or old file) put back in range.
+    #[must_use]
+    pub fn checked(mut self) -> Choices {
+        let fresh = Choices::default();
+        self.row = self.row.min(Row::ALL.len() - 1);
+        if Player::from_str(&self.level, true).map_or(true, |p| !p.is_ai()) {
+            self.level = fresh.level;
+        }
+        if !(MIN_SIZE..=MAX_SIZE).contains(&self.size) {
+            self.size = fresh.size;
+        }
+        if !(3..=self.size).contains(&self.k) {
+            self.k = Rules::default_k(self.size);
+        }
+        self.address = self.address.chars().take(MAX_TYPED).collect();
+        self
+    }
+
+    /// The AI level chosen.
+    pub fn level(&self) -> Player {
+        Player::from_str(&self.level, true).unwrap_or(Player::Hard)
+    }
+
+    /// The game the choices describe.
+    pub fn variant(&self) -> Variant {
+        if self.ultimate {
+            return Variant::Ultimate;
+        }
+        Rules::new(self.size, self.k, self.misere)
+            .or_else(|_| Rules::new(self.size, Rules::default_k(self.size), self.misere))
+            .map_or(Variant::Classic(Rules::CLASSIC), Variant::Classic)
+    }
+
+    /// The row's value as shown beside it, if it has one.
+    pub fn value(&self, row: Row) -> Option<String> {
+        let on_off = |on: bool| if on { "on" } else { "off" }.to_string();
+        match row {
+            Row::PlayAi => Some(format!("◂ {} ▸", self.level)),
+            Row::Join if !self.address.is_empty() => Some(self.address.clone()),
+            Row::Ultimate => Some(on_off(self.ultimate)),
+            Row::Size => Some(format!("◂ {0}×{0} ▸", self.size)),
+            Row::InARow => Some(format!("◂ {} ▸", self.k)),
+            Row::Misere => Some(on_off(self.misere)),
+            _ => None,
+        }
+    }
+
+    /// Whether the row's value does not apply now (the classic rules in Ultimate).
+    pub fn inactive(&self, row: Row) -> bool {
+        self.ultimate && matches!(row, Row::Size | Row::InARow | Row::Misere)
+    }
+
+    /// Changes the row's value one step (`up`: the next one); returns whether it has one.
+    fn step(&mut self, row: Row, up: bool) -> bool {
+        match row {
+            Row::PlayAi => {
+                let levels = levels();
+                let i = levels.iter().position(|&p| p == self.level()).unwrap_or(0);
+                let next = if up { i + 1 } else { i + levels.len() - 1 };
+                self.level = name(levels[next % levels.len()]);
+            }
+            Row::Ultimate => self.ultimate = !self.ultimate,
+            Row::Misere if !self.ultimate => self.misere = !self.misere,
+            Row::Size if !self.ultimate => {
+                self.size = cycle(self.size, MIN_SIZE, MAX_SIZE, up);
+                self.k = Rules::default_k(self.size);
+            }
+            Row::InARow if !self.ultimate => self.k = cycle(self.k, 3, self.size, up),
+            _ => return false,
+        }
+        true
+    }
+}
+
+/// `n` one step up or down in `low..=high`, wrapping around.
+fn cycle(n: u8, low: u8, high: u8, up: bool) -> u8 {
+    match (up, n) {
+        (true, n) if n >= high => low,
+        (true, n) => n + 1,
+        (false, n) if n <= low => high,
+        (false, n) => n - 1,
+    }
+}
+
+/// What the menu asks for once it is done.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Start {
+    /// A game here: the rules, X's player and O's player.
+    Play(Variant, Player, Player),
+    /// Host a network game of these rules.
+    Host(Variant),
+    /// Join the game at the address with the code.
+    Join {
+        address: String,
+        code: String,
+    },
+    Quit,
+}
+
+/// A key as the menu reads it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Key {
+    Up,
+    Down,
+    Left,
+    Right,
+    Enter,
+    Escape,
+    Backspace,
+    Char(char),
+    Interrupt,
+}
+
+impl Key {
+    /// The menu's key for a terminal event; `None` for everything else. With Num Lock off
+    /// the keypad's 7, 9, 1, 3 and 5 arrive as `Home`, `PageUp`, `End`, `PageDown` and
+    /// `KeypadBegin`.
+    pub fn of(event: &Event) -> Option<Key> {
+        let Event::Key(KeyEvent {
+            code,
+            modifiers,
+            kind: KeyEventKind::Press,
+            ..
+        }) = event
+        else {
+            return None;
+        };
+        Some(match code {
+            KeyCode::Char('c') if modifiers.contains(KeyModifiers::CONTROL) => Key::Interrupt,
+            KeyCode::Up => Key::Up,
+            KeyCode::Down => Key::Down,
+            KeyCode::Left => Key::Left,
+            KeyCode::Right => Key::Right,
+            KeyCode::Enter => Key::Enter,
+            KeyCode::Esc => Key::Escape,
+            KeyCode::Backspace => Key::Backspace,
+            KeyCode::Home => Key::Char('7'),
+            KeyCode::PageUp => Key::Char('9'),
+            KeyCode::End => Key::Char('1'),
+            KeyCode::PageDown => Key::Char('3'),
+            KeyCode::KeypadBegin => Key::Char('5'),
+            KeyCode::Char(c) => Key::Char(*c),
+            _ => return None,
+        })
+    }
+}
+
+/// Which screen of the menu is showing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Screen {
+    /// The list of rows.
+    Rows,
+    /// The join screen: the address, then the code (`code` is `Some` once the address is in).
+    Joining { code: Option<String> },
+    /// The statistics, as `tictactoe stats` prints them; any key goes back.
+    Statistics(Vec<String>),
+}
+
+/// What the menu loop must do after a key.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Stay,
+    /// Read the statistics and show them.
+    ShowStatistics,
+    Done(Start),
+}
+
+/// The start screen: the choices, the screen showing and a line of news.
+#[derive(Clone, Debug)]
+pub struct Menu {
+    pub choices: Choices,
+    pub screen: Screen,
+    pub message: String,
+    pub size: (u16, u16),
+}
+
+impl Menu {
+    pub fn new(choices: Choices, size: (u16, u16)) -> Menu {
+        Menu {
+            choices: choices.checked(),
+            screen: Screen::Rows,
+            message: String::new(),
+            size,
+        }
+    }
+
+    /// The highlighted row.
+    pub fn row(&self) -> Row {
+        Row::ALL[self.choices.row.min(Row::ALL.len() - 1)]
+    }
+
+    /// Acts on one key.
+    pub fn update(&mut self, key: &Key) -> Outcome {
+        if *key == Key::Interrupt {
+            return Outcome::Done(Start::Quit);
+        }
+        match self.screen.clone() {
+            Screen::Rows => self.on_rows(key),
+            Screen::Joining { code } => self.joining(key, code),
+            Screen::Statistics(_) => {
+                self.screen = Screen::Rows;
+                Outcome::Stay
+            }
+        }
+    }
+
+    fn on_rows(&mut self, key: &Key) -> Outcome {
+        let count = Row::ALL.len();
+        self.message.clear();
+        match key {
+            Key::Up => self.choices.row = (self.choices.row + count - 1) % count,
+            Key::Down => self.choices.row = (self.choices.row + 1) % count,
+            Key::Left | Key::Right => {
+                if !self.choices.step(self.row(), *key == Key::Right) {
+                    self.message = format!("{} has no choices: Enter", self.row().label());
+                }
+            }
+            Key::Char('q') | Key::Escape => return Outcome::Done(Start::Quit),
+            Key::Char(c @ '0'..='9') => {
+                let digit = c.to_digit(10).unwrap_or(0) as usize;
+                self.choices.row = (digit + count - 1) % count;
+            }
+            Key::Enter | Key::Char(' ') => return self.activate(),
+            Key::Char(c) => {
+                self.message = format!("'{c}' does nothing here: arrows, digits, Enter, q");
+            }
+            Key::Backspace | Key::Interrupt => {}
+        }
+        Outcome::Stay
+    }
+
+    /// Enter on the highlighted row: start what it names, or change its value.
+    fn activate(&mut self) -> Outcome {
+        let variant = self.choices.variant();
+        let start = match self.row() {
+            Row::PlayAi => Start::Play(variant, Player::Human, self.choices.level()),
+            Row::TwoPlayers => Start::Play(variant, Player::Human, Player::Human),
+            Row::Host => Start::Host(variant),
+            Row::Join => {
+                self.screen = Screen::Joining { code: None };
+                return Outcome::Stay;
+            }
+            Row::Statistics => return Outcome::ShowStatistics,
+            Row::Quit => Start::Quit,
+            row => {
+                if !self.choices.step(row, true) {
+                    self.message = "Ultimate is on: the board is 3×3 boards".into();
+                }
+                return Outcome::Stay;
+            }
+        };
+        Outcome::Done(start)
+    }
+
+    /// A key on the join screen: typing the address, then the code.
+    fn joining(&mut self, key: &Key, code: Option<String>) -> Outcome {
+        let mut field = code.clone().unwrap_or_else(|| self.choices.address.clone());
+        match key {
+            Key::Escape => {
+                self.screen = Screen::Rows;
+                return Outcome::Stay;
+            }
+            Key::Enter if field.trim().is_empty() => {
+                self.message = "Type it first (Esc goes back)".into();
+                return Outcome::Stay;
+            }
+            Key::Enter => match code {
+                None => {
+                    self.message.clear();
+                    self.screen = Screen::Joining {
+                        code: Some(String::new()),
+                    };
+                    return Outcome::Stay;
+                }
+                Some(code) => {
+                    return Outcome::Done(Start::Join {
+                        address: self.choices.address.trim().to_string(),
+                        code: code.trim().to_string(),
+                    });
+                }
+            },
+            Key::Backspace => {
+                field.pop();
+            }
+            Key::Char(c) if !c.is_control() && field.chars().count() < MAX_TYPED => field.push(*c),
+            _ => return Outcome::Stay,
+        }
+        match code {
+            None => self.choices.address = field,
+            Some(_) => self.screen = Screen::Joining { code: Some(field) },
+        }
+        Outcome::Stay
+    }
+}
+
+/// The file of the remembered choices, where there is a profile directory.
+fn choices_file() -> Option<PathBuf> {
+    history::profile_dir().map(|dir| dir.join(FILE))
+}
+
+/// The remembered choices: the defaults where there are none or the file cannot be read.
+pub fn load() -> Choices {
+    choices_file()
+        .and_then(|path| std::fs::read_to_string(path).ok())
+        .and_then(|text| serde_json::from_str::<Choices>(&text).ok())
+        .unwrap_or_default()
+        .checked()
+}
+
+/// Remembers `choices` for the next time; a failure only costs the memory.
+pub fn save(choices: &Choices) {
+    let Some(path) = choices_file() else {
+        return;
+    };
+    if let Some(dir) = path.parent() {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    if let Ok(text) = serde_json::to_string_pretty(choices) {
+        let _ = std::fs::write(path, text + "\n");
+    }
+}
+
+/// The statistics as `tictactoe stats` prints them, one string a line.
+fn statistics() -> Vec<String> {
+    let mut text = Vec::new();
+    let _ = stats::run(false, &history::games(), &mut text);
+    String::from_utf8_lossy(&text)
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// Shows the start screen until something is chosen, remembers the choices and returns what
+/// to start. The terminal is restored before it returns; a stop signal quits.
+pub fn run(color: bool) -> anyhow::Result<Start> {
+    let stopped = Arc::new(AtomicI32::new(0));
+    let flag = Arc::clone(&stopped);
+    terminal::on_stop_signal(move |signal| flag.store(signal, Ordering::SeqCst))?;
+    let guard = TerminalGuard::enter()?;
+    let size = crossterm::terminal::size().context("reading the terminal size")?;
+    let mut menu = Menu::new(load(), size);
+    let mut out = std::io::BufWriter::new(std::io::stdout());
+    let mut painter = Painter::default();
+    let start = loop {
+        painter
+            .paint(&mut out, view::menu::render(&menu, color))
+            .context("drawing")?;
+        if stopped.load(Ordering::SeqCst) != 0 {
+            break Start::Quit;
+        }
+        // Polled, not read on a thread: no reader may be left behind to take the game's keys.
+        if !event::poll(Duration::from_millis(100)).context("reading input")? {
+            continue;
+        }
+        let event = event::read().context("reading input")?;
+        if let Event::Resize(columns, rows) = event {
+            menu.size = (columns, rows);
+            painter.invalidate();
+            continue;
+        }
+        let Some(key) = Key::of(&event) else {
+            continue;
+        };
+        match menu.update(&key) {
+            Outcome::Stay => {}
+            Outcome::ShowStatistics => menu.screen = Screen::Statistics(statistics()),
+            Outcome::Done(start) => break start,
+        }
+    };
+    drop(guard);
+    save(&menu.choices);
+    Ok(start)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn menu() -> Menu {
+        Menu::new(Choices::default(), (80, 24))
+    }
+
+    fn keys(menu: &mut Menu, keys: &[Key]) -> Outcome {
+        let mut last = Outcome::Stay;
+        for key in keys {
+            last = menu.update(key);
+        }
+        last
+    }
+
+    #[test]
+    fn enter_starts_the_highlighted_game_against_the_remembered_level() {
+        let mut m = menu();
+        assert_eq!(
+            m.update(&Key::Enter),
+            Outcome::Done(Start::Play(
+                Variant::Classic(Rules::CLASSIC),
+                Player::Human,
+                Player::Hard
+            ))
+        );
+    }
+
+    #[test]
+    fn digits_highlight_rows_and_arrows_change_values() {
+        let mut m = menu();
+        keys(&mut m, &[Key::Char('6'), Key::Right, Key::Right]);
+        assert_eq!((m.choices.size, m.choices.k), (5, 4));
+        keys(&mut m, &[Key::Char('8'), Key::Enter]);
+        assert!(m.choices.misere);
+        let rules = Rules::new(5, 4, true).unwrap();
+        assert_eq!(
+            keys(&mut m, &[Key::Char('2'), Key::Enter]),
+            Outcome::Done(Start::Play(
+                Variant::Classic(rules),
+                Player::Human,
+                Player::Human
+            ))
+        );
+    }
+
+    #[test]
+    fn the_level_cycles_through_the_ai_levels_only() {
+        let mut m = menu();
+        for _ in 0..levels().len() {
+            m.update(&Key::Right);
+            assert!(m.choices.level().is_ai());
+        }
+        assert_eq!(m.choices.level(), Player::Hard);
+    }
+
+    #[test]
+    fn join_asks_for_the_address_then_the_code() {
+        let mut m = menu();
+        keys(&mut m, &[Key::Char('4'), Key::Enter]);
+        for c in "10.0.0.2".chars() {
+            m.update(&Key::Char(c));
+        }
+        keys(&mut m, &[Key::Enter, Key::Char('a'), Key::Char('b')]);
+        assert_eq!(
+            m.update(&Key::Enter),
+            Outcome::Done(Start::Join {
+                address: "10.0.0.2".into(),
+                code: "ab".into()
+            })
+        );
+    }
+
+    #[test]
+    fn q_and_ctrl_c_quit_and_esc_leaves_the_join_screen_first() {
+        let mut m = menu();
+        keys(&mut m, &[Key::Char('4'), Key::Enter]);
+        assert_eq!(m.update(&Key::Escape), Outcome::Stay);
+        assert_eq!(m.screen, Screen::Rows);
+        assert_eq!(m.update(&Key::Char('q')), Outcome::Done(Start::Quit));
+        assert_eq!(menu().update(&Key::Interrupt), Outcome::Done(Start::Quit));
+    }
+
+    #[test]
+    fn damaged_choices_are_put_back_in_range() {
+        let choices: Choices =
+            serde_json::from_str(r#"{"row": 99, "level": "human", "size": 40, "k": 9}"#).unwrap();
+        let checked = choices.checked();
+        assert_eq!(checked.row, Row::ALL.len() - 1);
+        assert_eq!(checked.level(), Player::Hard);
+        assert_eq!((checked.size, checked.k), (3, 3));
+    }
+}
