@@ -36,12 +36,17 @@ fn rows(frame: &mut Frame, menu: &Menu, palette: Palette) {
     let count = u16::try_from(Row::ALL.len()).unwrap_or(10);
     let top = top(frame, count + 5);
     frame.centred(top, "Tic-tac-toe", Style::PLAIN.bold().fg(palette.accent()));
+    // Narrower than the block: one space less each side of the label, values without arrows.
+    let compact = frame.width() < BLOCK;
     let left = frame.width().saturating_sub(BLOCK) / 2;
     for (y, row) in (top + 2..).zip(Row::ALL) {
-        let mut line = format!(" {}  {:<20}", row.digit(), row.label());
-        if let Some(value) = menu.choices.value(row) {
-            line.push_str(&value);
-        }
+        let value = menu.choices.value(row).unwrap_or_default();
+        let line = if compact {
+            let value = value.trim_start_matches("◂ ").trim_end_matches(" ▸");
+            format!("{} {:<19} {value}", row.digit(), row.label())
+        } else {
+            format!(" {}  {:<20}{value}", row.digit(), row.label())
+        };
         let line = format!("{line:<width$}", width = usize::from(BLOCK));
         let style = match (row == menu.row(), menu.choices.inactive(row)) {
             (true, _) => Style::PLAIN.reverse(),
@@ -50,13 +55,14 @@ fn rows(frame: &mut Frame, menu: &Menu, palette: Palette) {
         };
         frame.text(left, y, &line, style);
     }
-    let below = top + count + 3;
-    frame.centred(below, &menu.message, Style::PLAIN);
+    // The keys on the last row when the screen is short, never below it.
+    let keys_row = (top + count + 4).min(frame.height().saturating_sub(1));
+    frame.centred(keys_row.saturating_sub(1), &menu.message, Style::PLAIN);
     let keys = KEYS
         .iter()
         .find(|k| k.chars().count() <= usize::from(frame.width()))
         .unwrap_or(&KEYS[KEYS.len() - 1]);
-    frame.centred(below + 1, keys, Style::PLAIN.dim());
+    frame.centred(keys_row, keys, Style::PLAIN.dim());
 }
 
 fn joining(frame: &mut Frame, menu: &Menu, code: Option<&str>) {
@@ -89,4 +95,58 @@ fn statistics(frame: &mut Frame, lines: &[String]) {
         frame.text(left, y, line, Style::PLAIN);
     }
     frame.centred(top + shown + 3, "Any key goes back", Style::PLAIN.dim());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tui::menu::Choices;
+
+    fn picture(width: u16, height: u16) -> String {
+        let menu = Menu::new(Choices::default(), (width, height));
+        render(&menu, false).to_text()
+    }
+
+    #[rustfmt::skip]
+    #[test]
+    fn the_rows_at_60_by_24() {
+        assert_eq!(picture(60, 24).trim_matches('\n'), [
+            "                        Tic-tac-toe",
+            "",
+            "         1  Play the AI         ◂ hard ▸",
+            "         2  Two players here",
+            "         3  Host a network game",
+            "         4  Join a network game",
+            "         5  Ultimate            off",
+            "         6  Board size          ◂ 3×3 ▸",
+            "         7  In a row            ◂ 3 ▸",
+            "         8  Misère              off",
+            "         9  Your statistics",
+            "         0  Quit",
+            "",
+            "",
+            "     1-9 0 ↑↓ choose · ←→ change · Enter start · q quit",
+        ].join("\n"));
+    }
+
+    #[rustfmt::skip]
+    #[test]
+    fn the_rows_fit_30_by_14() {
+        assert_eq!(picture(30, 14).trim_matches('\n'), [
+            "         Tic-tac-toe",
+            "",
+            "1 Play the AI         hard",
+            "2 Two players here",
+            "3 Host a network game",
+            "4 Join a network game",
+            "5 Ultimate            off",
+            "6 Board size          3×3",
+            "7 In a row            3",
+            "8 Misère              off",
+            "9 Your statistics",
+            "0 Quit",
+            "",
+            "     ↑↓ ←→ Enter · q quit",
+        ].join("\n"));
+    }
 }
