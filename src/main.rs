@@ -241,6 +241,7 @@ fn menu(cli: &Cli) -> anyhow::Result<ExitCode> {
         }
         Start::Join { address, code } => join_at(cli, (&address, &code)),
         Start::Quit => Ok(ExitCode::SUCCESS),
+        Start::Stopped(signal) => Ok(ExitCode::from(128 + signal as u8)),
     }
 }
 

@@ -224,6 +224,8 @@ pub enum Start {
         code: String,
     },
     Quit,
+    /// A stop signal arrived, with its number.
+    Stopped(i32),
 }
 
 /// A key as the menu reads it.
@@ -474,8 +476,9 @@ pub fn run(color: bool) -> anyhow::Result<Start> {
         painter
             .paint(&mut out, view::menu::render(&menu, color))
             .context("drawing")?;
-        if stopped.load(Ordering::SeqCst) != 0 {
-            break Start::Quit;
+        let signal = stopped.load(Ordering::SeqCst);
+        if signal != 0 {
+            break Start::Stopped(signal);
         }
         // Polled, not read on a thread: no reader may be left behind to take the game's keys.
         if !event::poll(Duration::from_millis(100)).context("reading input")? {
