@@ -1405,3 +1405,51 @@ fn the_start_screen_shows_the_statistics_and_asks_for_the_join_address() {
     tui.wait_text("127.0.0.1");
     tui.wait_text("1  Play the AI");
 }
+
+/// The last line with text on the screen: the line of keys.
+fn key_row(tui: &Tui) -> String {
+    let screen = tui.screen();
+    screen
+        .lines()
+        .rfind(|l| !l.trim().is_empty())
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// At each size: the line of keys keeps `? keys` and `q quit`, and `?` shows the help whole.
+fn fits_at(args: &[&str], sizes: &[(u16, u16)]) {
+    let mut tui = Tui::start(args);
+    for &(cols, rows) in sizes {
+        tui.resize(cols, rows);
+        tui.wait_for(&format!("the keys at {cols}×{rows}"), |s| {
+            s.size() == (rows, cols) && s.contents().contains("q quit")
+        });
+        let keys = key_row(&tui);
+        assert!(
+            keys.contains("? keys") && keys.contains("q quit") && !keys.contains('…'),
+            "{cols}×{rows}:\n{}",
+            tui.screen()
+        );
+        tui.send("?");
+        tui.wait_text("any key closes");
+        let screen = tui.screen();
+        assert!(
+            screen.contains("q Esc") && screen.contains("? ") && !screen.contains('…'),
+            "{cols}×{rows}:\n{screen}"
+        );
+        tui.send(" ");
+        tui.wait_for("the help closed", |s| {
+            !s.contents().contains("any key closes")
+        });
+    }
+}
+
+#[test]
+fn the_keys_and_help_fit_every_promised_size() {
+    fits_at(
+        &["--delay", "0", "-o", "human"],
+        &[(30, 14), (40, 15), (60, 24)],
+    );
+    fits_at(&["--delay", "0", "--size", "5"], &[(60, 24)]);
+    fits_at(&["--delay", "0", "--ultimate", "-o", "human"], &[(41, 21)]);
+}

@@ -43,26 +43,84 @@ pub(super) fn too_small(frame: &mut Frame, (w, h): (u16, u16)) {
     );
 }
 
-/// The line of keys under the board, for what can be done now; `keys` says how moves are
-/// typed (`1-9`).
-pub(super) fn key_line(app: &App, keys: &str) -> String {
-    let humans = app.session().has_human();
+/// The line of keys under the board, for what can be done now, as many as fit in `width`;
+/// `keys` says how moves are typed (`1-9`). Where the line is too wide the keys before `?
+/// keys` go first, the nearest first; `? keys` and `q quit` always stay.
+pub(super) fn key_line(app: &App, keys: &str, width: u16) -> String {
+    let fits = |line: &str| line.chars().count() <= usize::from(width);
     if app.question().is_some() {
-        "y leave · any other key keeps playing".to_string()
-    } else if app.is_network() && app.review().is_none() {
-        if app.game().is_over() {
-            "n rematch · r review · ? keys · q quit".to_string()
+        let long = "y leave · any other key keeps playing";
+        return if fits(long) {
+            long
         } else {
-            format!("{keys} play · h hint · ? keys · q quit")
+            "y leave · other keys stay"
+        }
+        .to_string();
+    }
+    let mut parts = key_parts(app, keys);
+    loop {
+        let line = parts.join(" · ");
+        if fits(&line) || parts.len() <= 2 {
+            return line;
+        }
+        parts.remove(parts.len() - 3);
+    }
+}
+
+/// The keys that do something now, most needed first, ending with `? keys` and `q quit`.
+fn key_parts(app: &App, keys: &str) -> Vec<String> {
+    let humans = app.session().has_human();
+    let parts: &[&str] = if app.is_network() && app.review().is_none() {
+        if app.game().is_over() {
+            &["n rematch", "r review", "? keys", "q quit"]
+        } else {
+            &["play", "h hint", "? keys", "q quit"]
         }
     } else if app.review().is_some() {
-        "← → step · 7 first · 1 last · r or Esc leave · q quit".to_string()
+        &["← → step", "7 first", "1 last", "r or Esc leave", "q quit"]
     } else if app.game().is_over() {
-        "n new round · r review · ? keys · q quit".to_string()
+        &["n new round", "r review", "? keys", "q quit"]
     } else if humans {
-        format!("{keys} play · u undo · h hint · n new round · ? keys · q quit")
+        &[
+            "play",
+            "u undo",
+            "h hint",
+            "n new round",
+            "? keys",
+            "q quit",
+        ]
     } else {
-        "Space pause · h hint · n new round · ? keys · q quit".to_string()
+        &["Space pause", "h hint", "n new round", "? keys", "q quit"]
+    };
+    parts
+        .iter()
+        .map(|&p| {
+            if p == "play" {
+                format!("{keys} play")
+            } else {
+                p.to_string()
+            }
+        })
+        .collect()
+}
+
+/// The score line, shortened to fit `width`: without the all-time score, then without
+/// `Score: `, then without the spaces around `·`.
+pub(super) fn score_line(app: &App, width: u16) -> String {
+    let line = app.session().score_line();
+    let fits = |line: &str| line.chars().count() <= usize::from(width);
+    if fits(&line) {
+        return line;
+    }
+    let current = line.split(" (all time").next().unwrap_or(&line).to_string();
+    if fits(&current) {
+        return current;
+    }
+    let bare = current.trim_start_matches("Score: ");
+    if fits(bare) {
+        bare.to_string()
+    } else {
+        bare.replace(" · ", "·")
     }
 }
 
@@ -130,9 +188,51 @@ pub(super) const ULTIMATE_HELP: [&str; 16] = [
     "         any key closes this help",
 ];
 
-pub(super) fn draw_help(frame: &mut Frame, help: &[&str]) {
+/// The keys in a box that fits 30×14, for screens too small for the full help.
+pub(super) const SHORT_HELP: [&str; 10] = [
+    "1-9 c3  play a cell",
+    "arrows  move; Enter plays",
+    "u       undo",
+    "h       hint",
+    "n       new round",
+    "l       the AI's level",
+    "r       review the game",
+    "?       this help",
+    "q Esc   quit (asks first)",
+    "  any key closes this",
+];
+
+/// The keys of Ultimate in a box that fits 30×14.
+pub(super) const ULTIMATE_SHORT_HELP: [&str; 12] = [
+    "53      board 5, cell 3",
+    "3       cell, when sent",
+    "Esc     another board",
+    "arrows  move; Enter plays",
+    "u       undo",
+    "h       hint",
+    "n       new round",
+    "l       the AI's level",
+    "r       review the game",
+    "?       this help",
+    "q Esc   quit (asks first)",
+    "  any key closes this",
+];
+
+/// Draws `help` in a box, or `short` where the box would not fit the frame.
+pub(super) fn draw_help(frame: &mut Frame, help: &[&str], short: &[&str]) {
+    let (w, h) = help_box(help);
+    let fits = w <= frame.width() && h <= frame.height();
+    draw_box(frame, if fits { help } else { short });
+}
+
+/// The size of the box around `help`: a border and a space each side.
+fn help_box(help: &[&str]) -> (u16, u16) {
     let inner = help.iter().map(|l| l.chars().count()).max().unwrap_or(0) as u16 + 2;
-    let (w, h) = (inner + 2, help.len() as u16 + 2);
+    (inner + 2, help.len() as u16 + 2)
+}
+
+fn draw_box(frame: &mut Frame, help: &[&str]) {
+    let (w, h) = help_box(help);
     let left = frame.width().saturating_sub(w) / 2;
     let top = frame.height().saturating_sub(h) / 2;
     let style = Style::PLAIN.bold();

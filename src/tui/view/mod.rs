@@ -15,7 +15,10 @@ use std::time::Duration;
 
 use crate::position::Position;
 use crate::tui::app::App;
-use chrome::{HELP, ULTIMATE_HELP, draw_help, draw_status, key_line, message_line};
+use chrome::{
+    HELP, SHORT_HELP, ULTIMATE_HELP, ULTIMATE_SHORT_HELP, draw_help, draw_status, key_line,
+    message_line, score_line,
+};
 pub use classic::hint_label;
 use frame::Palette;
 pub use frame::{Frame, Style, Tile};
@@ -63,15 +66,15 @@ pub fn render(app: &App, busy: Option<Duration>, color: bool) -> Frame {
     }
     draw_status(&mut frame, below, app, palette);
     frame.centred(below + 1, &message_line(app, busy), Style::PLAIN.bold());
-    frame.centred(below + 2, &app.session().score_line(), Style::PLAIN);
-    frame.centred(below + 3, &key_line(app, keys), Style::PLAIN.dim());
+    frame.centred(below + 2, &score_line(app, width), Style::PLAIN);
+    frame.centred(below + 3, &key_line(app, keys, width), Style::PLAIN.dim());
     if app.help_open() {
-        let lines: &[&str] = if shown.ultimate().is_some() {
-            &ULTIMATE_HELP
+        let (lines, short): (&[&str], &[&str]) = if shown.ultimate().is_some() {
+            (&ULTIMATE_HELP, &ULTIMATE_SHORT_HELP)
         } else {
-            &HELP
+            (&HELP, &SHORT_HELP)
         };
-        draw_help(&mut frame, lines);
+        draw_help(&mut frame, lines, short);
     }
     frame
 }
@@ -285,5 +288,65 @@ mod tests {
         assert_eq!(line(250), "X to move (Player 1) ◓");
         assert_eq!(line(2500), "X to move (Player 1) ◐ 2.5 s");
         assert_eq!(message_line(&a, None), "X to move (Player 1)");
+    }
+}
+#[cfg(test)]
+mod sizes {
+    use super::*;
+    use crate::board::Rules;
+    use crate::game::Session;
+    use crate::player::Player;
+    use crate::position::Variant;
+    use crate::tui::input::Action;
+
+    /// The sizes the README promises, each with the smallest game it promises there.
+    fn promised() -> Vec<(Variant, (u16, u16))> {
+        let classic = Variant::Classic(Rules::CLASSIC);
+        vec![
+            (classic, (30, 14)),
+            (classic, (40, 15)),
+            (classic, (60, 24)),
+            (Variant::Classic(Rules::new(5, 4, false).unwrap()), (60, 24)),
+            (Variant::Ultimate, (41, 21)),
+            (Variant::Ultimate, (80, 24)),
+        ]
+    }
+
+    #[test]
+    fn the_keys_line_keeps_help_and_quit_at_every_promised_size() {
+        for (variant, size) in promised() {
+            for players in [
+                (Player::Human, Player::Hard),
+                (Player::Human, Player::Human),
+            ] {
+                let app = App::new(Session::new(variant, players.0, players.1), size);
+                let text = render(&app, None, false).to_text();
+                let keys = text.lines().rfind(|l| !l.trim().is_empty()).unwrap();
+                assert!(
+                    keys.contains("? keys") && keys.contains("q quit") && !keys.contains('…'),
+                    "{variant} at {size:?}:\n{text}"
+                );
+                assert!(!text.contains('…'), "nothing cut at {size:?}:\n{text}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_help_is_shown_whole_at_every_promised_size() {
+        for (variant, size) in promised() {
+            let mut app = App::new(Session::new(variant, Player::Human, Player::Hard), size);
+            app.update(Action::Help);
+            let text = render(&app, None, false).to_text();
+            let (full, short): (&[&str], &[&str]) = if variant.has_boards() {
+                (&ULTIMATE_HELP, &ULTIMATE_SHORT_HELP)
+            } else {
+                (&HELP, &SHORT_HELP)
+            };
+            let shown = if text.contains(full[0]) { full } else { short };
+            for line in shown {
+                assert!(text.contains(line), "{line:?} at {size:?}:\n{text}");
+            }
+            assert!(text.contains("any key closes"), "{text}");
+        }
     }
 }
