@@ -472,15 +472,20 @@ pub fn run(color: bool) -> anyhow::Result<Start> {
     let mut menu = Menu::new(load(), size);
     let mut out = std::io::BufWriter::new(std::io::stdout());
     let mut painter = Painter::default();
+    let mut dirty = true;
     let start = loop {
-        painter
-            .paint(&mut out, view::menu::render(&menu, color))
-            .context("drawing")?;
+        if dirty {
+            painter
+                .paint(&mut out, view::menu::render(&menu, color))
+                .context("drawing")?;
+            dirty = false;
+        }
         let signal = stopped.load(Ordering::SeqCst);
         if signal != 0 {
             break Start::Stopped(signal);
         }
         // Polled, not read on a thread: no reader may be left behind to take the game's keys.
+        // The timeout only lets a stop signal be seen.
         if !event::poll(Duration::from_millis(100)).context("reading input")? {
             continue;
         }
@@ -488,11 +493,13 @@ pub fn run(color: bool) -> anyhow::Result<Start> {
         if let Event::Resize(columns, rows) = event {
             menu.size = (columns, rows);
             painter.invalidate();
+            dirty = true;
             continue;
         }
         let Some(key) = Key::of(&event) else {
             continue;
         };
+        dirty = true;
         match menu.update(&key) {
             Outcome::Stay => {}
             Outcome::ShowStatistics => menu.screen = Screen::Statistics(statistics()),
