@@ -1453,3 +1453,35 @@ fn the_keys_and_help_fit_every_promised_size() {
     fits_at(&["--delay", "0", "--size", "5"], &[(60, 24)]);
     fits_at(&["--delay", "0", "--ultimate", "-o", "human"], &[(41, 21)]);
 }
+
+#[test]
+fn joining_from_the_start_screen_connects_to_the_address_typed() {
+    let mut tui = menu("join");
+    tui.send("4");
+    tui.send("\r");
+    tui.wait_text("Address: _");
+    // Nothing listens on port 1: the join fails, is reported, and the terminal is restored.
+    tui.send("127.0.0.1:1\r");
+    tui.wait_text("Code:    _");
+    tui.send("abcd-efgh\r");
+    assert!(!tui.wait_exit(), "a failed join fails");
+    tui.assert_restored();
+    assert!(tui.screen().contains("tictactoe: "), "{}", tui.screen());
+}
+
+#[test]
+fn hosting_from_the_start_screen_listens_and_q_leaves() {
+    let mut tui = menu("host");
+    tui.send("3");
+    tui.send("\r");
+    // The default port may be taken on a busy machine: then the error is the answer.
+    tui.wait_for("the join line or an error", |s| {
+        let text = s.contents();
+        text.contains("Join with") || text.contains("tictactoe: ")
+    });
+    if tui.screen().contains("Join with") {
+        tui.send("q");
+    }
+    tui.wait_exit();
+    tui.assert_restored();
+}
