@@ -93,6 +93,11 @@ pub struct Cli {
     #[arg(long, global = true)]
     pub no_color: bool,
 
+    /// Draw the terminal game with ASCII characters only, for terminals without box drawing
+    /// (chosen by itself where the locale is not UTF-8)
+    #[arg(long, global = true)]
+    pub ascii: bool,
+
     /// Plain front end: print the review of the game after it ends (each move judged by the
     /// search, as `tictactoe review` does)
     #[arg(long)]
@@ -136,10 +141,28 @@ impl Cli {
         Duration::from_millis(self.think)
     }
 
+    /// Whether to draw with ASCII only: `--ascii`, or a locale that is not UTF-8 (the first of
+    /// `LC_ALL`, `LC_CTYPE` and `LANG` that is set and not empty decides; none means the C
+    /// locale).
+    pub fn ascii(&self) -> bool {
+        self.ascii || !utf8_locale(|name| std::env::var(name).ok())
+    }
+
     /// Whether colours are wanted: no `--no-color`, and `NO_COLOR` unset or empty.
     pub fn color(&self) -> bool {
         !self.no_color && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
     }
+}
+
+/// Whether the locale that `var` reads is UTF-8, as the C library decides it.
+fn utf8_locale(var: impl Fn(&str) -> Option<String>) -> bool {
+    ["LC_ALL", "LC_CTYPE", "LANG"]
+        .iter()
+        .find_map(|name| var(name).filter(|v| !v.is_empty()))
+        .is_some_and(|locale| {
+            let locale = locale.to_ascii_lowercase();
+            locale.contains("utf-8") || locale.contains("utf8")
+        })
 }
 
 #[derive(Debug, Subcommand)]
@@ -354,5 +377,31 @@ mod tests {
                 .unwrap()
                 .review
         );
+    }
+
+    #[test]
+    fn the_locale_decides_ascii_by_its_first_setting() {
+        let locale = |pairs: &[(&str, &str)]| {
+            let pairs: Vec<(String, String)> = pairs
+                .iter()
+                .map(|&(k, v)| (k.to_string(), v.to_string()))
+                .collect();
+            utf8_locale(move |name| {
+                pairs
+                    .iter()
+                    .find(|(k, _)| k == name)
+                    .map(|(_, v)| v.clone())
+            })
+        };
+        assert!(locale(&[("LANG", "en_GB.UTF-8")]));
+        assert!(locale(&[("LANG", "C.utf8")]));
+        assert!(!locale(&[]), "no setting is the C locale");
+        assert!(!locale(&[("LANG", "C")]));
+        assert!(!locale(&[("LC_ALL", "C"), ("LANG", "en_GB.UTF-8")]));
+        assert!(locale(&[
+            ("LC_ALL", ""),
+            ("LC_CTYPE", "de_DE.UTF-8"),
+            ("LANG", "C")
+        ]));
     }
 }

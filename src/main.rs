@@ -233,7 +233,7 @@ fn wants_menu(cli: &Cli, matches: &ArgMatches) -> bool {
 
 /// The start screen, then what was chosen there.
 fn menu(cli: &Cli) -> anyhow::Result<ExitCode> {
-    match tui::menu::run(cli.color())? {
+    match tui::menu::run(cli.color(), cli.ascii())? {
         Start::Play(variant, x, o) => play(cli, Session::new(variant, x, o)),
         Start::Host(variant) => {
             let opening = Record::new(variant, Vec::new())?;
@@ -267,6 +267,7 @@ fn play(cli: &Cli, session: Session) -> anyhow::Result<ExitCode> {
 fn screen_options(cli: &Cli) -> tui::Options {
     tui::Options {
         color: cli.color(),
+        ascii: cli.ascii(),
         delay: Duration::from_millis(cli.delay),
         test_panic: std::env::var_os("TICTACTOE_TEST_PANIC").is_some(),
     }

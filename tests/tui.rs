@@ -55,6 +55,10 @@ impl Tui {
         cmd.args(args);
         cmd.cwd(env!("CARGO_MANIFEST_DIR"));
         cmd.env("TERM", "xterm-256color");
+        // A UTF-8 locale, whatever the test's own: elsewhere the game draws in ASCII.
+        cmd.env_remove("LC_ALL");
+        cmd.env_remove("LC_CTYPE");
+        cmd.env("LANG", "C.UTF-8");
         cmd.env("RUST_BACKTRACE", "0");
         // Never the real profile: games end in these tests.
         cmd.env(
@@ -1073,6 +1077,28 @@ impl Tui {
             row + 1
         ));
     }
+}
+
+/// Waits for the first frame and asserts it is drawn in ASCII alone, with the board's lines.
+fn drawn_in_ascii(tui: &Tui, board_line: &str) {
+    tui.wait_text(board_line);
+    let screen = tui.screen();
+    assert!(screen.is_ascii(), "only ASCII on screen:\n{screen}");
+}
+
+#[test]
+fn ascii_draws_the_board_and_its_chrome_with_ascii_only() {
+    let tui = Tui::start(&["-o", "human", "--delay", "0", "--ascii"]);
+    drawn_in_ascii(&tui, "+-------+-------+-------+");
+}
+
+#[test]
+fn a_locale_that_is_not_utf8_draws_with_ascii_by_itself() {
+    let tui = Tui::start_with(
+        &["--ultimate", "-o", "human", "--delay", "0"],
+        &[("LANG", "C")],
+    );
+    drawn_in_ascii(&tui, "+=================+");
 }
 
 fn two_humans_ultimate() -> Tui {

@@ -463,7 +463,7 @@ fn statistics() -> Vec<String> {
 
 /// Shows the start screen until something is chosen, remembers the choices and returns what
 /// to start. The terminal is restored before it returns; a stop signal quits.
-pub fn run(color: bool) -> anyhow::Result<Start> {
+pub fn run(color: bool, ascii: bool) -> anyhow::Result<Start> {
     let stopped = Arc::new(AtomicI32::new(0));
     let flag = Arc::clone(&stopped);
     terminal::on_stop_signal(move |signal| flag.store(signal, Ordering::SeqCst))?;
@@ -471,7 +471,7 @@ pub fn run(color: bool) -> anyhow::Result<Start> {
     let size = crossterm::terminal::size().context("reading the terminal size")?;
     let mut menu = Menu::new(load(), size);
     let mut out = std::io::BufWriter::new(std::io::stdout());
-    let mut painter = Painter::default();
+    let mut painter = Painter::new(ascii);
     let mut dirty = true;
     let start = loop {
         if dirty {

@@ -40,6 +40,8 @@ const TICK: Duration = Duration::from_millis(200);
 #[derive(Clone, Copy, Debug)]
 pub struct Options {
     pub color: bool,
+    /// Draw with ASCII characters only.
+    pub ascii: bool,
     /// The least time between the AI's turn coming and its move being shown, so a person
     /// can follow.
     pub delay: Duration,
@@ -153,7 +155,7 @@ impl Game<'_> {
     /// frame (up to [`MAX_FRAME_GAP`]), so a burst of keys costs one frame, not one each.
     fn run(&mut self, rx: &Receiver<Message>) -> anyhow::Result<()> {
         let mut out = BufWriter::with_capacity(1 << 16, io::stdout());
-        let mut painter = Painter::default();
+        let mut painter = Painter::new(self.options.ascii);
         let mut dirty = true;
         let mut drawn = Instant::now();
         let mut next = None;

@@ -151,7 +151,10 @@ impl Frame {
     }
 }
 
-/// Colours of the session, or none.
+/// Colours of the session, or none. Good and bad never rest on green against red, which a
+/// player with red-green colour blindness cannot tell apart: good is blue, bad red (blue and
+/// red stay apart for every common kind of colour blindness), in between yellow and magenta,
+/// an estimate grey; and every coloured value or label also says itself in letters.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Palette {
     pub(super) color: bool,
@@ -167,20 +170,20 @@ impl Palette {
 
     pub(super) fn value(self, value: Value) -> Option<Color> {
         self.color.then_some(match value {
-            Value::Win(_) => Color::Green,
+            Value::Win(_) => Color::Blue,
             Value::Draw => Color::Yellow,
             Value::Loss(_) => Color::Red,
-            Value::Estimate(_) | Value::WinRate(_) => Color::Blue,
+            Value::Estimate(_) | Value::WinRate(_) => Color::DarkGrey,
         })
     }
 
     pub(super) fn label(self, label: Label) -> Option<Color> {
         self.color.then_some(match label {
-            Label::Best => Color::Green,
+            Label::Best => Color::Blue,
             Label::Inaccuracy => Color::Yellow,
             Label::Mistake => Color::Magenta,
             Label::Blunder => Color::Red,
-            Label::Unproven => Color::Blue,
+            Label::Unproven => Color::DarkGrey,
         })
     }
 
@@ -206,4 +209,30 @@ pub(super) fn junction(edges: (bool, bool, bool, bool), set: &[char; 9]) -> char
         (_, _, _, true) => 7,
         _ => 8,
     }]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn good_and_bad_never_rest_on_green_against_red() {
+        let palette = Palette { color: true };
+        let values = [
+            Value::Win(1),
+            Value::Draw,
+            Value::Loss(1),
+            Value::WinRate(500),
+        ];
+        let labels = [Label::Best, Label::Mistake, Label::Blunder, Label::Unproven];
+        let colours: Vec<Option<Color>> = values
+            .iter()
+            .map(|&v| palette.value(v))
+            .chain(labels.iter().map(|&l| palette.label(l)))
+            .collect();
+        assert!(!colours.contains(&Some(Color::Green)), "{colours:?}");
+        assert_eq!(palette.value(Value::Win(1)), palette.label(Label::Best));
+        assert_ne!(palette.value(Value::Win(1)), palette.value(Value::Loss(1)));
+        assert_eq!(Palette { color: false }.value(Value::Win(1)), None);
+    }
 }

@@ -12,9 +12,16 @@ use super::frame::{Frame, Style, Tile};
 #[derive(Default)]
 pub struct Painter {
     last: Option<Frame>,
+    /// Write every character as ASCII (see [`ascii`]), for terminals without box drawing.
+    ascii: bool,
 }
 
 impl Painter {
+    /// A painter that writes ASCII only when `ascii` is set.
+    pub fn new(ascii: bool) -> Painter {
+        Painter { last: None, ascii }
+    }
+
     /// Forgets the screen, so the next frame is drawn whole (after a resize).
     pub fn invalidate(&mut self) {
         self.last = None;
@@ -67,7 +74,8 @@ impl Painter {
                     apply(out, tile.style)?;
                     current = tile.style;
                 }
-                queue!(out, Print(tile.ch))?;
+                let ch = if self.ascii { ascii(tile.ch) } else { tile.ch };
+                queue!(out, Print(ch))?;
             }
         }
         if current != Style::PLAIN {
@@ -95,4 +103,45 @@ fn apply(out: &mut impl Write, style: Style) -> io::Result<()> {
         }
     }
     Ok(())
+}
+
+/// The ASCII character drawn for `ch` where the terminal shows ASCII only: lines become `-`,
+/// `|`, `=` and `+`, the large marks' strokes `\\`, `/` and `X`, pointers `>` and `<`, and
+/// anything else outside ASCII `?`. One character for one, so the layout stays.
+pub fn ascii(ch: char) -> char {
+    match ch {
+        _ if ch.is_ascii() => ch,
+        '─' | '·' | '…' | '–' | '—' => '-',
+        '━' => '=',
+        '│' | '┃' => '|',
+        '┌' | '┐' | '└' | '┘' | '├' | '┤' | '┬' | '┴' | '┼' | '┏' | '┓' | '┗' | '┛' | '┣' | '┫'
+        | '┳' | '┻' | '╋' | '╭' | '╮' | '╰' | '╯' => '+',
+        '╲' => '\\',
+        '╱' => '/',
+        '╳' | '×' => 'x',
+        '●' | '•' => '*',
+        '◐' | '◓' | '◑' | '◒' => 'o',
+        '▸' | '→' => '>',
+        '◂' | '←' => '<',
+        '↑' => '^',
+        '↓' => 'v',
+        'è' => 'e',
+        _ => '?',
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_drawing_character_has_an_ascii_stand_in() {
+        for ch in "─━│┃┌┐└┘├┤┬┴┼┏┓┗┛┣┫┳┻╋╭╮╰╯╲╱╳●•◐◓◑◒▸◂·…→←↑↓×–—è".chars()
+        {
+            let a = ascii(ch);
+            assert!(a.is_ascii() && a != '?', "{ch} → {a}");
+        }
+        assert_eq!(ascii('X'), 'X');
+        assert_eq!(ascii('☃'), '?');
+    }
 }
