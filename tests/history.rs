@@ -144,6 +144,35 @@ fn two_programs_finishing_at_once_keep_every_line_whole() {
 }
 
 #[test]
+fn a_program_killed_mid_game_loses_only_that_game_and_corrupts_nothing() {
+    use std::io::{BufRead, BufReader};
+    let home = home("killed");
+    assert!(run(&home, &["--plain", "-o", "human"], X_WINS).status.success());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tictactoe"))
+        .env("TICTACTOE_HOME", &home)
+        .args(["--plain", "-o", "human"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the binary runs");
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"5\n").unwrap();
+    // Killed once the move is on the board, in the middle of the game.
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let played = lines.any(|l| l.is_ok_and(|l| l.starts_with("O to move")));
+    assert!(played, "the game went on to O's turn");
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(run(&home, &["--plain", "-o", "human"], X_WINS).status.success());
+    let file = fs::read_to_string(home.join(FILE)).unwrap();
+    assert_eq!(file.lines().count(), 2, "the two finished games: {file}");
+    assert!(file.ends_with('\n'));
+    let games = Profile::at(&home).read().unwrap();
+    assert_eq!(games.len(), 2, "both read back whole");
+}
+
+#[test]
 fn damaged_lines_are_skipped_with_one_warning() {
     let home = home("damaged");
     run(&home, &["--plain", "-o", "human"], X_WINS);
