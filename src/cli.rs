@@ -34,12 +34,13 @@ Examples:
   tictactoe host                 play a friend over the network: prints how to join
   tictactoe completions bash     a completion script; `tictactoe man` prints the manual")]
 pub struct Cli {
-    /// Who plays X, which moves first
-    #[arg(short = 'x', long = "x-player", value_name = "PLAYER", default_value_t = Player::Human, global = true)]
+    /// Who plays X, which moves first: human, or the AI at a level from 1 (a beginner) to 7
+    /// (perfect where proven); easy is level 1, medium level 3, hard level 7
+    #[arg(short = 'x', long = "x-player", value_name = "PLAYER", default_value = "human", value_parser = player_parser(), global = true)]
     pub x: Player,
 
-    /// Who plays O
-    #[arg(short = 'o', long = "o-player", value_name = "PLAYER", default_value_t = Player::Hard, global = true)]
+    /// Who plays O: human, easy (1), 2, medium (3), 4, 5, 6 or hard (7)
+    #[arg(short = 'o', long = "o-player", value_name = "PLAYER", default_value = "hard", value_parser = player_parser(), global = true)]
     pub o: Player,
 
     /// Seed every random choice of the AI and replay the game exactly: with a seed each AI
@@ -217,6 +218,24 @@ pub struct ReviewArgs {
     pub json: bool,
 }
 
+/// The values of `-x` and `-o`: the names, then the levels by number.
+fn player_parser() -> impl clap::builder::TypedValueParser<Value = Player> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+    const NUMBERS: [&str; crate::levels::Level::TOP as usize] = ["1", "2", "3", "4", "5", "6", "7"];
+    let named = [
+        ("human", "a person at the keyboard"),
+        ("easy", "level 1"),
+        ("medium", "level 3"),
+        (
+            "hard",
+            "level 7: perfect wherever its search proves the value",
+        ),
+    ]
+    .map(|(name, help)| PossibleValue::new(name).help(help));
+    let numbers = NUMBERS.map(PossibleValue::new);
+    PossibleValuesParser::new(named.into_iter().chain(numbers)).try_map(|s| s.parse::<Player>())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -229,9 +248,9 @@ mod tests {
     #[test]
     fn defaults_are_you_against_the_perfect_ai() {
         let cli = Cli::try_parse_from(["tictactoe"]).unwrap();
-        assert_eq!((cli.x, cli.o), (Player::Human, Player::Hard));
+        assert_eq!((cli.x, cli.o), (Player::Human, Player::HARD));
         let cli = Cli::try_parse_from(["tictactoe", "-x", "medium", "-o", "human"]).unwrap();
-        assert_eq!((cli.x, cli.o), (Player::Medium, Player::Human));
+        assert_eq!((cli.x, cli.o), (Player::MEDIUM, Player::Human));
         assert!(Cli::try_parse_from(["tictactoe", "-o", "perfect"]).is_err());
     }
 

@@ -236,7 +236,7 @@ impl Session {
         }
     }
 
-    /// How a side is called on screen: "you", "hard AI", "Player 1".
+    /// How a side is called on screen: "you", "level 7 AI", "Player 1".
     pub fn name(&self, side: Side) -> &str {
         match side {
             Side::A => &self.names[0],
@@ -263,7 +263,7 @@ impl Session {
         score
     }
 
-    /// The score as one line: `Score: you 1 · hard AI 0 · draws 2`.
+    /// The score as one line: `Score: you 1 · level 7 AI 0 · draws 2`.
     pub fn score_line(&self) -> String {
         let score = self.score();
         let (a, b) = (self.name(Side::A), self.name(Side::B));
@@ -324,7 +324,7 @@ impl Session {
 }
 
 /// Names for the two sides: "you" against an AI, "Player 1"/"Player 2" for two humans,
-/// "hard AI" for an AI (numbered when both sides would read the same).
+/// "level 7 AI" for an AI (numbered when both sides would read the same).
 fn names(a: Player, b: Player) -> [String; 2] {
     let humans = usize::from(a.is_human()) + usize::from(b.is_human());
     let name = |p: Player, n: u8| match (p, humans) {
@@ -370,7 +370,7 @@ mod tests {
 
     #[test]
     fn undo_against_ai_takes_back_the_reply_too() {
-        let mut g = game(Player::Human, Player::Hard, &[5, 1, 3, 7]);
+        let mut g = game(Player::Human, Player::HARD, &[5, 1, 3, 7]);
         assert_eq!(g.undo(), 2);
         assert_eq!(g.position().to_string(), ".../.X./O..");
         assert_eq!(g.turn(), Some((Mark::X, Player::Human)));
@@ -385,10 +385,10 @@ mod tests {
 
     #[test]
     fn undo_with_no_human_move_does_nothing() {
-        let mut g = game(Player::Hard, Player::Human, &[5]);
+        let mut g = game(Player::HARD, Player::Human, &[5]);
         assert_eq!(g.undo(), 0);
         assert_eq!(g.history().len(), 1);
-        let mut empty = game(Player::Human, Player::Hard, &[]);
+        let mut empty = game(Player::Human, Player::HARD, &[]);
         assert_eq!(empty.undo(), 0);
     }
 
@@ -440,19 +440,19 @@ mod tests {
 
     #[test]
     fn you_win_only_when_the_one_person_beats_the_ai() {
-        let mut s = Session::new(Rules::CLASSIC, Player::Human, Player::Easy);
+        let mut s = Session::new(Rules::CLASSIC, Player::Human, Player::EASY);
         play_digits(&mut s, &[7, 1, 8, 2, 9]);
         assert_eq!(s.result().as_deref(), Some("You win!"));
         s.new_round();
-        // Round 2: the easy AI plays X and wins.
+        // Round 2: the level 1 AI plays X and wins.
         play_digits(&mut s, &[7, 1, 8, 2, 9]);
-        assert_eq!(s.result().as_deref(), Some("X (easy AI) wins."));
+        assert_eq!(s.result().as_deref(), Some("X (level 1 AI) wins."));
         let mut remote = Session::new(Rules::CLASSIC, Player::Remote, Player::Human);
         play_digits(&mut remote, &[1, 7, 2, 8, 3]);
         assert_eq!(remote.result().as_deref(), Some("X (remote) wins."));
-        let mut two = Session::new(Rules::CLASSIC, Player::Hard, Player::Hard);
+        let mut two = Session::new(Rules::CLASSIC, Player::HARD, Player::HARD);
         play_digits(&mut two, &[7, 1, 8, 2, 9]);
-        assert_eq!(two.result().as_deref(), Some("X (hard AI 1) wins."));
+        assert_eq!(two.result().as_deref(), Some("X (level 7 AI 1) wins."));
     }
 
     #[test]
@@ -481,14 +481,14 @@ mod tests {
 
     #[test]
     fn sides_are_named_for_people() {
-        assert_eq!(names(Player::Human, Player::Hard), ["you", "hard AI"]);
+        assert_eq!(names(Player::Human, Player::HARD), ["you", "level 7 AI"]);
         assert_eq!(
             names(Player::Human, Player::Human),
             ["Player 1", "Player 2"]
         );
         assert_eq!(
-            names(Player::Easy, Player::Easy),
-            ["easy AI 1", "easy AI 2"]
+            names(Player::EASY, Player::EASY),
+            ["level 1 AI 1", "level 1 AI 2"]
         );
     }
 

@@ -29,6 +29,7 @@ pub mod board;
 pub mod cli;
 pub mod game;
 mod geometry;
+pub mod levels;
 pub mod line;
 pub mod mcts;
 pub mod net;
