@@ -11,8 +11,9 @@
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::board::{Board, Cell};
+use crate::board::{Board, Cell, Rules};
 use crate::geometry::Geometry;
+use crate::position::Variant;
 
 /// One rung of the ladder, `1..=Level::TOP`; only valid levels can be built.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -128,6 +129,31 @@ const STYLES: [Style; (Level::TOP - 1) as usize] = [
     style(5, 2, 1_500),
     style(6, 1, 5_000),
 ];
+
+/// The measured ratings of levels 1 to 7 (random play is 0), by board: 3×3, 5×5, 7×7 with
+/// the default k, and Ultimate (see the ladder table in the README and `examples/ladder.rs`).
+const RATINGS: [(Option<u8>, [i32; Level::TOP as usize]); 4] = [
+    (Some(3), [38, 311, 371, 374, 390, 365, 396]),
+    (Some(5), [151, 438, 394, 475, 549, 530, 531]),
+    (Some(7), [242, 438, 439, 474, 463, 461, 449]),
+    (None, [0, 0, 0, 0, 0, 0, 0]),
+];
+
+/// The measured rating of `level` on `variant`'s board (random play is 0), where the ladder
+/// was measured: the default boards of 3×3, 5×5 and 7×7, and Ultimate.
+pub fn rating(variant: Variant, level: Level) -> Option<i32> {
+    let size = match variant {
+        Variant::Classic(rules)
+            if rules.k() == Rules::default_k(rules.size()) && !rules.misere() =>
+        {
+            Some(rules.size())
+        }
+        Variant::Classic(_) => return None,
+        Variant::Ultimate => None,
+    };
+    let (_, row) = RATINGS.iter().find(|(s, _)| *s == size)?;
+    Some(row[usize::from(level.0 - 1)])
+}
 
 /// A win `ply` plies from the root scores `WIN - ply`; a loss its negation; a draw 0.
 const WIN: i32 = 1 << 24;

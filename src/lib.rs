@@ -36,6 +36,7 @@ pub mod net;
 pub mod plain;
 pub mod player;
 pub mod position;
+pub mod rating;
 pub mod record;
 pub mod report;
 pub mod search;

@@ -66,12 +66,17 @@ pub(super) fn key_line(app: &App, keys: &str) -> String {
     }
 }
 
-/// The players' line: whose turn it is, each mark's player in its colour, and the result.
+/// The players' line: whose turn it is, each mark's player in its colour (an AI with its
+/// measured rating), and the result.
 pub(super) fn draw_status(frame: &mut Frame, y: u16, app: &App, palette: Palette) {
     let turn = app.game().turn().map(|(m, _)| m);
     let part = |mark: Mark| {
         let marker = if turn == Some(mark) { "▸ " } else { "" };
-        format!("{marker}{mark}: {}", app.session().name_of(mark))
+        let variant = app.game().variant();
+        let rating = (app.game().player(mark).level())
+            .and_then(|level| crate::levels::rating(variant, level))
+            .map_or_else(String::new, |r| format!(" (≈ {r})"));
+        format!("{marker}{mark}: {}{rating}", app.session().name_of(mark))
     };
     let (x_part, o_part) = (part(Mark::X), part(Mark::O));
     let state = match app.game().outcome() {
