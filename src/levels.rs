@@ -192,10 +192,12 @@ pub fn choose_cell(
         best = best.max(score);
         scored.push((cell, score));
     }
+    // A win or a loss seen is never blurred: only the quickest win is played, and a loss is
+    // only close to an equal loss.
+    let decisive = |v: i32| v.abs() > WIN / 2;
     let close: Vec<(usize, i32)> = scored
-        .iter()
-        .filter(|&&(_, s)| s >= best - margin)
-        .map(|&(c, s)| (c, s))
+        .into_iter()
+        .filter(|&(_, s)| s == best || (!decisive(s) && !decisive(best) && s >= best - margin))
         .collect();
     let pick = soft_pick(&close, best, style.temperature, rng);
     moves.into_iter().find(|c| c.index() == pick)
