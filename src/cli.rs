@@ -7,6 +7,7 @@ use std::net::IpAddr;
 use std::time::Duration;
 
 use crate::board::{MAX_SIZE, MIN_SIZE, Rules, RulesError};
+use crate::levels::Level;
 use crate::net::join::DEFAULT_PORT;
 use crate::player::Player;
 use crate::position::Variant;
@@ -42,6 +43,11 @@ pub struct Cli {
     /// Who plays O: human, easy (1), 2, medium (3), 4, 5, 6 or hard (7)
     #[arg(short = 'o', long = "o-player", value_name = "PLAYER", default_value = "hard", value_parser = player_parser(), global = true)]
     pub o: Player,
+
+    /// The level of the AI you play: 1 to 7 (or easy, medium, hard), or auto to start at
+    /// level 4 and move the AI a level up after each game you win and down after each it wins
+    #[arg(long, value_name = "LEVEL", value_parser = level_parser())]
+    pub level: Option<LevelChoice>,
 
     /// Seed every random choice of the AI and replay the game exactly: with a seed each AI
     /// budget (`--think`) is an amount of work, not time (about the same on a typical
@@ -218,9 +224,58 @@ pub struct ReviewArgs {
     pub json: bool,
 }
 
+/// `--level`: a fixed level of the ladder, or one that follows the results.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LevelChoice {
+    Fixed(Level),
+    Auto,
+}
+
+impl Cli {
+    /// The players of X and O, with `--level` applied to the AI that plays a person, and
+    /// whether its level adapts. `None` when `--level` is given without such an AI.
+    pub fn players(&self) -> Option<(Player, Player, bool)> {
+        let Some(choice) = self.level else {
+            return Some((self.x, self.o, false));
+        };
+        let level = match choice {
+            LevelChoice::Fixed(level) => level,
+            LevelChoice::Auto => Level::new(Level::TOP.div_ceil(2))?,
+        };
+        let auto = choice == LevelChoice::Auto;
+        match (self.x, self.o) {
+            (Player::Human, Player::Ai(_)) => Some((self.x, Player::Ai(level), auto)),
+            (Player::Ai(_), Player::Human) => Some((Player::Ai(level), self.o, auto)),
+            _ => None,
+        }
+    }
+}
+
+/// The values of `--level`: auto, or a level by name or number.
+fn level_parser() -> impl clap::builder::TypedValueParser<Value = LevelChoice> {
+    use clap::builder::TypedValueParser;
+    let values = player_values().into_iter().skip(1);
+    let auto = clap::builder::PossibleValue::new("auto").help("follows your results");
+    clap::builder::PossibleValuesParser::new(values.chain([auto])).try_map(|s| {
+        if s == "auto" {
+            return Ok(LevelChoice::Auto);
+        }
+        match s.parse::<Player>()? {
+            Player::Ai(level) => Ok(LevelChoice::Fixed(level)),
+            _ => Err(crate::player::ParsePlayerError),
+        }
+    })
+}
+
 /// The values of `-x` and `-o`: the names, then the levels by number.
 fn player_parser() -> impl clap::builder::TypedValueParser<Value = Player> {
-    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+    use clap::builder::{PossibleValuesParser, TypedValueParser};
+    PossibleValuesParser::new(player_values()).try_map(|s| s.parse::<Player>())
+}
+
+/// `human`, the levels' names, then the levels by number.
+fn player_values() -> Vec<clap::builder::PossibleValue> {
+    use clap::builder::PossibleValue;
     const NUMBERS: [&str; crate::levels::Level::TOP as usize] = ["1", "2", "3", "4", "5", "6", "7"];
     let named = [
         ("human", "a person at the keyboard"),
@@ -233,7 +288,7 @@ fn player_parser() -> impl clap::builder::TypedValueParser<Value = Player> {
     ]
     .map(|(name, help)| PossibleValue::new(name).help(help));
     let numbers = NUMBERS.map(PossibleValue::new);
-    PossibleValuesParser::new(named.into_iter().chain(numbers)).try_map(|s| s.parse::<Player>())
+    named.into_iter().chain(numbers).collect()
 }
 
 #[cfg(test)]

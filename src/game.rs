@@ -142,6 +142,8 @@ pub struct Session {
     /// Results of the rounds before this one.
     past: Score,
     game: Game,
+    /// The AI's level follows the results: up after the person wins, down after a loss.
+    adapts: bool,
 }
 
 impl Session {
@@ -153,7 +155,33 @@ impl Session {
             round: 1,
             past: Score::default(),
             game: Game::new(variant, a, b),
+            adapts: false,
         }
+    }
+
+    /// From now on, where a person plays one AI, each round's result moves the AI a level: up
+    /// after the person wins, down after the AI wins; a draw keeps it.
+    pub fn adapt_level(&mut self) {
+        self.adapts = true;
+    }
+
+    /// The AI's side and its next player after this round, when the level adapts.
+    fn adapted(&self) -> Option<(Side, Player)> {
+        let [a, b] = self.players;
+        let (side, level) = match (a.level(), b.level()) {
+            (Some(level), None) if b.is_human() => (Side::A, level),
+            (None, Some(level)) if a.is_human() => (Side::B, level),
+            _ => return None,
+        };
+        let Outcome::Won(winner) = self.game.outcome() else {
+            return None;
+        };
+        let next = if self.side_of(winner) == side {
+            level.down()
+        } else {
+            level.up()
+        };
+        (self.adapts && next != level).then_some((side, Player::Ai(next)))
     }
 
     /// A session at the point `standing` describes (a network game joined or rejoined): the
@@ -314,8 +342,12 @@ impl Session {
     }
 
     /// Ends the current round (its result counts) and starts the next, with the sides'
-    /// marks swapped so the other player moves first.
+    /// marks swapped so the other player moves first (and, where it adapts, the AI a level
+    /// up or down).
     pub fn new_round(&mut self) {
+        if let Some((side, player)) = self.adapted() {
+            self.replace(side, player);
+        }
         self.past = self.score();
         self.round = self.round.saturating_add(1);
         let (x, o) = self.marks_players();
@@ -345,6 +377,7 @@ fn names(a: Player, b: Player) -> [String; 2] {
 mod tests {
     use super::*;
     use crate::board::{Board, Rules};
+    use crate::levels::Level;
 
     fn game(x: Player, o: Player, moves: &[u8]) -> Game {
         let mut g = Game::new(Rules::CLASSIC, x, o);
@@ -490,6 +523,33 @@ mod tests {
             names(Player::EASY, Player::EASY),
             ["level 1 AI 1", "level 1 AI 2"]
         );
+    }
+
+    #[test]
+    fn an_adapting_ai_moves_up_after_the_person_wins_and_down_after_it_wins() {
+        let level = |s: &Session| s.player(Side::B).level().map(crate::levels::Level::number);
+        let mut s = Session::new(Rules::CLASSIC, Player::Human, Player::Ai(Level::MEDIUM));
+        s.adapt_level();
+        for cell in [7, 1, 8, 2, 9] {
+            let mv = s.game().position().parse_move(&cell.to_string()).unwrap();
+            s.game_mut().play(mv).unwrap();
+        }
+        s.new_round();
+        assert_eq!(level(&s), Some(4));
+        assert_eq!(s.name(Side::B), "level 4 AI");
+        // Round 2: the AI plays X and wins.
+        for cell in [7, 1, 8, 2, 9] {
+            let mv = s.game().position().parse_move(&cell.to_string()).unwrap();
+            s.game_mut().play(mv).unwrap();
+        }
+        s.new_round();
+        assert_eq!(level(&s), Some(3));
+        // A round left unfinished keeps the level; so does a session that does not adapt.
+        s.new_round();
+        assert_eq!(level(&s), Some(3));
+        let mut fixed = Session::new(Rules::CLASSIC, Player::Human, Player::Ai(Level::MEDIUM));
+        fixed.new_round();
+        assert_eq!(level(&fixed), Some(3));
     }
 
     #[test]

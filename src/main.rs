@@ -149,12 +149,17 @@ fn review(cli: &Cli, args: &ReviewArgs) -> anyhow::Result<ExitCode> {
 
 /// A game on this machine: the terminal game, or the plain one.
 fn play(cli: &Cli) -> anyhow::Result<ExitCode> {
-    let session = Session::new(variant(cli), cli.x, cli.o);
+    let Some((x, o, adapts)) = cli.players() else {
+        anyhow::bail!("--level sets the level of an AI that plays a person: use -x or -o human");
+    };
+    let mut session = Session::new(variant(cli), x, o);
+    if adapts {
+        session.adapt_level();
+    }
     if full_screen(cli) {
         let summary = tui::run(session, brain(cli), screen_options(cli))?;
         return after_screen(cli, &summary);
     }
-    let mut session = session;
     let mut lines = plain::Signalled::new(io::BufReader::new(io::stdin()))?;
     let ending = plain::run(
         &mut session,

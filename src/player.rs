@@ -58,23 +58,34 @@ impl Player {
     }
 }
 
+/// A player's name that is not one: neither `human`, a level's name nor a level's number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ParsePlayerError;
+
+impl fmt::Display for ParsePlayerError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "expected human, easy, medium, hard or a level from 1 to {}",
+            Level::TOP
+        )
+    }
+}
+
+impl std::error::Error for ParsePlayerError {}
+
 impl FromStr for Player {
-    type Err = String;
+    type Err = ParsePlayerError;
 
     /// `human`, `easy`, `medium`, `hard` or a level's number.
-    fn from_str(s: &str) -> Result<Player, String> {
+    fn from_str(s: &str) -> Result<Player, ParsePlayerError> {
         let level = |n| Level::new(n).map(Player::Ai);
         match s.trim().to_ascii_lowercase().as_str() {
             "human" => Ok(Player::Human),
             "easy" => Ok(Player::EASY),
             "medium" => Ok(Player::MEDIUM),
             "hard" => Ok(Player::HARD),
-            n => n.parse().ok().and_then(level).ok_or_else(|| {
-                format!(
-                    "expected human, easy, medium, hard or a level from 1 to {}",
-                    Level::TOP
-                )
-            }),
+            n => n.parse().ok().and_then(level).ok_or(ParsePlayerError),
         }
     }
 }
