@@ -310,6 +310,30 @@ mod tests {
     }
 
     #[test]
+    fn levels_are_chosen_by_number_or_name_and_only_on_the_ladder() {
+        let cli = Cli::try_parse_from(["t", "-x", "2", "-o", "7"]).unwrap();
+        assert_eq!(
+            (cli.x, cli.o),
+            (Player::Ai(Level::new(2).unwrap()), Player::HARD)
+        );
+        for bad in ["0", "8", "99", "-1", "level"] {
+            assert!(Cli::try_parse_from(["t", "-x", bad]).is_err(), "{bad}");
+        }
+        let players = |args: &[&str]| Cli::try_parse_from(args).unwrap().players();
+        let four = Player::Ai(Level::new(4).unwrap());
+        assert_eq!(
+            players(&["t", "--level", "auto"]),
+            Some((Player::Human, four, true))
+        );
+        assert_eq!(
+            players(&["t", "-x", "easy", "-o", "human", "--level", "4"]),
+            Some((four, Player::Human, false))
+        );
+        assert_eq!(players(&["t", "-o", "human", "--level", "4"]), None);
+        assert!(Cli::try_parse_from(["t", "--level", "human"]).is_err());
+    }
+
+    #[test]
     fn rules_default_to_a_fair_line_length() {
         let rules = |args: &[&str]| Cli::try_parse_from(args).unwrap().rules();
         assert_eq!(rules(&["t"]), Ok(Rules::CLASSIC));

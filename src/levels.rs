@@ -133,10 +133,10 @@ const STYLES: [Style; (Level::TOP - 1) as usize] = [
 /// The measured ratings of levels 1 to 7 (random play is 0), by board: 3×3, 5×5, 7×7 with
 /// the default k, and Ultimate (see the ladder table in the README and `examples/ladder.rs`).
 const RATINGS: [(Option<u8>, [i32; Level::TOP as usize]); 4] = [
-    (Some(3), [38, 311, 371, 374, 390, 365, 396]),
-    (Some(5), [151, 438, 394, 475, 549, 530, 531]),
-    (Some(7), [242, 438, 439, 474, 463, 461, 449]),
-    (None, [0, 0, 0, 0, 0, 0, 0]),
+    (Some(3), [115, 365, 411, 414, 460, 455, 459]),
+    (Some(5), [390, 674, 673, 807, 864, 915, 919]),
+    (Some(7), [287, 497, 530, 563, 552, 577, 552]),
+    (None, [166, 321, 423, 542, 594, 655, 869]),
 ];
 
 /// The measured rating of `level` on `variant`'s board (random play is 0), where the ladder
