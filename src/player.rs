@@ -367,7 +367,8 @@ impl Analysis {
     }
 }
 
-/// The moves the `medium` heuristic likes equally: a move that completes a line; else one that
+/// The moves the one-ply heuristic likes equally (the ladder's anchor, which `medium` was
+/// before the ladder): a move that completes a line; else one that
 /// blocks the opponent's line; else those that build the most of the mover's open lines (lines
 /// with no opponent mark), counting first the lines left one short of complete, so a move that
 /// makes two such lines at once (a fork) is found. It does not look ahead, so it walks into
