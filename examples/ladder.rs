@@ -39,6 +39,11 @@ struct Args {
     /// Seed of the openings and of every player.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Instead of the ladder: each fixed level meets `--level auto` (starting at 4, up a level
+    /// after each game it loses, down after each it wins) for `--games` games, alternating
+    /// colours, and its score is printed.
+    #[arg(long)]
+    auto: bool,
 }
 
 /// Someone on the ladder or an anchor.
@@ -222,6 +227,41 @@ fn measure(variant: Variant, args: &Args, all: &[Agent]) -> Vec<Pairing> {
     results
 }
 
+/// Each fixed level against the adapting AI on `variant`: the fixed level's score and where
+/// the adapting AI ended.
+fn against_auto(variant: Variant, args: &Args) {
+    let think = Duration::from_millis(args.think);
+    let mut rng = fastrand::Rng::with_seed(args.seed);
+    let starts = openings(variant, args.games as usize, &mut rng);
+    for fixed in Level::all() {
+        let mut auto = Level::new(Level::TOP.div_ceil(2)).expect("the middle is a level");
+        let mut score = 0.0;
+        for (n, opening) in starts.iter().enumerate() {
+            let seed = args.seed ^ (n as u64) << 8 ^ u64::from(fixed.number());
+            let mut me = Seat::new(Agent::Level(fixed), seed, think);
+            let mut it = Seat::new(Agent::Level(auto), seed ^ 1, think);
+            let points = if n % 2 == 0 {
+                play(variant, opening, &mut me, &mut it)
+            } else {
+                1.0 - play(variant, opening, &mut it, &mut me)
+            };
+            score += points;
+            if points > 0.5 {
+                auto = auto.up();
+            } else if points < 0.5 {
+                auto = auto.down();
+            }
+        }
+        println!(
+            "{variant}: level {} against auto: {score:.1} / {} ({:.0}%), auto ended at {}",
+            fixed.number(),
+            starts.len(),
+            100.0 * score / f64::from(u32::try_from(starts.len()).unwrap_or(u32::MAX)),
+            auto.number()
+        );
+    }
+}
+
 fn main() {
     let args = Args::parse();
     let variants: Result<Vec<Variant>, String> =
@@ -233,6 +273,12 @@ fn main() {
             std::process::exit(2);
         }
     };
+    if args.auto {
+        for &variant in &variants {
+            against_auto(variant, &args);
+        }
+        return;
+    }
     let all = agents();
     let mut columns = Vec::new();
     for &variant in &variants {

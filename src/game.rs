@@ -345,7 +345,13 @@ impl Session {
     /// marks swapped so the other player moves first (and, where it adapts, the AI a level
     /// up or down).
     pub fn new_round(&mut self) {
-        if let Some((side, player)) = self.adapted() {
+        self.new_round_with(None);
+    }
+
+    /// [`Session::new_round`] with side `choice.0` played by `choice.1` from now on, where a
+    /// person chose the AI's next level: the choice stands, whatever the result.
+    pub fn new_round_with(&mut self, choice: Option<(Side, Player)>) {
+        if let Some((side, player)) = choice.or_else(|| self.adapted()) {
             self.replace(side, player);
         }
         self.past = self.score();

@@ -434,10 +434,7 @@ impl App {
             self.previous = Some(record);
         }
         let level = self.next_level.take();
-        if let Some((side, player)) = level {
-            self.session.replace(side, player);
-        }
-        self.session.new_round();
+        self.session.new_round_with(level);
         self.queued.clear();
         self.mode = Mode::Playing;
         self.cursor = self.game().position().centre();
