@@ -27,6 +27,8 @@ Examples:
   tictactoe -o human             two people on one keyboard
   tictactoe -x medium -o human   the AI moves first
   tictactoe -x hard -o easy      the computer against itself
+  tictactoe -o 4                 you against level 4 of 7 (easy 1, medium 3, hard 7)
+  tictactoe --level auto         an AI that moves a level up when you win, down when you lose
   tictactoe --size 5             5×5, four in a row; cells are named a1 to e5
   tictactoe --misere             whoever completes a line loses
   tictactoe --ultimate           Ultimate tic-tac-toe: board then cell, 53

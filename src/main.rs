@@ -150,7 +150,9 @@ fn review(cli: &Cli, args: &ReviewArgs) -> anyhow::Result<ExitCode> {
 /// A game on this machine: the terminal game, or the plain one.
 fn play(cli: &Cli) -> anyhow::Result<ExitCode> {
     let Some((x, o, adapts)) = cli.players() else {
-        anyhow::bail!("--level sets the level of an AI that plays a person: use -x or -o human");
+        anyhow::bail!(
+            "--level sets the level of an AI that plays a person: one of -x and -o must be human, the other an AI"
+        );
     };
     let mut session = Session::new(variant(cli), x, o);
     if adapts {
