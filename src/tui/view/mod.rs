@@ -149,6 +149,30 @@ mod tests {
     }
 
     #[test]
+    fn the_status_line_names_an_ai_by_its_level_and_measured_rating() {
+        let level = crate::levels::Level::new(4).unwrap();
+        let rating = crate::levels::rating(Rules::CLASSIC.into(), level).unwrap();
+        let session = Session::new(Rules::CLASSIC, Player::Human, Player::Ai(level));
+        let frame = render(&App::new(session, (60, 22)), None, false);
+        let text = frame.to_text();
+        assert!(
+            text.contains(&format!("X: you   O: level 4 AI (≈ {rating})")),
+            "{text}"
+        );
+        let wide = Rules::new(6, 4, false).unwrap();
+        let session = Session::new(wide, Player::Human, Player::Ai(level));
+        let text = render(&App::new(session, (80, 40)), None, false).to_text();
+        assert!(
+            text.contains("O: level 4 AI\n") || text.contains("O: level 4 AI "),
+            "{text}"
+        );
+        assert!(
+            !text.contains('≈'),
+            "no rating where none was measured: {text}"
+        );
+    }
+
+    #[test]
     fn the_winning_line_is_highlighted() {
         let frame = render(&app(&[7, 1, 8, 2, 9]), None, false);
         let layout = Layout::new((60, 22), 3);
