@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use crate::board::{MAX_SIZE, MIN_SIZE, Rules, RulesError};
 use crate::explain::Algorithm;
+use crate::levels::Level;
 use crate::net::join::DEFAULT_PORT;
 use crate::player::Player;
 use crate::position::Variant;
@@ -27,6 +28,8 @@ Examples:
   tictactoe -o human             two people on one keyboard
   tictactoe -x medium -o human   the AI moves first
   tictactoe -x hard -o easy      the computer against itself
+  tictactoe -o 4                 you against level 4 of 7 (easy 1, medium 3, hard 7)
+  tictactoe --level auto         an AI that moves a level up when you win, down when you lose
   tictactoe --size 5             5×5, four in a row; cells are named a1 to e5
   tictactoe --misere             whoever completes a line loses
   tictactoe --ultimate           Ultimate tic-tac-toe: board then cell, 53
@@ -37,13 +40,19 @@ Examples:
   tictactoe host                 play a friend over the network: prints how to join
   tictactoe completions bash     a completion script; `tictactoe man` prints the manual")]
 pub struct Cli {
-    /// Who plays X, which moves first
-    #[arg(short = 'x', long = "x-player", value_name = "PLAYER", default_value_t = Player::Human, global = true)]
+    /// Who plays X, which moves first: human, or the AI at a level from 1 (a beginner) to 7
+    /// (perfect where proven); easy is level 1, medium level 3, hard level 7
+    #[arg(short = 'x', long = "x-player", value_name = "PLAYER", default_value = "human", value_parser = player_parser(), global = true)]
     pub x: Player,
 
-    /// Who plays O
-    #[arg(short = 'o', long = "o-player", value_name = "PLAYER", default_value_t = Player::Hard, global = true)]
+    /// Who plays O: human, easy (1), 2, medium (3), 4, 5, 6 or hard (7)
+    #[arg(short = 'o', long = "o-player", value_name = "PLAYER", default_value = "hard", value_parser = player_parser(), global = true)]
     pub o: Player,
+
+    /// The level of the AI you play: 1 to 7 (or easy, medium, hard), or auto to start at
+    /// level 4 and move the AI a level up after each game you win and down after each it wins
+    #[arg(long, value_name = "LEVEL", value_parser = level_parser())]
+    pub level: Option<LevelChoice>,
 
     /// Seed every random choice of the AI and replay the game exactly: with a seed each AI
     /// budget (`--think`) is an amount of work, not time (about the same on a typical
@@ -307,6 +316,73 @@ pub struct ReviewArgs {
     pub json: bool,
 }
 
+/// `--level`: a fixed level of the ladder, or one that follows the results.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LevelChoice {
+    Fixed(Level),
+    Auto,
+}
+
+impl Cli {
+    /// The players of X and O, with `--level` applied to the AI that plays a person, and
+    /// whether its level adapts. `None` when `--level` is given without such an AI.
+    pub fn players(&self) -> Option<(Player, Player, bool)> {
+        let Some(choice) = self.level else {
+            return Some((self.x, self.o, false));
+        };
+        let level = match choice {
+            LevelChoice::Fixed(level) => level,
+            LevelChoice::Auto => Level::new(Level::TOP.div_ceil(2))?,
+        };
+        let auto = choice == LevelChoice::Auto;
+        match (self.x, self.o) {
+            (Player::Human, Player::Ai(_)) => Some((self.x, Player::Ai(level), auto)),
+            (Player::Ai(_), Player::Human) => Some((Player::Ai(level), self.o, auto)),
+            _ => None,
+        }
+    }
+}
+
+/// The values of `--level`: auto, or a level by name or number.
+fn level_parser() -> impl clap::builder::TypedValueParser<Value = LevelChoice> {
+    use clap::builder::TypedValueParser;
+    let values = player_values().into_iter().skip(1);
+    let auto = clap::builder::PossibleValue::new("auto").help("follows your results");
+    clap::builder::PossibleValuesParser::new(values.chain([auto])).try_map(|s| {
+        if s == "auto" {
+            return Ok(LevelChoice::Auto);
+        }
+        match s.parse::<Player>()? {
+            Player::Ai(level) => Ok(LevelChoice::Fixed(level)),
+            _ => Err(crate::player::ParsePlayerError),
+        }
+    })
+}
+
+/// The values of `-x` and `-o`: the names, then the levels by number.
+fn player_parser() -> impl clap::builder::TypedValueParser<Value = Player> {
+    use clap::builder::{PossibleValuesParser, TypedValueParser};
+    PossibleValuesParser::new(player_values()).try_map(|s| s.parse::<Player>())
+}
+
+/// `human`, the levels' names, then the levels by number.
+fn player_values() -> Vec<clap::builder::PossibleValue> {
+    use clap::builder::PossibleValue;
+    const NUMBERS: [&str; crate::levels::Level::TOP as usize] = ["1", "2", "3", "4", "5", "6", "7"];
+    let named = [
+        ("human", "a person at the keyboard"),
+        ("easy", "level 1"),
+        ("medium", "level 3"),
+        (
+            "hard",
+            "level 7: perfect wherever its search proves the value",
+        ),
+    ]
+    .map(|(name, help)| PossibleValue::new(name).help(help));
+    let numbers = NUMBERS.map(PossibleValue::new);
+    named.into_iter().chain(numbers).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -319,10 +395,34 @@ mod tests {
     #[test]
     fn defaults_are_you_against_the_perfect_ai() {
         let cli = Cli::try_parse_from(["tictactoe"]).unwrap();
-        assert_eq!((cli.x, cli.o), (Player::Human, Player::Hard));
+        assert_eq!((cli.x, cli.o), (Player::Human, Player::HARD));
         let cli = Cli::try_parse_from(["tictactoe", "-x", "medium", "-o", "human"]).unwrap();
-        assert_eq!((cli.x, cli.o), (Player::Medium, Player::Human));
+        assert_eq!((cli.x, cli.o), (Player::MEDIUM, Player::Human));
         assert!(Cli::try_parse_from(["tictactoe", "-o", "perfect"]).is_err());
+    }
+
+    #[test]
+    fn levels_are_chosen_by_number_or_name_and_only_on_the_ladder() {
+        let cli = Cli::try_parse_from(["t", "-x", "2", "-o", "7"]).unwrap();
+        assert_eq!(
+            (cli.x, cli.o),
+            (Player::Ai(Level::new(2).unwrap()), Player::HARD)
+        );
+        for bad in ["0", "8", "99", "-1", "level"] {
+            assert!(Cli::try_parse_from(["t", "-x", bad]).is_err(), "{bad}");
+        }
+        let players = |args: &[&str]| Cli::try_parse_from(args).unwrap().players();
+        let four = Player::Ai(Level::new(4).unwrap());
+        assert_eq!(
+            players(&["t", "--level", "auto"]),
+            Some((Player::Human, four, true))
+        );
+        assert_eq!(
+            players(&["t", "-x", "easy", "-o", "human", "--level", "4"]),
+            Some((four, Player::Human, false))
+        );
+        assert_eq!(players(&["t", "-o", "human", "--level", "4"]), None);
+        assert!(Cli::try_parse_from(["t", "--level", "human"]).is_err());
     }
 
     #[test]

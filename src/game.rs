@@ -246,6 +246,8 @@ pub struct Session {
     /// The person's results against this opponent over all time, counting this session's
     /// finished games: when one person plays and the journal could tell.
     all_time: Option<Tally>,
+    /// The AI's level follows the results: up after the person wins, down after a loss.
+    adapts: bool,
 }
 
 impl Session {
@@ -261,6 +263,7 @@ impl Session {
             game: Game::new(variant, a, b),
             journal: None,
             all_time: None,
+            adapts: false,
         };
         match JOURNAL.get() {
             Some(journal) => session.with_journal(Arc::clone(journal)),
@@ -288,6 +291,31 @@ impl Session {
         let [a, b] = self.players;
         let (_, opponent) = lone_human(a, b)?;
         self.journal.as_ref()?.tally(opponent)
+    }
+
+    /// From now on, where a person plays one AI, each round's result moves the AI a level: up
+    /// after the person wins, down after the AI wins; a draw keeps it.
+    pub fn adapt_level(&mut self) {
+        self.adapts = true;
+    }
+
+    /// The AI's side and its next player after this round, when the level adapts.
+    fn adapted(&self) -> Option<(Side, Player)> {
+        let [a, b] = self.players;
+        let (side, level) = match (a.level(), b.level()) {
+            (Some(level), None) if b.is_human() => (Side::A, level),
+            (None, Some(level)) if a.is_human() => (Side::B, level),
+            _ => return None,
+        };
+        let Outcome::Won(winner) = self.game.outcome() else {
+            return None;
+        };
+        let next = if self.side_of(winner) == side {
+            level.down()
+        } else {
+            level.up()
+        };
+        (self.adapts && next != level).then_some((side, Player::Ai(next)))
     }
 
     /// A session at the point `standing` describes (a network game joined or rejoined): the
@@ -392,7 +420,7 @@ impl Session {
         }
     }
 
-    /// How a side is called on screen: "you", "hard AI", "Player 1".
+    /// How a side is called on screen: "you", "level 7 AI", "Player 1".
     pub fn name(&self, side: Side) -> &str {
         match side {
             Side::A => &self.names[0],
@@ -419,7 +447,7 @@ impl Session {
         score
     }
 
-    /// The score as one line: `Score: you 1 · hard AI 0 · draws 2`, and where the journal
+    /// The score as one line: `Score: you 1 · level 7 AI 0 · draws 2`, and where the journal
     /// knows the person's results against this opponent, those over all time in the same
     /// order: ` (all time 12–30–5)`.
     pub fn score_line(&self) -> String {
@@ -487,8 +515,18 @@ impl Session {
     }
 
     /// Ends the current round (its result counts) and starts the next, with the sides'
-    /// marks swapped so the other player moves first.
+    /// marks swapped so the other player moves first (and, where it adapts, the AI a level
+    /// up or down).
     pub fn new_round(&mut self) {
+        self.new_round_with(None);
+    }
+
+    /// [`Session::new_round`] with side `choice.0` played by `choice.1` from now on, where a
+    /// person chose the AI's next level: the choice stands, whatever the result.
+    pub fn new_round_with(&mut self, choice: Option<(Side, Player)>) {
+        if let Some((side, player)) = choice.or_else(|| self.adapted()) {
+            self.replace(side, player);
+        }
         self.past = self.score();
         self.round = self.round.saturating_add(1);
         let (x, o) = self.marks_players();
@@ -497,7 +535,7 @@ impl Session {
 }
 
 /// Names for the two sides: "you" against an AI, "Player 1"/"Player 2" for two humans,
-/// "hard AI" for an AI (numbered when both sides would read the same).
+/// "level 7 AI" for an AI (numbered when both sides would read the same).
 fn names(a: Player, b: Player) -> [String; 2] {
     let humans = usize::from(a.is_human()) + usize::from(b.is_human());
     let name = |p: Player, n: u8| match (p, humans) {
@@ -518,6 +556,7 @@ fn names(a: Player, b: Player) -> [String; 2] {
 mod tests {
     use super::*;
     use crate::board::{Board, Rules};
+    use crate::levels::Level;
 
     fn game(x: Player, o: Player, moves: &[u8]) -> Game {
         let mut g = Game::new(Rules::CLASSIC, x, o);
@@ -543,7 +582,7 @@ mod tests {
 
     #[test]
     fn undo_against_ai_takes_back_the_reply_too() {
-        let mut g = game(Player::Human, Player::Hard, &[5, 1, 3, 7]);
+        let mut g = game(Player::Human, Player::HARD, &[5, 1, 3, 7]);
         assert_eq!(g.undo(), 2);
         assert_eq!(g.position().to_string(), ".../.X./O..");
         assert_eq!(g.turn(), Some((Mark::X, Player::Human)));
@@ -571,10 +610,10 @@ mod tests {
 
     #[test]
     fn undo_with_no_human_move_does_nothing() {
-        let mut g = game(Player::Hard, Player::Human, &[5]);
+        let mut g = game(Player::HARD, Player::Human, &[5]);
         assert_eq!(g.undo(), 0);
         assert_eq!(g.history().len(), 1);
-        let mut empty = game(Player::Human, Player::Hard, &[]);
+        let mut empty = game(Player::Human, Player::HARD, &[]);
         assert_eq!(empty.undo(), 0);
     }
 
@@ -626,19 +665,19 @@ mod tests {
 
     #[test]
     fn you_win_only_when_the_one_person_beats_the_ai() {
-        let mut s = Session::new(Rules::CLASSIC, Player::Human, Player::Easy);
+        let mut s = Session::new(Rules::CLASSIC, Player::Human, Player::EASY);
         play_digits(&mut s, &[7, 1, 8, 2, 9]);
         assert_eq!(s.result().as_deref(), Some("You win!"));
         s.new_round();
-        // Round 2: the easy AI plays X and wins.
+        // Round 2: the level 1 AI plays X and wins.
         play_digits(&mut s, &[7, 1, 8, 2, 9]);
-        assert_eq!(s.result().as_deref(), Some("X (easy AI) wins."));
+        assert_eq!(s.result().as_deref(), Some("X (level 1 AI) wins."));
         let mut remote = Session::new(Rules::CLASSIC, Player::Remote, Player::Human);
         play_digits(&mut remote, &[1, 7, 2, 8, 3]);
         assert_eq!(remote.result().as_deref(), Some("X (remote) wins."));
-        let mut two = Session::new(Rules::CLASSIC, Player::Hard, Player::Hard);
+        let mut two = Session::new(Rules::CLASSIC, Player::HARD, Player::HARD);
         play_digits(&mut two, &[7, 1, 8, 2, 9]);
-        assert_eq!(two.result().as_deref(), Some("X (hard AI 1) wins."));
+        assert_eq!(two.result().as_deref(), Some("X (level 7 AI 1) wins."));
     }
 
     #[test]
@@ -687,11 +726,11 @@ mod tests {
     #[test]
     fn each_finished_game_goes_to_the_journal_once_and_counts_all_time() {
         let notebook = Arc::new(Notebook::default());
-        let mut s = Session::new(Rules::CLASSIC, Player::Human, Player::Easy)
+        let mut s = Session::new(Rules::CLASSIC, Player::Human, Player::EASY)
             .with_journal(Arc::clone(&notebook) as Arc<dyn Journal>);
         assert_eq!(
             s.score_line(),
-            "Score: you 0 · easy AI 0 · draws 0 (all time 3–2–1)"
+            "Score: you 0 · level 1 AI 0 · draws 0 (all time 3–2–1)"
         );
         play_digits(&mut s, &[7, 1, 8, 2]);
         assert_eq!(s.undo(), 2);
@@ -702,7 +741,7 @@ mod tests {
         play_digits(&mut s, &[7, 1, 8, 2, 9]);
         assert_eq!(
             s.score_line(),
-            "Score: you 0 · easy AI 1 · draws 1 (all time 3–3–2)"
+            "Score: you 0 · level 1 AI 1 · draws 1 (all time 3–3–2)"
         );
         assert_eq!(
             *notebook.0.lock().unwrap(),
@@ -714,15 +753,42 @@ mod tests {
 
     #[test]
     fn sides_are_named_for_people() {
-        assert_eq!(names(Player::Human, Player::Hard), ["you", "hard AI"]);
+        assert_eq!(names(Player::Human, Player::HARD), ["you", "level 7 AI"]);
         assert_eq!(
             names(Player::Human, Player::Human),
             ["Player 1", "Player 2"]
         );
         assert_eq!(
-            names(Player::Easy, Player::Easy),
-            ["easy AI 1", "easy AI 2"]
+            names(Player::EASY, Player::EASY),
+            ["level 1 AI 1", "level 1 AI 2"]
         );
+    }
+
+    #[test]
+    fn an_adapting_ai_moves_up_after_the_person_wins_and_down_after_it_wins() {
+        let level = |s: &Session| s.player(Side::B).level().map(crate::levels::Level::number);
+        let mut s = Session::new(Rules::CLASSIC, Player::Human, Player::Ai(Level::MEDIUM));
+        s.adapt_level();
+        for cell in [7, 1, 8, 2, 9] {
+            let mv = s.game().position().parse_move(&cell.to_string()).unwrap();
+            s.play(mv).unwrap();
+        }
+        s.new_round();
+        assert_eq!(level(&s), Some(4));
+        assert_eq!(s.name(Side::B), "level 4 AI");
+        // Round 2: the AI plays X and wins.
+        for cell in [7, 1, 8, 2, 9] {
+            let mv = s.game().position().parse_move(&cell.to_string()).unwrap();
+            s.play(mv).unwrap();
+        }
+        s.new_round();
+        assert_eq!(level(&s), Some(3));
+        // A round left unfinished keeps the level; so does a session that does not adapt.
+        s.new_round();
+        assert_eq!(level(&s), Some(3));
+        let mut fixed = Session::new(Rules::CLASSIC, Player::Human, Player::Ai(Level::MEDIUM));
+        fixed.new_round();
+        assert_eq!(level(&fixed), Some(3));
     }
 
     #[test]

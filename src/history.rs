@@ -109,14 +109,13 @@ fn variant_flags(variant: Variant) -> String {
     variant.flags().join(" ")
 }
 
-/// The player a name in the file stands for.
+/// The player a name in the file stands for: `human`, `remote`, an AI's level (`level 3`),
+/// or the names kept before levels were numbered (`easy`, `medium`, `hard`).
 fn player(name: &str) -> Option<Player> {
-    use clap::ValueEnum;
-    Player::value_variants()
-        .iter()
-        .copied()
-        .chain([Player::Remote])
-        .find(|p| p.name() == name)
+    match name {
+        "remote" => Some(Player::Remote),
+        _ => name.strip_prefix("level ").unwrap_or(name).parse().ok(),
+    }
 }
 
 /// The profile directory: `TICTACTOE_HOME` if it is set and not empty, else the platform's
@@ -388,8 +387,8 @@ mod tests {
     fn a_line_reads_back_as_the_same_game() {
         let misere = Variant::Classic(Rules::new(4, 3, true).unwrap());
         for (variant, x, o) in [
-            (Variant::default(), Player::Human, Player::Hard),
-            (misere, Player::Easy, Player::Human),
+            (Variant::default(), Player::Human, Player::HARD),
+            (misere, Player::EASY, Player::Human),
             (Variant::Ultimate, Player::Remote, Player::Human),
         ] {
             // Each side plays its last legal move, to the end.
@@ -416,7 +415,7 @@ mod tests {
         let game = finished(
             Variant::default(),
             Player::Human,
-            Player::Hard,
+            Player::HARD,
             &["7", "1", "8", "2", "9"],
         );
         let line = Entry {
@@ -426,7 +425,7 @@ mod tests {
         .to_line();
         assert_eq!(
             serde_json::to_string(&line).unwrap(),
-            r#"{"time":"1970-01-01T00:00:00Z","rules":"","x":"human","o":"hard","winner":"X","result":"won","moves":["7","1","8","2","9"]}"#
+            r#"{"time":"1970-01-01T00:00:00Z","rules":"","x":"human","o":"level 7","winner":"X","result":"won","moves":["7","1","8","2","9"]}"#
         );
     }
 

@@ -3,8 +3,9 @@
 //! The house, from the bottom up:
 //! - rules: [`board`] (classic N×N, k in a row, misère) and [`ultimate`], behind one
 //!   interface, [`position`]; they know nothing of the AI or of input and output;
-//! - AIs: [`search`] (negamax with proofs) and [`mcts`] (Ultimate), reached through one
-//!   dispatch, [`player::Brain`]; they know nothing of input or output;
+//! - AIs: [`search`] (negamax with proofs), [`mcts`] (Ultimate) and [`levels`] (the ladder of
+//!   strengths, rated with [`rating`]), reached through one dispatch, [`player::Brain`]; they
+//!   know nothing of input or output;
 //! - a game: [`game::Game`] and [`game::Session`], and [`record::Record`], a game as data;
 //!   [`history`], the finished games kept on disk;
 //! - [`net`]: the connection to the other player and the network session;
@@ -34,12 +35,14 @@ pub mod explain;
 pub mod game;
 mod geometry;
 pub mod history;
+pub mod levels;
 pub mod line;
 pub mod mcts;
 pub mod net;
 pub mod plain;
 pub mod player;
 pub mod position;
+pub mod rating;
 pub mod record;
 pub mod report;
 pub mod search;

@@ -92,7 +92,7 @@ fn try_main(cli: &Cli, matches: &ArgMatches) -> anyhow::Result<ExitCode> {
         }
         Some(Command::Explain(args)) => explain(cli, args),
         None if wants_menu(cli, matches) => menu(cli),
-        None => play(cli, Session::starting_at(&opening(cli), cli.x, cli.o)),
+        None => local(cli),
     }
 }
 
@@ -245,13 +245,27 @@ fn menu(cli: &Cli) -> anyhow::Result<ExitCode> {
     }
 }
 
+/// A game here as the command line sets it up: `-x`, `-o` and `--level` choose the players,
+/// `--from` the position of the first game.
+fn local(cli: &Cli) -> anyhow::Result<ExitCode> {
+    let Some((x, o, adapts)) = cli.players() else {
+        anyhow::bail!(
+            "--level sets the level of an AI that plays a person: one of -x and -o must be human, the other an AI"
+        );
+    };
+    let mut session = Session::starting_at(&opening(cli), x, o);
+    if adapts {
+        session.adapt_level();
+    }
+    play(cli, session)
+}
+
 /// A game on this machine: the terminal game, or the plain one.
-fn play(cli: &Cli, session: Session) -> anyhow::Result<ExitCode> {
+fn play(cli: &Cli, mut session: Session) -> anyhow::Result<ExitCode> {
     if full_screen(cli) {
         let summary = tui::run(session, brain(cli), screen_options(cli))?;
         return after_screen(cli, &summary);
     }
-    let mut session = session;
     let mut lines = plain::Signalled::new(io::BufReader::new(io::stdin()))?;
     let ending = plain::run(
         &mut session,

@@ -120,6 +120,9 @@ pub enum Level {
     /// prior: it takes what it sees, but a decent player can beat it. (With the prior, 250
     /// iterations scored 80.5% against the textbook baseline at 1,000; without, 56.5%.)
     Medium,
+    /// A search of this many iterations on a fresh tree, with the move prior: the ladder's
+    /// levels below the top (see [`crate::levels`]).
+    Playouts(u64),
     /// The full thinking budget, reusing the tree.
     Hard,
 }
@@ -270,6 +273,11 @@ impl Mcts {
                 quick
                     .think_iterations(board, MEDIUM_ITERATIONS)
                     .map(|c| c.mv)
+            }
+            Level::Playouts(n) => {
+                let mut quick = Mcts::new(Some(self.rng.u64(..))).with_node_cap(1 << 16);
+                quick.set_cancel(self.cancel.clone());
+                quick.think_iterations(board, n.max(1)).map(|c| c.mv)
             }
             Level::Hard => self.think(board, budget).map(|c| c.mv),
         }

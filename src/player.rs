@@ -5,12 +5,14 @@
 //! from one seeded source.
 
 use std::fmt;
+use std::str::FromStr;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use crate::board::{Board, Cell};
-use crate::mcts::{self, Level, Mcts};
+use crate::levels::{self, Level};
+use crate::mcts::{self, Mcts};
 use crate::position::{Move, Position, Variant};
 use crate::search::{Meter, Searcher, Value};
 
@@ -19,49 +21,82 @@ use crate::search::{Meter, Searcher, Value};
 pub const ULTIMATE_THINK: Duration = Duration::from_secs(1);
 
 /// Who controls a side.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Player {
     /// A person at the keyboard.
     Human,
-    /// Plays a random legal move.
-    Easy,
-    /// Wins in one, else blocks, else builds the most lines; can be beaten.
-    Medium,
-    /// Perfect play wherever its search proves the value within `--think` (3×3, 4×4, the
-    /// default boards from the start given a free core or `--seed`, a misère game for the
-    /// side that can mirror), else a move proven not to lose or the best move found; random
-    /// among equally good moves.
-    Hard,
+    /// The computer at a level of the ladder (see [`crate::levels`]).
+    Ai(Level),
     /// The other player of a network game, whose moves arrive over the connection.
-    #[value(skip)]
     Remote,
 }
 
 impl Player {
+    /// `easy`: level 1, a beginner who takes a win it sees but blocks nothing.
+    pub const EASY: Player = Player::Ai(Level::EASY);
+    /// `medium`: level 3.
+    pub const MEDIUM: Player = Player::Ai(Level::MEDIUM);
+    /// `hard`: the top level, perfect play wherever its search proves the value within
+    /// `--think`, else a move proven not to lose or the best move found.
+    pub const HARD: Player = Player::Ai(Level::HARD);
+
     pub const fn is_human(self) -> bool {
         matches!(self, Player::Human)
     }
 
     /// Whether the computer chooses this side's moves here.
     pub const fn is_ai(self) -> bool {
-        matches!(self, Player::Easy | Player::Medium | Player::Hard)
+        matches!(self, Player::Ai(_))
     }
 
-    /// The lower-case name used on the command line and in messages.
-    pub const fn name(self) -> &'static str {
+    /// The AI's level, if the computer plays this side.
+    pub const fn level(self) -> Option<Level> {
         match self {
-            Player::Human => "human",
-            Player::Easy => "easy",
-            Player::Medium => "medium",
-            Player::Hard => "hard",
-            Player::Remote => "remote",
+            Player::Ai(level) => Some(level),
+            _ => None,
+        }
+    }
+}
+
+/// A player's name that is not one: neither `human`, a level's name nor a level's number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ParsePlayerError;
+
+impl fmt::Display for ParsePlayerError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "expected human, easy, medium, hard or a level from 1 to {}",
+            Level::TOP
+        )
+    }
+}
+
+impl std::error::Error for ParsePlayerError {}
+
+impl FromStr for Player {
+    type Err = ParsePlayerError;
+
+    /// `human`, `easy`, `medium`, `hard` or a level's number.
+    fn from_str(s: &str) -> Result<Player, ParsePlayerError> {
+        let level = |n| Level::new(n).map(Player::Ai);
+        match s.trim().to_ascii_lowercase().as_str() {
+            "human" => Ok(Player::Human),
+            "easy" => Ok(Player::EASY),
+            "medium" => Ok(Player::MEDIUM),
+            "hard" => Ok(Player::HARD),
+            n => n.parse().ok().and_then(level).ok_or(ParsePlayerError),
         }
     }
 }
 
 impl fmt::Display for Player {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
+        match self {
+            Player::Human => f.write_str("human"),
+            Player::Ai(level) => level.fmt(f),
+            Player::Remote => f.write_str("remote"),
+        }
     }
 }
 
@@ -75,6 +110,7 @@ pub struct Brain {
     think: Option<Duration>,
     /// How the thinking budget is spent: by work with a seed, by the clock without.
     meter: Meter,
+    cancel: Option<Arc<AtomicBool>>,
 }
 
 impl Brain {
@@ -100,6 +136,7 @@ impl Brain {
             mcts,
             think: None,
             meter,
+            cancel: None,
         }
     }
 
@@ -121,7 +158,8 @@ impl Brain {
     /// [`Searcher::set_cancel`]); a cancelled [`Brain::choose`] returns `None`.
     pub fn set_cancel(&mut self, flag: Option<Arc<AtomicBool>>) {
         self.mcts.set_cancel(flag.clone());
-        self.searcher.set_cancel(flag);
+        self.searcher.set_cancel(flag.clone());
+        self.cancel = flag;
     }
 
     /// The budget of one Ultimate search: `--think`, or [`ULTIMATE_THINK`].
@@ -132,29 +170,26 @@ impl Brain {
     /// The move `player` makes in `position`, or `None` for a person (here or remote), a
     /// finished game or a cancelled search.
     pub fn choose(&mut self, player: Player, position: &Position) -> Option<Move> {
-        let level = match player {
-            Player::Human | Player::Remote => return None,
-            Player::Easy => Level::Easy,
-            Player::Medium => Level::Medium,
-            Player::Hard => Level::Hard,
-        };
+        let level = player.level()?;
         match position {
             Position::Classic(board) => self.choose_cell(player, board).map(Move::Classic),
             Position::Ultimate(board) => {
+                let effort = level
+                    .style()
+                    .map_or(mcts::Level::Hard, |s| mcts::Level::Playouts(s.playouts));
                 let budget = self.ultimate_budget();
-                self.mcts.choose(level, board, budget).map(Move::Ultimate)
+                self.mcts.choose(effort, board, budget).map(Move::Ultimate)
             }
         }
     }
 
     /// [`Brain::choose`] on a classic board.
     pub fn choose_cell(&mut self, player: Player, board: &Board) -> Option<Cell> {
-        let candidates = match player {
-            Player::Human | Player::Remote => return None,
-            Player::Easy => board.legal_moves(),
-            Player::Medium => medium_candidates(board),
-            Player::Hard => self.searcher.best_moves(board, self.think),
-        };
+        let level = player.level()?;
+        if let Some(style) = level.style() {
+            return levels::choose_cell(board, style, &mut self.rng, self.cancel.as_deref());
+        }
+        let candidates = self.searcher.best_moves(board, self.think);
         if self.searcher.cancelled() {
             return None;
         }
@@ -332,7 +367,8 @@ impl Analysis {
     }
 }
 
-/// The moves the `medium` heuristic likes equally: a move that completes a line; else one that
+/// The moves the one-ply heuristic likes equally (the ladder's anchor, which `medium` was
+/// before the ladder): a move that completes a line; else one that
 /// blocks the opponent's line; else those that build the most of the mover's open lines (lines
 /// with no opponent mark), counting first the lines left one short of complete, so a move that
 /// makes two such lines at once (a fork) is found. It does not look ahead, so it walks into
@@ -394,13 +430,13 @@ mod tests {
         brain.set_cancel(Some(Arc::new(AtomicBool::new(true))));
         let mut board = Board::new(Rules::new(7, 4, false).unwrap());
         board.play(board.cell_at(3, 3).unwrap()).unwrap();
-        assert_eq!(brain.choose(Player::Hard, &Position::Classic(board)), None);
+        assert_eq!(brain.choose(Player::HARD, &Position::Classic(board)), None);
         let ultimate = crate::position::Variant::Ultimate.start();
-        assert_eq!(brain.choose(Player::Hard, &ultimate), None);
+        assert_eq!(brain.choose(Player::HARD, &ultimate), None);
         brain.set_cancel(None);
         let classic = Position::Classic(Board::default());
-        assert!(brain.choose(Player::Hard, &classic).is_some());
+        assert!(brain.choose(Player::HARD, &classic).is_some());
         let mut quick = Brain::new(Some(1)).with_think(Duration::from_millis(20));
-        assert!(quick.choose(Player::Hard, &ultimate).is_some());
+        assert!(quick.choose(Player::HARD, &ultimate).is_some());
     }
 }

@@ -99,7 +99,7 @@ fn hard_never_loses_as_x_or_as_o() {
     for seed in 0..4 {
         for mark in [Mark::X, Mark::O] {
             let mut brain = Brain::new(Some(seed));
-            let games = explore(Board::default(), Player::Hard, mark, &mut brain);
+            let games = explore(Board::default(), Player::HARD, mark, &mut brain);
             assert!(games > 50, "{mark}: only {games} games explored");
         }
     }
@@ -110,7 +110,7 @@ fn hard_against_hard_always_draws() {
     for seed in 0..20 {
         let mut brain = Brain::new(Some(seed));
         let mut board = Board::default();
-        while let Some(cell) = brain.choose_cell(Player::Hard, &board) {
+        while let Some(cell) = brain.choose_cell(Player::HARD, &board) {
             board.play(cell).unwrap();
         }
         assert_eq!(board.outcome(), Outcome::Draw, "seed {seed}: {board}");
@@ -123,7 +123,7 @@ fn hard_varies_its_games() {
         .map(|seed| {
             let mut brain = Brain::new(Some(seed));
             let mut board = Board::default();
-            while let Some(cell) = brain.choose_cell(Player::Hard, &board) {
+            while let Some(cell) = brain.choose_cell(Player::HARD, &board) {
                 board.play(cell).unwrap();
             }
             board.to_string()
@@ -140,9 +140,9 @@ fn same_seed_same_game() {
         let mut moves = Vec::new();
         while let Some(cell) = brain.choose_cell(
             if moves.len() % 2 == 0 {
-                Player::Hard
+                Player::HARD
             } else {
-                Player::Easy
+                Player::EASY
             },
             &board,
         ) {
@@ -259,9 +259,9 @@ fn medium_loses_some_games_hard_never_does() {
         let mut board = Board::default();
         while board.outcome() == Outcome::InProgress {
             let player = if board.to_move() == Mark::X {
-                Player::Hard
+                Player::HARD
             } else {
-                Player::Medium
+                Player::MEDIUM
             };
             let cell = brain.choose_cell(player, &board).unwrap();
             board.play(cell).unwrap();

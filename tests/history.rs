@@ -76,7 +76,7 @@ fn a_plain_game_is_kept_counted_listed_and_reviewed() {
     let stats = run(&home, &["stats", "--json"], "");
     let stats: serde_json::Value = serde_json::from_slice(&stats.stdout).unwrap();
     assert_eq!(stats["games"], 1);
-    assert_eq!(stats["opponents"][0]["name"], "easy AI");
+    assert_eq!(stats["opponents"][0]["name"], "level 1 AI");
     assert_eq!(stats["opponents"][0][verdict], 1);
     assert_eq!(stats["streaks"]["current"]["result"], verdict);
 
@@ -85,14 +85,14 @@ fn a_plain_game_is_kept_counted_listed_and_reviewed() {
         text_stats.starts_with("1 game against an AI or over the network: "),
         "{text_stats}"
     );
-    assert!(text_stats.contains("easy AI "), "{text_stats}");
+    assert!(text_stats.contains("level 1 AI "), "{text_stats}");
 
     let list = text(&run(&home, &["history"], "").stdout);
     let lines: Vec<&str> = list.lines().collect();
     assert_eq!(lines.len(), 2, "a heading and one game: {list}");
     let moves = record.split(' ').count();
     assert!(lines[1].starts_with("1  "), "{list}");
-    assert!(lines[1].contains("easy AI"), "{list}");
+    assert!(lines[1].contains("level 1 AI"), "{list}");
     assert!(lines[1].contains(verdict), "{list}");
     assert!(lines[1].ends_with(&format!(" {moves}")), "{list}");
 
@@ -145,9 +145,13 @@ fn two_programs_finishing_at_once_keep_every_line_whole() {
 
 #[test]
 fn a_program_killed_mid_game_loses_only_that_game_and_corrupts_nothing() {
-    use std::io::{BufRead, BufReader};
+    use std::io::Read;
     let home = home("killed");
-    assert!(run(&home, &["--plain", "-o", "human"], X_WINS).status.success());
+    assert!(
+        run(&home, &["--plain", "-o", "human"], X_WINS)
+            .status
+            .success()
+    );
     let mut child = Command::new(env!("CARGO_BIN_EXE_tictactoe"))
         .env("TICTACTOE_HOME", &home)
         .args(["--plain", "-o", "human"])
@@ -158,13 +162,23 @@ fn a_program_killed_mid_game_loses_only_that_game_and_corrupts_nothing() {
         .expect("the binary runs");
     let mut stdin = child.stdin.take().unwrap();
     stdin.write_all(b"5\n").unwrap();
-    // Killed once the move is on the board, in the middle of the game.
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let played = lines.any(|l| l.is_ok_and(|l| l.starts_with("O to move")));
-    assert!(played, "the game went on to O's turn");
+    // Killed once the move is on the board and O is asked, in the middle of the game (the
+    // prompt ends in no newline: read what comes as it comes).
+    let mut stdout = child.stdout.take().unwrap();
+    let mut seen = Vec::new();
+    let mut chunk = [0u8; 1024];
+    while !String::from_utf8_lossy(&seen).contains("O to move") {
+        let n = stdout.read(&mut chunk).unwrap();
+        assert!(n > 0, "the game went on to O's turn: {}", text(&seen));
+        seen.extend_from_slice(&chunk[..n]);
+    }
     child.kill().unwrap();
     child.wait().unwrap();
-    assert!(run(&home, &["--plain", "-o", "human"], X_WINS).status.success());
+    assert!(
+        run(&home, &["--plain", "-o", "human"], X_WINS)
+            .status
+            .success()
+    );
     let file = fs::read_to_string(home.join(FILE)).unwrap();
     assert_eq!(file.lines().count(), 2, "the two finished games: {file}");
     assert!(file.ends_with('\n'));
@@ -266,11 +280,11 @@ fn the_score_line_counts_games_against_this_opponent_over_all_time() {
     game_against_easy(&home);
     game_against_easy(&home);
     let profile = Profile::at(&home);
-    let tally = profile.tally(tictactoe::player::Player::Easy).unwrap();
+    let tally = profile.tally(tictactoe::player::Player::EASY).unwrap();
     assert_eq!(tally.games(), 2);
     assert_eq!(
         profile
-            .tally(tictactoe::player::Player::Hard)
+            .tally(tictactoe::player::Player::HARD)
             .unwrap()
             .games(),
         0

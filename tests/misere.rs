@@ -309,7 +309,7 @@ fn misere_game(n: u8, hard_side: Mark, other: Player, think: Duration, seed: u64
     let mut opponent = Brain::new(Some(seed + 1000)).with_think(think);
     while board.outcome() == Outcome::InProgress {
         let cell = if board.to_move() == hard_side {
-            hard.choose_cell(Player::Hard, &board)
+            hard.choose_cell(Player::HARD, &board)
         } else {
             opponent.choose_cell(other, &board)
         };
@@ -327,7 +327,7 @@ fn lost(board: &Board, mark: Mark) -> bool {
 fn hard_never_loses_as_the_mirror_side(sizes: &[u8], think: Duration, seeds: u64) {
     for &n in sizes {
         for seed in 0..seeds {
-            for other in [Player::Hard, Player::Medium, Player::Easy] {
+            for other in [Player::HARD, Player::MEDIUM, Player::EASY] {
                 for hard_side in [Mark::X, Mark::O] {
                     let board = misere_game(n, hard_side, other, think, seed);
                     if hard_side == mirror_side(n) {

@@ -89,7 +89,7 @@ fn bad_lines_are_refused_and_the_board_is_unchanged() {
 fn undo_takes_back_the_move_and_the_ai_reply() {
     let out = run(&["--seed", "1"], b"5\nu\nq\n");
     let stdout = text(&out.stdout);
-    assert!(stdout.contains("O (hard) plays"), "{stdout}");
+    assert!(stdout.contains("O (level 7) plays"), "{stdout}");
     assert!(stdout.contains("Took back 2 moves."));
     assert_eq!(
         boards(&stdout).last().unwrap(),
@@ -123,7 +123,7 @@ fn ai_against_ai_plays_through_without_input() {
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "{stdout}");
     assert_eq!(result(&stdout), Some("Draw."));
-    assert_eq!(stdout.matches(" (hard) plays ").count(), 9);
+    assert_eq!(stdout.matches(" (level 7) plays ").count(), 9);
 }
 
 #[test]
@@ -136,7 +136,7 @@ fn the_same_seed_replays_the_same_game() {
 fn the_ai_can_move_first() {
     let out = run(&["-x", "medium", "-o", "human"], b"q\n");
     let stdout = text(&out.stdout);
-    assert!(stdout.contains("X (medium) plays 5"), "{stdout}");
+    assert!(stdout.contains("X (level 3) plays "), "{stdout}");
     assert!(stdout.contains("O to move"));
 }
 
@@ -188,7 +188,7 @@ fn a_five_by_five_game_against_the_ai_with_coordinates() {
     );
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "{stdout}");
-    assert!(stdout.contains("O (hard) plays "), "{stdout}");
+    assert!(stdout.contains("O (level 7) plays "), "{stdout}");
     assert!(stdout.contains("'5' is not a cell: type a coordinate from a1 to e5."));
     assert!(stdout.contains("f6 is not on the board: cells are a1-e5."));
     assert!(stdout.contains("Cell c3 is taken: pick an empty cell."));
@@ -359,7 +359,7 @@ fn the_ai_answers_on_the_board_it_is_sent_to_and_hints_give_win_rates() {
     assert!(out.status.success(), "{stdout}");
     let reply = stdout
         .lines()
-        .find_map(|l| l.strip_prefix("O (hard) plays "))
+        .find_map(|l| l.strip_prefix("O (level 7) plays "))
         .unwrap_or_else(|| panic!("no reply in\n{stdout}"));
     assert!(
         is_ultimate_move(reply) && reply.starts_with('5'),
@@ -403,13 +403,13 @@ fn an_ultimate_game_against_the_ai_ends_with_a_record_that_review_replays() {
     let announced: Vec<&str> = stdout
         .lines()
         .filter_map(|l| {
-            l.strip_prefix("X (easy) plays ")
-                .or_else(|| l.strip_prefix("O (hard) plays "))
+            l.strip_prefix("X (level 1) plays ")
+                .or_else(|| l.strip_prefix("O (level 7) plays "))
         })
         .collect();
     assert_eq!(announced, moves);
     assert!(
-        stdout.contains(&format!("O (hard) plays {}\n", moves[1])),
+        stdout.contains(&format!("O (level 7) plays {}\n", moves[1])),
         "{stdout}"
     );
     assert_eq!(ultimate_grids(&stdout).len(), moves.len() + 1);
@@ -524,7 +524,7 @@ fn an_ai_to_move_at_the_given_position_moves_first() {
     let out = run(&["--from", "5", "--think", "50", "--seed", "1"], b"q\n");
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "{stdout}");
-    assert!(stdout.contains("O (hard) plays "), "{stdout}");
+    assert!(stdout.contains("O (level 7) plays "), "{stdout}");
     assert!(stdout.contains("Record: 5 "), "{stdout}");
 }
 

@@ -16,7 +16,7 @@ fn rules(n: u8, k: u8) -> Rules {
 fn play_out(board: &mut Board, brains: &mut [Brain; 2]) {
     while board.outcome() == Outcome::InProgress {
         let brain = &mut brains[usize::from(board.to_move() == Mark::O)];
-        let cell = brain.choose_cell(Player::Hard, board).unwrap();
+        let cell = brain.choose_cell(Player::HARD, board).unwrap();
         board.play(cell).unwrap();
     }
 }

@@ -102,3 +102,14 @@ fn a_seeded_game_against_medium_and_easy_replays() {
         ]);
     }
 }
+
+#[test]
+fn seeded_games_between_ladder_levels_replay() {
+    for extra in [&[][..], &["--size", "7"], &["--ultimate"]] {
+        for (x, o) in [("2", "5"), ("1", "6")] {
+            let mut args = vec!["--plain", "-x", x, "-o", o, "--seed", "11"];
+            args.extend_from_slice(extra);
+            replays(&args);
+        }
+    }
+}

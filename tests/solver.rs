@@ -236,7 +236,7 @@ fn hard_against_hard_draws_on_four_by_four() {
         play_out(
             &mut board,
             &mut brain,
-            [Player::Hard, Player::Hard],
+            [Player::HARD, Player::HARD],
             &mut fastrand::Rng::new(),
         );
         assert_eq!(board.outcome(), Outcome::Draw, "seed {seed}: {board}");
@@ -251,9 +251,9 @@ fn hard_never_loses_on_four_by_four_after_any_two_opening_replies() {
     let mut games = 0;
     for hard in [Mark::X, Mark::O] {
         let players = if hard == Mark::X {
-            [Player::Hard, Player::Human]
+            [Player::HARD, Player::Human]
         } else {
-            [Player::Human, Player::Hard]
+            [Player::Human, Player::HARD]
         };
         let empty = Board::new(rules(4, 4, false));
         let mut openings = vec![empty];
@@ -261,7 +261,7 @@ fn hard_never_loses_on_four_by_four_after_any_two_opening_replies() {
             let mut next = Vec::new();
             for mut board in openings {
                 if board.to_move() == hard {
-                    let cell = brain.choose_cell(Player::Hard, &board).unwrap();
+                    let cell = brain.choose_cell(Player::HARD, &board).unwrap();
                     board.play(cell).unwrap();
                 }
                 for cell in board.legal_moves() {
@@ -330,14 +330,14 @@ fn hard_takes_a_win_in_one_and_blocks_a_loss_in_one_on_every_size() {
             let my_wins = completing(&board, me);
             let their_wins = completing(&board, me.other());
             if !my_wins.is_empty() && wins < 5 {
-                let cell = brain.choose_cell(Player::Hard, &board).unwrap();
+                let cell = brain.choose_cell(Player::HARD, &board).unwrap();
                 assert!(
                     my_wins.contains(&cell),
                     "{n}×{n} {board}: played {cell}, wins at {my_wins:?}"
                 );
                 wins += 1;
             } else if my_wins.is_empty() && their_wins.len() == 1 && blocks < 5 {
-                let cell = brain.choose_cell(Player::Hard, &board).unwrap();
+                let cell = brain.choose_cell(Player::HARD, &board).unwrap();
                 assert_eq!(cell, their_wins[0], "{n}×{n} {board}: must block");
                 blocks += 1;
             }
@@ -354,7 +354,7 @@ fn a_hard_move_keeps_to_its_budget() {
     let board = Board::new(rules(7, 5, false));
     let mut brain = Brain::new(Some(1)).with_think(Duration::from_millis(100));
     let start = Instant::now();
-    let cell = brain.choose_cell(Player::Hard, &board);
+    let cell = brain.choose_cell(Player::HARD, &board);
     assert!(cell.is_some());
     // Generous: the budget is 100 ms; the check is that the search stops, not its speed.
     assert!(

@@ -312,7 +312,7 @@ fn five_takes_the_centre_and_the_ai_answers() {
     });
     let board = tui.board();
     assert_eq!(&board[4..7], ".X.", "{board}");
-    assert!(tui.screen().contains("O (hard AI) played"));
+    assert!(tui.screen().contains("O (level 7 AI) played"));
 }
 
 #[test]
@@ -841,7 +841,7 @@ fn ai_thinking_on_seven_by_seven() -> Tui {
     tui.wait_for("the thinking line with seconds", |s| {
         s.contents()
             .lines()
-            .any(|l| l.contains("O (hard AI) is thinking…") && l.trim_end().ends_with(" s"))
+            .any(|l| l.contains("O (level 7 AI) is thinking…") && l.trim_end().ends_with(" s"))
     });
     tui
 }
@@ -883,7 +883,7 @@ fn undo_while_the_ai_thinks_returns_to_the_human_turn() {
     assert!(!tui.screen().contains("is thinking"));
     // The game goes on: the next move has the AI thinking again.
     tui.send("\r");
-    tui.wait_text("O (hard AI) is thinking…");
+    tui.wait_text("O (level 7 AI) is thinking…");
 }
 
 #[test]
@@ -898,7 +898,7 @@ fn help_and_a_new_round_while_the_ai_thinks() {
     tui.send("n");
     tui.wait_text("Leave this game for a new round? y/n");
     tui.send("y");
-    tui.wait_text("Round 2: hard AI moves first. X (hard AI) is thinking…");
+    tui.wait_text("Round 2: level 7 AI moves first. X (level 7 AI) is thinking…");
 }
 
 #[test]
@@ -1285,7 +1285,7 @@ fn ultimate_the_status_line_tells_the_truth_about_a_board_choice_after_an_arrow(
 fn ultimate_a_whole_move_typed_while_the_ai_thinks_waits_for_its_turn() {
     let mut tui = Tui::start(&["--ultimate", "--think", "1500", "--delay", "0"]);
     tui.send("55");
-    tui.wait_text("O (hard AI) is thinking");
+    tui.wait_text("O (level 7 AI) is thinking");
     // Board then cell, in one go: the move waits for X's turn.
     tui.send("91");
     tui.wait_text("Wait for the AI: 91 will be played next");

@@ -14,7 +14,7 @@ use crate::position::Outcome;
 /// Results against one opponent, or under one set of rules.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Row {
-    /// `hard AI`, `remote player`; or `3×3, 3 in a row`, `Ultimate`.
+    /// `level 7 AI`, `remote player`; or `3×3, 3 in a row`, `Ultimate`.
     pub name: String,
     #[serde(flatten)]
     pub tally: Tally,
@@ -107,7 +107,7 @@ fn add(rows: &mut Vec<Row>, name: String, verdict: Verdict) {
     rows[at].tally.add(verdict);
 }
 
-/// `hard AI`, or `remote player`.
+/// `level 7 AI`, or `remote player`.
 fn opponent_name(player: Player) -> String {
     match player {
         Player::Remote => "remote player".to_string(),
@@ -117,11 +117,10 @@ fn opponent_name(player: Player) -> String {
 
 /// Opponents from the easiest AI up, then remote players.
 fn opponent_rank(name: &str) -> usize {
-    use clap::ValueEnum;
-    Player::value_variants()
-        .iter()
-        .chain([&Player::Remote])
-        .position(|&p| opponent_name(p) == name)
+    crate::levels::Level::all()
+        .map(Player::Ai)
+        .chain([Player::Remote])
+        .position(|p| opponent_name(p) == name)
         .unwrap_or(usize::MAX)
 }
 
@@ -289,14 +288,16 @@ mod tests {
 
     #[test]
     fn results_count_per_opponent_with_streaks() {
-        use Player::{Easy, Hard, Human};
+        use Player::Human;
+        const EASY: Player = Player::EASY;
+        const HARD: Player = Player::HARD;
         let entries = [
-            entry(Human, Easy, X_WINS),
-            entry(Human, Easy, X_WINS),
-            entry(Hard, Human, X_WINS),
-            entry(Human, Hard, DRAW),
+            entry(Human, EASY, X_WINS),
+            entry(Human, EASY, X_WINS),
+            entry(HARD, Human, X_WINS),
+            entry(Human, HARD, DRAW),
             entry(Human, Human, X_WINS),
-            entry(Hard, Human, DRAW),
+            entry(HARD, Human, DRAW),
         ];
         let stats = Stats::of(&entries);
         assert_eq!(stats.games, 6);
@@ -306,11 +307,11 @@ mod tests {
             stats.opponents,
             [
                 Row {
-                    name: "easy AI".into(),
+                    name: "level 1 AI".into(),
                     tally: tally(2, 0, 0)
                 },
                 Row {
-                    name: "hard AI".into(),
+                    name: "level 7 AI".into(),
                     tally: tally(0, 2, 1)
                 },
             ]
@@ -333,7 +334,7 @@ mod tests {
     #[test]
     fn the_list_numbers_games_oldest_first() {
         let entries = [
-            entry(Player::Human, Player::Hard, DRAW),
+            entry(Player::Human, Player::HARD, DRAW),
             entry(Player::Human, Player::Human, X_WINS),
         ];
         let mut out = Vec::new();
@@ -342,7 +343,7 @@ mod tests {
         #[rustfmt::skip]
         assert_eq!(text, "\
 #  Ended (UTC)       Rules            Opponent     Result  Moves
-1  2025-03-01 18:04  3×3, 3 in a row  hard AI      drawn       9
+1  2025-03-01 18:04  3×3, 3 in a row  level 7 AI   drawn       9
 2  2025-03-01 18:04  3×3, 3 in a row  two players  X won       5
 ");
     }

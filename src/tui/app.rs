@@ -434,10 +434,7 @@ impl App {
             self.previous = Some(record);
         }
         let level = self.next_level.take();
-        if let Some((side, player)) = level {
-            self.session.replace(side, player);
-        }
-        self.session.new_round();
+        self.session.new_round_with(level);
         self.queued.clear();
         self.mode = Mode::Playing;
         self.cursor = self.game().position().centre();
@@ -527,7 +524,7 @@ mod tests {
 
     #[test]
     fn a_digit_plays_and_the_ai_is_asked_to_answer() {
-        let mut app = app(Player::Human, Player::Hard);
+        let mut app = app(Player::Human, Player::HARD);
         assert_eq!(app.job(), None);
         app.update(Action::Digit(5));
         assert_eq!(board(&app), ".../.X./...");
@@ -536,10 +533,10 @@ mod tests {
             app.job(),
             Some(Job::Move {
                 position: board_now,
-                player: Player::Hard
+                player: Player::HARD
             })
         );
-        assert!(app.message().ends_with("O (hard AI) is thinking…"));
+        assert!(app.message().ends_with("O (level 7 AI) is thinking…"));
         app.handle(Event::Answer(Reply::Move(cell(&app, 1))));
         assert_eq!(board(&app), ".../.X./O..");
         assert_eq!(app.job(), None);
@@ -547,7 +544,7 @@ mod tests {
 
     #[test]
     fn an_answer_to_an_old_job_is_ignored() {
-        let mut app = app(Player::Human, Player::Hard);
+        let mut app = app(Player::Human, Player::HARD);
         app.update(Action::Digit(5));
         app.update(Action::Undo);
         app.handle(Event::Answer(Reply::Move(cell(&app, 1))));
@@ -581,7 +578,7 @@ mod tests {
 
     #[test]
     fn moves_typed_during_the_ai_turn_wait_for_the_human() {
-        let mut app = app(Player::Human, Player::Hard);
+        let mut app = app(Player::Human, Player::HARD);
         app.update(Action::Digit(7));
         app.update(Action::Digit(3));
         assert_eq!(board(&app), "X../.../...", "not played for O");
@@ -633,7 +630,7 @@ mod tests {
 
     fn ultimate_app() -> App {
         App::new(
-            Session::new(Variant::Ultimate, Player::Human, Player::Hard),
+            Session::new(Variant::Ultimate, Player::Human, Player::HARD),
             (80, 24),
         )
     }
@@ -648,7 +645,7 @@ mod tests {
         ultimate_answer(&mut app, "59");
         assert_eq!(
             app.message(),
-            "O (hard AI) played 59. X to move on board 9 (you)"
+            "O (level 7 AI) played 59. X to move on board 9 (you)"
         );
         app.update(Action::Digit(1));
         assert_eq!(app.game().history().len(), 3);
@@ -666,7 +663,7 @@ mod tests {
         assert_eq!(app.selected(), None);
         assert_eq!(
             app.message(),
-            "O (hard AI) played 51. X to move on board 1 (you); board 9 dropped"
+            "O (level 7 AI) played 51. X to move on board 1 (you); board 9 dropped"
         );
         // Sent anywhere, an open board chosen ahead stays chosen: X wins board 1 with 7 8 9,
         // then O's 91 sends X there, to a closed board.
@@ -715,7 +712,7 @@ mod tests {
 
     #[test]
     fn a_queued_move_the_ai_took_is_refused() {
-        let mut app = app(Player::Human, Player::Hard);
+        let mut app = app(Player::Human, Player::HARD);
         app.update(Action::Digit(7));
         app.update(Action::Digit(5));
         app.handle(Event::Answer(Reply::Move(cell(&app, 5))));
@@ -725,7 +722,7 @@ mod tests {
 
     #[test]
     fn undo_during_the_ai_turn_cancels_its_job() {
-        let mut app = app(Player::Human, Player::Hard);
+        let mut app = app(Player::Human, Player::HARD);
         app.update(Action::Digit(5));
         assert!(matches!(app.job(), Some(Job::Move { .. })));
         app.update(Action::Undo);
@@ -736,7 +733,7 @@ mod tests {
 
     #[test]
     fn undo_against_the_ai_returns_to_the_human_turn() {
-        let mut app = app(Player::Human, Player::Hard);
+        let mut app = app(Player::Human, Player::HARD);
         app.update(Action::Digit(5));
         work(&mut app);
         app.update(Action::Undo);
@@ -746,7 +743,7 @@ mod tests {
 
     #[test]
     fn a_hint_is_worked_out_and_lasts_until_the_next_key() {
-        let mut app = app(Player::Human, Player::Hard);
+        let mut app = app(Player::Human, Player::HARD);
         app.update(Action::Hint);
         assert!(matches!(app.mode(), Mode::HintWaiting(_)));
         assert!(matches!(app.job(), Some(Job::Hint { .. })));
@@ -759,7 +756,7 @@ mod tests {
 
     #[test]
     fn escape_closes_a_hint_without_quitting() {
-        let mut app = app(Player::Human, Player::Hard);
+        let mut app = app(Player::Human, Player::HARD);
         app.update(Action::Hint);
         app.update(Action::Escape);
         assert_eq!((app.mode(), app.job()), (&Mode::Playing, None));
@@ -768,7 +765,7 @@ mod tests {
 
     #[test]
     fn no_hint_on_the_ai_turn() {
-        let mut app = app(Player::Hard, Player::Human);
+        let mut app = app(Player::HARD, Player::Human);
         app.update(Action::Hint);
         assert_eq!(app.mode(), &Mode::Playing);
         assert_eq!(app.message(), "Hints are for your turn");
@@ -808,7 +805,7 @@ mod tests {
 
     #[test]
     fn space_pauses_a_game_between_two_ais() {
-        let mut app = app(Player::Hard, Player::Easy);
+        let mut app = app(Player::HARD, Player::EASY);
         assert!(matches!(app.job(), Some(Job::Move { .. })));
         app.update(Action::Activate);
         assert!(app.paused() && app.job().is_none());
@@ -832,7 +829,7 @@ mod tests {
 
     #[test]
     fn the_ai_moves_while_the_help_is_open() {
-        let mut app = app(Player::Human, Player::Hard);
+        let mut app = app(Player::Human, Player::HARD);
         app.update(Action::Digit(5));
         app.update(Action::Help);
         assert!(matches!(app.job(), Some(Job::Move { .. })));
@@ -919,7 +916,7 @@ mod tests {
 
     #[test]
     fn a_hint_in_a_paused_game_keeps_it_paused() {
-        let mut app = app(Player::Hard, Player::Hard);
+        let mut app = app(Player::HARD, Player::HARD);
         app.update(Action::Activate);
         assert!(app.paused());
         app.update(Action::Hint);
@@ -976,7 +973,7 @@ mod tests {
 
     #[test]
     fn keys_that_play_say_so_when_no_one_plays_from_the_keyboard() {
-        let mut app = app(Player::Hard, Player::Easy);
+        let mut app = app(Player::HARD, Player::EASY);
         app.update(Action::Digit(5));
         assert!(app.game().history().is_empty());
         assert!(app.message().starts_with("The AIs play each other"));
@@ -984,7 +981,7 @@ mod tests {
 
     #[test]
     fn queued_moves_are_listed_and_limited() {
-        let mut app = app(Player::Human, Player::Hard);
+        let mut app = app(Player::Human, Player::HARD);
         app.update(Action::Digit(7));
         app.update(Action::Digit(3));
         app.update(Action::Digit(9));

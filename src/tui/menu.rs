@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicI32, Ordering};
 use std::time::Duration;
 
 use anyhow::Context;
-use clap::ValueEnum;
+
 use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use serde::{Deserialize, Serialize};
 
@@ -18,6 +18,7 @@ use super::terminal::{self, TerminalGuard};
 use super::view::{self, Painter};
 use crate::board::{MAX_SIZE, MIN_SIZE, Rules};
 use crate::history;
+use crate::levels::Level;
 use crate::player::Player;
 use crate::position::Variant;
 use crate::report::stats;
@@ -100,7 +101,7 @@ impl Default for Choices {
     fn default() -> Choices {
         Choices {
             row: 0,
-            level: name(Player::Hard),
+            level: name(Player::HARD),
             ultimate: false,
             size: 3,
             k: 3,
@@ -110,20 +111,20 @@ impl Default for Choices {
     }
 }
 
-/// A player's command-line name: `hard`.
+/// A player's command-line name: `human`, an AI level's name where it has one (`hard`), or
+/// its number (`2`).
 fn name(player: Player) -> String {
-    player
-        .to_possible_value()
-        .map_or_else(String::new, |v| v.get_name().to_string())
+    match player.level() {
+        Some(level) => level
+            .alias()
+            .map_or_else(|| level.number().to_string(), str::to_string),
+        None => player.to_string(),
+    }
 }
 
 /// The AI levels, weakest first.
 fn levels() -> Vec<Player> {
-    Player::value_variants()
-        .iter()
-        .copied()
-        .filter(|p| p.is_ai())
-        .collect()
+    Level::all().map(Player::Ai).collect()
 }
 
 impl Choices {
@@ -132,7 +133,7 @@ impl Choices {
     pub fn checked(mut self) -> Choices {
         let fresh = Choices::default();
         self.row = self.row.min(Row::ALL.len() - 1);
-        if Player::from_str(&self.level, true).map_or(true, |p| !p.is_ai()) {
+        if self.level.parse::<Player>().map_or(true, |p| !p.is_ai()) {
             self.level = fresh.level;
         }
         if !(MIN_SIZE..=MAX_SIZE).contains(&self.size) {
@@ -147,7 +148,7 @@ impl Choices {
 
     /// The AI level chosen.
     pub fn level(&self) -> Player {
-        Player::from_str(&self.level, true).unwrap_or(Player::Hard)
+        self.level.parse().unwrap_or(Player::HARD)
     }
 
     /// The game the choices describe.
@@ -535,7 +536,7 @@ mod tests {
             Outcome::Done(Start::Play(
                 Variant::Classic(Rules::CLASSIC),
                 Player::Human,
-                Player::Hard
+                Player::HARD
             ))
         );
     }
@@ -565,7 +566,7 @@ mod tests {
             m.update(&Key::Right);
             assert!(m.choices.level().is_ai());
         }
-        assert_eq!(m.choices.level(), Player::Hard);
+        assert_eq!(m.choices.level(), Player::HARD);
     }
 
     #[test]
@@ -601,7 +602,7 @@ mod tests {
             serde_json::from_str(r#"{"row": 99, "level": "human", "size": 40, "k": 9}"#).unwrap();
         let checked = choices.checked();
         assert_eq!(checked.row, Row::ALL.len() - 1);
-        assert_eq!(checked.level(), Player::Hard);
+        assert_eq!(checked.level(), Player::HARD);
         assert_eq!((checked.size, checked.k), (3, 3));
     }
 }

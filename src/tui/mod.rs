@@ -52,7 +52,7 @@ pub struct Options {
 /// What the session left for the caller to print once the screen is gone.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Summary {
-    /// `Score: you 1 · hard AI 0 · draws 2`.
+    /// `Score: you 1 · level 7 AI 0 · draws 2`.
     pub score: String,
     /// The last game with a move in it.
     pub record: Option<Record>,

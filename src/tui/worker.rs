@@ -214,7 +214,7 @@ mod tests {
         let (mut worker, rx) = worker();
         let job = Job::Move {
             position: Position::Classic(Board::default()),
-            player: Player::Hard,
+            player: Player::HARD,
         };
         assert!(worker.want(Some(job.clone())));
         assert!(!worker.want(Some(job)), "the same job is not started again");
@@ -236,12 +236,12 @@ mod tests {
         let (mut worker, rx) = worker();
         worker.want(Some(Job::Move {
             position: seven_by_seven(),
-            player: Player::Hard,
+            player: Player::HARD,
         }));
         thread::sleep(Duration::from_millis(100));
         worker.want(Some(Job::Move {
             position: Position::Classic(Board::default()),
-            player: Player::Easy,
+            player: Player::EASY,
         }));
         // The 7×7 search, given a minute, is dropped: the next answer is the easy move's.
         let (id, reply) = rx.recv_timeout(Duration::from_secs(10)).unwrap();

@@ -199,7 +199,7 @@ mod tests {
     #[test]
     fn the_ai_does_not_move_while_the_question_is_open() {
         let mut app = App::new(
-            Session::new(Rules::CLASSIC, Player::Human, Player::Hard),
+            Session::new(Rules::CLASSIC, Player::Human, Player::HARD),
             (80, 24),
         );
         play(&mut app, &[5]);

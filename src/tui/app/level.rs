@@ -1,13 +1,11 @@
-//! `l` chooses the AI's level for the next round: easy, medium, hard and round again. The
-//! game in progress keeps its AI; the score so far stays, under the new name.
+//! `l` chooses the AI's level for the next round: up the ladder, 1 to 7 (hard) and round
+//! again. The game in progress keeps its AI; the score so far stays, under the new name.
 
 use crate::game::Side;
+use crate::levels::Level;
 use crate::player::Player;
 
 use super::App;
-
-/// The levels `l` steps through, weakest first.
-const LEVELS: [Player; 3] = [Player::Easy, Player::Medium, Player::Hard];
 
 impl App {
     /// The side the AI plays when a person plays it, if one does.
@@ -20,7 +18,7 @@ impl App {
         }
     }
 
-    /// `l`: the next level up (after hard, easy again), for the next round.
+    /// `l`: the next level up (after the top, level 1 again), for the next round.
     pub(super) fn change_level(&mut self) {
         let Some(side) = self.ai_side() else {
             self.message = if self.session.has_human() {
@@ -34,11 +32,7 @@ impl App {
             Some((_, player)) => player,
             None => self.session.player(side),
         };
-        let at = LEVELS
-            .iter()
-            .position(|&p| p == now)
-            .unwrap_or(LEVELS.len() - 1);
-        let next = LEVELS[(at + 1) % LEVELS.len()];
+        let next = Player::Ai(now.level().map_or(Level::EASY, Level::next));
         self.next_level = (next != self.session.player(side)).then_some((side, next));
         self.message = if self.next_level.is_some() {
             format!("Next round: {next} AI (l changes it again)")
@@ -57,6 +51,7 @@ impl App {
 mod tests {
     use crate::board::Rules;
     use crate::game::Session;
+    use crate::levels::Level;
     use crate::player::Player;
     use crate::tui::app::App;
     use crate::tui::input::Action;
@@ -64,24 +59,26 @@ mod tests {
     #[test]
     fn l_steps_the_ai_level_for_the_next_round_only() {
         let mut app = App::new(
-            Session::new(Rules::CLASSIC, Player::Human, Player::Hard),
+            Session::new(Rules::CLASSIC, Player::Human, Player::HARD),
             (80, 24),
         );
         app.update(Action::Level);
-        assert_eq!(app.message(), "Next round: easy AI (l changes it again)");
+        assert_eq!(app.message(), "Next round: level 1 AI (l changes it again)");
         app.update(Action::Level);
-        assert_eq!(app.next_level(), Some(Player::Medium));
-        assert_eq!(app.game().player(crate::board::Mark::O), Player::Hard);
+        assert_eq!(app.next_level(), Some(Player::Ai(Level::new(2).unwrap())));
+        assert_eq!(app.game().player(crate::board::Mark::O), Player::HARD);
         app.update(Action::NewRound);
         assert_eq!(app.session().round(), 2);
-        assert_eq!(app.game().player(crate::board::Mark::X), Player::Medium);
-        assert_eq!(app.session().name_of(crate::board::Mark::X), "medium AI");
+        assert_eq!(app.session().name_of(crate::board::Mark::X), "level 2 AI");
         assert_eq!(app.next_level(), None);
-        app.update(Action::Level);
-        assert_eq!(app.message(), "Next round: hard AI (l changes it again)");
-        app.update(Action::Level);
-        app.update(Action::Level);
-        assert_eq!(app.message(), "Next round: medium AI, as now");
+        for _ in 0..4 {
+            app.update(Action::Level);
+        }
+        assert_eq!(app.message(), "Next round: level 6 AI (l changes it again)");
+        for _ in 0..3 {
+            app.update(Action::Level);
+        }
+        assert_eq!(app.message(), "Next round: level 2 AI, as now");
         assert_eq!(app.next_level(), None);
     }
 
@@ -94,7 +91,7 @@ mod tests {
         app.update(Action::Level);
         assert_eq!(app.message(), "There is no AI to change in this game");
         let mut app = App::new(
-            Session::new(Rules::CLASSIC, Player::Hard, Player::Easy),
+            Session::new(Rules::CLASSIC, Player::HARD, Player::EASY),
             (80, 24),
         );
         app.update(Action::Level);

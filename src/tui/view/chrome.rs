@@ -124,28 +124,42 @@ pub(super) fn score_line(app: &App, width: u16) -> String {
     }
 }
 
-/// The players' line: whose turn it is, each mark's player in its colour, and the result.
+/// The players' line: whose turn it is, each mark's player in its colour (an AI with its
+/// measured rating), and the result.
 pub(super) fn draw_status(frame: &mut Frame, y: u16, app: &App, palette: Palette) {
     let turn = app.game().turn().map(|(m, _)| m);
-    let part = |mark: Mark| {
+    let part = |mark: Mark, rated: bool| {
         let marker = if turn == Some(mark) { "▸ " } else { "" };
-        format!("{marker}{mark}: {}", app.session().name_of(mark))
+        let variant = app.game().variant();
+        let rating = (app.game().player(mark).level())
+            .and_then(|level| crate::levels::rating(variant, level))
+            .filter(|_| rated)
+            .map_or_else(String::new, |r| format!(" (≈ {r})"));
+        format!("{marker}{mark}: {}{rating}", app.session().name_of(mark))
     };
-    let (x_part, o_part) = (part(Mark::X), part(Mark::O));
     let state = match app.game().outcome() {
         _ if app.paused() => "  (paused)".to_string(),
         position::Outcome::Won(winner) => format!("   {winner} wins"),
         position::Outcome::Draw => "   draw".to_string(),
         position::Outcome::InProgress => String::new(),
     };
-    let line = format!("{x_part}   {o_part}{state}");
+    // The ratings go first where the line would not fit.
+    let lines = [true, false].map(|rated| {
+        let (x_part, o_part) = (part(Mark::X, rated), part(Mark::O, rated));
+        let line = format!("{x_part}   {o_part}{state}");
+        (x_part, o_part, line)
+    });
+    let width = usize::from(frame.width());
+    let fits = |line: &String| line.chars().count() <= width;
+    let [rated, bare] = lines;
+    let (x_part, o_part, line) = if fits(&rated.2) { rated } else { bare };
     frame.centred(y, &line, Style::PLAIN);
     // Colour the two marks' names where they landed.
     let start = (frame.width().saturating_sub(line.chars().count() as u16)) / 2;
     let o_start = start + x_part.chars().count() as u16 + 3;
     let style_x = Style::PLAIN.fg(palette.mark(Mark::X)).bold();
     let style_o = Style::PLAIN.fg(palette.mark(Mark::O)).bold();
-    if line.chars().count() <= usize::from(frame.width()) {
+    if fits(&line) {
         frame.text(start, y, &x_part, style_x);
         frame.text(o_start, y, &o_part, style_o);
     }

@@ -153,6 +153,30 @@ mod tests {
     }
 
     #[test]
+    fn the_status_line_names_an_ai_by_its_level_and_measured_rating() {
+        let level = crate::levels::Level::new(4).unwrap();
+        let rating = crate::levels::rating(Rules::CLASSIC.into(), level).unwrap();
+        let session = Session::new(Rules::CLASSIC, Player::Human, Player::Ai(level));
+        let frame = render(&App::new(session, (60, 22)), None, false);
+        let text = frame.to_text();
+        assert!(
+            text.contains(&format!("X: you   O: level 4 AI (≈ {rating})")),
+            "{text}"
+        );
+        let wide = Rules::new(6, 4, false).unwrap();
+        let session = Session::new(wide, Player::Human, Player::Ai(level));
+        let text = render(&App::new(session, (80, 40)), None, false).to_text();
+        assert!(
+            text.contains("O: level 4 AI\n") || text.contains("O: level 4 AI "),
+            "{text}"
+        );
+        assert!(
+            !text.contains('≈'),
+            "no rating where none was measured: {text}"
+        );
+    }
+
+    #[test]
     fn the_winning_line_is_highlighted() {
         let frame = render(&app(&[7, 1, 8, 2, 9]), None, false);
         let layout = Layout::new((60, 22), 3);
@@ -316,7 +340,7 @@ mod sizes {
     fn the_keys_line_keeps_help_and_quit_at_every_promised_size() {
         for (variant, size) in promised() {
             for players in [
-                (Player::Human, Player::Hard),
+                (Player::Human, Player::HARD),
                 (Player::Human, Player::Human),
             ] {
                 let app = App::new(Session::new(variant, players.0, players.1), size);
@@ -334,7 +358,7 @@ mod sizes {
     #[test]
     fn the_help_is_shown_whole_at_every_promised_size() {
         for (variant, size) in promised() {
-            let mut app = App::new(Session::new(variant, Player::Human, Player::Hard), size);
+            let mut app = App::new(Session::new(variant, Player::Human, Player::HARD), size);
             app.update(Action::Help);
             let text = render(&app, None, false).to_text();
             let (full, short): (&[&str], &[&str]) = if variant.has_boards() {

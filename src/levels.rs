@@ -1,0 +1,376 @@
+//! The ladder: AI levels from 1 (a beginner) to [`Level::TOP`] (perfect where proven), one
+//! mechanism for every rule set. A level below the top is a [`Style`]: on classic boards a
+//! search that looks `depth` plies ahead, scores what it sees at the horizon by the lines each
+//! side is building (the moves a person finds natural), and chooses among the moves it judges
+//! close with softmax noise of `temperature`; in Ultimate a fresh Monte Carlo tree search of
+//! `playouts` iterations. The top level is the perfect player (`hard`).
+//!
+//! Every choice here depends only on the position and the random source: no clock, so a
+//! seeded game replays exactly.
+
+use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use crate::board::{Board, Cell, Rules};
+use crate::geometry::Geometry;
+use crate::position::Variant;
+
+/// One rung of the ladder, `1..=Level::TOP`; only valid levels can be built.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Level(u8);
+
+impl Level {
+    /// The number of the strongest level, the perfect player.
+    pub const TOP: u8 = 7;
+    /// `easy`: level 1.
+    pub const EASY: Level = Level(1);
+    /// `medium`: level 3.
+    pub const MEDIUM: Level = Level(3);
+    /// `hard`: the top level.
+    pub const HARD: Level = Level(Level::TOP);
+    /// The lowest level that always takes a win in one.
+    pub const SEES_WIN: Level = Level(1);
+    /// The lowest level that always blocks the opponent's win in one.
+    pub const SEES_BLOCK: Level = Level(2);
+
+    /// Level `n`, if it is on the ladder.
+    pub const fn new(n: u8) -> Option<Level> {
+        if n >= 1 && n <= Level::TOP {
+            Some(Level(n))
+        } else {
+            None
+        }
+    }
+
+    pub const fn number(self) -> u8 {
+        self.0
+    }
+
+    /// Every level, weakest first.
+    pub fn all() -> impl Iterator<Item = Level> {
+        (1..=Level::TOP).map(Level)
+    }
+
+    /// Whether this is the perfect player.
+    pub const fn is_top(self) -> bool {
+        self.0 == Level::TOP
+    }
+
+    /// The next level up, after the top the first again.
+    pub const fn next(self) -> Level {
+        Level(self.0 % Level::TOP + 1)
+    }
+
+    /// One level up, staying at the top.
+    pub const fn up(self) -> Level {
+        Level(if self.0 < Level::TOP {
+            self.0 + 1
+        } else {
+            self.0
+        })
+    }
+
+    /// One level down, staying at 1.
+    pub const fn down(self) -> Level {
+        Level(if self.0 > 1 { self.0 - 1 } else { 1 })
+    }
+
+    /// The name kept for this level, if it has one: easy, medium or hard.
+    pub const fn alias(self) -> Option<&'static str> {
+        match self.0 {
+            1 => Some("easy"),
+            3 => Some("medium"),
+            Level::TOP => Some("hard"),
+            _ => None,
+        }
+    }
+
+    /// How this level plays, or `None` for the top level, which is the perfect search.
+    pub const fn style(self) -> Option<Style> {
+        if self.is_top() {
+            None
+        } else {
+            Some(STYLES[(self.0 - 1) as usize])
+        }
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "level {}", self.0)
+    }
+}
+
+/// How a level below the top plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Style {
+    /// Plies searched on classic boards.
+    pub depth: u8,
+    /// The softmax temperature among close moves, in units of the line score (0: the best).
+    pub temperature: u32,
+    /// Monte Carlo iterations in Ultimate.
+    pub playouts: u64,
+}
+
+const fn style(depth: u8, temperature: u32, playouts: u64) -> Style {
+    Style {
+        depth,
+        temperature,
+        playouts,
+    }
+}
+
+/// Levels 1 to 6: the horizon grows, the noise falls, the playouts multiply.
+const STYLES: [Style; (Level::TOP - 1) as usize] = [
+    style(1, 24, 8),
+    style(2, 12, 40),
+    style(3, 6, 150),
+    style(4, 3, 500),
+    style(5, 2, 1_500),
+    style(6, 1, 5_000),
+];
+
+/// The measured ratings of levels 1 to 7 (random play is 0), by board: 3×3, 5×5, 7×7 with
+/// the default k, and Ultimate (see the ladder table in the README and `examples/ladder.rs`).
+const RATINGS: [(Option<u8>, [i32; Level::TOP as usize]); 4] = [
+    (Some(3), [115, 365, 411, 414, 460, 455, 459]),
+    (Some(5), [390, 674, 673, 807, 864, 915, 919]),
+    (Some(7), [287, 497, 530, 563, 552, 577, 552]),
+    (None, [166, 321, 423, 542, 594, 655, 869]),
+];
+
+/// The measured rating of `level` on `variant`'s board (random play is 0), where the ladder
+/// was measured: the default boards of 3×3, 5×5 and 7×7, and Ultimate.
+pub fn rating(variant: Variant, level: Level) -> Option<i32> {
+    let size = match variant {
+        Variant::Classic(rules)
+            if rules.k() == Rules::default_k(rules.size()) && !rules.misere() =>
+        {
+            Some(rules.size())
+        }
+        Variant::Classic(_) => return None,
+        Variant::Ultimate => None,
+    };
+    let (_, row) = RATINGS.iter().find(|(s, _)| *s == size)?;
+    Some(row[usize::from(level.0 - 1)])
+}
+
+/// A win `ply` plies from the root scores `WIN - ply`; a loss its negation; a draw 0.
+const WIN: i32 = 1 << 24;
+
+/// What a level-`style` player moves on `board`, or `None` once the game is over or when
+/// `cancel` is raised.
+pub fn choose_cell(
+    board: &Board,
+    style: Style,
+    rng: &mut fastrand::Rng,
+    cancel: Option<&AtomicBool>,
+) -> Option<Cell> {
+    let geom = board.geometry();
+    let me = board.to_move();
+    let mut search = Search {
+        geom,
+        misere: board.rules().misere(),
+        cancel,
+        nodes: 0,
+        stopped: false,
+    };
+    let (mine, theirs) = (board.bits(me), board.bits(me.other()));
+    let moves = board.legal_moves();
+    if moves.is_empty() {
+        return None;
+    }
+    let margin = i32::try_from(style.temperature * 3).unwrap_or(i32::MAX);
+    let mut scored = Vec::with_capacity(moves.len());
+    let mut best = -WIN - 1;
+    for &cell in &search.ordered(mine, theirs, &moves_of(&moves)) {
+        let floor = best.saturating_sub(margin).max(-WIN - 1);
+        let score = search.after(mine, theirs, cell, style.depth, floor, WIN + 1, 1);
+        if search.stopped {
+            return None;
+        }
+        best = best.max(score);
+        scored.push((cell, score));
+    }
+    // A win or a loss seen is never blurred: only the quickest win is played, and a loss is
+    // only close to an equal loss.
+    let decisive = |v: i32| v.abs() > WIN / 2;
+    let close: Vec<(usize, i32)> = scored
+        .into_iter()
+        .filter(|&(_, s)| s == best || (!decisive(s) && !decisive(best) && s >= best - margin))
+        .collect();
+    let pick = soft_pick(&close, best, style.temperature, rng);
+    moves.into_iter().find(|c| c.index() == pick)
+}
+
+fn moves_of(moves: &[Cell]) -> Vec<usize> {
+    moves.iter().map(|c| c.index()).collect()
+}
+
+/// One of `close` (cell, score), each with weight `exp((score - best) / temperature)`.
+fn soft_pick(
+    close: &[(usize, i32)],
+    best: i32,
+    temperature: u32,
+    rng: &mut fastrand::Rng,
+) -> usize {
+    let weight = |s: i32| {
+        if temperature == 0 {
+            f64::from(u8::from(s == best))
+        } else {
+            (f64::from(s - best) / f64::from(temperature)).exp()
+        }
+    };
+    let total: f64 = close.iter().map(|&(_, s)| weight(s)).sum();
+    let mut at = rng.f64() * total;
+    for &(cell, s) in close {
+        at -= weight(s);
+        if at <= 0.0 {
+            return cell;
+        }
+    }
+    close.last().expect("the best move is close to itself").0
+}
+
+/// A depth-limited alpha-beta over bit boards, scores from the side to move.
+struct Search<'a> {
+    geom: &'a Geometry,
+    misere: bool,
+    cancel: Option<&'a AtomicBool>,
+    nodes: u64,
+    stopped: bool,
+}
+
+/// The score of a line holding `n` of one side's marks and none of the other's.
+const fn line_weight(n: u32) -> i32 {
+    if n == 0 { 0 } else { 1 << (2 * n) }
+}
+
+impl Search<'_> {
+    /// The value for the side with `mine` of marking `cell`, searched `depth` plies in all.
+    #[allow(clippy::too_many_arguments)]
+    fn after(
+        &mut self,
+        mine: u64,
+        theirs: u64,
+        cell: usize,
+        depth: u8,
+        alpha: i32,
+        beta: i32,
+        ply: i32,
+    ) -> i32 {
+        let now = mine | (1 << cell);
+        if self.geom.completes(now, cell) {
+            let won = WIN - ply;
+            return if self.misere { -won } else { won };
+        }
+        -self.negamax(theirs, now, depth - 1, -beta, -alpha, ply)
+    }
+
+    fn negamax(
+        &mut self,
+        mine: u64,
+        theirs: u64,
+        depth: u8,
+        mut alpha: i32,
+        beta: i32,
+        ply: i32,
+    ) -> i32 {
+        self.nodes += 1;
+        if self.nodes % 1024 == 0 && self.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+            self.stopped = true;
+        }
+        let empty = self.geom.full & !(mine | theirs);
+        if empty == 0 || self.stopped {
+            return 0;
+        }
+        if depth == 0 {
+            return self.eval(mine, theirs);
+        }
+        let cells = self.candidates(mine | theirs);
+        let mut best = -WIN - 1;
+        for cell in self.ordered(mine, theirs, &cells) {
+            let score = self.after(mine, theirs, cell, depth, alpha, beta, ply + 1);
+            best = best.max(score);
+            alpha = alpha.max(score);
+            if alpha >= beta {
+                break;
+            }
+        }
+        best
+    }
+
+    /// The horizon's score: the lines each side is building (reversed under misère).
+    fn eval(&self, mine: u64, theirs: u64) -> i32 {
+        let score: i32 = self
+            .geom
+            .lines
+            .iter()
+            .map(|&l| {
+                let (a, b) = ((l & mine).count_ones(), (l & theirs).count_ones());
+                match (a, b) {
+                    (_, 0) => line_weight(a),
+                    (0, _) => -line_weight(b),
+                    _ => 0,
+                }
+            })
+            .sum();
+        if self.misere { -score } else { score }
+    }
+
+    /// The empty cells worth a look: on boards of 5×5 and up, those next to a mark (all of
+    /// them on an empty board).
+    fn candidates(&self, taken: u64) -> Vec<usize> {
+        let empty = self.geom.full & !taken;
+        let size = usize::from(self.geom.size);
+        if size < 5 || taken == 0 {
+            return crate::geometry::bit_indices(empty).collect();
+        }
+        let mut near = 0u64;
+        for i in crate::geometry::bit_indices(taken) {
+            let (r, c) = (i / size, i % size);
+            for nr in r.saturating_sub(1)..=(r + 1).min(size - 1) {
+                for nc in c.saturating_sub(1)..=(c + 1).min(size - 1) {
+                    near |= 1 << (nr * size + nc);
+                }
+            }
+        }
+        crate::geometry::bit_indices(near & empty).collect()
+    }
+
+    /// `cells`, the most natural first: those on the most promising open lines of either
+    /// side (building one's own, blocking the other's), then nearest the centre.
+    fn ordered(&self, mine: u64, theirs: u64, cells: &[usize]) -> Vec<usize> {
+        let size = i32::from(self.geom.size);
+        let natural = |&cell: &usize| {
+            let lines = self.geom.through[cell].iter().map(|&l| {
+                let (a, b) = ((l & mine).count_ones(), (l & theirs).count_ones());
+                let own = if b == 0 { line_weight(a + 1) } else { 0 };
+                let block = if a == 0 { line_weight(b + 1) } else { 0 };
+                own + block
+            });
+            let (r, c) = (cell as i32 / size, cell as i32 % size);
+            let off = (2 * r - size + 1).abs() + (2 * c - size + 1).abs();
+            lines.sum::<i32>() * 4 - off
+        };
+        let mut out = cells.to_vec();
+        out.sort_by_key(|c| std::cmp::Reverse(natural(c)));
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn levels_are_built_only_on_the_ladder() {
+        assert_eq!(Level::new(0), None);
+        assert_eq!(Level::new(Level::TOP + 1), None);
+        assert_eq!(Level::all().count(), usize::from(Level::TOP));
+        assert_eq!(Level::HARD.next(), Level::EASY);
+        assert_eq!(Level::HARD.up(), Level::HARD);
+        assert_eq!(Level::EASY.down(), Level::EASY);
+        assert!(Level::all().all(|l| l.style().is_some() != l.is_top()));
+    }
+}
