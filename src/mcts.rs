@@ -9,7 +9,7 @@
 //! who can win the game does.
 //!
 //! A new node does not start empty: it starts with [`PRIOR_VISITS`] imaginary visits at a rate
-//! [`prior`] guesses from the move alone (winning or blocking a small board is good; sending the
+//! `prior()` guesses from the move alone (winning or blocking a small board is good; sending the
 //! opponent to a board it wins at once, or letting it play anywhere, is bad). UCB1 then tries
 //! likely moves first instead of every one of up to 81 moves once, and the guess fades as real
 //! games accumulate. The README gives the measured strength of each choice.
@@ -53,7 +53,7 @@ pub const MEDIUM_ITERATIONS: u64 = 250;
 /// The default UCB1 exploration constant, for results in 0..=1. In matches against the
 /// textbook baseline at 50 ms a move, 0.4, 0.8 and 1.2 scored within noise of each other.
 pub const EXPLORATION: f32 = 0.8;
-/// Imaginary visits a new node starts with, scored at the rate [`prior`] guesses.
+/// Imaginary visits a new node starts with, scored at the rate `prior()` guesses.
 pub const PRIOR_VISITS: u32 = 10;
 /// The most imaginary visits [`Mcts::with_prior`] takes: far more would drown real games and,
 /// near 2^31, overflow the counts.
@@ -148,7 +148,7 @@ pub struct Mcts {
     path: Vec<u32>,
     iterations: u64,
     exploration: f32,
-    /// Imaginary visits each new node starts with, at the rate [`prior`] guesses.
+    /// Imaginary visits each new node starts with, at the rate `prior()` guesses.
     prior: u32,
     /// How a budget is spent: by the clock, or as [`ITERATIONS_PER_MS`] iterations a
     /// millisecond.
@@ -203,7 +203,7 @@ impl Mcts {
     }
 
     /// New nodes start with `visits` imaginary visits (at most [`MAX_PRIOR_VISITS`]) at the
-    /// rate [`prior`] guesses, counted in half-points like real games (default
+    /// rate `prior()` guesses, counted in half-points like real games (default
     /// [`PRIOR_VISITS`]); 0 starts them empty, every move alike. The tree is cleared.
     pub fn with_prior(mut self, visits: u32) -> Mcts {
         self.prior = visits.min(MAX_PRIOR_VISITS);

@@ -282,7 +282,7 @@ impl Brain {
 
     /// Every legal move's value for a hint, proven where the time budget allows (all of them
     /// without a budget on classic boards), sharing the AI's table or tree. In Ultimate an
-    /// unproven value is an estimate of the win rate (see [`crate::mcts::win_rate`]).
+    /// unproven value is an estimate of the win rate (a [`Value::WinRate`]).
     pub fn hint(&mut self, position: &Position) -> Vec<(Move, Value)> {
         let cells = |moves: Vec<(Cell, Value)>| {
             moves
