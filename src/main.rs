@@ -325,18 +325,12 @@ fn host(cli: &Cli, args: &HostArgs) -> anyhow::Result<ExitCode> {
 
 /// Hosts on an address and port a game that starts at the end of a record.
 fn host_at(cli: &Cli, setup: (IpAddr, u16, Record)) -> anyhow::Result<ExitCode> {
-    if full_screen(cli) {
-        let summary = tui::host(setup, brain(cli), screen_options(cli))?;
-        return after_screen(cli, &summary);
-    }
-    let ending = plain::host(
-        setup,
-        &mut brain(cli),
-        io::BufReader::new(io::stdin()),
-        &mut io::stdout().lock(),
-        plain_options(cli),
-    )?;
-    Ok(exit_code(ending))
+    let setup_again = setup.clone();
+    network(
+        cli,
+        |brain, options| tui::host(setup, brain, options),
+        |brain, input, out, options| plain::host(setup_again, brain, input, out, options),
+    )
 }
 
 /// `tictactoe join`: the chosen front end connects with the code and plays the host's game.
@@ -346,12 +340,29 @@ fn join(cli: &Cli, args: &JoinArgs) -> anyhow::Result<ExitCode> {
 
 /// Joins the game at an address with a code.
 fn join_at(cli: &Cli, target: (&str, &str)) -> anyhow::Result<ExitCode> {
+    network(
+        cli,
+        |brain, options| tui::join(target, brain, options),
+        |brain, input, out, options| plain::join(target, brain, input, out, options),
+    )
+}
+
+/// A network game in the chosen front end: `screen` plays it full-screen, `lines` in lines.
+fn network(
+    cli: &Cli,
+    screen: impl FnOnce(Brain, tui::Options) -> anyhow::Result<tui::Summary>,
+    lines: impl FnOnce(
+        &mut Brain,
+        io::BufReader<io::Stdin>,
+        &mut dyn Write,
+        plain::Options,
+    ) -> anyhow::Result<Ending>,
+) -> anyhow::Result<ExitCode> {
     if full_screen(cli) {
-        let summary = tui::join(target, brain(cli), screen_options(cli))?;
+        let summary = screen(brain(cli), screen_options(cli))?;
         return after_screen(cli, &summary);
     }
-    let ending = plain::join(
-        target,
+    let ending = lines(
         &mut brain(cli),
         io::BufReader::new(io::stdin()),
         &mut io::stdout().lock(),

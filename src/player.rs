@@ -14,7 +14,7 @@ use crate::board::{Board, Cell};
 use crate::levels::{self, Level};
 use crate::mcts::{self, Mcts};
 use crate::position::{Move, Position, Variant};
-use crate::search::{Meter, Searcher, Value};
+use crate::search::{Meter, Searcher, Value, best_of};
 
 /// The thinking budget of a `hard` Ultimate move when none is given: Ultimate is never
 /// searched to the end.
@@ -339,11 +339,10 @@ impl Analysis {
     /// The analysis made of every move's value: the position is worth its best move's, and of
     /// several best moves the first for people (see [`Position::reading_key`]) is named.
     pub fn of_moves(position: &Position, moves: Vec<(Move, Value)>) -> Analysis {
-        let head = moves
-            .iter()
-            .filter(|&&(_, v)| Some(v) == moves.iter().map(|&(_, v)| v).max())
-            .min_by_key(|&&(m, _)| position.reading_key(m))
-            .map(|&(m, v)| (v, m));
+        let head = best_of(&moves)
+            .into_iter()
+            .min_by_key(|&(m, _)| position.reading_key(m))
+            .map(|(m, v)| (v, m));
         Analysis { head, moves }
     }
 
