@@ -18,7 +18,7 @@ use std::time::Duration;
 
 use clap::Parser;
 use tictactoe::board::{Mark, Rules};
-use tictactoe::levels::Level;
+use tictactoe::levels::{Adaptive, Level};
 use tictactoe::mcts::{self, Mcts};
 use tictactoe::player::{Brain, Player, medium_candidates};
 use tictactoe::position::{Move, Outcome, Position, Variant};
@@ -39,9 +39,9 @@ struct Args {
     /// Seed of the openings and of every player.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Instead of the ladder: each fixed level meets `--level auto` (starting at 4, up a level
-    /// after each game it loses, down after each it wins) for `--games` games, alternating
-    /// colours, and its score is printed.
+    /// Instead of the ladder: each fixed level meets `--level auto` (a new person, rated as
+    /// level 4, whose rating follows the results) for `--games` games, alternating colours,
+    /// and its score is printed.
     #[arg(long)]
     auto: bool,
 }
@@ -234,30 +234,27 @@ fn against_auto(variant: Variant, args: &Args) {
     let mut rng = fastrand::Rng::with_seed(args.seed);
     let starts = openings(variant, args.games as usize, &mut rng);
     for fixed in Level::all() {
-        let mut auto = Level::new(Level::TOP.div_ceil(2)).expect("the middle is a level");
+        let mut auto = Adaptive::new(variant, []);
         let mut score = 0.0;
         for (n, opening) in starts.iter().enumerate() {
             let seed = args.seed ^ (n as u64) << 8 ^ u64::from(fixed.number());
             let mut me = Seat::new(Agent::Level(fixed), seed, think);
-            let mut it = Seat::new(Agent::Level(auto), seed ^ 1, think);
+            let met = auto.level();
+            let mut it = Seat::new(Agent::Level(met), seed ^ 1, think);
             let points = if n % 2 == 0 {
                 play(variant, opening, &mut me, &mut it)
             } else {
                 1.0 - play(variant, opening, &mut it, &mut me)
             };
             score += points;
-            if points > 0.5 {
-                auto = auto.up();
-            } else if points < 0.5 {
-                auto = auto.down();
-            }
+            auto.record(met, points);
         }
         println!(
             "{variant}: level {} against auto: {score:.1} / {} ({:.0}%), auto ended at {}",
             fixed.number(),
             starts.len(),
             100.0 * score / f64::from(u32::try_from(starts.len()).unwrap_or(u32::MAX)),
-            auto.number()
+            auto.level().number()
         );
     }
 }

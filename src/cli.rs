@@ -29,7 +29,7 @@ Examples:
   tictactoe -x medium -o human   the AI moves first
   tictactoe -x hard -o easy      the computer against itself
   tictactoe -o 4                 you against level 4 of 7 (easy 1, medium 3, hard 7)
-  tictactoe --level auto         an AI that moves a level up when you win, down when you lose
+  tictactoe --level auto         an AI whose level follows your results, game after game
   tictactoe --size 5             5×5, four in a row; cells are named a1 to e5
   tictactoe --misere             whoever completes a line loses
   tictactoe --ultimate           Ultimate tic-tac-toe: board then cell, 53
@@ -49,8 +49,9 @@ pub struct Cli {
     #[arg(short = 'o', long = "o-player", value_name = "PLAYER", default_value = "hard", value_parser = player_parser(), global = true)]
     pub o: Player,
 
-    /// The level of the AI you play: 1 to 7 (or easy, medium, hard), or auto to start at
-    /// level 4 and move the AI a level up after each game you win and down after each it wins
+    /// The level of the AI you play: 1 to 7 (or easy, medium, hard), or auto: your rating
+    /// from your past games on this board (level 4's at first) moves after each game, and
+    /// the AI is the level rated nearest to it
     #[arg(long, value_name = "LEVEL", value_parser = level_parser())]
     pub level: Option<LevelChoice>,
 

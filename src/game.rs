@@ -8,6 +8,7 @@ use std::sync::{Arc, OnceLock};
 use serde::{Deserialize, Serialize};
 
 use crate::board::Mark;
+use crate::levels::{Adaptive, Level};
 use crate::player::Player;
 use crate::position::{Move, MoveError, Outcome, Position, Variant};
 use crate::record::Record;
@@ -157,6 +158,17 @@ pub struct Tally {
     pub lost: u32,
 }
 
+impl Verdict {
+    /// The person's points: 1 for a win, ½ for a draw, 0 for a loss.
+    pub fn points(self) -> f64 {
+        match self {
+            Verdict::Won => 1.0,
+            Verdict::Drawn => 0.5,
+            Verdict::Lost => 0.0,
+        }
+    }
+}
+
 impl Tally {
     /// Counts one more game.
     pub fn add(&mut self, verdict: Verdict) {
@@ -184,6 +196,12 @@ pub trait Journal: fmt::Debug + Send + Sync {
     /// The person's results over all time against `opponent` (an AI level or a remote
     /// player), or `None` where they cannot be read.
     fn tally(&self, opponent: Player) -> Option<Tally>;
+
+    /// The person's results against the AI levels on `variant`, oldest first: what
+    /// `--level auto` starts from. None where they cannot be read.
+    fn results(&self, _variant: Variant) -> Vec<(Level, Verdict)> {
+        Vec::new()
+    }
 }
 
 /// The journal of this process, kept by the binary; sessions made without one keep nothing.
@@ -246,8 +264,8 @@ pub struct Session {
     /// The person's results against this opponent over all time, counting this session's
     /// finished games: when one person plays and the journal could tell.
     all_time: Option<Tally>,
-    /// The AI's level follows the results: up after the person wins, down after a loss.
-    adapts: bool,
+    /// Where the AI's level follows the person's results (`--level auto`).
+    adaptive: Option<Adaptive>,
 }
 
 impl Session {
@@ -263,7 +281,7 @@ impl Session {
             game: Game::new(variant, a, b),
             journal: None,
             all_time: None,
-            adapts: false,
+            adaptive: None,
         };
         match JOURNAL.get() {
             Some(journal) => session.with_journal(Arc::clone(journal)),
@@ -293,29 +311,53 @@ impl Session {
         self.journal.as_ref()?.tally(opponent)
     }
 
-    /// From now on, where a person plays one AI, each round's result moves the AI a level: up
-    /// after the person wins, down after the AI wins; a draw keeps it.
+    /// From now on, where a person plays one AI, the AI's level follows the person's results
+    /// (see [`Adaptive`]), starting from their past games in the journal: the current game,
+    /// if no move was played yet, already meets the level they lead to.
     pub fn adapt_level(&mut self) {
-        self.adapts = true;
+        let Some((side, _)) = self.adapting_ai() else {
+            return;
+        };
+        let variant = self.game.variant();
+        let past = self
+            .journal
+            .as_ref()
+            .map(|journal| journal.results(variant))
+            .unwrap_or_default();
+        let adaptive = Adaptive::new(variant, past.into_iter().map(|(l, v)| (l, v.points())));
+        self.adaptive = Some(adaptive);
+        let player = Player::Ai(adaptive.level());
+        if self.game.history.is_empty() && self.player(side) != player {
+            self.replace(side, player);
+            let (x, o) = self.marks_players();
+            self.game = Game::new(variant, x, o);
+        }
     }
 
-    /// The AI's side and its next player after this round, when the level adapts.
-    fn adapted(&self) -> Option<(Side, Player)> {
+    /// The side of the one AI that plays one person, and its level.
+    fn adapting_ai(&self) -> Option<(Side, Level)> {
         let [a, b] = self.players;
-        let (side, level) = match (a.level(), b.level()) {
-            (Some(level), None) if b.is_human() => (Side::A, level),
-            (None, Some(level)) if a.is_human() => (Side::B, level),
-            _ => return None,
-        };
-        let Outcome::Won(winner) = self.game.outcome() else {
-            return None;
-        };
-        let next = if self.side_of(winner) == side {
-            level.down()
-        } else {
-            level.up()
-        };
-        (self.adapts && next != level).then_some((side, Player::Ai(next)))
+        match (a.level(), b.level()) {
+            (Some(level), None) if b.is_human() => Some((Side::A, level)),
+            (None, Some(level)) if a.is_human() => Some((Side::B, level)),
+            _ => None,
+        }
+    }
+
+    /// The rating `--level auto` gives the person, where the board's levels were measured.
+    pub fn person_rating(&self) -> Option<i32> {
+        self.adaptive?.rating()
+    }
+
+    /// Where the level adapts: records this round's result and gives the AI's side and its
+    /// next player, if that changes.
+    fn adapted(&mut self) -> Option<(Side, Player)> {
+        let (side, level) = self.adapting_ai()?;
+        let verdict = self.game.verdict()?;
+        let adaptive = self.adaptive.as_mut()?;
+        adaptive.record(level, verdict.points());
+        let next = adaptive.level();
+        (next != level).then_some((side, Player::Ai(next)))
     }
 
     /// A session at the point `standing` describes (a network game joined or rejoined): the
@@ -449,8 +491,17 @@ impl Session {
 
     /// The score as one line: `Score: you 1 · level 7 AI 0 · draws 2`, and where the journal
     /// knows the person's results against this opponent, those over all time in the same
-    /// order: ` (all time 12–30–5)`.
+    /// order: ` (all time 12–30–5)`; where the level adapts on a measured board, the person's
+    /// rating: ` · your rating ≈ 446`.
     pub fn score_line(&self) -> String {
+        match self.person_rating() {
+            Some(rating) => format!("{} · your rating ≈ {rating}", self.score_and_all_time()),
+            None => self.score_and_all_time(),
+        }
+    }
+
+    /// [`Session::score_line`] without the person's rating.
+    fn score_and_all_time(&self) -> String {
         let score = self.score();
         let (a, b) = (self.name(Side::A), self.name(Side::B));
         let line = format!(
@@ -524,7 +575,8 @@ impl Session {
     /// [`Session::new_round`] with side `choice.0` played by `choice.1` from now on, where a
     /// person chose the AI's next level: the choice stands, whatever the result.
     pub fn new_round_with(&mut self, choice: Option<(Side, Player)>) {
-        if let Some((side, player)) = choice.or_else(|| self.adapted()) {
+        let adapted = self.adapted();
+        if let Some((side, player)) = choice.or(adapted) {
             self.replace(side, player);
         }
         self.past = self.score();
@@ -556,7 +608,6 @@ fn names(a: Player, b: Player) -> [String; 2] {
 mod tests {
     use super::*;
     use crate::board::{Board, Rules};
-    use crate::levels::Level;
 
     fn game(x: Player, o: Player, moves: &[u8]) -> Game {
         let mut g = Game::new(Rules::CLASSIC, x, o);
@@ -766,29 +817,61 @@ mod tests {
 
     #[test]
     fn an_adapting_ai_moves_up_after_the_person_wins_and_down_after_it_wins() {
-        let level = |s: &Session| s.player(Side::B).level().map(crate::levels::Level::number);
+        let level = |s: &Session| s.player(Side::B).level().unwrap();
+        let rated = |s: &Session| crate::levels::rating(s.game().variant(), level(s)).unwrap();
         let mut s = Session::new(Rules::CLASSIC, Player::Human, Player::Ai(Level::MEDIUM));
         s.adapt_level();
-        for cell in [7, 1, 8, 2, 9] {
-            let mv = s.game().position().parse_move(&cell.to_string()).unwrap();
-            s.play(mv).unwrap();
-        }
+        assert_eq!(
+            level(&s),
+            Adaptive::MIDDLE,
+            "no past games: the middle level"
+        );
+        let start = (s.person_rating().unwrap(), rated(&s));
+        play_digits(&mut s, &[7, 1, 8, 2, 9]);
         s.new_round();
-        assert_eq!(level(&s), Some(4));
-        assert_eq!(s.name(Side::B), "level 4 AI");
+        assert!(s.person_rating().unwrap() > start.0);
+        assert!(rated(&s) > start.1, "a stronger AI after the person won");
+        let after_win = (s.person_rating().unwrap(), rated(&s));
         // Round 2: the AI plays X and wins.
-        for cell in [7, 1, 8, 2, 9] {
-            let mv = s.game().position().parse_move(&cell.to_string()).unwrap();
-            s.play(mv).unwrap();
-        }
+        play_digits(&mut s, &[7, 1, 8, 2, 9]);
         s.new_round();
-        assert_eq!(level(&s), Some(3));
+        assert!(s.person_rating().unwrap() < after_win.0);
+        assert!(rated(&s) < after_win.1, "a weaker AI after the person lost");
         // A round left unfinished keeps the level; so does a session that does not adapt.
+        let unfinished = level(&s);
         s.new_round();
-        assert_eq!(level(&s), Some(3));
+        assert_eq!(level(&s), unfinished);
         let mut fixed = Session::new(Rules::CLASSIC, Player::Human, Player::Ai(Level::MEDIUM));
+        play_digits(&mut fixed, &[7, 1, 8, 2, 9]);
         fixed.new_round();
-        assert_eq!(level(&fixed), Some(3));
+        assert_eq!(fixed.player(Side::B), Player::Ai(Level::MEDIUM));
+    }
+
+    #[test]
+    fn an_adapting_ai_starts_from_the_persons_past_results() {
+        /// Ten past wins against level 7 on every board.
+        #[derive(Debug)]
+        struct Champion;
+        impl Journal for Champion {
+            fn finished(&self, _: &Game) {}
+            fn tally(&self, _: Player) -> Option<Tally> {
+                None
+            }
+            fn results(&self, _: Variant) -> Vec<(Level, Verdict)> {
+                vec![(Level::HARD, Verdict::Won); 10]
+            }
+        }
+        let mut s = Session::new(Rules::CLASSIC, Player::Ai(Level::EASY), Player::Human)
+            .with_journal(Arc::new(Champion));
+        s.adapt_level();
+        let best =
+            Level::all().max_by_key(|&l| crate::levels::rating(Variant::from(Rules::CLASSIC), l));
+        assert_eq!(s.player(Side::A).level(), best);
+        assert_eq!(
+            s.game().player(Mark::X),
+            s.player(Side::A),
+            "the game in progress too"
+        );
     }
 
     #[test]

@@ -18,6 +18,7 @@ use anyhow::bail;
 use serde::{Deserialize, Serialize};
 
 use crate::game::{Game, Journal, Tally, Verdict, lone_human};
+use crate::levels::Level;
 use crate::player::Player;
 use crate::position::Variant;
 use crate::record::Record;
@@ -254,6 +255,14 @@ impl Journal for Profile {
             }
         }
         Some(tally)
+    }
+
+    fn results(&self, variant: Variant) -> Vec<(Level, Verdict)> {
+        self.read_or_warn()
+            .into_iter()
+            .filter(|entry| entry.game.variant() == variant)
+            .filter_map(|entry| Some((entry.opponent()?.level()?, entry.game.verdict()?)))
+            .collect()
     }
 }
 

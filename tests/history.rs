@@ -290,3 +290,52 @@ fn the_score_line_counts_games_against_this_opponent_over_all_time() {
         0
     );
 }
+
+/// The level `--level auto` plays first, as the plain game names it after the person's `5`.
+fn first_auto_level(home: &Path) -> u8 {
+    let out = run(home, &["--plain", "--level", "auto", "--seed", "1"], "5\n");
+    let out = text(&out.stdout);
+    let line = out
+        .lines()
+        .find_map(|l| l.strip_prefix("O (level "))
+        .unwrap_or_else(|| panic!("no AI move in:\n{out}"));
+    line[..1].parse().unwrap()
+}
+
+#[test]
+fn the_auto_level_starts_from_the_persons_results_in_the_history() {
+    use tictactoe::board::Rules;
+    use tictactoe::levels::{Level, rating};
+    use tictactoe::position::Variant;
+    // The person plays X; the file's `winner` and `result` are worked out again from the moves.
+    let game = |rules: &str, o: &str, moves: &str| {
+        let moves: Vec<String> = moves.split(' ').map(|m| format!("\"{m}\"")).collect();
+        format!(
+            r#"{{"time":"2026-11-20T10:00:00Z","rules":"{rules}","x":"human","o":"{o}","winner":null,"result":null,"moves":[{}]}}"#,
+            moves.join(",")
+        ) + "\n"
+    };
+    let fresh = home("auto-fresh");
+    assert_eq!(first_auto_level(&fresh), 4, "no history: the middle level");
+
+    let champion = home("auto-champion");
+    fs::create_dir_all(&champion).unwrap();
+    fs::write(
+        champion.join(FILE),
+        game("", "level 7", "7 1 8 2 9").repeat(10),
+    )
+    .unwrap();
+    let classic = Variant::from(Rules::CLASSIC);
+    let strongest = Level::all().max_by_key(|&l| rating(classic, l)).unwrap();
+    assert_eq!(first_auto_level(&champion), strongest.number());
+
+    // O takes the top row: ten losses here; ten misère wins say nothing about this board.
+    let beginner = home("auto-beginner");
+    fs::create_dir_all(&beginner).unwrap();
+    let lost = game("", "level 1", "1 7 2 8 4 9").repeat(10);
+    let won_misere = game("--misere", "level 7", "1 7 3 8 6 9").repeat(10);
+    fs::write(beginner.join(FILE), lost + &won_misere).unwrap();
+    assert_eq!(first_auto_level(&beginner), 1);
+    let listed = text(&run(&beginner, &["history"], "").stdout);
+    assert_eq!(listed.matches("misère").count(), 10, "{listed}");
+}
