@@ -178,6 +178,8 @@ pub(super) fn cells_after(
 /// The search's state: the lines to cover (as their empty cells) and the pairs so far.
 struct Finder {
     targets: [u64; MAX_LINES],
+    /// The straight line (`Geometry::straight`) of each target.
+    straights: [u8; MAX_LINES],
     count: usize,
     pairs: [(u8, u8); MAX_CELLS / 2],
     len: usize,
@@ -196,6 +198,10 @@ impl Finder {
         spent: &mut u64,
     ) -> Option<Finder> {
         let mut f = Finder::new(geom, attacker, defender, reach)?;
+        *spent += 1;
+        if f.one_pair_per_straight() {
+            return Some(f);
+        }
         f.effort = effort;
         let all = (1u128 << f.count) - 1;
         let found = f.solve(all, 0);
@@ -209,6 +215,7 @@ impl Finder {
     fn new(geom: &Geometry, attacker: u64, defender: u64, reach: u32) -> Option<Self> {
         let mut f = Finder {
             targets: [0; MAX_LINES],
+            straights: [0; MAX_LINES],
             count: 0,
             pairs: [(0, 0); MAX_CELLS / 2],
             len: 0,
@@ -235,15 +242,66 @@ impl Finder {
             for i in 0..f.count {
                 if f.targets[i] & free != free {
                     f.targets[kept] = f.targets[i];
+                    f.straights[kept] = f.straights[i];
                     kept += 1;
                 }
             }
             f.count = kept;
             f.targets[f.count] = free;
+            f.straights[f.count] = straight;
             f.count += 1;
         }
         let empties = (geom.full & !(attacker | defender)).count_ones();
         (2 * straights.count_ones() <= empties).then_some(f)
+    }
+
+    /// The quick way, exact where it succeeds: one pair for each straight line that holds
+    /// targets, taken from the cells all of that straight's targets share, so that it covers
+    /// them all. Pairs on different straights must not share a cell, so choosing them is a
+    /// bipartite matching (each straight needs two cells, each cell serves one straight),
+    /// found by augmenting paths in polynomial time. `false` when a straight's targets share
+    /// fewer than two cells or no matching exists: then a pairing may still need several
+    /// pairs on one straight, which the search looks for.
+    fn one_pair_per_straight(&mut self) -> bool {
+        // The straights with targets, and the cells their pair may use.
+        let mut ids = [0u8; MAX_CELLS / 2];
+        let mut wants = [0u64; MAX_CELLS];
+        let mut n = 0;
+        for (&target, &straight) in self.targets[..self.count].iter().zip(&self.straights) {
+            match ids[..n].iter().position(|&id| id == straight) {
+                Some(i) => wants[2 * i] &= target,
+                None if n < ids.len() => {
+                    ids[n] = straight;
+                    wants[2 * n] = target;
+                    n += 1;
+                }
+                None => return false,
+            }
+        }
+        for i in 0..n {
+            if wants[2 * i].count_ones() < 2 {
+                return false;
+            }
+            wants[2 * i + 1] = wants[2 * i];
+        }
+        let Some(owner) = matching(&wants[..2 * n]) else {
+            return false;
+        };
+        let mut first = [u8::MAX; MAX_CELLS / 2];
+        self.len = 0;
+        for (cell, &node) in owner.iter().enumerate() {
+            if node == u8::MAX {
+                continue;
+            }
+            let straight = usize::from(node) / 2;
+            if first[straight] == u8::MAX {
+                first[straight] = cell as u8;
+            } else {
+                self.pairs[self.len] = (first[straight], cell as u8);
+                self.len += 1;
+            }
+        }
+        true
     }
 
     /// Covers the targets in `uncovered` with pairs of cells outside `used`.
@@ -303,6 +361,33 @@ impl Finder {
     }
 }
 
+/// Gives each left node `i` a cell of `wants[i]`, no cell to two nodes: `owner[cell]` is the
+/// node holding it (`u8::MAX`: none), or `None` when that cannot be done.
+fn matching(wants: &[u64]) -> Option<[u8; MAX_CELLS]> {
+    if wants.len() > MAX_CELLS {
+        return None;
+    }
+    let mut owner = [u8::MAX; MAX_CELLS];
+    (0..wants.len())
+        .all(|node| augment(node, wants, &mut owner, &mut 0))
+        .then_some(owner)
+}
+
+/// Kuhn's augmenting path from left node `node`: gives it a cell of `wants[node]`, moving
+/// other nodes' cells along the path, and says whether that was possible. `seen` holds the
+/// cells visited in this search.
+fn augment(node: usize, wants: &[u64], owner: &mut [u8; MAX_CELLS], seen: &mut u64) -> bool {
+    for cell in bit_indices(wants[node] & !*seen) {
+        *seen |= 1 << cell;
+        let holder = owner[cell];
+        if holder == u8::MAX || augment(usize::from(holder), wants, owner, seen) {
+            owner[cell] = node as u8;
+            return true;
+        }
+    }
+    false
+}
+
 /// The set bits of a 128-bit mask, lowest first.
 fn bits128(mut mask: u128) -> impl Iterator<Item = usize> {
     std::iter::from_fn(move || {
@@ -324,6 +409,42 @@ mod tests {
         let p = find(g, 0, 0, true, ROOT_EFFORT, &mut 0).expect("the classic pairing");
         assert!(p.holds(g, 0, 0));
         assert_eq!(p.pairs().count(), 12, "one pair per line");
+    }
+
+    #[test]
+    fn pairings_from_the_matching_cover_every_line_they_must() {
+        let mut rng = fastrand::Rng::with_seed(5);
+        let mut matched = 0;
+        for _ in 0..3_000 {
+            let n = rng.u8(5..=7);
+            let g = Geometry::of(n, rng.u8(4..=n.min(5)));
+            let (mut attacker, mut defender) = (0u64, 0u64);
+            for i in 0..rng.usize(0..8) {
+                let empty = g.full & !(attacker | defender);
+                let cell = bit_indices(empty).nth(rng.usize(..empty.count_ones() as usize));
+                let bit = 1 << cell.unwrap();
+                if i % 2 == 0 {
+                    attacker |= bit
+                } else {
+                    defender |= bit
+                }
+            }
+            let reach = attacker_reach(g, attacker, defender, true);
+            let Some(mut f) = Finder::new(g, attacker, defender, reach) else {
+                continue;
+            };
+            if f.one_pair_per_straight() {
+                matched += 1;
+                let p = Pairing {
+                    pairs: f.pairs[..f.len].to_vec(),
+                };
+                assert!(p.holds(g, attacker, defender), "{attacker:x} {defender:x}");
+                let cells: Vec<usize> = p.pairs().flat_map(|(a, b)| [a, b]).collect();
+                let distinct: std::collections::HashSet<_> = cells.iter().collect();
+                assert_eq!(distinct.len(), cells.len(), "pairs share no cell");
+            }
+        }
+        assert!(matched > 100, "only {matched} matchings");
     }
 
     #[test]
