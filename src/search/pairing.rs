@@ -424,9 +424,9 @@ mod tests {
                 let cell = bit_indices(empty).nth(rng.usize(..empty.count_ones() as usize));
                 let bit = 1 << cell.unwrap();
                 if i % 2 == 0 {
-                    attacker |= bit
+                    attacker |= bit;
                 } else {
-                    defender |= bit
+                    defender |= bit;
                 }
             }
             let reach = attacker_reach(g, attacker, defender, true);
