@@ -16,12 +16,16 @@
 //! [`crate::mcts::Mcts`] keeps to itself.
 
 mod classic;
+mod steps;
 
 use std::fmt;
+use std::sync::atomic::AtomicBool;
 
 use serde::Serialize;
 
 use crate::position::Position;
+
+pub use steps::{Step, StepKind, done_children, node_at, progress, steps};
 
 /// Which textbook search to run. Each adds one idea to the one before it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, Serialize)]
@@ -206,7 +210,7 @@ impl Node {
 }
 
 /// The result of explaining one position.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Explanation {
     pub algorithm: Algorithm,
     /// The root's value from X's point of view.
@@ -245,6 +249,8 @@ pub enum ExplainError {
     TooLong,
     /// No textbook search is written for this rule set yet.
     Unsupported,
+    /// The search was called off before it finished.
+    Cancelled,
 }
 
 impl fmt::Display for ExplainError {
@@ -275,6 +281,7 @@ impl fmt::Display for ExplainError {
                 "explain shows the textbook searches of the classic boards; Ultimate's tree \
                  search cannot be explained yet"
             ),
+            ExplainError::Cancelled => write!(f, "the search was called off"),
         }
     }
 }
@@ -288,8 +295,40 @@ pub fn explain(
     algorithm: Algorithm,
     limits: Limits,
 ) -> Result<Explanation, ExplainError> {
+    explain_until(position, algorithm, limits, &AtomicBool::new(false))
+}
+
+/// [`explain`], given up with [`ExplainError::Cancelled`] soon after `cancel` is raised.
+pub fn explain_until(
+    position: &Position,
+    algorithm: Algorithm,
+    limits: Limits,
+    cancel: &AtomicBool,
+) -> Result<Explanation, ExplainError> {
     let board = position.classic().ok_or(ExplainError::Unsupported)?;
-    classic::explain(board, algorithm, limits)
+    classic::explain(board, algorithm, limits, cancel)
+}
+
+/// The depths tried, deepest first, by [`explain_fitting`].
+const FITTING_DEPTHS: [Option<u32>; 6] = [None, Some(6), Some(4), Some(3), Some(2), Some(1)];
+
+/// [`explain_until`] with the deepest recorded tree of at most `max_nodes` nodes: the whole
+/// tree if it fits, else the tree to depth 6, 4, 3, 2 or 1 (each try searches again).
+pub fn explain_fitting(
+    position: &Position,
+    algorithm: Algorithm,
+    max_nodes: usize,
+    cancel: &AtomicBool,
+) -> Result<Explanation, ExplainError> {
+    let mut last = ExplainError::Unsupported;
+    for depth in FITTING_DEPTHS {
+        let limits = Limits { depth, max_nodes };
+        match explain_until(position, algorithm, limits, cancel) {
+            Err(e @ ExplainError::TooBig { .. }) => last = e,
+            other => return other,
+        }
+    }
+    Err(last)
 }
 
 #[cfg(test)]
@@ -401,6 +440,22 @@ mod tests {
         }
         assert_eq!(board.outcome(), crate::board::Outcome::Draw);
         assert_eq!(x.value, 0);
+    }
+
+    #[test]
+    fn a_tree_too_big_is_recorded_to_the_deepest_depth_that_fits() {
+        let position = Position::Classic(Board::default());
+        let cancel = AtomicBool::new(false);
+        let x = explain_fitting(&position, Algorithm::Minimax, 5_000, &cancel).unwrap();
+        // 1 + 9 + 72 + 504 + 3024 nodes to depth 4; depth 6 holds far more than 5,000.
+        assert_eq!((x.depth, x.tree.count()), (Some(4), 3610));
+        let x = explain_fitting(&position, Algorithm::Symmetry, 5_000, &cancel).unwrap();
+        assert_eq!(x.depth, None, "the whole tree fits");
+        let raised = AtomicBool::new(true);
+        assert_eq!(
+            explain_fitting(&position, Algorithm::Minimax, 5_000, &raised).unwrap_err(),
+            ExplainError::Cancelled
+        );
     }
 
     #[test]
