@@ -398,3 +398,48 @@ fn a_finished_game_is_a_tree_of_one_node() {
     assert_eq!(json["tree"]["leaf"], true);
     assert_eq!(json["totals"]["visited"], 1);
 }
+
+#[test]
+fn explain_help_lists_only_the_flags_that_apply_to_it() {
+    let out = run(&["explain", "--help"], b"");
+    assert!(out.status.success());
+    let help = text(&out.stdout);
+    for flag in [
+        "--algorithm",
+        "--depth",
+        "--max-nodes",
+        "--json",
+        "--dot",
+        "--plain",
+        "--size",
+        "--k",
+        "--misere",
+        "--ultimate",
+    ] {
+        assert!(help.contains(flag), "{flag} missing:\n{help}");
+    }
+    for flag in [
+        "--x-player",
+        "--o-player",
+        "--think",
+        "--table-mb",
+        "--no-color",
+        "--ascii",
+        "--from",
+        "--no-history",
+    ] {
+        assert!(!help.contains(flag), "{flag} listed:\n{help}");
+    }
+    assert!(
+        help.contains("Print the tree as indented text (the default)"),
+        "{help}"
+    );
+    // The game's own help still lists them, and explain still accepts them (ignored).
+    let top = text(&run(&["--help"], b"").stdout);
+    assert!(
+        top.contains("--x-player") && top.contains("--think"),
+        "{top}"
+    );
+    let out = run(&["explain", "--think", "5", "--depth", "0", "5"], b"");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+}
