@@ -185,8 +185,9 @@ pub enum Command {
     Host(HostArgs),
     /// Join a game hosted with `tictactoe host`; the host's rules apply
     Join(JoinArgs),
-    /// Show the tree a textbook search (minimax, alpha-beta...) visits from a position: as
-    /// indented text with the totals (the default, or --plain), as JSON, or as Graphviz DOT
+    /// Show the tree a textbook search (minimax, alpha-beta...) visits from a position, or with
+    /// --ultimate the Monte Carlo search's tree: as indented text with the totals (the default,
+    /// or --plain), as JSON, or as Graphviz DOT
     Explain(ExplainArgs),
     /// Print a completion script for a shell (bash, zsh, fish, elvish, powershell)
     Completions(CompletionsArgs),
@@ -331,6 +332,15 @@ pub struct ExplainArgs {
     #[arg(long, value_name = "N", default_value_t = 10_000,
           value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub max_nodes: u64,
+
+    /// With --ultimate: iterations of the Monte Carlo tree search whose tree is shown
+    #[arg(long, value_name = "N", default_value_t = 1000,
+          value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub iterations: u64,
+
+    /// With --ultimate: the seed of the search's random choices (the same seed, the same tree)
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub seed: u64,
 }
 
 #[derive(Debug, Args)]

@@ -211,6 +211,8 @@ fn explain(cli: &Cli, args: &ExplainArgs) -> anyhow::Result<ExitCode> {
             depth: args.depth,
             max_nodes: usize::try_from(args.max_nodes).unwrap_or(usize::MAX),
         },
+        iterations: args.iterations,
+        seed: args.seed,
     };
     let status = explain::run(
         &args.position,

@@ -12,11 +12,12 @@
 //! still returns the best value it saw, which is then only a bound on its true value
 //! ([`Bound`]), so every node's value is still the max or min of the children it visited.
 //!
-//! Ultimate tic-tac-toe is not explained yet: its AI is a Monte Carlo tree search whose tree
-//! [`crate::mcts::Mcts`] keeps to itself.
+//! Ultimate tic-tac-toe's AI is a Monte Carlo tree search: [`explain_ultimate`] shows its tree
+//! after a chosen number of iterations, read through [`crate::mcts::Mcts::tree`].
 
 mod classic;
 mod steps;
+mod ultimate;
 
 use std::fmt;
 use std::sync::atomic::AtomicBool;
@@ -26,6 +27,7 @@ use serde::Serialize;
 use crate::position::Position;
 
 pub use steps::{Step, StepKind, done_children, node_at, progress, steps};
+pub use ultimate::{MctsExplanation, MctsNode};
 
 /// Which textbook search to run. Each adds one idea to the one before it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, Serialize)]
@@ -251,6 +253,8 @@ pub enum ExplainError {
     Unsupported,
     /// The search was called off before it finished.
     Cancelled,
+    /// The game is over: there is nothing to search.
+    GameOver,
 }
 
 impl fmt::Display for ExplainError {
@@ -278,10 +282,11 @@ impl fmt::Display for ExplainError {
             ),
             ExplainError::Unsupported => write!(
                 f,
-                "explain shows the textbook searches of the classic boards; Ultimate's tree \
-                 search cannot be explained yet"
+                "the textbook searches are written for the classic boards; Ultimate's tree is \
+                 shown from its Monte Carlo tree search"
             ),
             ExplainError::Cancelled => write!(f, "the search was called off"),
+            ExplainError::GameOver => write!(f, "the game is over: there is nothing to search"),
         }
     }
 }
@@ -296,6 +301,19 @@ pub fn explain(
     limits: Limits,
 ) -> Result<Explanation, ExplainError> {
     explain_until(position, algorithm, limits, &AtomicBool::new(false))
+}
+
+/// Ultimate tic-tac-toe's Monte Carlo tree after `iterations` iterations of a search seeded
+/// with `seed`, recorded within `limits`: visits, win rates and UCB1 scores, proven nodes and
+/// the principal variation.
+pub fn explain_ultimate(
+    position: &Position,
+    iterations: u64,
+    seed: u64,
+    limits: Limits,
+) -> Result<MctsExplanation, ExplainError> {
+    let board = position.ultimate().ok_or(ExplainError::Unsupported)?;
+    ultimate::explain(board, iterations, seed, limits)
 }
 
 /// [`explain`], given up with [`ExplainError::Cancelled`] soon after `cancel` is raised.
@@ -459,7 +477,7 @@ mod tests {
     }
 
     #[test]
-    fn ultimate_is_not_explained_yet() {
+    fn the_textbook_searches_refuse_ultimate() {
         let position = crate::position::Variant::Ultimate.start();
         let limits = Limits {
             depth: Some(0),

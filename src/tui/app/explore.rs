@@ -14,8 +14,8 @@ use super::{App, Mode};
 pub const SPEEDS: [usize; 6] = [1, 3, 10, 30, 100, 1000];
 
 /// Why `t` opens nothing in Ultimate.
-pub const NO_ULTIMATE: &str = "The explorer shows the textbook searches of the classic boards; \
-                               Ultimate's Monte Carlo tree search is not shown here";
+pub const NO_ULTIMATE: &str =
+    "The explorer covers the classic boards; Ultimate: tictactoe explain --ultimate";
 
 /// The keys of the explorer, for the message line.
 const KEYS: &str = "Enter or a digit goes into a move, Backspace back up";
