@@ -279,6 +279,32 @@ mod tests {
     }
 
     #[test]
+    fn the_explorers_searches_answer_one_by_one_quickest_first() {
+        let (mut worker, rx) = worker();
+        let position = Position::Classic("X../.O./...".parse::<Board>().unwrap());
+        worker.want(Some(Job::Explain { position }));
+        let mut order = Vec::new();
+        loop {
+            let (id, reply) = rx.recv_timeout(Duration::from_secs(20)).unwrap();
+            assert!(worker.accept(id, &reply));
+            let Reply::Explained {
+                algorithm,
+                result,
+                last,
+            } = reply
+            else {
+                panic!("{reply:?}");
+            };
+            assert_eq!(result.unwrap().value, 0, "{algorithm}");
+            order.push(algorithm);
+            if last {
+                break;
+            }
+        }
+        assert_eq!(order, EXPLAIN_ORDER);
+    }
+
+    #[test]
     fn a_cancelled_search_sends_nothing_and_frees_the_worker() {
         let (mut worker, rx) = worker();
         worker.want(Some(Job::Move {

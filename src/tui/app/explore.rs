@@ -649,6 +649,21 @@ mod tests {
     }
 
     #[test]
+    fn the_ai_waits_while_the_explorer_is_open_and_thinks_again_after() {
+        let session = Session::new(Board::default().rules(), Player::Human, Player::HARD);
+        let mut app = App::new(session, (80, 24));
+        app.update(Action::Digit(5));
+        assert!(matches!(app.job(), Some(Job::Move { .. })));
+        app.update(Action::Explore);
+        assert!(matches!(app.job(), Some(Job::Explain { .. })));
+        answer(&mut app);
+        assert_eq!(app.job(), None, "the AI does not think meanwhile");
+        app.update(Action::Explore);
+        assert!(matches!(app.job(), Some(Job::Move { .. })));
+        assert_eq!(app.message(), "O (level 7 AI) is thinking…");
+    }
+
+    #[test]
     fn ultimate_says_what_the_explorer_shows() {
         let session = Session::new(
             crate::position::Variant::Ultimate,

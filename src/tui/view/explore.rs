@@ -584,3 +584,63 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+mod bigger {
+    use super::*;
+    use crate::board::Rules;
+    use crate::game::Session;
+    use crate::player::Player;
+    use crate::tui::app::Event;
+    use crate::tui::input::Action;
+    use crate::tui::view::render;
+    use crate::tui::worker::{Job, Reply};
+    use std::sync::atomic::AtomicBool;
+
+    #[test]
+    #[rustfmt::skip]
+    fn a_bigger_board_is_drawn_compact_and_explored_with_arrows_and_enter() {
+        let rules = Rules::new(4, 4, false).unwrap();
+        let mut session = Session::new(rules, Player::Human, Player::Human);
+        let board = Board::new(rules);
+        for name in ["a1", "b2", "c3", "d4", "a2", "b1", "c1", "a3", "b3"] {
+            session.play(board.parse_cell(name).unwrap()).unwrap();
+        }
+        let mut app = App::new(session, (80, 24));
+        app.update(Action::Explore);
+        let Some(Job::Explain { position }) = app.job() else {
+            panic!("no search asked for");
+        };
+        for algorithm in Algorithm::ALL {
+            let cancel = AtomicBool::new(false);
+            let result = explain::explain_fitting(&position, algorithm, EXPLORER_NODES, &cancel);
+            app.handle(Event::Answer(Reply::Explained {
+                algorithm,
+                result: Box::new(result),
+                last: false,
+            }));
+        }
+        let text = render(&app, None, false).to_text();
+        let rows: Vec<&str> = text.lines().collect();
+        assert_eq!(&rows[4..9], [
+            "  · · · O    At the start: O to move, value 0",
+            "  O X X ·",
+            "  X O · ·",
+            "  X O X ·      move  value  window      marks",
+            "             ▸ d1    0",
+        ]);
+        let d1 = frame_tile(&app, 8, 7);
+        assert!(d1.style.reverse, "the chosen move's cell stands out");
+        app.update(Action::Digit(5));
+        assert_eq!(app.message(), "On this board: ↑ ↓ choose a move, Enter goes into it");
+        app.update(Action::Move(crate::tui::input::Direction::Down));
+        app.update(Action::Activate);
+        assert_eq!(app.message(), "At c2");
+        let text = render(&app, None, false).to_text();
+        assert!(text.contains("At c2: X to move, value 0"), "{text}");
+    }
+
+    fn frame_tile(app: &App, x: u16, y: u16) -> crate::tui::view::Tile {
+        render(app, None, false).tile(x, y)
+    }
+}
