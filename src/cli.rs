@@ -186,8 +186,9 @@ pub enum Command {
     Host(HostArgs),
     /// Join a game hosted with `tictactoe host`; the host's rules apply
     Join(JoinArgs),
-    /// Show the tree a textbook search (minimax, alpha-beta...) visits from a position: as
-    /// indented text with the totals (the default, or --plain), as JSON, or as Graphviz DOT
+    /// Show the tree a textbook search (minimax, alpha-beta...) visits from a position, or with
+    /// --ultimate the Monte Carlo search's tree: as indented text with the totals (the default,
+    /// or --plain), as JSON, or as Graphviz DOT
     Explain(ExplainArgs),
     /// Print a completion script for a shell (bash, zsh, fish, elvish, powershell)
     Completions(CompletionsArgs),
@@ -214,17 +215,55 @@ pub struct CompletionsArgs {
     pub shell: clap_complete::Shell,
 }
 
+/// The global flags that mean nothing to `explain` (the players, the AI's budget and table,
+/// drawing, `--from`, the history): hidden from its help.
+const NOT_FOR_EXPLAIN: [&str; 8] = [
+    "x",
+    "o",
+    "think",
+    "table_mb",
+    "no_color",
+    "ascii",
+    "from",
+    "no_history",
+];
+
+/// The whole command line, with each subcommand's help listing only the flags that apply to
+/// it. A global flag given a subcommand's own copy is not copied there again, so the copies
+/// below (hidden, or with help of their own) parse exactly as the global flags do.
+pub fn command() -> clap::Command {
+    let command = Cli::command();
+    let copies: Vec<clap::Arg> = command
+        .get_arguments()
+        .filter_map(|a| match a.get_id().as_str() {
+            id if NOT_FOR_EXPLAIN.contains(&id) => Some(a.clone().hide(true)),
+            "plain" => Some(
+                a.clone()
+                    .help("Print the tree as indented text (the default)"),
+            ),
+            _ => None,
+        })
+        .collect();
+    command.mut_subcommands(|sub| {
+        if sub.get_name() == "explain" {
+            sub.args(copies.clone())
+        } else {
+            sub
+        }
+    })
+}
+
 /// Writes the completion script of the whole command line for `shell`.
 pub fn write_completions(shell: clap_complete::Shell, out: &mut dyn Write) -> io::Result<()> {
     // Generated in memory first: the generator panics on a failed write (a closed pipe).
     let mut script = Vec::new();
-    clap_complete::generate(shell, &mut Cli::command(), "tictactoe", &mut script);
+    clap_complete::generate(shell, &mut command(), "tictactoe", &mut script);
     out.write_all(&script)
 }
 
 /// Writes the manual page of the whole command line, in roff.
 pub fn write_man(out: &mut dyn Write) -> io::Result<()> {
-    clap_mangen::Man::new(Cli::command()).render(out)
+    clap_mangen::Man::new(command()).render(out)
 }
 
 #[derive(Debug, Args)]
@@ -294,6 +333,15 @@ pub struct ExplainArgs {
     #[arg(long, value_name = "N", default_value_t = 10_000,
           value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub max_nodes: u64,
+
+    /// With --ultimate: iterations of the Monte Carlo tree search whose tree is shown
+    #[arg(long, value_name = "N", default_value_t = 1000,
+          value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub iterations: u64,
+
+    /// With --ultimate: the seed of the search's random choices (the same seed, the same tree)
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub seed: u64,
 }
 
 #[derive(Debug, Args)]
@@ -391,6 +439,7 @@ mod tests {
     #[test]
     fn verify_cli() {
         Cli::command().debug_assert();
+        command().debug_assert();
     }
 
     #[test]

@@ -24,7 +24,7 @@ use tictactoe::report::{analyze, explain, review, stats};
 use tictactoe::tui::{self, menu::Start};
 
 fn main() -> ExitCode {
-    let matches = Cli::command().get_matches();
+    let matches = cli::command().get_matches();
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     // The full-screen game owns the terminal: warnings about the history wait for its end.
     if full_screen(&cli) {
@@ -211,6 +211,8 @@ fn explain(cli: &Cli, args: &ExplainArgs) -> anyhow::Result<ExitCode> {
             depth: args.depth,
             max_nodes: usize::try_from(args.max_nodes).unwrap_or(usize::MAX),
         },
+        iterations: args.iterations,
+        seed: args.seed,
     };
     let status = explain::run(
         &args.position,

@@ -855,6 +855,9 @@ pub fn judge(
     })
 }
 
+mod tree;
+pub use tree::{NodeView, Proven, TreeView};
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -339,7 +339,19 @@ fn dot_output_parses_with_graphviz_where_it_is_installed() {
         return;
     };
     assert!(check.status.success());
-    let dot = explain_out(&["5", "1", "--algorithm", "symmetry", "--dot"]);
+    graphviz_draws(&explain_out(&[
+        "5",
+        "1",
+        "--algorithm",
+        "symmetry",
+        "--dot",
+    ]));
+    let args = ["--ultimate", "--iterations", "200", "--depth", "2", "--dot"];
+    graphviz_draws(&explain_out(&args));
+}
+
+/// Asserts that Graphviz draws `dot` as SVG.
+fn graphviz_draws(dot: &str) {
     let mut child = Command::new("dot")
         .arg("-Tsvg")
         .stdin(Stdio::piped())
@@ -388,7 +400,7 @@ fn bad_boards_and_moves_are_refused_with_status_2() {
     assert!(refusal(&["X../.../...", "--size", "4"]).contains("--size is 4"));
     assert!(refusal(&["5", "5"]).contains("taken"));
     assert!(refusal(&["5", "0"]).contains("move 2"));
-    assert!(refusal(&["--ultimate"]).contains("Ultimate"));
+    assert!(refusal(&["--ultimate", "55", "55"]).contains("move 2"));
 }
 
 #[test]
@@ -397,4 +409,164 @@ fn a_finished_game_is_a_tree_of_one_node() {
     assert_eq!(json["value"], 1);
     assert_eq!(json["tree"]["leaf"], true);
     assert_eq!(json["totals"]["visited"], 1);
+}
+
+#[test]
+fn explain_help_lists_only_the_flags_that_apply_to_it() {
+    let out = run(&["explain", "--help"], b"");
+    assert!(out.status.success());
+    let help = text(&out.stdout);
+    for flag in [
+        "--algorithm",
+        "--depth",
+        "--max-nodes",
+        "--json",
+        "--dot",
+        "--plain",
+        "--size",
+        "--k",
+        "--misere",
+        "--ultimate",
+    ] {
+        assert!(help.contains(flag), "{flag} missing:\n{help}");
+    }
+    for flag in [
+        "--x-player",
+        "--o-player",
+        "--think",
+        "--table-mb",
+        "--no-color",
+        "--ascii",
+        "--from",
+        "--no-history",
+    ] {
+        assert!(!help.contains(flag), "{flag} listed:\n{help}");
+    }
+    assert!(
+        help.contains("Print the tree as indented text (the default)"),
+        "{help}"
+    );
+    // The game's own help still lists them, and explain still accepts them (ignored).
+    let top = text(&run(&["--help"], b"").stdout);
+    assert!(
+        top.contains("--x-player") && top.contains("--think"),
+        "{top}"
+    );
+    let out = run(&["explain", "--think", "5", "--depth", "0", "5"], b"");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+}
+
+/// Checks an Ultimate JSON node and its subtree: every unproven node's real visits (beyond the
+/// prior's imaginary ones) are its own random game plus its children's, and every UCB score is
+/// the win rate plus the exploration term worked out from the parent's visits. Returns the
+/// nodes in the subtree.
+fn check_mcts_node(node: &Json, prior: u64, c: f64) -> u64 {
+    let visits = node["visits"].as_u64().unwrap();
+    let parent = node["visits"].as_f64().unwrap();
+    let children = node["children"].as_array().unwrap();
+    let below: u64 = children
+        .iter()
+        .map(|child| child["visits"].as_u64().unwrap() - prior)
+        .sum();
+    if !children.is_empty() && node["proven"].is_null() && !node["by"].is_null() {
+        assert_eq!(visits - prior, 1 + below, "{node}");
+    }
+    for child in children {
+        if let (Some(q), Some(e), Some(u)) = (
+            child["win_rate"].as_f64(),
+            child["exploration"].as_f64(),
+            child["ucb"].as_f64(),
+        ) {
+            assert!((q + e - u).abs() < 1e-4, "{child}");
+            let n = child["visits"].as_f64().unwrap();
+            let expected = c * (parent.ln() / n).sqrt();
+            assert!((e - expected).abs() < 1e-4, "{child}");
+        }
+        if !child["proven"].is_null() {
+            assert!(
+                child["ucb"].is_null(),
+                "a proven node is not chosen by UCB: {child}"
+            );
+        }
+    }
+    1 + children
+        .iter()
+        .map(|child| check_mcts_node(child, prior, c))
+        .sum::<u64>()
+}
+
+#[test]
+fn ultimate_shows_the_monte_carlo_tree_with_consistent_visits_and_ucb_scores() {
+    let args = ["--ultimate", "55", "--iterations", "400", "--seed", "3"];
+    let json: Json =
+        serde_json::from_str(&explain_out(&[&args[..], &["--json"]].concat())).unwrap();
+    assert_eq!(json["search"], "mcts");
+    assert_eq!(json["iterations"], 400);
+    let root = &json["tree"];
+    assert_eq!(root["visits"], 400);
+    let prior = json["prior_visits"].as_u64().unwrap();
+    let c = json["exploration_constant"].as_f64().unwrap();
+    let below: u64 = root["children"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|child| child["visits"].as_u64().unwrap() - prior)
+        .sum();
+    assert_eq!(
+        below, 400,
+        "every iteration goes through one of the root's moves"
+    );
+    let shown = check_mcts_node(root, prior, c);
+    assert_eq!(
+        shown,
+        json["nodes"].as_u64().unwrap(),
+        "the whole tree is shown"
+    );
+    // The best line follows the most visited moves, marked along the way.
+    let first = &root["children"][0];
+    assert_eq!(first["move"], json["pv"][0]);
+    assert_eq!(first["pv"], true);
+    // The same seed, the same tree; another seed, another.
+    assert_eq!(
+        explain_out(&[&args[..], &["--json"]].concat()),
+        explain_out(&[&args[..], &["--json"]].concat())
+    );
+    let other = explain_out(&[
+        "--ultimate",
+        "55",
+        "--iterations",
+        "400",
+        "--seed",
+        "4",
+        "--json",
+    ]);
+    assert_ne!(other, explain_out(&[&args[..], &["--json"]].concat()));
+}
+
+#[test]
+fn ultimate_plain_text_and_dot_name_visits_win_rates_and_ucb() {
+    let args = ["--ultimate", "--iterations", "300", "--depth", "1"];
+    let plain = explain_out(&args);
+    assert!(
+        plain.starts_with("Monte Carlo tree search from "),
+        "{plain}"
+    );
+    assert!(plain.contains("root, X to move: 300 visits"), "{plain}");
+    assert!(plain.contains("best line: "));
+    let line = plain
+        .lines()
+        .find(|l| l.starts_with("  X ") && l.contains("[best line"))
+        .expect("the best move marked");
+    assert!(line.contains("win rate") && line.contains("UCB "), "{line}");
+    assert_eq!(plain.lines().filter(|l| l.starts_with("  X ")).count(), 81);
+    let dot = explain_out(&[&args[..], &["--dot"]].concat());
+    let (nodes, edges) = dot_statements(&dot);
+    assert_eq!((nodes.len(), edges.len()), (82, 81));
+    assert_eq!(
+        edges.iter().filter(|(_, _, a)| a.contains("bold")).count(),
+        1,
+        "one level shown, one bold edge"
+    );
+    let why = refusal(&["--ultimate", "--iterations", "300", "--max-nodes", "50"]);
+    assert!(why.contains("more than --max-nodes 50"), "{why}");
 }

@@ -1511,3 +1511,90 @@ fn hosting_from_the_start_screen_listens_and_q_leaves() {
     tui.wait_exit();
     tui.assert_restored();
 }
+
+#[test]
+fn the_explorer_opens_on_the_game_descends_goes_back_and_closes() {
+    let mut tui = two_humans();
+    tui.send("51");
+    tui.wait_board(".../.X./O..");
+    tui.send("t");
+    tui.wait_text("Search explorer · minimax");
+    tui.wait_text("Every search done");
+    let screen = tui.screen();
+    for text in [
+        "At the start: X to move, value 0",
+        "visited          6812       703       222       174        91",
+        "▸ 2     0",
+    ] {
+        assert!(screen.contains(text), "{text:?} missing:\n{screen}");
+    }
+    tui.send("9");
+    tui.wait_text("At 9: O to move, value 0");
+    assert!(tui.screen().contains("O │ 2 │ 3"), "{}", tui.screen());
+    tui.send("a");
+    tui.wait_text("Search explorer · alpha-beta");
+    tui.wait_text("(an upper bound: nothing reached α)");
+    tui.send("\x7f");
+    tui.wait_text("Back at the root");
+    tui.send("t");
+    tui.wait_text("X to move (Player 1)");
+    assert_eq!(tui.board(), ".../.X./O..", "nothing was played");
+    tui.send("q");
+    tui.wait_text("Leave this game? y/n");
+    tui.send("y");
+    assert!(tui.wait_exit());
+    tui.assert_restored();
+}
+
+#[test]
+fn step_mode_replays_the_search_runs_to_the_end_and_esc_backs_out() {
+    let mut tui = two_humans();
+    tui.send("51");
+    tui.wait_board(".../.X./O..");
+    tui.send("t");
+    tui.wait_text("Every search done");
+    tui.send("a");
+    tui.wait_text("Search explorer · alpha-beta");
+    tui.send("9");
+    tui.wait_text("At 9: O to move");
+    tui.send("s");
+    tui.wait_text("Step 1 of 180 · paused");
+    assert!(tui.screen().contains("enter 9 with the window (0, +∞)"));
+    tui.send("\x1b[C");
+    tui.wait_text("Step 2 of 180 · paused");
+    tui.wait_text("enter 9 2 with the window (0, +∞)");
+    // Faster, then run: the replay goes on by itself and stops at the end.
+    tui.send("+++");
+    tui.send(" ");
+    tui.wait_text("· running");
+    tui.wait_text("Step 180 of 180 · paused");
+    assert!(tui.screen().contains("leave 9: value 0 backed up"));
+    tui.send("\x1b");
+    tui.wait_text("Step mode left");
+    tui.send("\x1b");
+    tui.wait_text("Back at the root");
+    tui.send("\x1b");
+    tui.wait_text("X to move (Player 1)");
+    tui.send("\x03");
+    assert!(tui.wait_exit());
+    tui.assert_restored();
+}
+
+#[test]
+fn the_explorer_opens_on_the_position_the_review_shows() {
+    let mut tui = two_humans();
+    tui.send("594613");
+    tui.wait_text("O (Player 2) wins.");
+    tui.send("r");
+    tui.wait_text("Move 1 of 6");
+    tui.send("\x1b[C\x1b[C\x1b[C\x1b[C");
+    tui.wait_text("Move 5 of 6");
+    tui.send("t");
+    tui.wait_text("Search explorer · minimax");
+    // Before move 5, X must block at 3; 1 loses.
+    tui.wait_text("Value: 0 (draw) · best line: 3");
+    tui.send("t");
+    tui.wait_text("Move 5 of 6");
+    tui.send("q");
+    assert!(tui.wait_exit());
+}

@@ -1,6 +1,7 @@
 //! The textbook searches on classic N×N boards, recording the tree they visit.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::{
     Algorithm, Bound, ExplainError, Explanation, Hit, Limits, Node, Totals, VISIT_LIMIT, Window,
@@ -18,8 +19,11 @@ struct Stored {
     position: (u64, u64),
 }
 
+/// How many visits pass between two looks at the cancel flag.
+const CANCEL_EVERY: u64 = 4096;
+
 /// One search in progress: its counts, its table and the tree it records.
-struct Explorer {
+struct Explorer<'a> {
     algorithm: Algorithm,
     limits: Limits,
     totals: Totals,
@@ -28,6 +32,8 @@ struct Explorer {
     wanted: u64,
     /// `pv[ply]`: the best line found from the node being searched at `ply`.
     pv: Vec<Vec<Cell>>,
+    /// Raised to call the search off.
+    cancel: &'a AtomicBool,
 }
 
 /// Runs `algorithm` on `board` (see [`super::explain`]).
@@ -35,8 +41,10 @@ pub(super) fn explain(
     board: &Board,
     algorithm: Algorithm,
     limits: Limits,
+    cancel: &AtomicBool,
 ) -> Result<Explanation, ExplainError> {
     let mut explorer = Explorer {
+        cancel,
         algorithm,
         limits,
         totals: Totals::default(),
@@ -116,7 +124,7 @@ fn node(board: &Board, mv: Option<Cell>, window: Option<Window>) -> Node {
     }
 }
 
-impl Explorer {
+impl Explorer<'_> {
     /// Plain minimax: every move, to the end of every game.
     fn minimax(
         &mut self,
@@ -213,6 +221,9 @@ impl Explorer {
         self.totals.visited += 1;
         if self.totals.visited > VISIT_LIMIT {
             return Err(ExplainError::TooLong);
+        }
+        if self.totals.visited % CANCEL_EVERY == 0 && self.cancel.load(Ordering::Relaxed) {
+            return Err(ExplainError::Cancelled);
         }
         if self.pv.len() <= ply + 1 {
             self.pv.resize(ply + 2, Vec::new());

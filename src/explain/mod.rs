@@ -12,16 +12,22 @@
 //! still returns the best value it saw, which is then only a bound on its true value
 //! ([`Bound`]), so every node's value is still the max or min of the children it visited.
 //!
-//! Ultimate tic-tac-toe is not explained yet: its AI is a Monte Carlo tree search whose tree
-//! [`crate::mcts::Mcts`] keeps to itself.
+//! Ultimate tic-tac-toe's AI is a Monte Carlo tree search: [`explain_ultimate`] shows its tree
+//! after a chosen number of iterations, read through [`crate::mcts::Mcts::tree`].
 
 mod classic;
+mod steps;
+mod ultimate;
 
 use std::fmt;
+use std::sync::atomic::AtomicBool;
 
 use serde::Serialize;
 
 use crate::position::Position;
+
+pub use steps::{Step, StepKind, done_children, node_at, progress, steps};
+pub use ultimate::{MctsExplanation, MctsNode};
 
 /// Which textbook search to run. Each adds one idea to the one before it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, Serialize)]
@@ -206,7 +212,7 @@ impl Node {
 }
 
 /// The result of explaining one position.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Explanation {
     pub algorithm: Algorithm,
     /// The root's value from X's point of view.
@@ -245,6 +251,10 @@ pub enum ExplainError {
     TooLong,
     /// No textbook search is written for this rule set yet.
     Unsupported,
+    /// The search was called off before it finished.
+    Cancelled,
+    /// The game is over: there is nothing to search.
+    GameOver,
 }
 
 impl fmt::Display for ExplainError {
@@ -272,9 +282,11 @@ impl fmt::Display for ExplainError {
             ),
             ExplainError::Unsupported => write!(
                 f,
-                "explain shows the textbook searches of the classic boards; Ultimate's tree \
-                 search cannot be explained yet"
+                "the textbook searches are written for the classic boards; Ultimate's tree is \
+                 shown from its Monte Carlo tree search"
             ),
+            ExplainError::Cancelled => write!(f, "the search was called off"),
+            ExplainError::GameOver => write!(f, "the game is over: there is nothing to search"),
         }
     }
 }
@@ -288,8 +300,53 @@ pub fn explain(
     algorithm: Algorithm,
     limits: Limits,
 ) -> Result<Explanation, ExplainError> {
+    explain_until(position, algorithm, limits, &AtomicBool::new(false))
+}
+
+/// Ultimate tic-tac-toe's Monte Carlo tree after `iterations` iterations of a search seeded
+/// with `seed`, recorded within `limits`: visits, win rates and UCB1 scores, proven nodes and
+/// the principal variation.
+pub fn explain_ultimate(
+    position: &Position,
+    iterations: u64,
+    seed: u64,
+    limits: Limits,
+) -> Result<MctsExplanation, ExplainError> {
+    let board = position.ultimate().ok_or(ExplainError::Unsupported)?;
+    ultimate::explain(board, iterations, seed, limits)
+}
+
+/// [`explain`], given up with [`ExplainError::Cancelled`] soon after `cancel` is raised.
+pub fn explain_until(
+    position: &Position,
+    algorithm: Algorithm,
+    limits: Limits,
+    cancel: &AtomicBool,
+) -> Result<Explanation, ExplainError> {
     let board = position.classic().ok_or(ExplainError::Unsupported)?;
-    classic::explain(board, algorithm, limits)
+    classic::explain(board, algorithm, limits, cancel)
+}
+
+/// The depths tried, deepest first, by [`explain_fitting`].
+const FITTING_DEPTHS: [Option<u32>; 6] = [None, Some(6), Some(4), Some(3), Some(2), Some(1)];
+
+/// [`explain_until`] with the deepest recorded tree of at most `max_nodes` nodes: the whole
+/// tree if it fits, else the tree to depth 6, 4, 3, 2 or 1 (each try searches again).
+pub fn explain_fitting(
+    position: &Position,
+    algorithm: Algorithm,
+    max_nodes: usize,
+    cancel: &AtomicBool,
+) -> Result<Explanation, ExplainError> {
+    let mut last = ExplainError::Unsupported;
+    for depth in FITTING_DEPTHS {
+        let limits = Limits { depth, max_nodes };
+        match explain_until(position, algorithm, limits, cancel) {
+            Err(e @ ExplainError::TooBig { .. }) => last = e,
+            other => return other,
+        }
+    }
+    Err(last)
 }
 
 #[cfg(test)]
@@ -404,7 +461,23 @@ mod tests {
     }
 
     #[test]
-    fn ultimate_is_not_explained_yet() {
+    fn a_tree_too_big_is_recorded_to_the_deepest_depth_that_fits() {
+        let position = Position::Classic(Board::default());
+        let cancel = AtomicBool::new(false);
+        let x = explain_fitting(&position, Algorithm::Minimax, 5_000, &cancel).unwrap();
+        // 1 + 9 + 72 + 504 + 3024 nodes to depth 4; depth 6 holds far more than 5,000.
+        assert_eq!((x.depth, x.tree.count()), (Some(4), 3610));
+        let x = explain_fitting(&position, Algorithm::Symmetry, 5_000, &cancel).unwrap();
+        assert_eq!(x.depth, None, "the whole tree fits");
+        let raised = AtomicBool::new(true);
+        assert_eq!(
+            explain_fitting(&position, Algorithm::Minimax, 5_000, &raised).unwrap_err(),
+            ExplainError::Cancelled
+        );
+    }
+
+    #[test]
+    fn the_textbook_searches_refuse_ultimate() {
         let position = crate::position::Variant::Ultimate.start();
         let limits = Limits {
             depth: Some(0),

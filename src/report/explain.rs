@@ -10,6 +10,7 @@ use crate::board::RulesError;
 use crate::explain::{self, Algorithm, Bound, Explanation, Hit, Limits, Node};
 use crate::position::{ParsePositionError, Position, Variant};
 use crate::record::{Record, RecordError};
+use crate::report::explain_mcts;
 
 /// How the tree is printed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,6 +36,9 @@ pub struct Options {
     pub algorithm: Algorithm,
     pub format: Format,
     pub limits: Limits,
+    /// Ultimate: the Monte Carlo tree search's iterations and seed.
+    pub iterations: u64,
+    pub seed: u64,
 }
 
 /// Explains the position given by `input` (nothing: the empty board; one word with `/`: a
@@ -54,12 +58,41 @@ pub fn run(
             return Ok(2);
         }
     };
+    if position.ultimate().is_some() {
+        return ultimate(&position, options, out, err);
+    }
     match explain::explain(&position, options.algorithm, options.limits) {
         Ok(explanation) => {
             let text = match options.format {
                 Format::Plain => plain(&position, &explanation),
                 Format::Json => json(&position, &explanation),
                 Format::Dot => dot(&explanation),
+            };
+            out.write_all(text.as_bytes())?;
+            Ok(0)
+        }
+        Err(why) => {
+            writeln!(err, "tictactoe: {why}")?;
+            Ok(2)
+        }
+    }
+}
+
+/// [`run`] for an Ultimate position: the Monte Carlo tree.
+fn ultimate(
+    position: &Position,
+    options: &Options,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> io::Result<u8> {
+    let explained =
+        explain::explain_ultimate(position, options.iterations, options.seed, options.limits);
+    match explained {
+        Ok(x) => {
+            let text = match options.format {
+                Format::Plain => explain_mcts::plain(position, &x),
+                Format::Json => explain_mcts::json(position, &x),
+                Format::Dot => explain_mcts::dot(position, &x),
             };
             out.write_all(text.as_bytes())?;
             Ok(0)
@@ -239,7 +272,7 @@ pub fn json(position: &Position, explanation: &Explanation) -> String {
 }
 
 /// A DOT string literal.
-fn quoted(text: &str) -> String {
+pub(super) fn quoted(text: &str) -> String {
     format!("\"{}\"", text.replace('\\', "\\\\").replace('"', "\\\""))
 }
 

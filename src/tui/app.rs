@@ -20,11 +20,13 @@ use crate::tui::worker::{Job, Reply};
 
 mod confirm;
 mod entry;
+mod explore;
 mod level;
 mod net;
 mod reviewing;
 
 pub use confirm::Leave;
+pub use explore::{Explore, SPEEDS, Stepping, step_words};
 
 /// Human moves typed while the AI is to move wait here, at most this many.
 const QUEUE_LIMIT: usize = crate::game::TYPE_AHEAD;
@@ -49,6 +51,9 @@ pub enum Mode {
     /// `Leave this game? y/n`, over the mode it returns to if the answer is no. The AI does
     /// not think meanwhile.
     Confirm(Leave, Box<Mode>),
+    /// The explorer of the AI's search tree, over the mode it returns to. The AI does not
+    /// think meanwhile: the worker runs the explorer's searches.
+    Explore(Box<Explore>, Box<Mode>),
 }
 
 /// Something the loop, not the player, tells the app.
@@ -60,6 +65,8 @@ pub enum Event {
     Answer(Reply),
     /// News from the connection of a network game.
     Net(LinkEvent),
+    /// The loop's clock, while [`App::ticking`].
+    Tick,
 }
 
 pub struct App {
@@ -199,6 +206,7 @@ impl App {
         let position = *self.game().position();
         match self.base_mode() {
             Mode::HintWaiting(_) => Some(Job::Hint { position }),
+            Mode::Explore(explore, _) => explore.job(),
             Mode::ReviewWaiting { .. } => Some(Job::Review {
                 record: self.game().record(),
             }),
@@ -221,6 +229,7 @@ impl App {
             Event::Resize { columns, rows } => self.size = (columns, rows),
             Event::Answer(reply) => self.done(reply),
             Event::Net(event) => self.link_event(event),
+            Event::Tick => self.tick(),
         }
     }
 
@@ -228,6 +237,14 @@ impl App {
     fn done(&mut self, reply: Reply) {
         match (self.job(), reply) {
             (Some(Job::Move { .. }), Reply::Move(mv)) => self.ai_move(mv),
+            (
+                Some(Job::Explain { .. }),
+                Reply::Explained {
+                    algorithm, result, ..
+                },
+            ) => {
+                self.explained(algorithm, *result);
+            }
             (Some(Job::Review { .. }), Reply::Progress { done, total }) => {
                 *self.base_mode_mut() = Mode::ReviewWaiting { done, total };
                 self.message = format!("Reviewing the game: move {done} of {total} judged…");
@@ -301,6 +318,11 @@ impl App {
                 self.review_key(action);
                 return;
             }
+            Mode::Explore(explore, under) => {
+                self.mode = Mode::Explore(explore, under);
+                self.explore_key(action);
+                return;
+            }
             other => self.mode = other,
         }
         self.play_key(action);
@@ -345,6 +367,10 @@ impl App {
             Action::Review => self.ask_review(),
             Action::NewRound => self.leave(Leave::NewRound),
             Action::Level => self.change_level(),
+            Action::Explore => self.open_explorer(),
+            Action::Step | Action::Faster | Action::Slower => {
+                self.message = "s, + and - step through a search in the explorer (t)".into();
+            }
             // Opened in `update`, over any mode.
             Action::Help => {}
             Action::Escape | Action::Quit => self.leave(Leave::Quit),
@@ -512,6 +538,7 @@ mod tests {
                     .map(|(c, v)| (Move::Classic(c), v))
                     .collect(),
             ),
+            Job::Explain { .. } => panic!("the explorer's tests answer its searches"),
             Job::Review { record } => {
                 let mut brain =
                     crate::player::Brain::new(None).with_think(std::time::Duration::from_secs(5));

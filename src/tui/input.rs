@@ -37,6 +37,13 @@ pub enum Action {
     NewRound,
     /// `l`: the AI's level for the next round.
     Level,
+    /// `t`: open (or close) the explorer of the AI's search tree.
+    Explore,
+    /// `s`: in the explorer, replay the search step by step (or stop replaying).
+    Step,
+    /// `+` and `-`: in the explorer's step mode, replay faster or slower.
+    Faster,
+    Slower,
     /// Open the help overlay (or close it).
     Help,
     /// Esc: close the help overlay, cancel a board chosen in Ultimate, or quit (asking first
@@ -92,6 +99,10 @@ fn key_action(key: &KeyEvent, test_panic: bool) -> Option<Action> {
         KeyCode::Char('r' | 'R') => Action::Review,
         KeyCode::Char('n' | 'N') => Action::NewRound,
         KeyCode::Char('l' | 'L') => Action::Level,
+        KeyCode::Char('t' | 'T') => Action::Explore,
+        KeyCode::Char('s' | 'S') => Action::Step,
+        KeyCode::Char('+' | '=') => Action::Faster,
+        KeyCode::Char('-') => Action::Slower,
         KeyCode::Char('?') => Action::Help,
         KeyCode::Char('q' | 'Q') => Action::Quit,
         KeyCode::Char('y' | 'Y') => Action::Yes,

@@ -36,6 +36,9 @@ use worker::{Job, Reply, Worker};
 /// How often the screen is redrawn while the AI works, to show that it does.
 const TICK: Duration = Duration::from_millis(200);
 
+/// How often the explorer's step mode takes its next steps while it runs.
+const STEP_TICK: Duration = Duration::from_millis(150);
+
 /// How the terminal game is set up.
 #[derive(Clone, Copy, Debug)]
 pub struct Options {
@@ -196,6 +199,7 @@ impl Game<'_> {
         busy: Option<Duration>,
     ) -> Result<Message, RecvTimeoutError> {
         match (&self.held, busy) {
+            _ if self.app.ticking() => rx.recv_timeout(STEP_TICK),
             (Some((_, due)), _) => {
                 rx.recv_timeout(due.saturating_duration_since(Instant::now()).min(TICK))
             }
@@ -225,6 +229,9 @@ impl Game<'_> {
             Ok(Message::Net(event)) => self.app.handle(Event::Net(event)),
             Ok(Message::Stop(number)) => self.signal = Some(number),
             Err(RecvTimeoutError::Timeout) => {
+                if self.app.ticking() {
+                    self.app.handle(Event::Tick);
+                }
                 if let Some((_, due)) = self.held
                     && Instant::now() >= due
                 {

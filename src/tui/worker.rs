@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 
+use crate::explain::{self, Algorithm, ExplainError, Explanation};
 use crate::player::{Brain, Player};
 use crate::position::{Move, Position};
 use crate::record::Record;
@@ -28,7 +29,22 @@ pub enum Job {
     Hint { position: Position },
     /// Every move of a game judged.
     Review { record: Record },
+    /// The textbook searches of `position`, for the explorer: one answer per algorithm.
+    Explain { position: Position },
 }
+
+/// The most nodes of one recorded tree the explorer keeps: a deeper tree is recorded to a
+/// smaller depth ([`explain::explain_fitting`]).
+pub const EXPLORER_NODES: usize = 20_000;
+
+/// The order the explorer's searches run in: the quickest first, so the screen fills early.
+const EXPLAIN_ORDER: [Algorithm; 5] = [
+    Algorithm::Symmetry,
+    Algorithm::Table,
+    Algorithm::Ordered,
+    Algorithm::AlphaBeta,
+    Algorithm::Minimax,
+];
 
 /// The worker's answer to a [`Job`].
 #[derive(Clone, Debug, PartialEq)]
@@ -41,6 +57,12 @@ pub enum Reply {
         total: usize,
     },
     Review(Vec<Judgement>),
+    /// One algorithm's search for the explorer; `last` when every algorithm has answered.
+    Explained {
+        algorithm: Algorithm,
+        result: Box<Result<Explanation, ExplainError>>,
+        last: bool,
+    },
     /// The worker thread died (a bug): no answer will come.
     Failed,
 }
@@ -48,7 +70,10 @@ pub enum Reply {
 impl Reply {
     /// Whether this answers the job (rather than telling how far it has come).
     pub fn is_final(&self) -> bool {
-        !matches!(self, Reply::Progress { .. })
+        !matches!(
+            self,
+            Reply::Progress { .. } | Reply::Explained { last: false, .. }
+        )
     }
 }
 
@@ -100,6 +125,12 @@ impl Worker {
                                 let _ = answers.send(wrap(id, Reply::Progress { done, total }));
                             };
                             review::review(&record, &mut brain, &mut progress).map(Reply::Review)
+                        }
+                        Job::Explain { position } => {
+                            explain_all(&position, &cancel, &mut |reply| {
+                                let _ = answers.send(wrap(id, reply));
+                            });
+                            None
                         }
                     };
                     // A cancelled search's result means nothing.
@@ -168,6 +199,22 @@ impl Worker {
     }
 }
 
+/// Runs every textbook search on `position`, quickest first, and sends each answer as it
+/// comes; stops early when `cancel` is raised.
+fn explain_all(position: &Position, cancel: &AtomicBool, send: &mut dyn FnMut(Reply)) {
+    for (i, algorithm) in EXPLAIN_ORDER.into_iter().enumerate() {
+        let result = explain::explain_fitting(position, algorithm, EXPLORER_NODES, cancel);
+        if cancel.load(Ordering::Relaxed) {
+            return;
+        }
+        send(Reply::Explained {
+            algorithm,
+            result: Box::new(result),
+            last: i + 1 == EXPLAIN_ORDER.len(),
+        });
+    }
+}
+
 /// Tells the loop when the worker thread dies of a panic, so the game stops with an error
 /// instead of waiting for an answer that will never come.
 struct Farewell<M> {
@@ -229,6 +276,32 @@ mod tests {
         );
         assert!(worker.want(None));
         assert!(worker.busy_for().is_none());
+    }
+
+    #[test]
+    fn the_explorers_searches_answer_one_by_one_quickest_first() {
+        let (mut worker, rx) = worker();
+        let position = Position::Classic("X../.O./...".parse::<Board>().unwrap());
+        worker.want(Some(Job::Explain { position }));
+        let mut order = Vec::new();
+        loop {
+            let (id, reply) = rx.recv_timeout(Duration::from_secs(20)).unwrap();
+            assert!(worker.accept(id, &reply));
+            let Reply::Explained {
+                algorithm,
+                result,
+                last,
+            } = reply
+            else {
+                panic!("{reply:?}");
+            };
+            assert_eq!(result.unwrap().value, 0, "{algorithm}");
+            order.push(algorithm);
+            if last {
+                break;
+            }
+        }
+        assert_eq!(order, EXPLAIN_ORDER);
     }
 
     #[test]

@@ -71,12 +71,13 @@ impl App {
                 self.mode = Mode::Playing;
                 self.message = self.turn_message();
             }
+            Action::Explore => self.open_explorer(),
             Action::Quit | Action::Interrupt | Action::NewRound | Action::Panic => {
                 self.mode = Mode::Playing;
                 self.play_key(action);
             }
             _ => {
-                self.message = "In the review: ← → step through the moves, r or Esc leaves".into();
+                self.message = "In the review: ← → step through the moves, t explores the search, r or Esc leaves".into();
             }
         }
     }

@@ -77,23 +77,34 @@ fn key_parts(app: &App, keys: &str) -> Vec<String> {
             &["play", "h hint", "? keys", "q quit"]
         }
     } else if app.review().is_some() {
-        &["← → step", "7 first", "1 last", "r or Esc leave", "q quit"]
+        &[
+            "← → step",
+            "7 first",
+            "1 last",
+            "t explore",
+            "r or Esc leave",
+            "q quit",
+        ]
     } else if app.game().is_over() {
-        &["n new round", "r review", "? keys", "q quit"]
+        &["n new round", "r review", "t explore", "? keys", "q quit"]
     } else if humans {
         &[
             "play",
             "u undo",
             "h hint",
             "n new round",
+            "t explore",
             "? keys",
             "q quit",
         ]
     } else {
         &["Space pause", "h hint", "n new round", "? keys", "q quit"]
     };
+    // The explorer shows the classic boards' searches only.
+    let explores = !app.game().variant().has_boards();
     parts
         .iter()
+        .filter(|&&p| p != "t explore" || explores)
         .map(|&p| {
             if p == "play" {
                 format!("{keys} play")
@@ -165,7 +176,7 @@ pub(super) fn draw_status(frame: &mut Frame, y: u16, app: &App, palette: Palette
     }
 }
 
-pub(super) const HELP: [&str; 14] = [
+pub(super) const HELP: [&str; 15] = [
     "1-9          play that cell: 7 8 9 is the top row",
     "keypad       Home PgUp End PgDn Begin play 7 9 1 3 5",
     "arrows       move the cursor; c3 typed plays c3",
@@ -176,6 +187,7 @@ pub(super) const HELP: [&str; 14] = [
     "n            new round (the other side starts)",
     "l            the AI's level for the next round",
     "r            review the finished game, move by move",
+    "t            explore the AI's search tree from here",
     "Space        pause or resume AI against AI",
     "?            this help",
     "q Esc Ctrl-C quit (mid-game q and Esc ask first)",
@@ -203,7 +215,7 @@ pub(super) const ULTIMATE_HELP: [&str; 16] = [
 ];
 
 /// The keys in a box that fits 30×14, for screens too small for the full help.
-pub(super) const SHORT_HELP: [&str; 10] = [
+pub(super) const SHORT_HELP: [&str; 11] = [
     "1-9 c3  play a cell",
     "arrows  move; Enter plays",
     "u       undo",
@@ -211,6 +223,7 @@ pub(super) const SHORT_HELP: [&str; 10] = [
     "n       new round",
     "l       the AI's level",
     "r       review the game",
+    "t       explore the search",
     "?       this help",
     "q Esc   quit (asks first)",
     "  any key closes this",

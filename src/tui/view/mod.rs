@@ -6,6 +6,7 @@
 
 mod chrome;
 mod classic;
+mod explore;
 mod frame;
 pub mod menu;
 mod paint;
@@ -42,6 +43,17 @@ pub fn render(app: &App, busy: Option<Duration>, color: bool) -> Frame {
     let (width, height) = app.size();
     let mut frame = Frame::new(width, height);
     let palette = Palette { color };
+    if let Some(explorer) = app.explorer() {
+        explore::draw(&mut frame, app, explorer, palette, busy);
+        if app.help_open() {
+            draw_help(
+                &mut frame,
+                &explore::EXPLORE_HELP,
+                &explore::EXPLORE_SHORT_HELP,
+            );
+        }
+        return frame;
+    }
     let shown = app.shown_position();
     let placed = match &shown {
         Position::Classic(board) => classic::draw(&mut frame, app, board, palette),

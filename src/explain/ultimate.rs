@@ -1,0 +1,322 @@
+//! Ultimate tic-tac-toe explained: the Monte Carlo tree after a search of a chosen number of
+//! iterations, read through [`crate::mcts::TreeView`]. Every child shows its visits, its win
+//! rate, and the UCB1 score the search last compared it by, split into the win rate and the
+//! exploration term; proven nodes are marked, and the principal variation is the line the
+//! search would follow.
+
+// Visit counts become f32 for UCB1, as in the search itself: exact far beyond any tree shown.
+#![allow(clippy::cast_precision_loss)]
+
+use serde::Serialize;
+
+use super::{ExplainError, Limits};
+use crate::mcts::{Mcts, NodeView, Proven, TreeView};
+use crate::ultimate::UltimateBoard;
+
+/// One node of the recorded Monte Carlo tree: the position after `mv`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MctsNode {
+    /// The move into the node, board then cell (`None` at the root).
+    #[serde(rename = "move")]
+    pub mv: Option<String>,
+    /// Who played it (`None` at the root); the win rate and proof are this player's.
+    pub by: Option<char>,
+    /// Visits, the prior's imaginary ones included.
+    pub visits: u32,
+    /// Games won by `by` out of the visits, a draw counting half.
+    pub wins: f32,
+    /// `wins / visits`; `None` before any visit.
+    pub win_rate: Option<f32>,
+    /// UCB1's exploration term: `c * sqrt(ln(parent's visits) / visits)`.
+    pub exploration: Option<f32>,
+    /// The UCB1 score the parent chooses by: win rate plus exploration. `None` at the root
+    /// and for proven nodes, which the search no longer scores this way.
+    pub ucb: Option<f32>,
+    /// Proven: `win`, `loss` or `draw` for `by`.
+    pub proven: Option<&'static str>,
+    /// For a proven win or loss, the plies from the parent's position to the end.
+    pub plies: Option<u8>,
+    /// On the principal variation.
+    pub pv: bool,
+    /// Nodes of the tree below this one that are not recorded (beyond the depth shown).
+    pub hidden: u64,
+    pub children: Vec<MctsNode>,
+}
+
+impl MctsNode {
+    /// Nodes in this subtree, this one included.
+    pub fn count(&self) -> usize {
+        1 + self.children.iter().map(MctsNode::count).sum::<usize>()
+    }
+}
+
+/// The search explained.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MctsExplanation {
+    pub iterations: u64,
+    pub seed: u64,
+    /// UCB1's exploration constant `c`.
+    pub exploration_constant: f32,
+    /// Imaginary visits each node starts with, at the rate the move prior guesses.
+    pub prior_visits: u32,
+    /// Nodes in the whole tree.
+    pub nodes: usize,
+    /// The principal variation: from the root, the move the search would choose at each
+    /// node (a proven win, else the most visited move not proven lost), while the tree goes.
+    pub pv: Vec<String>,
+    /// The depth recorded (`None`: the whole tree).
+    pub depth: Option<u32>,
+    pub tree: MctsNode,
+}
+
+/// Searches `board` for `iterations` iterations seeded with `seed`, and records its tree
+/// within `limits`.
+pub fn explain(
+    board: &UltimateBoard,
+    iterations: u64,
+    seed: u64,
+    limits: Limits,
+) -> Result<MctsExplanation, ExplainError> {
+    let mut mcts = Mcts::new(Some(seed));
+    mcts.think_iterations(board, iterations)
+        .ok_or(ExplainError::GameOver)?;
+    let view = mcts.tree().expect("a search ran");
+    let size = recorded(view.root(), limits.depth, 0);
+    if size > limits.max_nodes as u64 {
+        return Err(ExplainError::TooBig {
+            nodes: size,
+            limit: limits.max_nodes,
+            depth: limits.depth,
+        });
+    }
+    let pv = principal(view.root());
+    let mut tree = record(&view, view.root(), None, *board, 0, limits.depth);
+    mark_pv(&mut tree, &pv);
+    Ok(MctsExplanation {
+        iterations: view.iterations(),
+        seed,
+        exploration_constant: view.exploration(),
+        prior_visits: view.prior_visits(),
+        nodes: view.nodes(),
+        pv: pv.iter().map(ToString::to_string).collect(),
+        depth: limits.depth,
+        tree,
+    })
+}
+
+/// Nodes of the tree under `node` down to `depth` levels below the root (`level` is the
+/// node's).
+fn recorded(node: NodeView<'_>, depth: Option<u32>, level: u32) -> u64 {
+    if depth.is_some_and(|d| level > d) {
+        return 0;
+    }
+    1 + node
+        .children()
+        .map(|c| recorded(c, depth, level + 1))
+        .sum::<u64>()
+}
+
+/// The line the search would follow: at each node the proven win, else the most visited
+/// child not proven lost.
+fn principal(root: NodeView<'_>) -> Vec<crate::ultimate::Move> {
+    let mut line = Vec::new();
+    let mut node = root;
+    loop {
+        let children: Vec<NodeView<'_>> = node.children().collect();
+        let win = children
+            .iter()
+            .filter_map(|c| match c.proven() {
+                Some(Proven::Win(plies)) => Some((plies, *c)),
+                _ => None,
+            })
+            .min_by_key(|&(plies, _)| plies)
+            .map(|(_, c)| c);
+        let next = win.or_else(|| {
+            children
+                .iter()
+                .filter(|c| !matches!(c.proven(), Some(Proven::Loss(_))))
+                .max_by_key(|c| c.visits())
+                .copied()
+        });
+        let Some(next) = next else { return line };
+        line.extend(next.mv());
+        node = next;
+    }
+}
+
+/// The recorded node for `node`, the position `board` after its move; `parent_visits` is its
+/// parent's (for UCB1).
+fn record(
+    view: &TreeView<'_>,
+    node: NodeView<'_>,
+    parent_visits: Option<u32>,
+    board: UltimateBoard,
+    level: u32,
+    depth: Option<u32>,
+) -> MctsNode {
+    let visits = node.visits();
+    let wins = node.score() as f32 / 2.0;
+    // The root's player is not anyone's choice: its rate means nothing here.
+    let win_rate = (visits > 0 && node.mv().is_some()).then(|| wins / visits as f32);
+    let exploration = parent_visits.filter(|_| visits > 0).map(|n| {
+        let log = (n.max(1) as f32).ln();
+        view.exploration() * (log / visits as f32).sqrt()
+    });
+    let proven = node.proven();
+    let ucb = match (proven, win_rate, exploration) {
+        (None, Some(q), Some(e)) => Some(q + e),
+        _ => None,
+    };
+    let shown = depth.is_none_or(|d| level < d);
+    let children = if shown {
+        let mut children: Vec<MctsNode> = node
+            .children()
+            .map(|c| {
+                let mv = c.mv().expect("a child has a move");
+                let after = board.with_move(mv).expect("the tree holds legal moves");
+                record(view, c, Some(visits), after, level + 1, depth)
+            })
+            .collect();
+        // Most visited first; ties keep the search's order.
+        children.sort_by_key(|c| std::cmp::Reverse(c.visits));
+        children
+    } else {
+        Vec::new()
+    };
+    let hidden = if shown {
+        0
+    } else {
+        recorded(node, None, 0) - 1
+    };
+    MctsNode {
+        mv: node.mv().map(|m| m.to_string()),
+        by: node.mv().map(|_| board.to_move().other().symbol()),
+        visits,
+        wins,
+        win_rate,
+        exploration,
+        ucb,
+        proven: proven.map(|p| match p {
+            Proven::Win(_) => "win",
+            Proven::Loss(_) => "loss",
+            Proven::Draw => "draw",
+        }),
+        plies: match proven {
+            Some(Proven::Win(p) | Proven::Loss(p)) => Some(p),
+            _ => None,
+        },
+        pv: false,
+        hidden,
+        children,
+    }
+}
+
+/// Marks the nodes along `pv` from the root.
+fn mark_pv(tree: &mut MctsNode, pv: &[crate::ultimate::Move]) {
+    tree.pv = true;
+    let mut node = tree;
+    for mv in pv {
+        let name = mv.to_string();
+        let Some(next) = node
+            .children
+            .iter_mut()
+            .find(|c| c.mv.as_deref() == Some(name.as_str()))
+        else {
+            return;
+        };
+        next.pv = true;
+        node = next;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn limits(depth: Option<u32>) -> Limits {
+        Limits {
+            depth,
+            max_nodes: 100_000,
+        }
+    }
+
+    #[test]
+    fn the_same_seed_gives_the_same_tree() {
+        let board = UltimateBoard::new();
+        let a = explain(&board, 300, 7, limits(Some(2))).unwrap();
+        let b = explain(&board, 300, 7, limits(Some(2))).unwrap();
+        assert_eq!(a, b);
+        assert_eq!(a.iterations, 300);
+        assert_eq!(a.tree.children.len(), 81);
+    }
+
+    #[test]
+    fn visits_add_up_and_ucb_is_the_win_rate_plus_the_exploration_term() {
+        let board = UltimateBoard::new();
+        let x = explain(&board, 500, 1, limits(Some(1))).unwrap();
+        let root = &x.tree;
+        let prior = x.prior_visits;
+        // Every iteration visits the root and one of its moves (the first expands the root
+        // and goes on into a move); each move also has its prior's imaginary visits.
+        let children: u32 = root.children.iter().map(|c| c.visits - prior).sum();
+        assert_eq!(u64::from(root.visits), x.iterations);
+        assert_eq!(u64::from(children), x.iterations);
+        for c in &root.children {
+            let (q, e, u) = (c.win_rate.unwrap(), c.exploration.unwrap(), c.ucb.unwrap());
+            assert!((q + e - u).abs() < 1e-6);
+            let expected =
+                x.exploration_constant * ((root.visits as f32).ln() / c.visits as f32).sqrt();
+            assert!((e - expected).abs() < 1e-6);
+        }
+        let first = &x.pv[0];
+        let most = root.children.iter().max_by_key(|c| c.visits).unwrap();
+        assert_eq!(most.mv.as_ref(), Some(first));
+        assert!(root.children.iter().filter(|c| c.pv).count() == 1);
+    }
+
+    /// A position of a random game where the side to move wins at once.
+    fn a_win_in_one() -> UltimateBoard {
+        let mut rng = fastrand::Rng::with_seed(3);
+        loop {
+            let mut board = UltimateBoard::new();
+            while board.outcome() == crate::ultimate::Outcome::InProgress {
+                let moves: Vec<_> = board.legal_moves().into_iter().collect();
+                let wins = moves.iter().any(|&m| {
+                    let after = board.with_move(m).unwrap();
+                    matches!(after.outcome(), crate::ultimate::Outcome::Won { .. })
+                });
+                if wins {
+                    return board;
+                }
+                board.play(moves[rng.usize(..moves.len())]).unwrap();
+            }
+        }
+    }
+
+    #[test]
+    fn a_win_in_one_is_marked_proven_and_leads_the_principal_variation() {
+        let board = a_win_in_one();
+        let x = explain(&board, 50, 1, limits(Some(1))).unwrap();
+        let won: Vec<&MctsNode> = x
+            .tree
+            .children
+            .iter()
+            .filter(|c| c.proven == Some("win"))
+            .collect();
+        assert!(!won.is_empty(), "{board}");
+        assert!(won.iter().all(|c| c.plies == Some(1) && c.ucb.is_none()));
+        assert!(won.iter().any(|c| c.mv.as_ref() == Some(&x.pv[0])));
+        assert_eq!(x.pv.len(), 1, "the game ends there");
+    }
+
+    #[test]
+    fn a_tree_too_big_is_refused_with_its_size() {
+        let board = UltimateBoard::new();
+        let small = Limits {
+            depth: None,
+            max_nodes: 100,
+        };
+        let err = explain(&board, 300, 1, small).unwrap_err();
+        assert!(matches!(err, ExplainError::TooBig { nodes, .. } if nodes > 100));
+    }
+}

@@ -1,0 +1,179 @@
+//! `tictactoe explain --ultimate`: the Monte Carlo tree ([`crate::explain::MctsExplanation`])
+//! as indented text, as JSON, or as Graphviz DOT.
+
+use std::fmt::Write as _;
+
+use serde::Serialize;
+
+use crate::explain::{MctsExplanation, MctsNode};
+use crate::position::Position;
+
+/// A rate or score to three decimals.
+fn three(x: f32) -> String {
+    format!("{x:.3}")
+}
+
+/// What a node is, in words: its move (or the root), visits, win rate, UCB1 score and marks.
+fn describe(node: &MctsNode, to_move: char) -> String {
+    let mut s = match (&node.mv, node.by) {
+        (Some(mv), Some(by)) => format!("{by} {mv}: {} visits", node.visits),
+        _ => format!("root, {to_move} to move: {} visits", node.visits),
+    };
+    if let (Some(rate), Some(_)) = (node.win_rate, node.by) {
+        let _ = write!(
+            s,
+            ", win rate {} ({}/{})",
+            three(rate),
+            node.wins,
+            node.visits
+        );
+    }
+    if let (Some(q), Some(e), Some(u)) = (node.win_rate, node.exploration, node.ucb) {
+        let _ = write!(s, ", UCB {} + {} = {}", three(q), three(e), three(u));
+    }
+    let mut marks = Vec::new();
+    if let Some(proven) = node.proven {
+        marks.push(proof(node, proven));
+    }
+    if node.pv && node.by.is_some() {
+        marks.push("best line".to_string());
+    }
+    if node.hidden > 0 {
+        let s = if node.hidden == 1 { "" } else { "s" };
+        marks.push(format!("{} node{s} below", node.hidden));
+    }
+    if !marks.is_empty() {
+        let _ = write!(s, "  [{}]", marks.join(", "));
+    }
+    s
+}
+
+/// `proven win in 3`, `proven draw`.
+fn proof(node: &MctsNode, proven: &str) -> String {
+    match node.plies {
+        Some(plies) => format!("proven {proven} in {plies}"),
+        None => format!("proven {proven}"),
+    }
+}
+
+/// The text report: the search, the formula, the best line, the tree indented two spaces a
+/// level (each node's children most visited first), and the size of the tree.
+pub fn plain(position: &Position, x: &MctsExplanation) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "Monte Carlo tree search from {position}: {} iterations, seed {}",
+        x.iterations, x.seed
+    );
+    let _ = writeln!(
+        s,
+        "UCB = win rate + {} × sqrt(ln(parent's visits) / visits); each node starts with {} \
+         imaginary visits at the rate the move prior guesses; win rates are the mover's",
+        x.exploration_constant, x.prior_visits
+    );
+    let _ = writeln!(s, "best line: {}", x.pv.join(" "));
+    let _ = writeln!(s);
+    let to_move = position.to_move().symbol();
+    let mut stack = vec![(&x.tree, 0usize)];
+    while let Some((node, level)) = stack.pop() {
+        let _ = writeln!(
+            s,
+            "{:indent$}{}",
+            "",
+            describe(node, to_move),
+            indent = 2 * level
+        );
+        stack.extend(node.children.iter().rev().map(|c| (c, level + 1)));
+    }
+    let _ = writeln!(s);
+    let _ = writeln!(s, "nodes in the tree: {}", x.nodes);
+    let _ = writeln!(s, "nodes shown: {}", x.tree.count());
+    s
+}
+
+/// The JSON report: the position and whose turn it is, then the explanation (iterations,
+/// seed, constants, best line, depth and the tree), one document.
+pub fn json(position: &Position, x: &MctsExplanation) -> String {
+    #[derive(Serialize)]
+    struct Report<'a> {
+        position: String,
+        to_move: char,
+        search: &'static str,
+        #[serde(flatten)]
+        explanation: &'a MctsExplanation,
+    }
+    let report = Report {
+        position: position.to_string(),
+        to_move: position.to_move().symbol(),
+        search: "mcts",
+        explanation: x,
+    };
+    let mut text = serde_json::to_string_pretty(&report).expect("a tree serializes");
+    text.push('\n');
+    text
+}
+
+/// The Graphviz picture: a box per node with its move, visits, win rate and UCB1 score;
+/// proven nodes with a double border, the best line bold.
+pub fn dot(position: &Position, x: &MctsExplanation) -> String {
+    let mut s = String::from("digraph explain {\n");
+    let label = format!(
+        "Monte Carlo tree search, {} iterations, seed {}",
+        x.iterations, x.seed
+    );
+    let _ = writeln!(s, "  label={};", super::explain::quoted(&label));
+    s.push_str("  node [shape=box, fontname=\"Helvetica\"];\n");
+    let to_move = position.to_move().symbol();
+    let mut next = 0usize;
+    let mut stack: Vec<(&MctsNode, Option<usize>)> = vec![(&x.tree, None)];
+    while let Some((node, parent)) = stack.pop() {
+        let id = next;
+        next += 1;
+        let _ = writeln!(s, "  n{id} [{}];", attributes(node, to_move));
+        if let Some(parent) = parent {
+            let style = if node.pv {
+                " [style=bold, penwidth=3]"
+            } else {
+                ""
+            };
+            let _ = writeln!(s, "  n{parent} -> n{id}{style};");
+        }
+        for child in node.children.iter().rev() {
+            stack.push((child, Some(id)));
+        }
+    }
+    s.push_str("}\n");
+    s
+}
+
+/// A node's DOT attributes: its label and style.
+fn attributes(node: &MctsNode, to_move: char) -> String {
+    let head = match (&node.mv, node.by) {
+        (Some(mv), Some(by)) => format!("{by} {mv}"),
+        _ => format!("root ({to_move} to move)"),
+    };
+    let mut lines = vec![head, format!("{} visits", node.visits)];
+    if let (Some(rate), Some(_)) = (node.win_rate, node.by) {
+        lines.push(format!("win rate {}", three(rate)));
+    }
+    if let (Some(q), Some(e)) = (node.win_rate, node.exploration)
+        && node.ucb.is_some()
+    {
+        lines.push(format!("UCB {} + {}", three(q), three(e)));
+    }
+    let mut extra = String::new();
+    if let Some(proven) = node.proven {
+        lines.push(proof(node, proven));
+        extra.push_str(", peripheries=2");
+    }
+    if node.pv {
+        extra.push_str(", style=bold, penwidth=3");
+    }
+    if node.hidden > 0 {
+        lines.push(format!("{} below", node.hidden));
+    }
+    format!(
+        "label={}{extra}",
+        super::explain::quoted(&lines.join("\n")).replace('\n', "\\n")
+    )
+}

@@ -1,0 +1,678 @@
+//! The search explorer: the textbook searches of one position ([`crate::explain`]), the node
+//! being looked at, and step mode, which replays the recorded search node by node. `t` opens
+//! it on the game's position or on the position the review shows; the searches run on the
+//! worker, and the recorded trees are bounded ([`crate::tui::worker::EXPLORER_NODES`]), so nothing here is slow.
+
+use crate::explain::{self, Algorithm, ExplainError, Explanation, Node, Step, StepKind};
+use crate::position::Position;
+use crate::tui::input::{Action, Direction};
+use crate::tui::worker::Job;
+
+use super::{App, Mode};
+
+/// Steps replayed per tick at each speed of step mode, slowest first.
+pub const SPEEDS: [usize; 6] = [1, 3, 10, 30, 100, 1000];
+
+/// Why `t` opens nothing in Ultimate.
+pub const NO_ULTIMATE: &str =
+    "The explorer covers the classic boards; Ultimate: tictactoe explain --ultimate";
+
+/// The keys of the explorer, for the message line.
+const KEYS: &str = "Enter or a digit goes into a move, Backspace back up";
+
+/// The keys of step mode, for the message line.
+const STEP_KEYS: &str = "Step mode: Space runs or pauses, → steps, 1 goes to the end";
+
+/// The explorer's state: every algorithm's search of one position and where the reader is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Explore {
+    /// The position every tree starts from.
+    root: Position,
+    /// Each algorithm's search, in the order of [`Algorithm::ALL`]; `None` until it arrives.
+    results: Vec<Option<Result<Explanation, ExplainError>>>,
+    algorithm: Algorithm,
+    /// The node looked at: the children taken from the root.
+    path: Vec<usize>,
+    /// The child highlighted in the list.
+    selected: usize,
+    stepping: Option<Stepping>,
+    /// The explorations this one was opened from, by searching again below a recorded tree.
+    earlier: Vec<Explore>,
+}
+
+/// Step mode: the search below one node replayed step by step.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Stepping {
+    /// The node the replay starts from, as a path from the explorer's root.
+    pub from: Vec<usize>,
+    pub steps: Vec<Step>,
+    /// The step on screen.
+    pub at: usize,
+    pub running: bool,
+    /// An index into [`SPEEDS`].
+    pub speed: usize,
+}
+
+/// What a key did in the explorer.
+enum Outcome {
+    Say(String),
+    Close,
+    /// Close the explorer, then act on the key as the screen under it would.
+    CloseAnd(Action),
+}
+
+fn slot(algorithm: Algorithm) -> usize {
+    Algorithm::ALL
+        .iter()
+        .position(|&a| a == algorithm)
+        .expect("every algorithm is listed")
+}
+
+impl Explore {
+    fn new(root: Position, algorithm: Algorithm) -> Explore {
+        Explore {
+            root,
+            results: vec![None; Algorithm::ALL.len()],
+            algorithm,
+            path: Vec::new(),
+            selected: 0,
+            stepping: None,
+            earlier: Vec::new(),
+        }
+    }
+
+    pub fn root(&self) -> &Position {
+        &self.root
+    }
+
+    pub fn algorithm(&self) -> Algorithm {
+        self.algorithm
+    }
+
+    /// `algorithm`'s search, once it has arrived.
+    pub fn result(&self, algorithm: Algorithm) -> Option<&Result<Explanation, ExplainError>> {
+        self.results[slot(algorithm)].as_ref()
+    }
+
+    /// The chosen algorithm's search, if it arrived and succeeded.
+    pub fn explanation(&self) -> Option<&Explanation> {
+        self.result(self.algorithm).and_then(|r| r.as_ref().ok())
+    }
+
+    /// The node looked at.
+    pub fn node(&self) -> Option<&Node> {
+        explain::node_at(&self.explanation()?.tree, &self.path)
+    }
+
+    pub fn selected(&self) -> usize {
+        self.selected
+    }
+
+    pub fn stepping(&self) -> Option<&Stepping> {
+        self.stepping.as_ref()
+    }
+
+    /// How many explorations this one was opened from.
+    pub fn nested(&self) -> usize {
+        self.earlier.len()
+    }
+
+    /// The moves from the root to the node at `path`.
+    pub fn moves(&self, path: &[usize]) -> Vec<String> {
+        let Some(tree) = self.explanation().map(|e| &e.tree) else {
+            return Vec::new();
+        };
+        let mut node = tree;
+        let mut moves = Vec::new();
+        for &i in path {
+            node = &node.children[i];
+            moves.extend(node.mv.clone());
+        }
+        moves
+    }
+
+    /// The path to the node looked at.
+    pub fn path(&self) -> &[usize] {
+        &self.path
+    }
+
+    /// The position after `moves` from the root.
+    pub fn position_after(&self, moves: &[String]) -> Position {
+        let mut position = self.root;
+        for name in moves {
+            let mv = position
+                .parse_move(name)
+                .expect("a recorded move names a move");
+            position.play(mv).expect("a recorded move is legal");
+        }
+        position
+    }
+
+    /// The step on screen in step mode, with the node it is at.
+    pub fn step(&self) -> Option<(&Step, &Node)> {
+        let stepping = self.stepping.as_ref()?;
+        let step = stepping.steps.get(stepping.at)?;
+        let from = explain::node_at(&self.explanation()?.tree, &stepping.from)?;
+        Some((step, explain::node_at(from, &step.path)?))
+    }
+
+    /// The searches still to be worked out, as the worker's job.
+    pub(super) fn job(&self) -> Option<Job> {
+        self.results
+            .iter()
+            .any(Option::is_none)
+            .then_some(Job::Explain {
+                position: self.root,
+            })
+    }
+
+    fn key(&mut self, action: Action) -> Outcome {
+        if self.stepping.is_some() {
+            return self.step_key(action);
+        }
+        match action {
+            Action::Explore => Outcome::Close,
+            Action::Quit | Action::Interrupt | Action::NewRound | Action::Panic => {
+                Outcome::CloseAnd(action)
+            }
+            Action::Letter('a') => self.cycle(),
+            Action::Move(Direction::Up) => self.select(false),
+            Action::Move(Direction::Down) => self.select(true),
+            Action::Move(Direction::Right) | Action::Activate => self.descend(self.selected),
+            Action::Digit(d) => self.digit(d),
+            Action::Move(Direction::Left) | Action::Back | Action::Escape => self.up(),
+            Action::Step => self.start_stepping(),
+            _ => Outcome::Say(KEYS.into()),
+        }
+    }
+
+    /// Why there is no tree to move in: still searching, or the search failed.
+    fn no_tree(&self) -> String {
+        match self.result(self.algorithm) {
+            None => format!("Still searching with {}…", self.algorithm.title()),
+            Some(Err(e)) => format!("{}: {e}", self.algorithm.name()),
+            Some(Ok(_)) => KEYS.into(),
+        }
+    }
+
+    fn cycle(&mut self) -> Outcome {
+        let moves = self.moves(&self.path);
+        let next = (slot(self.algorithm) + 1) % Algorithm::ALL.len();
+        self.algorithm = Algorithm::ALL[next];
+        self.follow(&moves);
+        Outcome::Say(format!("Algorithm: {}", self.algorithm.title()))
+    }
+
+    /// Looks at the node `moves` lead to in the chosen algorithm's tree, or as far along them
+    /// as it recorded (a pruned node is not followed).
+    fn follow(&mut self, moves: &[String]) {
+        self.path.clear();
+        if let Some(tree) = self.explanation().map(|e| e.tree.clone()) {
+            let mut node = &tree;
+            for name in moves {
+                let found = node
+                    .children
+                    .iter()
+                    .position(|c| !c.pruned && c.mv.as_deref() == Some(name.as_str()));
+                let Some(i) = found else { break };
+                self.path.push(i);
+                node = &node.children[i];
+            }
+        }
+        self.selected = self.node().map_or(0, best_child);
+    }
+
+    fn select(&mut self, down: bool) -> Outcome {
+        let Some(count) = self.node().map(|n| n.children.len()) else {
+            return Outcome::Say(self.no_tree());
+        };
+        if count > 0 {
+            self.selected = if down {
+                (self.selected + 1) % count
+            } else {
+                (self.selected + count - 1) % count
+            };
+        }
+        Outcome::Say(KEYS.into())
+    }
+
+    fn digit(&mut self, d: u8) -> Outcome {
+        let Some(node) = self.node() else {
+            return Outcome::Say(self.no_tree());
+        };
+        if self.root.classic().is_none_or(|b| b.size() != 3) {
+            return Outcome::Say("On this board: ↑ ↓ choose a move, Enter goes into it".into());
+        }
+        let name = d.to_string();
+        match node
+            .children
+            .iter()
+            .position(|c| c.mv.as_deref() == Some(&name))
+        {
+            Some(i) => {
+                self.selected = i;
+                self.descend(i)
+            }
+            None => Outcome::Say(format!("{d} is not a move here")),
+        }
+    }
+
+    fn descend(&mut self, i: usize) -> Outcome {
+        let Some(node) = self.node() else {
+            return Outcome::Say(self.no_tree());
+        };
+        let Some(child) = node.children.get(i) else {
+            if node.leaf {
+                return Outcome::Say("The game is over here: there is nothing below".into());
+            }
+            return self.search_from_here();
+        };
+        if child.pruned {
+            let mv = child.mv.clone().unwrap_or_default();
+            return Outcome::Say(format!(
+                "{mv} was pruned: the search never looked at it (a cut-off above it)"
+            ));
+        }
+        self.path.push(i);
+        self.selected = self.node().map_or(0, best_child);
+        Outcome::Say(format!("At {}", self.moves(&self.path).join(" ")))
+    }
+
+    /// Starts a new exploration at the node looked at, whose tree was not recorded below it:
+    /// a search from there (with its own full window), Backspace returning here.
+    fn search_from_here(&mut self) -> Outcome {
+        let moves = self.moves(&self.path);
+        let position = self.position_after(&moves);
+        let mut old = std::mem::replace(self, Explore::new(position, self.algorithm));
+        self.earlier = std::mem::take(&mut old.earlier);
+        self.earlier.push(old);
+        Outcome::Say(format!(
+            "Searching again from {} (not recorded below it): Backspace returns",
+            moves.join(" ")
+        ))
+    }
+
+    fn up(&mut self) -> Outcome {
+        if let Some(i) = self.path.pop() {
+            self.selected = i;
+            let at = self.moves(&self.path);
+            let at = if at.is_empty() {
+                "the root".to_string()
+            } else {
+                at.join(" ")
+            };
+            return Outcome::Say(format!("Back at {at}"));
+        }
+        let Some(mut earlier) = self.earlier.pop() else {
+            return Outcome::Close;
+        };
+        earlier.earlier = std::mem::take(&mut self.earlier);
+        let algorithm = self.algorithm;
+        *self = earlier;
+        if self.algorithm != algorithm {
+            let moves = self.moves(&self.path);
+            self.algorithm = algorithm;
+            self.follow(&moves);
+        }
+        Outcome::Say("Back to the search it was opened from".into())
+    }
+
+    fn start_stepping(&mut self) -> Outcome {
+        let Some(node) = self.node() else {
+            return Outcome::Say(self.no_tree());
+        };
+        self.stepping = Some(Stepping {
+            from: self.path.clone(),
+            steps: explain::steps(node),
+            at: 0,
+            running: false,
+            speed: 0,
+        });
+        Outcome::Say(STEP_KEYS.into())
+    }
+
+    fn step_key(&mut self, action: Action) -> Outcome {
+        let stepping = self.stepping.as_mut().expect("in step mode");
+        let last = stepping.steps.len() - 1;
+        match action {
+            Action::Activate if stepping.at == last => {
+                stepping.at = 0;
+                stepping.running = true;
+            }
+            Action::Activate => stepping.running = !stepping.running,
+            Action::Move(Direction::Right) | Action::Digit(6) => {
+                stepping.running = false;
+                stepping.at = (stepping.at + 1).min(last);
+            }
+            Action::Move(Direction::Left) | Action::Digit(4) => {
+                stepping.running = false;
+                stepping.at = stepping.at.saturating_sub(1);
+            }
+            Action::Digit(1) => (stepping.at, stepping.running) = (last, false),
+            Action::Digit(7) => (stepping.at, stepping.running) = (0, false),
+            Action::Faster => stepping.speed = (stepping.speed + 1).min(SPEEDS.len() - 1),
+            Action::Slower => stepping.speed = stepping.speed.saturating_sub(1),
+            Action::Step | Action::Escape | Action::Back => {
+                self.stepping = None;
+                return Outcome::Say("Step mode left".into());
+            }
+            Action::Letter('a') => {
+                self.stepping = None;
+                self.cycle();
+                self.start_stepping();
+                return Outcome::Say(format!("Algorithm: {}", self.algorithm.title()));
+            }
+            Action::Explore => return Outcome::Close,
+            Action::Quit | Action::Interrupt | Action::NewRound | Action::Panic => {
+                return Outcome::CloseAnd(action);
+            }
+            _ => {}
+        }
+        Outcome::Say(STEP_KEYS.into())
+    }
+
+    /// One tick of a running replay.
+    fn tick(&mut self) {
+        if let Some(s) = self.stepping.as_mut().filter(|s| s.running) {
+            let last = s.steps.len() - 1;
+            s.at = (s.at + SPEEDS[s.speed]).min(last);
+            s.running = s.at < last;
+        }
+    }
+
+    fn running(&self) -> bool {
+        self.stepping.as_ref().is_some_and(|s| s.running)
+    }
+}
+
+/// The child a reader most likely wants: the first on the best line (its value is the
+/// node's), or the first.
+fn best_child(node: &Node) -> usize {
+    node.children
+        .iter()
+        .position(|c| !c.pruned && c.value.is_some() && c.value == node.value)
+        .unwrap_or(0)
+}
+
+/// What a step does, in words: `enter 5 1 with the window (0, +∞)`.
+pub fn step_words(step: &Step, node: &Node, moves: &[String]) -> String {
+    let at = if moves.is_empty() {
+        "the start".to_string()
+    } else {
+        moves.join(" ")
+    };
+    let value = node
+        .value
+        .map_or_else(|| "?".to_string(), |v| v.to_string());
+    match step.kind {
+        StepKind::Enter => match node.window {
+            Some(w) => format!("enter {at} with the window {w}"),
+            None => format!("enter {at}"),
+        },
+        StepKind::Cut => format!(
+            "cut-off at {at}: α ≥ β, {} move{} pruned",
+            node.pruned_moves,
+            if node.pruned_moves == 1 { "" } else { "s" }
+        ),
+        StepKind::Leave if node.leaf => format!("{at}: the game is over, value {value}"),
+        StepKind::Leave if node.table_hit.is_some() => {
+            format!("{at}: value {value} from the table")
+        }
+        StepKind::Leave if node.hidden > 0 && node.children.is_empty() => format!(
+            "leave {at}: value {value} ({} nodes below, not recorded)",
+            node.hidden
+        ),
+        StepKind::Leave => format!("leave {at}: value {value} backed up"),
+    }
+}
+
+impl App {
+    /// The explorer, while it is open.
+    pub fn explorer(&self) -> Option<&Explore> {
+        match self.base_mode() {
+            Mode::Explore(explore, _) => Some(explore),
+            _ => None,
+        }
+    }
+
+    /// Whether the screen changes by itself: step mode is running.
+    pub fn ticking(&self) -> bool {
+        self.explorer().is_some_and(Explore::running)
+    }
+
+    /// `t`: opens the explorer on the position on screen.
+    pub(super) fn open_explorer(&mut self) {
+        let position = self.shown_position();
+        if position.classic().is_none() {
+            self.message = NO_ULTIMATE.into();
+            return;
+        }
+        let under = std::mem::replace(&mut self.mode, Mode::Playing);
+        let explore = Explore::new(position, Algorithm::Minimax);
+        self.mode = Mode::Explore(Box::new(explore), Box::new(under));
+        self.message = "Searching: every algorithm from this position…".into();
+    }
+
+    pub(super) fn explore_key(&mut self, action: Action) {
+        let Mode::Explore(explore, _) = &mut self.mode else {
+            return;
+        };
+        match explore.key(action) {
+            Outcome::Say(message) => self.message = message,
+            Outcome::Close => self.close_explorer(),
+            Outcome::CloseAnd(action) => {
+                self.close_explorer();
+                self.update(action);
+            }
+        }
+    }
+
+    fn close_explorer(&mut self) {
+        if let Mode::Explore(_, under) = std::mem::replace(&mut self.mode, Mode::Playing) {
+            self.mode = *under;
+        }
+        if self.review().is_some() {
+            self.show_review_move();
+        } else {
+            self.message = self.turn_message();
+        }
+    }
+
+    /// Takes one algorithm's search from the worker.
+    pub(super) fn explained(
+        &mut self,
+        algorithm: Algorithm,
+        result: Result<Explanation, ExplainError>,
+    ) {
+        let Mode::Explore(explore, _) = self.base_mode_mut() else {
+            return;
+        };
+        explore.results[slot(algorithm)] = Some(result);
+        if algorithm == explore.algorithm {
+            explore.selected = explore.node().map_or(0, best_child);
+        }
+        if explore.job().is_none() {
+            self.message = "Every search done: a changes the algorithm, s replays it".into();
+        }
+    }
+
+    /// One tick of the loop's clock, while [`App::ticking`].
+    pub(super) fn tick(&mut self) {
+        if let Mode::Explore(explore, _) = self.base_mode_mut() {
+            explore.tick();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Board;
+    use crate::game::Session;
+    use crate::player::Player;
+    use crate::tui::app::Event;
+    use crate::tui::worker::{EXPLORER_NODES, Reply};
+    use std::sync::atomic::AtomicBool;
+
+    /// Two humans after `digits`, with the explorer open and every search answered.
+    fn exploring(digits: &[u8]) -> App {
+        let session = Session::new(Board::default().rules(), Player::Human, Player::Human);
+        let mut app = App::new(session, (80, 24));
+        for &d in digits {
+            app.update(Action::Digit(d));
+        }
+        app.update(Action::Explore);
+        answer(&mut app);
+        app
+    }
+
+    /// Does what the worker would for the explorer's job.
+    fn answer(app: &mut App) {
+        let Some(Job::Explain { position }) = app.job() else {
+            panic!("no search asked for: {:?}", app.job());
+        };
+        for algorithm in Algorithm::ALL {
+            let cancel = AtomicBool::new(false);
+            let result = explain::explain_fitting(&position, algorithm, EXPLORER_NODES, &cancel);
+            app.handle(Event::Answer(Reply::Explained {
+                algorithm,
+                result: Box::new(result),
+                last: algorithm == Algorithm::Symmetry,
+            }));
+        }
+    }
+
+    fn explore(app: &App) -> &Explore {
+        app.explorer().expect("the explorer is open")
+    }
+
+    #[test]
+    fn the_explorer_descends_by_digit_and_returns_with_backspace() {
+        let mut app = exploring(&[5, 1]);
+        assert_eq!(app.job(), None, "every search answered");
+        let root = explore(&app).node().unwrap();
+        assert_eq!(root.children.len(), 7);
+        app.update(Action::Digit(9));
+        assert_eq!(explore(&app).moves(explore(&app).path()), ["9"]);
+        assert_eq!(app.message(), "At 9");
+        app.update(Action::Digit(9));
+        assert_eq!(app.message(), "9 is not a move here");
+        app.update(Action::Back);
+        assert_eq!(app.message(), "Back at the root");
+        app.update(Action::Escape);
+        assert!(app.explorer().is_none());
+        assert_eq!(app.mode(), &Mode::Playing);
+        assert_eq!(app.game().history().len(), 2, "nothing played");
+    }
+
+    #[test]
+    fn cycling_the_algorithm_keeps_the_node_looked_at() {
+        let mut app = exploring(&[5, 1]);
+        app.update(Action::Digit(9));
+        app.update(Action::Letter('a'));
+        assert_eq!(explore(&app).algorithm(), Algorithm::AlphaBeta);
+        assert_eq!(explore(&app).moves(explore(&app).path()), ["9"]);
+        assert_eq!(app.message(), "Algorithm: alpha-beta");
+    }
+
+    #[test]
+    fn a_node_below_the_recorded_depth_is_searched_again_from_there() {
+        // From the empty board minimax's whole tree is too big: it is recorded to depth 4.
+        let mut app = exploring(&[]);
+        let depth = explore(&app).explanation().unwrap().depth;
+        assert_eq!(depth, Some(4));
+        for d in [5, 1, 9, 3] {
+            app.update(Action::Digit(d));
+        }
+        app.update(Action::Activate);
+        assert!(app.message().starts_with("Searching again from 5 1 9 3"));
+        assert!(matches!(app.job(), Some(Job::Explain { .. })));
+        answer(&mut app);
+        assert_eq!(explore(&app).nested(), 1);
+        assert_eq!(explore(&app).root().to_string(), "..X/.X./O.O");
+        app.update(Action::Back);
+        assert_eq!(explore(&app).nested(), 0);
+        assert_eq!(
+            explore(&app).moves(explore(&app).path()),
+            ["5", "1", "9", "3"]
+        );
+    }
+
+    #[test]
+    fn step_mode_replays_the_search_and_runs_to_the_end() {
+        let mut app = exploring(&[5, 1, 9]);
+        app.update(Action::Letter('a'));
+        app.update(Action::Step);
+        let (step, _) = explore(&app).step().unwrap();
+        assert_eq!((step.kind, step.path.len()), (StepKind::Enter, 0));
+        app.update(Action::Move(Direction::Right));
+        let (step, _) = explore(&app).step().unwrap();
+        assert_eq!((step.kind, step.path.len()), (StepKind::Enter, 1));
+        app.update(Action::Activate);
+        assert!(app.ticking());
+        for _ in 0..10_000 {
+            app.handle(Event::Tick);
+        }
+        assert!(!app.ticking(), "stops at the end");
+        let (step, node) = explore(&app).step().unwrap();
+        assert_eq!((step.kind, step.path.len()), (StepKind::Leave, 0));
+        assert_eq!(node.value, explore(&app).node().unwrap().value);
+        app.update(Action::Escape);
+        assert!(explore(&app).stepping().is_none());
+    }
+
+    #[test]
+    fn the_explorer_opens_on_the_position_the_review_shows_and_returns_to_it() {
+        let session = Session::new(Board::default().rules(), Player::Human, Player::Human);
+        let mut app = App::new(session, (80, 24));
+        for d in [5, 9, 4, 6, 1, 3] {
+            app.update(Action::Digit(d));
+        }
+        app.update(Action::Review);
+        let mut brain = crate::player::Brain::new(None);
+        let record = app.game().record();
+        let moves = crate::report::review::review(&record, &mut brain, &mut |_, _| {});
+        app.handle(Event::Answer(Reply::Review(moves.unwrap())));
+        for _ in 0..4 {
+            app.update(Action::Move(Direction::Right));
+        }
+        app.update(Action::Explore);
+        answer(&mut app);
+        assert_eq!(explore(&app).root().to_string(), "..O/XXO/...");
+        app.update(Action::Explore);
+        assert_eq!(app.review().map(|(_, at, _)| at), Some(4));
+        assert!(
+            app.message().starts_with("Move 5 of 6"),
+            "{}",
+            app.message()
+        );
+    }
+
+    #[test]
+    fn the_ai_waits_while_the_explorer_is_open_and_thinks_again_after() {
+        let session = Session::new(Board::default().rules(), Player::Human, Player::HARD);
+        let mut app = App::new(session, (80, 24));
+        app.update(Action::Digit(5));
+        assert!(matches!(app.job(), Some(Job::Move { .. })));
+        app.update(Action::Explore);
+        assert!(matches!(app.job(), Some(Job::Explain { .. })));
+        answer(&mut app);
+        assert_eq!(app.job(), None, "the AI does not think meanwhile");
+        app.update(Action::Explore);
+        assert!(matches!(app.job(), Some(Job::Move { .. })));
+        assert_eq!(app.message(), "O (level 7 AI) is thinking…");
+    }
+
+    #[test]
+    fn ultimate_says_what_the_explorer_shows() {
+        let session = Session::new(
+            crate::position::Variant::Ultimate,
+            Player::Human,
+            Player::Human,
+        );
+        let mut app = App::new(session, (80, 24));
+        app.update(Action::Explore);
+        assert!(app.explorer().is_none());
+        assert_eq!(app.message(), NO_ULTIMATE);
+    }
+}
