@@ -15,9 +15,10 @@ use tictactoe::cli::{
 use tictactoe::explain::Limits;
 use tictactoe::game::Session;
 use tictactoe::history;
+use tictactoe::levels::Adaptive;
 use tictactoe::net::join::DEFAULT_PORT;
 use tictactoe::plain::{self, Ending};
-use tictactoe::player::Brain;
+use tictactoe::player::{Brain, Player};
 use tictactoe::position::Variant;
 use tictactoe::record::Record;
 use tictactoe::report::{analyze, explain, review, stats};
@@ -237,6 +238,11 @@ fn wants_menu(cli: &Cli, matches: &ArgMatches) -> bool {
 fn menu(cli: &Cli) -> anyhow::Result<ExitCode> {
     match tui::menu::run(cli.color(), cli.ascii())? {
         Start::Play(variant, x, o) => play(cli, Session::new(variant, x, o)),
+        Start::PlayAuto(variant) => {
+            let mut session = Session::new(variant, Player::Human, Player::Ai(Adaptive::MIDDLE));
+            session.adapt_level();
+            play(cli, session)
+        }
         Start::Host(variant) => {
             let opening = Record::new(variant, Vec::new())?;
             host_at(cli, (IpAddr::from([0, 0, 0, 0]), DEFAULT_PORT, opening))

@@ -18,7 +18,7 @@ use super::terminal::{self, TerminalGuard};
 use super::view::{self, Painter};
 use crate::board::{MAX_SIZE, MIN_SIZE, Rules};
 use crate::history;
-use crate::levels::Level;
+use crate::levels::{Adaptive, Level};
 use crate::player::Player;
 use crate::position::Variant;
 use crate::report::stats;
@@ -122,9 +122,15 @@ fn name(player: Player) -> String {
     }
 }
 
-/// The AI levels, weakest first.
-fn levels() -> Vec<Player> {
-    Level::all().map(Player::Ai).collect()
+/// The name of the level that follows the person's results (`--level auto`).
+const AUTO: &str = "auto";
+
+/// The AI levels' names, weakest first, then `auto`.
+fn levels() -> Vec<String> {
+    Level::all()
+        .map(|level| name(Player::Ai(level)))
+        .chain([AUTO.to_string()])
+        .collect()
 }
 
 impl Choices {
@@ -133,7 +139,7 @@ impl Choices {
     pub fn checked(mut self) -> Choices {
         let fresh = Choices::default();
         self.row = self.row.min(Row::ALL.len() - 1);
-        if self.level.parse::<Player>().map_or(true, |p| !p.is_ai()) {
+        if self.level != AUTO && self.level.parse::<Player>().map_or(true, |p| !p.is_ai()) {
             self.level = fresh.level;
         }
         if !(MIN_SIZE..=MAX_SIZE).contains(&self.size) {
@@ -146,9 +152,18 @@ impl Choices {
         self
     }
 
-    /// The AI level chosen.
+    /// The AI level chosen; with `auto`, the level a person starts at before their history
+    /// is read.
     pub fn level(&self) -> Player {
+        if self.adapts() {
+            return Player::Ai(Adaptive::MIDDLE);
+        }
         self.level.parse().unwrap_or(Player::HARD)
+    }
+
+    /// Whether the AI's level follows the person's results (`auto`).
+    pub fn adapts(&self) -> bool {
+        self.level == AUTO
     }
 
     /// The game the choices describe.
@@ -185,9 +200,9 @@ impl Choices {
         match row {
             Row::PlayAi => {
                 let levels = levels();
-                let i = levels.iter().position(|&p| p == self.level()).unwrap_or(0);
+                let i = levels.iter().position(|l| *l == self.level).unwrap_or(0);
                 let next = if up { i + 1 } else { i + levels.len() - 1 };
-                self.level = name(levels[next % levels.len()]);
+                self.level.clone_from(&levels[next % levels.len()]);
             }
             Row::Ultimate => self.ultimate = !self.ultimate,
             Row::Misere if !self.ultimate => self.misere = !self.misere,
@@ -217,6 +232,8 @@ fn cycle(n: u8, low: u8, high: u8, up: bool) -> u8 {
 pub enum Start {
     /// A game here: the rules, X's player and O's player.
     Play(Variant, Player, Player),
+    /// A game here against the AI whose level follows the person's results.
+    PlayAuto(Variant),
     /// Host a network game of these rules.
     Host(Variant),
     /// Join the game at the address with the code.
@@ -365,6 +382,7 @@ impl Menu {
     fn activate(&mut self) -> Outcome {
         let variant = self.choices.variant();
         let start = match self.row() {
+            Row::PlayAi if self.choices.adapts() => Start::PlayAuto(variant),
             Row::PlayAi => Start::Play(variant, Player::Human, self.choices.level()),
             Row::TwoPlayers => Start::Play(variant, Player::Human, Player::Human),
             Row::Host => Start::Host(variant),
@@ -560,13 +578,22 @@ mod tests {
     }
 
     #[test]
-    fn the_level_cycles_through_the_ai_levels_only() {
+    fn the_level_cycles_through_the_ai_levels_and_auto_only() {
         let mut m = menu();
+        let mut seen = Vec::new();
         for _ in 0..levels().len() {
             m.update(&Key::Right);
             assert!(m.choices.level().is_ai());
+            seen.push(m.choices.level.clone());
         }
         assert_eq!(m.choices.level(), Player::HARD);
+        assert_eq!(seen[0], "auto", "after hard comes auto, then level 1");
+        assert_eq!(seen[1], "easy");
+        m.update(&Key::Right);
+        assert_eq!(
+            m.update(&Key::Enter),
+            Outcome::Done(Start::PlayAuto(Variant::Classic(Rules::CLASSIC)))
+        );
     }
 
     #[test]
