@@ -128,8 +128,8 @@ mod tests {
         let mut app = App::new(session, (80, 24));
         app.connect(NetGame::hosting(), Some("Join with: …".into()));
         assert_eq!(app.message(), "Waiting for a player. Join with: …");
-        let addr = "127.0.0.1:9".parse().unwrap();
-        app.handle(Event::Net(LinkEvent::Joined(addr)));
+        let addr: std::net::SocketAddr = "127.0.0.1:9".parse().unwrap();
+        app.handle(Event::Net(LinkEvent::Joined(addr.into())));
         app
     }
 
