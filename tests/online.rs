@@ -6,53 +6,17 @@
 #![cfg(feature = "online")]
 
 use std::io::{Read, Write};
-use std::net::Ipv4Addr;
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use iroh_relay::server::{RelayConfig, Server, ServerConfig};
 use tictactoe::net::online::{RELAY_ONLY, Ticket};
 
+mod relay;
+use relay::LocalRelay;
+
 const TIMEOUT: Duration = Duration::from_secs(40);
-
-/// The layer's relay server on a free loopback port, over plain HTTP.
-struct LocalRelay {
-    server: Option<Server>,
-    runtime: tokio::runtime::Runtime,
-    url: String,
-}
-
-impl LocalRelay {
-    fn start() -> LocalRelay {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(1)
-            .enable_all()
-            .build()
-            .unwrap();
-        let server = runtime
-            .block_on(async {
-                let mut config = ServerConfig::default();
-                config.relay = Some(RelayConfig::new((Ipv4Addr::LOCALHOST, 0)));
-                Server::spawn(config).await
-            })
-            .expect("the relay starts");
-        let url = format!("http://{}", server.http_addr().expect("plain HTTP"));
-        LocalRelay {
-            server: Some(server),
-            runtime,
-            url,
-        }
-    }
-}
-
-impl Drop for LocalRelay {
-    fn drop(&mut self) {
-        let _inside = self.runtime.enter();
-        drop(self.server.take());
-    }
-}
 
 /// A running `tictactoe` whose output (standard output and error together) is collected.
 struct Proc {

@@ -13,7 +13,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::io::{self, BufReader};
-use std::net::{IpAddr, Ipv4Addr, Shutdown, SocketAddr, TcpListener, TcpStream};
+use std::net::{IpAddr, Ipv4Addr, Shutdown, SocketAddr, TcpListener, TcpStream, UdpSocket};
 use std::sync::mpsc::Receiver;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::thread;
@@ -318,19 +318,20 @@ impl Host {
         &self.code
     }
 
-    /// The address people should join: the one bound to, or loopback when bound to every
-    /// interface (this program cannot tell which of them a friend can reach).
+    /// The address people should join: the one bound to, or when bound to every interface
+    /// this machine's address on its network ([`network_address`]), else loopback.
     pub fn join_address(&self) -> io::Result<SocketAddr> {
         let Source::Listener(listener) = &self.source else {
             return Err(io::ErrorKind::Unsupported.into());
         };
         let mut addr = listener.local_addr()?;
         if addr.ip().is_unspecified() {
-            addr.set_ip(if addr.is_ipv4() {
+            let loopback = if addr.is_ipv4() {
                 IpAddr::from([127, 0, 0, 1])
             } else {
                 IpAddr::from([0, 0, 0, 0, 0, 0, 0, 1])
-            });
+            };
+            addr.set_ip(network_address(addr.is_ipv6()).unwrap_or(loopback));
         }
         Ok(addr)
     }
@@ -505,6 +506,21 @@ impl Shared {
     }
 }
 
+/// This machine's address on its network: the one its route to other networks leaves from,
+/// found by pointing a UDP socket at a documentation address (RFC 5737, RFC 3849), which sends
+/// nothing. `None` without such a route, or when that address is loopback.
+pub fn network_address(v6: bool) -> Option<IpAddr> {
+    let (local, remote) = if v6 {
+        ("[::]:0", "[2001:db8::1]:9")
+    } else {
+        ("0.0.0.0:0", "192.0.2.1:9")
+    };
+    let socket = UdpSocket::bind(local).ok()?;
+    socket.connect(remote).ok()?;
+    let ip = socket.local_addr().ok()?.ip();
+    (!ip.is_loopback() && !ip.is_unspecified()).then_some(ip)
+}
+
 /// Whether `stream` was closed (or reset) by the other side before anything arrived, found
 /// without waiting.
 fn closed_already(stream: &TcpStream) -> bool {
@@ -603,6 +619,16 @@ mod tests {
         assert!(code_matches("K7M2-QX4P", "k7m2-qx4p"));
         for wrong in ["", "k7m2-qx4", "k7m2-qx4pp", "a7m2-qx4p"] {
             assert!(!code_matches(wrong, "k7m2-qx4p"), "{wrong}");
+        }
+    }
+
+    #[test]
+    fn the_network_address_is_never_loopback_or_unspecified() {
+        for v6 in [false, true] {
+            if let Some(ip) = network_address(v6) {
+                assert!(!ip.is_loopback() && !ip.is_unspecified(), "{ip}");
+                assert_eq!(ip.is_ipv6(), v6);
+            }
         }
     }
 

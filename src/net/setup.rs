@@ -60,12 +60,14 @@ impl std::str::FromStr for JoinCode {
 
 /// A network game ready to play: the session (the host's first round, or the host's game
 /// as the joiner gets it), the game's side of the network and the connection. `keep` holds
-/// an online transport until the game is dropped.
+/// an online transport until the game is dropped; `path` says how a joiner is connected,
+/// where the transport can tell (`direct, round trip 0.4 ms`).
 pub struct Network {
     pub session: Session,
     pub net: NetGame,
     pub connection: Connection,
     pub keep: Keep,
+    pub path: Option<String>,
 }
 
 /// What keeps a transport alive beside the connection (nothing for TCP).
@@ -176,6 +178,7 @@ impl Listening {
             net: NetGame::hosting(),
             connection: Connection::host(link, published, sink),
             keep: self.keep,
+            path: None,
         })
     }
 }
@@ -207,8 +210,9 @@ pub fn join(target: Target, sink: Sink) -> anyhow::Result<(Network, String)> {
     } else {
         Mark::O
     };
-    let how = route
-        .path()
+    let path = route.path();
+    let how = path
+        .as_ref()
         .map_or_else(String::new, |path| format!("; {path}"));
     let line = format!(
         "Joined {} ({}{how}). You play {mark}.",
@@ -220,6 +224,7 @@ pub fn join(target: Target, sink: Sink) -> anyhow::Result<(Network, String)> {
         net: NetGame::joined(),
         connection: Connection::joiner(joiner, sink),
         keep,
+        path,
     };
     Ok((network, line))
 }

@@ -43,7 +43,7 @@ pub fn join(target: Target, brain: Brain, options: Options) -> anyhow::Result<Su
     let net = Network {
         game: network.net,
         connection: network.connection,
-        join_line: None,
+        join_line: network.path.map(|path| format!("Connected: {path}.")),
     };
     run_with(network.session, brain, options, (tx, rx), Some(net))
 }
