@@ -275,17 +275,33 @@ pub struct HostArgs {
     /// Address to listen on (every interface by default)
     #[arg(long, value_name = "ADDR", default_value = "0.0.0.0")]
     pub bind: IpAddr,
+
+    /// Host online, for a friend anywhere: prints a ticket to join with, reached directly,
+    /// through the NAT, or through a relay (--port and --bind are not used)
+    #[cfg(feature = "online")]
+    #[arg(long)]
+    pub online: bool,
+
+    /// With --online: the relay server to use instead of the public ones (a self-hosted
+    /// iroh-relay, like <https://relay.example.org>)
+    #[arg(long, value_name = "URL")]
+    pub relay: Option<String>,
 }
 
 #[derive(Debug, Args)]
 pub struct JoinArgs {
-    /// The host's address, as `tictactoe host` printed it (the port defaults to 7373)
-    #[arg(value_name = "HOST[:PORT]")]
+    /// The host's address, as `tictactoe host` printed it (the port defaults to 7373), or
+    /// the ticket `tictactoe host --online` printed
+    #[arg(value_name = "HOST[:PORT]|TICKET")]
     pub target: String,
 
-    /// The join code the host printed
+    /// The join code the host printed (a ticket holds its own)
     #[arg(long, value_name = "CODE")]
-    pub code: String,
+    pub code: Option<String>,
+
+    /// With a ticket: the relay server to use instead of the ticket's
+    #[arg(long, value_name = "URL")]
+    pub relay: Option<String>,
 }
 
 #[derive(Debug, Args)]

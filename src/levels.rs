@@ -347,7 +347,8 @@ impl Search<'_> {
         ply: i32,
     ) -> i32 {
         self.nodes += 1;
-        if self.nodes % 1024 == 0 && self.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+        if self.nodes.is_multiple_of(1024) && self.cancel.is_some_and(|c| c.load(Ordering::Relaxed))
+        {
             self.stopped = true;
         }
         let empty = self.geom.full & !(mine | theirs);

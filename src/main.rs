@@ -17,6 +17,7 @@ use tictactoe::game::Session;
 use tictactoe::history;
 use tictactoe::levels::Adaptive;
 use tictactoe::net::join::DEFAULT_PORT;
+use tictactoe::net::setup::{Listen, Target};
 use tictactoe::plain::{self, Ending};
 use tictactoe::player::{Brain, Player};
 use tictactoe::position::Variant;
@@ -245,9 +246,19 @@ fn menu(cli: &Cli) -> anyhow::Result<ExitCode> {
         }
         Start::Host(variant) => {
             let opening = Record::new(variant, Vec::new())?;
-            host_at(cli, (IpAddr::from([0, 0, 0, 0]), DEFAULT_PORT, opening))
+            let listen = Listen::Tcp {
+                bind: IpAddr::from([0, 0, 0, 0]),
+                port: DEFAULT_PORT,
+            };
+            host_at(cli, (listen, opening))
         }
-        Start::Join { address, code } => join_at(cli, (&address, &code)),
+        Start::Join { address, code } => join_at(
+            cli,
+            Target::Address {
+                target: address,
+                code,
+            },
+        ),
         Start::Quit => Ok(ExitCode::SUCCESS),
         Start::Stopped(signal) => Ok(ExitCode::from(128 + signal as u8)),
     }
@@ -328,11 +339,25 @@ fn exit_code(ending: Ending) -> ExitCode {
 
 /// `tictactoe host`: the chosen front end listens, says how to join, and plays.
 fn host(cli: &Cli, args: &HostArgs) -> anyhow::Result<ExitCode> {
-    host_at(cli, (args.bind, args.port, opening(cli)))
+    #[cfg(feature = "online")]
+    if args.online {
+        let listen = Listen::Online {
+            relay: args.relay.clone(),
+        };
+        return host_at(cli, (listen, opening(cli)));
+    }
+    if args.relay.is_some() {
+        usage_error("--relay goes with --online");
+    }
+    let listen = Listen::Tcp {
+        bind: args.bind,
+        port: args.port,
+    };
+    host_at(cli, (listen, opening(cli)))
 }
 
-/// Hosts on an address and port a game that starts at the end of a record.
-fn host_at(cli: &Cli, setup: (IpAddr, u16, Record)) -> anyhow::Result<ExitCode> {
+/// Hosts, as `Listen` says, a game that starts at the end of a record.
+fn host_at(cli: &Cli, setup: (Listen, Record)) -> anyhow::Result<ExitCode> {
     let setup_again = setup.clone();
     network(
         cli,
@@ -343,15 +368,46 @@ fn host_at(cli: &Cli, setup: (IpAddr, u16, Record)) -> anyhow::Result<ExitCode> 
 
 /// `tictactoe join`: the chosen front end connects with the code and plays the host's game.
 fn join(cli: &Cli, args: &JoinArgs) -> anyhow::Result<ExitCode> {
-    join_at(cli, (args.target.as_str(), args.code.as_str()))
+    let target = match &args.code {
+        Some(code) if args.relay.is_none() => Target::Address {
+            target: args.target.clone(),
+            code: code.clone(),
+        },
+        Some(_) => usage_error("--relay goes with a ticket, not with an address and --code"),
+        None => online_target(args),
+    };
+    join_at(cli, target)
 }
 
-/// Joins the game at an address with a code.
-fn join_at(cli: &Cli, target: (&str, &str)) -> anyhow::Result<ExitCode> {
+/// `join <ticket>`: the ticket read, or a usage error that says what is wrong with it.
+#[cfg(feature = "online")]
+fn online_target(args: &JoinArgs) -> Target {
+    if args.target.contains(['.', ':']) {
+        usage_error("joining HOST[:PORT] needs --code CODE, the code the host printed");
+    }
+    match args.target.parse() {
+        Ok(ticket) => Target::Ticket {
+            ticket,
+            relay: args.relay.clone(),
+        },
+        Err(e) => usage_error(&format!(
+            "not a ticket: {e} (joining an address needs --code)"
+        )),
+    }
+}
+
+#[cfg(not(feature = "online"))]
+fn online_target(_: &JoinArgs) -> Target {
+    usage_error("joining needs --code (this build has no online play: tickets are not read)")
+}
+
+/// Joins the game at `target`.
+fn join_at(cli: &Cli, target: Target) -> anyhow::Result<ExitCode> {
+    let target_again = target.clone();
     network(
         cli,
         |brain, options| tui::join(target, brain, options),
-        |brain, input, out, options| plain::join(target, brain, input, out, options),
+        |brain, input, out, options| plain::join(target_again, brain, input, out, options),
     )
 }
 

@@ -329,11 +329,11 @@ impl Mcts {
         }
         let mut done = 0u64;
         loop {
-            if done % CHECK_EVERY == 0 {
+            if done.is_multiple_of(CHECK_EVERY) {
                 if self.cancelled() {
                     return None;
                 }
-                if done % (4 * CHECK_EVERY) == 0
+                if done.is_multiple_of(4 * CHECK_EVERY)
                     && limit.deadline.is_some_and(|d| Instant::now() >= d)
                 {
                     break;

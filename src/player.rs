@@ -425,7 +425,7 @@ mod tests {
 
     #[test]
     fn a_cancelled_brain_chooses_nothing() {
-        let mut brain = Brain::new(Some(1)).with_think(Duration::from_secs(60));
+        let mut brain = Brain::new(Some(1)).with_think(Duration::from_mins(1));
         brain.set_cancel(Some(Arc::new(AtomicBool::new(true))));
         let mut board = Board::new(Rules::new(7, 4, false).unwrap());
         board.play(board.cell_at(3, 3).unwrap()).unwrap();

@@ -298,7 +298,11 @@ fn every_misere_pairing_found_holds_against_every_sequence() {
 
 /// The side that holds a mirror strategy from the empty board.
 fn mirror_side(n: u8) -> Mark {
-    if n % 2 == 0 { Mark::O } else { Mark::X }
+    if n.is_multiple_of(2) {
+        Mark::O
+    } else {
+        Mark::X
+    }
 }
 
 /// Plays `hard` (as `hard_side`) against `other` on an `n`×`n` misère board with the default

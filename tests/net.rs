@@ -187,6 +187,23 @@ fn two_processes_play_a_game_and_print_the_same_boards() {
 }
 
 #[test]
+fn a_host_on_every_interface_names_an_address_a_friend_can_join() {
+    let host = Proc::spawn(&["host", "--port", "0"]);
+    host.wait_for("Waiting for a player");
+    let output = host.output();
+    let rest = output
+        .lines()
+        .find_map(|l| l.strip_prefix("Join with: tictactoe join "))
+        .unwrap_or_else(|| panic!("no join line:\n{output}"));
+    let (addr, code) = rest.split_once(" --code ").unwrap();
+    let ip: std::net::SocketAddr = addr.parse().unwrap();
+    assert!(!ip.ip().is_unspecified(), "{addr}");
+    let joiner = join(addr, code);
+    joiner.wait_for("You play O.");
+    host.wait_for("joined. You play X.");
+}
+
+#[test]
 fn the_join_code_is_read_in_any_case_and_the_prompt_offers_no_undo() {
     let (mut host, addr, code) = host(&[]);
     let mut joiner = join(&addr, &code.to_uppercase());

@@ -982,6 +982,56 @@ fn two_terminals_play_over_the_network_and_rematch() {
     assert!(host.wait_exit());
 }
 
+#[cfg(feature = "online")]
+mod relay;
+
+/// The ticket in a host's wrapped join line: the rows after `tictactoe join` that are all
+/// ticket characters, put back together.
+#[cfg(feature = "online")]
+fn ticket_on(screen: &str) -> String {
+    screen
+        .split("tictactoe join")
+        .nth(1)
+        .expect("the join line")
+        .lines()
+        .map(str::trim)
+        .skip_while(|l| l.is_empty())
+        .take_while(|l| !l.is_empty() && l.chars().all(|c| matches!(c, 'a'..='z' | '2'..='7')))
+        .collect()
+}
+
+#[test]
+#[cfg(feature = "online")]
+fn two_terminals_play_online_through_the_relay_with_keys() {
+    let relay = relay::LocalRelay::start();
+    let only = [(tictactoe::net::online::RELAY_ONLY, "1")];
+    let host = Tui::start_with(&["host", "--online", "--relay", &relay.url], &only);
+    host.wait_text("Waiting for a player");
+    let ticket = ticket_on(&host.screen());
+    let mut host = host;
+    let mut joiner = Tui::start_with(&["join", &ticket], &only);
+    host.wait_text("relayed, round trip");
+    host.wait_text("joined. X to move (you)");
+    joiner.wait_text("Connected: relayed, round trip");
+    host.send("5");
+    joiner.wait_board(".../.X./...");
+    joiner.send("9");
+    host.wait_board("..O/.X./...");
+    host.send("4");
+    joiner.wait_board("..O/XX./...");
+    joiner.send("1");
+    host.wait_board("..O/XX./O..");
+    host.send("6");
+    joiner.wait_text("wins. n: ask for a rematch");
+    host.wait_text("You win!");
+    joiner.send("q");
+    assert!(joiner.wait_exit());
+    joiner.assert_restored();
+    host.wait_text("O left the game. q quits");
+    host.send("q");
+    assert!(host.wait_exit());
+}
+
 /// Row and column of the Ultimate grid's top-left corner, and the width of its cells, found
 /// from the first row of cells: four heavy `┃` lines a small board apart. (The corners of the
 /// boards a player may play in are marked, so they are no landmark.)

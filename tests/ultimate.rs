@@ -618,7 +618,7 @@ fn a_raised_cancel_flag_stops_a_long_think() {
     mcts.set_cancel(Some(flag.clone()));
     let worker = std::thread::spawn(move || {
         let start = Instant::now();
-        let result = mcts.think(&UltimateBoard::new(), Duration::from_secs(600));
+        let result = mcts.think(&UltimateBoard::new(), Duration::from_mins(10));
         (result, start.elapsed())
     });
     std::thread::sleep(Duration::from_millis(50));

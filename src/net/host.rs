@@ -13,12 +13,14 @@
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::io::{self, BufReader};
-use std::net::{IpAddr, Ipv4Addr, Shutdown, SocketAddr, TcpListener, TcpStream};
+use std::net::{IpAddr, Ipv4Addr, Shutdown, SocketAddr, TcpListener, TcpStream, UdpSocket};
+use std::sync::mpsc::Receiver;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use crate::net::link::{Admit, Incoming, Link, LinkEvent, Sink, write_message};
+use crate::net::peer::{Peer, PeerKey};
 use crate::net::protocol::{
     Message, PROTOCOL, ProtocolError, RefusalKind, SessionState, read_line,
 };
@@ -26,7 +28,7 @@ use crate::position::Variant;
 
 /// How long a new connection has to send its whole hello.
 pub const HELLO_WITHIN: Duration = Duration::from_secs(3);
-/// Handshakes heard at once, and at most this many from one address.
+/// Handshakes heard at once, and at most this many from one address (or online peer).
 const PLACES: usize = 16;
 const PLACES_PER_ADDRESS: usize = 4;
 /// Connections waiting for the answer to a wrong code, in all and from one address.
@@ -36,7 +38,7 @@ const WAITING_PER_ADDRESS: usize = 8;
 /// [`PENALTY_MAX`]; an address forgets its wrong codes after [`FORGET`].
 const PENALTY_STEP: Duration = Duration::from_millis(250);
 const PENALTY_MAX: Duration = Duration::from_secs(3);
-const FORGET: Duration = Duration::from_secs(60);
+const FORGET: Duration = Duration::from_mins(1);
 /// Addresses remembered for their wrong codes, at most.
 const REMEMBERED: usize = 4096;
 /// Refusals shown one by one in each [`TALLY_WINDOW`]; the rest are counted and summed up
@@ -118,7 +120,7 @@ impl fmt::Display for Refusal {
 pub enum RefusalNotice {
     /// One refusal, shown by itself.
     One {
-        from: Option<SocketAddr>,
+        from: Option<Peer>,
         refusal: Refusal,
     },
     /// Refusals not shown one by one in the last `within`, counted by label.
@@ -165,7 +167,7 @@ fn thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
@@ -182,7 +184,7 @@ struct Tally {
 /// A handshake in progress.
 struct Place {
     id: u64,
-    ip: IpAddr,
+    ip: PeerKey,
     stream: TcpStream,
 }
 
@@ -193,16 +195,16 @@ struct Gate {
     /// Oldest first.
     places: Vec<Place>,
     next: u64,
-    waiting: HashMap<IpAddr, usize>,
-    failures: HashMap<IpAddr, (u32, Instant)>,
+    waiting: HashMap<PeerKey, usize>,
+    failures: HashMap<PeerKey, (u32, Instant)>,
 }
 
 impl Gate {
     /// A place for a connection from `ip`, and the connection that gave way for it, if one
     /// had to: the oldest of `ip`'s own when it holds its share, else when every place is
     /// taken the oldest of the address holding the most.
-    fn admit(&mut self, ip: IpAddr, stream: TcpStream) -> (u64, Option<TcpStream>) {
-        let count = |ip: IpAddr| self.places.iter().filter(|p| p.ip == ip).count();
+    fn admit(&mut self, ip: PeerKey, stream: TcpStream) -> (u64, Option<TcpStream>) {
+        let count = |ip: PeerKey| self.places.iter().filter(|p| p.ip == ip).count();
         let victim_ip = if count(ip) >= PLACES_PER_ADDRESS {
             Some(ip)
         } else if self.places.len() >= PLACES {
@@ -231,7 +233,7 @@ impl Gate {
 
     /// A wrong code from `ip`: how long its answer waits, or `None` when too many wait
     /// already (it is told the host is busy).
-    fn penalty(&mut self, ip: IpAddr) -> Option<Duration> {
+    fn penalty(&mut self, ip: PeerKey) -> Option<Duration> {
         let in_all: usize = self.waiting.values().sum();
         let mine = self.waiting.get(&ip).copied().unwrap_or(0);
         if in_all >= WAITING || mine >= WAITING_PER_ADDRESS {
@@ -252,7 +254,7 @@ impl Gate {
         Some(delay)
     }
 
-    fn done_waiting(&mut self, ip: IpAddr) {
+    fn done_waiting(&mut self, ip: PeerKey) {
         if let Some(n) = self.waiting.get_mut(&ip) {
             *n -= 1;
             if *n == 0 {
@@ -276,9 +278,17 @@ fn locked<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
+/// Where a host's connections come from.
+enum Source {
+    /// Accepted on a TCP port.
+    Listener(TcpListener),
+    /// Handed over by another transport as loopback streams, each with the peer behind it.
+    Fed(Mutex<Receiver<(TcpStream, Peer)>>),
+}
+
 /// A host waiting for, or playing with, one player.
 pub struct Host {
-    listener: TcpListener,
+    source: Source,
     code: String,
     rules: Variant,
 }
@@ -288,26 +298,40 @@ impl Host {
     pub fn bind(bind: IpAddr, port: u16, rules: Variant) -> io::Result<Host> {
         let listener = TcpListener::bind((bind, port))?;
         Ok(Host {
-            listener,
+            source: Source::Listener(listener),
             code: new_code(),
             rules,
         })
+    }
+
+    /// A host whose connections another transport hands over through `feed`: each stream
+    /// with the peer it carries, whose key shares the handshake places as an address does.
+    pub fn fed(feed: Receiver<(TcpStream, Peer)>, rules: Variant) -> Host {
+        Host {
+            source: Source::Fed(Mutex::new(feed)),
+            code: new_code(),
+            rules,
+        }
     }
 
     pub fn code(&self) -> &str {
         &self.code
     }
 
-    /// The address people should join: the one bound to, or loopback when bound to every
-    /// interface (this program cannot tell which of them a friend can reach).
+    /// The address people should join: the one bound to, or when bound to every interface
+    /// this machine's address on its network ([`network_address`]), else loopback.
     pub fn join_address(&self) -> io::Result<SocketAddr> {
-        let mut addr = self.listener.local_addr()?;
+        let Source::Listener(listener) = &self.source else {
+            return Err(io::ErrorKind::Unsupported.into());
+        };
+        let mut addr = listener.local_addr()?;
         if addr.ip().is_unspecified() {
-            addr.set_ip(if addr.is_ipv4() {
+            let loopback = if addr.is_ipv4() {
                 IpAddr::from([127, 0, 0, 1])
             } else {
                 IpAddr::from([0, 0, 0, 0, 0, 0, 0, 1])
-            });
+            };
+            addr.set_ip(network_address(addr.is_ipv6()).unwrap_or(loopback));
         }
         Ok(addr)
     }
@@ -343,13 +367,22 @@ impl Host {
 impl Shared {
     /// The accepting thread: every connection gets a place and a handshake thread.
     fn accept(self: &Arc<Shared>) {
-        for stream in self.host.listener.incoming() {
-            let Ok(stream) = stream else {
-                // Out of file descriptors, say: let the handshakes finish.
-                thread::sleep(Duration::from_millis(20));
-                continue;
+        loop {
+            let (stream, peer) = match &self.host.source {
+                Source::Listener(listener) => {
+                    if let Ok((stream, addr)) = listener.accept() {
+                        (stream, Some(Peer::from(addr)))
+                    } else {
+                        // Out of file descriptors, say: let the handshakes finish.
+                        thread::sleep(Duration::from_millis(20));
+                        continue;
+                    }
+                }
+                Source::Fed(feed) => match locked(feed).recv() {
+                    Ok((stream, peer)) => (stream, Some(peer)),
+                    Err(_) => return,
+                },
             };
-            let peer = stream.peer_addr().ok();
             if closed_already(&stream) {
                 // A connect-and-close storm costs no thread.
                 self.count(peer, Refusal::Closed);
@@ -358,7 +391,9 @@ impl Shared {
             let Ok(copy) = stream.try_clone() else {
                 continue;
             };
-            let ip = peer.map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |a| a.ip());
+            let ip = peer
+                .as_ref()
+                .map_or(PeerKey::Ip(IpAddr::V4(Ipv4Addr::UNSPECIFIED)), Peer::key);
             let (id, evicted) = locked(&self.gate).admit(ip, copy);
             if let Some(old) = evicted {
                 let _ = old.set_write_timeout(Some(Duration::from_millis(50)));
@@ -368,7 +403,7 @@ impl Shared {
             let spawned = thread::Builder::new()
                 .name("net-handshake".into())
                 .spawn(move || {
-                    if let Err(refusal) = shared.greet(&stream, id, ip, peer) {
+                    if let Err(refusal) = shared.greet(&stream, id, ip, peer.clone()) {
                         refuse(&stream, &refusal);
                         shared.count(peer, refusal);
                     }
@@ -384,8 +419,8 @@ impl Shared {
         &self,
         stream: &TcpStream,
         id: u64,
-        ip: IpAddr,
-        peer: Option<SocketAddr>,
+        ip: PeerKey,
+        peer: Option<Peer>,
     ) -> Result<(), Refusal> {
         stream
             .set_write_timeout(Some(HELLO_WITHIN))
@@ -433,7 +468,7 @@ impl Shared {
     }
 
     /// Counts a refusal: shown by itself while few have been this window, else summed up.
-    fn count(&self, from: Option<SocketAddr>, refusal: Refusal) {
+    fn count(&self, from: Option<Peer>, refusal: Refusal) {
         let mut tally = locked(&self.tally);
         if tally.shown < SHOWN_PER_WINDOW {
             tally.shown += 1;
@@ -469,6 +504,21 @@ impl Shared {
             }
         }
     }
+}
+
+/// This machine's address on its network: the one its route to other networks leaves from,
+/// found by pointing a UDP socket at a documentation address (RFC 5737, RFC 3849), which sends
+/// nothing. `None` without such a route, or when that address is loopback.
+pub fn network_address(v6: bool) -> Option<IpAddr> {
+    let (local, remote) = if v6 {
+        ("[::]:0", "[2001:db8::1]:9")
+    } else {
+        ("0.0.0.0:0", "192.0.2.1:9")
+    };
+    let socket = UdpSocket::bind(local).ok()?;
+    socket.connect(remote).ok()?;
+    let ip = socket.local_addr().ok()?.ip();
+    (!ip.is_loopback() && !ip.is_unspecified()).then_some(ip)
 }
 
 /// Whether `stream` was closed (or reset) by the other side before anything arrived, found
@@ -573,12 +623,26 @@ mod tests {
     }
 
     #[test]
+    fn the_network_address_is_never_loopback_or_unspecified() {
+        for v6 in [false, true] {
+            if let Some(ip) = network_address(v6) {
+                assert!(!ip.is_loopback() && !ip.is_unspecified(), "{ip}");
+                assert_eq!(ip.is_ipv6(), v6);
+            }
+        }
+    }
+
+    #[test]
     fn new_codes_are_readable_and_differ() {
         let (a, b) = (new_code(), new_code());
         assert_ne!(a, b);
         assert_eq!(a.len(), 9);
         assert!(a.chars().all(|c| c == '-' || c.is_ascii_alphanumeric()));
         assert!(!a.contains(['0', 'o', '1', 'l', 'i']));
+    }
+
+    fn key(ip: [u8; 4]) -> PeerKey {
+        PeerKey::Ip(IpAddr::from(ip))
     }
 
     /// A connected pair of loopback streams, the server's end first.
@@ -591,7 +655,7 @@ mod tests {
     fn an_address_holding_its_share_gives_way_its_own_oldest_place() {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let mut gate = Gate::default();
-        let (a, b) = (IpAddr::from([10, 0, 0, 1]), IpAddr::from([10, 0, 0, 2]));
+        let (a, b) = (key([10, 0, 0, 1]), PeerKey::Endpoint([7; 32]));
         let (first_b, _) = gate.admit(b, pair(&listener));
         let ids: Vec<u64> = (0..PLACES_PER_ADDRESS)
             .map(|_| gate.admit(a, pair(&listener)).0)
@@ -608,13 +672,13 @@ mod tests {
         let mut gate = Gate::default();
         let mut first = None;
         for i in 0..PLACES {
-            let ip = IpAddr::from([10, 0, 0, (i % 5) as u8]);
+            let ip = key([10, 0, 0, (i % 5) as u8]);
             let (id, evicted) = gate.admit(ip, pair(&listener));
             assert!(evicted.is_none());
             first.get_or_insert(id);
         }
         // 10.0.0.0 holds four places (0, 5, 10, 15), more than any other.
-        let (_, evicted) = gate.admit(IpAddr::from([10, 0, 0, 9]), pair(&listener));
+        let (_, evicted) = gate.admit(key([10, 0, 0, 9]), pair(&listener));
         assert!(evicted.is_some());
         assert!(!gate.release(first.unwrap()));
         assert_eq!(gate.places.len(), PLACES);
@@ -623,14 +687,14 @@ mod tests {
     #[test]
     fn wrong_codes_wait_longer_in_a_row_and_only_so_many_wait() {
         let mut gate = Gate::default();
-        let ip = IpAddr::from([10, 0, 0, 1]);
+        let ip = PeerKey::Endpoint([1; 32]);
         let delays: Vec<Duration> = (0..3).map(|_| gate.penalty(ip).unwrap()).collect();
         assert_eq!(delays, [Duration::ZERO, PENALTY_STEP, PENALTY_STEP * 2]);
         for _ in 3..WAITING_PER_ADDRESS {
             assert!(gate.penalty(ip).is_some());
         }
         assert_eq!(gate.penalty(ip), None, "too many wait from one address");
-        assert!(gate.penalty(IpAddr::from([10, 0, 0, 2])).is_some());
+        assert!(gate.penalty(PeerKey::Endpoint([2; 32])).is_some());
         gate.done_waiting(ip);
         assert!(gate.penalty(ip).unwrap() <= PENALTY_MAX);
     }
@@ -648,8 +712,9 @@ mod tests {
             more.to_string(),
             "Refused 4,213 more connections in the last 10 s (busy 4,000, wrong code 213)"
         );
+        let addr: SocketAddr = "127.0.0.1:9".parse().unwrap();
         let one = RefusalNotice::One {
-            from: Some("127.0.0.1:9".parse().unwrap()),
+            from: Some(addr.into()),
             refusal: Refusal::WrongCode,
         };
         assert_eq!(

@@ -22,7 +22,7 @@ pub const DEFAULT_PORT: u16 = 7373;
 /// How long a joiner waits to connect, and then for the host's answer.
 const ANSWER_WITHIN: Duration = Duration::from_secs(5);
 /// How long a joiner whose connection was lost keeps trying to get back in.
-pub const REJOIN_WINDOW: Duration = Duration::from_secs(180);
+pub const REJOIN_WINDOW: Duration = Duration::from_mins(3);
 /// How long a first join keeps asking a busy host.
 const JOIN_PATIENCE: Duration = Duration::from_secs(10);
 /// The first wait before trying again, doubled after each try up to [`BACK_OFF_MAX`].
@@ -36,14 +36,14 @@ pub const MAX_TARGET: usize = 255;
 pub enum JoinError {
     /// The address names no host.
     Find { target: String, why: String },
-    /// No connection could be made.
-    Connect { addr: SocketAddr, why: String },
+    /// No connection could be made (`addr`: the host's name).
+    Connect { addr: String, why: String },
     /// The connection failed or timed out during the handshake.
-    Failed { addr: SocketAddr, why: String },
+    Failed { addr: String, why: String },
     /// The host closed the connection without an answer.
-    Closed(SocketAddr),
+    Closed(String),
     /// What answered is not a tictactoe host.
-    NotAHost(SocketAddr),
+    NotAHost(String),
     /// The host refused, saying why (`kind` from a host that says which kind).
     Refused {
         kind: Option<RefusalKind>,
@@ -110,10 +110,42 @@ pub struct Welcome {
     pub program: String,
 }
 
+/// A way to a host: each [`Route::open`] is a fresh connection to it, as a TCP stream
+/// (another transport hands over a loopback stream that it carries).
+pub trait Route: Send + Sync {
+    /// A new connection to the host, or why none could be made; every wait has a deadline.
+    fn open(&self) -> io::Result<TcpStream>;
+    /// The host's name for people: `127.0.0.1:7373`, or an online host's short id.
+    fn name(&self) -> String;
+    /// The host's side in the game: its address without the port, or its short id.
+    fn label(&self) -> String;
+    /// How the last connection goes, where the transport can tell: `direct, round trip 0.4 ms`.
+    fn path(&self) -> Option<String> {
+        None
+    }
+}
+
+/// A host at a TCP address.
+struct Tcp(SocketAddr);
+
+impl Route for Tcp {
+    fn open(&self) -> io::Result<TcpStream> {
+        TcpStream::connect_timeout(&self.0, ANSWER_WITHIN)
+    }
+
+    fn name(&self) -> String {
+        self.0.to_string()
+    }
+
+    fn label(&self) -> String {
+        self.0.ip().to_string()
+    }
+}
+
 /// A joiner's way back to its host.
 #[derive(Clone)]
 pub struct Joiner {
-    addr: SocketAddr,
+    route: Arc<dyn Route>,
     code: String,
     link: Link,
     /// The token the host gave at the last welcome, shown when coming back.
@@ -125,8 +157,17 @@ impl Joiner {
     /// and starts the connection's threads. A busy host is asked again for a few seconds.
     pub fn join(target: &str, code: &str, sink: &Sink) -> Result<(Joiner, Welcome), JoinError> {
         let addr = resolve(target)?;
+        Joiner::through(Arc::new(Tcp(addr)), code, sink)
+    }
+
+    /// Connects through `route` with `code`, as [`Joiner::join`] does.
+    pub fn through(
+        route: Arc<dyn Route>,
+        code: &str,
+        sink: &Sink,
+    ) -> Result<(Joiner, Welcome), JoinError> {
         let joiner = Joiner {
-            addr,
+            route,
             code: code.to_string(),
             link: Link::new(),
             token: Arc::default(),
@@ -143,7 +184,7 @@ impl Joiner {
             }
         };
         joiner.link.heartbeat().map_err(|e| JoinError::Failed {
-            addr,
+            addr: joiner.route.name(),
             why: format!("could not start the heartbeat: {e}"),
         })?;
         Ok((joiner, welcome))
@@ -153,23 +194,23 @@ impl Joiner {
         &self.link
     }
 
-    pub fn addr(&self) -> SocketAddr {
-        self.addr
+    /// The route to the host.
+    pub fn route(&self) -> &dyn Route {
+        &*self.route
     }
 
     /// One connection and handshake; `rejoining` announces the host's session as
     /// [`LinkEvent::Rejoined`].
     fn connect(&self, sink: &Sink, rejoining: bool) -> Result<Welcome, JoinError> {
-        let addr = self.addr;
+        let addr = self.route.name();
         let failed = |e: io::Error| JoinError::Failed {
-            addr,
+            addr: addr.clone(),
             why: e.to_string(),
         };
-        let stream =
-            TcpStream::connect_timeout(&addr, ANSWER_WITHIN).map_err(|e| JoinError::Connect {
-                addr,
-                why: e.to_string(),
-            })?;
+        let stream = self.route.open().map_err(|e| JoinError::Connect {
+            addr: addr.clone(),
+            why: e.to_string(),
+        })?;
         stream
             .set_write_timeout(Some(ANSWER_WITHIN))
             .map_err(failed)?;
@@ -190,13 +231,13 @@ impl Joiner {
         let mut buf = Vec::new();
         match read_line(&mut reader, &mut buf) {
             Ok(true) => {}
-            Ok(false) => return Err(JoinError::Closed(addr)),
+            Ok(false) => return Err(JoinError::Closed(addr.clone())),
             Err(e) if e.kind() == io::ErrorKind::InvalidData => {
-                return Err(JoinError::NotAHost(addr));
+                return Err(JoinError::NotAHost(addr.clone()));
             }
             Err(e) => return Err(failed(e)),
         }
-        let (welcome, token) = welcome(addr, Message::parse(&buf).ok())?;
+        let (welcome, token) = welcome(addr.clone(), Message::parse(&buf).ok())?;
         *self.token.lock().unwrap_or_else(PoisonError::into_inner) = token;
         // Before the reader starts, so the game is restored before any move arrives.
         let rejoined = rejoining.then(|| LinkEvent::Rejoined(welcome.state.clone()));
@@ -234,10 +275,7 @@ impl Joiner {
 }
 
 /// The host's answer as a welcome and the token it gave, or why it is not one.
-fn welcome(
-    addr: SocketAddr,
-    answer: Option<Message>,
-) -> Result<(Welcome, Option<String>), JoinError> {
+fn welcome(addr: String, answer: Option<Message>) -> Result<(Welcome, Option<String>), JoinError> {
     match answer {
         Some(Message::Hello {
             protocol: PROTOCOL,
@@ -320,24 +358,30 @@ mod tests {
         assert!(!refused(RefusalKind::BadHello).is_passing());
         assert!(refused(RefusalKind::Busy).is_passing());
         assert!(refused(RefusalKind::Timeout).is_passing());
-        let addr: SocketAddr = "127.0.0.1:9".parse().unwrap();
+        let addr = String::from("127.0.0.1:9");
         let why = String::from("reset");
         assert!(
             JoinError::Connect {
-                addr,
+                addr: addr.clone(),
                 why: why.clone()
             }
             .is_passing()
         );
-        assert!(JoinError::Failed { addr, why }.is_passing());
-        assert!(JoinError::Closed(addr).is_passing());
+        assert!(
+            JoinError::Failed {
+                addr: addr.clone(),
+                why
+            }
+            .is_passing()
+        );
+        assert!(JoinError::Closed(addr.clone()).is_passing());
         assert!(!JoinError::NotAHost(addr).is_passing());
         assert!(!JoinError::Version(2).is_passing());
     }
 
     #[test]
     fn a_refusal_reads_as_the_host_said_it() {
-        let addr: SocketAddr = "127.0.0.1:9".parse().unwrap();
+        let addr = String::from("127.0.0.1:9");
         let answer = Message::Error {
             message: "wrong code".into(),
             kind: Some(RefusalKind::WrongCode),

@@ -4,7 +4,7 @@
 //! [`Sink`].
 
 use std::io::{self, BufReader, Write};
-use std::net::{Shutdown, SocketAddr, TcpStream};
+use std::net::{Shutdown, TcpStream};
 use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::thread;
@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 
 use crate::net::host::RefusalNotice;
 use crate::net::join::JoinError;
+use crate::net::peer::Peer;
 use crate::net::protocol::{
     HEARTBEAT, MAX_LINE, Message, ProtocolError, SILENCE, SessionState, read_line,
 };
@@ -22,8 +23,8 @@ const FLOOD: usize = 64;
 /// What the connection tells the game loop, before the game makes sense of it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LinkEvent {
-    /// (Host) a player joined, or rejoined, from this address.
-    Joined(SocketAddr),
+    /// (Host) a player joined, or rejoined, from there.
+    Joined(Peer),
     /// (Joiner) back in after a lost connection: the host's session, which is the truth.
     Rejoined(SessionState),
     /// A message from the other side, after the handshake. Pings are not passed on.

@@ -6,6 +6,9 @@
 pub mod host;
 pub mod join;
 pub mod link;
+#[cfg(feature = "online")]
+pub mod online;
+pub mod peer;
 pub mod protocol;
 pub mod session;
 pub mod setup;

@@ -9,7 +9,6 @@
 //! types, and nowhere else.
 
 use std::fmt;
-use std::net::SocketAddr;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::board::Mark;
@@ -17,6 +16,7 @@ use crate::game::{Score, Session, Side, Standing};
 use crate::net::host::RefusalNotice;
 use crate::net::join::{JoinError, Joiner};
 use crate::net::link::{Link, LinkEvent, Sink};
+use crate::net::peer::Peer;
 use crate::net::protocol::{Message, REMOTE_TEXT, SessionState, cut};
 use crate::player::Player;
 use crate::position::{Move, MoveError, ParseMoveError, Variant};
@@ -28,12 +28,12 @@ use crate::record::{Record, RecordError};
 pub enum NetEvent {
     /// (Host) the first player joined, from `addr`.
     Joined {
-        addr: SocketAddr,
+        addr: Peer,
     },
     /// (Host) the player is back after a lost connection.
     Back {
         mark: Mark,
-        addr: SocketAddr,
+        addr: Peer,
     },
     /// The other player's move, checked and played.
     OpponentMoved {
@@ -440,7 +440,7 @@ impl NetGame {
                 self.presence = Presence::Connected;
                 self.rematch = (false, false);
                 let side = session.side_of(them);
-                session.rename(side, addr.ip().to_string());
+                session.rename(side, addr.label().to_string());
                 Some(if first {
                     NetEvent::Joined { addr }
                 } else {
@@ -574,10 +574,11 @@ impl Connection {
     }
 }
 
-/// The joiner's session: the host is side A (named by its address), the person here side B.
-pub fn joiner_session(host: SocketAddr, standing: &Standing) -> Session {
+/// The joiner's session: the host is side A (named `host`: its address without the port, or
+/// its short id), the person here side B.
+pub fn joiner_session(host: &str, standing: &Standing) -> Session {
     let mut session = Session::restore(Player::Remote, Player::Human, standing);
-    session.rename(Side::A, host.ip().to_string());
+    session.rename(Side::A, host.to_string());
     session
 }
 
@@ -674,9 +675,11 @@ mod tests {
         assert!(net.may_move().is_err());
         let mut host = NetGame::hosting();
         let mut hosted = Session::new(Rules::CLASSIC, Player::Human, Player::Remote);
-        let addr = "127.0.0.1:9".parse().unwrap();
-        let joined = host.handle(&mut hosted, LinkEvent::Joined(addr)).unwrap();
-        assert_eq!(joined, NetEvent::Joined { addr });
+        let addr = Peer::from("127.0.0.1:9".parse::<std::net::SocketAddr>().unwrap());
+        let joined = host
+            .handle(&mut hosted, LinkEvent::Joined(addr.clone()))
+            .unwrap();
+        assert_eq!(joined, NetEvent::Joined { addr: addr.clone() });
         let event = host.handle(&mut hosted, lost).unwrap();
         assert_eq!(
             event.to_string(),

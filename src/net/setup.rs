@@ -59,11 +59,41 @@ impl std::str::FromStr for JoinCode {
 }
 
 /// A network game ready to play: the session (the host's first round, or the host's game
-/// as the joiner gets it), the game's side of the network and the connection.
+/// as the joiner gets it), the game's side of the network and the connection. `keep` holds
+/// an online transport until the game is dropped; `path` says how a joiner is connected,
+/// where the transport can tell (`direct, round trip 0.4 ms`).
 pub struct Network {
     pub session: Session,
     pub net: NetGame,
     pub connection: Connection,
+    pub keep: Keep,
+    pub path: Option<String>,
+}
+
+/// What keeps a transport alive beside the connection (nothing for TCP).
+pub struct Keep(#[allow(dead_code)] Option<Box<dyn Send>>);
+
+/// How a host is reached.
+#[derive(Clone, Debug)]
+pub enum Listen {
+    /// On a TCP address and port.
+    Tcp { bind: IpAddr, port: u16 },
+    /// Online, through a relay (`--relay`, or the public relays).
+    #[cfg(feature = "online")]
+    Online { relay: Option<String> },
+}
+
+/// Where a joiner goes.
+#[derive(Clone, Debug)]
+pub enum Target {
+    /// A TCP host (`HOST[:PORT]`) with a join code.
+    Address { target: String, code: String },
+    /// An online host's ticket, which holds the code, and `--relay` if given.
+    #[cfg(feature = "online")]
+    Ticket {
+        ticket: crate::net::online::Ticket,
+        relay: Option<String>,
+    },
 }
 
 /// A host listening, not yet accepting.
@@ -72,12 +102,20 @@ pub struct Listening {
     rules: Variant,
     opening: Record,
     join_line: String,
+    note: Option<String>,
+    keep: Keep,
 }
 
-/// Listens on `bind`:`port` for a game of `opening`'s rules, whose first round starts at the
+/// Listens as `how` says for a game of `opening`'s rules, whose first round starts at the
 /// end of `opening` (no moves: the empty board). The joiner gets its moves with the game.
-pub fn listen(bind: IpAddr, port: u16, opening: Record) -> anyhow::Result<Listening> {
+#[cfg_attr(not(feature = "online"), allow(clippy::needless_pass_by_value))]
+pub fn listen(how: Listen, opening: Record) -> anyhow::Result<Listening> {
     let rules = opening.variant();
+    let (bind, port) = match how {
+        Listen::Tcp { bind, port } => (bind, port),
+        #[cfg(feature = "online")]
+        Listen::Online { relay } => return listen_online(relay.as_deref(), opening),
+    };
     let host =
         Host::bind(bind, port, rules).with_context(|| format!("listening on {bind}:{port}"))?;
     let addr = host
@@ -89,10 +127,34 @@ pub fn listen(bind: IpAddr, port: u16, opening: Record) -> anyhow::Result<Listen
         rules,
         opening,
         join_line,
+        note: None,
+        keep: Keep(None),
+    })
+}
+
+#[cfg(feature = "online")]
+fn listen_online(relay: Option<&str>, opening: Record) -> anyhow::Result<Listening> {
+    use crate::net::online;
+    let relay = relay.map(online::relay_url).transpose()?;
+    let rules = opening.variant();
+    let hosting = online::host(relay, rules)?;
+    Ok(Listening {
+        host: hosting.host,
+        rules,
+        opening,
+        join_line: format!("Join with: tictactoe join {}", hosting.ticket),
+        note: hosting.note,
+        keep: Keep(Some(Box::new(hosting.keep))),
     })
 }
 
 impl Listening {
+    /// A line to show before the join line, if there is something to say (an online host
+    /// that could not reach its relay).
+    pub fn note(&self) -> Option<&str> {
+        self.note.as_deref()
+    }
+
     /// `Join with: tictactoe join 127.0.0.1:7373 --code k7m2-qx4p`.
     pub fn join_line(&self) -> &str {
         &self.join_line
@@ -115,32 +177,54 @@ impl Listening {
             session,
             net: NetGame::hosting(),
             connection: Connection::host(link, published, sink),
+            keep: self.keep,
+            path: None,
         })
     }
 }
 
-/// Joins the game at `target` with `code`; returns the game and the line that says so
-/// (`Joined 127.0.0.1:7373 (3×3, 3 in a row). You play O.`).
-pub fn join(target: &str, code: &str, sink: Sink) -> anyhow::Result<(Network, String)> {
-    let code: JoinCode = code.parse()?;
-    let (joiner, welcome) = Joiner::join(target, &code.0, &sink)?;
+/// Joins the game at `target`; returns the game and the line that says so (`Joined
+/// 127.0.0.1:7373 (3×3, 3 in a row). You play O.`, and online how the two are connected).
+pub fn join(target: Target, sink: Sink) -> anyhow::Result<(Network, String)> {
+    let (joiner, welcome, keep) = match target {
+        Target::Address { target, code } => {
+            let code: JoinCode = code.parse()?;
+            let (joiner, welcome) = Joiner::join(&target, &code.0, &sink)?;
+            (joiner, welcome, Keep(None))
+        }
+        #[cfg(feature = "online")]
+        Target::Ticket { ticket, relay } => {
+            use crate::net::online;
+            let relay = relay.as_deref().map(online::relay_url).transpose()?;
+            let (dialer, keep) = online::Dialer::new(&ticket, relay)?;
+            let (joiner, welcome) = Joiner::through(Arc::new(dialer), ticket.code(), &sink)?;
+            (joiner, welcome, Keep(Some(Box::new(keep))))
+        }
+    };
     let standing = standing_of(&welcome.state, welcome.rules)
         .map_err(|e| anyhow::anyhow!("the host's game does not replay here: {e}"))?;
-    let session = joiner_session(joiner.addr(), &standing);
+    let route = joiner.route();
+    let session = joiner_session(&route.label(), &standing);
     let mark = if session.side_of(Mark::X) == Side::B {
         Mark::X
     } else {
         Mark::O
     };
+    let path = route.path();
+    let how = path
+        .as_ref()
+        .map_or_else(String::new, |path| format!("; {path}"));
     let line = format!(
-        "Joined {} ({}). You play {mark}.",
-        cut(&joiner.addr().to_string(), 60),
+        "Joined {} ({}{how}). You play {mark}.",
+        cut(&route.name(), 60),
         welcome.rules
     );
     let network = Network {
         session,
         net: NetGame::joined(),
         connection: Connection::joiner(joiner, sink),
+        keep,
+        path,
     };
     Ok((network, line))
 }

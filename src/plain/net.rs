@@ -4,7 +4,6 @@
 
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
-use std::net::IpAddr;
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::thread;
 use std::time::Duration;
@@ -16,7 +15,7 @@ use crate::game::TYPE_AHEAD;
 use crate::line;
 use crate::net::link::{LinkEvent, sink};
 use crate::net::session::{NO_UNDO, NetEvent};
-use crate::net::setup::{self, Network};
+use crate::net::setup::{self, Listen, Network, Target};
 use crate::player::Brain;
 use crate::record::Record;
 
@@ -38,13 +37,16 @@ const STOP_GRACE: Duration = Duration::from_secs(3);
 /// `tictactoe host` in the plain front end: listen, say how to join, wait for a player, play
 /// one game.
 pub fn host(
-    (bind, port, opening): (IpAddr, u16, Record),
+    (how, opening): (Listen, Record),
     brain: &mut Brain,
     input: impl BufRead + Send + 'static,
     out: &mut dyn Write,
     options: Options,
 ) -> anyhow::Result<Ending> {
-    let listening = setup::listen(bind, port, opening)?;
+    let listening = setup::listen(how, opening)?;
+    if let Some(note) = listening.note() {
+        writeln!(out, "{note}.")?;
+    }
     writeln!(out, "{}", listening.join_line())?;
     let waiting = listening.waiting_line();
     let (tx, rx) = mpsc::channel();
@@ -74,14 +76,14 @@ pub fn host(
 /// `tictactoe join` in the plain front end: connect with the code, take the host's rules and
 /// game, play it.
 pub fn join(
-    (target, code): (&str, &str),
+    target: Target,
     brain: &mut Brain,
     input: impl BufRead + Send + 'static,
     out: &mut dyn Write,
     options: Options,
 ) -> anyhow::Result<Ending> {
     let (tx, rx) = mpsc::channel();
-    let (mut network, line) = setup::join(target, code, sink(tx.clone(), Input::Net))?;
+    let (mut network, line) = setup::join(target, sink(tx.clone(), Input::Net))?;
     on_stop_signal(tx.clone())?;
     writeln!(out, "{line}")?;
     read_lines(input, tx).context("reading input")?;

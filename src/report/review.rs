@@ -566,7 +566,7 @@ mod tests {
         assert!(err.ends_with(&format!("\r{}\r", " ".repeat(23))), "{err:?}");
         let (_, _, err) = run_text(
             &["5", "9", "4"],
-            options(false, Some(Duration::from_secs(60))),
+            options(false, Some(Duration::from_mins(1))),
         );
         assert_eq!(err, "");
     }

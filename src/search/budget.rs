@@ -114,7 +114,7 @@ mod tests {
     fn clock_budgets_stop_at_the_deadline() {
         let start = Start::now(0);
         assert!(Meter::Clock.stop(start, Duration::ZERO).reached(0));
-        let long = Meter::Clock.stop(start, Duration::from_secs(3600));
+        let long = Meter::Clock.stop(start, Duration::from_hours(1));
         assert!(!long.reached(u64::MAX));
         assert!(!Stop::Never.reached(u64::MAX));
     }

@@ -170,13 +170,14 @@ impl Table {
         let other = bucket | (self.mask & 1);
         for slot in [bucket, other] {
             let s = &self.slots[slot];
-            if s[0] == me && s[1] == opp {
-                if let Some(entry) = Entry::unpack(s[2]) {
-                    return Probe {
-                        slot,
-                        entry: Some(entry),
-                    };
-                }
+            if s[0] == me
+                && s[1] == opp
+                && let Some(entry) = Entry::unpack(s[2])
+            {
+                return Probe {
+                    slot,
+                    entry: Some(entry),
+                };
             }
         }
         let depth = |i: usize| stored_depth(self.slots[i][2]);

@@ -2,24 +2,26 @@
 //! screen is taken, then the usual loop with the connection beside it.
 
 use std::io::{self, Write};
-use std::net::IpAddr;
 
 use super::{Message, Network, Options, Summary, channel, run_with};
 use crate::net::link::sink;
-use crate::net::setup;
+use crate::net::setup::{self, Listen, Target};
 use crate::player::Brain;
 use crate::record::Record;
 
 /// `tictactoe host` in the terminal game: prints the join line, then plays on the screen,
 /// which shows the line until a player joins.
 pub fn host(
-    (bind, port, opening): (IpAddr, u16, Record),
+    (how, opening): (Listen, Record),
     brain: Brain,
     options: Options,
 ) -> anyhow::Result<Summary> {
-    let listening = setup::listen(bind, port, opening)?;
+    let listening = setup::listen(how, opening)?;
     let join_line = listening.join_line().to_string();
     let mut out = io::stdout().lock();
+    if let Some(note) = listening.note() {
+        writeln!(out, "{note}.")?;
+    }
     writeln!(out, "{join_line}")?;
     out.flush()?;
     drop(out);
@@ -35,17 +37,13 @@ pub fn host(
 
 /// `tictactoe join` in the terminal game: connects with the code, then plays the host's game
 /// on the screen.
-pub fn join(
-    (target, code): (&str, &str),
-    brain: Brain,
-    options: Options,
-) -> anyhow::Result<Summary> {
+pub fn join(target: Target, brain: Brain, options: Options) -> anyhow::Result<Summary> {
     let (tx, rx) = channel();
-    let (network, _) = setup::join(target, code, sink(tx.clone(), Message::Net))?;
+    let (network, _) = setup::join(target, sink(tx.clone(), Message::Net))?;
     let net = Network {
         game: network.net,
         connection: network.connection,
-        join_line: None,
+        join_line: network.path.map(|path| format!("Connected: {path}.")),
     };
     run_with(network.session, brain, options, (tx, rx), Some(net))
 }

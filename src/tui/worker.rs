@@ -244,7 +244,7 @@ mod tests {
 
     fn worker() -> (Worker, Receiver<(u64, Reply)>) {
         let (tx, rx) = mpsc::channel();
-        let brain = Brain::new(Some(1)).with_think(Duration::from_secs(60));
+        let brain = Brain::new(Some(1)).with_think(Duration::from_mins(1));
         let worker = Worker::spawn(brain, tx, |id, reply| (id, reply)).unwrap();
         (worker, rx)
     }

@@ -10,7 +10,8 @@ use crate::net::session::{NetEvent, NetGame, Order, Rematch};
 #[derive(Clone, Debug)]
 pub(super) struct Net {
     pub(super) game: NetGame,
-    /// The host's join line, shown until a player joins.
+    /// The host's join line, shown until a player joins; the joiner's `Joined` line, shown
+    /// with the first turn.
     pub(super) join_line: Option<String>,
     /// The last word about refused connections, kept off the message line.
     notice: Option<String>,
@@ -18,11 +19,12 @@ pub(super) struct Net {
 
 impl App {
     /// Makes this a network game: as the host, waiting for a player (`join_line` is the line
-    /// to show until one joins), or as the player who joined.
+    /// to show until one joins), or as the player who joined (`join_line` says how).
     pub fn connect(&mut self, game: NetGame, join_line: Option<String>) {
         self.message = match &join_line {
             Some(line) if game.waiting_for_player() => format!("Waiting for a player. {line}"),
-            _ => self.turn_message(),
+            Some(line) => format!("{line} {}", self.turn_message()),
+            None => self.turn_message(),
         };
         self.net = Some(Net {
             game,
@@ -128,8 +130,8 @@ mod tests {
         let mut app = App::new(session, (80, 24));
         app.connect(NetGame::hosting(), Some("Join with: …".into()));
         assert_eq!(app.message(), "Waiting for a player. Join with: …");
-        let addr = "127.0.0.1:9".parse().unwrap();
-        app.handle(Event::Net(LinkEvent::Joined(addr)));
+        let addr: std::net::SocketAddr = "127.0.0.1:9".parse().unwrap();
+        app.handle(Event::Net(LinkEvent::Joined(addr.into())));
         app
     }
 

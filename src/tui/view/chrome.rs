@@ -28,6 +28,33 @@ pub(super) fn message_line(app: &App, busy: Option<Duration>) -> String {
     }
 }
 
+/// `text` in lines of at most `width` characters, broken at spaces; a word longer than a line
+/// (a ticket on a narrow terminal) is broken where the line ends.
+pub(super) fn wrap(text: &str, width: u16) -> Vec<String> {
+    let width = usize::from(width.max(1));
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for word in text.split(' ').filter(|w| !w.is_empty()) {
+        let (len, word_len) = (line.chars().count(), word.chars().count());
+        if !line.is_empty() && len + 1 + word_len <= width {
+            line.push(' ');
+            line.push_str(word);
+            continue;
+        }
+        if !line.is_empty() {
+            lines.push(std::mem::take(&mut line));
+        }
+        let chars: Vec<char> = word.chars().collect();
+        let mut pieces = chars.chunks(width).map(|c| c.iter().collect::<String>());
+        line = pieces.next_back().unwrap_or_default();
+        lines.extend(pieces);
+    }
+    if !line.is_empty() || lines.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
 /// Writes the too-small message for a board that needs `(w, h)`.
 pub(super) fn too_small(frame: &mut Frame, (w, h): (u16, u16)) {
     let (width, height) = (frame.width(), frame.height());

@@ -18,7 +18,7 @@ use crate::position::Position;
 use crate::tui::app::App;
 use chrome::{
     HELP, SHORT_HELP, ULTIMATE_HELP, ULTIMATE_SHORT_HELP, draw_help, draw_status, key_line,
-    message_line, score_line,
+    message_line, score_line, wrap,
 };
 pub use classic::hint_label;
 use frame::Palette;
@@ -77,7 +77,17 @@ pub fn render(app: &App, busy: Option<Duration>, color: bool) -> Frame {
         frame.centred(first_row - 1, notice, Style::PLAIN.dim());
     }
     draw_status(&mut frame, below, app, palette);
-    frame.centred(below + 1, &message_line(app, busy), Style::PLAIN.bold());
+    let message = message_line(app, busy);
+    // A host's join line is wrapped, not cut: a friend needs all of it.
+    let rows = if app.waiting_for_player() {
+        wrap(&message, width)
+    } else {
+        vec![message]
+    };
+    for (i, row) in (below + 1..).zip(&rows) {
+        frame.centred(i, row, Style::PLAIN.bold());
+    }
+    let below = below + u16::try_from(rows.len().saturating_sub(1)).unwrap_or(0);
     frame.centred(below + 2, &score_line(app, width), Style::PLAIN);
     frame.centred(below + 3, &key_line(app, keys, width), Style::PLAIN.dim());
     if app.help_open() {
@@ -112,6 +122,23 @@ mod tests {
             app.update(Action::Digit(d));
         }
         app
+    }
+
+    #[test]
+    fn long_lines_wrap_at_spaces_and_a_long_word_where_the_line_ends() {
+        assert_eq!(
+            wrap("Join with: tictactoe join abc", 80),
+            ["Join with: tictactoe join abc"]
+        );
+        assert_eq!(
+            wrap("Join with: tictactoe join abc", 14),
+            ["Join with:", "tictactoe join", "abc"]
+        );
+        let ticket = "a".repeat(30);
+        assert_eq!(
+            wrap(&format!("join {ticket}"), 12),
+            ["join", "aaaaaaaaaaaa", "aaaaaaaaaaaa", "aaaaaa"]
+        );
     }
 
     #[test]

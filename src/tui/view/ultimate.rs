@@ -76,10 +76,11 @@ fn draw_ultimate(
         .filter(|_| human_turn);
     // The board the player must play in (or chose) gets an accent frame; when every open
     // board is playable, none does.
-    if !over && review.is_none() {
-        if let Some(b) = app.selected().or(board.forced_board()) {
-            mark_playable(frame, layout, b, palette);
-        }
+    if !over
+        && review.is_none()
+        && let Some(b) = app.selected().or(board.forced_board())
+    {
+        mark_playable(frame, layout, b, palette);
     }
     let w = layout.cell_w;
     for index in 0..81 {
@@ -227,7 +228,7 @@ fn draw_ultimate_lines(frame: &mut Frame, layout: &UltimateLayout) {
     let (gw, gh) = (layout.grid_width(), layout.grid_height());
     let board_w = layout.board_width() + 1;
     let column = |dx: u16| {
-        if dx == 0 || dx == gw - 1 || dx % board_w == 0 {
+        if dx == 0 || dx == gw - 1 || dx.is_multiple_of(board_w) {
             Line::Heavy
         } else if (dx % board_w - 1) % (layout.cell_w + 1) == layout.cell_w {
             Line::Thin

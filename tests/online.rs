@@ -1,0 +1,305 @@
+//! Online play between real processes through the peer-to-peer layer, all on this machine:
+//! each test runs the layer's own relay server in process on loopback and points both sides
+//! at it, so nothing needs the internet. Games over a direct path and through the relay only,
+//! a wrong code and a mistyped ticket refused, a host whose relay is unreachable still
+//! joined on the local network, and a killed joiner back in.
+#![cfg(feature = "online")]
+
+use std::io::{Read, Write};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use tictactoe::net::online::{RELAY_ONLY, Ticket};
+
+mod relay;
+use relay::LocalRelay;
+
+const TIMEOUT: Duration = Duration::from_secs(40);
+
+/// A running `tictactoe` whose output (standard output and error together) is collected.
+struct Proc {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    output: Arc<Mutex<String>>,
+}
+
+impl Proc {
+    fn spawn(args: &[&str], relay_only: bool) -> Proc {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_tictactoe"));
+        command
+            .env(
+                "TICTACTOE_HOME",
+                concat!(env!("CARGO_TARGET_TMPDIR"), "/home"),
+            )
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        if relay_only {
+            command.env(RELAY_ONLY, "1");
+        }
+        let mut child = command.spawn().expect("the binary runs");
+        let output = Arc::new(Mutex::new(String::new()));
+        let pipes: [Box<dyn Read + Send>; 2] = [
+            Box::new(child.stdout.take().unwrap()),
+            Box::new(child.stderr.take().unwrap()),
+        ];
+        for mut pipe in pipes {
+            let output = Arc::clone(&output);
+            thread::spawn(move || {
+                let mut buf = [0u8; 4096];
+                while let Ok(n) = pipe.read(&mut buf) {
+                    if n == 0 {
+                        break;
+                    }
+                    let text = String::from_utf8_lossy(&buf[..n]).into_owned();
+                    output.lock().unwrap().push_str(&text);
+                }
+            });
+        }
+        Proc {
+            stdin: child.stdin.take(),
+            child,
+            output,
+        }
+    }
+
+    fn output(&self) -> String {
+        self.output.lock().unwrap().clone()
+    }
+
+    fn send(&mut self, text: &str) {
+        let stdin = self.stdin.as_mut().expect("input is open");
+        stdin.write_all(text.as_bytes()).unwrap();
+        stdin.flush().unwrap();
+    }
+
+    fn wait_for(&self, text: &str) {
+        let start = Instant::now();
+        while !self.output().contains(text) {
+            assert!(
+                start.elapsed() < TIMEOUT,
+                "timed out waiting for {text:?}; output:\n{}",
+                self.output()
+            );
+            thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    fn wait_exit(&mut self) -> ExitStatus {
+        let start = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                thread::sleep(Duration::from_millis(50));
+                return status;
+            }
+            assert!(
+                start.elapsed() < TIMEOUT,
+                "did not exit; output:\n{}",
+                self.output()
+            );
+            thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+impl Drop for Proc {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// An online host through `relay`, and the ticket from its `Join with:` line.
+fn host(relay: &str, relay_only: bool) -> (Proc, String) {
+    let host = Proc::spawn(&["host", "--online", "--relay", relay], relay_only);
+    host.wait_for("Waiting for a player");
+    let output = host.output();
+    let line = output
+        .lines()
+        .find_map(|l| l.strip_prefix("Join with: tictactoe join "))
+        .unwrap_or_else(|| panic!("no join line in:\n{output}"));
+    assert!(
+        line.chars().all(|c| c.is_ascii_alphanumeric()),
+        "a ticket copies in one piece: {line:?}"
+    );
+    (host, line.to_string())
+}
+
+/// The boards printed, in order: each a run of lines drawn with `|`.
+fn boards(output: &str) -> Vec<String> {
+    let mut boards = Vec::new();
+    let mut current = Vec::new();
+    for line in output.lines() {
+        if line.contains(" | ") || line.contains("---+") {
+            current.push(line.trim_end());
+        } else if !current.is_empty() {
+            boards.push(current.join("/"));
+            current.clear();
+        }
+    }
+    if !current.is_empty() {
+        boards.push(current.join("/"));
+    }
+    boards
+}
+
+fn record(output: &str) -> String {
+    output
+        .lines()
+        .find(|l| l.starts_with("Record: "))
+        .unwrap_or_else(|| panic!("no record in:\n{output}"))
+        .to_string()
+}
+
+/// Plays a whole 3×3 game between a host and a joiner, one move at a time, and checks both
+/// printed the same boards after every move.
+fn play_a_game(host: &mut Proc, joiner: &mut Proc) {
+    let cells = ["5", "7", "4", "6", "3", "1", "2", "8", "9"];
+    for (i, mv) in cells.iter().enumerate() {
+        let (mover, other, mark) = if i % 2 == 0 {
+            (&mut *host, &mut *joiner, "X")
+        } else {
+            (&mut *joiner, &mut *host, "O")
+        };
+        mover.send(&format!("{mv}\n"));
+        other.wait_for(&format!("{mark} (remote) plays {mv}"));
+        let (a, b) = (boards(&host.output()), boards(&joiner.output()));
+        assert_eq!(a.len(), i + 2, "a board per move:\n{}", host.output());
+        assert_eq!(a, b, "the same boards after move {}", i + 1);
+    }
+    assert!(host.wait_exit().success(), "{}", host.output());
+    assert!(joiner.wait_exit().success(), "{}", joiner.output());
+    let (h, j) = (host.output(), joiner.output());
+    assert!(h.contains("Draw.") && j.contains("Draw."));
+    assert_eq!(record(&h), "Record: 5 7 4 6 3 1 2 8 9");
+    assert_eq!(record(&h), record(&j));
+}
+
+#[test]
+fn a_game_over_a_direct_path_prints_the_same_boards_on_both_sides() {
+    let relay = LocalRelay::start();
+    let (mut host, ticket) = host(&relay.url, false);
+    let mut joiner = Proc::spawn(&["join", &ticket], false);
+    joiner.wait_for("You play O.");
+    host.wait_for("joined. You play X.");
+    let said = joiner.output();
+    assert!(said.contains("direct, round trip"), "{said}");
+    play_a_game(&mut host, &mut joiner);
+}
+
+#[test]
+fn a_game_through_the_relay_only_prints_the_same_boards_on_both_sides() {
+    let relay = LocalRelay::start();
+    let (mut host, ticket) = host(&relay.url, true);
+    let mut joiner = Proc::spawn(&["join", &ticket], true);
+    joiner.wait_for("You play O.");
+    host.wait_for("joined. You play X.");
+    assert!(
+        joiner.output().contains("relayed, round trip"),
+        "{}",
+        joiner.output()
+    );
+    assert!(
+        host.output().contains("relayed, round trip"),
+        "{}",
+        host.output()
+    );
+    play_a_game(&mut host, &mut joiner);
+}
+
+#[test]
+fn a_ticket_with_a_wrong_code_is_refused_and_the_host_keeps_waiting() {
+    let relay = LocalRelay::start();
+    let (mut host, ticket) = host(&relay.url, false);
+    let wrong = ticket.parse::<Ticket>().unwrap().with_code("abcd-2345");
+    let mut stranger = Proc::spawn(&["join", &wrong.to_string()], false);
+    assert!(!stranger.wait_exit().success());
+    assert!(
+        stranger.output().contains("the host refused: wrong code"),
+        "{}",
+        stranger.output()
+    );
+    host.wait_for(": wrong code");
+    let mut joiner = Proc::spawn(&["join", &ticket], false);
+    joiner.wait_for("You play O.");
+    host.send("q\n");
+    assert!(host.wait_exit().success());
+    joiner.wait_for("X left the game.");
+    assert!(joiner.wait_exit().success());
+}
+
+#[test]
+fn a_mistyped_ticket_is_refused_at_once_with_status_2() {
+    let relay = LocalRelay::start();
+    let (_host, ticket) = host(&relay.url, false);
+    let mut typo: Vec<char> = ticket.chars().collect();
+    typo[30] = if typo[30] == 'q' { 'r' } else { 'q' };
+    let typo: String = typo.into_iter().collect();
+    for (text, says) in [
+        (typo.as_str(), "mistyped"),
+        (&ticket[..ticket.len() - 2], "mistyped"),
+        ("192.168.1.20", "needs --code"),
+        ("not-a-ticket", "not part of a ticket"),
+    ] {
+        let start = Instant::now();
+        let mut joiner = Proc::spawn(&["join", text], false);
+        let status = joiner.wait_exit();
+        assert_eq!(status.code(), Some(2), "{}", joiner.output());
+        assert!(joiner.output().contains(says), "{}", joiner.output());
+        assert!(start.elapsed() < Duration::from_secs(5));
+    }
+}
+
+#[test]
+fn a_host_whose_relay_is_unreachable_says_so_and_is_joined_on_this_network() {
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", closed.local_addr().unwrap());
+    drop(closed);
+    let (mut host, ticket) = host(&url, false);
+    assert!(
+        host.output().contains("Could not reach a relay"),
+        "{}",
+        host.output()
+    );
+    let mut joiner = Proc::spawn(&["join", &ticket], false);
+    joiner.wait_for("You play O.");
+    assert!(
+        joiner.output().contains("direct, round trip"),
+        "{}",
+        joiner.output()
+    );
+    play_a_game(&mut host, &mut joiner);
+}
+
+#[test]
+fn a_killed_joiner_rejoins_through_the_relay_and_gets_the_exact_game() {
+    let relay = LocalRelay::start();
+    let (mut host, ticket) = host(&relay.url, true);
+    let mut joiner = Proc::spawn(&["join", &ticket], true);
+    joiner.wait_for("You play O.");
+    host.send("5\n");
+    joiner.wait_for("X (remote) plays 5");
+    joiner.send("7\n");
+    host.wait_for("O (remote) plays 7");
+    joiner.child.kill().unwrap();
+    host.wait_for("O's connection was lost");
+    host.send("4\n");
+    host.wait_for(" X | X | 6");
+    let mut back = Proc::spawn(&["join", &ticket], true);
+    back.wait_for("You play O.");
+    host.wait_for("O is back");
+    back.wait_for("O to move");
+    assert_eq!(
+        boards(&back.output()).first().unwrap(),
+        " O | 8 | 9/---+---+---/ X | X | 6/---+---+---/ 1 | 2 | 3"
+    );
+    back.send("6\n1\n8\n");
+    host.send("3\n2\n9\n");
+    assert!(host.wait_exit().success(), "{}", host.output());
+    assert!(back.wait_exit().success(), "{}", back.output());
+    assert_eq!(record(&host.output()), "Record: 5 7 4 6 3 1 2 8 9");
+    assert_eq!(record(&back.output()), record(&host.output()));
+}
