@@ -222,7 +222,7 @@ impl Explorer<'_> {
         if self.totals.visited > VISIT_LIMIT {
             return Err(ExplainError::TooLong);
         }
-        if self.totals.visited % CANCEL_EVERY == 0 && self.cancel.load(Ordering::Relaxed) {
+        if self.totals.visited.is_multiple_of(CANCEL_EVERY) && self.cancel.load(Ordering::Relaxed) {
             return Err(ExplainError::Cancelled);
         }
         if self.pv.len() <= ply + 1 {
