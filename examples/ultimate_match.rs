@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 
 use clap::Parser;
 use tictactoe::board::Mark;
-use tictactoe::mcts::{Level, Mcts, Settings, uniform_playout};
+use tictactoe::mcts::{Level, Mcts, Playouts, Settings, uniform_playout};
 use tictactoe::ultimate::{Move, Outcome, UltimateBoard};
 
 #[derive(Parser)]
@@ -54,6 +54,9 @@ struct Args {
     /// move prior off, for comparison; `medium` never uses the prior).
     #[arg(long)]
     prior: Option<u32>,
+    /// The first player's random games, when it is the engine: greedy or safe.
+    #[arg(long, value_parser = parse_playouts)]
+    playouts: Option<Playouts>,
     /// Start each pair of games from its own two opening moves (a seeded draw of the 720 legal
     /// pairs, without repeats until all are used).
     #[arg(long)]
@@ -74,6 +77,13 @@ impl fmt::Display for Budget {
             Budget::Iterations(n) => write!(f, "{n} iterations"),
         }
     }
+}
+
+fn parse_playouts(s: &str) -> Result<Playouts, String> {
+    Playouts::ALL
+        .into_iter()
+        .find(|p| p.name() == s)
+        .ok_or_else(|| format!("{s}: playouts are greedy or safe"))
 }
 
 fn parse_budget(s: &str) -> Result<Budget, String> {
@@ -305,6 +315,13 @@ fn main() {
             }
             if let Some(visits) = args.prior {
                 tuned = tuned.with_prior(visits);
+            }
+            if let Some(playouts) = args.playouts {
+                let settings = tuned.settings();
+                tuned = tuned.with_settings(Settings {
+                    playouts,
+                    ..settings
+                });
             }
             *mcts = tuned;
         }

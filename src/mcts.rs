@@ -238,6 +238,15 @@ impl Mcts {
         mcts
     }
 
+    /// The search's settings.
+    pub fn settings(&self) -> Settings {
+        Settings {
+            playouts: self.playouts,
+            exploration: self.exploration,
+            prior_visits: self.prior,
+        }
+    }
+
     /// UCB1's exploration constant `c` (default [`EXPLORATION`]): a move's score is its win
     /// rate plus `c * sqrt(ln(parent visits) / visits)`.
     pub fn with_exploration(mut self, c: f32) -> Mcts {

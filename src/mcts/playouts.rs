@@ -29,6 +29,19 @@ pub enum Playouts {
     Safe,
 }
 
+impl Playouts {
+    /// Every policy, weakest first.
+    pub const ALL: [Playouts; 2] = [Playouts::Greedy, Playouts::Safe];
+
+    /// The policy's name in lower case (`greedy`, `safe`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Playouts::Greedy => "greedy",
+            Playouts::Safe => "safe",
+        }
+    }
+}
+
 /// The lowest set bit's index.
 #[inline]
 fn lowest(mask: u16) -> usize {
@@ -154,18 +167,34 @@ fn greedy_anywhere(board: &UltimateBoard, side: usize, rng: &mut fastrand::Rng) 
 }
 
 /// The cells of board `b` (with empty cells `empty`, none of which wins it for the mover) that
-/// send the opponent where it cannot win a board at once. `gift` holds the boards a move may
-/// not send it to, as they are before the move; only board `b` itself changes with the move.
+/// do not hand the opponent a board at once: that send it neither to a board it can win nor,
+/// while it can win one anywhere, to a closed board (a free choice). `hot` holds the open
+/// boards the opponent can win, as they are before the move; only board `b` changes with it.
 #[inline]
-fn safe_cells(board: &UltimateBoard, b: usize, empty: u16, gift: u16, opponent: usize) -> u16 {
+fn safe_cells(board: &UltimateBoard, b: usize, empty: u16, hot: u16, opponent: usize) -> u16 {
     let here = 1u16 << b;
-    let mut bad = gift & !here;
-    if empty & here != 0 {
-        // Playing cell b sends the opponent back here, into the board after the move.
-        let left = empty & !here;
-        if left == 0 || threats(board.cells_of(opponent, b)) & left != 0 {
-            bad |= here;
+    let elsewhere = hot & !here;
+    // The opponent's winning cells here: the move takes at most one of them.
+    let lines = threats(board.cells_of(opponent, b)) & empty;
+    let mut bad = elsewhere;
+    if elsewhere != 0 || lines != 0 {
+        let mut free = !board.open() & 0x1FF;
+        if elsewhere == 0 && lines.is_power_of_two() {
+            // Taking its only winning cell leaves it none: a free choice is harmless then.
+            free &= !lines;
         }
+        bad |= free;
+    }
+    if empty & here != 0 {
+        // Playing cell b sends the opponent back here, into the board after the move (or,
+        // when that fills it, anywhere).
+        let left = empty & !here;
+        let gift = if left == 0 {
+            elsewhere != 0
+        } else {
+            lines & left != 0
+        };
+        bad = (bad & !here) | (u16::from(gift) << b);
     }
     empty & !bad
 }
@@ -176,29 +205,7 @@ fn safe_from(board: &mut UltimateBoard, rng: &mut fastrand::Rng) -> u8 {
     let mut hot = [hot_boards(board, 0), hot_boards(board, 1)];
     loop {
         let side = board.side();
-        let opponent = side ^ 1;
-        // Boards the opponent may not be sent to: where it wins at once, and closed ones (a
-        // free choice) while it can win somewhere.
-        let gift = if hot[opponent] == 0 {
-            hot[opponent]
-        } else {
-            hot[opponent] | !board.open() & 0x1FF
-        };
-        let forced = board.forced_index();
-        let (b, c) = if forced < 9 {
-            let empty = board.empty(forced);
-            let wins = threats(board.cells_of(side, forced)) & empty;
-            if wins != 0 {
-                (forced, lowest(wins))
-            } else {
-                let safe = safe_cells(board, forced, empty, gift, opponent);
-                (forced, any_of(if safe == 0 { empty } else { safe }, rng))
-            }
-        } else if let Some(win) = win_anywhere(board, side, hot[side]) {
-            win
-        } else {
-            safe_anywhere(board, gift, opponent, rng)
-        };
+        let (b, c) = safe_move(board, hot, rng);
         if board.apply(b, c) {
             return result(board, side);
         }
@@ -212,12 +219,34 @@ fn safe_from(board: &mut UltimateBoard, rng: &mut fastrand::Rng) -> u8 {
     }
 }
 
+/// A safe random game's move on `board` (in progress), where `hot[side]` holds the open boards
+/// `side` can win at once.
+#[inline]
+fn safe_move(board: &UltimateBoard, hot: [u16; 2], rng: &mut fastrand::Rng) -> (usize, usize) {
+    let side = board.side();
+    let opponent = side ^ 1;
+    let forced = board.forced_index();
+    if forced < 9 {
+        let empty = board.empty(forced);
+        let wins = threats(board.cells_of(side, forced)) & empty;
+        if wins != 0 {
+            return (forced, lowest(wins));
+        }
+        let safe = safe_cells(board, forced, empty, hot[opponent], opponent);
+        (forced, any_of(if safe == 0 { empty } else { safe }, rng))
+    } else if let Some(win) = win_anywhere(board, side, hot[side]) {
+        win
+    } else {
+        safe_anywhere(board, hot[opponent], opponent, rng)
+    }
+}
+
 /// A safe random game's move when any open board may be played and none can be won: uniform
 /// among the safe moves of every open board, or among all moves if none is safe.
 #[inline]
 fn safe_anywhere(
     board: &UltimateBoard,
-    gift: u16,
+    hot: u16,
     opponent: usize,
     rng: &mut fastrand::Rng,
 ) -> (usize, usize) {
@@ -227,7 +256,7 @@ fn safe_anywhere(
     while rest != 0 {
         let b = lowest(rest);
         rest &= rest - 1;
-        safe[b] = safe_cells(board, b, board.empty(b), gift, opponent);
+        safe[b] = safe_cells(board, b, board.empty(b), hot, opponent);
         total += count(safe[b]);
     }
     if total == 0 {
@@ -313,6 +342,97 @@ pub fn uniform_playout(board: &UltimateBoard, rng: &mut fastrand::Rng) -> Option
         };
         if b.apply(bi, c) {
             return has_line(b.won_by(side)).then_some(if side == 0 { Mark::X } else { Mark::O });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ultimate::Move;
+
+    /// Positions from uniformly random games, every ply of each.
+    fn positions(games: u64) -> Vec<UltimateBoard> {
+        let mut rng = fastrand::Rng::with_seed(7);
+        let mut all = Vec::new();
+        for _ in 0..games {
+            let mut board = UltimateBoard::new();
+            while board.outcome() == Outcome::InProgress {
+                all.push(board);
+                let moves = board.legal_moves();
+                board
+                    .play(moves.nth(rng.usize(..moves.len())).unwrap())
+                    .unwrap();
+            }
+        }
+        all
+    }
+
+    /// Whether the game on `after` was won by its last move.
+    fn won_game(after: &UltimateBoard) -> bool {
+        matches!(after.outcome(), Outcome::Won { .. })
+    }
+
+    /// Whether `mv` wins a small board for the side to move on `before`.
+    fn won_board(before: &UltimateBoard, mv: Move) -> bool {
+        let after = before.with_move(mv).unwrap();
+        let side = before.side();
+        after.won_by(side) != before.won_by(side)
+    }
+
+    /// Whether the opponent, to move on `after`, can win a small board at once.
+    fn hands_a_board(after: &UltimateBoard) -> bool {
+        after.outcome() == Outcome::InProgress
+            && after.legal_moves().into_iter().any(|m| won_board(after, m))
+    }
+
+    #[test]
+    fn safe_playouts_take_every_win_and_hand_over_none_that_can_be_avoided() {
+        let mut rng = fastrand::Rng::with_seed(3);
+        let (mut wins, mut dodges) = (0, 0);
+        for board in positions(300) {
+            let hot = [hot_boards(&board, 0), hot_boards(&board, 1)];
+            let (b, c) = safe_move(&board, hot, &mut rng);
+            let mv = Move::from_index(b * 9 + c).unwrap();
+            assert!(board.is_legal(mv), "{board} {mv}");
+            let after = board.with_move(mv).unwrap();
+            let moves: Vec<Move> = board.legal_moves().into_iter().collect();
+            let can = |test: &dyn Fn(Move) -> bool| moves.iter().any(|&m| test(m));
+            if can(&|m| won_game(&board.with_move(m).unwrap())) {
+                assert!(won_game(&after), "missed the game on {board}: {mv}");
+            } else if can(&|m| won_board(&board, m)) {
+                assert!(won_board(&board, mv), "missed a board on {board}: {mv}");
+                wins += 1;
+            } else if hands_a_board(&after) {
+                assert!(
+                    moves
+                        .iter()
+                        .all(|&m| hands_a_board(&board.with_move(m).unwrap())),
+                    "handed over a board on {board}: {mv}"
+                );
+            } else if can(&|m| hands_a_board(&board.with_move(m).unwrap())) {
+                dodges += 1;
+            }
+        }
+        // The positions tried hold both kinds of choice.
+        assert!(wins > 100 && dodges > 100, "{wins} {dodges}");
+    }
+
+    #[test]
+    fn every_policy_plays_games_to_their_end() {
+        let mut rng = fastrand::Rng::with_seed(5);
+        for policy in Playouts::ALL {
+            for board in positions(3).into_iter().step_by(7) {
+                let mut b = board;
+                let result = playout_from(&mut b, policy, &mut rng);
+                let outcome = b.outcome();
+                assert_ne!(outcome, Outcome::InProgress, "{}", policy.name());
+                let expected = match outcome {
+                    Outcome::Won { winner, .. } => winner as u8,
+                    _ => DRAW,
+                };
+                assert_eq!(result, expected, "{}", policy.name());
+            }
         }
     }
 }
