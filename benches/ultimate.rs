@@ -1,15 +1,15 @@
 //! Ultimate tic-tac-toe benchmarks: random games per second and MCTS iterations per second, on
 //! one thread.
 //!
-//! `cargo bench --bench ultimate` prints each as a throughput: `playouts/safe` is the random
-//! game `hard` plays (wins of small boards and of the game taken, no board handed to the
-//! opponent where that can be avoided), `playouts/greedy` the one of the levels below the top
-//! and of `hard` before (wins taken, other moves uniform), `playouts/uniform` a uniformly random
+//! `cargo bench --bench ultimate` prints each as a throughput: `playouts/safe` is the safe
+//! random game (wins of small boards and of the game taken, no board handed to the opponent
+//! where that can be avoided), `playouts/greedy` the one every level plays (wins taken, other
+//! moves uniform), `playouts/uniform` a uniformly random
 //! game on the same bitboards (the baseline's playout in the match tool),
 //! `playouts/uniform_api` one through the rules' public API (legal moves, then play), and
-//! `mcts/iterations` a fresh search of 20,000 iterations from the empty grid with `hard`'s
-//! settings (tree building included), `mcts/iterations_frozen` the same with
-//! `Settings::FROZEN` (the search before the safe playouts), and
+//! `mcts/iterations_safe` a fresh search of 20,000 iterations from the empty grid with safe
+//! playouts (tree building included), `mcts/iterations_frozen` the same with
+//! `Settings::FROZEN` (greedy playouts, `hard`'s too), and
 //! `mcts/iterations_without_prior` the frozen search with new nodes starting empty
 //! (`with_prior(0)`), to show what the move prior costs.
 
@@ -61,8 +61,15 @@ fn iterations(c: &mut Criterion) {
     group.throughput(Throughput::Elements(N));
     group.sample_size(20);
     group.measurement_time(Duration::from_secs(4));
-    group.bench_function("iterations", |b| {
-        b.iter(|| Mcts::new(Some(1)).think_iterations(black_box(&start), N));
+    group.bench_function("iterations_safe", |b| {
+        b.iter(|| {
+            Mcts::new(Some(1))
+                .with_settings(Settings {
+                    playouts: Playouts::Safe,
+                    ..Settings::HARD
+                })
+                .think_iterations(black_box(&start), N)
+        });
     });
     group.bench_function("iterations_frozen", |b| {
         b.iter(|| {

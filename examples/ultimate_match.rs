@@ -6,8 +6,8 @@
 //! ```
 //!
 //! A player is `easy`, `medium`, `hard:<time>` (the engine's AI; `hard` alone thinks 1000 ms),
-//! `frozen:<time>` (`hard` as it was before the safe playouts, kept in the engine as
-//! `Settings::FROZEN`, to measure the engine against), `uct:<iterations>` or `uct:<time>` (the
+//! `frozen:<time>` (`hard` as it was when `Settings::FROZEN` was made, kept unchanged in the
+//! engine to measure a new `hard` against), `uct:<iterations>` or `uct:<time>` (the
 //! baseline below); times are written `250ms` or `1s`. Games alternate who moves first; with
 //! `--openings` each pair of games starts from its own first two moves (one game with each
 //! player as X), drawn without repeats from the 720 legal pairs, so games are not repeats of
