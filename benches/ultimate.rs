@@ -1,20 +1,23 @@
 //! Ultimate tic-tac-toe benchmarks: random games per second and MCTS iterations per second, on
 //! one thread.
 //!
-//! `cargo bench --bench ultimate` prints each as a throughput: `playouts/search` is the random
-//! game the search plays (wins of small boards and of the game taken), `playouts/uniform` a
-//! uniformly random game on the same bitboards (the baseline's playout in the match tool),
+//! `cargo bench --bench ultimate` prints each as a throughput: `playouts/safe` is the safe
+//! random game (wins of small boards and of the game taken, no board handed to the opponent
+//! where that can be avoided), `playouts/greedy` the one every level plays (wins taken, other
+//! moves uniform), `playouts/uniform` a uniformly random
+//! game on the same bitboards (the baseline's playout in the match tool),
 //! `playouts/uniform_api` one through the rules' public API (legal moves, then play), and
-//! `mcts/iterations` a
-//! fresh search of 20,000 iterations from the empty grid (tree building included), and
-//! `mcts/iterations_without_prior` the same with new nodes starting empty (`with_prior(0)`),
-//! to show what the move prior costs.
+//! `mcts/iterations_safe` a fresh search of 20,000 iterations from the empty grid with safe
+//! playouts (tree building included), `mcts/iterations_frozen` the same with
+//! `Settings::FROZEN` (greedy playouts, `hard`'s too), and
+//! `mcts/iterations_without_prior` the frozen search with new nodes starting empty
+//! (`with_prior(0)`), to show what the move prior costs.
 
 use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use tictactoe::mcts::{Mcts, playout, uniform_playout};
+use tictactoe::mcts::{Mcts, Playouts, Settings, playout_with, uniform_playout};
 use tictactoe::ultimate::{Outcome, UltimateBoard};
 
 /// A uniform random game through the rules' public API: every legal move equally likely.
@@ -36,8 +39,11 @@ fn playouts(c: &mut Criterion) {
     group.throughput(Throughput::Elements(1));
     group.measurement_time(Duration::from_secs(3));
     let mut rng = fastrand::Rng::with_seed(1);
-    group.bench_function("search", |b| {
-        b.iter(|| playout(black_box(&start), &mut rng));
+    group.bench_function("safe", |b| {
+        b.iter(|| playout_with(black_box(&start), Playouts::Safe, &mut rng));
+    });
+    group.bench_function("greedy", |b| {
+        b.iter(|| playout_with(black_box(&start), Playouts::Greedy, &mut rng));
     });
     group.bench_function("uniform", |b| {
         b.iter(|| uniform_playout(black_box(&start), &mut rng));
@@ -55,12 +61,27 @@ fn iterations(c: &mut Criterion) {
     group.throughput(Throughput::Elements(N));
     group.sample_size(20);
     group.measurement_time(Duration::from_secs(4));
-    group.bench_function("iterations", |b| {
-        b.iter(|| Mcts::new(Some(1)).think_iterations(black_box(&start), N));
+    group.bench_function("iterations_safe", |b| {
+        b.iter(|| {
+            Mcts::new(Some(1))
+                .with_settings(Settings {
+                    playouts: Playouts::Safe,
+                    ..Settings::HARD
+                })
+                .think_iterations(black_box(&start), N)
+        });
+    });
+    group.bench_function("iterations_frozen", |b| {
+        b.iter(|| {
+            Mcts::new(Some(1))
+                .with_settings(Settings::FROZEN)
+                .think_iterations(black_box(&start), N)
+        });
     });
     group.bench_function("iterations_without_prior", |b| {
         b.iter(|| {
             Mcts::new(Some(1))
+                .with_settings(Settings::FROZEN)
                 .with_prior(0)
                 .think_iterations(black_box(&start), N)
         });

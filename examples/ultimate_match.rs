@@ -6,9 +6,13 @@
 //! ```
 //!
 //! A player is `easy`, `medium`, `hard:<time>` (the engine's AI; `hard` alone thinks 1000 ms),
-//! `uct:<iterations>` or `uct:<time>` (the baseline below); times are written `250ms` or `1s`.
-//! Games alternate who moves first. The score is (wins + draws / 2) / games; its interval is
-//! Wilson's score interval, which stays sensible near 0% and 100%.
+//! `frozen:<time>` (`hard` as it was when `Settings::FROZEN` was made, kept unchanged in the
+//! engine to measure a new `hard` against), `uct:<iterations>` or `uct:<time>` (the
+//! baseline below); times are written `250ms` or `1s`. Games alternate who moves first; with
+//! `--openings` each pair of games starts from its own first two moves (one game with each
+//! player as X), drawn without repeats from the 720 legal pairs, so games are not repeats of
+//! each other. The score is (wins + draws / 2) / games; its interval is Wilson's score
+//! interval, which stays sensible near 0% and 100%.
 //!
 //! The baseline is plain UCT as textbooks give it: UCB1 with c = √2, one node added per
 //! iteration (a random untried move), uniformly random games to the end, a fresh tree for every
@@ -22,13 +26,13 @@ use std::time::{Duration, Instant};
 
 use clap::Parser;
 use tictactoe::board::Mark;
-use tictactoe::mcts::{Level, Mcts, uniform_playout};
+use tictactoe::mcts::{Level, Mcts, Playouts, Settings, uniform_playout};
 use tictactoe::ultimate::{Move, Outcome, UltimateBoard};
 
 #[derive(Parser)]
 #[command(about = "Ultimate tic-tac-toe matches between AIs, with a 95% confidence interval")]
 struct Args {
-    /// The first player: easy, medium, hard[:TIME], uct:ITERATIONS or uct:TIME.
+    /// The first player: easy, medium, hard[:TIME], frozen[:TIME], uct:ITERATIONS or uct:TIME.
     #[arg(long)]
     a: Spec,
     /// The second player, written the same way.
@@ -50,6 +54,13 @@ struct Args {
     /// move prior off, for comparison; `medium` never uses the prior).
     #[arg(long)]
     prior: Option<u32>,
+    /// The first player's random games, when it is the engine: greedy or safe.
+    #[arg(long, value_parser = parse_playouts)]
+    playouts: Option<Playouts>,
+    /// Start each pair of games from its own two opening moves (a seeded draw of the 720 legal
+    /// pairs, without repeats until all are used).
+    #[arg(long)]
+    openings: bool,
 }
 
 /// A time or a number of iterations per move.
@@ -68,6 +79,13 @@ impl fmt::Display for Budget {
     }
 }
 
+fn parse_playouts(s: &str) -> Result<Playouts, String> {
+    Playouts::ALL
+        .into_iter()
+        .find(|p| p.name() == s)
+        .ok_or_else(|| format!("{s}: playouts are greedy or safe"))
+}
+
 fn parse_budget(s: &str) -> Result<Budget, String> {
     let number = |t: &str| t.parse::<u64>().map_err(|e| format!("{s}: {e}"));
     if let Some(ms) = s.strip_suffix("ms") {
@@ -82,6 +100,8 @@ fn parse_budget(s: &str) -> Result<Budget, String> {
 #[derive(Clone, Copy, Debug)]
 enum Spec {
     Engine(Level, Duration),
+    /// `hard` with [`Settings::FROZEN`].
+    Frozen(Duration),
     Uct(Budget),
 }
 
@@ -101,9 +121,10 @@ impl std::str::FromStr for Spec {
             "easy" => Ok(Spec::Engine(Level::Easy, Duration::ZERO)),
             "medium" => Ok(Spec::Engine(Level::Medium, Duration::ZERO)),
             "hard" => Ok(Spec::Engine(Level::Hard, time(1000)?)),
+            "frozen" => Ok(Spec::Frozen(time(1000)?)),
             "uct" => Ok(Spec::Uct(parse_budget(budget)?)),
             _ => Err(format!(
-                "{s}: players are easy, medium, hard[:TIME] or uct:ITERATIONS|TIME"
+                "{s}: players are easy, medium, hard[:TIME], frozen[:TIME] or uct:ITERATIONS|TIME"
             )),
         }
     }
@@ -114,6 +135,7 @@ impl fmt::Display for Spec {
         match self {
             Spec::Engine(Level::Hard, t) => write!(f, "hard ({} ms)", t.as_millis()),
             Spec::Engine(level, _) => write!(f, "{level:?}"),
+            Spec::Frozen(t) => write!(f, "frozen hard ({} ms)", t.as_millis()),
             Spec::Uct(b) => write!(f, "baseline UCT ({b})"),
         }
     }
@@ -129,6 +151,11 @@ impl Player {
     fn new(spec: Spec, seed: u64) -> Player {
         match spec {
             Spec::Engine(level, t) => Player::Engine(level, t, Mcts::new(Some(seed))),
+            Spec::Frozen(t) => Player::Engine(
+                Level::Hard,
+                t,
+                Mcts::new(Some(seed)).with_settings(Settings::FROZEN),
+            ),
             Spec::Uct(b) => Player::Uct(b, fastrand::Rng::with_seed(seed)),
         }
     }
@@ -252,10 +279,29 @@ fn report(a: Spec, b: Spec, (wins, draws, losses): (u32, u32, u32)) {
     );
 }
 
+/// Every legal pair of first moves, in an order drawn from `seed`.
+fn opening_pairs(seed: u64) -> Vec<[Move; 2]> {
+    let start = UltimateBoard::new();
+    let mut all = Vec::new();
+    for first in start.legal_moves() {
+        let after = start.with_move(first).expect("a legal move");
+        for reply in after.legal_moves() {
+            all.push([first, reply]);
+        }
+    }
+    fastrand::Rng::with_seed(seed).shuffle(&mut all);
+    all
+}
+
 fn main() {
     let args = Args::parse();
     let start = Instant::now();
     let mut tally = (0, 0, 0);
+    let openings = if args.openings {
+        opening_pairs(args.seed)
+    } else {
+        Vec::new()
+    };
     for game in 0..args.games {
         let seed = args
             .seed
@@ -263,18 +309,30 @@ fn main() {
             .wrapping_add(u64::from(game));
         let mut a = Player::new(args.a, seed);
         if let Player::Engine(_, _, mcts) = &mut a {
-            let mut tuned = Mcts::new(Some(seed));
+            let mut tuned = std::mem::replace(mcts, Mcts::new(None));
             if let Some(c) = args.exploration {
                 tuned = tuned.with_exploration(c);
             }
             if let Some(visits) = args.prior {
                 tuned = tuned.with_prior(visits);
             }
+            if let Some(playouts) = args.playouts {
+                let settings = tuned.settings();
+                tuned = tuned.with_settings(Settings {
+                    playouts,
+                    ..settings
+                });
+            }
             *mcts = tuned;
         }
         let mut b = Player::new(args.b, seed ^ 0x5555_5555);
         let a_mark = if game % 2 == 0 { Mark::X } else { Mark::O };
         let mut board = UltimateBoard::new();
+        if !openings.is_empty() {
+            for mv in openings[(game / 2) as usize % openings.len()] {
+                board.play(mv).expect("openings are legal");
+            }
+        }
         while board.outcome() == Outcome::InProgress {
             let mv = if board.to_move() == a_mark {
                 a.choose(&board)

@@ -5,8 +5,10 @@
 //!
 //! Each iteration walks down the tree by UCB1, expands a leaf the second time it is reached
 //! (all its children at once, in random order), plays a random game from there and backs the
-//! result up. Random games are not uniform: a player who can win a small board takes it, and one
-//! who can win the game does.
+//! result up. Random games are not uniform (see [`Playouts`]): a player who can win a small board
+//! takes it, and one who can win the game does. [`Playouts::Safe`], where a player also avoids
+//! sending the opponent where it can win a board at once, is there to be measured: it costs a
+//! quarter of the iterations and did not make `hard` stronger (the README has the match).
 //!
 //! A new node does not start empty: it starts with [`PRIOR_VISITS`] imaginary visits at a rate
 //! `prior()` guesses from the move alone (winning or blocking a small board is good; sending the
@@ -42,9 +44,13 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::board::Mark;
 use crate::search::{Meter, Value};
-use crate::ultimate::{Move, Outcome, UltimateBoard, count, has_line, nth_bit, threats};
+use crate::ultimate::{Move, Outcome, UltimateBoard, has_line, threats};
+
+mod playouts;
+
+use playouts::{DRAW, playout_from};
+pub use playouts::{Playouts, playout, playout_with, uniform_playout};
 
 /// The default cap on the tree: 4 Mi nodes, 64 MiB.
 pub const DEFAULT_NODE_CAP: usize = 1 << 22;
@@ -58,15 +64,41 @@ pub const PRIOR_VISITS: u32 = 10;
 /// The most imaginary visits [`Mcts::with_prior`] takes: far more would drown real games and,
 /// near 2^31, overflow the counts.
 pub const MAX_PRIOR_VISITS: u32 = 1000;
+/// The knobs of a search. [`Mcts::new`] starts with [`Settings::HARD`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Settings {
+    /// How the random games choose their moves.
+    pub playouts: Playouts,
+    /// UCB1's exploration constant (see [`Mcts::with_exploration`]).
+    pub exploration: f32,
+    /// Imaginary visits of a new node at the rate `prior()` guesses (see [`Mcts::with_prior`]).
+    pub prior_visits: u32,
+}
+
+impl Settings {
+    /// `hard`'s search, also the analysis's, the hints' and the review's.
+    pub const HARD: Settings = Settings {
+        playouts: Playouts::Greedy,
+        exploration: EXPLORATION,
+        prior_visits: PRIOR_VISITS,
+    };
+    /// The search as it was when the match tool's `frozen` player was made, kept unchanged
+    /// while [`Settings::HARD`] may move on: the ladder's levels below the top use it (their
+    /// measured strength depends on it), and with a time budget and the tree kept between
+    /// moves it is `hard` as it was then, the player to measure a new `hard` against.
+    pub const FROZEN: Settings = Settings {
+        playouts: Playouts::Greedy,
+        exploration: 0.8,
+        prior_visits: 10,
+    };
+}
+
 /// Iterations between looks at the cancel flag; the clock is read every fourth look.
 const CHECK_EVERY: u64 = 16;
 /// Iterations per millisecond of budget when budgets are metered by work ([`Meter::Work`]):
 /// about what a release build runs from the opening on one core of a shared 2020s server
 /// (later positions run more a millisecond, since their random games are shorter).
 pub const ITERATIONS_PER_MS: u64 = 600;
-
-/// A random game's result: the winning side (0 for X, 1 for O) or `DRAW`.
-const DRAW: u8 = 2;
 
 /// What a node is proven to be worth for the player who moved into it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -117,13 +149,15 @@ pub enum Level {
     /// A random legal move.
     Easy,
     /// A short search of [`MEDIUM_ITERATIONS`] iterations on a fresh tree, without the move
-    /// prior: it takes what it sees, but a decent player can beat it. (With the prior, 250
-    /// iterations scored 80.5% against the textbook baseline at 1,000; without, 56.5%.)
+    /// prior and with [`Settings::FROZEN`]'s playouts: it takes what it sees, but a decent
+    /// player can beat it. (With the prior, 250 iterations scored 80.5% against the textbook
+    /// baseline at 1,000; without, 56.5%.)
     Medium,
-    /// A search of this many iterations on a fresh tree, with the move prior: the ladder's
+    /// A search of this many iterations on a fresh tree with [`Settings::FROZEN`]: the ladder's
     /// levels below the top (see [`crate::levels`]).
     Playouts(u64),
-    /// The full thinking budget, reusing the tree.
+    /// The full thinking budget, reusing the tree, with this search's settings
+    /// ([`Settings::HARD`] unless [`Mcts::with_settings`] chose others).
     Hard,
 }
 
@@ -150,6 +184,7 @@ pub struct Mcts {
     exploration: f32,
     /// Imaginary visits each new node starts with, at the rate `prior()` guesses.
     prior: u32,
+    playouts: Playouts,
     /// How a budget is spent: by the clock, or as [`ITERATIONS_PER_MS`] iterations a
     /// millisecond.
     meter: Meter,
@@ -166,8 +201,9 @@ impl Mcts {
             cancel: None,
             path: Vec::with_capacity(96),
             iterations: 0,
-            exploration: EXPLORATION,
-            prior: PRIOR_VISITS,
+            exploration: Settings::HARD.exploration,
+            prior: Settings::HARD.prior_visits,
+            playouts: Settings::HARD.playouts,
             meter: Meter::Clock,
         }
     }
@@ -192,6 +228,24 @@ impl Mcts {
             deadline,
             iterations,
             every_move,
+        }
+    }
+
+    /// A search with `settings` instead of [`Settings::HARD`]. The tree is cleared.
+    pub fn with_settings(self, settings: Settings) -> Mcts {
+        let mut mcts = self
+            .with_exploration(settings.exploration)
+            .with_prior(settings.prior_visits);
+        mcts.playouts = settings.playouts;
+        mcts
+    }
+
+    /// The search's settings.
+    pub fn settings(&self) -> Settings {
+        Settings {
+            playouts: self.playouts,
+            exploration: self.exploration,
+            prior_visits: self.prior,
         }
     }
 
@@ -268,14 +322,19 @@ impl Mcts {
             Level::Medium => {
                 let mut quick = Mcts::new(Some(self.rng.u64(..)))
                     .with_node_cap(1 << 16)
-                    .with_prior(0);
+                    .with_settings(Settings {
+                        prior_visits: 0,
+                        ..Settings::FROZEN
+                    });
                 quick.set_cancel(self.cancel.clone());
                 quick
                     .think_iterations(board, MEDIUM_ITERATIONS)
                     .map(|c| c.mv)
             }
             Level::Playouts(n) => {
-                let mut quick = Mcts::new(Some(self.rng.u64(..))).with_node_cap(1 << 16);
+                let mut quick = Mcts::new(Some(self.rng.u64(..)))
+                    .with_node_cap(1 << 16)
+                    .with_settings(Settings::FROZEN);
                 quick.set_cancel(self.cancel.clone());
                 quick.think_iterations(board, n.max(1)).map(|c| c.mv)
             }
@@ -458,7 +517,7 @@ impl Mcts {
                     }
                     continue;
                 }
-                break playout_from(&mut board, &mut self.rng);
+                break playout_from(&mut board, self.playouts, &mut self.rng);
             }
             node = self.select(node);
             let mv = self.nodes[node].mv;
@@ -647,144 +706,6 @@ fn prior(board: &UltimateBoard, after: &UltimateBoard, mv: usize, over: bool) ->
         }
     }
     rate
-}
-
-/// The lowest set bit's index.
-#[inline]
-fn lowest(mask: u16) -> usize {
-    mask.trailing_zeros() as usize
-}
-
-/// A random number below `n` (at most 81): the high half of a 32 × 32-bit product, whose bias
-/// (under 2^-25) does not matter to random games.
-#[inline]
-fn below(rng: &mut fastrand::Rng, n: u32) -> u32 {
-    ((u64::from(rng.u32(..)) * u64::from(n)) >> 32) as u32
-}
-
-/// Plays a random game to the end from `board` (in progress) and returns the winning side or
-/// `DRAW`. A player who can win a small board does (the game, if it can); otherwise every legal
-/// move is equally likely.
-#[inline]
-fn playout_from(board: &mut UltimateBoard, rng: &mut fastrand::Rng) -> u8 {
-    loop {
-        let side = board.side();
-        let forced = board.forced_index();
-        let (b, c) = if forced < 9 {
-            let empty = board.empty(forced);
-            let wins = threats(board.cells_of(side, forced)) & empty;
-            if wins == 0 {
-                (forced, nth_bit(empty, below(rng, count(empty))))
-            } else {
-                (forced, lowest(wins))
-            }
-        } else {
-            pick_anywhere(board, side, rng)
-        };
-        if board.apply(b, c) {
-            return if has_line(board.won_by(side)) {
-                side as u8
-            } else {
-                DRAW
-            };
-        }
-    }
-}
-
-/// A random game's move when any open board may be played: a move that wins the game, else one
-/// that wins a small board, else any.
-#[inline]
-fn pick_anywhere(board: &UltimateBoard, side: usize, rng: &mut fastrand::Rng) -> (usize, usize) {
-    let open = board.open();
-    let finishing = threats(board.won_by(side)) & open;
-    let mut small_win = None;
-    let mut total = 0;
-    let mut rest = open;
-    while rest != 0 {
-        let b = lowest(rest);
-        rest &= rest - 1;
-        let empty = board.empty(b);
-        let wins = threats(board.cells_of(side, b)) & empty;
-        if wins != 0 {
-            if finishing & (1 << b) != 0 {
-                return (b, lowest(wins));
-            }
-            small_win.get_or_insert((b, lowest(wins)));
-        }
-        total += count(empty);
-    }
-    if let Some(win) = small_win {
-        return win;
-    }
-    let mut r = below(rng, total);
-    let mut rest = open;
-    loop {
-        let b = lowest(rest);
-        rest &= rest - 1;
-        let empty = board.empty(b);
-        let n = count(empty);
-        if r < n {
-            return (b, nth_bit(empty, r));
-        }
-        r -= n;
-    }
-}
-
-/// Plays one random game from `board` as the search does (wins of small boards and of the game
-/// are taken, other moves are uniform) and returns the winner, `None` for a draw (and for a
-/// game already drawn). For benchmarks and tests.
-pub fn playout(board: &UltimateBoard, rng: &mut fastrand::Rng) -> Option<Mark> {
-    match board.outcome() {
-        Outcome::Won { winner, .. } => return Some(winner),
-        Outcome::Draw => return None,
-        Outcome::InProgress => {}
-    }
-    let mut b = *board;
-    match playout_from(&mut b, rng) {
-        0 => Some(Mark::X),
-        1 => Some(Mark::O),
-        _ => None,
-    }
-}
-
-/// Plays one uniformly random game from `board`, every legal move equally likely, and returns
-/// the winner, `None` for a draw: the plain playout of textbook UCT, on the same bitboards, for
-/// baselines and benchmarks.
-pub fn uniform_playout(board: &UltimateBoard, rng: &mut fastrand::Rng) -> Option<Mark> {
-    if board.outcome() != Outcome::InProgress {
-        return playout(board, rng);
-    }
-    let mut b = *board;
-    loop {
-        let side = b.side();
-        let forced = b.forced_index();
-        let (bi, c) = if forced < 9 {
-            let empty = b.empty(forced);
-            (forced, nth_bit(empty, below(rng, count(empty))))
-        } else {
-            let open = b.open();
-            let mut total = 0;
-            let mut rest = open;
-            while rest != 0 {
-                total += count(b.empty(lowest(rest)));
-                rest &= rest - 1;
-            }
-            let mut r = below(rng, total);
-            let mut rest = open;
-            loop {
-                let i = lowest(rest);
-                rest &= rest - 1;
-                let n = count(b.empty(i));
-                if r < n {
-                    break (i, nth_bit(b.empty(i), r));
-                }
-                r -= n;
-            }
-        };
-        if b.apply(bi, c) {
-            return has_line(b.won_by(side)).then_some(if side == 0 { Mark::X } else { Mark::O });
-        }
-    }
 }
 
 /// A move judged for review, from its mover's side.
