@@ -271,3 +271,193 @@ fn traced_playout(board: &mut UltimateBoard, rng: &mut fastrand::Rng) -> (Vec<Mo
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The position after `moves` (board then cell, 1-based as the game names them).
+    fn position(moves: &[&str]) -> UltimateBoard {
+        let mut board = UltimateBoard::new();
+        for m in moves {
+            board.play(m.parse().unwrap()).unwrap();
+        }
+        board
+    }
+
+    /// A search of `n` iterations, then `k` steps.
+    fn stepped(
+        board: &UltimateBoard,
+        seed: u64,
+        prior: u32,
+        n: u64,
+        k: usize,
+    ) -> (Mcts, Vec<Iteration>) {
+        let mut mcts = Mcts::new(Some(seed)).with_prior(prior);
+        mcts.think_iterations(board, n).unwrap();
+        let steps = (0..k).map_while(|_| mcts.step()).collect();
+        (mcts, steps)
+    }
+
+    fn boards() -> Vec<UltimateBoard> {
+        vec![
+            UltimateBoard::new(),
+            position(&["55", "51", "15", "59", "95", "57"]),
+        ]
+    }
+
+    #[test]
+    fn stepping_grows_the_same_tree_as_a_longer_search() {
+        for board in boards() {
+            for prior in [0, PRIOR] {
+                let (stepped, steps) = stepped(&board, 9, prior, 50, 200);
+                assert_eq!(steps.len(), 200);
+                let mut long = Mcts::new(Some(9)).with_prior(prior);
+                long.think_iterations(&board, 250).unwrap();
+                assert_eq!(format!("{:?}", stepped.nodes), format!("{:?}", long.nodes));
+                assert!(stepped.rng == long.rng);
+                assert_eq!(stepped.tree().unwrap().iterations(), 250);
+            }
+        }
+    }
+
+    const PRIOR: u32 = super::super::PRIOR_VISITS;
+
+    #[test]
+    fn a_step_adds_one_visit_along_its_walk_and_nowhere_else() {
+        for board in boards() {
+            let mut mcts = Mcts::new(Some(4));
+            mcts.think_iterations(&board, 30).unwrap();
+            for _ in 0..300 {
+                let before: Vec<u32> = mcts.nodes.iter().map(|n| n.visits).collect();
+                let it = mcts.step().unwrap();
+                let path: Vec<usize> = mcts.path.iter().map(|&i| i as usize).collect();
+                assert_eq!(it.walk.len(), path.len());
+                for (w, &i) in it.walk.iter().zip(&path) {
+                    assert_eq!(w.after, (mcts.nodes[i].visits, mcts.nodes[i].score));
+                    assert_eq!(w.before.0 + 1, w.after.0);
+                    assert!(w.after.1 - w.before.1 <= 2);
+                }
+                for (i, n) in mcts.nodes.iter().enumerate() {
+                    let was = before.get(i).copied().unwrap_or(n.visits);
+                    let grew = if path.contains(&i) { 1 } else { 0 };
+                    let was = if i >= before.len() && path.contains(&i) {
+                        was - 1
+                    } else {
+                        was
+                    };
+                    assert_eq!(n.visits, was + grew, "node {i}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_move_walked_into_is_the_one_ucb_ranks_first() {
+        for prior in [0, PRIOR] {
+            let (_, steps) = stepped(&boards()[1], 2, prior, 20, 300);
+            for it in &steps {
+                for w in it.walk.iter().filter(|w| !w.choices.is_empty()) {
+                    let at_once = w
+                        .choices
+                        .iter()
+                        .position(|c| matches!(c.ucb, Score::Untried | Score::ProvenWin));
+                    let best = at_once.unwrap_or_else(|| {
+                        let mut best = (f32::NEG_INFINITY, 0);
+                        for (i, c) in w.choices.iter().enumerate() {
+                            if let Some(u) = c.ucb.ucb().filter(|&u| u > best.0) {
+                                best = (u, i);
+                            }
+                        }
+                        best.1
+                    });
+                    assert!(w.choices[best].chosen, "iteration {}", it.number);
+                    assert_eq!(w.choices.iter().filter(|c| c.chosen).count(), 1);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_random_game_is_replayed_move_by_move_to_its_result() {
+        let mut expanded = 0;
+        for board in boards() {
+            let (_, steps) = stepped(&board, 5, PRIOR, 10, 400);
+            for it in &steps {
+                expanded += usize::from(it.walk.iter().any(|w| w.expanded));
+                let mut at = board;
+                for w in &it.walk[1..] {
+                    at.play(w.mv.unwrap()).unwrap();
+                }
+                let moves = match &it.ending {
+                    Ending::Playout(moves) => moves.as_ref().expect("replayed"),
+                    Ending::Proven(_) => continue,
+                };
+                for &mv in moves {
+                    at.play(mv).unwrap();
+                }
+                let root_added = it.walk[0].after.1 - it.walk[0].before.1;
+                let root_mover = board.to_move().other();
+                let expected = match at.outcome() {
+                    crate::ultimate::Outcome::Won { winner, .. } if winner == root_mover => 2,
+                    crate::ultimate::Outcome::Won { .. } => 0,
+                    crate::ultimate::Outcome::Draw => 1,
+                    crate::ultimate::Outcome::InProgress => panic!("the game goes on"),
+                };
+                assert_eq!(root_added, expected, "iteration {}", it.number);
+            }
+        }
+        assert!(expanded > 10, "{expanded} expansions");
+    }
+
+    /// The position `plies` moves before the end of a random game.
+    fn near_the_end(seed: u64, plies: usize) -> UltimateBoard {
+        let mut rng = fastrand::Rng::with_seed(seed);
+        let mut board = UltimateBoard::new();
+        let mut moves = Vec::new();
+        while board.outcome() == crate::ultimate::Outcome::InProgress {
+            let legal: Vec<Move> = board.legal_moves().into_iter().collect();
+            let mv = legal[rng.usize(..legal.len())];
+            board.play(mv).unwrap();
+            moves.push(mv);
+        }
+        let mut start = UltimateBoard::new();
+        for &mv in &moves[..moves.len().saturating_sub(plies)] {
+            start.play(mv).unwrap();
+        }
+        start
+    }
+
+    #[test]
+    fn a_walk_that_ends_on_a_proven_node_plays_no_random_game() {
+        let mut proven_ends = 0;
+        for seed in 0..20 {
+            let board = near_the_end(seed, 8);
+            let (_, steps) = stepped(&board, seed, PRIOR, 1, 200);
+            for it in &steps {
+                let Ending::Proven(p) = it.ending else {
+                    continue;
+                };
+                proven_ends += 1;
+                // The last node's mover scored what the proof says.
+                let last = it.walk.last().unwrap();
+                let added = last.after.1 - last.before.1;
+                let expected = match p {
+                    Proven::Win(_) => 2,
+                    Proven::Draw => 1,
+                    Proven::Loss(_) => 0,
+                };
+                assert_eq!(added, expected, "iteration {}", it.number);
+            }
+        }
+        assert!(proven_ends > 20, "{proven_ends} proven ends");
+    }
+
+    #[test]
+    fn a_proven_root_takes_no_step() {
+        let board = near_the_end(1, 1);
+        let mut mcts = Mcts::new(Some(1));
+        mcts.think_iterations(&board, 1).unwrap();
+        assert!(mcts.step().is_none(), "the winning move proves the root");
+    }
+}
