@@ -339,13 +339,9 @@ mod tests {
                     assert!(w.after.1 - w.before.1 <= 2);
                 }
                 for (i, n) in mcts.nodes.iter().enumerate() {
-                    let was = before.get(i).copied().unwrap_or(n.visits);
-                    let grew = if path.contains(&i) { 1 } else { 0 };
-                    let was = if i >= before.len() && path.contains(&i) {
-                        was - 1
-                    } else {
-                        was
-                    };
+                    // A node added by this step started with the prior's visits.
+                    let was = before.get(i).copied().unwrap_or(mcts.prior);
+                    let grew = u32::from(path.contains(&i));
                     assert_eq!(n.visits, was + grew, "node {i}");
                 }
             }
