@@ -83,20 +83,27 @@ fn iteration_text(s: &mut String, it: &Iteration, to_move: Mark) {
         choices_text(s, &w.choices, mover(to_move, depth + 1));
     }
     let (depth, last) = it.walk.iter().enumerate().next_back().expect("a walk");
-    match it.walk.iter().enumerate().find(|(_, w)| w.expanded) {
-        Some((d, w)) => {
-            let _ = writeln!(
+    let _ = match it.walk.iter().enumerate().find(|(_, w)| w.expanded) {
+        Some((d, w)) => writeln!(
+            s,
+            "  expansion: {}, reached again after {} visits: its {} moves added",
+            name(w, to_move, d),
+            w.before.0,
+            w.children
+        ),
+        None if matches!(it.ending, Ending::Proven(_)) => {
+            writeln!(
                 s,
-                "  expansion: {} (visit {} reached it unexpanded): {} moves added",
-                name(w, to_move, d),
-                w.after.0,
-                w.children
-            );
+                "  expansion: none ({} is proven)",
+                name(last, to_move, depth)
+            )
         }
-        None => {
-            let _ = writeln!(s, "  expansion: none (only a node visited before grows)");
-        }
-    }
+        None => writeln!(
+            s,
+            "  expansion: none ({} is new: its moves are added when a walk reaches it again)",
+            name(last, to_move, depth)
+        ),
+    };
     // The root's mover gets 2 half-points for a win, 1 for a draw.
     let result = match it.walk[0].after.1 - it.walk[0].before.1 {
         2 => format!("{} wins", to_move.other().symbol()),
