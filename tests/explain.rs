@@ -427,6 +427,9 @@ fn explain_help_lists_only_the_flags_that_apply_to_it() {
         "--k",
         "--misere",
         "--ultimate",
+        "--iterations",
+        "--seed",
+        "--steps",
     ] {
         assert!(help.contains(flag), "{flag} missing:\n{help}");
     }

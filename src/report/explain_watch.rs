@@ -65,6 +65,7 @@ fn rate(score: u32, visits: u32) -> String {
     }
 }
 
+/// One iteration: its selection, expansion, playout and backup.
 fn iteration_text(s: &mut String, it: &Iteration, to_move: Mark) {
     let _ = writeln!(s, "iteration {}", it.number);
     let _ = writeln!(s, "  selection:");
@@ -82,6 +83,23 @@ fn iteration_text(s: &mut String, it: &Iteration, to_move: Mark) {
         );
         choices_text(s, &w.choices, mover(to_move, depth + 1));
     }
+    expansion_and_playout_text(s, it, to_move);
+    let _ = writeln!(s, "  backup (visits, win rate before → after):");
+    for (depth, w) in it.walk.iter().enumerate() {
+        let _ = writeln!(
+            s,
+            "    {:<6} {} {} → {} {}",
+            name(w, to_move, depth),
+            w.before.0,
+            rate(w.before.1, w.before.0),
+            w.after.0,
+            rate(w.after.1, w.after.0)
+        );
+    }
+}
+
+/// The node the iteration expanded (or why none), then its random game and the result.
+fn expansion_and_playout_text(s: &mut String, it: &Iteration, to_move: Mark) {
     let (depth, last) = it.walk.iter().enumerate().next_back().expect("a walk");
     let _ = match it.walk.iter().enumerate().find(|(_, w)| w.expanded) {
         Some((d, w)) => writeln!(
@@ -129,18 +147,6 @@ fn iteration_text(s: &mut String, it: &Iteration, to_move: Mark) {
         }
         Ending::Playout(None) => writeln!(s, "  playout from {from}: {result}"),
     };
-    let _ = writeln!(s, "  backup (visits, win rate before → after):");
-    for (depth, w) in it.walk.iter().enumerate() {
-        let _ = writeln!(
-            s,
-            "    {:<6} {} {} → {} {}",
-            name(w, to_move, depth),
-            w.before.0,
-            rate(w.before.1, w.before.0),
-            w.after.0,
-            rate(w.after.1, w.after.0)
-        );
-    }
 }
 
 fn proven_text(p: Proven) -> String {
