@@ -689,3 +689,32 @@ fn monte_carlo_flags_need_ultimate_and_algorithm_needs_the_classic_game() {
             .contains("20 iterations")
     );
 }
+
+#[test]
+fn ultimate_steps_near_the_end_reach_proven_nodes_without_a_random_game() {
+    // Six moves before the end of a game.
+    let moves = "93 39 92 24 48 85 59 91 13 38 86 63 37 72 26 68 83 31 17 74 44 47 78 89 97 73 34 \
+                 43 35 58 81 15 55 54 45 51 16 65 53 36 62 22 28 82 21 18 88 87 79 98 84 46 69 \
+                 96 67 77 75 56 66 64 42 27 76 61 19 95";
+    let mut args = vec!["--ultimate"];
+    args.extend(moves.split_whitespace());
+    args.extend(["--iterations", "30", "--steps", "40"]);
+    let report = explain_out(&args);
+    assert!(report.contains("\niteration 70\n"), "{report}");
+    let proven = report
+        .lines()
+        .filter(|l| l.starts_with("  playout: none, ") && l.contains(" is a proven "))
+        .count();
+    assert!(proven > 0, "{report}");
+    // Every random game is given move by move, to its result.
+    for line in report.lines().filter(|l| l.starts_with("  playout from ")) {
+        let (_, game) = line.split_once(": ").expect("the moves");
+        let (played, result) = game.split_once(" → ").expect("the result");
+        assert!(!played.is_empty(), "{line}");
+        assert!(["X wins", "O wins", "draw"].contains(&result), "{line}");
+    }
+    assert!(
+        report.contains("skipped"),
+        "a proven loss is skipped:\n{report}"
+    );
+}

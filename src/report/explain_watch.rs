@@ -56,6 +56,15 @@ fn name(w: &Walked, to_move: Mark, depth: usize) -> String {
     }
 }
 
+/// `1 move`, `9 moves`.
+fn moves(n: usize) -> String {
+    if n == 1 {
+        "1 move".to_string()
+    } else {
+        format!("{n} moves")
+    }
+}
+
 /// A win rate from half-points, to three decimals; `-` before any visit.
 fn rate(score: u32, visits: u32) -> String {
     if visits == 0 {
@@ -75,11 +84,11 @@ fn iteration_text(s: &mut String, it: &Iteration, to_move: Mark) {
         }
         let _ = writeln!(
             s,
-            "    at {} ({} visits), {} chooses among {} moves:",
+            "    at {} ({} visits), {} chooses among {}:",
             name(w, to_move, depth),
             w.before.0,
             mover(to_move, depth + 1).symbol(),
-            w.choices.len()
+            moves(w.choices.len())
         );
         choices_text(s, &w.choices, mover(to_move, depth + 1));
     }
@@ -104,10 +113,10 @@ fn expansion_and_playout_text(s: &mut String, it: &Iteration, to_move: Mark) {
     let _ = match it.walk.iter().enumerate().find(|(_, w)| w.expanded) {
         Some((d, w)) => writeln!(
             s,
-            "  expansion: {}, reached again after {} visits: its {} moves added",
+            "  expansion: {}, reached again after {} visits: its {} added",
             name(w, to_move, d),
             w.before.0,
-            w.children
+            moves(w.children)
         ),
         None if matches!(it.ending, Ending::Proven(_)) => {
             writeln!(
@@ -140,8 +149,8 @@ fn expansion_and_playout_text(s: &mut String, it: &Iteration, to_move: Mark) {
             let line: Vec<String> = moves.iter().map(ToString::to_string).collect();
             writeln!(
                 s,
-                "  playout from {from}, {} moves: {} → {result}",
-                moves.len(),
+                "  playout from {from}, {}: {} → {result}",
+                self::moves(moves.len()),
                 line.join(" ")
             )
         }
@@ -149,6 +158,7 @@ fn expansion_and_playout_text(s: &mut String, it: &Iteration, to_move: Mark) {
     };
 }
 
+/// `a proven win in 3`, `a proven draw`.
 fn proven_text(p: Proven) -> String {
     match p {
         Proven::Win(n) => format!("a proven win in {n}"),
@@ -170,7 +180,7 @@ fn choices_text(s: &mut String, choices: &[Candidate], by: Mark) {
         }
     }
     if order.len() > shown {
-        let _ = writeln!(s, "      ({} more, scored lower)", order.len() - shown);
+        let _ = writeln!(s, "      ({} more, scored no higher)", order.len() - shown);
     }
 }
 
@@ -183,11 +193,15 @@ fn rank(c: &Candidate) -> f32 {
     }
 }
 
+/// One move of a choice: its score, its visits, and whether it was taken.
 fn candidate(c: &Candidate, by: Mark) -> String {
     let score = match c.ucb {
+        // A proven draw below the root is scored at its value, ½.
         Score::Ucb { rate, exploration } => format!(
-            "UCB {rate:.3} + {exploration:.3} = {:.3}",
-            rate + exploration
+            "UCB {rate:.3} + {exploration:.3} = {:.3}{}",
+            rate + exploration,
+            c.proven
+                .map_or_else(String::new, |p| format!(" ({})", proven_text(p)))
         ),
         Score::Untried => "never visited: taken at once".to_string(),
         Score::ProvenWin => "proven win: taken at once".to_string(),
