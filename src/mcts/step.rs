@@ -99,10 +99,10 @@ impl Mcts {
         // depth; the other side's at an odd depth.
         let root_added = self.nodes[0].score - before[0].score;
         let added = |depth: usize| {
-            if depth % 2 == 0 {
-                root_added
-            } else {
+            if depth % 2 == 1 {
                 2 - root_added
+            } else {
+                root_added
             }
         };
         let mut walk = Vec::with_capacity(path.len());
