@@ -328,9 +328,10 @@ pub struct ExplainArgs {
     #[arg(value_name = "BOARD | MOVE")]
     pub position: Vec<String>,
 
-    /// The search to show; each adds one idea to the one before
-    #[arg(long, value_enum, default_value_t = Algorithm::Minimax)]
-    pub algorithm: Algorithm,
+    /// The search to show; each adds one idea to the one before (default minimax; not with
+    /// --ultimate, whose AI is a Monte Carlo tree search)
+    #[arg(long, value_enum, value_name = "ALGORITHM")]
+    pub algorithm: Option<Algorithm>,
 
     /// Print the tree as one JSON document
     #[arg(long, conflicts_with = "dot")]
@@ -351,13 +352,20 @@ pub struct ExplainArgs {
     pub max_nodes: u64,
 
     /// With --ultimate: iterations of the Monte Carlo tree search whose tree is shown
-    #[arg(long, value_name = "N", default_value_t = 1000,
-          value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
-    pub iterations: u64,
+    /// (default 1000)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub iterations: Option<u64>,
 
-    /// With --ultimate: the seed of the search's random choices (the same seed, the same tree)
-    #[arg(long, value_name = "N", default_value_t = 1)]
-    pub seed: u64,
+    /// With --ultimate: the seed of the search's random choices (the same seed, the same tree;
+    /// default 1)
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
+
+    /// With --ultimate: after the iterations, run this many more one at a time and show each:
+    /// the walk down the tree with every choice's UCB scores, the node expanded, the random
+    /// game and its result, and the backup (text only)
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..=1000))]
+    pub steps: Option<u64>,
 }
 
 #[derive(Debug, Args)]

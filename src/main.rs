@@ -215,6 +215,7 @@ fn explain(cli: &Cli, args: &ExplainArgs) -> anyhow::Result<ExitCode> {
         },
         iterations: args.iterations,
         seed: args.seed,
+        steps: args.steps,
     };
     let status = explain::run(
         &args.position,

@@ -778,6 +778,8 @@ pub fn judge(
 
 mod tree;
 pub use tree::{NodeView, Proven, TreeView};
+mod step;
+pub use step::{Candidate, Ending, Iteration, Score, Walked};
 
 #[cfg(test)]
 mod tests {

@@ -427,6 +427,9 @@ fn explain_help_lists_only_the_flags_that_apply_to_it() {
         "--k",
         "--misere",
         "--ultimate",
+        "--iterations",
+        "--seed",
+        "--steps",
     ] {
         assert!(help.contains(flag), "{flag} missing:\n{help}");
     }
@@ -569,4 +572,149 @@ fn ultimate_plain_text_and_dot_name_visits_win_rates_and_ucb() {
     );
     let why = refusal(&["--ultimate", "--iterations", "300", "--max-nodes", "50"]);
     assert!(why.contains("more than --max-nodes 50"), "{why}");
+}
+
+/// The backup lines of the last iteration of a `--steps` report: each node on the walk, root
+/// first, as (move, visits before, visits after); the root's move is `None`.
+fn last_backup(report: &str) -> Vec<(Option<String>, u64, u64)> {
+    let last = report.rsplit("\niteration ").next().unwrap();
+    last.lines()
+        .skip_while(|l| !l.starts_with("  backup"))
+        .skip(1)
+        .map(|l| {
+            let (name, counts) = l.trim().split_once("  ").expect("name then counts");
+            let words: Vec<&str> = counts.split_whitespace().collect();
+            // "12 0.500 → 13 0.462"
+            assert_eq!(words[2], "→", "{l}");
+            let mv = name.split_whitespace().nth(1).map(str::to_string);
+            (mv, words[0].parse().unwrap(), words[3].parse().unwrap())
+        })
+        .collect()
+}
+
+#[test]
+fn ultimate_steps_show_each_iterations_walk_expansion_playout_and_backup() {
+    let args = [
+        "--ultimate",
+        "55",
+        "--iterations",
+        "200",
+        "--seed",
+        "3",
+        "--steps",
+        "40",
+    ];
+    let report = explain_out(&args);
+    assert!(
+        report.contains("200 iterations, seed 3, then 40 more"),
+        "{report}"
+    );
+    for n in 201..=240 {
+        assert!(
+            report.contains(&format!("\niteration {n}\n")),
+            "{n}:\n{report}"
+        );
+    }
+    assert_eq!(
+        report.matches("← chosen").count(),
+        report.matches("chooses among").count()
+    );
+    assert!(
+        report.contains("moves added"),
+        "some step expands a node:\n{report}"
+    );
+    assert!(report.contains("  playout from "), "{report}");
+    // The same seed, the same steps; another seed, others.
+    assert_eq!(report, explain_out(&args));
+    let mut other = args;
+    other[5] = "4";
+    assert_ne!(report, explain_out(&other));
+}
+
+#[test]
+fn the_last_steps_backup_is_the_tree_after_all_the_iterations() {
+    let steps = explain_out(&[
+        "--ultimate",
+        "55",
+        "--iterations",
+        "150",
+        "--seed",
+        "8",
+        "--steps",
+        "5",
+    ]);
+    let walk = last_backup(&steps);
+    assert!(walk.len() >= 2, "{steps}");
+    assert!(walk.iter().all(|&(_, before, after)| after == before + 1));
+    let json: Json = serde_json::from_str(&explain_out(&[
+        "--ultimate",
+        "55",
+        "--iterations",
+        "155",
+        "--seed",
+        "8",
+        "--json",
+        "--max-nodes",
+        "1000000",
+    ]))
+    .unwrap();
+    let mut node = &json["tree"];
+    assert_eq!(node["visits"].as_u64(), Some(walk[0].2));
+    for (mv, _, after) in &walk[1..] {
+        let mv = mv.as_deref().unwrap();
+        node = node["children"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["move"] == mv)
+            .unwrap_or_else(|| panic!("{mv} in the tree"));
+        assert_eq!(node["visits"].as_u64(), Some(*after), "{mv}");
+    }
+}
+
+#[test]
+fn monte_carlo_flags_need_ultimate_and_algorithm_needs_the_classic_game() {
+    for flag in [["--iterations", "10"], ["--seed", "2"], ["--steps", "1"]] {
+        let why = refusal(&flag);
+        assert!(why.contains("add --ultimate"), "{flag:?}: {why}");
+    }
+    let why = refusal(&["--ultimate", "--algorithm", "alphabeta"]);
+    assert!(why.contains("drop --algorithm"), "{why}");
+    let why = refusal(&["--ultimate", "--steps", "2", "--json"]);
+    assert!(why.contains("text only"), "{why}");
+    // Each alone still works.
+    assert!(explain_out(&["X../.../...", "--algorithm", "alphabeta"]).contains("nodes visited"));
+    assert!(
+        explain_out(&["--ultimate", "--iterations", "20", "--depth", "1"])
+            .contains("20 iterations")
+    );
+}
+
+#[test]
+fn ultimate_steps_near_the_end_reach_proven_nodes_without_a_random_game() {
+    // Six moves before the end of a game.
+    let moves = "93 39 92 24 48 85 59 91 13 38 86 63 37 72 26 68 83 31 17 74 44 47 78 89 97 73 34 \
+                 43 35 58 81 15 55 54 45 51 16 65 53 36 62 22 28 82 21 18 88 87 79 98 84 46 69 \
+                 96 67 77 75 56 66 64 42 27 76 61 19 95";
+    let mut args = vec!["--ultimate"];
+    args.extend(moves.split_whitespace());
+    args.extend(["--iterations", "30", "--steps", "40"]);
+    let report = explain_out(&args);
+    assert!(report.contains("\niteration 70\n"), "{report}");
+    let proven = report
+        .lines()
+        .filter(|l| l.starts_with("  playout: none, ") && l.contains(" is a proven "))
+        .count();
+    assert!(proven > 0, "{report}");
+    // Every random game is given move by move, to its result.
+    for line in report.lines().filter(|l| l.starts_with("  playout from ")) {
+        let (_, game) = line.split_once(": ").expect("the moves");
+        let (played, result) = game.split_once(" → ").expect("the result");
+        assert!(!played.is_empty(), "{line}");
+        assert!(["X wins", "O wins", "draw"].contains(&result), "{line}");
+    }
+    assert!(
+        report.contains("skipped"),
+        "a proven loss is skipped:\n{report}"
+    );
 }

@@ -316,6 +316,19 @@ pub fn explain_ultimate(
     ultimate::explain(board, iterations, seed, limits)
 }
 
+/// Ultimate tic-tac-toe's Monte Carlo tree search after `iterations` iterations seeded with
+/// `seed`, watched for `steps` more, one at a time: each one's walk down the tree with its
+/// UCB1 scores, its expansion, its random game and its backup.
+pub fn watch_ultimate(
+    position: &Position,
+    iterations: u64,
+    seed: u64,
+    steps: u64,
+) -> Result<Vec<crate::mcts::Iteration>, ExplainError> {
+    let board = position.ultimate().ok_or(ExplainError::Unsupported)?;
+    ultimate::watch(board, iterations, seed, steps)
+}
+
 /// [`explain`], given up with [`ExplainError::Cancelled`] soon after `cancel` is raised.
 pub fn explain_until(
     position: &Position,

@@ -10,7 +10,7 @@
 use serde::Serialize;
 
 use super::{ExplainError, Limits};
-use crate::mcts::{Mcts, NodeView, Proven, TreeView};
+use crate::mcts::{Iteration, Mcts, NodeView, Proven, TreeView};
 use crate::ultimate::UltimateBoard;
 
 /// One node of the recorded Monte Carlo tree: the position after `mv`.
@@ -102,6 +102,22 @@ pub fn explain(
         depth: limits.depth,
         tree,
     })
+}
+
+/// Searches `board` for `iterations` iterations seeded with `seed`, then runs `steps` more one
+/// at a time and reports what each did (fewer once the root is proven: the search stops there).
+/// The same seed gives the same iterations; the tree after them is the tree of a search of
+/// `iterations + steps` iterations.
+pub fn watch(
+    board: &UltimateBoard,
+    iterations: u64,
+    seed: u64,
+    steps: u64,
+) -> Result<Vec<Iteration>, ExplainError> {
+    let mut mcts = Mcts::new(Some(seed));
+    mcts.think_iterations(board, iterations)
+        .ok_or(ExplainError::GameOver)?;
+    Ok((0..steps).map_while(|_| mcts.step()).collect())
 }
 
 /// Nodes of the tree under `node` down to `depth` levels below the root (`level` is the

@@ -10,7 +10,7 @@ use crate::board::RulesError;
 use crate::explain::{self, Algorithm, Bound, Explanation, Hit, Limits, Node};
 use crate::position::{ParsePositionError, Position, Variant};
 use crate::record::{Record, RecordError};
-use crate::report::explain_mcts;
+use crate::report::{explain_mcts, explain_watch};
 
 /// How the tree is printed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,12 +33,42 @@ pub struct Options {
     pub k: Option<u8>,
     pub misere: bool,
     pub ultimate: bool,
-    pub algorithm: Algorithm,
+    /// The textbook search (classic rules only; minimax if none is given).
+    pub algorithm: Option<Algorithm>,
     pub format: Format,
     pub limits: Limits,
-    /// Ultimate: the Monte Carlo tree search's iterations and seed.
-    pub iterations: u64,
-    pub seed: u64,
+    /// Ultimate only: the Monte Carlo tree search's iterations and seed (1000 and 1 if not
+    /// given), and the iterations after them to show one at a time.
+    pub iterations: Option<u64>,
+    pub seed: Option<u64>,
+    pub steps: Option<u64>,
+}
+
+/// Iterations of the Monte Carlo tree search when `--iterations` is not given.
+pub const DEFAULT_ITERATIONS: u64 = 1000;
+/// The search's seed when `--seed` is not given.
+pub const DEFAULT_SEED: u64 = 1;
+
+/// Why the flags given do not go together, if they do not: the Monte Carlo flags need
+/// `--ultimate`, `--algorithm` names a textbook search of the classic game, and the steps are
+/// text.
+fn conflict(options: &Options) -> Option<&'static str> {
+    let mcts = options.iterations.is_some() || options.seed.is_some() || options.steps.is_some();
+    if !options.ultimate && mcts {
+        Some(
+            "--iterations, --seed and --steps set the Monte Carlo tree search of Ultimate \
+             tic-tac-toe: add --ultimate, or drop them",
+        )
+    } else if options.ultimate && options.algorithm.is_some() {
+        Some(
+            "--algorithm chooses a textbook search of the classic game; Ultimate's AI is a \
+             Monte Carlo tree search: drop --algorithm (set --iterations and --seed instead)",
+        )
+    } else if options.steps.is_some() && options.format != Format::Plain {
+        Some("--steps prints text only: drop --json or --dot")
+    } else {
+        None
+    }
 }
 
 /// Explains the position given by `input` (nothing: the empty board; one word with `/`: a
@@ -51,6 +81,10 @@ pub fn run(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> io::Result<u8> {
+    if let Some(why) = conflict(options) {
+        writeln!(err, "tictactoe: {why}")?;
+        return Ok(2);
+    }
     let position = match position(input, options) {
         Ok(position) => position,
         Err(why) => {
@@ -61,7 +95,8 @@ pub fn run(
     if position.ultimate().is_some() {
         return ultimate(&position, options, out, err);
     }
-    match explain::explain(&position, options.algorithm, options.limits) {
+    let algorithm = options.algorithm.unwrap_or(Algorithm::Minimax);
+    match explain::explain(&position, algorithm, options.limits) {
         Ok(explanation) => {
             let text = match options.format {
                 Format::Plain => plain(&position, &explanation),
@@ -85,8 +120,23 @@ fn ultimate(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> io::Result<u8> {
-    let explained =
-        explain::explain_ultimate(position, options.iterations, options.seed, options.limits);
+    let iterations = options.iterations.unwrap_or(DEFAULT_ITERATIONS);
+    let seed = options.seed.unwrap_or(DEFAULT_SEED);
+    if let Some(steps) = options.steps {
+        return match explain::watch_ultimate(position, iterations, seed, steps) {
+            Ok(watched) => {
+                let c = crate::mcts::EXPLORATION;
+                let text = explain_watch::plain(position, iterations, seed, c, &watched);
+                out.write_all(text.as_bytes())?;
+                Ok(0)
+            }
+            Err(why) => {
+                writeln!(err, "tictactoe: {why}")?;
+                Ok(2)
+            }
+        };
+    }
+    let explained = explain::explain_ultimate(position, iterations, seed, options.limits);
     match explained {
         Ok(x) => {
             let text = match options.format {

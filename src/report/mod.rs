@@ -9,6 +9,7 @@ pub mod analyze;
 pub mod board;
 pub mod explain;
 pub mod explain_mcts;
+pub mod explain_watch;
 pub mod json;
 pub mod review;
 pub mod stats;

@@ -1,0 +1,459 @@
+//! One more iteration of the last search, watched (`tictactoe explain --ultimate --steps`):
+//! [`Mcts::step`] runs the search's own iteration and reports its walk down the tree with the
+//! UCB1 scores each choice was made by, the node it expanded, the random game it played and
+//! the visits and score of every node on the walk before and after the backup.
+
+// Visit counts become f32 for UCB1, as in the search itself.
+#![allow(clippy::cast_precision_loss)]
+
+use super::{Mcts, Node, Proof, Proven, below, lowest, playout_from};
+use crate::ultimate::{Move, UltimateBoard, count, nth_bit, threats};
+
+/// How a child stood when its parent chose among them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Score {
+    /// UCB1: the mover's win rate plus the exploration term.
+    Ucb { rate: f32, exploration: f32 },
+    /// Never visited (possible only without the move prior): taken at once.
+    Untried,
+    /// Proven won for its mover: taken at once.
+    ProvenWin,
+    /// Proven lost for its mover, or proven at the root (its value is known): never taken.
+    Skipped,
+}
+
+impl Score {
+    /// The UCB1 score, if the child is scored by it.
+    pub fn ucb(&self) -> Option<f32> {
+        match *self {
+            Score::Ucb { rate, exploration } => Some(rate + exploration),
+            _ => None,
+        }
+    }
+}
+
+/// A child of a node on the walk, as it stood when the walk chose among its siblings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Candidate {
+    pub mv: Move,
+    pub visits: u32,
+    /// Half-points won by its mover: 2 a win, 1 a draw.
+    pub score: u32,
+    pub proven: Option<Proven>,
+    pub ucb: Score,
+    /// The child the search walked into.
+    pub chosen: bool,
+}
+
+/// One node on the walk, root first.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Walked {
+    /// The move into the node (`None` at the root).
+    pub mv: Option<Move>,
+    /// Visits and half-points before the iteration and after its backup.
+    pub before: (u32, u32),
+    pub after: (u32, u32),
+    /// Whether this iteration added the node's children.
+    pub expanded: bool,
+    /// Its children after the iteration.
+    pub children: usize,
+    pub proven_after: Option<Proven>,
+    /// The children the walk chose among here, in the tree's order (empty at the last node).
+    pub choices: Vec<Candidate>,
+}
+
+/// How the iteration's game ended below the last node of the walk.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Ending {
+    /// The last node is proven: its result is known without a random game.
+    Proven(Proven),
+    /// A random game from the last node's position: its moves, or `None` if replaying it
+    /// with the same random numbers did not give the game the search played.
+    Playout(Option<Vec<Move>>),
+}
+
+/// What one iteration did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Iteration {
+    /// The iteration's number in the search, from 1.
+    pub number: u64,
+    pub walk: Vec<Walked>,
+    pub ending: Ending,
+}
+
+impl Mcts {
+    /// Runs one more iteration of the last search, from its root and on its random numbers, as
+    /// if it had been given one more iteration, and reports it. `None` before any search and
+    /// once the root is proven (the search would have stopped).
+    pub fn step(&mut self) -> Option<Iteration> {
+        let root = self.root?;
+        if self.nodes.is_empty() || self.nodes[0].first == 0 || self.finished(false) {
+            return None;
+        }
+        let before = self.nodes.clone();
+        let rng = self.rng.clone();
+        self.iterate();
+        self.iterations += 1;
+        let path: Vec<usize> = self.path.iter().map(|&i| i as usize).collect();
+        // The half-points the backup gave the root's mover: those of every node at an even
+        // depth; the other side's at an odd depth.
+        let root_added = self.nodes[0].score - before[0].score;
+        let added = |depth: usize| {
+            if depth % 2 == 1 {
+                2 - root_added
+            } else {
+                root_added
+            }
+        };
+        let mut walk = Vec::with_capacity(path.len());
+        for (depth, &node) in path.iter().enumerate() {
+            let next = path.get(depth + 1).map(|&n| (n, added(depth + 1)));
+            walk.push(self.walked(&before, node, added(depth), next));
+        }
+        let last = walk.last().expect("the walk starts at the root");
+        let leaf = self.at_choice(&before, path[path.len() - 1], added(path.len() - 1));
+        // A node just expanded ends the walk only when its new children prove it.
+        let ending = match (proven(leaf), last.expanded) {
+            (Some(p), _) if path.len() > 1 => Ending::Proven(p),
+            (_, true) => Ending::Proven(last.proven_after.expect("proven by its children")),
+            _ => {
+                let mut board = root;
+                for w in &walk[1..] {
+                    let mv = w.mv.expect("below the root").index();
+                    board.apply(mv / 9, mv % 9);
+                }
+                Ending::Playout(self.replay(&walk, &path, board, rng))
+            }
+        };
+        Some(Iteration {
+            number: self.iterations,
+            walk,
+            ending,
+        })
+    }
+
+    /// Node `node` as it stood when the walk reached it: as before the iteration, or for a
+    /// child this iteration added, as the expansion made it (less `added`, the half-points the
+    /// backup gave it, and its visit, if it is on the walk).
+    fn at_choice(&self, before: &[Node], node: usize, added: u32) -> Node {
+        if let Some(&n) = before.get(node) {
+            return n;
+        }
+        let mut n = self.nodes[node];
+        if self.path.contains(&(node as u32)) {
+            n.visits -= 1;
+            n.score -= added;
+        }
+        n
+    }
+
+    /// The report of node `node` on the walk, to which the backup gave `added` half-points;
+    /// the walk went on into `next` (with its half-points).
+    fn walked(
+        &self,
+        before: &[Node],
+        node: usize,
+        added: u32,
+        next: Option<(usize, u32)>,
+    ) -> Walked {
+        let was = self.at_choice(before, node, added);
+        let now = self.nodes[node];
+        let expanded = was.first == 0 && now.first != 0;
+        let choices = match next {
+            None => Vec::new(),
+            Some((next, next_added)) => self
+                .children(node)
+                .map(|c| {
+                    let n = self.at_choice(before, c, next_added);
+                    Candidate {
+                        mv: Move::from_index(usize::from(n.mv)).expect("a valid move"),
+                        visits: n.visits,
+                        score: n.score,
+                        proven: proven(n),
+                        ucb: self.ucb(was.visits, n, node == 0),
+                        chosen: c == next,
+                    }
+                })
+                .collect(),
+        };
+        Walked {
+            mv: (node != 0)
+                .then(|| Move::from_index(usize::from(now.mv)))
+                .flatten(),
+            before: (was.visits, was.score),
+            after: (now.visits, now.score),
+            expanded,
+            children: if now.first == 0 {
+                0
+            } else {
+                usize::from(now.count)
+            },
+            proven_after: proven(now),
+            choices,
+        }
+    }
+
+    /// How the search scores `child` of a node of `parent_visits` visits when it walks down.
+    fn ucb(&self, parent_visits: u32, child: Node, at_root: bool) -> Score {
+        let rate = match child.proof {
+            Proof::Unknown if child.visits == 0 => return Score::Untried,
+            Proof::Unknown => child.score as f32 / (2 * child.visits) as f32,
+            _ if at_root => return Score::Skipped,
+            Proof::Draw => 0.5,
+            Proof::Win => return Score::ProvenWin,
+            Proof::Loss => return Score::Skipped,
+        };
+        let log = (parent_visits.max(1) as f32).ln();
+        let exploration = self.exploration * (log / child.visits.max(1) as f32).sqrt();
+        Score::Ucb { rate, exploration }
+    }
+
+    /// The random game the iteration played from `board`: the random numbers as they stood
+    /// before it, less those the expansion's shuffle took, replayed move by move; `None`
+    /// unless the replay ends where the search's own random game does on the same numbers.
+    fn replay(
+        &self,
+        walk: &[Walked],
+        path: &[usize],
+        board: UltimateBoard,
+        mut rng: fastrand::Rng,
+    ) -> Option<Vec<Move>> {
+        for (w, &node) in walk.iter().zip(path) {
+            if w.expanded {
+                let mut scratch = vec![0u8; usize::from(self.nodes[node].count)];
+                rng.shuffle(&mut scratch);
+            }
+        }
+        let (mut real, mut real_rng) = (board, rng.clone());
+        let result = playout_from(&mut real, &mut real_rng);
+        let (mut traced, mut traced_rng) = (board, rng);
+        let (moves, traced_result) = traced_playout(&mut traced, &mut traced_rng);
+        (real == traced && result == traced_result && real_rng == traced_rng).then_some(moves)
+    }
+}
+
+/// A node's proof as the tree view names it.
+fn proven(n: Node) -> Option<Proven> {
+    match n.proof {
+        Proof::Unknown => None,
+        Proof::Win => Some(Proven::Win(n.plies)),
+        Proof::Loss => Some(Proven::Loss(n.plies)),
+        Proof::Draw => Some(Proven::Draw),
+    }
+}
+
+/// The search's random game from `board`, move by move: the same choices on the same random
+/// numbers, with the moves kept. [`Mcts::step`] checks it against the search's own.
+fn traced_playout(board: &mut UltimateBoard, rng: &mut fastrand::Rng) -> (Vec<Move>, u8) {
+    let mut moves = Vec::new();
+    loop {
+        let side = board.side();
+        let forced = board.forced_index();
+        let (b, c) = if forced < 9 {
+            let empty = board.empty(forced);
+            let wins = threats(board.cells_of(side, forced)) & empty;
+            if wins == 0 {
+                (forced, nth_bit(empty, below(rng, count(empty))))
+            } else {
+                (forced, lowest(wins))
+            }
+        } else {
+            super::pick_anywhere(board, side, rng)
+        };
+        moves.extend(Move::from_index(b * 9 + c));
+        if board.apply(b, c) {
+            let result = if crate::ultimate::has_line(board.won_by(side)) {
+                side as u8
+            } else {
+                super::DRAW
+            };
+            return (moves, result);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The position after `moves` (board then cell, 1-based as the game names them).
+    fn position(moves: &[&str]) -> UltimateBoard {
+        let mut board = UltimateBoard::new();
+        for m in moves {
+            board.play(m.parse().unwrap()).unwrap();
+        }
+        board
+    }
+
+    /// A search of `n` iterations, then `k` steps.
+    fn stepped(
+        board: &UltimateBoard,
+        seed: u64,
+        prior: u32,
+        n: u64,
+        k: usize,
+    ) -> (Mcts, Vec<Iteration>) {
+        let mut mcts = Mcts::new(Some(seed)).with_prior(prior);
+        mcts.think_iterations(board, n).unwrap();
+        let steps = (0..k).map_while(|_| mcts.step()).collect();
+        (mcts, steps)
+    }
+
+    fn boards() -> Vec<UltimateBoard> {
+        vec![
+            UltimateBoard::new(),
+            position(&["55", "51", "15", "59", "95", "57"]),
+        ]
+    }
+
+    #[test]
+    fn stepping_grows_the_same_tree_as_a_longer_search() {
+        for board in boards() {
+            for prior in [0, PRIOR] {
+                let (stepped, steps) = stepped(&board, 9, prior, 50, 200);
+                assert_eq!(steps.len(), 200);
+                let mut long = Mcts::new(Some(9)).with_prior(prior);
+                long.think_iterations(&board, 250).unwrap();
+                assert_eq!(format!("{:?}", stepped.nodes), format!("{:?}", long.nodes));
+                assert!(stepped.rng == long.rng);
+                assert_eq!(stepped.tree().unwrap().iterations(), 250);
+            }
+        }
+    }
+
+    const PRIOR: u32 = super::super::PRIOR_VISITS;
+
+    #[test]
+    fn a_step_adds_one_visit_along_its_walk_and_nowhere_else() {
+        for board in boards() {
+            let mut mcts = Mcts::new(Some(4));
+            mcts.think_iterations(&board, 30).unwrap();
+            for _ in 0..300 {
+                let before: Vec<u32> = mcts.nodes.iter().map(|n| n.visits).collect();
+                let it = mcts.step().unwrap();
+                let path: Vec<usize> = mcts.path.iter().map(|&i| i as usize).collect();
+                assert_eq!(it.walk.len(), path.len());
+                for (w, &i) in it.walk.iter().zip(&path) {
+                    assert_eq!(w.after, (mcts.nodes[i].visits, mcts.nodes[i].score));
+                    assert_eq!(w.before.0 + 1, w.after.0);
+                    assert!(w.after.1 - w.before.1 <= 2);
+                }
+                for (i, n) in mcts.nodes.iter().enumerate() {
+                    // A node added by this step started with the prior's visits.
+                    let was = before.get(i).copied().unwrap_or(mcts.prior);
+                    let grew = u32::from(path.contains(&i));
+                    assert_eq!(n.visits, was + grew, "node {i}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_move_walked_into_is_the_one_ucb_ranks_first() {
+        for prior in [0, PRIOR] {
+            let (_, steps) = stepped(&boards()[1], 2, prior, 20, 300);
+            for it in &steps {
+                for w in it.walk.iter().filter(|w| !w.choices.is_empty()) {
+                    let at_once = w
+                        .choices
+                        .iter()
+                        .position(|c| matches!(c.ucb, Score::Untried | Score::ProvenWin));
+                    let best = at_once.unwrap_or_else(|| {
+                        let mut best = (f32::NEG_INFINITY, 0);
+                        for (i, c) in w.choices.iter().enumerate() {
+                            if let Some(u) = c.ucb.ucb().filter(|&u| u > best.0) {
+                                best = (u, i);
+                            }
+                        }
+                        best.1
+                    });
+                    assert!(w.choices[best].chosen, "iteration {}", it.number);
+                    assert_eq!(w.choices.iter().filter(|c| c.chosen).count(), 1);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_random_game_is_replayed_move_by_move_to_its_result() {
+        let mut expanded = 0;
+        for board in boards() {
+            let (_, steps) = stepped(&board, 5, PRIOR, 10, 400);
+            for it in &steps {
+                expanded += usize::from(it.walk.iter().any(|w| w.expanded));
+                let mut at = board;
+                for w in &it.walk[1..] {
+                    at.play(w.mv.unwrap()).unwrap();
+                }
+                let moves = match &it.ending {
+                    Ending::Playout(moves) => moves.as_ref().expect("replayed"),
+                    Ending::Proven(_) => continue,
+                };
+                for &mv in moves {
+                    at.play(mv).unwrap();
+                }
+                let root_added = it.walk[0].after.1 - it.walk[0].before.1;
+                let root_mover = board.to_move().other();
+                let expected = match at.outcome() {
+                    crate::ultimate::Outcome::Won { winner, .. } if winner == root_mover => 2,
+                    crate::ultimate::Outcome::Won { .. } => 0,
+                    crate::ultimate::Outcome::Draw => 1,
+                    crate::ultimate::Outcome::InProgress => panic!("the game goes on"),
+                };
+                assert_eq!(root_added, expected, "iteration {}", it.number);
+            }
+        }
+        assert!(expanded > 10, "{expanded} expansions");
+    }
+
+    /// The position `plies` moves before the end of a random game.
+    fn near_the_end(seed: u64, plies: usize) -> UltimateBoard {
+        let mut rng = fastrand::Rng::with_seed(seed);
+        let mut board = UltimateBoard::new();
+        let mut moves = Vec::new();
+        while board.outcome() == crate::ultimate::Outcome::InProgress {
+            let legal: Vec<Move> = board.legal_moves().into_iter().collect();
+            let mv = legal[rng.usize(..legal.len())];
+            board.play(mv).unwrap();
+            moves.push(mv);
+        }
+        let mut start = UltimateBoard::new();
+        for &mv in &moves[..moves.len().saturating_sub(plies)] {
+            start.play(mv).unwrap();
+        }
+        start
+    }
+
+    #[test]
+    fn a_walk_that_ends_on_a_proven_node_plays_no_random_game() {
+        let mut proven_ends = 0;
+        for seed in 0..20 {
+            let board = near_the_end(seed, 8);
+            let (_, steps) = stepped(&board, seed, PRIOR, 1, 200);
+            for it in &steps {
+                let Ending::Proven(p) = it.ending else {
+                    continue;
+                };
+                proven_ends += 1;
+                // The last node's mover scored what the proof says.
+                let last = it.walk.last().unwrap();
+                let added = last.after.1 - last.before.1;
+                let expected = match p {
+                    Proven::Win(_) => 2,
+                    Proven::Draw => 1,
+                    Proven::Loss(_) => 0,
+                };
+                assert_eq!(added, expected, "iteration {}", it.number);
+            }
+        }
+        assert!(proven_ends > 20, "{proven_ends} proven ends");
+    }
+
+    #[test]
+    fn a_proven_root_takes_no_step() {
+        let board = near_the_end(1, 1);
+        let mut mcts = Mcts::new(Some(1));
+        mcts.think_iterations(&board, 1).unwrap();
+        assert!(mcts.step().is_none(), "the winning move proves the root");
+    }
+}
