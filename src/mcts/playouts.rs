@@ -77,7 +77,7 @@ pub(super) fn playout_from(
 
 /// The end of a game: `side` made the last move.
 #[inline]
-fn result(board: &UltimateBoard, side: usize) -> u8 {
+pub(super) fn result(board: &UltimateBoard, side: usize) -> u8 {
     if has_line(board.won_by(side)) {
         side as u8
     } else {
@@ -90,21 +90,31 @@ fn result(board: &UltimateBoard, side: usize) -> u8 {
 fn greedy_from(board: &mut UltimateBoard, rng: &mut fastrand::Rng) -> u8 {
     loop {
         let side = board.side();
-        let forced = board.forced_index();
-        let (b, c) = if forced < 9 {
-            let empty = board.empty(forced);
-            let wins = threats(board.cells_of(side, forced)) & empty;
-            if wins == 0 {
-                (forced, any_of(empty, rng))
-            } else {
-                (forced, lowest(wins))
-            }
-        } else {
-            greedy_anywhere(board, side, rng)
-        };
+        let (b, c) = greedy_move(board, side, rng);
         if board.apply(b, c) {
             return result(board, side);
         }
+    }
+}
+
+/// The move of a greedy random game for `side`, the side to move: board and cell.
+#[inline]
+pub(super) fn greedy_move(
+    board: &UltimateBoard,
+    side: usize,
+    rng: &mut fastrand::Rng,
+) -> (usize, usize) {
+    let forced = board.forced_index();
+    if forced < 9 {
+        let empty = board.empty(forced);
+        let wins = threats(board.cells_of(side, forced)) & empty;
+        if wins == 0 {
+            (forced, any_of(empty, rng))
+        } else {
+            (forced, lowest(wins))
+        }
+    } else {
+        greedy_anywhere(board, side, rng)
     }
 }
 

@@ -6,8 +6,9 @@
 // Visit counts become f32 for UCB1, as in the search itself.
 #![allow(clippy::cast_precision_loss)]
 
-use super::{Mcts, Node, Proof, Proven, below, lowest, playout_from};
-use crate::ultimate::{Move, UltimateBoard, count, nth_bit, threats};
+use super::playouts::{greedy_move, result};
+use super::{Mcts, Node, Proof, Proven, playout_from};
+use crate::ultimate::{Move, UltimateBoard};
 
 /// How a child stood when its parent chose among them.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -225,7 +226,7 @@ impl Mcts {
             }
         }
         let (mut real, mut real_rng) = (board, rng.clone());
-        let result = playout_from(&mut real, &mut real_rng);
+        let result = playout_from(&mut real, self.playouts, &mut real_rng);
         let (mut traced, mut traced_rng) = (board, rng);
         let (moves, traced_result) = traced_playout(&mut traced, &mut traced_rng);
         (real == traced && result == traced_result && real_rng == traced_rng).then_some(moves)
@@ -243,31 +244,16 @@ fn proven(n: Node) -> Option<Proven> {
 }
 
 /// The search's random game from `board`, move by move: the same choices on the same random
-/// numbers, with the moves kept. [`Mcts::step`] checks it against the search's own.
+/// numbers as its greedy playouts, with the moves kept. [`Mcts::step`] checks it against the
+/// search's own (a search with other playouts gives no moves).
 fn traced_playout(board: &mut UltimateBoard, rng: &mut fastrand::Rng) -> (Vec<Move>, u8) {
     let mut moves = Vec::new();
     loop {
         let side = board.side();
-        let forced = board.forced_index();
-        let (b, c) = if forced < 9 {
-            let empty = board.empty(forced);
-            let wins = threats(board.cells_of(side, forced)) & empty;
-            if wins == 0 {
-                (forced, nth_bit(empty, below(rng, count(empty))))
-            } else {
-                (forced, lowest(wins))
-            }
-        } else {
-            super::pick_anywhere(board, side, rng)
-        };
+        let (b, c) = greedy_move(board, side, rng);
         moves.extend(Move::from_index(b * 9 + c));
         if board.apply(b, c) {
-            let result = if crate::ultimate::has_line(board.won_by(side)) {
-                side as u8
-            } else {
-                super::DRAW
-            };
-            return (moves, result);
+            return (moves, result(board, side));
         }
     }
 }
