@@ -219,8 +219,14 @@ fn analyze_ultimate_prints_json_and_reports_bad_positions() {
         stderr.contains("bad position \"nonsense\": the position must end with a space"),
         "{stderr}"
     );
+}
 
-    // In text too, a bad position fails the run and says why, after the good ones.
+#[test]
+fn analyze_ultimate_in_text_reports_bad_positions_after_the_good_ones() {
+    let over = ULTIMATE_WIN_IN_ONE
+        .replace("X.X....O.", "XXX....O.")
+        .replace(" 7", " *");
+    let closed = ULTIMATE_WIN_IN_ONE.replace(" 7", " 3");
     let out = run(
         &["analyze", "--ultimate", "--think", "50", &over, &closed],
         b"",

@@ -317,7 +317,7 @@ fn malformed_positions_are_rejected_naming_the_fault() {
 }
 
 #[test]
-fn positions_against_the_rules_are_rejected_naming_the_fault() {
+fn positions_with_wrong_counts_or_forced_boards_are_rejected_naming_the_fault() {
     let err = |s: &str| s.parse::<UltimateBoard>().unwrap_err();
     let empty = ["... ... ..."; 9];
     // Two X and no O.
@@ -356,6 +356,13 @@ fn positions_against_the_rules_are_rejected_naming_the_fault() {
         err(&grid(one, "*")),
         ParseUltimateError::ForcedUnreachable { forced: None, .. }
     ));
+    assert!(err(&"X".repeat(500)).to_string().contains("too long"));
+}
+
+#[test]
+fn positions_with_play_after_a_win_are_rejected_naming_the_fault() {
+    let err = |s: &str| s.parse::<UltimateBoard>().unwrap_err();
+    let empty = ["... ... ..."; 9];
     // Both have a line on board 7 (the top-left board).
     let mut both = empty;
     both[0] = "XXX ... ...";
@@ -414,7 +421,6 @@ fn positions_against_the_rules_are_rejected_naming_the_fault() {
     two_lines[8] = "XXX XXX XXX";
     two_lines[0] = "OOO OOO OOO";
     assert_eq!(err(&grid(two_lines, "*")), ParseUltimateError::BothWon);
-    assert!(err(&"X".repeat(500)).to_string().contains("too long"));
 }
 
 #[test]
