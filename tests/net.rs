@@ -5,7 +5,7 @@
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{Shutdown, TcpStream};
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::process::Command;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread;
@@ -16,107 +16,19 @@ use nix::unistd::Pid;
 
 const TIMEOUT: Duration = Duration::from_secs(20);
 
-/// A running `tictactoe` whose output (standard output and error together) is collected.
-struct Proc {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    output: Arc<Mutex<String>>,
-}
+mod proc;
+use proc::Proc;
 
-impl Proc {
-    fn spawn(args: &[&str]) -> Proc {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_tictactoe"))
-            .env(
-                "TICTACTOE_HOME",
-                concat!(env!("CARGO_TARGET_TMPDIR"), "/home"),
-            )
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("the binary runs");
-        let output = Arc::new(Mutex::new(String::new()));
-        let pipes: [Box<dyn Read + Send>; 2] = [
-            Box::new(child.stdout.take().unwrap()),
-            Box::new(child.stderr.take().unwrap()),
-        ];
-        for pipe in pipes {
-            let output = Arc::clone(&output);
-            // Chunks, not lines: a prompt waits for its answer on the same line.
-            thread::spawn(move || {
-                let mut pipe = pipe;
-                let mut buf = [0u8; 4096];
-                while let Ok(n) = pipe.read(&mut buf) {
-                    if n == 0 {
-                        break;
-                    }
-                    output
-                        .lock()
-                        .unwrap()
-                        .push_str(&String::from_utf8_lossy(&buf[..n]));
-                }
-            });
-        }
-        Proc {
-            stdin: child.stdin.take(),
-            child,
-            output,
-        }
-    }
-
-    fn output(&self) -> String {
-        self.output.lock().unwrap().clone()
-    }
-
-    fn send(&mut self, text: &str) {
-        let stdin = self.stdin.as_mut().expect("input is open");
-        stdin.write_all(text.as_bytes()).unwrap();
-        stdin.flush().unwrap();
-    }
-
-    /// Waits until the output holds `text`, or panics with the output.
-    fn wait_for(&self, text: &str) {
-        let start = Instant::now();
-        while !self.output().contains(text) {
-            assert!(
-                start.elapsed() < TIMEOUT,
-                "timed out waiting for {text:?}; output:\n{}",
-                self.output()
-            );
-            thread::sleep(Duration::from_millis(5));
-        }
-    }
-
-    fn wait_exit(&mut self) -> ExitStatus {
-        let start = Instant::now();
-        loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                thread::sleep(Duration::from_millis(50));
-                return status;
-            }
-            assert!(
-                start.elapsed() < TIMEOUT,
-                "did not exit; output:\n{}",
-                self.output()
-            );
-            thread::sleep(Duration::from_millis(10));
-        }
-    }
-}
-
-impl Drop for Proc {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+/// A `tictactoe` of these tests, with their time limit.
+fn spawn(args: &[&str]) -> Proc {
+    Proc::spawn(args, &[], TIMEOUT)
 }
 
 /// A host on a free loopback port, with the address and code from its `Join with:` line.
 fn host(extra: &[&str]) -> (Proc, String, String) {
     let mut args = vec!["host", "--bind", "127.0.0.1", "--port", "0"];
     args.extend_from_slice(extra);
-    let host = Proc::spawn(&args);
+    let host = spawn(&args);
     host.wait_for("Waiting for a player");
     let output = host.output();
     let line = output.lines().next().unwrap();
@@ -133,7 +45,7 @@ fn host(extra: &[&str]) -> (Proc, String, String) {
 }
 
 fn join(addr: &str, code: &str) -> Proc {
-    Proc::spawn(&["join", addr, "--code", code])
+    spawn(&["join", addr, "--code", code])
 }
 
 /// The boards printed, in order: each a run of lines drawn with `|`.
@@ -188,7 +100,7 @@ fn two_processes_play_a_game_and_print_the_same_boards() {
 
 #[test]
 fn a_host_on_every_interface_names_an_address_a_friend_can_join() {
-    let host = Proc::spawn(&["host", "--port", "0"]);
+    let host = spawn(&["host", "--port", "0"]);
     host.wait_for("Waiting for a player");
     let output = host.output();
     let rest = output
@@ -263,7 +175,7 @@ fn a_host_started_from_a_position_gives_the_joiner_that_position() {
 
 #[test]
 fn a_bad_from_move_is_named_and_the_host_does_not_listen() {
-    let mut host = Proc::spawn(&["host", "--port", "0", "--from", "5", "5"]);
+    let mut host = spawn(&["host", "--port", "0", "--from", "5", "5"]);
     let status = host.wait_exit();
     assert_eq!(status.code(), Some(2), "{}", host.output());
     assert!(

@@ -5,10 +5,6 @@
 //! joined on the local network, and a killed joiner back in.
 #![cfg(feature = "online")]
 
-use std::io::{Read, Write};
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
-use std::sync::{Arc, Mutex};
-use std::thread;
 use std::time::{Duration, Instant};
 
 use tictactoe::net::online::{RELAY_ONLY, Ticket};
@@ -18,103 +14,22 @@ use relay::LocalRelay;
 
 const TIMEOUT: Duration = Duration::from_secs(40);
 
-/// A running `tictactoe` whose output (standard output and error together) is collected.
-struct Proc {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    output: Arc<Mutex<String>>,
-}
+mod proc;
+use proc::Proc;
 
-impl Proc {
-    fn spawn(args: &[&str], relay_only: bool) -> Proc {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_tictactoe"));
-        command
-            .env(
-                "TICTACTOE_HOME",
-                concat!(env!("CARGO_TARGET_TMPDIR"), "/home"),
-            )
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        if relay_only {
-            command.env(RELAY_ONLY, "1");
-        }
-        let mut child = command.spawn().expect("the binary runs");
-        let output = Arc::new(Mutex::new(String::new()));
-        let pipes: [Box<dyn Read + Send>; 2] = [
-            Box::new(child.stdout.take().unwrap()),
-            Box::new(child.stderr.take().unwrap()),
-        ];
-        for mut pipe in pipes {
-            let output = Arc::clone(&output);
-            thread::spawn(move || {
-                let mut buf = [0u8; 4096];
-                while let Ok(n) = pipe.read(&mut buf) {
-                    if n == 0 {
-                        break;
-                    }
-                    let text = String::from_utf8_lossy(&buf[..n]).into_owned();
-                    output.lock().unwrap().push_str(&text);
-                }
-            });
-        }
-        Proc {
-            stdin: child.stdin.take(),
-            child,
-            output,
-        }
-    }
-
-    fn output(&self) -> String {
-        self.output.lock().unwrap().clone()
-    }
-
-    fn send(&mut self, text: &str) {
-        let stdin = self.stdin.as_mut().expect("input is open");
-        stdin.write_all(text.as_bytes()).unwrap();
-        stdin.flush().unwrap();
-    }
-
-    fn wait_for(&self, text: &str) {
-        let start = Instant::now();
-        while !self.output().contains(text) {
-            assert!(
-                start.elapsed() < TIMEOUT,
-                "timed out waiting for {text:?}; output:\n{}",
-                self.output()
-            );
-            thread::sleep(Duration::from_millis(10));
-        }
-    }
-
-    fn wait_exit(&mut self) -> ExitStatus {
-        let start = Instant::now();
-        loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                thread::sleep(Duration::from_millis(50));
-                return status;
-            }
-            assert!(
-                start.elapsed() < TIMEOUT,
-                "did not exit; output:\n{}",
-                self.output()
-            );
-            thread::sleep(Duration::from_millis(10));
-        }
-    }
-}
-
-impl Drop for Proc {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+/// A `tictactoe` of these tests, with their time limit; `relay_only` withholds direct paths.
+fn spawn(args: &[&str], relay_only: bool) -> Proc {
+    let envs: &[(&str, &str)] = if relay_only {
+        &[(RELAY_ONLY, "1")]
+    } else {
+        &[]
+    };
+    Proc::spawn(args, envs, TIMEOUT)
 }
 
 /// An online host through `relay`, and the ticket from its `Join with:` line.
 fn host(relay: &str, relay_only: bool) -> (Proc, String) {
-    let host = Proc::spawn(&["host", "--online", "--relay", relay], relay_only);
+    let host = spawn(&["host", "--online", "--relay", relay], relay_only);
     host.wait_for("Waiting for a player");
     let output = host.output();
     let line = output
@@ -182,7 +97,7 @@ fn play_a_game(host: &mut Proc, joiner: &mut Proc) {
 fn a_game_over_a_direct_path_prints_the_same_boards_on_both_sides() {
     let relay = LocalRelay::start();
     let (mut host, ticket) = host(&relay.url, false);
-    let mut joiner = Proc::spawn(&["join", &ticket], false);
+    let mut joiner = spawn(&["join", &ticket], false);
     joiner.wait_for("You play O.");
     host.wait_for("joined. You play X.");
     let said = joiner.output();
@@ -194,7 +109,7 @@ fn a_game_over_a_direct_path_prints_the_same_boards_on_both_sides() {
 fn a_game_through_the_relay_only_prints_the_same_boards_on_both_sides() {
     let relay = LocalRelay::start();
     let (mut host, ticket) = host(&relay.url, true);
-    let mut joiner = Proc::spawn(&["join", &ticket], true);
+    let mut joiner = spawn(&["join", &ticket], true);
     joiner.wait_for("You play O.");
     host.wait_for("joined. You play X.");
     assert!(
@@ -215,7 +130,7 @@ fn a_ticket_with_a_wrong_code_is_refused_and_the_host_keeps_waiting() {
     let relay = LocalRelay::start();
     let (mut host, ticket) = host(&relay.url, false);
     let wrong = ticket.parse::<Ticket>().unwrap().with_code("abcd-2345");
-    let mut stranger = Proc::spawn(&["join", &wrong.to_string()], false);
+    let mut stranger = spawn(&["join", &wrong.to_string()], false);
     assert!(!stranger.wait_exit().success());
     assert!(
         stranger.output().contains("the host refused: wrong code"),
@@ -223,7 +138,7 @@ fn a_ticket_with_a_wrong_code_is_refused_and_the_host_keeps_waiting() {
         stranger.output()
     );
     host.wait_for(": wrong code");
-    let mut joiner = Proc::spawn(&["join", &ticket], false);
+    let mut joiner = spawn(&["join", &ticket], false);
     joiner.wait_for("You play O.");
     host.send("q\n");
     assert!(host.wait_exit().success());
@@ -245,7 +160,7 @@ fn a_mistyped_ticket_is_refused_at_once_with_status_2() {
         ("not-a-ticket", "not part of a ticket"),
     ] {
         let start = Instant::now();
-        let mut joiner = Proc::spawn(&["join", text], false);
+        let mut joiner = spawn(&["join", text], false);
         let status = joiner.wait_exit();
         assert_eq!(status.code(), Some(2), "{}", joiner.output());
         assert!(joiner.output().contains(says), "{}", joiner.output());
@@ -264,7 +179,7 @@ fn a_host_whose_relay_is_unreachable_says_so_and_is_joined_on_this_network() {
         "{}",
         host.output()
     );
-    let mut joiner = Proc::spawn(&["join", &ticket], false);
+    let mut joiner = spawn(&["join", &ticket], false);
     joiner.wait_for("You play O.");
     assert!(
         joiner.output().contains("direct, round trip"),
@@ -278,7 +193,7 @@ fn a_host_whose_relay_is_unreachable_says_so_and_is_joined_on_this_network() {
 fn a_killed_joiner_rejoins_through_the_relay_and_gets_the_exact_game() {
     let relay = LocalRelay::start();
     let (mut host, ticket) = host(&relay.url, true);
-    let mut joiner = Proc::spawn(&["join", &ticket], true);
+    let mut joiner = spawn(&["join", &ticket], true);
     joiner.wait_for("You play O.");
     host.send("5\n");
     joiner.wait_for("X (remote) plays 5");
@@ -288,7 +203,7 @@ fn a_killed_joiner_rejoins_through_the_relay_and_gets_the_exact_game() {
     host.wait_for("O's connection was lost");
     host.send("4\n");
     host.wait_for(" X | X | 6");
-    let mut back = Proc::spawn(&["join", &ticket], true);
+    let mut back = spawn(&["join", &ticket], true);
     back.wait_for("You play O.");
     host.wait_for("O is back");
     back.wait_for("O to move");

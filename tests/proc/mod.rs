@@ -1,0 +1,113 @@
+//! A running `tictactoe` in a test, as a script would run it: arguments, lines on its standard
+//! input, and its standard output and error collected together as they arrive, with waits
+//! that fail with the output after a time limit.
+
+use std::io::{Read, Write};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// A running `tictactoe` whose output (standard output and error together) is collected.
+pub struct Proc {
+    pub child: Child,
+    stdin: Option<ChildStdin>,
+    output: Arc<Mutex<String>>,
+    /// How long a wait may take before the test fails.
+    timeout: Duration,
+}
+
+impl Proc {
+    /// Starts the binary with `args` and the environment `envs`, its profile in the tests'
+    /// own directory; each wait may take up to `timeout`.
+    pub fn spawn(args: &[&str], envs: &[(&str, &str)], timeout: Duration) -> Proc {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tictactoe"))
+            .env(
+                "TICTACTOE_HOME",
+                concat!(env!("CARGO_TARGET_TMPDIR"), "/home"),
+            )
+            .envs(envs.iter().copied())
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the binary runs");
+        let output = Arc::new(Mutex::new(String::new()));
+        let pipes: [Box<dyn Read + Send>; 2] = [
+            Box::new(child.stdout.take().unwrap()),
+            Box::new(child.stderr.take().unwrap()),
+        ];
+        for mut pipe in pipes {
+            let output = Arc::clone(&output);
+            // Chunks, not lines: a prompt waits for its answer on the same line.
+            thread::spawn(move || {
+                let mut buf = [0u8; 4096];
+                while let Ok(n) = pipe.read(&mut buf) {
+                    if n == 0 {
+                        break;
+                    }
+                    output
+                        .lock()
+                        .unwrap()
+                        .push_str(&String::from_utf8_lossy(&buf[..n]));
+                }
+            });
+        }
+        Proc {
+            stdin: child.stdin.take(),
+            child,
+            output,
+            timeout,
+        }
+    }
+
+    /// Everything it printed so far.
+    pub fn output(&self) -> String {
+        self.output.lock().unwrap().clone()
+    }
+
+    /// Types `text` on its standard input.
+    pub fn send(&mut self, text: &str) {
+        let stdin = self.stdin.as_mut().expect("input is open");
+        stdin.write_all(text.as_bytes()).unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// Waits until the output holds `text`, or panics with the output.
+    pub fn wait_for(&self, text: &str) {
+        let start = Instant::now();
+        while !self.output().contains(text) {
+            assert!(
+                start.elapsed() < self.timeout,
+                "timed out waiting for {text:?}; output:\n{}",
+                self.output()
+            );
+            thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    /// Waits until it exits (and its last output is read), or panics with the output.
+    pub fn wait_exit(&mut self) -> ExitStatus {
+        let start = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                thread::sleep(Duration::from_millis(50));
+                return status;
+            }
+            assert!(
+                start.elapsed() < self.timeout,
+                "did not exit; output:\n{}",
+                self.output()
+            );
+            thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+impl Drop for Proc {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
