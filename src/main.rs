@@ -245,13 +245,9 @@ fn menu(cli: &Cli) -> anyhow::Result<ExitCode> {
             session.adapt_level();
             play(cli, session)
         }
-        Start::Host(variant) => {
+        Start::Host { variant, online } => {
             let opening = Record::new(variant, Vec::new())?;
-            let listen = Listen::Tcp {
-                bind: IpAddr::from([0, 0, 0, 0]),
-                port: DEFAULT_PORT,
-            };
-            host_at(cli, (listen, opening))
+            host_at(cli, (menu_listen(online), opening))
         }
         Start::Join { address, code } => join_at(
             cli,
@@ -335,6 +331,20 @@ fn exit_code(ending: Ending) -> ExitCode {
         }
         Ending::Disconnected => ExitCode::FAILURE,
         Ending::Stopped(signal) => ExitCode::from(128 + signal as u8),
+    }
+}
+
+/// Where a game hosted from the start screen listens: online, or every interface on the
+/// default port.
+fn menu_listen(online: bool) -> Listen {
+    #[cfg(feature = "online")]
+    if online {
+        return Listen::Online { relay: None };
+    }
+    let _ = online;
+    Listen::Tcp {
+        bind: IpAddr::from([0, 0, 0, 0]),
+        port: DEFAULT_PORT,
     }
 }
 

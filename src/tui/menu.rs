@@ -95,6 +95,8 @@ pub struct Choices {
     pub misere: bool,
     /// The last address joined.
     pub address: String,
+    /// Host online (through the peer-to-peer layer) rather than on this network.
+    pub online: bool,
 }
 
 impl Default for Choices {
@@ -107,6 +109,7 @@ impl Default for Choices {
             k: 3,
             misere: false,
             address: String::new(),
+            online: false,
         }
     }
 }
@@ -121,6 +124,9 @@ fn name(player: Player) -> String {
         None => player.to_string(),
     }
 }
+
+/// Whether this build plays online (the `online` feature): the host row then offers it.
+const ONLINE: bool = cfg!(feature = "online");
 
 /// The name of the level that follows the person's results (`--level auto`).
 const AUTO: &str = "auto";
@@ -181,6 +187,10 @@ impl Choices {
         let on_off = |on: bool| if on { "on" } else { "off" }.to_string();
         match row {
             Row::PlayAi => Some(format!("◂ {} ▸", self.level)),
+            Row::Host if ONLINE => Some(format!(
+                "◂ {} ▸",
+                if self.online { "online" } else { "local" }
+            )),
             Row::Join if !self.address.is_empty() => Some(self.address.clone()),
             Row::Ultimate => Some(on_off(self.ultimate)),
             Row::Size => Some(format!("◂ {0}×{0} ▸", self.size)),
@@ -204,6 +214,7 @@ impl Choices {
                 let next = if up { i + 1 } else { i + levels.len() - 1 };
                 self.level.clone_from(&levels[next % levels.len()]);
             }
+            Row::Host if ONLINE => self.online = !self.online,
             Row::Ultimate => self.ultimate = !self.ultimate,
             Row::Misere if !self.ultimate => self.misere = !self.misere,
             Row::Size if !self.ultimate => {
@@ -234,8 +245,12 @@ pub enum Start {
     Play(Variant, Player, Player),
     /// A game here against the AI whose level follows the person's results.
     PlayAuto(Variant),
-    /// Host a network game of these rules.
-    Host(Variant),
+    /// Host a network game of these rules: online (through the peer-to-peer layer), or on
+    /// this network.
+    Host {
+        variant: Variant,
+        online: bool,
+    },
     /// Join the game at the address with the code.
     Join {
         address: String,
@@ -385,7 +400,10 @@ impl Menu {
             Row::PlayAi if self.choices.adapts() => Start::PlayAuto(variant),
             Row::PlayAi => Start::Play(variant, Player::Human, self.choices.level()),
             Row::TwoPlayers => Start::Play(variant, Player::Human, Player::Human),
-            Row::Host => Start::Host(variant),
+            Row::Host => Start::Host {
+                variant,
+                online: ONLINE && self.choices.online,
+            },
             Row::Join => {
                 self.screen = Screen::Joining { code: None };
                 return Outcome::Stay;
@@ -593,6 +611,23 @@ mod tests {
         assert_eq!(
             m.update(&Key::Enter),
             Outcome::Done(Start::PlayAuto(Variant::Classic(Rules::CLASSIC)))
+        );
+    }
+
+    #[test]
+    #[cfg(feature = "online")]
+    fn the_host_row_chooses_between_this_network_and_online() {
+        let mut m = menu();
+        keys(&mut m, &[Key::Char('3')]);
+        assert_eq!(m.choices.value(Row::Host).as_deref(), Some("◂ local ▸"));
+        keys(&mut m, &[Key::Right]);
+        assert_eq!(m.choices.value(Row::Host).as_deref(), Some("◂ online ▸"));
+        assert_eq!(
+            m.update(&Key::Enter),
+            Outcome::Done(Start::Host {
+                variant: Variant::Classic(Rules::CLASSIC),
+                online: true
+            })
         );
     }
 

@@ -102,6 +102,18 @@ mod tests {
     use super::*;
     use crate::tui::menu::Choices;
 
+    /// The host row, with its choice where the build plays online.
+    const HOST_WIDE: &str = if cfg!(feature = "online") {
+        "         3  Host a network game ◂ local ▸"
+    } else {
+        "         3  Host a network game"
+    };
+    const HOST_NARROW: &str = if cfg!(feature = "online") {
+        "3 Host a network game local"
+    } else {
+        "3 Host a network game"
+    };
+
     fn picture(width: u16, height: u16) -> String {
         let menu = Menu::new(Choices::default(), (width, height));
         render(&menu, false).to_text()
@@ -115,7 +127,7 @@ mod tests {
             "",
             "         1  Play the AI         ◂ hard ▸",
             "         2  Two players here",
-            "         3  Host a network game",
+            HOST_WIDE,
             "         4  Join a network game",
             "         5  Ultimate            off",
             "         6  Board size          ◂ 3×3 ▸",
@@ -137,7 +149,7 @@ mod tests {
             "",
             "1 Play the AI         hard",
             "2 Two players here",
-            "3 Host a network game",
+            HOST_NARROW,
             "4 Join a network game",
             "5 Ultimate            off",
             "6 Board size          3×3",
