@@ -337,11 +337,12 @@ impl Session {
     /// The side of the one AI that plays one person, and its level.
     fn adapting_ai(&self) -> Option<(Side, Level)> {
         let [a, b] = self.players;
-        match (a.level(), b.level()) {
-            (Some(level), None) if b.is_human() => Some((Side::A, level)),
-            (None, Some(level)) if a.is_human() => Some((Side::B, level)),
-            _ => None,
-        }
+        let (person, opponent) = lone_human(a, b)?;
+        let side = match person {
+            Side::A => Side::B,
+            Side::B => Side::A,
+        };
+        Some((side, opponent.level()?))
     }
 
     /// The rating `--level auto` gives the person, where the board's levels were measured.

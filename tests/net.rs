@@ -17,7 +17,7 @@ use nix::unistd::Pid;
 const TIMEOUT: Duration = Duration::from_secs(20);
 
 mod proc;
-use proc::Proc;
+use proc::{Proc, boards, record};
 
 /// A `tictactoe` of these tests, with their time limit.
 fn spawn(args: &[&str]) -> Proc {
@@ -46,33 +46,6 @@ fn host(extra: &[&str]) -> (Proc, String, String) {
 
 fn join(addr: &str, code: &str) -> Proc {
     spawn(&["join", addr, "--code", code])
-}
-
-/// The boards printed, in order: each a run of lines drawn with `|`.
-fn boards(output: &str) -> Vec<String> {
-    let mut boards = Vec::new();
-    let mut current = Vec::new();
-    for line in output.lines() {
-        if line.contains(" | ") || line.contains("---+") {
-            current.push(line.trim_end());
-        } else if !current.is_empty() {
-            boards.push(current.join("/"));
-            current.clear();
-        }
-    }
-    if !current.is_empty() {
-        boards.push(current.join("/"));
-    }
-    boards
-}
-
-/// The `Record:` line of a finished game.
-fn record(output: &str) -> String {
-    output
-        .lines()
-        .find(|l| l.starts_with("Record: "))
-        .unwrap_or_else(|| panic!("no record in:\n{output}"))
-        .to_string()
 }
 
 #[test]

@@ -15,7 +15,7 @@ use relay::LocalRelay;
 const TIMEOUT: Duration = Duration::from_secs(40);
 
 mod proc;
-use proc::Proc;
+use proc::{Proc, boards, record};
 
 /// A `tictactoe` of these tests, with their time limit; `relay_only` withholds direct paths.
 fn spawn(args: &[&str], relay_only: bool) -> Proc {
@@ -41,32 +41,6 @@ fn host(relay: &str, relay_only: bool) -> (Proc, String) {
         "a ticket copies in one piece: {line:?}"
     );
     (host, line.to_string())
-}
-
-/// The boards printed, in order: each a run of lines drawn with `|`.
-fn boards(output: &str) -> Vec<String> {
-    let mut boards = Vec::new();
-    let mut current = Vec::new();
-    for line in output.lines() {
-        if line.contains(" | ") || line.contains("---+") {
-            current.push(line.trim_end());
-        } else if !current.is_empty() {
-            boards.push(current.join("/"));
-            current.clear();
-        }
-    }
-    if !current.is_empty() {
-        boards.push(current.join("/"));
-    }
-    boards
-}
-
-fn record(output: &str) -> String {
-    output
-        .lines()
-        .find(|l| l.starts_with("Record: "))
-        .unwrap_or_else(|| panic!("no record in:\n{output}"))
-        .to_string()
 }
 
 /// Plays a whole 3×3 game between a host and a joiner, one move at a time, and checks both

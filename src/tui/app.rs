@@ -26,6 +26,8 @@ mod net;
 mod reviewing;
 
 pub use confirm::Leave;
+#[cfg(test)]
+pub(crate) use explore::answer_searches;
 pub use explore::{Explore, SPEEDS, Stepping, step_words};
 
 /// Human moves typed while the AI is to move wait here, at most this many.

@@ -111,3 +111,30 @@ impl Drop for Proc {
         let _ = self.child.wait();
     }
 }
+
+/// The boards printed, in order: each a run of lines drawn with `|`.
+pub fn boards(output: &str) -> Vec<String> {
+    let mut boards = Vec::new();
+    let mut current = Vec::new();
+    for line in output.lines() {
+        if line.contains(" | ") || line.contains("---+") {
+            current.push(line.trim_end());
+        } else if !current.is_empty() {
+            boards.push(current.join("/"));
+            current.clear();
+        }
+    }
+    if !current.is_empty() {
+        boards.push(current.join("/"));
+    }
+    boards
+}
+
+/// The `Record:` line of a finished game.
+pub fn record(output: &str) -> String {
+    output
+        .lines()
+        .find(|l| l.starts_with("Record: "))
+        .unwrap_or_else(|| panic!("no record in:\n{output}"))
+        .to_string()
+}

@@ -504,6 +504,25 @@ impl App {
     }
 }
 
+/// Does what the worker would for the explorer's job: every search, answered in order.
+#[cfg(test)]
+pub(crate) fn answer_searches(app: &mut App) {
+    use crate::tui::app::Event;
+    use crate::tui::worker::{EXPLORER_NODES, Reply};
+    let Some(Job::Explain { position }) = app.job() else {
+        panic!("no search asked for: {:?}", app.job());
+    };
+    for algorithm in Algorithm::ALL {
+        let cancel = std::sync::atomic::AtomicBool::new(false);
+        let result = explain::explain_fitting(&position, algorithm, EXPLORER_NODES, &cancel);
+        app.handle(Event::Answer(Reply::Explained {
+            algorithm,
+            result: Box::new(result),
+            last: algorithm == Algorithm::Symmetry,
+        }));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -511,8 +530,7 @@ mod tests {
     use crate::game::Session;
     use crate::player::Player;
     use crate::tui::app::Event;
-    use crate::tui::worker::{EXPLORER_NODES, Reply};
-    use std::sync::atomic::AtomicBool;
+    use crate::tui::worker::Reply;
 
     /// Two humans after `digits`, with the explorer open and every search answered.
     fn exploring(digits: &[u8]) -> App {
@@ -522,24 +540,8 @@ mod tests {
             app.update(Action::Digit(d));
         }
         app.update(Action::Explore);
-        answer(&mut app);
+        answer_searches(&mut app);
         app
-    }
-
-    /// Does what the worker would for the explorer's job.
-    fn answer(app: &mut App) {
-        let Some(Job::Explain { position }) = app.job() else {
-            panic!("no search asked for: {:?}", app.job());
-        };
-        for algorithm in Algorithm::ALL {
-            let cancel = AtomicBool::new(false);
-            let result = explain::explain_fitting(&position, algorithm, EXPLORER_NODES, &cancel);
-            app.handle(Event::Answer(Reply::Explained {
-                algorithm,
-                result: Box::new(result),
-                last: algorithm == Algorithm::Symmetry,
-            }));
-        }
     }
 
     fn explore(app: &App) -> &Explore {
@@ -587,7 +589,7 @@ mod tests {
         app.update(Action::Activate);
         assert!(app.message().starts_with("Searching again from 5 1 9 3"));
         assert!(matches!(app.job(), Some(Job::Explain { .. })));
-        answer(&mut app);
+        answer_searches(&mut app);
         assert_eq!(explore(&app).nested(), 1);
         assert_eq!(explore(&app).root().to_string(), "..X/.X./O.O");
         app.update(Action::Back);
@@ -637,7 +639,7 @@ mod tests {
             app.update(Action::Move(Direction::Right));
         }
         app.update(Action::Explore);
-        answer(&mut app);
+        answer_searches(&mut app);
         assert_eq!(explore(&app).root().to_string(), "..O/XXO/...");
         app.update(Action::Explore);
         assert_eq!(app.review().map(|(_, at, _)| at), Some(4));
@@ -656,7 +658,7 @@ mod tests {
         assert!(matches!(app.job(), Some(Job::Move { .. })));
         app.update(Action::Explore);
         assert!(matches!(app.job(), Some(Job::Explain { .. })));
-        answer(&mut app);
+        answer_searches(&mut app);
         assert_eq!(app.job(), None, "the AI does not think meanwhile");
         app.update(Action::Explore);
         assert!(matches!(app.job(), Some(Job::Move { .. })));

@@ -476,11 +476,9 @@ mod tests {
     use crate::board::Rules;
     use crate::game::Session;
     use crate::player::Player;
-    use crate::tui::app::Event;
+    use crate::tui::app::answer_searches;
     use crate::tui::input::Action;
     use crate::tui::view::render;
-    use crate::tui::worker::{Job, Reply};
-    use std::sync::atomic::AtomicBool;
 
     /// Two humans after `digits`, the explorer open and its searches answered.
     fn exploring(digits: &[u8], size: (u16, u16)) -> App {
@@ -490,18 +488,7 @@ mod tests {
             app.update(Action::Digit(d));
         }
         app.update(Action::Explore);
-        let Some(Job::Explain { position }) = app.job() else {
-            panic!("no search asked for");
-        };
-        for algorithm in Algorithm::ALL {
-            let cancel = AtomicBool::new(false);
-            let result = explain::explain_fitting(&position, algorithm, EXPLORER_NODES, &cancel);
-            app.handle(Event::Answer(Reply::Explained {
-                algorithm,
-                result: Box::new(result),
-                last: false,
-            }));
-        }
+        answer_searches(&mut app);
         app
     }
 
@@ -591,11 +578,9 @@ mod bigger {
     use crate::board::Rules;
     use crate::game::Session;
     use crate::player::Player;
-    use crate::tui::app::Event;
+    use crate::tui::app::answer_searches;
     use crate::tui::input::Action;
     use crate::tui::view::render;
-    use crate::tui::worker::{Job, Reply};
-    use std::sync::atomic::AtomicBool;
 
     #[test]
     #[rustfmt::skip]
@@ -608,18 +593,7 @@ mod bigger {
         }
         let mut app = App::new(session, (80, 24));
         app.update(Action::Explore);
-        let Some(Job::Explain { position }) = app.job() else {
-            panic!("no search asked for");
-        };
-        for algorithm in Algorithm::ALL {
-            let cancel = AtomicBool::new(false);
-            let result = explain::explain_fitting(&position, algorithm, EXPLORER_NODES, &cancel);
-            app.handle(Event::Answer(Reply::Explained {
-                algorithm,
-                result: Box::new(result),
-                last: false,
-            }));
-        }
+        answer_searches(&mut app);
         let text = render(&app, None, false).to_text();
         let rows: Vec<&str> = text.lines().collect();
         assert_eq!(&rows[4..9], [
