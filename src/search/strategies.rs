@@ -225,7 +225,7 @@ impl Searcher {
         // one in 180; and mid-proof on 7×7 with five), only a sample of nodes looks.
         if !self.misere && self.bound_yield.rare() {
             self.bound_passed = self.bound_passed.wrapping_add(1);
-            if self.bound_passed % BOUND_SAMPLE != 0 {
+            if !self.bound_passed.is_multiple_of(BOUND_SAMPLE) {
                 return None;
             }
         }
