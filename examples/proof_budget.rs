@@ -11,7 +11,10 @@
 //! so each search, and the share proven within a tenth of the budget, is the same on any
 //! machine under any load; only the times differ. A position counts as proven within a tenth
 //! when a search given a tenth of `--think` returns a proven value; the others are searched
-//! again with the whole budget, and those still unproven are listed.
+//! again with the whole budget, and those still unproven are listed. A second figure keeps
+//! the table as a game does: a searcher that follows each game and is given a tenth of the
+//! budget at every position, its table kept from move to move (a machine ten times slower,
+//! playing the same game).
 
 // Counts and work here stay far below 2^52, where f64 is exact.
 #![allow(clippy::cast_precision_loss)]
@@ -49,6 +52,8 @@ struct Args {
 /// One position's proof.
 struct Proof {
     board: Board,
+    /// Proven by the searcher that followed the game with a tenth of the budget a move.
+    in_game: bool,
     /// Work of the search that settled it (the tenth's search, or the full one).
     work: u64,
     time: Duration,
@@ -72,21 +77,29 @@ fn main() {
             continue;
         };
         let positions = positions(rules, &args, budget);
-        let proofs: Vec<Proof> = positions.into_iter().map(|b| prove(b, budget)).collect();
+        let proofs: Vec<Proof> = positions
+            .into_iter()
+            .map(|(b, in_game)| prove(b, in_game, budget))
+            .collect();
         summarise(n, k, &proofs, &args);
     }
 }
 
-/// Every distinct unfinished position of `args.games` seeded `hard` against `hard` games.
-fn positions(rules: Rules, args: &Args, budget: Duration) -> Vec<Board> {
+/// Every distinct unfinished position of `args.games` seeded `hard` against `hard` games,
+/// each with whether a searcher following the game proved it within a tenth of the budget.
+fn positions(rules: Rules, args: &Args, budget: Duration) -> Vec<(Board, bool)> {
     let mut seen = std::collections::HashSet::new();
     let mut out = Vec::new();
     for seed in args.seed..args.seed + args.games {
         let mut brain = Brain::new(Some(seed)).with_think(budget);
+        let mut follower = Searcher::new();
+        follower.set_meter(Meter::Work);
         let mut board = Board::new(rules);
         while board.outcome() == Outcome::InProgress {
+            let thought = follower.think(&board, Some(budget / 10));
+            let in_game = thought.is_some_and(|t| t.value.is_proven());
             if seen.insert(board.to_string()) {
-                out.push(board);
+                out.push((board, in_game));
             }
             let cell = brain
                 .choose_cell(Player::HARD, &board)
@@ -105,7 +118,7 @@ fn positions(rules: Rules, args: &Args, budget: Duration) -> Vec<Board> {
 }
 
 /// Proves `board` with a tenth of `budget`, and if that fails with all of it.
-fn prove(board: Board, budget: Duration) -> Proof {
+fn prove(board: Board, in_game: bool, budget: Duration) -> Proof {
     let search = |share: Duration| {
         let mut searcher = Searcher::new();
         searcher.set_meter(Meter::Work);
@@ -117,6 +130,7 @@ fn prove(board: Board, budget: Duration) -> Proof {
     if value.is_proven() {
         return Proof {
             board,
+            in_game,
             work,
             time,
             value,
@@ -126,6 +140,7 @@ fn prove(board: Board, budget: Duration) -> Proof {
     let (value, work, time) = search(budget);
     Proof {
         board,
+        in_game,
         work,
         time,
         value,
@@ -145,6 +160,7 @@ fn summarise(n: u8, k: u8, proofs: &[Proof], args: &Args) {
     }
     let proven: Vec<&Proof> = proofs.iter().filter(|p| p.value.is_proven()).collect();
     let tenth = proofs.iter().filter(|p| p.within_tenth).count();
+    let in_game = proofs.iter().filter(|p| p.in_game).count();
     let mut works: Vec<u64> = proven.iter().map(|p| p.work).collect();
     works.sort_unstable();
     let mut times: Vec<Duration> = proven.iter().map(|p| p.time).collect();
@@ -157,6 +173,11 @@ fn summarise(n: u8, k: u8, proofs: &[Proof], args: &Args) {
         100.0 * tenth as f64 / proofs.len() as f64,
         proven.len(),
         100.0 * proven.len() as f64 / proofs.len() as f64,
+    );
+    println!(
+        "  proven within a tenth of the budget by a searcher that followed the game, its table \
+         kept: {in_game} ({:.1}%)",
+        100.0 * in_game as f64 / proofs.len() as f64
     );
     if !works.is_empty() {
         let (median, p95, max) = (
@@ -180,11 +201,14 @@ fn summarise(n: u8, k: u8, proofs: &[Proof], args: &Args) {
     }
     for p in proofs {
         if args.verbose || !p.within_tenth {
-            let mark = if p.value.is_proven() {
-                ""
+            let mut mark = if p.value.is_proven() {
+                String::new()
             } else {
-                " NOT PROVEN"
+                " NOT PROVEN".to_string()
             };
+            if !p.in_game {
+                mark.push_str(" (not proven in the game with a tenth)");
+            }
             println!(
                 "  {} ({} marks): {}, work {} ({:.2?}){mark}",
                 p.board,
