@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use tictactoe::board::{Board, Cell, Mark, Outcome, Rules};
 use tictactoe::player::{Brain, Player};
-use tictactoe::search::{Searcher, Value, mirror, pairing};
+use tictactoe::search::{Meter, Searcher, Value, mirror, pairing};
 
 fn rules(n: u8, k: u8) -> Rules {
     Rules::new(n, k, true).unwrap()
@@ -397,5 +397,99 @@ fn small_misere_boards_are_proven() {
     assert_eq!(
         Searcher::new().value(&Board::new(rules(4, 4))),
         Some(Value::Draw)
+    );
+}
+
+/// The values of every legal move of `board` that `checker` proves within `budget` each
+/// (every value on boards small enough to search to the end, with `None`).
+fn proven_moves(
+    checker: &mut Searcher,
+    board: &Board,
+    budget: Option<Duration>,
+) -> Vec<(Cell, Value)> {
+    board
+        .legal_moves()
+        .into_iter()
+        .map(|c| (c, checker.move_value(board, c, budget)))
+        .filter(|(_, v)| v.is_proven())
+        .collect()
+}
+
+/// Plays `hard` as the side that cannot mirror (X on even boards, O on odd ones) against
+/// `hard`, `medium` and `easy` on an `n`×`n` misère board, and checks each of its moves
+/// against a separate searcher's proven values (within `check` per move, or to the end with
+/// `None`): where some move is proven not to lose, the move played is never proven to lose.
+/// Returns how many of its moves were checked against a proven non-losing move.
+fn other_side_never_plays_a_proven_loss(
+    n: u8,
+    think: Duration,
+    check: Option<Duration>,
+    seeds: u64,
+) -> usize {
+    let side = mirror_side(n).other();
+    let mut checker = Searcher::new();
+    checker.set_meter(Meter::Work);
+    let mut safe_moves = 0;
+    for seed in 0..seeds {
+        for other in [Player::HARD, Player::MEDIUM, Player::EASY] {
+            let mut board = Board::new(rules(n, Rules::default_k(n)));
+            let mut hard = Brain::new(Some(seed)).with_think(think);
+            let mut opponent = Brain::new(Some(seed + 1000)).with_think(think);
+            while board.outcome() == Outcome::InProgress {
+                if board.to_move() != side {
+                    board
+                        .play(opponent.choose_cell(other, &board).unwrap())
+                        .unwrap();
+                    continue;
+                }
+                let cell = hard.choose_cell(Player::HARD, &board).unwrap();
+                let proven = proven_moves(&mut checker, &board, check);
+                let safe = proven.iter().any(|&(_, v)| v >= Value::Draw);
+                if safe {
+                    safe_moves += 1;
+                    let played = proven.iter().find(|&&(c, _)| c == cell).map(|&(_, v)| v);
+                    let values: Vec<String> = proven
+                        .iter()
+                        .map(|(c, v)| format!("{} {v}", c.coordinate()))
+                        .collect();
+                    assert!(
+                        !matches!(played, Some(Value::Loss(_))),
+                        "{n}×{n}, seed {seed} against {other}: {board}: {} loses though \
+                         {}",
+                        cell.coordinate(),
+                        values.join(", ")
+                    );
+                }
+                board.play(cell).unwrap();
+            }
+        }
+    }
+    safe_moves
+}
+
+#[test]
+fn the_side_that_cannot_mirror_never_plays_a_proven_loss_on_4x4() {
+    // 4×4 is small enough to check every move against values searched to the end.
+    let checked = other_side_never_plays_a_proven_loss(4, Duration::from_millis(10), None, 2);
+    assert!(checked >= 20, "only {checked} moves checked");
+}
+
+#[test]
+fn the_side_that_cannot_mirror_never_plays_a_proven_loss_on_5x5() {
+    let budget = Some(Duration::from_millis(20));
+    let checked = other_side_never_plays_a_proven_loss(5, Duration::from_millis(20), budget, 1);
+    assert!(checked >= 10, "only {checked} moves checked");
+}
+
+/// The long version: `cargo test --release --test misere -- --ignored`.
+#[test]
+#[ignore = "a few minutes; run with --ignored"]
+fn the_side_that_cannot_mirror_never_plays_a_proven_loss_in_many_games() {
+    other_side_never_plays_a_proven_loss(4, Duration::from_millis(100), None, 6);
+    other_side_never_plays_a_proven_loss(
+        5,
+        Duration::from_millis(200),
+        Some(Duration::from_millis(200)),
+        3,
     );
 }

@@ -58,6 +58,9 @@ const POSITION_WORK: u64 = 2;
 const PAIRING_NODE_WORK: u64 = 1;
 /// How many of its moves [`Searcher::pairing_move`] tries.
 const PAIRING_MOVE_TRIES: usize = 12;
+/// Once the pairing searches of [`Searcher::pairing_bound`] almost never succeed, only one
+/// node in this many makes them (the others keep counting, so the rate stays current).
+const BOUND_SAMPLE: u32 = 64;
 /// How many opponent replies [`Searcher::restriction`] tries.
 const RESTRICT_TRIES: usize = 8;
 
@@ -139,6 +142,10 @@ pub struct Searcher {
     safe: Option<usize>,
     /// How often looking for a move that takes a pairing succeeds.
     move_yield: Yield,
+    /// How often the pairing searches of [`Searcher::pairing_bound`] succeed, and how many
+    /// nodes passed them by since they became rare.
+    bound_yield: Yield,
+    bound_passed: u32,
 }
 
 impl Default for Searcher {
@@ -170,6 +177,8 @@ impl Searcher {
             mirrors: Vec::new(),
             safe: None,
             move_yield: Yield::default(),
+            bound_yield: Yield::default(),
+            bound_passed: 0,
         }
     }
 
@@ -218,6 +227,8 @@ impl Searcher {
             self.order = MoveOrder::new(usize::from(geom.cells));
             self.pairing = None;
             self.move_yield = Yield::default();
+            self.bound_yield = Yield::default();
+            self.bound_passed = 0;
             self.mirrors = if self.misere {
                 mirror::mirrors(geom)
             } else {
