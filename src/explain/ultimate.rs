@@ -165,7 +165,13 @@ pub fn watch(
     seed: u64,
     steps: u64,
 ) -> Result<Vec<Iteration>, ExplainError> {
-    watch_until(board, iterations, seed, steps, &Arc::new(AtomicBool::new(false)))
+    watch_until(
+        board,
+        iterations,
+        seed,
+        steps,
+        &Arc::new(AtomicBool::new(false)),
+    )
 }
 
 /// [`watch`], given up with [`ExplainError::Cancelled`] soon after `cancel` is raised. With
@@ -432,6 +438,9 @@ mod tests {
         assert_eq!(watched[0].number, 1);
         let tree = explain(&board, 200, 1, limits(Some(1))).unwrap().tree;
         let last = &watched[199].walk[0];
-        assert_eq!(last.after.0, tree.visits, "the last backup leaves the root as shown");
+        assert_eq!(
+            last.after.0, tree.visits,
+            "the last backup leaves the root as shown"
+        );
     }
 }

@@ -6,16 +6,13 @@
 use crate::explain::{self, Algorithm, ExplainError, Explanation, Node, Step, StepKind};
 use crate::position::Position;
 use crate::tui::input::{Action, Direction};
-use crate::tui::worker::Job;
+use crate::tui::worker::{Job, Reply};
 
+use super::explore_ultimate::UltimateExplore;
 use super::{App, Mode};
 
 /// Steps replayed per tick at each speed of step mode, slowest first.
 pub const SPEEDS: [usize; 6] = [1, 3, 10, 30, 100, 1000];
-
-/// Why `t` opens nothing in Ultimate.
-pub const NO_ULTIMATE: &str =
-    "The explorer covers the classic boards; Ultimate: tictactoe explain --ultimate";
 
 /// The keys of the explorer, for the message line.
 const KEYS: &str = "Enter or a digit goes into a move, Backspace back up";
@@ -53,8 +50,46 @@ pub struct Stepping {
     pub speed: usize,
 }
 
+/// The explorer open on a position: the textbook searches of a classic board, or the Monte
+/// Carlo tree of an Ultimate position.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Explorer {
+    Classic(Explore),
+    Ultimate(UltimateExplore),
+}
+
+impl Explorer {
+    pub(super) fn job(&self) -> Option<Job> {
+        match self {
+            Explorer::Classic(x) => x.job(),
+            Explorer::Ultimate(x) => x.job(),
+        }
+    }
+
+    fn key(&mut self, action: Action) -> Outcome {
+        match self {
+            Explorer::Classic(x) => x.key(action),
+            Explorer::Ultimate(x) => x.key(action),
+        }
+    }
+
+    fn tick(&mut self) {
+        match self {
+            Explorer::Classic(x) => x.tick(),
+            Explorer::Ultimate(x) => x.tick(),
+        }
+    }
+
+    fn running(&self) -> bool {
+        match self {
+            Explorer::Classic(x) => x.running(),
+            Explorer::Ultimate(x) => x.running(),
+        }
+    }
+}
+
 /// What a key did in the explorer.
-enum Outcome {
+pub(super) enum Outcome {
     Say(String),
     Close,
     /// Close the explorer, then act on the key as the screen under it would.
@@ -166,7 +201,7 @@ impl Explore {
             })
     }
 
-    fn key(&mut self, action: Action) -> Outcome {
+    pub(super) fn key(&mut self, action: Action) -> Outcome {
         if self.stepping.is_some() {
             return self.step_key(action);
         }
@@ -372,7 +407,7 @@ impl Explore {
     }
 
     /// One tick of a running replay.
-    fn tick(&mut self) {
+    pub(super) fn tick(&mut self) {
         if let Some(s) = self.stepping.as_mut().filter(|s| s.running) {
             let last = s.steps.len() - 1;
             s.at = (s.at + SPEEDS[s.speed]).min(last);
@@ -380,7 +415,7 @@ impl Explore {
         }
     }
 
-    fn running(&self) -> bool {
+    pub(super) fn running(&self) -> bool {
         self.stepping.as_ref().is_some_and(|s| s.running)
     }
 }
@@ -428,36 +463,60 @@ pub fn step_words(step: &Step, node: &Node, moves: &[String]) -> String {
 
 impl App {
     /// The explorer, while it is open.
-    pub fn explorer(&self) -> Option<&Explore> {
+    fn open_explorer_state(&self) -> Option<&Explorer> {
         match self.base_mode() {
-            Mode::Explore(explore, _) => Some(explore),
+            Mode::Explore(explorer, _) => Some(explorer),
             _ => None,
+        }
+    }
+
+    /// The explorer of a classic board, while it is open.
+    pub fn explorer(&self) -> Option<&Explore> {
+        match self.open_explorer_state()? {
+            Explorer::Classic(x) => Some(x),
+            Explorer::Ultimate(_) => None,
+        }
+    }
+
+    /// The explorer of an Ultimate position, while it is open.
+    pub fn ultimate_explorer(&self) -> Option<&UltimateExplore> {
+        match self.open_explorer_state()? {
+            Explorer::Ultimate(x) => Some(x),
+            Explorer::Classic(_) => None,
         }
     }
 
     /// Whether the screen changes by itself: step mode is running.
     pub fn ticking(&self) -> bool {
-        self.explorer().is_some_and(Explore::running)
+        self.open_explorer_state().is_some_and(Explorer::running)
     }
 
     /// `t`: opens the explorer on the position on screen.
     pub(super) fn open_explorer(&mut self) {
-        let position = self.shown_position();
-        if position.classic().is_none() {
-            self.message = NO_ULTIMATE.into();
-            return;
-        }
+        let (explorer, message) = match self.shown_position() {
+            Position::Classic(_) => (
+                Explorer::Classic(Explore::new(self.shown_position(), Algorithm::Minimax)),
+                "Searching: every algorithm from this position…".to_string(),
+            ),
+            Position::Ultimate(board) => {
+                let explore = UltimateExplore::new(board);
+                let message = format!(
+                    "Searching: {} iterations of Monte Carlo tree search…",
+                    super::explore_ultimate::grouped(explore.iterations())
+                );
+                (Explorer::Ultimate(explore), message)
+            }
+        };
         let under = std::mem::replace(&mut self.mode, Mode::Playing);
-        let explore = Explore::new(position, Algorithm::Minimax);
-        self.mode = Mode::Explore(Box::new(explore), Box::new(under));
-        self.message = "Searching: every algorithm from this position…".into();
+        self.mode = Mode::Explore(Box::new(explorer), Box::new(under));
+        self.message = message;
     }
 
     pub(super) fn explore_key(&mut self, action: Action) {
-        let Mode::Explore(explore, _) = &mut self.mode else {
+        let Mode::Explore(explorer, _) = &mut self.mode else {
             return;
         };
-        match explore.key(action) {
+        match explorer.key(action) {
             Outcome::Say(message) => self.message = message,
             Outcome::Close => self.close_explorer(),
             Outcome::CloseAnd(action) => {
@@ -473,6 +532,8 @@ impl App {
         }
         if self.review().is_some() {
             self.show_review_move();
+        } else if self.paused() {
+            self.message = super::PAUSED.into();
         } else {
             self.message = self.turn_message();
         }
@@ -484,7 +545,10 @@ impl App {
         algorithm: Algorithm,
         result: Result<Explanation, ExplainError>,
     ) {
-        let Mode::Explore(explore, _) = self.base_mode_mut() else {
+        let Mode::Explore(explorer, _) = self.base_mode_mut() else {
+            return;
+        };
+        let Explorer::Classic(explore) = explorer.as_mut() else {
             return;
         };
         explore.results[slot(algorithm)] = Some(result);
@@ -496,10 +560,26 @@ impl App {
         }
     }
 
+    /// Takes the Monte Carlo tree, or step mode's iterations, from the worker.
+    pub(super) fn explained_ultimate(&mut self, reply: Reply) {
+        let Mode::Explore(explorer, _) = self.base_mode_mut() else {
+            return;
+        };
+        let Explorer::Ultimate(explore) = explorer.as_mut() else {
+            return;
+        };
+        let message = match reply {
+            Reply::ExplainedUltimate(result) => explore.explained(*result),
+            Reply::Watched(result) => explore.watched_arrived(*result),
+            _ => return,
+        };
+        self.message = message;
+    }
+
     /// One tick of the loop's clock, while [`App::ticking`].
     pub(super) fn tick(&mut self) {
-        if let Mode::Explore(explore, _) = self.base_mode_mut() {
-            explore.tick();
+        if let Mode::Explore(explorer, _) = self.base_mode_mut() {
+            explorer.tick();
         }
     }
 }
@@ -663,18 +743,5 @@ mod tests {
         app.update(Action::Explore);
         assert!(matches!(app.job(), Some(Job::Move { .. })));
         assert_eq!(app.message(), "O (level 7 AI) is thinking…");
-    }
-
-    #[test]
-    fn ultimate_says_what_the_explorer_shows() {
-        let session = Session::new(
-            crate::position::Variant::Ultimate,
-            Player::Human,
-            Player::Human,
-        );
-        let mut app = App::new(session, (80, 24));
-        app.update(Action::Explore);
-        assert!(app.explorer().is_none());
-        assert_eq!(app.message(), NO_ULTIMATE);
     }
 }
