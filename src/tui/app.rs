@@ -30,6 +30,8 @@ pub use confirm::Leave;
 #[cfg(test)]
 pub(crate) use explore::answer_searches;
 pub use explore::{Explore, Explorer, SPEEDS, Stepping, step_words};
+#[cfg(test)]
+pub(crate) use explore_ultimate::answer_ultimate;
 pub use explore_ultimate::{COUNTS, STEP_LIMIT, UltimateExplore, Watching, grouped};
 
 /// The message line of a game between two AIs that is paused.

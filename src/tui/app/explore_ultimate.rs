@@ -203,9 +203,8 @@ impl UltimateExplore {
     pub(super) fn explained(&mut self, result: Result<MctsExplanation, ExplainError>) -> String {
         let message = match &result {
             Ok(x) => format!(
-                "{} iterations, {} nodes: {KEYS}",
-                grouped(x.iterations),
-                grouped(x.nodes as u64)
+                "Searched {} iterations: two digits or Enter go into a move",
+                grouped(x.iterations)
             ),
             Err(e) => format!("No tree: {e}"),
         };
@@ -529,13 +528,13 @@ mod tests {
 
     /// Two humans at Ultimate after `moves`, with the explorer open and its search answered.
     fn exploring(moves: &[&str]) -> App {
-        let session = Session::new(Variant::Ultimate, Player::Human, Player::Human);
-        let mut app = App::new(session, (80, 24));
+        let mut session = Session::new(Variant::Ultimate, Player::Human, Player::Human);
         for m in moves {
-            for d in m.bytes() {
-                app.update(Action::Digit(d - b'0'));
-            }
+            session
+                .play(m.parse::<crate::ultimate::Move>().unwrap())
+                .unwrap();
         }
+        let mut app = App::new(session, (80, 24));
         app.update(Action::Explore);
         answer_ultimate(&mut app);
         app
