@@ -340,6 +340,35 @@ mod tests {
     }
 
     #[test]
+    fn the_ultimate_explorers_tree_and_iterations_come_from_the_worker_and_a_new_job_cancels() {
+        let (mut worker, rx) = worker();
+        let board = UltimateBoard::new();
+        worker.want(Some(Job::ExplainUltimate {
+            board,
+            iterations: 100_000_000,
+        }));
+        thread::sleep(Duration::from_millis(50));
+        worker.want(Some(Job::WatchUltimate { board, steps: 50 }));
+        // The endless search is dropped: the next answer is the iterations'.
+        let (id, reply) = rx.recv_timeout(Duration::from_secs(20)).unwrap();
+        assert!(worker.accept(id, &reply), "{reply:?} answers the new job");
+        let Reply::Watched(watched) = reply else {
+            panic!("{reply:?}")
+        };
+        assert_eq!(watched.unwrap().len(), 50);
+        worker.want(Some(Job::ExplainUltimate {
+            board,
+            iterations: 200,
+        }));
+        let (_, reply) = rx.recv_timeout(Duration::from_secs(20)).unwrap();
+        let Reply::ExplainedUltimate(tree) = reply else {
+            panic!("{reply:?}")
+        };
+        let tree = tree.unwrap();
+        assert_eq!((tree.iterations, tree.seed), (200, EXPLORER_SEED));
+    }
+
+    #[test]
     fn a_cancelled_search_sends_nothing_and_frees_the_worker() {
         let (mut worker, rx) = worker();
         worker.want(Some(Job::Move {

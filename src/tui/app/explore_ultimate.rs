@@ -578,7 +578,7 @@ mod tests {
             .clone()
             .unwrap();
         app.update(Action::Activate);
-        assert_eq!(explore(&app).moves(), [second.clone()]);
+        assert_eq!(explore(&app).moves(), std::slice::from_ref(&second));
         app.update(Action::Back);
         assert_eq!(explore(&app).selected(), 1, "back on the move it came from");
         app.update(Action::Digit(7));

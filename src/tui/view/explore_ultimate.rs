@@ -3,6 +3,7 @@
 //! the exploration term, proofs, the principal variation), or in step mode one iteration of
 //! the search: its walk down the tree, the node it expanded, its random game and its backup.
 
+use std::fmt::Write as _;
 use std::time::Duration;
 
 use super::chrome::{message_line, too_small};
@@ -125,10 +126,10 @@ fn summary(explore: &UltimateExplore, x: &MctsExplanation) -> String {
         grouped(x.nodes as u64)
     );
     if x.iterations < explore.iterations() {
-        line.push_str(&format!(" · proven after {}", grouped(x.iterations)));
+        let _ = write!(line, " · proven after {}", grouped(x.iterations));
     }
     if let Some(depth) = x.depth {
-        line.push_str(&format!(", shown to depth {depth}"));
+        let _ = write!(line, ", shown to depth {depth}");
     }
     line
 }
@@ -151,7 +152,7 @@ fn browse_view(frame: &mut Frame, explore: &UltimateExplore, palette: Palette) {
     };
     let mut head = format!("At {at}: {} to move", board.to_move());
     if let Some(b) = explore.board_digit() {
-        head.push_str(&format!(" · board {b}, cell?"));
+        let _ = write!(head, " · board {b}, cell?");
     }
     frame.text(TEXT, TOP, &head, Style::PLAIN.bold());
     let Some(node) = node else {
