@@ -102,7 +102,7 @@ fn heading(frame: &mut Frame, explore: &UltimateExplore) {
     frame.centred(1, &line, Style::PLAIN);
     if let Some(Ok(x)) = explore.result() {
         let formula = format!(
-            "UCB = win rate + {} × √(ln N / n): N visits of the node, n of the move",
+            "UCB = win rate + {} × sqrt(ln N / n): N visits of the node, n of the move",
             x.exploration_constant
         );
         frame.centred(2, &formula, Style::PLAIN.dim());
@@ -125,8 +125,10 @@ fn summary(explore: &UltimateExplore, x: &MctsExplanation) -> String {
         "{to_move} to move · best line: {pv} · {} nodes",
         grouped(x.nodes as u64)
     );
-    if x.iterations < explore.iterations() {
-        let _ = write!(line, " · proven after {}", grouped(x.iterations));
+    if x.iterations == 0 {
+        line.push_str(" · proven at once");
+    } else if x.iterations < explore.iterations() {
+        let _ = write!(line, " · proven in {} iterations", grouped(x.iterations));
     }
     if let Some(depth) = x.depth {
         let _ = write!(line, ", shown to depth {depth}");
@@ -590,6 +592,51 @@ mod tests {
             "  · · · │ O   O │ · · ·",
             "  · · · │ O O O │ · · ·",
         ]);
+    }
+
+    /// The moves of a random game up to a position where the side to move wins at once.
+    fn to_a_win_in_one() -> Vec<String> {
+        let mut rng = fastrand::Rng::with_seed(3);
+        loop {
+            let mut board = UltimateBoard::new();
+            let mut moves = Vec::new();
+            while board.outcome() == crate::ultimate::Outcome::InProgress {
+                let legal: Vec<Move> = board.legal_moves().into_iter().collect();
+                let wins = legal.iter().any(|&m| {
+                    let after = board.with_move(m).unwrap();
+                    matches!(after.outcome(), crate::ultimate::Outcome::Won { .. })
+                });
+                if wins {
+                    return moves;
+                }
+                let mv = legal[rng.usize(..legal.len())];
+                board.play(mv).unwrap();
+                moves.push(mv.to_string());
+            }
+        }
+    }
+
+    #[test]
+    fn a_move_that_wins_at_once_is_marked_proven_and_leads_the_line() {
+        let moves = to_a_win_in_one();
+        let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
+        let mut app = exploring(&moves, (80, 24));
+        let text = render(&app, None, false).to_text();
+        let first = text
+            .lines()
+            .find(|l| l.contains("▸ "))
+            .unwrap_or_else(|| panic!("no move listed:\n{text}"));
+        assert!(first.ends_with("PV win in 1"), "{first:?}:\n{text}");
+        assert!(first.contains("—"), "no UCB for a proven move: {first:?}");
+        app.update(Action::Activate);
+        let text = render(&app, None, false).to_text();
+        assert!(text.contains("wins in 1"), "{text}");
+        assert!(text.contains("The game is over here."), "{text}");
+        assert!(text.contains("the game is over"), "{text}");
+        assert!(
+            text.contains("best line: 91 · 17 nodes · proven at once"),
+            "{text}"
+        );
     }
 
     #[test]
