@@ -700,6 +700,46 @@ mod tests {
     }
 
     #[test]
+    fn the_explorer_opens_on_the_position_the_review_shows_and_returns_to_it() {
+        // A random game played to its end.
+        let mut rng = fastrand::Rng::with_seed(5);
+        let mut session = Session::new(Variant::Ultimate, Player::Human, Player::Human);
+        let mut board = UltimateBoard::new();
+        while board.outcome() == GameOutcome::InProgress {
+            let legal: Vec<_> = board.legal_moves().into_iter().collect();
+            let mv = legal[rng.usize(..legal.len())];
+            board.play(mv).unwrap();
+            session.play(mv).unwrap();
+        }
+        let mut app = App::new(session, (80, 24));
+        app.update(Action::Review);
+        let mut brain =
+            crate::player::Brain::new(Some(1)).with_think(std::time::Duration::from_millis(1));
+        let record = app.game().record();
+        let moves = crate::report::review::review(&record, &mut brain, &mut |_, _| {});
+        app.handle(Event::Answer(crate::tui::worker::Reply::Review(
+            moves.unwrap(),
+        )));
+        for _ in 0..2 {
+            app.update(Action::Move(Direction::Right));
+        }
+        assert!(app.message().starts_with("Move 3 of"), "{}", app.message());
+        app.update(Action::Explore);
+        answer_ultimate(&mut app);
+        let mut before = UltimateBoard::new();
+        for &mv in &app.game().history()[..2] {
+            let crate::position::Move::Ultimate(mv) = mv else {
+                panic!("an Ultimate move")
+            };
+            before.play(mv).unwrap();
+        }
+        assert_eq!(*explore(&app).root(), before);
+        assert!(explore(&app).explanation().is_some());
+        app.update(Action::Explore);
+        assert!(app.message().starts_with("Move 3 of"), "{}", app.message());
+    }
+
+    #[test]
     fn counts_are_grouped_by_thousands() {
         assert_eq!(grouped(100), "100");
         assert_eq!(grouped(1_000), "1,000");
