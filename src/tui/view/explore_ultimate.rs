@@ -308,7 +308,7 @@ fn step_view(frame: &mut Frame, explore: &UltimateExplore, palette: Palette) {
     frame.text(
         TEXT,
         TOP + 1,
-        "move  UCB = rate+explore  visits   win rate",
+        "move  UCB = rate+explore    visits   win rate",
         Style::PLAIN.dim(),
     );
     let bottom = frame.height() - 3;
@@ -329,6 +329,28 @@ fn step_view(frame: &mut Frame, explore: &UltimateExplore, palette: Palette) {
         frame.text(TEXT, y, &line, Style::PLAIN.bold());
         y += 1;
     }
+    if let Some(line) = rivals_line(iteration).filter(|_| y < bottom) {
+        frame.text(TEXT, y, &line, Style::PLAIN.dim());
+    }
+}
+
+/// The best UCB scores at the root's choice: `best UCB at the root: 53 0.948, 59 0.889`.
+fn rivals_line(iteration: &Iteration) -> Option<String> {
+    let mut scored: Vec<(f32, Move)> = iteration.walk[0]
+        .choices
+        .iter()
+        .filter_map(|c| c.ucb.ucb().map(|u| (u, c.mv)))
+        .collect();
+    if scored.len() < 2 {
+        return None;
+    }
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let best: Vec<String> = scored
+        .iter()
+        .take(3)
+        .map(|(u, mv)| format!("{mv} {u:.3}"))
+        .collect();
+    Some(format!("best UCB at the root: {}", best.join(", ")))
 }
 
 /// Who moved into the node at `depth` on the walk (the root: the side not to move there).
@@ -340,12 +362,12 @@ fn mover(to_move: Mark, depth: usize) -> Mark {
     }
 }
 
-/// A win rate from half-points, to two decimals.
+/// A win rate from half-points, to three decimals.
 fn rate(half_points: u32, visits: u32) -> String {
     if visits == 0 {
         "-".into()
     } else {
-        format!("{:.2}", f64::from(half_points) / f64::from(2 * visits))
+        format!("{:.3}", f64::from(half_points) / f64::from(2 * visits))
     }
 }
 
@@ -368,7 +390,7 @@ fn walk_lines(iteration: &Iteration, to_move: Mark) -> Vec<String> {
                 });
             let indent = " ".repeat(depth.min(8));
             format!(
-                "{indent}{name:<5} {chosen:<16} {:>4}→{:<5} {}→{}",
+                "{indent}{name:<5} {chosen:<18} {:>4}→{:<5} {}→{}",
                 w.before.0,
                 w.after.0,
                 rate(w.before.1, w.before.0),
@@ -378,10 +400,10 @@ fn walk_lines(iteration: &Iteration, to_move: Mark) -> Vec<String> {
         .collect()
 }
 
-/// How a child was chosen: `0.52+0.09 of 81` (win rate plus exploration, among 81 moves).
+/// How a child was chosen: `0.521+0.093 of 81` (win rate plus exploration, among 81 moves).
 fn score_text(score: Score, among: usize) -> String {
     match score {
-        Score::Ucb { rate, exploration } => format!("{rate:.2}+{exploration:.2} of {among}"),
+        Score::Ucb { rate, exploration } => format!("{rate:.3}+{exploration:.3} of {among}"),
         Score::Untried => "untried".into(),
         Score::ProvenWin => "proven win".into(),
         Score::Skipped => "skipped".into(),
@@ -565,12 +587,13 @@ mod tests {
         let text = frame.to_text();
         for line in [
             "Iteration 41 of 1,000 · paused",
-            "root                     40→41    0.50→0.51",
-            " O 53  0.56+0.38 of 7     16→17    0.56→0.53",
-            "  X 31  0.50+0.42 of 9     10→11    0.50→0.55",
+            "root                       40→41    0.500→0.512",
+            " O 53  0.562+0.384 of 7     16→17    0.562→0.529",
+            "  X 31  0.500+0.421 of 9     10→11    0.500→0.545",
             "no expansion: X 31 is new",
             "random game: 24 moves, X wins",
             "backup: 3 nodes +1 visit, X wins",
+            "best UCB at the root: 53 0.947, 59 0.888, 54 0.884",
             "O plays in board 1",
         ] {
             assert!(text.contains(line), "{line:?} missing:\n{text}");
