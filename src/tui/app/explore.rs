@@ -43,11 +43,50 @@ pub struct Stepping {
     /// The node the replay starts from, as a path from the explorer's root.
     pub from: Vec<usize>,
     pub steps: Vec<Step>,
-    /// The step on screen.
+    pub replay: Replay,
+}
+
+/// Where a replay (of a search's steps, or of its iterations) stands.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Replay {
+    /// The step on screen, from 0.
     pub at: usize,
     pub running: bool,
     /// An index into [`SPEEDS`].
     pub speed: usize,
+}
+
+impl Replay {
+    /// Applies a key of step mode to a replay whose last step is `last`: Space runs or pauses
+    /// (at the end, runs again from the start), → ← (or 6 4) one step, 1 7 the end and the
+    /// start, + - the speed. Returns whether the key was one of these.
+    pub(super) fn key(&mut self, action: &Action, last: usize) -> bool {
+        match action {
+            Action::Activate if self.at == last => (self.at, self.running) = (0, true),
+            Action::Activate => self.running = !self.running,
+            Action::Move(Direction::Right) | Action::Digit(6) => {
+                (self.at, self.running) = ((self.at + 1).min(last), false);
+            }
+            Action::Move(Direction::Left) | Action::Digit(4) => {
+                (self.at, self.running) = (self.at.saturating_sub(1), false);
+            }
+            Action::Digit(1) => (self.at, self.running) = (last, false),
+            Action::Digit(7) => (self.at, self.running) = (0, false),
+            Action::Faster => self.speed = (self.speed + 1).min(SPEEDS.len() - 1),
+            Action::Slower => self.speed = self.speed.saturating_sub(1),
+            _ => return false,
+        }
+        true
+    }
+
+    /// One tick of the loop's clock: a running replay takes its next steps, and stops at
+    /// `last`.
+    pub(super) fn tick(&mut self, last: usize) {
+        if self.running {
+            self.at = (self.at + SPEEDS[self.speed]).min(last);
+            self.running = self.at < last;
+        }
+    }
 }
 
 /// The explorer open on a position: the textbook searches of a classic board, or the Monte
@@ -186,7 +225,7 @@ impl Explore {
     /// The step on screen in step mode, with the node it is at.
     pub fn step(&self) -> Option<(&Step, &Node)> {
         let stepping = self.stepping.as_ref()?;
-        let step = stepping.steps.get(stepping.at)?;
+        let step = stepping.steps.get(stepping.replay.at)?;
         let from = explain::node_at(&self.explanation()?.tree, &stepping.from)?;
         Some((step, explain::node_at(from, &step.path)?))
     }
@@ -359,9 +398,7 @@ impl Explore {
         self.stepping = Some(Stepping {
             from: self.path.clone(),
             steps: explain::steps(node),
-            at: 0,
-            running: false,
-            speed: 0,
+            replay: Replay::default(),
         });
         Outcome::Say(STEP_KEYS.into())
     }
@@ -369,54 +406,37 @@ impl Explore {
     fn step_key(&mut self, action: Action) -> Outcome {
         let stepping = self.stepping.as_mut().expect("in step mode");
         let last = stepping.steps.len() - 1;
+        if stepping.replay.key(&action, last) {
+            return Outcome::Say(STEP_KEYS.into());
+        }
         match action {
-            Action::Activate if stepping.at == last => {
-                stepping.at = 0;
-                stepping.running = true;
-            }
-            Action::Activate => stepping.running = !stepping.running,
-            Action::Move(Direction::Right) | Action::Digit(6) => {
-                stepping.running = false;
-                stepping.at = (stepping.at + 1).min(last);
-            }
-            Action::Move(Direction::Left) | Action::Digit(4) => {
-                stepping.running = false;
-                stepping.at = stepping.at.saturating_sub(1);
-            }
-            Action::Digit(1) => (stepping.at, stepping.running) = (last, false),
-            Action::Digit(7) => (stepping.at, stepping.running) = (0, false),
-            Action::Faster => stepping.speed = (stepping.speed + 1).min(SPEEDS.len() - 1),
-            Action::Slower => stepping.speed = stepping.speed.saturating_sub(1),
             Action::Step | Action::Escape | Action::Back => {
                 self.stepping = None;
-                return Outcome::Say("Step mode left".into());
+                Outcome::Say("Step mode left".into())
             }
             Action::Letter('a') => {
                 self.stepping = None;
                 self.cycle();
                 self.start_stepping();
-                return Outcome::Say(format!("Algorithm: {}", self.algorithm.title()));
+                Outcome::Say(format!("Algorithm: {}", self.algorithm.title()))
             }
-            Action::Explore => return Outcome::Close,
+            Action::Explore => Outcome::Close,
             Action::Quit | Action::Interrupt | Action::NewRound | Action::Panic => {
-                return Outcome::CloseAnd(action);
+                Outcome::CloseAnd(action)
             }
-            _ => {}
+            _ => Outcome::Say(STEP_KEYS.into()),
         }
-        Outcome::Say(STEP_KEYS.into())
     }
 
     /// One tick of a running replay.
     pub(super) fn tick(&mut self) {
-        if let Some(s) = self.stepping.as_mut().filter(|s| s.running) {
-            let last = s.steps.len() - 1;
-            s.at = (s.at + SPEEDS[s.speed]).min(last);
-            s.running = s.at < last;
+        if let Some(s) = self.stepping.as_mut() {
+            s.replay.tick(s.steps.len() - 1);
         }
     }
 
     pub(super) fn running(&self) -> bool {
-        self.stepping.as_ref().is_some_and(|s| s.running)
+        self.stepping.as_ref().is_some_and(|s| s.replay.running)
     }
 }
 

@@ -10,7 +10,7 @@ use crate::tui::input::{Action, Direction};
 use crate::tui::worker::Job;
 use crate::ultimate::{Outcome as GameOutcome, UltimateBoard};
 
-use super::explore::{Outcome, SPEEDS};
+use super::explore::{Outcome, Replay};
 
 /// The iterations a search may be given, `+` and `-` moving between them.
 pub const COUNTS: [u64; 4] = [100, 1_000, 10_000, 100_000];
@@ -59,19 +59,10 @@ pub struct UltimateExplore {
     board_digit: Option<u8>,
     /// The iterations step mode replays, with how many were asked for.
     watched: Option<(u64, Result<Vec<Iteration>, ExplainError>)>,
-    stepping: Option<Watching>,
+    /// Step mode: where the replay of the search's first iterations stands.
+    stepping: Option<Replay>,
     /// The explorations this one was opened from, by searching again below a recorded tree.
     earlier: Vec<UltimateExplore>,
-}
-
-/// Step mode: where the replay of the search's first iterations is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Watching {
-    /// The iteration on screen, from 0.
-    pub at: usize,
-    pub running: bool,
-    /// An index into [`SPEEDS`].
-    pub speed: usize,
 }
 
 impl UltimateExplore {
@@ -162,7 +153,7 @@ impl UltimateExplore {
     }
 
     /// Step mode's state, while it is on.
-    pub fn stepping(&self) -> Option<&Watching> {
+    pub fn stepping(&self) -> Option<&Replay> {
         self.stepping.as_ref()
     }
 
@@ -407,11 +398,7 @@ impl UltimateExplore {
 
     fn start_stepping(&mut self) -> Outcome {
         self.board_digit = None;
-        self.stepping = Some(Watching {
-            at: 0,
-            running: false,
-            speed: 0,
-        });
+        self.stepping = Some(Replay::default());
         match self.watched() {
             None => Outcome::Say(format!(
                 "Working out the search's first {} iterations…",
@@ -443,27 +430,8 @@ impl UltimateExplore {
                 Some(_) => "No iterations to replay here (Esc leaves)".into(),
             });
         };
-        let stepping = self.stepping.as_mut().expect("in step mode");
-        match action {
-            Action::Activate if stepping.at == last => {
-                stepping.at = 0;
-                stepping.running = true;
-            }
-            Action::Activate => stepping.running = !stepping.running,
-            Action::Move(Direction::Right) | Action::Digit(6) => {
-                stepping.running = false;
-                stepping.at = (stepping.at + 1).min(last);
-            }
-            Action::Move(Direction::Left) | Action::Digit(4) => {
-                stepping.running = false;
-                stepping.at = stepping.at.saturating_sub(1);
-            }
-            Action::Digit(1) => (stepping.at, stepping.running) = (last, false),
-            Action::Digit(7) => (stepping.at, stepping.running) = (0, false),
-            Action::Faster => stepping.speed = (stepping.speed + 1).min(SPEEDS.len() - 1),
-            Action::Slower => stepping.speed = stepping.speed.saturating_sub(1),
-            _ => {}
-        }
+        let replay = self.stepping.as_mut().expect("in step mode");
+        replay.key(&action, last);
         Outcome::Say(STEP_KEYS.into())
     }
 
@@ -476,9 +444,8 @@ impl UltimateExplore {
         else {
             return;
         };
-        if let Some(s) = self.stepping.as_mut().filter(|s| s.running) {
-            s.at = (s.at + SPEEDS[s.speed]).min(last);
-            s.running = s.at < last;
+        if let Some(replay) = self.stepping.as_mut() {
+            replay.tick(last);
         }
     }
 
