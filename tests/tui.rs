@@ -1648,3 +1648,95 @@ fn the_explorer_opens_on_the_position_the_review_shows() {
     tui.send("q");
     assert!(tui.wait_exit());
 }
+
+#[test]
+fn the_ultimate_explorer_shows_the_monte_carlo_tree_descends_and_returns() {
+    let mut tui = two_humans_ultimate();
+    tui.send("55");
+    tui.wait_ultimate(&[("55", 'X')]);
+    tui.send("t");
+    tui.wait_text("Search explorer · Monte Carlo tree search · 1,000 iterations");
+    tui.wait_text("Searched 1,000 iterations");
+    let screen = tui.screen();
+    for text in [
+        "At the start: O to move",
+        "move visits  win%   UCB = rate + explore",
+        "O plays in board 5",
+    ] {
+        assert!(screen.contains(text), "{text:?} missing:\n{screen}");
+    }
+    // O is sent to board 5: one digit names the cell.
+    tui.send("3");
+    tui.wait_text("At 53: X to move");
+    tui.wait_text("X plays in board 3");
+    tui.send("\x7f");
+    tui.wait_text("Back at the root");
+    tui.send("+");
+    tui.wait_text("Search explorer · Monte Carlo tree search · 10,000 iterations");
+    tui.wait_text("Searched 10,000 iterations");
+    tui.send("\x1b");
+    tui.wait_text("O to move on board 5 (Player 2)");
+    assert_eq!(
+        tui.ultimate(),
+        ultimate_with(&[("55", 'X')]),
+        "nothing was played"
+    );
+    tui.send("\x03");
+    assert!(tui.wait_exit());
+    tui.assert_restored();
+}
+
+#[test]
+fn the_ultimate_explorers_step_mode_replays_iterations_and_runs_to_the_end() {
+    let mut tui = two_humans_ultimate();
+    tui.send("t");
+    tui.wait_text("Searched 1,000 iterations");
+    tui.send("s");
+    tui.wait_text("Iteration 1 of 1,000 · paused");
+    tui.wait_text("random game: ");
+    tui.send("\x1b[C");
+    tui.wait_text("Iteration 2 of 1,000 · paused");
+    tui.wait_text("backup: ");
+    // Faster, then run: the replay goes on by itself and stops at the end.
+    tui.send("++++");
+    tui.send(" ");
+    tui.wait_text("· running");
+    tui.wait_text("Iteration 1,000 of 1,000 · paused");
+    tui.send("\x1b");
+    tui.wait_text("Step mode left");
+    tui.send("t");
+    tui.wait_text("X to move anywhere (Player 1)");
+    tui.send("q");
+    assert!(tui.wait_exit());
+    tui.assert_restored();
+}
+
+#[test]
+fn a_paused_game_between_ais_stays_paused_through_the_explorer() {
+    let mut tui = Tui::start(&[
+        "--ultimate",
+        "-x",
+        "2",
+        "-o",
+        "2",
+        "--delay",
+        "150",
+        "--seed",
+        "3",
+    ]);
+    tui.wait_for("a first move", |s| read_ultimate(s).contains('X'));
+    tui.send(" ");
+    tui.wait_text("(paused)");
+    let frozen = tui.ultimate();
+    tui.send("t");
+    tui.wait_text("Searched 1,000 iterations");
+    tui.send("t");
+    tui.wait_text("Paused: Space resumes");
+    assert!(tui.screen().contains("(paused)"), "{}", tui.screen());
+    thread::sleep(Duration::from_millis(500));
+    assert_eq!(tui.ultimate(), frozen, "no move while paused");
+    tui.send(" ");
+    tui.wait_for("a move after resuming", |s| read_ultimate(s) != frozen);
+    tui.send("\x03");
+    assert!(tui.wait_exit());
+}

@@ -20,11 +20,13 @@ mod steps;
 mod ultimate;
 
 use std::fmt;
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use serde::Serialize;
 
 use crate::position::Position;
+use crate::ultimate::UltimateBoard;
 
 pub use steps::{Step, StepKind, done_children, node_at, progress, steps};
 pub use ultimate::{MctsExplanation, MctsNode};
@@ -327,6 +329,29 @@ pub fn watch_ultimate(
 ) -> Result<Vec<crate::mcts::Iteration>, ExplainError> {
     let board = position.ultimate().ok_or(ExplainError::Unsupported)?;
     ultimate::watch(board, iterations, seed, steps)
+}
+
+/// The Monte Carlo tree of [`explain_ultimate`] for the explorer: recorded as deep as
+/// `max_nodes` allows, given up with [`ExplainError::Cancelled`] soon after `cancel` is raised.
+pub fn explain_ultimate_fitting(
+    board: &UltimateBoard,
+    iterations: u64,
+    seed: u64,
+    max_nodes: usize,
+    cancel: &Arc<AtomicBool>,
+) -> Result<MctsExplanation, ExplainError> {
+    ultimate::explain_fitting(board, iterations, seed, max_nodes, cancel)
+}
+
+/// The first `steps` iterations of a search of `board` seeded with `seed`, watched one at a
+/// time as [`watch_ultimate`] watches them; given up soon after `cancel` is raised.
+pub fn watch_ultimate_from_start(
+    board: &UltimateBoard,
+    seed: u64,
+    steps: u64,
+    cancel: &Arc<AtomicBool>,
+) -> Result<Vec<crate::mcts::Iteration>, ExplainError> {
+    ultimate::watch_until(board, 0, seed, steps, cancel)
 }
 
 /// [`explain`], given up with [`ExplainError::Cancelled`] soon after `cancel` is raised.

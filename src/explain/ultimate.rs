@@ -7,6 +7,9 @@
 // Visit counts become f32 for UCB1, as in the search itself: exact far beyond any tree shown.
 #![allow(clippy::cast_precision_loss)]
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use serde::Serialize;
 
 use super::{ExplainError, Limits};
@@ -77,9 +80,7 @@ pub fn explain(
     seed: u64,
     limits: Limits,
 ) -> Result<MctsExplanation, ExplainError> {
-    let mut mcts = Mcts::new(Some(seed));
-    mcts.think_iterations(board, iterations)
-        .ok_or(ExplainError::GameOver)?;
+    let mcts = searched(board, iterations, seed, None)?;
     let view = mcts.tree().expect("a search ran");
     let size = recorded(view.root(), limits.depth, 0);
     if size > limits.max_nodes as u64 {
@@ -89,19 +90,69 @@ pub fn explain(
             depth: limits.depth,
         });
     }
+    Ok(explained(&view, *board, seed, limits.depth))
+}
+
+/// [`explain`] with the tree recorded as deep as `max_nodes` allows (the whole tree if it
+/// fits), for the explorer; given up with [`ExplainError::Cancelled`] soon after `cancel` is
+/// raised.
+pub fn explain_fitting(
+    board: &UltimateBoard,
+    iterations: u64,
+    seed: u64,
+    max_nodes: usize,
+    cancel: &Arc<AtomicBool>,
+) -> Result<MctsExplanation, ExplainError> {
+    let mcts = searched(board, iterations, seed, Some(cancel))?;
+    let view = mcts.tree().expect("a search ran");
+    let mut depth = None;
+    if recorded(view.root(), None, 0) > max_nodes as u64 {
+        // The deepest level that fits; the root and its moves always do.
+        let mut d = 1;
+        while recorded(view.root(), Some(d + 1), 0) <= max_nodes as u64 {
+            d += 1;
+        }
+        depth = Some(d);
+    }
+    Ok(explained(&view, *board, seed, depth))
+}
+
+/// A search of `board` for `iterations` iterations seeded with `seed`.
+fn searched(
+    board: &UltimateBoard,
+    iterations: u64,
+    seed: u64,
+    cancel: Option<&Arc<AtomicBool>>,
+) -> Result<Mcts, ExplainError> {
+    let mut mcts = Mcts::new(Some(seed));
+    mcts.set_cancel(cancel.cloned());
+    match mcts.think_iterations(board, iterations) {
+        Some(_) => Ok(mcts),
+        None if mcts.cancelled() => Err(ExplainError::Cancelled),
+        None => Err(ExplainError::GameOver),
+    }
+}
+
+/// The tree of the search `view` from `board`, recorded to `depth`.
+fn explained(
+    view: &TreeView<'_>,
+    board: UltimateBoard,
+    seed: u64,
+    depth: Option<u32>,
+) -> MctsExplanation {
     let pv = principal(view.root());
-    let mut tree = record(&view, view.root(), None, *board, 0, limits.depth);
+    let mut tree = record(view, view.root(), None, board, 0, depth);
     mark_pv(&mut tree, &pv);
-    Ok(MctsExplanation {
+    MctsExplanation {
         iterations: view.iterations(),
         seed,
         exploration_constant: view.exploration(),
         prior_visits: view.prior_visits(),
         nodes: view.nodes(),
         pv: pv.iter().map(ToString::to_string).collect(),
-        depth: limits.depth,
+        depth,
         tree,
-    })
+    }
 }
 
 /// Searches `board` for `iterations` iterations seeded with `seed`, then runs `steps` more one
@@ -114,10 +165,34 @@ pub fn watch(
     seed: u64,
     steps: u64,
 ) -> Result<Vec<Iteration>, ExplainError> {
-    let mut mcts = Mcts::new(Some(seed));
-    mcts.think_iterations(board, iterations)
-        .ok_or(ExplainError::GameOver)?;
-    Ok((0..steps).map_while(|_| mcts.step()).collect())
+    watch_until(
+        board,
+        iterations,
+        seed,
+        steps,
+        &Arc::new(AtomicBool::new(false)),
+    )
+}
+
+/// [`watch`], given up with [`ExplainError::Cancelled`] soon after `cancel` is raised. With
+/// no iterations before the steps, they are the search's first.
+pub fn watch_until(
+    board: &UltimateBoard,
+    iterations: u64,
+    seed: u64,
+    steps: u64,
+    cancel: &Arc<AtomicBool>,
+) -> Result<Vec<Iteration>, ExplainError> {
+    let mut mcts = searched(board, iterations, seed, Some(cancel))?;
+    let mut watched = Vec::new();
+    for _ in 0..steps {
+        if cancel.load(Ordering::Relaxed) {
+            return Err(ExplainError::Cancelled);
+        }
+        let Some(iteration) = mcts.step() else { break };
+        watched.push(iteration);
+    }
+    Ok(watched)
 }
 
 /// Nodes of the tree under `node` down to `depth` levels below the root (`level` is the
@@ -334,5 +409,38 @@ mod tests {
         };
         let err = explain(&board, 300, 1, small).unwrap_err();
         assert!(matches!(err, ExplainError::TooBig { nodes, .. } if nodes > 100));
+    }
+
+    #[test]
+    fn the_explorers_tree_is_whole_when_it_fits_and_cut_to_a_depth_when_not() {
+        let board = UltimateBoard::new();
+        let cancel = Arc::new(AtomicBool::new(false));
+        let whole = explain_fitting(&board, 300, 1, 100_000, &cancel).unwrap();
+        assert_eq!(whole.depth, None);
+        assert_eq!(whole.tree.count(), whole.nodes);
+        assert_eq!(whole, explain(&board, 300, 1, limits(None)).unwrap());
+        let cut = explain_fitting(&board, 300, 1, 500, &cancel).unwrap();
+        let depth = cut.depth.expect("cut to a depth");
+        assert!(cut.tree.count() <= 500);
+        let deeper = explain(&board, 300, 1, limits(Some(depth + 1))).unwrap();
+        assert!(deeper.tree.count() > 500, "the deepest that fits");
+        cancel.store(true, Ordering::Relaxed);
+        let called_off = explain_fitting(&board, 300, 1, 500, &cancel);
+        assert_eq!(called_off, Err(ExplainError::Cancelled));
+    }
+
+    #[test]
+    fn watching_from_the_start_replays_the_search_that_the_tree_shows() {
+        let board = UltimateBoard::new();
+        let cancel = Arc::new(AtomicBool::new(false));
+        let watched = watch_until(&board, 0, 1, 200, &cancel).unwrap();
+        assert_eq!(watched.len(), 200);
+        assert_eq!(watched[0].number, 1);
+        let tree = explain(&board, 200, 1, limits(Some(1))).unwrap().tree;
+        let last = &watched[199].walk[0];
+        assert_eq!(
+            last.after.0, tree.visits,
+            "the last backup leaves the root as shown"
+        );
     }
 }

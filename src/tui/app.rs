@@ -21,6 +21,7 @@ use crate::tui::worker::{Job, Reply};
 mod confirm;
 mod entry;
 mod explore;
+mod explore_ultimate;
 mod level;
 mod net;
 mod reviewing;
@@ -28,7 +29,13 @@ mod reviewing;
 pub use confirm::Leave;
 #[cfg(test)]
 pub(crate) use explore::answer_searches;
-pub use explore::{Explore, SPEEDS, Stepping, step_words};
+pub use explore::{Explore, Explorer, Replay, SPEEDS, Stepping, step_words};
+#[cfg(test)]
+pub(crate) use explore_ultimate::answer_ultimate;
+pub use explore_ultimate::{COUNTS, STEP_LIMIT, UltimateExplore, grouped};
+
+/// The message line of a game between two AIs that is paused.
+const PAUSED: &str = "Paused: Space resumes";
 
 /// Human moves typed while the AI is to move wait here, at most this many.
 const QUEUE_LIMIT: usize = crate::game::TYPE_AHEAD;
@@ -55,7 +62,7 @@ pub enum Mode {
     Confirm(Leave, Box<Mode>),
     /// The explorer of the AI's search tree, over the mode it returns to. The AI does not
     /// think meanwhile: the worker runs the explorer's searches.
-    Explore(Box<Explore>, Box<Mode>),
+    Explore(Box<Explorer>, Box<Mode>),
 }
 
 /// Something the loop, not the player, tells the app.
@@ -182,12 +189,16 @@ impl App {
         matches!(self.mode, Mode::Help(_))
     }
 
-    /// Whether a game between two AIs is paused (under any hint or help shown over it).
+    /// Whether a game between two AIs is paused (under any hint, help or explorer shown over
+    /// it).
     pub fn paused(&self) -> bool {
         let mut mode = &self.mode;
         loop {
             match mode {
-                Mode::Help(under) | Mode::HintWaiting(under) | Mode::Hint(_, under) => mode = under,
+                Mode::Help(under)
+                | Mode::HintWaiting(under)
+                | Mode::Hint(_, under)
+                | Mode::Explore(_, under) => mode = under,
                 Mode::Paused => return true,
                 _ => return false,
             }
@@ -246,6 +257,10 @@ impl App {
                 },
             ) => {
                 self.explained(algorithm, *result);
+            }
+            (Some(Job::ExplainUltimate { .. }), reply @ Reply::ExplainedUltimate(_))
+            | (Some(Job::WatchUltimate { .. }), reply @ Reply::Watched(_)) => {
+                self.explained_ultimate(reply);
             }
             (Some(Job::Review { .. }), Reply::Progress { done, total }) => {
                 *self.base_mode_mut() = Mode::ReviewWaiting { done, total };
@@ -540,7 +555,9 @@ mod tests {
                     .map(|(c, v)| (Move::Classic(c), v))
                     .collect(),
             ),
-            Job::Explain { .. } => panic!("the explorer's tests answer its searches"),
+            Job::Explain { .. } | Job::ExplainUltimate { .. } | Job::WatchUltimate { .. } => {
+                panic!("the explorer's tests answer its searches")
+            }
             Job::Review { record } => {
                 let mut brain =
                     crate::player::Brain::new(None).with_think(std::time::Duration::from_secs(5));
@@ -841,6 +858,41 @@ mod tests {
         app.handle(Event::Answer(Reply::Move(cell(&app, 5))));
         assert!(app.game().history().is_empty());
         app.update(Action::Activate);
+        assert!(matches!(app.job(), Some(Job::Move { .. })));
+    }
+
+    #[test]
+    fn a_paused_game_stays_paused_under_the_explorer_and_after_it_closes() {
+        let mut app = app(Player::HARD, Player::EASY);
+        app.update(Action::Activate);
+        assert!(app.paused());
+        app.update(Action::Explore);
+        assert!(app.explorer().is_some());
+        assert!(app.paused(), "the explorer is over a paused game");
+        assert!(matches!(app.job(), Some(Job::Explain { .. })));
+        app.update(Action::Help);
+        assert!(app.paused(), "and the help over the explorer");
+        app.update(Action::Help);
+        app.update(Action::Explore);
+        assert!(app.explorer().is_none());
+        assert!(
+            app.paused() && app.job().is_none(),
+            "no AI move after closing"
+        );
+        assert_eq!(app.message(), PAUSED);
+        app.update(Action::Activate);
+        assert!(!app.paused());
+        assert!(matches!(app.job(), Some(Job::Move { .. })));
+    }
+
+    #[test]
+    fn a_running_game_under_the_explorer_is_not_paused_and_resumes_after() {
+        let mut app = app(Player::HARD, Player::EASY);
+        app.update(Action::Explore);
+        assert!(!app.paused());
+        assert!(matches!(app.job(), Some(Job::Explain { .. })));
+        app.update(Action::Explore);
+        assert!(!app.paused());
         assert!(matches!(app.job(), Some(Job::Move { .. })));
     }
 

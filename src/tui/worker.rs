@@ -13,12 +13,14 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 
-use crate::explain::{self, Algorithm, ExplainError, Explanation};
+use crate::explain::{self, Algorithm, ExplainError, Explanation, MctsExplanation};
+use crate::mcts::Iteration;
 use crate::player::{Brain, Player};
 use crate::position::{Move, Position};
 use crate::record::Record;
 use crate::report::review::{self, Judgement};
 use crate::search::Value;
+use crate::ultimate::UltimateBoard;
 
 /// Work for the AI.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -31,11 +33,23 @@ pub enum Job {
     Review { record: Record },
     /// The textbook searches of `position`, for the explorer: one answer per algorithm.
     Explain { position: Position },
+    /// The Monte Carlo tree of an Ultimate position after `iterations` iterations, for the
+    /// explorer.
+    ExplainUltimate {
+        board: UltimateBoard,
+        iterations: u64,
+    },
+    /// The first `steps` iterations of that search, one at a time, for its step mode.
+    WatchUltimate { board: UltimateBoard, steps: u64 },
 }
 
 /// The most nodes of one recorded tree the explorer keeps: a deeper tree is recorded to a
 /// smaller depth ([`explain::explain_fitting`]).
 pub const EXPLORER_NODES: usize = 20_000;
+
+/// The seed of the explorer's Monte Carlo searches: `explain --ultimate`'s default, so that the
+/// command line prints the tree the explorer shows.
+pub const EXPLORER_SEED: u64 = crate::report::explain::DEFAULT_SEED;
 
 /// The order the explorer's searches run in: the quickest first, so the screen fills early.
 const EXPLAIN_ORDER: [Algorithm; 5] = [
@@ -63,6 +77,10 @@ pub enum Reply {
         result: Box<Result<Explanation, ExplainError>>,
         last: bool,
     },
+    /// The Monte Carlo tree for the explorer.
+    ExplainedUltimate(Box<Result<MctsExplanation, ExplainError>>),
+    /// The iterations of the explorer's step mode.
+    Watched(Box<Result<Vec<Iteration>, ExplainError>>),
     /// The worker thread died (a bug): no answer will come.
     Failed,
 }
@@ -132,6 +150,23 @@ impl Worker {
                             });
                             None
                         }
+                        Job::ExplainUltimate { board, iterations } => Some(
+                            Reply::ExplainedUltimate(Box::new(explain::explain_ultimate_fitting(
+                                &board,
+                                iterations,
+                                EXPLORER_SEED,
+                                EXPLORER_NODES,
+                                &cancel,
+                            ))),
+                        ),
+                        Job::WatchUltimate { board, steps } => Some(Reply::Watched(Box::new(
+                            explain::watch_ultimate_from_start(
+                                &board,
+                                EXPLORER_SEED,
+                                steps,
+                                &cancel,
+                            ),
+                        ))),
                     };
                     // A cancelled search's result means nothing.
                     if let Some(reply) = reply.filter(|_| !cancel.load(Ordering::Relaxed))
@@ -302,6 +337,35 @@ mod tests {
             }
         }
         assert_eq!(order, EXPLAIN_ORDER);
+    }
+
+    #[test]
+    fn the_ultimate_explorers_tree_and_iterations_come_from_the_worker_and_a_new_job_cancels() {
+        let (mut worker, rx) = worker();
+        let board = UltimateBoard::new();
+        worker.want(Some(Job::ExplainUltimate {
+            board,
+            iterations: 100_000_000,
+        }));
+        thread::sleep(Duration::from_millis(50));
+        worker.want(Some(Job::WatchUltimate { board, steps: 50 }));
+        // The endless search is dropped: the next answer is the iterations'.
+        let (id, reply) = rx.recv_timeout(Duration::from_secs(20)).unwrap();
+        assert!(worker.accept(id, &reply), "{reply:?} answers the new job");
+        let Reply::Watched(watched) = reply else {
+            panic!("{reply:?}")
+        };
+        assert_eq!(watched.unwrap().len(), 50);
+        worker.want(Some(Job::ExplainUltimate {
+            board,
+            iterations: 200,
+        }));
+        let (_, reply) = rx.recv_timeout(Duration::from_secs(20)).unwrap();
+        let Reply::ExplainedUltimate(tree) = reply else {
+            panic!("{reply:?}")
+        };
+        let tree = tree.unwrap();
+        assert_eq!((tree.iterations, tree.seed), (200, EXPLORER_SEED));
     }
 
     #[test]

@@ -126,7 +126,7 @@ impl App {
                 Mode::Paused
             };
             self.message = if self.paused() {
-                "Paused: Space resumes".into()
+                super::PAUSED.into()
             } else {
                 self.turn_message()
             };

@@ -6,16 +6,13 @@
 use crate::explain::{self, Algorithm, ExplainError, Explanation, Node, Step, StepKind};
 use crate::position::Position;
 use crate::tui::input::{Action, Direction};
-use crate::tui::worker::Job;
+use crate::tui::worker::{Job, Reply};
 
+use super::explore_ultimate::UltimateExplore;
 use super::{App, Mode};
 
 /// Steps replayed per tick at each speed of step mode, slowest first.
 pub const SPEEDS: [usize; 6] = [1, 3, 10, 30, 100, 1000];
-
-/// Why `t` opens nothing in Ultimate.
-pub const NO_ULTIMATE: &str =
-    "The explorer covers the classic boards; Ultimate: tictactoe explain --ultimate";
 
 /// The keys of the explorer, for the message line.
 const KEYS: &str = "Enter or a digit goes into a move, Backspace back up";
@@ -46,15 +43,92 @@ pub struct Stepping {
     /// The node the replay starts from, as a path from the explorer's root.
     pub from: Vec<usize>,
     pub steps: Vec<Step>,
-    /// The step on screen.
+    pub replay: Replay,
+}
+
+/// Where a replay (of a search's steps, or of its iterations) stands.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Replay {
+    /// The step on screen, from 0.
     pub at: usize,
     pub running: bool,
     /// An index into [`SPEEDS`].
     pub speed: usize,
 }
 
+impl Replay {
+    /// Applies a key of step mode to a replay whose last step is `last`: Space runs or pauses
+    /// (at the end, runs again from the start), → ← (or 6 4) one step, 1 7 the end and the
+    /// start, + - the speed. Returns whether the key was one of these.
+    pub(super) fn key(&mut self, action: &Action, last: usize) -> bool {
+        match action {
+            Action::Activate if self.at == last => (self.at, self.running) = (0, true),
+            Action::Activate => self.running = !self.running,
+            Action::Move(Direction::Right) | Action::Digit(6) => {
+                (self.at, self.running) = ((self.at + 1).min(last), false);
+            }
+            Action::Move(Direction::Left) | Action::Digit(4) => {
+                (self.at, self.running) = (self.at.saturating_sub(1), false);
+            }
+            Action::Digit(1) => (self.at, self.running) = (last, false),
+            Action::Digit(7) => (self.at, self.running) = (0, false),
+            Action::Faster => self.speed = (self.speed + 1).min(SPEEDS.len() - 1),
+            Action::Slower => self.speed = self.speed.saturating_sub(1),
+            _ => return false,
+        }
+        true
+    }
+
+    /// One tick of the loop's clock: a running replay takes its next steps, and stops at
+    /// `last`.
+    pub(super) fn tick(&mut self, last: usize) {
+        if self.running {
+            self.at = (self.at + SPEEDS[self.speed]).min(last);
+            self.running = self.at < last;
+        }
+    }
+}
+
+/// The explorer open on a position: the textbook searches of a classic board, or the Monte
+/// Carlo tree of an Ultimate position.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Explorer {
+    Classic(Explore),
+    Ultimate(UltimateExplore),
+}
+
+impl Explorer {
+    pub(super) fn job(&self) -> Option<Job> {
+        match self {
+            Explorer::Classic(x) => x.job(),
+            Explorer::Ultimate(x) => x.job(),
+        }
+    }
+
+    fn key(&mut self, action: Action) -> Outcome {
+        match self {
+            Explorer::Classic(x) => x.key(action),
+            Explorer::Ultimate(x) => x.key(action),
+        }
+    }
+
+    fn tick(&mut self) {
+        match self {
+            Explorer::Classic(x) => x.tick(),
+            Explorer::Ultimate(x) => x.tick(),
+        }
+    }
+
+    fn running(&self) -> bool {
+        match self {
+            Explorer::Classic(x) => x.running(),
+            Explorer::Ultimate(x) => x.running(),
+        }
+    }
+}
+
 /// What a key did in the explorer.
-enum Outcome {
+pub(super) enum Outcome {
     Say(String),
     Close,
     /// Close the explorer, then act on the key as the screen under it would.
@@ -151,7 +225,7 @@ impl Explore {
     /// The step on screen in step mode, with the node it is at.
     pub fn step(&self) -> Option<(&Step, &Node)> {
         let stepping = self.stepping.as_ref()?;
-        let step = stepping.steps.get(stepping.at)?;
+        let step = stepping.steps.get(stepping.replay.at)?;
         let from = explain::node_at(&self.explanation()?.tree, &stepping.from)?;
         Some((step, explain::node_at(from, &step.path)?))
     }
@@ -166,7 +240,7 @@ impl Explore {
             })
     }
 
-    fn key(&mut self, action: Action) -> Outcome {
+    pub(super) fn key(&mut self, action: Action) -> Outcome {
         if self.stepping.is_some() {
             return self.step_key(action);
         }
@@ -324,9 +398,7 @@ impl Explore {
         self.stepping = Some(Stepping {
             from: self.path.clone(),
             steps: explain::steps(node),
-            at: 0,
-            running: false,
-            speed: 0,
+            replay: Replay::default(),
         });
         Outcome::Say(STEP_KEYS.into())
     }
@@ -334,54 +406,37 @@ impl Explore {
     fn step_key(&mut self, action: Action) -> Outcome {
         let stepping = self.stepping.as_mut().expect("in step mode");
         let last = stepping.steps.len() - 1;
+        if stepping.replay.key(&action, last) {
+            return Outcome::Say(STEP_KEYS.into());
+        }
         match action {
-            Action::Activate if stepping.at == last => {
-                stepping.at = 0;
-                stepping.running = true;
-            }
-            Action::Activate => stepping.running = !stepping.running,
-            Action::Move(Direction::Right) | Action::Digit(6) => {
-                stepping.running = false;
-                stepping.at = (stepping.at + 1).min(last);
-            }
-            Action::Move(Direction::Left) | Action::Digit(4) => {
-                stepping.running = false;
-                stepping.at = stepping.at.saturating_sub(1);
-            }
-            Action::Digit(1) => (stepping.at, stepping.running) = (last, false),
-            Action::Digit(7) => (stepping.at, stepping.running) = (0, false),
-            Action::Faster => stepping.speed = (stepping.speed + 1).min(SPEEDS.len() - 1),
-            Action::Slower => stepping.speed = stepping.speed.saturating_sub(1),
             Action::Step | Action::Escape | Action::Back => {
                 self.stepping = None;
-                return Outcome::Say("Step mode left".into());
+                Outcome::Say("Step mode left".into())
             }
             Action::Letter('a') => {
                 self.stepping = None;
                 self.cycle();
                 self.start_stepping();
-                return Outcome::Say(format!("Algorithm: {}", self.algorithm.title()));
+                Outcome::Say(format!("Algorithm: {}", self.algorithm.title()))
             }
-            Action::Explore => return Outcome::Close,
+            Action::Explore => Outcome::Close,
             Action::Quit | Action::Interrupt | Action::NewRound | Action::Panic => {
-                return Outcome::CloseAnd(action);
+                Outcome::CloseAnd(action)
             }
-            _ => {}
+            _ => Outcome::Say(STEP_KEYS.into()),
         }
-        Outcome::Say(STEP_KEYS.into())
     }
 
     /// One tick of a running replay.
-    fn tick(&mut self) {
-        if let Some(s) = self.stepping.as_mut().filter(|s| s.running) {
-            let last = s.steps.len() - 1;
-            s.at = (s.at + SPEEDS[s.speed]).min(last);
-            s.running = s.at < last;
+    pub(super) fn tick(&mut self) {
+        if let Some(s) = self.stepping.as_mut() {
+            s.replay.tick(s.steps.len() - 1);
         }
     }
 
-    fn running(&self) -> bool {
-        self.stepping.as_ref().is_some_and(|s| s.running)
+    pub(super) fn running(&self) -> bool {
+        self.stepping.as_ref().is_some_and(|s| s.replay.running)
     }
 }
 
@@ -428,36 +483,60 @@ pub fn step_words(step: &Step, node: &Node, moves: &[String]) -> String {
 
 impl App {
     /// The explorer, while it is open.
-    pub fn explorer(&self) -> Option<&Explore> {
+    fn open_explorer_state(&self) -> Option<&Explorer> {
         match self.base_mode() {
-            Mode::Explore(explore, _) => Some(explore),
+            Mode::Explore(explorer, _) => Some(explorer),
             _ => None,
+        }
+    }
+
+    /// The explorer of a classic board, while it is open.
+    pub fn explorer(&self) -> Option<&Explore> {
+        match self.open_explorer_state()? {
+            Explorer::Classic(x) => Some(x),
+            Explorer::Ultimate(_) => None,
+        }
+    }
+
+    /// The explorer of an Ultimate position, while it is open.
+    pub fn ultimate_explorer(&self) -> Option<&UltimateExplore> {
+        match self.open_explorer_state()? {
+            Explorer::Ultimate(x) => Some(x),
+            Explorer::Classic(_) => None,
         }
     }
 
     /// Whether the screen changes by itself: step mode is running.
     pub fn ticking(&self) -> bool {
-        self.explorer().is_some_and(Explore::running)
+        self.open_explorer_state().is_some_and(Explorer::running)
     }
 
     /// `t`: opens the explorer on the position on screen.
     pub(super) fn open_explorer(&mut self) {
-        let position = self.shown_position();
-        if position.classic().is_none() {
-            self.message = NO_ULTIMATE.into();
-            return;
-        }
+        let (explorer, message) = match self.shown_position() {
+            Position::Classic(_) => (
+                Explorer::Classic(Explore::new(self.shown_position(), Algorithm::Minimax)),
+                "Searching: every algorithm from this position…".to_string(),
+            ),
+            Position::Ultimate(board) => {
+                let explore = UltimateExplore::new(board);
+                let message = format!(
+                    "Searching: {} iterations of Monte Carlo tree search…",
+                    super::explore_ultimate::grouped(explore.iterations())
+                );
+                (Explorer::Ultimate(explore), message)
+            }
+        };
         let under = std::mem::replace(&mut self.mode, Mode::Playing);
-        let explore = Explore::new(position, Algorithm::Minimax);
-        self.mode = Mode::Explore(Box::new(explore), Box::new(under));
-        self.message = "Searching: every algorithm from this position…".into();
+        self.mode = Mode::Explore(Box::new(explorer), Box::new(under));
+        self.message = message;
     }
 
     pub(super) fn explore_key(&mut self, action: Action) {
-        let Mode::Explore(explore, _) = &mut self.mode else {
+        let Mode::Explore(explorer, _) = &mut self.mode else {
             return;
         };
-        match explore.key(action) {
+        match explorer.key(action) {
             Outcome::Say(message) => self.message = message,
             Outcome::Close => self.close_explorer(),
             Outcome::CloseAnd(action) => {
@@ -473,6 +552,8 @@ impl App {
         }
         if self.review().is_some() {
             self.show_review_move();
+        } else if self.paused() {
+            self.message = super::PAUSED.into();
         } else {
             self.message = self.turn_message();
         }
@@ -484,7 +565,10 @@ impl App {
         algorithm: Algorithm,
         result: Result<Explanation, ExplainError>,
     ) {
-        let Mode::Explore(explore, _) = self.base_mode_mut() else {
+        let Mode::Explore(explorer, _) = self.base_mode_mut() else {
+            return;
+        };
+        let Explorer::Classic(explore) = explorer.as_mut() else {
             return;
         };
         explore.results[slot(algorithm)] = Some(result);
@@ -496,10 +580,26 @@ impl App {
         }
     }
 
+    /// Takes the Monte Carlo tree, or step mode's iterations, from the worker.
+    pub(super) fn explained_ultimate(&mut self, reply: Reply) {
+        let Mode::Explore(explorer, _) = self.base_mode_mut() else {
+            return;
+        };
+        let Explorer::Ultimate(explore) = explorer.as_mut() else {
+            return;
+        };
+        let message = match reply {
+            Reply::ExplainedUltimate(result) => explore.explained(*result),
+            Reply::Watched(result) => explore.watched_arrived(*result),
+            _ => return,
+        };
+        self.message = message;
+    }
+
     /// One tick of the loop's clock, while [`App::ticking`].
     pub(super) fn tick(&mut self) {
-        if let Mode::Explore(explore, _) = self.base_mode_mut() {
-            explore.tick();
+        if let Mode::Explore(explorer, _) = self.base_mode_mut() {
+            explorer.tick();
         }
     }
 }
@@ -663,18 +763,5 @@ mod tests {
         app.update(Action::Explore);
         assert!(matches!(app.job(), Some(Job::Move { .. })));
         assert_eq!(app.message(), "O (level 7 AI) is thinking…");
-    }
-
-    #[test]
-    fn ultimate_says_what_the_explorer_shows() {
-        let session = Session::new(
-            crate::position::Variant::Ultimate,
-            Player::Human,
-            Player::Human,
-        );
-        let mut app = App::new(session, (80, 24));
-        app.update(Action::Explore);
-        assert!(app.explorer().is_none());
-        assert_eq!(app.message(), NO_ULTIMATE);
     }
 }

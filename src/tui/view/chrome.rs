@@ -127,11 +127,8 @@ fn key_parts(app: &App, keys: &str) -> Vec<String> {
     } else {
         &["Space pause", "h hint", "n new round", "? keys", "q quit"]
     };
-    // The explorer shows the classic boards' searches only.
-    let explores = !app.game().variant().has_boards();
     parts
         .iter()
-        .filter(|&&p| p != "t explore" || explores)
         .map(|&p| {
             if p == "play" {
                 format!("{keys} play")
@@ -222,7 +219,7 @@ pub(super) const HELP: [&str; 15] = [
 ];
 
 /// The keys of Ultimate tic-tac-toe.
-pub(super) const ULTIMATE_HELP: [&str; 16] = [
+pub(super) const ULTIMATE_HELP: [&str; 17] = [
     "two digits   board, then cell: both laid out as the",
     "             keypad (7 8 9 is the top row); 53 plays",
     "             cell 3 of board 5",
@@ -235,6 +232,7 @@ pub(super) const ULTIMATE_HELP: [&str; 16] = [
     "n            new round (the other side starts)",
     "l            the AI's level for the next round",
     "r            review the finished game, move by move",
+    "t            explore the AI's search tree from here",
     "Space        pause or resume AI against AI",
     "?            this help",
     "q Esc Ctrl-C quit (mid-game q and Esc ask first)",
@@ -262,11 +260,11 @@ pub(super) const ULTIMATE_SHORT_HELP: [&str; 12] = [
     "3       cell, when sent",
     "Esc     another board",
     "arrows  move; Enter plays",
-    "u       undo",
-    "h       hint",
+    "u h     undo, hint",
     "n       new round",
     "l       the AI's level",
     "r       review the game",
+    "t       explore the search",
     "?       this help",
     "q Esc   quit (asks first)",
     "  any key closes this",

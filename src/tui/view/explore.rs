@@ -220,14 +220,14 @@ fn step_view(frame: &mut Frame, explore: &Explore, palette: Palette) {
     let last = moves.last().and_then(|m| board.parse_cell(m).ok());
     let board_width = draw_board(frame, board, last, palette);
     let x = LEFT + board_width + 4;
-    let state = if stepping.running {
-        format!("running, {} a tick", SPEEDS[stepping.speed])
+    let state = if stepping.replay.running {
+        format!("running, {} a tick", SPEEDS[stepping.replay.speed])
     } else {
         "paused".to_string()
     };
     let head = format!(
         "Step {} of {} · {state}",
-        stepping.at + 1,
+        stepping.replay.at + 1,
         stepping.steps.len()
     );
     frame.text(x, TOP, &head, Style::PLAIN.bold());
@@ -243,7 +243,7 @@ fn step_view(frame: &mut Frame, explore: &Explore, palette: Palette) {
             accent
         },
     );
-    let (visited, cutoffs, hits) = so_far(from, &stepping.steps[..=stepping.at]);
+    let (visited, cutoffs, hits) = so_far(from, &stepping.steps[..=stepping.replay.at]);
     let counts = format!("so far: {visited} visited · {cutoffs} cut-offs · {hits} table hits");
     frame.text(x, TOP + 2, &counts, Style::PLAIN);
     let bottom = frame.height() - 8;

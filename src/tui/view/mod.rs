@@ -7,6 +7,7 @@
 mod chrome;
 mod classic;
 mod explore;
+mod explore_ultimate;
 mod frame;
 pub mod menu;
 mod paint;
@@ -50,6 +51,17 @@ pub fn render(app: &App, busy: Option<Duration>, color: bool) -> Frame {
                 &mut frame,
                 &explore::EXPLORE_HELP,
                 &explore::EXPLORE_SHORT_HELP,
+            );
+        }
+        return frame;
+    }
+    if let Some(explorer) = app.ultimate_explorer() {
+        explore_ultimate::draw(&mut frame, app, explorer, palette, busy);
+        if app.help_open() {
+            draw_help(
+                &mut frame,
+                &explore_ultimate::HELP,
+                &explore_ultimate::SHORT_HELP,
             );
         }
         return frame;

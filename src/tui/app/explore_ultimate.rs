@@ -1,0 +1,716 @@
+//! The explorer on an Ultimate position: the Monte Carlo tree after a search of a chosen number
+//! of iterations ([`crate::explain::explain_ultimate_fitting`]), the node being looked at, and
+//! step mode, which replays the search's first iterations one at a time (its walk down the
+//! tree, the node it expanded, its random game and its backup). The searches run on the
+//! worker; the recorded tree is bounded ([`crate::tui::worker::EXPLORER_NODES`]).
+
+use crate::explain::{ExplainError, MctsExplanation, MctsNode};
+use crate::mcts::Iteration;
+use crate::tui::input::{Action, Direction};
+use crate::tui::worker::Job;
+use crate::ultimate::{Outcome as GameOutcome, UltimateBoard};
+
+use super::explore::{Outcome, Replay};
+
+/// The iterations a search may be given, `+` and `-` moving between them.
+pub const COUNTS: [u64; 4] = [100, 1_000, 10_000, 100_000];
+
+/// The index in [`COUNTS`] the explorer opens with.
+const FIRST_COUNT: usize = 1;
+
+/// The most iterations step mode replays: the search's first ones.
+pub const STEP_LIMIT: u64 = 1_000;
+
+/// The keys of the explorer, for the message line.
+const KEYS: &str = "Two digits (board, cell) or Enter go into a move, Backspace back up";
+
+/// The keys of step mode, for the message line.
+const STEP_KEYS: &str = "Step mode: Space runs or pauses, → steps, 1 goes to the end";
+
+/// `1,000`: a count with its thousands marked.
+pub fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The explorer's state on an Ultimate position.
+#[derive(Clone, Debug, PartialEq)]
+pub struct UltimateExplore {
+    /// The position the search starts from.
+    root: UltimateBoard,
+    /// An index into [`COUNTS`]: the search on screen.
+    count: usize,
+    /// Each count's search, once it has arrived.
+    results: Vec<Option<Result<MctsExplanation, ExplainError>>>,
+    /// The node looked at: the children taken from the root.
+    path: Vec<usize>,
+    /// The child highlighted in the list.
+    selected: usize,
+    /// The moves to the node looked at, kept while the search on screen is worked out.
+    waiting_at: Vec<String>,
+    /// The board typed as the first of a move's two digits.
+    board_digit: Option<u8>,
+    /// The iterations step mode replays, with how many were asked for.
+    watched: Option<(u64, Result<Vec<Iteration>, ExplainError>)>,
+    /// Step mode: where the replay of the search's first iterations stands.
+    stepping: Option<Replay>,
+    /// The explorations this one was opened from, by searching again below a recorded tree.
+    earlier: Vec<UltimateExplore>,
+}
+
+impl UltimateExplore {
+    pub(super) fn new(root: UltimateBoard) -> UltimateExplore {
+        UltimateExplore {
+            root,
+            count: FIRST_COUNT,
+            results: vec![None; COUNTS.len()],
+            path: Vec::new(),
+            selected: 0,
+            waiting_at: Vec::new(),
+            board_digit: None,
+            watched: None,
+            stepping: None,
+            earlier: Vec::new(),
+        }
+    }
+
+    pub fn root(&self) -> &UltimateBoard {
+        &self.root
+    }
+
+    /// The iterations the search on screen is given.
+    pub fn iterations(&self) -> u64 {
+        COUNTS[self.count]
+    }
+
+    /// The search on screen, once it has arrived.
+    pub fn result(&self) -> Option<&Result<MctsExplanation, ExplainError>> {
+        self.results[self.count].as_ref()
+    }
+
+    pub fn explanation(&self) -> Option<&MctsExplanation> {
+        self.result().and_then(|r| r.as_ref().ok())
+    }
+
+    /// The node looked at.
+    pub fn node(&self) -> Option<&MctsNode> {
+        let mut node = &self.explanation()?.tree;
+        for &i in &self.path {
+            node = node.children.get(i)?;
+        }
+        Some(node)
+    }
+
+    pub fn selected(&self) -> usize {
+        self.selected
+    }
+
+    pub fn path(&self) -> &[usize] {
+        &self.path
+    }
+
+    /// The board typed as the first digit of a move, waiting for its cell.
+    pub fn board_digit(&self) -> Option<u8> {
+        self.board_digit
+    }
+
+    /// How many explorations this one was opened from.
+    pub fn nested(&self) -> usize {
+        self.earlier.len()
+    }
+
+    /// The moves from the root to the node looked at.
+    pub fn moves(&self) -> Vec<String> {
+        let Some(mut node) = self.explanation().map(|x| &x.tree) else {
+            return Vec::new();
+        };
+        let mut moves = Vec::new();
+        for &i in &self.path {
+            node = &node.children[i];
+            moves.extend(node.mv.clone());
+        }
+        moves
+    }
+
+    /// The position after `moves` (as the tree names them) from the root.
+    ///
+    /// # Panics
+    /// If a move is not legal there: the tree holds only legal moves.
+    pub fn position_after<S: AsRef<str>>(&self, moves: &[S]) -> UltimateBoard {
+        let mut board = self.root;
+        for name in moves {
+            let mv = name.as_ref().parse().expect("the tree names its moves");
+            board.play(mv).expect("the tree holds legal moves");
+        }
+        board
+    }
+
+    /// Step mode's state, while it is on.
+    pub fn stepping(&self) -> Option<&Replay> {
+        self.stepping.as_ref()
+    }
+
+    /// The iterations step mode replays: the search's first, up to [`STEP_LIMIT`].
+    pub fn steps_asked(&self) -> u64 {
+        self.iterations().min(STEP_LIMIT)
+    }
+
+    /// The replayed iterations, once they have arrived.
+    pub fn watched(&self) -> Option<&Result<Vec<Iteration>, ExplainError>> {
+        match &self.watched {
+            Some((n, result)) if *n == self.steps_asked() => Some(result),
+            _ => None,
+        }
+    }
+
+    /// The iteration on screen in step mode.
+    pub fn iteration(&self) -> Option<&Iteration> {
+        let at = self.stepping?.at;
+        self.watched()?.as_ref().ok()?.get(at)
+    }
+
+    /// What the worker should work out: step mode's iterations, or the search on screen.
+    pub(super) fn job(&self) -> Option<Job> {
+        if self.stepping.is_some() && self.watched().is_none() {
+            return Some(Job::WatchUltimate {
+                board: self.root,
+                steps: self.steps_asked(),
+            });
+        }
+        self.result().is_none().then_some(Job::ExplainUltimate {
+            board: self.root,
+            iterations: self.iterations(),
+        })
+    }
+
+    /// Takes the search on screen from the worker.
+    pub(super) fn explained(&mut self, result: Result<MctsExplanation, ExplainError>) -> String {
+        let message = match &result {
+            Ok(x) => format!(
+                "Searched {} iterations: two digits or Enter go into a move",
+                grouped(x.iterations)
+            ),
+            Err(e) => format!("No tree: {e}"),
+        };
+        let moves = std::mem::take(&mut self.waiting_at);
+        self.results[self.count] = Some(result);
+        self.follow(&moves);
+        message
+    }
+
+    /// Takes step mode's iterations from the worker.
+    pub(super) fn watched_arrived(
+        &mut self,
+        result: Result<Vec<Iteration>, ExplainError>,
+    ) -> String {
+        let message = match &result {
+            Ok(steps) if steps.is_empty() => "The search has nothing to do here".to_string(),
+            Ok(_) => STEP_KEYS.to_string(),
+            Err(e) => format!("No iterations: {e}"),
+        };
+        self.watched = Some((self.steps_asked(), result));
+        message
+    }
+
+    pub(super) fn key(&mut self, action: Action) -> Outcome {
+        if self.stepping.is_some() {
+            return self.step_key(action);
+        }
+        match action {
+            Action::Explore => Outcome::Close,
+            Action::Quit | Action::Interrupt | Action::NewRound | Action::Panic => {
+                Outcome::CloseAnd(action)
+            }
+            Action::Escape | Action::Back if self.board_digit.take().is_some() => {
+                Outcome::Say("Board choice cancelled".into())
+            }
+            Action::Move(Direction::Up) => self.select(false),
+            Action::Move(Direction::Down) => self.select(true),
+            Action::Move(Direction::Right) | Action::Activate => self.descend(self.selected),
+            Action::Digit(d) => self.digit(d),
+            Action::Move(Direction::Left) | Action::Back | Action::Escape => self.up(),
+            Action::Faster => self.change_count(true),
+            Action::Slower => self.change_count(false),
+            Action::Step => self.start_stepping(),
+            _ => Outcome::Say(KEYS.into()),
+        }
+    }
+
+    /// Why there is no tree to move in: still searching, or the search failed.
+    fn no_tree(&self) -> String {
+        match self.result() {
+            None => format!(
+                "Still searching: {} iterations…",
+                grouped(self.iterations())
+            ),
+            Some(Err(e)) => format!("No tree: {e}"),
+            Some(Ok(_)) => KEYS.into(),
+        }
+    }
+
+    /// Looks at the node `moves` lead to in the tree on screen, or as far along them as it
+    /// holds.
+    fn follow(&mut self, moves: &[String]) {
+        self.path.clear();
+        if let Some(tree) = self.explanation().map(|x| x.tree.clone()) {
+            let mut node = &tree;
+            for name in moves {
+                let found = node
+                    .children
+                    .iter()
+                    .position(|c| c.mv.as_deref() == Some(name.as_str()));
+                let Some(i) = found else { break };
+                self.path.push(i);
+                node = &node.children[i];
+            }
+        }
+        self.selected = self.node().map_or(0, best_child);
+    }
+
+    fn change_count(&mut self, more: bool) -> Outcome {
+        let count = if more {
+            (self.count + 1).min(COUNTS.len() - 1)
+        } else {
+            self.count.saturating_sub(1)
+        };
+        if count == self.count {
+            let end = if more { "most" } else { "fewest" };
+            return Outcome::Say(format!(
+                "{} iterations is the {end} the explorer searches",
+                grouped(self.iterations())
+            ));
+        }
+        let moves = if self.result().is_some() {
+            self.moves()
+        } else {
+            std::mem::take(&mut self.waiting_at)
+        };
+        self.count = count;
+        self.follow(&moves);
+        if self.result().is_none() {
+            self.waiting_at = moves;
+        }
+        Outcome::Say(match self.result() {
+            None => format!("Searching: {} iterations…", grouped(self.iterations())),
+            Some(_) => format!("{} iterations", grouped(self.iterations())),
+        })
+    }
+
+    fn select(&mut self, down: bool) -> Outcome {
+        let Some(count) = self.node().map(|n| n.children.len()) else {
+            return Outcome::Say(self.no_tree());
+        };
+        if count > 0 {
+            self.selected = if down {
+                (self.selected + 1) % count
+            } else {
+                (self.selected + count - 1) % count
+            };
+        }
+        Outcome::Say(KEYS.into())
+    }
+
+    /// A digit: the board of a move, or its cell once the board is known (typed, or the one
+    /// the side to move is sent to).
+    fn digit(&mut self, d: u8) -> Outcome {
+        let Some(empty) = self.node().map(|n| n.children.is_empty()) else {
+            return Outcome::Say(self.no_tree());
+        };
+        if empty {
+            return self.descend(0);
+        }
+        let forced = self.position_after(&self.moves()).forced_board();
+        let Some(board) = self.board_digit.take().or(forced) else {
+            self.board_digit = Some(d);
+            return Outcome::Say(format!("Board {d}: now the cell (Esc cancels)"));
+        };
+        let name = format!("{board}{d}");
+        let found = self.node().and_then(|n| {
+            n.children
+                .iter()
+                .position(|c| c.mv.as_deref() == Some(&name))
+        });
+        match found {
+            Some(i) => {
+                self.selected = i;
+                self.descend(i)
+            }
+            None => Outcome::Say(format!("{name} is not a move here")),
+        }
+    }
+
+    fn descend(&mut self, i: usize) -> Outcome {
+        let Some(node) = self.node() else {
+            return Outcome::Say(self.no_tree());
+        };
+        if node.children.get(i).is_none() {
+            let moves = self.moves();
+            if self.position_after(&moves).outcome() != GameOutcome::InProgress {
+                return Outcome::Say("The game is over here: there is nothing below".into());
+            }
+            return self.search_from_here();
+        }
+        self.path.push(i);
+        self.selected = self.node().map_or(0, best_child);
+        Outcome::Say(format!("At {}", self.moves().join(" ")))
+    }
+
+    /// Starts a new exploration at the node looked at, whose tree is not recorded below it (or
+    /// not grown yet): a search from there, Backspace returning here.
+    fn search_from_here(&mut self) -> Outcome {
+        let moves = self.moves();
+        let mut fresh = UltimateExplore::new(self.position_after(&moves));
+        fresh.count = self.count;
+        let mut old = std::mem::replace(self, fresh);
+        self.earlier = std::mem::take(&mut old.earlier);
+        self.earlier.push(old);
+        Outcome::Say(format!(
+            "Searching again from {}: Backspace returns",
+            moves.join(" ")
+        ))
+    }
+
+    fn up(&mut self) -> Outcome {
+        if let Some(i) = self.path.pop() {
+            self.selected = i;
+            let at = self.moves();
+            let at = if at.is_empty() {
+                "the root".to_string()
+            } else {
+                at.join(" ")
+            };
+            return Outcome::Say(format!("Back at {at}"));
+        }
+        let Some(mut earlier) = self.earlier.pop() else {
+            return Outcome::Close;
+        };
+        earlier.earlier = std::mem::take(&mut self.earlier);
+        *self = earlier;
+        Outcome::Say("Back to the search it was opened from".into())
+    }
+
+    fn start_stepping(&mut self) -> Outcome {
+        self.board_digit = None;
+        self.stepping = Some(Replay::default());
+        match self.watched() {
+            None => Outcome::Say(format!(
+                "Working out the search's first {} iterations…",
+                grouped(self.steps_asked())
+            )),
+            Some(_) => Outcome::Say(STEP_KEYS.into()),
+        }
+    }
+
+    fn step_key(&mut self, action: Action) -> Outcome {
+        match action {
+            Action::Step | Action::Escape | Action::Back => {
+                self.stepping = None;
+                return Outcome::Say("Step mode left".into());
+            }
+            Action::Explore => return Outcome::Close,
+            Action::Quit | Action::Interrupt | Action::NewRound | Action::Panic => {
+                return Outcome::CloseAnd(action);
+            }
+            _ => {}
+        }
+        let Some(last) = self
+            .watched()
+            .and_then(|w| w.as_ref().ok())
+            .and_then(|w| w.len().checked_sub(1))
+        else {
+            return Outcome::Say(match self.watched() {
+                None => "Still working out the iterations… (Esc leaves)".into(),
+                Some(_) => "No iterations to replay here (Esc leaves)".into(),
+            });
+        };
+        let replay = self.stepping.as_mut().expect("in step mode");
+        replay.key(&action, last);
+        Outcome::Say(STEP_KEYS.into())
+    }
+
+    /// One tick of a running replay.
+    pub(super) fn tick(&mut self) {
+        let Some(last) = self
+            .watched()
+            .and_then(|w| w.as_ref().ok())
+            .map(|w| w.len().saturating_sub(1))
+        else {
+            return;
+        };
+        if let Some(replay) = self.stepping.as_mut() {
+            replay.tick(last);
+        }
+    }
+
+    pub(super) fn running(&self) -> bool {
+        self.stepping.is_some_and(|s| s.running)
+    }
+}
+
+/// The child a reader most likely wants: the next move of the principal variation, or the
+/// first (the most visited).
+fn best_child(node: &MctsNode) -> usize {
+    node.children.iter().position(|c| c.pv).unwrap_or(0)
+}
+
+/// Does what the worker would for the Ultimate explorer's job.
+#[cfg(test)]
+pub(crate) fn answer_ultimate(app: &mut super::App) {
+    use crate::explain;
+    use crate::tui::app::Event;
+    use crate::tui::worker::{EXPLORER_NODES, EXPLORER_SEED, Reply};
+    let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let reply = match app.job() {
+        Some(Job::ExplainUltimate { board, iterations }) => {
+            Reply::ExplainedUltimate(Box::new(explain::explain_ultimate_fitting(
+                &board,
+                iterations,
+                EXPLORER_SEED,
+                EXPLORER_NODES,
+                &cancel,
+            )))
+        }
+        Some(Job::WatchUltimate { board, steps }) => Reply::Watched(Box::new(
+            explain::watch_ultimate_from_start(&board, EXPLORER_SEED, steps, &cancel),
+        )),
+        other => panic!("no Ultimate search asked for: {other:?}"),
+    };
+    app.handle(Event::Answer(reply));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Session;
+    use crate::player::Player;
+    use crate::position::Variant;
+    use crate::tui::app::{App, Event, Mode};
+
+    /// Two humans at Ultimate after `moves`, with the explorer open and its search answered.
+    fn exploring(moves: &[&str]) -> App {
+        let mut session = Session::new(Variant::Ultimate, Player::Human, Player::Human);
+        for m in moves {
+            session
+                .play(m.parse::<crate::ultimate::Move>().unwrap())
+                .unwrap();
+        }
+        let mut app = App::new(session, (80, 24));
+        app.update(Action::Explore);
+        answer_ultimate(&mut app);
+        app
+    }
+
+    fn explore(app: &App) -> &UltimateExplore {
+        app.ultimate_explorer()
+            .expect("the Ultimate explorer is open")
+    }
+
+    #[test]
+    fn t_opens_the_monte_carlo_tree_of_the_position_and_two_digits_go_into_a_move() {
+        let mut app = exploring(&["55"]);
+        assert_eq!(app.job(), None, "the search answered");
+        let x = explore(&app).explanation().unwrap();
+        assert_eq!(x.iterations, 1_000);
+        let root = explore(&app).node().unwrap();
+        assert_eq!(root.children.len(), 8, "sent to board 5, its centre taken");
+        assert_eq!(explore(&app).selected(), best_child(root));
+        // Sent to board 5, then to board 1: one digit names the cell.
+        app.update(Action::Digit(1));
+        assert_eq!(app.message(), "At 51");
+        app.update(Action::Digit(1));
+        assert_eq!(app.message(), "At 51 11");
+        app.update(Action::Back);
+        app.update(Action::Back);
+        assert_eq!(app.message(), "Back at the root");
+        app.update(Action::Escape);
+        assert!(app.ultimate_explorer().is_none());
+        assert_eq!(app.mode(), &Mode::Playing);
+        assert_eq!(app.game().history().len(), 1, "nothing played");
+    }
+
+    #[test]
+    fn arrows_and_enter_descend_and_a_board_and_cell_name_a_move_anywhere() {
+        let mut app = exploring(&[]);
+        assert_eq!(explore(&app).node().unwrap().children.len(), 81);
+        app.update(Action::Move(Direction::Down));
+        let second = explore(&app).node().unwrap().children[1]
+            .mv
+            .clone()
+            .unwrap();
+        app.update(Action::Activate);
+        assert_eq!(explore(&app).moves(), std::slice::from_ref(&second));
+        app.update(Action::Back);
+        assert_eq!(explore(&app).selected(), 1, "back on the move it came from");
+        app.update(Action::Digit(7));
+        assert_eq!(app.message(), "Board 7: now the cell (Esc cancels)");
+        app.update(Action::Escape);
+        assert_eq!(app.message(), "Board choice cancelled");
+        assert!(explore(&app).path().is_empty(), "still at the root");
+        app.update(Action::Digit(7));
+        app.update(Action::Digit(3));
+        assert_eq!(app.message(), "At 73");
+        let node = explore(&app).node().unwrap();
+        assert_eq!(node.mv.as_deref(), Some("73"));
+        assert_eq!(node.by, Some('X'));
+    }
+
+    #[test]
+    fn plus_and_minus_change_the_iterations_and_keep_the_node_looked_at() {
+        let mut app = exploring(&["55"]);
+        app.update(Action::Digit(1));
+        app.update(Action::Faster);
+        assert_eq!(app.message(), "Searching: 10,000 iterations…");
+        assert_eq!(
+            app.job(),
+            Some(Job::ExplainUltimate {
+                board: *explore(&app).root(),
+                iterations: 10_000
+            })
+        );
+        answer_ultimate(&mut app);
+        assert_eq!(explore(&app).moves(), ["51"]);
+        app.update(Action::Slower);
+        assert_eq!(app.message(), "1,000 iterations");
+        assert_eq!(app.job(), None, "kept from before");
+        app.update(Action::Slower);
+        app.update(Action::Slower);
+        assert_eq!(
+            app.message(),
+            "100 iterations is the fewest the explorer searches"
+        );
+    }
+
+    #[test]
+    fn a_node_not_grown_below_is_searched_again_from_there() {
+        let mut app = exploring(&["55"]);
+        app.update(Action::Slower);
+        answer_ultimate(&mut app);
+        // Follow the least visited moves (↑ from the first wraps to the last) down to a node
+        // with nothing below.
+        while !explore(&app).node().unwrap().children.is_empty() {
+            app.update(Action::Move(Direction::Up));
+            app.update(Action::Activate);
+        }
+        let moves = explore(&app).moves();
+        app.update(Action::Activate);
+        assert!(
+            app.message().starts_with("Searching again from"),
+            "{}",
+            app.message()
+        );
+        answer_ultimate(&mut app);
+        assert_eq!(explore(&app).nested(), 1);
+        assert_eq!(
+            *explore(&app).root(),
+            explore(&app).position_after::<&str>(&[])
+        );
+        app.update(Action::Back);
+        assert_eq!(explore(&app).nested(), 0);
+        assert_eq!(explore(&app).moves(), moves);
+    }
+
+    #[test]
+    fn step_mode_replays_the_first_iterations_and_runs_to_the_end() {
+        let mut app = exploring(&["55"]);
+        app.update(Action::Slower);
+        answer_ultimate(&mut app);
+        app.update(Action::Step);
+        assert!(matches!(
+            app.job(),
+            Some(Job::WatchUltimate { steps: 100, .. })
+        ));
+        app.update(Action::Move(Direction::Right));
+        assert!(app.message().starts_with("Still working out"));
+        answer_ultimate(&mut app);
+        assert_eq!(explore(&app).iteration().unwrap().number, 1);
+        app.update(Action::Move(Direction::Right));
+        assert_eq!(explore(&app).iteration().unwrap().number, 2);
+        app.update(Action::Activate);
+        assert!(app.ticking());
+        for _ in 0..1_000 {
+            app.handle(Event::Tick);
+        }
+        assert!(!app.ticking(), "stops at the end");
+        let last = explore(&app).iteration().unwrap();
+        assert_eq!(last.number, 100);
+        let root = explore(&app).node().unwrap();
+        assert_eq!(last.walk[0].after.0, root.visits, "the tree on screen");
+        app.update(Action::Escape);
+        assert!(explore(&app).stepping().is_none());
+        app.update(Action::Step);
+        assert_eq!(app.job(), None, "the iterations are kept");
+    }
+
+    #[test]
+    fn escape_while_searching_closes_the_explorer_and_the_search_is_dropped() {
+        let session = Session::new(Variant::Ultimate, Player::Human, Player::HARD);
+        let mut app = App::new(session, (80, 24));
+        app.update(Action::Digit(5));
+        app.update(Action::Digit(5));
+        app.update(Action::Explore);
+        assert!(matches!(app.job(), Some(Job::ExplainUltimate { .. })));
+        app.update(Action::Move(Direction::Down));
+        assert_eq!(app.message(), "Still searching: 1,000 iterations…");
+        app.update(Action::Escape);
+        assert!(app.ultimate_explorer().is_none());
+        assert!(
+            matches!(app.job(), Some(Job::Move { .. })),
+            "the AI thinks again"
+        );
+    }
+
+    #[test]
+    fn the_explorer_opens_on_the_position_the_review_shows_and_returns_to_it() {
+        // A random game played to its end.
+        let mut rng = fastrand::Rng::with_seed(5);
+        let mut session = Session::new(Variant::Ultimate, Player::Human, Player::Human);
+        let mut board = UltimateBoard::new();
+        while board.outcome() == GameOutcome::InProgress {
+            let legal: Vec<_> = board.legal_moves().into_iter().collect();
+            let mv = legal[rng.usize(..legal.len())];
+            board.play(mv).unwrap();
+            session.play(mv).unwrap();
+        }
+        let mut app = App::new(session, (80, 24));
+        app.update(Action::Review);
+        let mut brain =
+            crate::player::Brain::new(Some(1)).with_think(std::time::Duration::from_millis(1));
+        let record = app.game().record();
+        let moves = crate::report::review::review(&record, &mut brain, &mut |_, _| {});
+        app.handle(Event::Answer(crate::tui::worker::Reply::Review(
+            moves.unwrap(),
+        )));
+        for _ in 0..2 {
+            app.update(Action::Move(Direction::Right));
+        }
+        assert!(app.message().starts_with("Move 3 of"), "{}", app.message());
+        app.update(Action::Explore);
+        answer_ultimate(&mut app);
+        let mut before = UltimateBoard::new();
+        for &mv in &app.game().history()[..2] {
+            let crate::position::Move::Ultimate(mv) = mv else {
+                panic!("an Ultimate move")
+            };
+            before.play(mv).unwrap();
+        }
+        assert_eq!(*explore(&app).root(), before);
+        assert!(explore(&app).explanation().is_some());
+        app.update(Action::Explore);
+        assert!(app.message().starts_with("Move 3 of"), "{}", app.message());
+    }
+
+    #[test]
+    fn counts_are_grouped_by_thousands() {
+        assert_eq!(grouped(100), "100");
+        assert_eq!(grouped(1_000), "1,000");
+        assert_eq!(grouped(100_000), "100,000");
+        assert_eq!(grouped(1_234_567), "1,234,567");
+    }
+}
