@@ -4,6 +4,7 @@
 //! A bad line gets one line naming the problem and the same prompt again; the board is
 //! untouched.
 
+pub mod find;
 mod lines;
 mod net;
 

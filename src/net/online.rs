@@ -601,6 +601,22 @@ impl Ticket {
             ..self
         }
     }
+
+    /// The ticket as a host announces it on its network: its code replaced by `-`, so that
+    /// a joiner still needs the code the host printed ([`Ticket::with_code`]).
+    pub fn announced(&self) -> String {
+        self.clone().with_code("-").to_string()
+    }
+
+    /// The host's short id, as people see it.
+    pub fn short_name(&self) -> String {
+        self.short_id()
+    }
+
+    /// The port of its first direct address, if it has one.
+    pub fn port(&self) -> Option<u16> {
+        self.addrs.first().map(SocketAddr::port)
+    }
 }
 
 #[cfg(test)]
@@ -617,6 +633,27 @@ mod tests {
                 "[fe80::1]:51820".parse().unwrap(),
             ],
         }
+    }
+
+    #[test]
+    fn an_announced_ticket_leaves_the_code_out_and_takes_the_one_typed() {
+        let announced: Ticket = ticket().announced().parse().unwrap();
+        assert_eq!(announced.code(), "-");
+        assert_eq!(announced.with_code("k7m2-qx4p"), ticket());
+        let found = crate::net::discover::read(
+            9,
+            &[],
+            &[
+                ("v", "1"),
+                ("name", "pc"),
+                ("ticket", &ticket().announced()),
+            ],
+        )
+        .unwrap();
+        assert_eq!(
+            found.to_string(),
+            format!("pc online, {} (?)", ticket().short_id())
+        );
     }
 
     #[test]

@@ -10,9 +10,10 @@ use anyhow::Context;
 
 use crate::board::Mark;
 use crate::game::{Session, Side};
+use crate::net::discover::{self, Advert, Offer};
 use crate::net::host::Host;
 use crate::net::join::Joiner;
-use crate::net::link::Sink;
+use crate::net::link::{LinkEvent, Sink};
 use crate::net::protocol::{MAX_CODE, cut};
 use crate::net::session::{Connection, NetGame, joiner_session, standing_of, state_of};
 use crate::player::Player;
@@ -104,6 +105,8 @@ pub struct Listening {
     join_line: String,
     note: Option<String>,
     keep: Keep,
+    /// The game announced on this network until a player joins.
+    advert: Option<Advert>,
 }
 
 /// Listens as `how` says for a game of `opening`'s rules, whose first round starts at the
@@ -122,6 +125,10 @@ pub fn listen(how: Listen, opening: Record) -> anyhow::Result<Listening> {
         .join_address()
         .context("reading the listening address")?;
     let join_line = format!("Join with: tictactoe join {addr} --code {}", host.code());
+    let offer = Offer::Tcp {
+        port: addr.port(),
+        bound: Some(bind),
+    };
     Ok(Listening {
         host,
         rules,
@@ -129,8 +136,14 @@ pub fn listen(how: Listen, opening: Record) -> anyhow::Result<Listening> {
         join_line,
         note: None,
         keep: Keep(None),
+        advert: discover::advertise(&offer, rules),
     })
 }
+
+/// The port an online host announces when it has no direct address (the service needs one;
+/// the ticket is what a joiner uses).
+#[cfg(feature = "online")]
+const DISCARD_PORT: u16 = 9;
 
 #[cfg(feature = "online")]
 fn listen_online(relay: Option<&str>, opening: Record) -> anyhow::Result<Listening> {
@@ -138,6 +151,10 @@ fn listen_online(relay: Option<&str>, opening: Record) -> anyhow::Result<Listeni
     let relay = relay.map(online::relay_url).transpose()?;
     let rules = opening.variant();
     let hosting = online::host(relay, rules)?;
+    let offer = Offer::Online {
+        ticket: hosting.ticket.announced(),
+        port: hosting.ticket.port().unwrap_or(DISCARD_PORT),
+    };
     Ok(Listening {
         host: hosting.host,
         rules,
@@ -145,6 +162,7 @@ fn listen_online(relay: Option<&str>, opening: Record) -> anyhow::Result<Listeni
         join_line: format!("Join with: tictactoe join {}", hosting.ticket),
         note: hosting.note,
         keep: Keep(Some(Box::new(hosting.keep))),
+        advert: discover::advertise(&offer, rules),
     })
 }
 
@@ -165,8 +183,16 @@ impl Listening {
         format!("Waiting for a player ({}; Ctrl-C cancels)…", self.rules)
     }
 
-    /// Starts accepting players; what happens arrives through `sink`.
+    /// Starts accepting players; what happens arrives through `sink`. The game stays
+    /// announced on this network until the first player joins.
     pub fn start(self, sink: Sink) -> anyhow::Result<Network> {
+        let advert = Mutex::new(self.advert);
+        let sink: Sink = Arc::new(move |event| {
+            if matches!(event, LinkEvent::Joined(_)) {
+                drop(advert.lock().map(|mut held| held.take()));
+            }
+            sink(event)
+        });
         let session = Session::starting_at(&self.opening, Player::Human, Player::Remote);
         let published = Arc::new(Mutex::new(state_of(&session.standing())));
         let link = self
