@@ -20,8 +20,9 @@ pub const SERVICE: &str = "_tictactoe._tcp.local.";
 /// How long `join` with no address looks for hosts at most.
 pub const BROWSE_FOR: Duration = Duration::from_secs(3);
 
-/// Once a host is found, how long to go on looking for others before choosing.
-const SETTLE: Duration = Duration::from_secs(1);
+/// Once a host is found, how long to go on looking for others before choosing: past the
+/// second query (sent 1 s after the first), which finds a host whose first answer was lost.
+const SETTLE: Duration = Duration::from_millis(1500);
 
 /// The version of the announcement's TXT entries.
 const VERSION: &str = "1";
