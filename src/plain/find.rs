@@ -145,9 +145,10 @@ fn browse_with_keys() -> anyhow::Result<Option<Vec<Found>>> {
     found
 }
 
-/// Whether a key that cancels is waiting (keys before it are dropped).
+/// Whether a key that cancels is waiting (keys before it are dropped). Polls for 1 ms: a
+/// poll of no time at all reports only what was read already, never the keys typed since.
 fn cancel_key() -> bool {
-    while event::poll(Duration::ZERO).unwrap_or(false) {
+    while event::poll(Duration::from_millis(1)).unwrap_or(false) {
         if let Ok(Event::Key(key)) = event::read()
             && key.kind == KeyEventKind::Press
             && (matches!(key.code, KeyCode::Char('q' | 'Q') | KeyCode::Esc)
