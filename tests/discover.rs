@@ -323,3 +323,22 @@ fn on_a_terminal_q_stops_the_search_at_once() {
         joiner.contents()
     );
 }
+
+#[cfg(feature = "online")]
+#[test]
+fn an_online_host_is_found_on_its_network_and_joined_with_the_code_it_prints() {
+    let Some(net) = Network::new() else { return };
+    // No relay can be reached here: the host says so after its 5 s and serves its network.
+    let host = net.spawn(&["host", "--online", "--relay", "http://127.0.0.1:9"]);
+    host.wait_for("Waiting for a player");
+    let output = host.output();
+    let code = output
+        .lines()
+        .find_map(|l| l.strip_prefix("On this network: tictactoe join --code "))
+        .unwrap_or_else(|| panic!("no line for this network in:\n{output}"))
+        .to_string();
+    let joiner = net.spawn(&["join", "--code", &code]);
+    joiner.wait_for("You play O.");
+    assert!(joiner.output().contains(" online, "), "{}", joiner.output());
+    host.wait_for("joined. You play X.");
+}

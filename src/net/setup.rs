@@ -178,6 +178,19 @@ impl Listening {
         &self.join_line
     }
 
+    /// For an online host announced on its network, the line a friend there joins with:
+    /// `On this network: tictactoe join --code k7m2-qx4p` (the ticket holds the code, and
+    /// the announcement leaves it out).
+    pub fn local_line(&self) -> Option<String> {
+        let online = matches!(self.keep, Keep(Some(_)));
+        (online && self.advert.is_some()).then(|| {
+            format!(
+                "On this network: tictactoe join --code {}",
+                self.host.code()
+            )
+        })
+    }
+
     /// `Waiting for a player (3×3, 3 in a row; Ctrl-C cancels)…`.
     pub fn waiting_line(&self) -> String {
         format!("Waiting for a player ({}; Ctrl-C cancels)…", self.rules)

@@ -48,6 +48,9 @@ pub fn host(
         writeln!(out, "{note}.")?;
     }
     writeln!(out, "{}", listening.join_line())?;
+    if let Some(line) = listening.local_line() {
+        writeln!(out, "{line}")?;
+    }
     let waiting = listening.waiting_line();
     let (tx, rx) = mpsc::channel();
     on_stop_signal(tx.clone())?;

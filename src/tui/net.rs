@@ -23,6 +23,9 @@ pub fn host(
         writeln!(out, "{note}.")?;
     }
     writeln!(out, "{join_line}")?;
+    if let Some(line) = listening.local_line() {
+        writeln!(out, "{line}")?;
+    }
     out.flush()?;
     drop(out);
     let (tx, rx) = channel();
