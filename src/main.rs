@@ -307,6 +307,10 @@ fn screen_options(cli: &Cli) -> tui::Options {
 /// `--review`, its review; a stop signal gives the conventional status.
 fn after_screen(cli: &Cli, summary: &tui::Summary) -> anyhow::Result<ExitCode> {
     let mut out = io::stdout().lock();
+    if summary.cancelled {
+        writeln!(out, "Cancelled.")?;
+        return Ok(ExitCode::FAILURE);
+    }
     writeln!(out, "{}", summary.score)?;
     if let Some(record) = &summary.record {
         writeln!(out, "Record: {record}")?;
@@ -330,6 +334,10 @@ fn exit_code(ending: Ending) -> ExitCode {
             ExitCode::FAILURE
         }
         Ending::Disconnected => ExitCode::FAILURE,
+        Ending::Cancelled => {
+            println!("Cancelled.");
+            ExitCode::FAILURE
+        }
         Ending::Stopped(signal) => ExitCode::from(128 + signal as u8),
     }
 }
@@ -409,7 +417,10 @@ fn join_found(cli: &Cli, args: &JoinArgs) -> anyhow::Result<ExitCode> {
             eprintln!("tictactoe: {why}");
             Ok(ExitCode::from(2))
         }
-        plain::find::Outcome::Cancelled => Ok(ExitCode::FAILURE),
+        plain::find::Outcome::Cancelled => {
+            println!("Cancelled.");
+            Ok(ExitCode::FAILURE)
+        }
     }
 }
 

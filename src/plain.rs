@@ -30,6 +30,8 @@ pub enum Ending {
     Left,
     /// The connection of a network game was lost for good.
     Disconnected,
+    /// The wait before a network game (for a relay, for the host) was cancelled with a key.
+    Cancelled,
     /// This stop signal ended the game (a network game after saying goodbye, a local one
     /// after `Quit.` and the record).
     Stopped(i32),

@@ -4,11 +4,11 @@
 //! other game on the machine's network is seen. Where the system does not allow a network of
 //! one's own, each test says why and passes without checking.
 
-use std::io::Write;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 mod proc;
+use proc::terminal::Terminal;
 use proc::{Proc, boards, record};
 
 const TIMEOUT: Duration = Duration::from_secs(20);
@@ -48,17 +48,21 @@ impl Network {
         Some(Network { holder, pid })
     }
 
-    /// `tictactoe` with `args`, inside this network.
-    fn spawn(&self, args: &[&str]) -> Proc {
-        let wrapper = [
+    /// What runs a program inside this network.
+    fn wrapper(&self) -> Vec<&str> {
+        vec![
             "nsenter",
             "--preserve-credentials",
             "-U",
             "-n",
             "-t",
             &self.pid,
-        ];
-        Proc::spawn_in(&wrapper, args, &[], TIMEOUT)
+        ]
+    }
+
+    /// `tictactoe` with `args`, inside this network.
+    fn spawn(&self, args: &[&str]) -> Proc {
+        Proc::spawn_in(&self.wrapper(), args, &[], TIMEOUT)
     }
 
     /// A host waiting for a player, with the code from its `Join with:` line.
@@ -189,109 +193,12 @@ fn a_wrong_code_for_a_found_host_is_refused() {
     );
 }
 
-/// `tictactoe` with `args` in a pseudo-terminal inside `net`, its screen parsed as it goes.
-struct Terminal {
-    child: Box<dyn portable_pty::Child + Send + Sync>,
-    writer: Box<dyn std::io::Write + Send>,
-    screen: std::sync::Arc<std::sync::Mutex<vt100::Parser>>,
-    _master: Box<dyn portable_pty::MasterPty + Send>,
-}
-
-impl Terminal {
-    fn start(net: &Network, args: &[&str]) -> Terminal {
-        let pair = portable_pty::native_pty_system()
-            .openpty(portable_pty::PtySize {
-                rows: 24,
-                cols: 80,
-                pixel_width: 0,
-                pixel_height: 0,
-            })
-            .expect("a pty");
-        let mut cmd = portable_pty::CommandBuilder::new("nsenter");
-        cmd.args(["--preserve-credentials", "-U", "-n", "-t", &net.pid]);
-        cmd.arg(env!("CARGO_BIN_EXE_tictactoe"));
-        cmd.args(args);
-        cmd.cwd(env!("CARGO_MANIFEST_DIR"));
-        cmd.env("TERM", "xterm-256color");
-        cmd.env("LANG", "C.UTF-8");
-        cmd.env("RUST_BACKTRACE", "0");
-        cmd.env(
-            "TICTACTOE_HOME",
-            concat!(env!("CARGO_TARGET_TMPDIR"), "/home"),
-        );
-        let child = pair.slave.spawn_command(cmd).expect("the game starts");
-        drop(pair.slave);
-        let writer = pair.master.take_writer().unwrap();
-        let mut reader = pair.master.try_clone_reader().unwrap();
-        let screen = std::sync::Arc::new(std::sync::Mutex::new(vt100::Parser::new(24, 80, 0)));
-        let parser = std::sync::Arc::clone(&screen);
-        std::thread::spawn(move || {
-            let mut buf = [0u8; 4096];
-            while let Ok(n) = std::io::Read::read(&mut reader, &mut buf) {
-                if n == 0 {
-                    break;
-                }
-                parser.lock().unwrap().process(&buf[..n]);
-            }
-        });
-        Terminal {
-            child,
-            writer,
-            screen,
-            _master: pair.master,
-        }
-    }
-
-    fn contents(&self) -> String {
-        self.screen.lock().unwrap().screen().contents()
-    }
-
-    fn wait_for(&self, text: &str) {
-        let start = Instant::now();
-        while !self.contents().contains(text) {
-            assert!(
-                start.elapsed() < TIMEOUT,
-                "timed out waiting for {text:?}; screen:\n{}",
-                self.contents()
-            );
-            std::thread::sleep(Duration::from_millis(5));
-        }
-    }
-
-    fn send(&mut self, keys: &str) {
-        self.writer.write_all(keys.as_bytes()).unwrap();
-        self.writer.flush().unwrap();
-    }
-
-    fn wait_exit(&mut self) -> portable_pty::ExitStatus {
-        let start = Instant::now();
-        loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                return status;
-            }
-            assert!(
-                start.elapsed() < TIMEOUT,
-                "did not exit; screen:\n{}",
-                self.contents()
-            );
-            std::thread::sleep(Duration::from_millis(10));
-        }
-    }
-}
-
-impl Drop for Terminal {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 #[test]
 fn on_a_terminal_several_hosts_are_offered_by_number_and_the_code_is_asked_for() {
     let Some(net) = Network::new() else { return };
     let (_first, _) = net.host(&[]);
     let (second, code) = net.host(&["--size", "4"]);
-    let mut joiner = Terminal::start(&net, &["join"]);
+    let mut joiner = Terminal::start(&net.wrapper(), &["join"]);
     joiner.wait_for("Which game? (1-2, q cancels)");
     let listed = joiner.contents();
     let four = if listed
@@ -312,7 +219,7 @@ fn on_a_terminal_several_hosts_are_offered_by_number_and_the_code_is_asked_for()
 #[test]
 fn on_a_terminal_q_stops_the_search_at_once() {
     let Some(net) = Network::new() else { return };
-    let mut joiner = Terminal::start(&net, &["join"]);
+    let mut joiner = Terminal::start(&net.wrapper(), &["join"]);
     joiner.wait_for("Looking for a game on this network (3 s; q cancels)…");
     joiner.send("q");
     let status = joiner.wait_exit();

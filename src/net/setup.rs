@@ -84,6 +84,13 @@ pub enum Listen {
     Online { relay: Option<String> },
 }
 
+impl Listen {
+    /// Whether the host is online, which first waits to reach a relay.
+    pub fn is_online(&self) -> bool {
+        !matches!(self, Listen::Tcp { .. })
+    }
+}
+
 /// Where a joiner goes.
 #[derive(Clone, Debug)]
 pub enum Target {
@@ -95,6 +102,17 @@ pub enum Target {
         ticket: crate::net::online::Ticket,
         relay: Option<String>,
     },
+}
+
+impl Target {
+    /// The host as people read it: `192.168.1.20:7373`, or an online host's short id.
+    pub fn name(&self) -> String {
+        match self {
+            Target::Address { target, .. } => cut(target, 60),
+            #[cfg(feature = "online")]
+            Target::Ticket { ticket, .. } => ticket.short_name(),
+        }
+    }
 }
 
 /// A host listening, not yet accepting.

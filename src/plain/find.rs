@@ -3,13 +3,10 @@
 //! Written in lines, before either front end takes over.
 
 use std::io::{self, BufRead, Write};
-use std::time::Duration;
-
-use crossterm::event::{self, Event, KeyCode, KeyEventKind, KeyModifiers};
-use crossterm::terminal;
 
 use crate::net::discover::{self, BROWSE_FOR, Choice, Found, Way};
 use crate::net::setup::Target;
+use crate::waiting;
 
 /// Where looking for a game led.
 #[derive(Debug)]
@@ -40,12 +37,8 @@ pub fn target(
         BROWSE_FOR.as_secs()
     )?;
     out.flush()?;
-    let found = if terminal {
-        browse_with_keys()?
-    } else {
-        discover::browse(BROWSE_FOR, &|| false)?
-    };
-    let Some(found) = found else {
+    let found = waiting::cancellable(terminal, || discover::browse(BROWSE_FOR, &|| false))?;
+    let Some(found) = found.transpose()?.flatten() else {
         return Ok(Outcome::Cancelled);
     };
     let host = match Choice::of(found) {
@@ -134,31 +127,6 @@ fn ask(input: &mut dyn BufRead, out: &mut dyn Write, question: &str) -> io::Resu
     io::Read::take(&mut *input, 200).read_until(b'\n', &mut line)?;
     let line = String::from_utf8_lossy(&line).trim().to_string();
     Ok((!line.is_empty() && !line.eq_ignore_ascii_case("q")).then_some(line))
-}
-
-/// Browses with the terminal in raw mode, so that `q`, Esc or Ctrl-C stops at once; `None`
-/// when stopped.
-fn browse_with_keys() -> anyhow::Result<Option<Vec<Found>>> {
-    terminal::enable_raw_mode()?;
-    let found = discover::browse(BROWSE_FOR, &cancel_key);
-    terminal::disable_raw_mode()?;
-    found
-}
-
-/// Whether a key that cancels is waiting (keys before it are dropped). Polls for 1 ms: a
-/// poll of no time at all reports only what was read already, never the keys typed since.
-fn cancel_key() -> bool {
-    while event::poll(Duration::from_millis(1)).unwrap_or(false) {
-        if let Ok(Event::Key(key)) = event::read()
-            && key.kind == KeyEventKind::Press
-            && (matches!(key.code, KeyCode::Char('q' | 'Q') | KeyCode::Esc)
-                || (key.code == KeyCode::Char('c')
-                    && key.modifiers.contains(KeyModifiers::CONTROL)))
-        {
-            return true;
-        }
-    }
-    false
 }
 
 #[cfg(test)]

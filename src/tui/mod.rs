@@ -61,6 +61,20 @@ pub struct Summary {
     pub record: Option<Record>,
     /// The signal that ended the game, if one did.
     pub signal: Option<i32>,
+    /// The wait before a network game was cancelled with a key: nothing was played.
+    pub cancelled: bool,
+}
+
+impl Summary {
+    /// A network game whose wait (for a relay, for the host) was cancelled.
+    pub fn cancelled() -> Summary {
+        Summary {
+            score: String::new(),
+            record: None,
+            signal: None,
+            cancelled: true,
+        }
+    }
 }
 
 /// Everything the loop waits for.
@@ -133,6 +147,7 @@ pub fn run_with(
         score: game.app.session().score_line(),
         record: game.app.last_record(),
         signal: game.signal,
+        cancelled: false,
     })
 }
 

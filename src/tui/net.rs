@@ -8,6 +8,7 @@ use crate::net::link::sink;
 use crate::net::setup::{self, Listen, Target};
 use crate::player::Brain;
 use crate::record::Record;
+use crate::waiting;
 
 /// `tictactoe host` in the terminal game: prints the join line, then plays on the screen,
 /// which shows the line until a player joins.
@@ -16,7 +17,14 @@ pub fn host(
     brain: Brain,
     options: Options,
 ) -> anyhow::Result<Summary> {
-    let listening = setup::listen(how, opening)?;
+    let keys = waiting::keys_cancel();
+    if keys && how.is_online() {
+        println!("Reaching a relay (q cancels)…");
+    }
+    let Some(listening) = waiting::cancellable(keys, move || setup::listen(how, opening))? else {
+        return Ok(Summary::cancelled());
+    };
+    let listening = listening?;
     let join_line = listening.join_line().to_string();
     let mut out = io::stdout().lock();
     if let Some(note) = listening.note() {
@@ -42,7 +50,13 @@ pub fn host(
 /// on the screen.
 pub fn join(target: Target, brain: Brain, options: Options) -> anyhow::Result<Summary> {
     let (tx, rx) = channel();
-    let (network, _) = setup::join(target, sink(tx.clone(), Message::Net))?;
+    println!("Connecting to {} (q cancels)…", target.name());
+    let into = sink(tx.clone(), Message::Net);
+    let keys = waiting::keys_cancel();
+    let Some(joined) = waiting::cancellable(keys, move || setup::join(target, into))? else {
+        return Ok(Summary::cancelled());
+    };
+    let (network, _) = joined?;
     let net = Network {
         game: network.net,
         connection: network.connection,

@@ -2,6 +2,8 @@
 //! input, and its standard output and error collected together as they arrive, with waits
 //! that fail with the output after a time limit.
 
+pub mod terminal;
+
 use std::io::{Read, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::{Arc, Mutex};
