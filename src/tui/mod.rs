@@ -87,6 +87,8 @@ pub enum Message {
     Net(LinkEvent),
     /// A stop signal (SIGTERM, SIGHUP, SIGINT and the like), with its number.
     Stop(i32),
+    /// How the two sides of an online game are connected now (`relayed, round trip 31 ms`).
+    Path(String),
 }
 
 /// The loop's channel: a network connection made before the screen is taken sends into it.
@@ -243,6 +245,7 @@ impl Game<'_> {
             Ok(Message::Answer(id, reply)) => return Ok(self.answer(id, reply, job)),
             Ok(Message::Net(event)) => self.app.handle(Event::Net(event)),
             Ok(Message::Stop(number)) => self.signal = Some(number),
+            Ok(Message::Path(path)) => self.app.set_net_path(path),
             Err(RecvTimeoutError::Timeout) => {
                 if self.app.ticking() {
                     self.app.handle(Event::Tick);

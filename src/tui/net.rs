@@ -2,10 +2,13 @@
 //! screen is taken, then the usual loop with the connection beside it.
 
 use std::io::{self, Write};
+use std::sync::mpsc::Sender;
+use std::thread;
+use std::time::Duration;
 
 use super::{Message, Network, Options, Summary, channel, run_with};
 use crate::net::link::sink;
-use crate::net::setup::{self, Listen, Target};
+use crate::net::setup::{self, Listen, PathWatch, Target};
 use crate::player::Brain;
 use crate::record::Record;
 use crate::waiting;
@@ -38,6 +41,7 @@ pub fn host(
     drop(out);
     let (tx, rx) = channel();
     let network = listening.start(sink(tx.clone(), Message::Net))?;
+    watch_path(network.watch.clone(), &tx)?;
     let net = Network {
         game: network.net,
         connection: network.connection,
@@ -57,10 +61,40 @@ pub fn join(target: Target, brain: Brain, options: Options) -> anyhow::Result<Su
         return Ok(Summary::cancelled());
     };
     let (network, _) = joined?;
+    watch_path(network.watch.clone(), &tx)?;
     let net = Network {
         game: network.net,
         connection: network.connection,
         join_line: network.path.map(|path| format!("Connected: {path}.")),
     };
     run_with(network.session, brain, options, (tx, rx), Some(net))
+}
+
+/// How often the path between two online players is looked at again.
+const PATH_EVERY: Duration = Duration::from_secs(1);
+
+/// Sends how the two sides are connected to the loop whenever it reads differently (the way,
+/// or the round trip to a tenth of a millisecond), until the loop is gone.
+fn watch_path(watch: Option<PathWatch>, tx: &Sender<Message>) -> io::Result<()> {
+    let Some(watch) = watch else {
+        return Ok(());
+    };
+    let tx = tx.clone();
+    thread::Builder::new()
+        .name("net-path".into())
+        .spawn(move || {
+            let mut last = String::new();
+            loop {
+                if let Some(path) = watch()
+                    && path != last
+                {
+                    last.clone_from(&path);
+                    if tx.send(Message::Path(path)).is_err() {
+                        return;
+                    }
+                }
+                thread::sleep(PATH_EVERY);
+            }
+        })?;
+    Ok(())
 }
