@@ -291,11 +291,13 @@ pub struct HostArgs {
 #[derive(Debug, Args)]
 pub struct JoinArgs {
     /// The host's address, as `tictactoe host` printed it (the port defaults to 7373), or
-    /// the ticket `tictactoe host --online` printed
+    /// the ticket `tictactoe host --online` printed; with neither, looks for a host on this
+    /// network for 3 s
     #[arg(value_name = "HOST[:PORT]|TICKET")]
-    pub target: String,
+    pub target: Option<String>,
 
-    /// The join code the host printed (a ticket holds its own)
+    /// The join code the host printed (a ticket holds its own; without an address, asked
+    /// for on a terminal)
     #[arg(long, value_name = "CODE")]
     pub code: Option<String>,
 

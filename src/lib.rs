@@ -14,7 +14,8 @@
 //! - [`report`]: what several front ends print (boards as text, [`report::analyze`],
 //!   [`report::review`], [`report::explain`]);
 //! - front ends: [`plain`] (lines) and [`tui`] (the full-screen terminal game), which drive a
-//!   game through the interface above, once for every rule set.
+//!   game through the interface above, once for every rule set; [`waiting`]: the waits
+//!   before a network game that a key cancels, for both.
 //!
 //! ```
 //! use tictactoe::board::Board;
@@ -48,3 +49,4 @@ pub mod report;
 pub mod search;
 pub mod tui;
 pub mod ultimate;
+pub mod waiting;

@@ -307,6 +307,10 @@ fn screen_options(cli: &Cli) -> tui::Options {
 /// `--review`, its review; a stop signal gives the conventional status.
 fn after_screen(cli: &Cli, summary: &tui::Summary) -> anyhow::Result<ExitCode> {
     let mut out = io::stdout().lock();
+    if summary.cancelled {
+        writeln!(out, "Cancelled.")?;
+        return Ok(ExitCode::FAILURE);
+    }
     writeln!(out, "{}", summary.score)?;
     if let Some(record) = &summary.record {
         writeln!(out, "Record: {record}")?;
@@ -330,6 +334,10 @@ fn exit_code(ending: Ending) -> ExitCode {
             ExitCode::FAILURE
         }
         Ending::Disconnected => ExitCode::FAILURE,
+        Ending::Cancelled => {
+            println!("Cancelled.");
+            ExitCode::FAILURE
+        }
         Ending::Stopped(signal) => ExitCode::from(128 + signal as u8),
     }
 }
@@ -379,24 +387,50 @@ fn host_at(cli: &Cli, setup: (Listen, Record)) -> anyhow::Result<ExitCode> {
 
 /// `tictactoe join`: the chosen front end connects with the code and plays the host's game.
 fn join(cli: &Cli, args: &JoinArgs) -> anyhow::Result<ExitCode> {
+    let Some(address) = &args.target else {
+        return join_found(cli, args);
+    };
     let target = match &args.code {
         Some(code) if args.relay.is_none() => Target::Address {
-            target: args.target.clone(),
+            target: address.clone(),
             code: code.clone(),
         },
         Some(_) => usage_error("--relay goes with a ticket, not with an address and --code"),
-        None => online_target(args),
+        None => online_target(address, args),
     };
     join_at(cli, target)
 }
 
+/// `tictactoe join` with no address: joins a host found on this network.
+fn join_found(cli: &Cli, args: &JoinArgs) -> anyhow::Result<ExitCode> {
+    let terminal = io::stdin().is_terminal() && io::stdout().is_terminal();
+    let found = plain::find::target(
+        args.code.as_deref(),
+        args.relay.as_deref(),
+        terminal,
+        &mut io::stdin().lock(),
+        &mut io::stdout().lock(),
+    )?;
+    match found {
+        plain::find::Outcome::Join(target) => join_at(cli, target),
+        plain::find::Outcome::Failed(why) => {
+            eprintln!("tictactoe: {why}");
+            Ok(ExitCode::from(2))
+        }
+        plain::find::Outcome::Cancelled => {
+            println!("Cancelled.");
+            Ok(ExitCode::FAILURE)
+        }
+    }
+}
+
 /// `join <ticket>`: the ticket read, or a usage error that says what is wrong with it.
 #[cfg(feature = "online")]
-fn online_target(args: &JoinArgs) -> Target {
-    if args.target.contains(['.', ':']) {
+fn online_target(address: &str, args: &JoinArgs) -> Target {
+    if address.contains(['.', ':']) {
         usage_error("joining HOST[:PORT] needs --code CODE, the code the host printed");
     }
-    match args.target.parse() {
+    match address.parse() {
         Ok(ticket) => Target::Ticket {
             ticket,
             relay: args.relay.clone(),
@@ -408,7 +442,7 @@ fn online_target(args: &JoinArgs) -> Target {
 }
 
 #[cfg(not(feature = "online"))]
-fn online_target(_: &JoinArgs) -> Target {
+fn online_target(_: &str, _: &JoinArgs) -> Target {
     usage_error("joining needs --code (this build has no online play: tickets are not read)")
 }
 

@@ -4,6 +4,7 @@
 //! A bad line gets one line naming the problem and the same prompt again; the board is
 //! untouched.
 
+pub mod find;
 mod lines;
 mod net;
 
@@ -29,6 +30,8 @@ pub enum Ending {
     Left,
     /// The connection of a network game was lost for good.
     Disconnected,
+    /// The wait before a network game (for a relay, for the host) was cancelled with a key.
+    Cancelled,
     /// This stop signal ended the game (a network game after saying goodbye, a local one
     /// after `Quit.` and the record).
     Stopped(i32),

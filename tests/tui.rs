@@ -1021,6 +1021,14 @@ fn two_terminals_play_online_through_the_relay_with_keys() {
     joiner.wait_board("..O/XX./...");
     joiner.send("1");
     host.wait_board("..O/XX./O..");
+    // Each status line tells how the two are connected, beside the other player's name.
+    for tui in [&host, &joiner] {
+        tui.wait_for("the path on the status line", |s| {
+            s.contents()
+                .lines()
+                .any(|l| l.contains(": you") && l.contains(" (relayed, round trip "))
+        });
+    }
     host.send("6");
     joiner.wait_text("wins. n: ask for a rematch");
     host.wait_text("You win!");

@@ -199,6 +199,11 @@ impl Joiner {
         &*self.route
     }
 
+    /// The way to the host, to ask later how the connection goes.
+    pub fn route_handle(&self) -> Arc<dyn Route> {
+        Arc::clone(&self.route)
+    }
+
     /// One connection and handshake; `rejoining` announces the host's session as
     /// [`LinkEvent::Rejoined`].
     fn connect(&self, sink: &Sink, rejoining: bool) -> Result<Welcome, JoinError> {

@@ -8,6 +8,7 @@
 //! bytes are pumped between them in the layer's runtime, which never leaves this module. The
 //! host shares its handshake places by the peer's endpoint key, as it does by address.
 
+use std::collections::HashMap;
 use std::fmt;
 use std::io;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpStream};
@@ -271,6 +272,9 @@ impl Drop for Rt {
 struct Pumps {
     sending: Mutex<usize>,
     done: Condvar,
+    /// The host's open connections by the peer's key, so that how the player is connected
+    /// can be told at any time ([`Keep::path_to`]).
+    open: Mutex<HashMap<[u8; 32], Connection>>,
 }
 
 impl Pumps {
@@ -281,6 +285,23 @@ impl Pumps {
     fn stop(&self) {
         *self.sending.lock().unwrap_or_else(PoisonError::into_inner) -= 1;
         self.done.notify_all();
+    }
+
+    fn opened(&self, connection: &Connection) {
+        let key = *connection.remote_id().as_bytes();
+        let mut open = self.open.lock().unwrap_or_else(PoisonError::into_inner);
+        open.insert(key, connection.clone());
+    }
+
+    fn closed(&self, connection: &Connection) {
+        let key = *connection.remote_id().as_bytes();
+        let mut open = self.open.lock().unwrap_or_else(PoisonError::into_inner);
+        if open
+            .get(&key)
+            .is_some_and(|c| c.stable_id() == connection.stable_id())
+        {
+            open.remove(&key);
+        }
     }
 
     /// Waits, at most `within`, for every pump to have sent everything.
@@ -310,7 +331,22 @@ impl Drop for Side {
 }
 
 /// What keeps an online game's transport alive: the game's network holds it until the end.
-pub struct Keep(#[allow(dead_code)] Arc<Side>);
+#[derive(Clone)]
+pub struct Keep(Arc<Side>);
+
+impl Keep {
+    /// How the host is connected now to the peer with this key, if it is: `direct, round
+    /// trip 0.4 ms` or `relayed, round trip 31 ms`.
+    pub fn path_to(&self, key: &[u8; 32]) -> Option<String> {
+        let open = self
+            .0
+            .pumps
+            .open
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        path_of(open.get(key)?)
+    }
+}
 
 /// Binds an endpoint that talks to `relay` (the public relays when `None`).
 fn bind(runtime: &Rt, relay: Option<&RelayUrl>) -> anyhow::Result<Endpoint> {
@@ -435,6 +471,7 @@ async fn admit(
     let peer = Peer::online(*id.as_bytes(), label, name);
     feed.send((theirs, peer)).map_err(io::Error::other)?;
     pumps.start();
+    pumps.opened(&connection);
     tokio::spawn(pump(ours, send, recv, connection, pumps));
     Ok(())
 }
@@ -475,6 +512,7 @@ async fn pump(
     let _ = send.finish();
     let _ = timeout(DRAIN_WITHIN, send.stopped()).await;
     pumps.stop();
+    pumps.closed(&connection);
     let _ = timeout(DRAIN_WITHIN, down).await;
     connection.close(0u32.into(), b"bye");
 }
@@ -601,6 +639,22 @@ impl Ticket {
             ..self
         }
     }
+
+    /// The ticket as a host announces it on its network: its code replaced by `-`, so that
+    /// a joiner still needs the code the host printed ([`Ticket::with_code`]).
+    pub fn announced(&self) -> String {
+        self.clone().with_code("-").to_string()
+    }
+
+    /// The host's short id, as people see it.
+    pub fn short_name(&self) -> String {
+        self.short_id()
+    }
+
+    /// The port of its first direct address, if it has one.
+    pub fn port(&self) -> Option<u16> {
+        self.addrs.first().map(SocketAddr::port)
+    }
 }
 
 #[cfg(test)]
@@ -617,6 +671,27 @@ mod tests {
                 "[fe80::1]:51820".parse().unwrap(),
             ],
         }
+    }
+
+    #[test]
+    fn an_announced_ticket_leaves_the_code_out_and_takes_the_one_typed() {
+        let announced: Ticket = ticket().announced().parse().unwrap();
+        assert_eq!(announced.code(), "-");
+        assert_eq!(announced.with_code("k7m2-qx4p"), ticket());
+        let found = crate::net::discover::read(
+            9,
+            &[],
+            &[
+                ("v", "1"),
+                ("name", "pc"),
+                ("ticket", &ticket().announced()),
+            ],
+        )
+        .unwrap();
+        assert_eq!(
+            found.to_string(),
+            format!("pc online, {} (?)", ticket().short_id())
+        );
     }
 
     #[test]

@@ -4,15 +4,17 @@
 
 use std::fmt;
 use std::net::IpAddr;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use anyhow::Context;
 
 use crate::board::Mark;
 use crate::game::{Session, Side};
+use crate::net::discover::{self, Advert, Offer};
 use crate::net::host::Host;
 use crate::net::join::Joiner;
-use crate::net::link::Sink;
+use crate::net::link::{LinkEvent, Sink};
+use crate::net::peer::PeerKey;
 use crate::net::protocol::{MAX_CODE, cut};
 use crate::net::session::{Connection, NetGame, joiner_session, standing_of, state_of};
 use crate::player::Player;
@@ -68,7 +70,17 @@ pub struct Network {
     pub connection: Connection,
     pub keep: Keep,
     pub path: Option<String>,
+    /// How the two are connected now, for an online game.
+    pub watch: Option<PathWatch>,
 }
+
+/// How the two sides are connected now, where the transport can tell (`direct, round trip
+/// 0.4 ms`): asked again during a game, since the path changes (relayed at first, direct once
+/// the routers let a direct path through).
+pub type PathWatch = Arc<dyn Fn() -> Option<String> + Send + Sync>;
+
+/// How an online host is connected now to the peer with this key.
+type PathTo = Arc<dyn Fn(&[u8; 32]) -> Option<String> + Send + Sync>;
 
 /// What keeps a transport alive beside the connection (nothing for TCP).
 pub struct Keep(#[allow(dead_code)] Option<Box<dyn Send>>);
@@ -81,6 +93,13 @@ pub enum Listen {
     /// Online, through a relay (`--relay`, or the public relays).
     #[cfg(feature = "online")]
     Online { relay: Option<String> },
+}
+
+impl Listen {
+    /// Whether the host is online, which first waits to reach a relay.
+    pub fn is_online(&self) -> bool {
+        !matches!(self, Listen::Tcp { .. })
+    }
 }
 
 /// Where a joiner goes.
@@ -96,6 +115,17 @@ pub enum Target {
     },
 }
 
+impl Target {
+    /// The host as people read it: `192.168.1.20:7373`, or an online host's short id.
+    pub fn name(&self) -> String {
+        match self {
+            Target::Address { target, .. } => cut(target, 60),
+            #[cfg(feature = "online")]
+            Target::Ticket { ticket, .. } => ticket.short_name(),
+        }
+    }
+}
+
 /// A host listening, not yet accepting.
 pub struct Listening {
     host: Host,
@@ -104,6 +134,10 @@ pub struct Listening {
     join_line: String,
     note: Option<String>,
     keep: Keep,
+    /// The game announced on this network until a player joins.
+    advert: Option<Advert>,
+    /// An online host's way to tell how it is connected to a peer.
+    path_to: Option<PathTo>,
 }
 
 /// Listens as `how` says for a game of `opening`'s rules, whose first round starts at the
@@ -122,6 +156,10 @@ pub fn listen(how: Listen, opening: Record) -> anyhow::Result<Listening> {
         .join_address()
         .context("reading the listening address")?;
     let join_line = format!("Join with: tictactoe join {addr} --code {}", host.code());
+    let offer = Offer::Tcp {
+        port: addr.port(),
+        bound: Some(bind),
+    };
     Ok(Listening {
         host,
         rules,
@@ -129,8 +167,15 @@ pub fn listen(how: Listen, opening: Record) -> anyhow::Result<Listening> {
         join_line,
         note: None,
         keep: Keep(None),
+        advert: discover::advertise(&offer, rules),
+        path_to: None,
     })
 }
+
+/// The port an online host announces when it has no direct address (the service needs one;
+/// the ticket is what a joiner uses).
+#[cfg(feature = "online")]
+const DISCARD_PORT: u16 = 9;
 
 #[cfg(feature = "online")]
 fn listen_online(relay: Option<&str>, opening: Record) -> anyhow::Result<Listening> {
@@ -138,13 +183,19 @@ fn listen_online(relay: Option<&str>, opening: Record) -> anyhow::Result<Listeni
     let relay = relay.map(online::relay_url).transpose()?;
     let rules = opening.variant();
     let hosting = online::host(relay, rules)?;
+    let offer = Offer::Online {
+        ticket: hosting.ticket.announced(),
+        port: hosting.ticket.port().unwrap_or(DISCARD_PORT),
+    };
     Ok(Listening {
         host: hosting.host,
         rules,
         opening,
         join_line: format!("Join with: tictactoe join {}", hosting.ticket),
         note: hosting.note,
-        keep: Keep(Some(Box::new(hosting.keep))),
+        keep: Keep(Some(Box::new(hosting.keep.clone()))),
+        advert: discover::advertise(&offer, rules),
+        path_to: Some(Arc::new(move |key| hosting.keep.path_to(key))),
     })
 }
 
@@ -160,13 +211,45 @@ impl Listening {
         &self.join_line
     }
 
+    /// For an online host announced on its network, the line a friend there joins with:
+    /// `On this network: tictactoe join --code k7m2-qx4p` (the ticket holds the code, and
+    /// the announcement leaves it out).
+    pub fn local_line(&self) -> Option<String> {
+        let online = matches!(self.keep, Keep(Some(_)));
+        (online && self.advert.is_some()).then(|| {
+            format!(
+                "On this network: tictactoe join --code {}",
+                self.host.code()
+            )
+        })
+    }
+
     /// `Waiting for a player (3×3, 3 in a row; Ctrl-C cancels)…`.
     pub fn waiting_line(&self) -> String {
         format!("Waiting for a player ({}; Ctrl-C cancels)…", self.rules)
     }
 
-    /// Starts accepting players; what happens arrives through `sink`.
+    /// Starts accepting players; what happens arrives through `sink`. The game stays
+    /// announced on this network until the first player joins.
     pub fn start(self, sink: Sink) -> anyhow::Result<Network> {
+        let advert = Mutex::new(self.advert);
+        let player: Arc<Mutex<Option<[u8; 32]>>> = Arc::default();
+        let joined = Arc::clone(&player);
+        let sink: Sink = Arc::new(move |event| {
+            if let LinkEvent::Joined(peer) = &event {
+                drop(advert.lock().map(|mut held| held.take()));
+                if let PeerKey::Endpoint(key) = peer.key() {
+                    *joined.lock().unwrap_or_else(PoisonError::into_inner) = Some(key);
+                }
+            }
+            sink(event)
+        });
+        let watch = self.path_to.map(|path_to| -> PathWatch {
+            Arc::new(move || {
+                let key = (*player.lock().unwrap_or_else(PoisonError::into_inner))?;
+                path_to(&key)
+            })
+        });
         let session = Session::starting_at(&self.opening, Player::Human, Player::Remote);
         let published = Arc::new(Mutex::new(state_of(&session.standing())));
         let link = self
@@ -179,6 +262,7 @@ impl Listening {
             connection: Connection::host(link, published, sink),
             keep: self.keep,
             path: None,
+            watch,
         })
     }
 }
@@ -211,6 +295,10 @@ pub fn join(target: Target, sink: Sink) -> anyhow::Result<(Network, String)> {
         Mark::O
     };
     let path = route.path();
+    let watch = path.as_ref().map(|_| -> PathWatch {
+        let route = joiner.route_handle();
+        Arc::new(move || route.path())
+    });
     let how = path
         .as_ref()
         .map_or_else(String::new, |path| format!("; {path}"));
@@ -225,6 +313,7 @@ pub fn join(target: Target, sink: Sink) -> anyhow::Result<(Network, String)> {
         connection: Connection::joiner(joiner, sink),
         keep,
         path,
+        watch,
     };
     Ok((network, line))
 }

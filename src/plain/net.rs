@@ -18,6 +18,7 @@ use crate::net::session::{NO_UNDO, NetEvent};
 use crate::net::setup::{self, Listen, Network, Target};
 use crate::player::Brain;
 use crate::record::Record;
+use crate::waiting;
 
 /// What the plain network game waits for.
 #[derive(Debug)]
@@ -43,11 +44,22 @@ pub fn host(
     out: &mut dyn Write,
     options: Options,
 ) -> anyhow::Result<Ending> {
-    let listening = setup::listen(how, opening)?;
+    let keys = waiting::keys_cancel();
+    if keys && how.is_online() {
+        writeln!(out, "Reaching a relay (q cancels)…")?;
+        out.flush()?;
+    }
+    let Some(listening) = waiting::cancellable(keys, move || setup::listen(how, opening))? else {
+        return Ok(Ending::Cancelled);
+    };
+    let listening = listening?;
     if let Some(note) = listening.note() {
         writeln!(out, "{note}.")?;
     }
     writeln!(out, "{}", listening.join_line())?;
+    if let Some(line) = listening.local_line() {
+        writeln!(out, "{line}")?;
+    }
     let waiting = listening.waiting_line();
     let (tx, rx) = mpsc::channel();
     on_stop_signal(tx.clone())?;
@@ -83,7 +95,16 @@ pub fn join(
     options: Options,
 ) -> anyhow::Result<Ending> {
     let (tx, rx) = mpsc::channel();
-    let (mut network, line) = setup::join(target, sink(tx.clone(), Input::Net))?;
+    let keys = waiting::keys_cancel();
+    if keys {
+        writeln!(out, "Connecting to {} (q cancels)…", target.name())?;
+        out.flush()?;
+    }
+    let into = sink(tx.clone(), Input::Net);
+    let Some(joined) = waiting::cancellable(keys, move || setup::join(target, into))? else {
+        return Ok(Ending::Cancelled);
+    };
+    let (mut network, line) = joined?;
     on_stop_signal(tx.clone())?;
     writeln!(out, "{line}")?;
     read_lines(input, tx).context("reading input")?;

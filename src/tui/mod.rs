@@ -61,6 +61,20 @@ pub struct Summary {
     pub record: Option<Record>,
     /// The signal that ended the game, if one did.
     pub signal: Option<i32>,
+    /// The wait before a network game was cancelled with a key: nothing was played.
+    pub cancelled: bool,
+}
+
+impl Summary {
+    /// A network game whose wait (for a relay, for the host) was cancelled.
+    pub fn cancelled() -> Summary {
+        Summary {
+            score: String::new(),
+            record: None,
+            signal: None,
+            cancelled: true,
+        }
+    }
 }
 
 /// Everything the loop waits for.
@@ -73,6 +87,8 @@ pub enum Message {
     Net(LinkEvent),
     /// A stop signal (SIGTERM, SIGHUP, SIGINT and the like), with its number.
     Stop(i32),
+    /// How the two sides of an online game are connected now (`relayed, round trip 31 ms`).
+    Path(String),
 }
 
 /// The loop's channel: a network connection made before the screen is taken sends into it.
@@ -133,6 +149,7 @@ pub fn run_with(
         score: game.app.session().score_line(),
         record: game.app.last_record(),
         signal: game.signal,
+        cancelled: false,
     })
 }
 
@@ -228,6 +245,7 @@ impl Game<'_> {
             Ok(Message::Answer(id, reply)) => return Ok(self.answer(id, reply, job)),
             Ok(Message::Net(event)) => self.app.handle(Event::Net(event)),
             Ok(Message::Stop(number)) => self.signal = Some(number),
+            Ok(Message::Path(path)) => self.app.set_net_path(path),
             Err(RecvTimeoutError::Timeout) => {
                 if self.app.ticking() {
                     self.app.handle(Event::Tick);

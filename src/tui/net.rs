@@ -2,12 +2,16 @@
 //! screen is taken, then the usual loop with the connection beside it.
 
 use std::io::{self, Write};
+use std::sync::mpsc::Sender;
+use std::thread;
+use std::time::Duration;
 
 use super::{Message, Network, Options, Summary, channel, run_with};
 use crate::net::link::sink;
-use crate::net::setup::{self, Listen, Target};
+use crate::net::setup::{self, Listen, PathWatch, Target};
 use crate::player::Brain;
 use crate::record::Record;
+use crate::waiting;
 
 /// `tictactoe host` in the terminal game: prints the join line, then plays on the screen,
 /// which shows the line until a player joins.
@@ -16,17 +20,28 @@ pub fn host(
     brain: Brain,
     options: Options,
 ) -> anyhow::Result<Summary> {
-    let listening = setup::listen(how, opening)?;
+    let keys = waiting::keys_cancel();
+    if keys && how.is_online() {
+        println!("Reaching a relay (q cancels)…");
+    }
+    let Some(listening) = waiting::cancellable(keys, move || setup::listen(how, opening))? else {
+        return Ok(Summary::cancelled());
+    };
+    let listening = listening?;
     let join_line = listening.join_line().to_string();
     let mut out = io::stdout().lock();
     if let Some(note) = listening.note() {
         writeln!(out, "{note}.")?;
     }
     writeln!(out, "{join_line}")?;
+    if let Some(line) = listening.local_line() {
+        writeln!(out, "{line}")?;
+    }
     out.flush()?;
     drop(out);
     let (tx, rx) = channel();
     let network = listening.start(sink(tx.clone(), Message::Net))?;
+    watch_path(network.watch.clone(), &tx)?;
     let net = Network {
         game: network.net,
         connection: network.connection,
@@ -39,11 +54,47 @@ pub fn host(
 /// on the screen.
 pub fn join(target: Target, brain: Brain, options: Options) -> anyhow::Result<Summary> {
     let (tx, rx) = channel();
-    let (network, _) = setup::join(target, sink(tx.clone(), Message::Net))?;
+    println!("Connecting to {} (q cancels)…", target.name());
+    let into = sink(tx.clone(), Message::Net);
+    let keys = waiting::keys_cancel();
+    let Some(joined) = waiting::cancellable(keys, move || setup::join(target, into))? else {
+        return Ok(Summary::cancelled());
+    };
+    let (network, _) = joined?;
+    watch_path(network.watch.clone(), &tx)?;
     let net = Network {
         game: network.net,
         connection: network.connection,
         join_line: network.path.map(|path| format!("Connected: {path}.")),
     };
     run_with(network.session, brain, options, (tx, rx), Some(net))
+}
+
+/// How often the path between two online players is looked at again.
+const PATH_EVERY: Duration = Duration::from_secs(1);
+
+/// Sends how the two sides are connected to the loop whenever it reads differently (the way,
+/// or the round trip to a tenth of a millisecond), until the loop is gone.
+fn watch_path(watch: Option<PathWatch>, tx: &Sender<Message>) -> io::Result<()> {
+    let Some(watch) = watch else {
+        return Ok(());
+    };
+    let tx = tx.clone();
+    thread::Builder::new()
+        .name("net-path".into())
+        .spawn(move || {
+            let mut last = String::new();
+            loop {
+                if let Some(path) = watch()
+                    && path != last
+                {
+                    last.clone_from(&path);
+                    if tx.send(Message::Path(path)).is_err() {
+                        return;
+                    }
+                }
+                thread::sleep(PATH_EVERY);
+            }
+        })?;
+    Ok(())
 }

@@ -2,6 +2,8 @@
 //! input, and its standard output and error collected together as they arrive, with waits
 //! that fail with the output after a time limit.
 
+pub mod terminal;
+
 use std::io::{Read, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::{Arc, Mutex};
@@ -20,8 +22,26 @@ pub struct Proc {
 impl Proc {
     /// Starts the binary with `args` and the environment `envs`, its profile in the tests'
     /// own directory; each wait may take up to `timeout`.
+    #[allow(dead_code)] // a test file whose processes all run through a wrapper
     pub fn spawn(args: &[&str], envs: &[(&str, &str)], timeout: Duration) -> Proc {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_tictactoe"))
+        Proc::spawn_in(&[], args, envs, timeout)
+    }
+
+    /// As [`Proc::spawn`], run through `wrapper` (a program and its arguments, before the
+    /// binary's path): `nsenter …` to run it in a network of its own, say.
+    pub fn spawn_in(
+        wrapper: &[&str],
+        args: &[&str],
+        envs: &[(&str, &str)],
+        timeout: Duration,
+    ) -> Proc {
+        let binary = env!("CARGO_BIN_EXE_tictactoe");
+        let (program, before) = match wrapper.split_first() {
+            Some((program, rest)) => (*program, rest.iter().chain([&binary]).copied().collect()),
+            None => (binary, Vec::new()),
+        };
+        let mut child = Command::new(program)
+            .args(before)
             .env(
                 "TICTACTOE_HOME",
                 concat!(env!("CARGO_TARGET_TMPDIR"), "/home"),

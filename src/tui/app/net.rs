@@ -15,6 +15,8 @@ pub(super) struct Net {
     pub(super) join_line: Option<String>,
     /// The last word about refused connections, kept off the message line.
     notice: Option<String>,
+    /// How the two sides are connected now, where the transport can tell.
+    path: Option<String>,
 }
 
 impl App {
@@ -30,6 +32,7 @@ impl App {
             game,
             join_line,
             notice: None,
+            path: None,
         });
     }
 
@@ -57,6 +60,19 @@ impl App {
     /// the last 10 s …`), which never takes the message line.
     pub fn net_notice(&self) -> Option<&str> {
         self.net.as_ref().and_then(|n| n.notice.as_deref())
+    }
+
+    /// How the two sides are connected now (`direct, round trip 0.4 ms`), shown beside the
+    /// other player's name.
+    pub fn net_path(&self) -> Option<&str> {
+        self.net.as_ref().and_then(|n| n.path.as_deref())
+    }
+
+    /// Takes how the two sides are connected now.
+    pub fn set_net_path(&mut self, path: String) {
+        if let Some(net) = self.net.as_mut() {
+            net.path = Some(path);
+        }
     }
 
     /// Why the person here may not move now, in a network game.
@@ -210,6 +226,27 @@ mod tests {
             "{screen}"
         );
         assert!(rows.iter().any(|r| r.trim() == before), "{screen}");
+    }
+
+    #[test]
+    fn the_status_line_shows_the_newest_path_beside_the_other_player() {
+        let mut app = hosting();
+        let status = |app: &App| {
+            let screen = crate::tui::view::render(app, None, false).to_text();
+            let line = screen.lines().find(|l| l.contains("O: 127.0.0.1"));
+            line.expect("a status line").trim().to_string()
+        };
+        assert_eq!(status(&app), "▸ X: you   O: 127.0.0.1");
+        app.set_net_path("relayed, round trip 31.0 ms".into());
+        assert_eq!(
+            status(&app),
+            "▸ X: you   O: 127.0.0.1 (relayed, round trip 31.0 ms)"
+        );
+        app.set_net_path("direct, round trip 0.4 ms".into());
+        assert_eq!(
+            status(&app),
+            "▸ X: you   O: 127.0.0.1 (direct, round trip 0.4 ms)"
+        );
     }
 
     #[test]

@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use super::frame::{Frame, Palette, Style};
 use crate::board::Mark;
+use crate::player::Player;
 use crate::position;
 use crate::tui::app::App;
 
@@ -170,7 +171,16 @@ pub(super) fn draw_status(frame: &mut Frame, y: u16, app: &App, palette: Palette
             .and_then(|level| crate::levels::rating(variant, level))
             .filter(|_| rated)
             .map_or_else(String::new, |r| format!(" (≈ {r})"));
-        format!("{marker}{mark}: {}{rating}", app.session().name_of(mark))
+        // How an online player is connected, beside their name (the first detail to go).
+        let path = (app.game().player(mark) == Player::Remote)
+            .then(|| app.net_path())
+            .flatten()
+            .filter(|_| rated)
+            .map_or_else(String::new, |p| format!(" ({p})"));
+        format!(
+            "{marker}{mark}: {}{rating}{path}",
+            app.session().name_of(mark)
+        )
     };
     let state = match app.game().outcome() {
         _ if app.paused() => "  (paused)".to_string(),
