@@ -11,13 +11,16 @@
 //! playouts (tree building included), `mcts/iterations_frozen` the same with
 //! `Settings::FROZEN` (greedy playouts, `hard`'s too), and
 //! `mcts/iterations_without_prior` the frozen search with new nodes starting empty
-//! (`with_prior(0)`), to show what the move prior costs.
+//! (`with_prior(0)`), to show what the move prior costs; `mcts/iterations_network` values
+//! each leaf by the learned evaluation instead of a random game (`Leaf::Network`),
+//! `mcts/iterations_both` by both, and `mcts/iterations_network_prior` also takes each new
+//! node's prior from the learned evaluation (`Prior::Network`).
 
 use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use tictactoe::mcts::{Mcts, Playouts, Settings, playout_with, uniform_playout};
+use tictactoe::mcts::{Leaf, Mcts, Playouts, Prior, Settings, playout_with, uniform_playout};
 use tictactoe::ultimate::{Outcome, UltimateBoard};
 
 /// A uniform random game through the rules' public API: every legal move equally likely.
@@ -86,6 +89,23 @@ fn iterations(c: &mut Criterion) {
                 .think_iterations(black_box(&start), N)
         });
     });
+    for (name, leaf, prior) in [
+        ("iterations_network", Leaf::Network, Prior::Hand),
+        ("iterations_both", Leaf::Both, Prior::Hand),
+        ("iterations_network_prior", Leaf::Network, Prior::Network),
+    ] {
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                Mcts::new(Some(1))
+                    .with_settings(Settings {
+                        leaf,
+                        prior,
+                        ..Settings::FROZEN
+                    })
+                    .think_iterations(black_box(&start), N)
+            });
+        });
+    }
     group.finish();
 }
 

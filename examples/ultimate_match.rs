@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 
 use clap::Parser;
 use tictactoe::board::Mark;
-use tictactoe::mcts::{Level, Mcts, Playouts, Settings, uniform_playout};
+use tictactoe::mcts::{Leaf, Level, Mcts, Playouts, Prior, Settings, uniform_playout};
 use tictactoe::ultimate::{Move, Outcome, UltimateBoard};
 
 #[derive(Parser)]
@@ -57,6 +57,14 @@ struct Args {
     /// The first player's random games, when it is the engine: greedy or safe.
     #[arg(long, value_parser = parse_playouts)]
     playouts: Option<Playouts>,
+    /// How the first player, when it is the engine, values a leaf: playout (a random game),
+    /// network (the learned evaluation) or both (their mean).
+    #[arg(long, value_parser = parse_leaf)]
+    leaf: Option<Leaf>,
+    /// The first player's new nodes take their prior from the learned evaluation of the
+    /// position after the move instead of the hand-made guess.
+    #[arg(long)]
+    network_prior: bool,
     /// Start each pair of games from its own two opening moves (a seeded draw of the 720 legal
     /// pairs, without repeats until all are used).
     #[arg(long)]
@@ -84,6 +92,13 @@ fn parse_playouts(s: &str) -> Result<Playouts, String> {
         .into_iter()
         .find(|p| p.name() == s)
         .ok_or_else(|| format!("{s}: playouts are greedy or safe"))
+}
+
+fn parse_leaf(s: &str) -> Result<Leaf, String> {
+    Leaf::ALL
+        .into_iter()
+        .find(|l| l.name() == s)
+        .ok_or_else(|| format!("{s}: leaves are playout, network or both"))
 }
 
 fn parse_budget(s: &str) -> Result<Budget, String> {
@@ -316,13 +331,13 @@ fn main() {
             if let Some(visits) = args.prior {
                 tuned = tuned.with_prior(visits);
             }
-            if let Some(playouts) = args.playouts {
-                let settings = tuned.settings();
-                tuned = tuned.with_settings(Settings {
-                    playouts,
-                    ..settings
-                });
+            let mut settings = tuned.settings();
+            settings.playouts = args.playouts.unwrap_or(settings.playouts);
+            settings.leaf = args.leaf.unwrap_or(settings.leaf);
+            if args.network_prior {
+                settings.prior = Prior::Network;
             }
+            tuned = tuned.with_settings(settings);
             *mcts = tuned;
         }
         let mut b = Player::new(args.b, seed ^ 0x5555_5555);

@@ -48,6 +48,7 @@ use crate::search::{Meter, Value};
 use crate::ultimate::{Move, Outcome, UltimateBoard, has_line, threats};
 
 mod playouts;
+pub mod value;
 
 use playouts::{DRAW, playout_from};
 pub use playouts::{Playouts, playout, playout_with, uniform_playout};
@@ -71,8 +72,46 @@ pub struct Settings {
     pub playouts: Playouts,
     /// UCB1's exploration constant (see [`Mcts::with_exploration`]).
     pub exploration: f32,
-    /// Imaginary visits of a new node at the rate `prior()` guesses (see [`Mcts::with_prior`]).
+    /// Imaginary visits of a new node at the rate its prior guesses (see [`Mcts::with_prior`]).
     pub prior_visits: u32,
+    /// What a leaf reached for the first time is worth.
+    pub leaf: Leaf,
+    /// Where a new node's prior comes from.
+    pub prior: Prior,
+}
+
+/// How the search values a leaf it reached.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Leaf {
+    /// The result of one random game (see [`Playouts`]).
+    Playout,
+    /// The learned evaluation's expected score (see [`value`]).
+    Network,
+    /// The mean of the two.
+    Both,
+}
+
+/// Where the rate of a new node's imaginary visits comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Prior {
+    /// `prior()`: a guess from the move alone, with weights set by hand.
+    Hand,
+    /// The learned evaluation of the position after the move.
+    Network,
+}
+
+impl Leaf {
+    /// Every way, in the order of the match tool's names.
+    pub const ALL: [Leaf; 3] = [Leaf::Playout, Leaf::Network, Leaf::Both];
+
+    /// The name in lower case (`playout`, `network`, `both`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Leaf::Playout => "playout",
+            Leaf::Network => "network",
+            Leaf::Both => "both",
+        }
+    }
 }
 
 impl Settings {
@@ -81,6 +120,8 @@ impl Settings {
         playouts: Playouts::Greedy,
         exploration: EXPLORATION,
         prior_visits: PRIOR_VISITS,
+        leaf: Leaf::Playout,
+        prior: Prior::Hand,
     };
     /// The search as it was when the match tool's `frozen` player was made, kept unchanged
     /// while [`Settings::HARD`] may move on: the ladder's levels below the top use it (their
@@ -90,6 +131,8 @@ impl Settings {
         playouts: Playouts::Greedy,
         exploration: 0.8,
         prior_visits: 10,
+        leaf: Leaf::Playout,
+        prior: Prior::Hand,
     };
 }
 
@@ -109,11 +152,17 @@ enum Proof {
     Draw,
 }
 
+/// Score units of a half-point (a draw): a leaf's value may be a fraction of a game. Powers of
+/// two scale a random game's result without changing any win rate computed from it. A node's
+/// score saturates after 2^27 visits (minutes of one search on one core).
+const HALF: u32 = 16;
+
 /// A node of the tree: the position after its move.
 #[derive(Clone, Copy, Debug)]
 struct Node {
     visits: u32,
-    /// Half-points won by the player who moved into the node: 2 for a win, 1 for a draw.
+    /// Points won by the player who moved into the node, [`HALF`] units to a half-point: `2 *
+    /// HALF` for a win, `HALF` for a draw.
     score: u32,
     /// The first child's index; children are contiguous. 0: not expanded (0 is the root).
     first: u32,
@@ -185,6 +234,8 @@ pub struct Mcts {
     /// Imaginary visits each new node starts with, at the rate `prior()` guesses.
     prior: u32,
     playouts: Playouts,
+    leaf: Leaf,
+    prior_from: Prior,
     /// How a budget is spent: by the clock, or as [`ITERATIONS_PER_MS`] iterations a
     /// millisecond.
     meter: Meter,
@@ -204,6 +255,8 @@ impl Mcts {
             exploration: Settings::HARD.exploration,
             prior: Settings::HARD.prior_visits,
             playouts: Settings::HARD.playouts,
+            leaf: Settings::HARD.leaf,
+            prior_from: Settings::HARD.prior,
             meter: Meter::Clock,
         }
     }
@@ -237,6 +290,8 @@ impl Mcts {
             .with_exploration(settings.exploration)
             .with_prior(settings.prior_visits);
         mcts.playouts = settings.playouts;
+        mcts.leaf = settings.leaf;
+        mcts.prior_from = settings.prior;
         mcts
     }
 
@@ -246,6 +301,8 @@ impl Mcts {
             playouts: self.playouts,
             exploration: self.exploration,
             prior_visits: self.prior,
+            leaf: self.leaf,
+            prior: self.prior_from,
         }
     }
 
@@ -499,16 +556,17 @@ impl Mcts {
         let mut newly_proven = None;
         self.path.clear();
         self.path.push(0);
-        let result = loop {
+        // Units of score X earns.
+        let x_units = loop {
             let n = self.nodes[node];
             // The root may be proven while an analysis goes on proving its other moves.
             if n.proof != Proof::Unknown && node != 0 {
                 let mover = (root_side ^ self.path.len()) as u8 & 1;
-                break match n.proof {
+                break x_units(match n.proof {
                     Proof::Win => mover,
                     Proof::Loss => mover ^ 1,
                     _ => DRAW,
-                };
+                });
             }
             if n.first == 0 {
                 if (n.visits > self.prior || node == 0) && self.expand(node, &board) {
@@ -517,7 +575,7 @@ impl Mcts {
                     }
                     continue;
                 }
-                break playout_from(&mut board, self.playouts, &mut self.rng);
+                break self.leaf_value(&mut board);
             }
             node = self.select(node);
             let mv = self.nodes[node].mv;
@@ -529,11 +587,11 @@ impl Mcts {
             let mover = (root_side ^ 1 ^ (depth & 1)) as u8;
             let n = &mut self.nodes[i as usize];
             n.visits += 1;
-            n.score += match result {
-                DRAW => 1,
-                r if r == mover => 2,
-                _ => 0,
-            };
+            n.score = n.score.saturating_add(if mover == 0 {
+                x_units
+            } else {
+                2 * HALF - x_units
+            });
         }
         if let Some(mut k) = newly_proven {
             while k > 0 {
@@ -555,7 +613,7 @@ impl Mcts {
             let c = self.nodes[i];
             let q = match c.proof {
                 Proof::Unknown if c.visits == 0 => return i,
-                Proof::Unknown => c.score as f32 / (2 * c.visits) as f32,
+                Proof::Unknown => c.score as f32 / (2 * HALF * c.visits) as f32,
                 _ if node == 0 => continue,
                 Proof::Draw => 0.5,
                 Proof::Win => return i,
@@ -589,9 +647,14 @@ impl Mcts {
             };
             let (visits, score) = if self.prior == 0 {
                 (0, 0)
+            } else if self.prior_from == Prior::Network && !over {
+                let rate = value::rate(value::embedded().evaluate(&after), 1);
+                let units = (rate * (2 * HALF * self.prior) as f32).round();
+                (self.prior, units as u32)
             } else {
                 let rate = prior(board, &after, index, over);
-                (self.prior, (rate * 2.0 * self.prior as f32).round() as u32)
+                let half_points = (rate * 2.0 * self.prior as f32).round() as u32;
+                (self.prior, half_points * HALF)
             };
             self.nodes.push(Node {
                 mv: index as u8,
@@ -649,7 +712,7 @@ impl Mcts {
             Proof::Loss => Value::Loss(u32::from(c.plies)),
             Proof::Draw => Value::Draw,
             Proof::Unknown if c.visits == 0 => Value::WinRate(500),
-            Proof::Unknown => Value::win_rate(c.score as f32 / (2 * c.visits) as f32),
+            Proof::Unknown => Value::win_rate(c.score as f32 / (2 * HALF * c.visits) as f32),
         };
         (mv, value)
     }
@@ -674,6 +737,34 @@ impl Mcts {
         };
         let (mv, value) = self.entry(i);
         Choice { mv, value }
+    }
+}
+
+/// The units of score X earns from a game's `result` (a side, or `DRAW`).
+fn x_units(result: u8) -> u32 {
+    match result {
+        0 => 2 * HALF,
+        DRAW => HALF,
+        _ => 0,
+    }
+}
+
+impl Mcts {
+    /// What the leaf `board` (a game in progress) is worth to X, in units of score, by the
+    /// search's [`Leaf`] setting. A random game plays on `board` to its end.
+    fn leaf_value(&mut self, board: &mut UltimateBoard) -> u32 {
+        let network = |board: &UltimateBoard| {
+            let x = value::rate(value::embedded().evaluate(board), board.side() as u8);
+            (x * (2 * HALF) as f32).round() as u32
+        };
+        match self.leaf {
+            Leaf::Playout => x_units(playout_from(board, self.playouts, &mut self.rng)),
+            Leaf::Network => network(board),
+            Leaf::Both => {
+                let net = network(board);
+                (net + x_units(playout_from(board, self.playouts, &mut self.rng))) / 2
+            }
+        }
     }
 }
 
@@ -708,74 +799,8 @@ fn prior(board: &UltimateBoard, after: &UltimateBoard, mv: usize, over: bool) ->
     rate
 }
 
-/// A move judged for review, from its mover's side.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Verdict {
-    /// The best value the position offered.
-    pub before: Value,
-    /// The value of the move played.
-    pub after: Value,
-    /// The search's choice.
-    pub best: Move,
-}
-
-impl Verdict {
-    /// How much the move lowered the mover's expected score (see [`Value::rate`]), from 0 (as good
-    /// as the best move) to 1 (a won game thrown into a loss). An estimate unless both values
-    /// are proven.
-    pub fn cost(&self) -> f32 {
-        (rate(self.before) - rate(self.after)).max(0.0)
-    }
-
-    /// Whether both values are proven, so [`Verdict::cost`] is exact.
-    pub fn is_proven(&self) -> bool {
-        self.before.is_proven() && self.after.is_proven()
-    }
-}
-
-/// A value's rate; the search's values always have one.
-fn rate(value: Value) -> f32 {
-    value.rate().unwrap_or(0.5)
-}
-
-/// Judges `mv` played on `board`: the position is searched for `budget`, then, unless `mv` is
-/// the search's choice or already proven there, the position after it for another `budget`.
-/// `None` if the search was cancelled.
-///
-/// # Panics
-/// If `mv` is not legal on `board`.
-pub fn judge(
-    mcts: &mut Mcts,
-    board: &UltimateBoard,
-    mv: Move,
-    budget: Duration,
-) -> Option<Verdict> {
-    let after_board = board.with_move(mv).expect("judge takes a legal move");
-    let choice = mcts.think(board, budget)?;
-    let known = mcts
-        .children(0)
-        .map(|i| mcts.entry(i))
-        .find(|&(m, v)| m == mv && v.is_proven());
-    let after = if choice.mv == mv {
-        choice.value
-    } else if let Some((_, v)) = known {
-        v
-    } else {
-        match after_board.outcome() {
-            Outcome::Won { .. } => Value::Win(1),
-            Outcome::Draw => Value::Draw,
-            Outcome::InProgress => mcts.think(&after_board, budget)?.value.before(),
-        }
-    };
-    // What the move achieved was on offer: the best is at least as good.
-    let before = choice.value.max(after);
-    Some(Verdict {
-        before,
-        after,
-        best: choice.mv,
-    })
-}
-
+mod judge;
+pub use judge::{Verdict, judge};
 mod tree;
 pub use tree::{NodeView, Proven, TreeView};
 mod step;

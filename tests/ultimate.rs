@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use tictactoe::board::Mark;
-use tictactoe::mcts::{self, Level, Mcts};
+use tictactoe::mcts::{self, Leaf, Level, Mcts, Prior, Settings};
 use tictactoe::search::Value;
 use tictactoe::ultimate::{
     Move, MoveError, Outcome, ParseMoveError, ParseUltimateError, SmallStatus, UltimateBoard,
@@ -696,4 +696,40 @@ fn analysis_values_every_move_and_review_sees_a_thrown_win() {
     assert!(best.cost().abs() < 1e-6);
     assert!(best.is_proven());
     assert!((Value::WinRate(620).rate().unwrap() - 0.62).abs() < 1e-6);
+}
+
+/// A game of the search with `settings` against itself, `iterations` a move, from `seed`.
+fn self_play(settings: Settings, seed: u64, iterations: u64) -> Vec<Move> {
+    let mut mcts = Mcts::new(Some(seed)).with_settings(settings);
+    let mut board = UltimateBoard::new();
+    let mut moves = Vec::new();
+    while board.outcome() == Outcome::InProgress {
+        let mv = mcts.think_iterations(&board, iterations).unwrap().mv;
+        board.play(mv).expect("the search plays legal moves");
+        moves.push(mv);
+    }
+    moves
+}
+
+#[test]
+fn the_learned_evaluation_plays_legal_games_that_replay_and_takes_wins_in_one() {
+    let (in_one, _) = wins_found_by_brute_force(4);
+    for leaf in Leaf::ALL {
+        for prior in [Prior::Hand, Prior::Network] {
+            let settings = Settings {
+                leaf,
+                prior,
+                ..Settings::HARD
+            };
+            let game = self_play(settings, 3, 300);
+            assert_eq!(self_play(settings, 3, 300), game, "{settings:?}");
+            for board in &in_one {
+                let mut mcts = Mcts::new(Some(1)).with_settings(settings);
+                let choice = mcts.think_iterations(board, 200).unwrap();
+                assert_eq!(choice.value, Value::Win(1), "{board} {settings:?}");
+                let after = board.with_move(choice.mv).unwrap();
+                assert!(matches!(after.outcome(), Outcome::Won { .. }), "{board}");
+            }
+        }
+    }
 }

@@ -7,7 +7,7 @@
 #![allow(clippy::cast_precision_loss)]
 
 use super::playouts::{greedy_move, result};
-use super::{Mcts, Node, Proof, Proven, playout_from};
+use super::{HALF, Mcts, Node, Proof, Proven, playout_from};
 use crate::ultimate::{Move, UltimateBoard};
 
 /// How a child stood when its parent chose among them.
@@ -96,12 +96,12 @@ impl Mcts {
         self.iterate();
         self.iterations += 1;
         let path: Vec<usize> = self.path.iter().map(|&i| i as usize).collect();
-        // The half-points the backup gave the root's mover: those of every node at an even
+        // The units of score the backup gave the root's mover: those of every node at an even
         // depth; the other side's at an odd depth.
         let root_added = self.nodes[0].score - before[0].score;
         let added = |depth: usize| {
             if depth % 2 == 1 {
-                2 - root_added
+                2 * HALF - root_added
             } else {
                 root_added
             }
@@ -134,7 +134,7 @@ impl Mcts {
     }
 
     /// Node `node` as it stood when the walk reached it: as before the iteration, or for a
-    /// child this iteration added, as the expansion made it (less `added`, the half-points the
+    /// child this iteration added, as the expansion made it (less `added`, the units of score the
     /// backup gave it, and its visit, if it is on the walk).
     fn at_choice(&self, before: &[Node], node: usize, added: u32) -> Node {
         if let Some(&n) = before.get(node) {
@@ -148,7 +148,7 @@ impl Mcts {
         n
     }
 
-    /// The report of node `node` on the walk, to which the backup gave `added` half-points;
+    /// The report of node `node` on the walk, to which the backup gave `added` units of score;
     /// the walk went on into `next` (with its half-points).
     fn walked(
         &self,
@@ -169,7 +169,7 @@ impl Mcts {
                     Candidate {
                         mv: Move::from_index(usize::from(n.mv)).expect("a valid move"),
                         visits: n.visits,
-                        score: n.score,
+                        score: n.score / HALF,
                         proven: proven(n),
                         ucb: self.ucb(was.visits, n, node == 0),
                         chosen: c == next,
@@ -181,8 +181,8 @@ impl Mcts {
             mv: (node != 0)
                 .then(|| Move::from_index(usize::from(now.mv)))
                 .flatten(),
-            before: (was.visits, was.score),
-            after: (now.visits, now.score),
+            before: (was.visits, was.score / HALF),
+            after: (now.visits, now.score / HALF),
             expanded,
             children: if now.first == 0 {
                 0
@@ -198,7 +198,7 @@ impl Mcts {
     fn ucb(&self, parent_visits: u32, child: Node, at_root: bool) -> Score {
         let rate = match child.proof {
             Proof::Unknown if child.visits == 0 => return Score::Untried,
-            Proof::Unknown => child.score as f32 / (2 * child.visits) as f32,
+            Proof::Unknown => child.score as f32 / (2 * HALF * child.visits) as f32,
             _ if at_root => return Score::Skipped,
             Proof::Draw => 0.5,
             Proof::Win => return Score::ProvenWin,
@@ -320,7 +320,7 @@ mod tests {
                 let path: Vec<usize> = mcts.path.iter().map(|&i| i as usize).collect();
                 assert_eq!(it.walk.len(), path.len());
                 for (w, &i) in it.walk.iter().zip(&path) {
-                    assert_eq!(w.after, (mcts.nodes[i].visits, mcts.nodes[i].score));
+                    assert_eq!(w.after, (mcts.nodes[i].visits, mcts.nodes[i].score / HALF));
                     assert_eq!(w.before.0 + 1, w.after.0);
                     assert!(w.after.1 - w.before.1 <= 2);
                 }
