@@ -9,12 +9,13 @@
 //! `playouts/uniform_api` one through the rules' public API (legal moves, then play), and
 //! `mcts/iterations_safe` a fresh search of 20,000 iterations from the empty grid with safe
 //! playouts (tree building included), `mcts/iterations_frozen` the same with
-//! `Settings::FROZEN` (greedy playouts, `hard`'s too), and
+//! `Settings::FROZEN` (greedy playouts and the hand-made prior: `hard` before the learned
+//! evaluation), and
 //! `mcts/iterations_without_prior` the frozen search with new nodes starting empty
 //! (`with_prior(0)`), to show what the move prior costs; `mcts/iterations_network` values
 //! each leaf by the learned evaluation instead of a random game (`Leaf::Network`),
-//! `mcts/iterations_both` by both, and `mcts/iterations_network_prior` also takes each new
-//! node's prior from the learned evaluation (`Prior::Network`).
+//! `mcts/iterations_both` by both, and `mcts/iterations_hard` also takes each new node's
+//! prior from the learned evaluation (`Prior::Network`): `Settings::HARD`.
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -69,7 +70,7 @@ fn iterations(c: &mut Criterion) {
             Mcts::new(Some(1))
                 .with_settings(Settings {
                     playouts: Playouts::Safe,
-                    ..Settings::HARD
+                    ..Settings::FROZEN
                 })
                 .think_iterations(black_box(&start), N)
         });
@@ -92,7 +93,7 @@ fn iterations(c: &mut Criterion) {
     for (name, leaf, prior) in [
         ("iterations_network", Leaf::Network, Prior::Hand),
         ("iterations_both", Leaf::Both, Prior::Hand),
-        ("iterations_network_prior", Leaf::Network, Prior::Network),
+        ("iterations_hard", Leaf::Network, Prior::Network),
     ] {
         group.bench_function(name, |b| {
             b.iter(|| {

@@ -16,6 +16,12 @@
 //! likely moves first instead of every one of up to 81 moves once, and the guess fades as real
 //! games accumulate. The README gives the measured strength of each choice.
 //!
+//! The learned evaluation ([`value`], a small network trained from the engine's own games) can
+//! take the place of both guesses ([`Settings::leaf`], [`Settings::prior`]): a leaf is then
+//! worth the network's value of its position (or the mean of that and a random game), and a
+//! new node's imaginary visits are at the rate the network gives the position after its move.
+//! A leaf valued by the network is scored in fractions of a game (see [`HALF`]).
+//!
 //! The search is also a solver. A move that ends the game is known the moment its parent is
 //! expanded; a position with a winning move is lost for the player who moved into it, one whose
 //! moves are all proven is worth the best of them, and these proofs are backed up the tree. A
@@ -45,7 +51,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::search::{Meter, Value};
-use crate::ultimate::{Move, Outcome, UltimateBoard, has_line, threats};
+use crate::ultimate::{Move, Outcome, UltimateBoard, has_line};
 
 mod playouts;
 pub mod value;
@@ -80,48 +86,16 @@ pub struct Settings {
     pub prior: Prior,
 }
 
-/// How the search values a leaf it reached.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Leaf {
-    /// The result of one random game (see [`Playouts`]).
-    Playout,
-    /// The learned evaluation's expected score (see [`value`]).
-    Network,
-    /// The mean of the two.
-    Both,
-}
-
-/// Where the rate of a new node's imaginary visits comes from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Prior {
-    /// `prior()`: a guess from the move alone, with weights set by hand.
-    Hand,
-    /// The learned evaluation of the position after the move.
-    Network,
-}
-
-impl Leaf {
-    /// Every way, in the order of the match tool's names.
-    pub const ALL: [Leaf; 3] = [Leaf::Playout, Leaf::Network, Leaf::Both];
-
-    /// The name in lower case (`playout`, `network`, `both`).
-    pub fn name(self) -> &'static str {
-        match self {
-            Leaf::Playout => "playout",
-            Leaf::Network => "network",
-            Leaf::Both => "both",
-        }
-    }
-}
-
 impl Settings {
-    /// `hard`'s search, also the analysis's, the hints' and the review's.
+    /// `hard`'s search, also the analysis's, the hints' and the review's: guided by the
+    /// learned evaluation at its leaves and in its priors, which made it stronger than
+    /// [`Settings::FROZEN`] at equal time (the README has the match).
     pub const HARD: Settings = Settings {
         playouts: Playouts::Greedy,
         exploration: EXPLORATION,
         prior_visits: PRIOR_VISITS,
-        leaf: Leaf::Playout,
-        prior: Prior::Hand,
+        leaf: Leaf::Network,
+        prior: Prior::Network,
     };
     /// The search as it was when the match tool's `frozen` player was made, kept unchanged
     /// while [`Settings::HARD`] may move on: the ladder's levels below the top use it (their
@@ -142,6 +116,9 @@ const CHECK_EVERY: u64 = 16;
 /// about what a release build runs from the opening on one core of a shared 2020s server
 /// (later positions run more a millisecond, since their random games are shorter).
 pub const ITERATIONS_PER_MS: u64 = 600;
+/// [`ITERATIONS_PER_MS`] for a search that uses the learned evaluation (at its leaves or for
+/// its priors), whose iterations cost more: about what a release build runs from the opening.
+pub const NETWORK_ITERATIONS_PER_MS: u64 = 200;
 
 /// What a node is proven to be worth for the player who moved into it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -236,7 +213,8 @@ pub struct Mcts {
     playouts: Playouts,
     leaf: Leaf,
     prior_from: Prior,
-    /// How a budget is spent: by the clock, or as [`ITERATIONS_PER_MS`] iterations a
+    /// How a budget is spent: by the clock, or as [`ITERATIONS_PER_MS`] (or
+    /// [`NETWORK_ITERATIONS_PER_MS`]) iterations a
     /// millisecond.
     meter: Meter,
 }
@@ -262,7 +240,8 @@ impl Mcts {
     }
 
     /// Spends every budget given from now on by `meter`: with [`Meter::Work`] a budget is
-    /// [`ITERATIONS_PER_MS`] iterations a millisecond, so a seeded search's result depends only
+    /// [`ITERATIONS_PER_MS`] iterations a millisecond ([`NETWORK_ITERATIONS_PER_MS`] with the
+    /// learned evaluation), so a seeded search's result depends only
     /// on the position, the seed and the searches before it, never on the clock.
     pub fn set_meter(&mut self, meter: Meter) {
         self.meter = meter;
@@ -274,7 +253,12 @@ impl Mcts {
             Meter::Clock => (Instant::now().checked_add(budget), None),
             Meter::Work => {
                 let ms = u64::try_from(budget.as_millis()).unwrap_or(u64::MAX);
-                (None, Some(ms.saturating_mul(ITERATIONS_PER_MS)))
+                let rate = if self.leaf == Leaf::Playout && self.prior_from == Prior::Hand {
+                    ITERATIONS_PER_MS
+                } else {
+                    NETWORK_ITERATIONS_PER_MS
+                };
+                (None, Some(ms.saturating_mul(rate)))
             }
         };
         Limit {
@@ -740,34 +724,6 @@ impl Mcts {
     }
 }
 
-/// The units of score X earns from a game's `result` (a side, or `DRAW`).
-fn x_units(result: u8) -> u32 {
-    match result {
-        0 => 2 * HALF,
-        DRAW => HALF,
-        _ => 0,
-    }
-}
-
-impl Mcts {
-    /// What the leaf `board` (a game in progress) is worth to X, in units of score, by the
-    /// search's [`Leaf`] setting. A random game plays on `board` to its end.
-    fn leaf_value(&mut self, board: &mut UltimateBoard) -> u32 {
-        let network = |board: &UltimateBoard| {
-            let x = value::rate(value::embedded().evaluate(board), board.side() as u8);
-            (x * (2 * HALF) as f32).round() as u32
-        };
-        match self.leaf {
-            Leaf::Playout => x_units(playout_from(board, self.playouts, &mut self.rng)),
-            Leaf::Network => network(board),
-            Leaf::Both => {
-                let net = network(board);
-                (net + x_units(playout_from(board, self.playouts, &mut self.rng))) / 2
-            }
-        }
-    }
-}
-
 /// `board` after the move with index `mv`, which must be legal.
 fn played(board: &UltimateBoard, mv: u8) -> UltimateBoard {
     let mut after = *board;
@@ -775,81 +731,12 @@ fn played(board: &UltimateBoard, mv: u8) -> UltimateBoard {
     after
 }
 
-/// A guess, before any random game, at the share of games the move with index `mv` from
-/// `board` wins for its player (`after` is the position it leads to, `over` whether it ends the
-/// game): ½, plus 0.2 if it wins its small board or 0.1 if it blocks the opponent's three there,
-/// minus 0.15 if the opponent may then play anywhere or win the board it is sent to at once.
-fn prior(board: &UltimateBoard, after: &UltimateBoard, mv: usize, over: bool) -> f32 {
-    let (b, c) = (mv / 9, mv % 9);
-    let side = board.side();
-    let opponent = side ^ 1;
-    let cell = (1 << c) & board.empty(b);
-    let mut rate = 0.5;
-    if threats(board.cells_of(side, b)) & cell != 0 {
-        rate += 0.2;
-    } else if threats(board.cells_of(opponent, b)) & cell != 0 {
-        rate += 0.1;
-    }
-    if !over {
-        let sent = after.forced_index();
-        if sent == 9 || threats(after.cells_of(opponent, sent)) & after.empty(sent) != 0 {
-            rate -= 0.15;
-        }
-    }
-    rate
-}
-
 mod judge;
+mod leaf;
 pub use judge::{Verdict, judge};
+pub use leaf::{Leaf, Prior};
+use leaf::{prior, x_units};
 mod tree;
 pub use tree::{NodeView, Proven, TreeView};
 mod step;
 pub use step::{Candidate, Ending, Iteration, Score, Walked};
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The prior of each of X's moves on board 5 (cells indexed 0-8, keypad digit - 1).
-    fn priors(position: &str) -> Vec<(usize, f32)> {
-        let board: UltimateBoard = position.parse().expect("a valid position");
-        board
-            .legal_moves()
-            .into_iter()
-            .map(|m| {
-                let index = m.index();
-                let mut after = board;
-                let over = after.apply(index / 9, index % 9);
-                (index % 9 + 1, prior(&board, &after, index, over))
-            })
-            .collect()
-    }
-
-    #[test]
-    fn the_prior_favours_taking_and_blocking_and_shuns_gifts() {
-        // X to move on board 5, where X can win at cell 9 and O threatens cell 3. O can win
-        // board 6 at once, board 4 is closed (won by X), and cell 5 leaves O its threat on 5.
-        let rows = [
-            "..O ... ...", // board 7 cell 9
-            "... ... ...",
-            "O.. O.. ...", // board 7 cell 1, board 8 cell 1
-            "..X XX. ...", // board 4 cell 9, board 5 cells 7 8
-            ".X. ... OO.", // board 4 cell 5, board 6 cells 4 5
-            "X.. OO. ...", // board 4 cell 1, board 5 cells 1 2
-            "X.. ... ...", // board 1 cell 7
-            "... ... ...",
-            "... ... ..X", // board 3 cell 3
-        ];
-        let rows: Vec<String> = rows.iter().map(|r| r.replace(' ', "")).collect();
-        let got = priors(&format!("{} 5", rows.join("/")));
-        let expected = [(3, 0.6), (4, 0.35), (5, 0.35), (6, 0.35), (9, 0.7)];
-        assert_eq!(got.len(), expected.len(), "{got:?}");
-        for ((cell, rate), (want_cell, want)) in got.iter().zip(expected) {
-            assert_eq!(*cell, want_cell);
-            assert!(
-                (rate - want).abs() < 1e-6,
-                "cell {cell}: {rate}, not {want}"
-            );
-        }
-    }
-}

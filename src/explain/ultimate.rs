@@ -10,7 +10,7 @@
 use serde::Serialize;
 
 use super::{ExplainError, Limits};
-use crate::mcts::{Iteration, Mcts, NodeView, Proven, TreeView};
+use crate::mcts::{Iteration, Mcts, NodeView, Proven, Settings, TreeView};
 use crate::ultimate::UltimateBoard;
 
 /// One node of the recorded Monte Carlo tree: the position after `mv`.
@@ -70,14 +70,15 @@ pub struct MctsExplanation {
 }
 
 /// Searches `board` for `iterations` iterations seeded with `seed`, and records its tree
-/// within `limits`.
+/// within `limits`. The search is the one with random games at its leaves and the hand-made
+/// prior ([`Settings::FROZEN`]), the one textbooks teach.
 pub fn explain(
     board: &UltimateBoard,
     iterations: u64,
     seed: u64,
     limits: Limits,
 ) -> Result<MctsExplanation, ExplainError> {
-    let mut mcts = Mcts::new(Some(seed));
+    let mut mcts = Mcts::new(Some(seed)).with_settings(Settings::FROZEN);
     mcts.think_iterations(board, iterations)
         .ok_or(ExplainError::GameOver)?;
     let view = mcts.tree().expect("a search ran");
@@ -107,14 +108,14 @@ pub fn explain(
 /// Searches `board` for `iterations` iterations seeded with `seed`, then runs `steps` more one
 /// at a time and reports what each did (fewer once the root is proven: the search stops there).
 /// The same seed gives the same iterations; the tree after them is the tree of a search of
-/// `iterations + steps` iterations.
+/// `iterations + steps` iterations. The search is [`explain`]'s.
 pub fn watch(
     board: &UltimateBoard,
     iterations: u64,
     seed: u64,
     steps: u64,
 ) -> Result<Vec<Iteration>, ExplainError> {
-    let mut mcts = Mcts::new(Some(seed));
+    let mut mcts = Mcts::new(Some(seed)).with_settings(Settings::FROZEN);
     mcts.think_iterations(board, iterations)
         .ok_or(ExplainError::GameOver)?;
     Ok((0..steps).map_while(|_| mcts.step()).collect())

@@ -7,7 +7,7 @@
 #![allow(clippy::cast_precision_loss)]
 
 use super::playouts::{greedy_move, result};
-use super::{HALF, Mcts, Node, Proof, Proven, playout_from};
+use super::{HALF, Leaf, Mcts, Node, Proof, Proven, playout_from};
 use crate::ultimate::{Move, UltimateBoard};
 
 /// How a child stood when its parent chose among them.
@@ -85,10 +85,15 @@ pub struct Iteration {
 impl Mcts {
     /// Runs one more iteration of the last search, from its root and on its random numbers, as
     /// if it had been given one more iteration, and reports it. `None` before any search and
-    /// once the root is proven (the search would have stopped).
+    /// once the root is proven (the search would have stopped), and for a search that values
+    /// leaves otherwise than by a random game (see [`Leaf`]): a step shows the random game.
     pub fn step(&mut self) -> Option<Iteration> {
         let root = self.root?;
-        if self.nodes.is_empty() || self.nodes[0].first == 0 || self.finished(false) {
+        if self.leaf != Leaf::Playout
+            || self.nodes.is_empty()
+            || self.nodes[0].first == 0
+            || self.finished(false)
+        {
             return None;
         }
         let before = self.nodes.clone();
@@ -261,6 +266,7 @@ fn traced_playout(board: &mut UltimateBoard, rng: &mut fastrand::Rng) -> (Vec<Mo
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::mcts::Settings;
 
     /// The position after `moves` (board then cell, 1-based as the game names them).
     fn position(moves: &[&str]) -> UltimateBoard {
@@ -279,7 +285,9 @@ mod tests {
         n: u64,
         k: usize,
     ) -> (Mcts, Vec<Iteration>) {
-        let mut mcts = Mcts::new(Some(seed)).with_prior(prior);
+        let mut mcts = Mcts::new(Some(seed))
+            .with_settings(Settings::FROZEN)
+            .with_prior(prior);
         mcts.think_iterations(board, n).unwrap();
         let steps = (0..k).map_while(|_| mcts.step()).collect();
         (mcts, steps)
@@ -298,7 +306,9 @@ mod tests {
             for prior in [0, PRIOR] {
                 let (stepped, steps) = stepped(&board, 9, prior, 50, 200);
                 assert_eq!(steps.len(), 200);
-                let mut long = Mcts::new(Some(9)).with_prior(prior);
+                let mut long = Mcts::new(Some(9))
+                    .with_settings(Settings::FROZEN)
+                    .with_prior(prior);
                 long.think_iterations(&board, 250).unwrap();
                 assert_eq!(format!("{:?}", stepped.nodes), format!("{:?}", long.nodes));
                 assert!(stepped.rng == long.rng);
@@ -312,7 +322,7 @@ mod tests {
     #[test]
     fn a_step_adds_one_visit_along_its_walk_and_nowhere_else() {
         for board in boards() {
-            let mut mcts = Mcts::new(Some(4));
+            let mut mcts = Mcts::new(Some(4)).with_settings(Settings::FROZEN);
             mcts.think_iterations(&board, 30).unwrap();
             for _ in 0..300 {
                 let before: Vec<u32> = mcts.nodes.iter().map(|n| n.visits).collect();
@@ -438,7 +448,7 @@ mod tests {
     #[test]
     fn a_proven_root_takes_no_step() {
         let board = near_the_end(1, 1);
-        let mut mcts = Mcts::new(Some(1));
+        let mut mcts = Mcts::new(Some(1)).with_settings(Settings::FROZEN);
         mcts.think_iterations(&board, 1).unwrap();
         assert!(mcts.step().is_none(), "the winning move proves the root");
     }
