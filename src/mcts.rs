@@ -116,9 +116,6 @@ const CHECK_EVERY: u64 = 16;
 /// about what a release build runs from the opening on one core of a shared 2020s server
 /// (later positions run more a millisecond, since their random games are shorter).
 pub const ITERATIONS_PER_MS: u64 = 600;
-/// [`ITERATIONS_PER_MS`] for a search that uses the learned evaluation (at its leaves or for
-/// its priors), whose iterations cost more: about what a release build runs from the opening.
-pub const NETWORK_ITERATIONS_PER_MS: u64 = 200;
 
 /// What a node is proven to be worth for the player who moved into it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -213,8 +210,7 @@ pub struct Mcts {
     playouts: Playouts,
     leaf: Leaf,
     prior_from: Prior,
-    /// How a budget is spent: by the clock, or as [`ITERATIONS_PER_MS`] (or
-    /// [`NETWORK_ITERATIONS_PER_MS`]) iterations a
+    /// How a budget is spent: by the clock, or as [`ITERATIONS_PER_MS`] iterations a
     /// millisecond.
     meter: Meter,
 }
@@ -240,8 +236,7 @@ impl Mcts {
     }
 
     /// Spends every budget given from now on by `meter`: with [`Meter::Work`] a budget is
-    /// [`ITERATIONS_PER_MS`] iterations a millisecond ([`NETWORK_ITERATIONS_PER_MS`] with the
-    /// learned evaluation), so a seeded search's result depends only
+    /// [`ITERATIONS_PER_MS`] iterations a millisecond, so a seeded search's result depends only
     /// on the position, the seed and the searches before it, never on the clock.
     pub fn set_meter(&mut self, meter: Meter) {
         self.meter = meter;
@@ -253,12 +248,7 @@ impl Mcts {
             Meter::Clock => (Instant::now().checked_add(budget), None),
             Meter::Work => {
                 let ms = u64::try_from(budget.as_millis()).unwrap_or(u64::MAX);
-                let rate = if self.leaf == Leaf::Playout && self.prior_from == Prior::Hand {
-                    ITERATIONS_PER_MS
-                } else {
-                    NETWORK_ITERATIONS_PER_MS
-                };
-                (None, Some(ms.saturating_mul(rate)))
+                (None, Some(ms.saturating_mul(ITERATIONS_PER_MS)))
             }
         };
         Limit {
