@@ -20,7 +20,7 @@
 //! take the place of both guesses ([`Settings::leaf`], [`Settings::prior`]): a leaf is then
 //! worth the network's value of its position (or the mean of that and a random game), and a
 //! new node's imaginary visits are at the rate the network gives the position after its move.
-//! A leaf valued by the network is scored in fractions of a game (see [`HALF`]).
+//! A leaf valued by the network is scored in fractions of a game (see `HALF`).
 //!
 //! The search is also a solver. A move that ends the game is known the moment its parent is
 //! expanded; a position with a winning move is lost for the player who moved into it, one whose
