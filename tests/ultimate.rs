@@ -602,7 +602,13 @@ fn the_solver_proves_wins_in_one_and_in_three_plies() {
         );
     }
     for board in in_three {
-        let mut mcts = Mcts::new(Some(2));
+        // `hard`, guided by the learned evaluation, may prove a longer win first and stop there.
+        let choice = Mcts::new(Some(2))
+            .think(&board, Duration::from_secs(20))
+            .unwrap();
+        assert!(matches!(choice.value, Value::Win(_)), "{board}");
+        // The search with random games finds the quickest.
+        let mut mcts = Mcts::new(Some(2)).with_settings(Settings::FROZEN);
         let choice = mcts.think(&board, Duration::from_secs(20)).unwrap();
         assert_eq!(choice.value, Value::Win(3), "{board}");
         // Proven, so the search stopped early.
@@ -637,14 +643,16 @@ fn a_raised_cancel_flag_stops_a_long_think() {
 #[test]
 fn the_tree_is_kept_for_the_reply_and_bounded_by_its_cap() {
     let board = UltimateBoard::new();
-    let mut mcts = Mcts::new(Some(9));
+    // The search with random games, which spreads its iterations more widely than `hard`.
+    let frozen = || Mcts::new(Some(9)).with_settings(Settings::FROZEN);
+    let mut mcts = frozen();
     let first = mcts.think_iterations(&board, 3000).unwrap();
     let after = board.with_move(first.mv).unwrap();
     // No iterations: only what was kept of the move played, and the reply it expects.
     let reply = mcts.think_iterations(&after, 0).unwrap().mv;
     assert!(mcts.nodes() > 100, "{}", mcts.nodes());
     // Two plies on: the reply's subtree.
-    let mut mcts = Mcts::new(Some(9));
+    let mut mcts = frozen();
     mcts.think_iterations(&board, 3000).unwrap();
     let next = after.with_move(reply).unwrap();
     mcts.think_iterations(&next, 0).unwrap();
