@@ -9,15 +9,19 @@
 //! `playouts/uniform_api` one through the rules' public API (legal moves, then play), and
 //! `mcts/iterations_safe` a fresh search of 20,000 iterations from the empty grid with safe
 //! playouts (tree building included), `mcts/iterations_frozen` the same with
-//! `Settings::FROZEN` (greedy playouts, `hard`'s too), and
+//! `Settings::FROZEN` (greedy playouts and the hand-made prior: `hard` before the learned
+//! evaluation), and
 //! `mcts/iterations_without_prior` the frozen search with new nodes starting empty
-//! (`with_prior(0)`), to show what the move prior costs.
+//! (`with_prior(0)`), to show what the move prior costs; `mcts/iterations_network` values
+//! each leaf by the learned evaluation instead of a random game (`Leaf::Network`),
+//! `mcts/iterations_both` by both, and `mcts/iterations_hard` also takes each new node's
+//! prior from the learned evaluation (`Prior::Network`): `Settings::HARD`.
 
 use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use tictactoe::mcts::{Mcts, Playouts, Settings, playout_with, uniform_playout};
+use tictactoe::mcts::{Leaf, Mcts, Playouts, Prior, Settings, playout_with, uniform_playout};
 use tictactoe::ultimate::{Outcome, UltimateBoard};
 
 /// A uniform random game through the rules' public API: every legal move equally likely.
@@ -66,7 +70,7 @@ fn iterations(c: &mut Criterion) {
             Mcts::new(Some(1))
                 .with_settings(Settings {
                     playouts: Playouts::Safe,
-                    ..Settings::HARD
+                    ..Settings::FROZEN
                 })
                 .think_iterations(black_box(&start), N)
         });
@@ -86,6 +90,23 @@ fn iterations(c: &mut Criterion) {
                 .think_iterations(black_box(&start), N)
         });
     });
+    for (name, leaf, prior) in [
+        ("iterations_network", Leaf::Network, Prior::Hand),
+        ("iterations_both", Leaf::Both, Prior::Hand),
+        ("iterations_hard", Leaf::Network, Prior::Network),
+    ] {
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                Mcts::new(Some(1))
+                    .with_settings(Settings {
+                        leaf,
+                        prior,
+                        ..Settings::FROZEN
+                    })
+                    .think_iterations(black_box(&start), N)
+            });
+        });
+    }
     group.finish();
 }
 

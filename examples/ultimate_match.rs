@@ -11,7 +11,10 @@
 //! baseline below); times are written `250ms` or `1s`. Games alternate who moves first; with
 //! `--openings` each pair of games starts from its own first two moves (one game with each
 //! player as X), drawn without repeats from the 720 legal pairs, so games are not repeats of
-//! each other. The score is (wins + draws / 2) / games; its interval is Wilson's score
+//! each other. `hard` uses the learned evaluation (`mcts::value`) at its leaves and for its new
+//! nodes' priors; `--leaf playout` and `--prior-from hand` give the first player, when it is
+//! the engine, a random game and the hand-made guess instead, and `--leaf both` the mean of
+//! the evaluation and the random game. The score is (wins + draws / 2) / games; its interval is Wilson's score
 //! interval, which stays sensible near 0% and 100%.
 //!
 //! The baseline is plain UCT as textbooks give it: UCB1 with c = √2, one node added per
@@ -26,7 +29,7 @@ use std::time::{Duration, Instant};
 
 use clap::Parser;
 use tictactoe::board::Mark;
-use tictactoe::mcts::{Level, Mcts, Playouts, Settings, uniform_playout};
+use tictactoe::mcts::{Leaf, Level, Mcts, Playouts, Prior, Settings, uniform_playout};
 use tictactoe::ultimate::{Move, Outcome, UltimateBoard};
 
 #[derive(Parser)]
@@ -57,6 +60,15 @@ struct Args {
     /// The first player's random games, when it is the engine: greedy or safe.
     #[arg(long, value_parser = parse_playouts)]
     playouts: Option<Playouts>,
+    /// How the first player, when it is the engine, values a leaf: playout (a random game),
+    /// network (the learned evaluation) or both (their mean).
+    #[arg(long, value_parser = parse_leaf)]
+    leaf: Option<Leaf>,
+    /// Where the first player's new nodes take their prior from, when it is the engine: hand
+    /// (the hand-made guess from the move) or network (the learned evaluation of the position
+    /// after the move).
+    #[arg(long, value_parser = parse_prior)]
+    prior_from: Option<Prior>,
     /// Start each pair of games from its own two opening moves (a seeded draw of the 720 legal
     /// pairs, without repeats until all are used).
     #[arg(long)]
@@ -84,6 +96,21 @@ fn parse_playouts(s: &str) -> Result<Playouts, String> {
         .into_iter()
         .find(|p| p.name() == s)
         .ok_or_else(|| format!("{s}: playouts are greedy or safe"))
+}
+
+fn parse_leaf(s: &str) -> Result<Leaf, String> {
+    Leaf::ALL
+        .into_iter()
+        .find(|l| l.name() == s)
+        .ok_or_else(|| format!("{s}: leaves are playout, network or both"))
+}
+
+fn parse_prior(s: &str) -> Result<Prior, String> {
+    match s {
+        "hand" => Ok(Prior::Hand),
+        "network" => Ok(Prior::Network),
+        _ => Err(format!("{s}: priors are hand or network")),
+    }
 }
 
 fn parse_budget(s: &str) -> Result<Budget, String> {
@@ -316,13 +343,11 @@ fn main() {
             if let Some(visits) = args.prior {
                 tuned = tuned.with_prior(visits);
             }
-            if let Some(playouts) = args.playouts {
-                let settings = tuned.settings();
-                tuned = tuned.with_settings(Settings {
-                    playouts,
-                    ..settings
-                });
-            }
+            let mut settings = tuned.settings();
+            settings.playouts = args.playouts.unwrap_or(settings.playouts);
+            settings.leaf = args.leaf.unwrap_or(settings.leaf);
+            settings.prior = args.prior_from.unwrap_or(settings.prior);
+            tuned = tuned.with_settings(settings);
             *mcts = tuned;
         }
         let mut b = Player::new(args.b, seed ^ 0x5555_5555);

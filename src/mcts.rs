@@ -16,6 +16,12 @@
 //! likely moves first instead of every one of up to 81 moves once, and the guess fades as real
 //! games accumulate. The README gives the measured strength of each choice.
 //!
+//! The learned evaluation ([`value`], a small network trained from the engine's own games) can
+//! take the place of both guesses ([`Settings::leaf`], [`Settings::prior`]): a leaf is then
+//! worth the network's value of its position (or the mean of that and a random game), and a
+//! new node's imaginary visits are at the rate the network gives the position after its move.
+//! A leaf valued by the network is scored in fractions of a game (see `HALF`).
+//!
 //! The search is also a solver. A move that ends the game is known the moment its parent is
 //! expanded; a position with a winning move is lost for the player who moved into it, one whose
 //! moves are all proven is worth the best of them, and these proofs are backed up the tree. A
@@ -45,9 +51,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::search::{Meter, Value};
-use crate::ultimate::{Move, Outcome, UltimateBoard, has_line, threats};
+use crate::ultimate::{Move, Outcome, UltimateBoard, has_line};
 
 mod playouts;
+pub mod value;
 
 use playouts::{DRAW, playout_from};
 pub use playouts::{Playouts, playout, playout_with, uniform_playout};
@@ -71,16 +78,24 @@ pub struct Settings {
     pub playouts: Playouts,
     /// UCB1's exploration constant (see [`Mcts::with_exploration`]).
     pub exploration: f32,
-    /// Imaginary visits of a new node at the rate `prior()` guesses (see [`Mcts::with_prior`]).
+    /// Imaginary visits of a new node at the rate its prior guesses (see [`Mcts::with_prior`]).
     pub prior_visits: u32,
+    /// What a leaf reached for the first time is worth.
+    pub leaf: Leaf,
+    /// Where a new node's prior comes from.
+    pub prior: Prior,
 }
 
 impl Settings {
-    /// `hard`'s search, also the analysis's, the hints' and the review's.
+    /// `hard`'s search, also the analysis's, the hints' and the review's: guided by the
+    /// learned evaluation at its leaves and in its priors, which made it stronger than
+    /// [`Settings::FROZEN`] at equal time (the README has the match).
     pub const HARD: Settings = Settings {
         playouts: Playouts::Greedy,
         exploration: EXPLORATION,
         prior_visits: PRIOR_VISITS,
+        leaf: Leaf::Network,
+        prior: Prior::Network,
     };
     /// The search as it was when the match tool's `frozen` player was made, kept unchanged
     /// while [`Settings::HARD`] may move on: the ladder's levels below the top use it (their
@@ -90,6 +105,8 @@ impl Settings {
         playouts: Playouts::Greedy,
         exploration: 0.8,
         prior_visits: 10,
+        leaf: Leaf::Playout,
+        prior: Prior::Hand,
     };
 }
 
@@ -109,11 +126,17 @@ enum Proof {
     Draw,
 }
 
+/// Score units of a half-point (a draw): a leaf's value may be a fraction of a game. Powers of
+/// two scale a random game's result without changing any win rate computed from it. A node's
+/// score saturates after 2^27 visits (minutes of one search on one core).
+const HALF: u32 = 16;
+
 /// A node of the tree: the position after its move.
 #[derive(Clone, Copy, Debug)]
 struct Node {
     visits: u32,
-    /// Half-points won by the player who moved into the node: 2 for a win, 1 for a draw.
+    /// Points won by the player who moved into the node, [`HALF`] units to a half-point: `2 *
+    /// HALF` for a win, `HALF` for a draw.
     score: u32,
     /// The first child's index; children are contiguous. 0: not expanded (0 is the root).
     first: u32,
@@ -185,6 +208,8 @@ pub struct Mcts {
     /// Imaginary visits each new node starts with, at the rate `prior()` guesses.
     prior: u32,
     playouts: Playouts,
+    leaf: Leaf,
+    prior_from: Prior,
     /// How a budget is spent: by the clock, or as [`ITERATIONS_PER_MS`] iterations a
     /// millisecond.
     meter: Meter,
@@ -204,6 +229,8 @@ impl Mcts {
             exploration: Settings::HARD.exploration,
             prior: Settings::HARD.prior_visits,
             playouts: Settings::HARD.playouts,
+            leaf: Settings::HARD.leaf,
+            prior_from: Settings::HARD.prior,
             meter: Meter::Clock,
         }
     }
@@ -237,6 +264,8 @@ impl Mcts {
             .with_exploration(settings.exploration)
             .with_prior(settings.prior_visits);
         mcts.playouts = settings.playouts;
+        mcts.leaf = settings.leaf;
+        mcts.prior_from = settings.prior;
         mcts
     }
 
@@ -246,6 +275,8 @@ impl Mcts {
             playouts: self.playouts,
             exploration: self.exploration,
             prior_visits: self.prior,
+            leaf: self.leaf,
+            prior: self.prior_from,
         }
     }
 
@@ -499,16 +530,17 @@ impl Mcts {
         let mut newly_proven = None;
         self.path.clear();
         self.path.push(0);
-        let result = loop {
+        // Units of score X earns.
+        let x_units = loop {
             let n = self.nodes[node];
             // The root may be proven while an analysis goes on proving its other moves.
             if n.proof != Proof::Unknown && node != 0 {
                 let mover = (root_side ^ self.path.len()) as u8 & 1;
-                break match n.proof {
+                break x_units(match n.proof {
                     Proof::Win => mover,
                     Proof::Loss => mover ^ 1,
                     _ => DRAW,
-                };
+                });
             }
             if n.first == 0 {
                 if (n.visits > self.prior || node == 0) && self.expand(node, &board) {
@@ -517,7 +549,7 @@ impl Mcts {
                     }
                     continue;
                 }
-                break playout_from(&mut board, self.playouts, &mut self.rng);
+                break self.leaf_value(&mut board);
             }
             node = self.select(node);
             let mv = self.nodes[node].mv;
@@ -529,11 +561,11 @@ impl Mcts {
             let mover = (root_side ^ 1 ^ (depth & 1)) as u8;
             let n = &mut self.nodes[i as usize];
             n.visits += 1;
-            n.score += match result {
-                DRAW => 1,
-                r if r == mover => 2,
-                _ => 0,
-            };
+            n.score = n.score.saturating_add(if mover == 0 {
+                x_units
+            } else {
+                2 * HALF - x_units
+            });
         }
         if let Some(mut k) = newly_proven {
             while k > 0 {
@@ -555,7 +587,7 @@ impl Mcts {
             let c = self.nodes[i];
             let q = match c.proof {
                 Proof::Unknown if c.visits == 0 => return i,
-                Proof::Unknown => c.score as f32 / (2 * c.visits) as f32,
+                Proof::Unknown => c.score as f32 / (2 * HALF * c.visits) as f32,
                 _ if node == 0 => continue,
                 Proof::Draw => 0.5,
                 Proof::Win => return i,
@@ -589,9 +621,14 @@ impl Mcts {
             };
             let (visits, score) = if self.prior == 0 {
                 (0, 0)
+            } else if self.prior_from == Prior::Network && !over {
+                let rate = value::rate(value::embedded().evaluate(&after), 1);
+                let units = (rate * (2 * HALF * self.prior) as f32).round();
+                (self.prior, units as u32)
             } else {
                 let rate = prior(board, &after, index, over);
-                (self.prior, (rate * 2.0 * self.prior as f32).round() as u32)
+                let half_points = (rate * 2.0 * self.prior as f32).round() as u32;
+                (self.prior, half_points * HALF)
             };
             self.nodes.push(Node {
                 mv: index as u8,
@@ -649,7 +686,7 @@ impl Mcts {
             Proof::Loss => Value::Loss(u32::from(c.plies)),
             Proof::Draw => Value::Draw,
             Proof::Unknown if c.visits == 0 => Value::WinRate(500),
-            Proof::Unknown => Value::win_rate(c.score as f32 / (2 * c.visits) as f32),
+            Proof::Unknown => Value::win_rate(c.score as f32 / (2 * HALF * c.visits) as f32),
         };
         (mv, value)
     }
@@ -684,147 +721,12 @@ fn played(board: &UltimateBoard, mv: u8) -> UltimateBoard {
     after
 }
 
-/// A guess, before any random game, at the share of games the move with index `mv` from
-/// `board` wins for its player (`after` is the position it leads to, `over` whether it ends the
-/// game): ½, plus 0.2 if it wins its small board or 0.1 if it blocks the opponent's three there,
-/// minus 0.15 if the opponent may then play anywhere or win the board it is sent to at once.
-fn prior(board: &UltimateBoard, after: &UltimateBoard, mv: usize, over: bool) -> f32 {
-    let (b, c) = (mv / 9, mv % 9);
-    let side = board.side();
-    let opponent = side ^ 1;
-    let cell = (1 << c) & board.empty(b);
-    let mut rate = 0.5;
-    if threats(board.cells_of(side, b)) & cell != 0 {
-        rate += 0.2;
-    } else if threats(board.cells_of(opponent, b)) & cell != 0 {
-        rate += 0.1;
-    }
-    if !over {
-        let sent = after.forced_index();
-        if sent == 9 || threats(after.cells_of(opponent, sent)) & after.empty(sent) != 0 {
-            rate -= 0.15;
-        }
-    }
-    rate
-}
-
-/// A move judged for review, from its mover's side.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Verdict {
-    /// The best value the position offered.
-    pub before: Value,
-    /// The value of the move played.
-    pub after: Value,
-    /// The search's choice.
-    pub best: Move,
-}
-
-impl Verdict {
-    /// How much the move lowered the mover's expected score (see [`Value::rate`]), from 0 (as good
-    /// as the best move) to 1 (a won game thrown into a loss). An estimate unless both values
-    /// are proven.
-    pub fn cost(&self) -> f32 {
-        (rate(self.before) - rate(self.after)).max(0.0)
-    }
-
-    /// Whether both values are proven, so [`Verdict::cost`] is exact.
-    pub fn is_proven(&self) -> bool {
-        self.before.is_proven() && self.after.is_proven()
-    }
-}
-
-/// A value's rate; the search's values always have one.
-fn rate(value: Value) -> f32 {
-    value.rate().unwrap_or(0.5)
-}
-
-/// Judges `mv` played on `board`: the position is searched for `budget`, then, unless `mv` is
-/// the search's choice or already proven there, the position after it for another `budget`.
-/// `None` if the search was cancelled.
-///
-/// # Panics
-/// If `mv` is not legal on `board`.
-pub fn judge(
-    mcts: &mut Mcts,
-    board: &UltimateBoard,
-    mv: Move,
-    budget: Duration,
-) -> Option<Verdict> {
-    let after_board = board.with_move(mv).expect("judge takes a legal move");
-    let choice = mcts.think(board, budget)?;
-    let known = mcts
-        .children(0)
-        .map(|i| mcts.entry(i))
-        .find(|&(m, v)| m == mv && v.is_proven());
-    let after = if choice.mv == mv {
-        choice.value
-    } else if let Some((_, v)) = known {
-        v
-    } else {
-        match after_board.outcome() {
-            Outcome::Won { .. } => Value::Win(1),
-            Outcome::Draw => Value::Draw,
-            Outcome::InProgress => mcts.think(&after_board, budget)?.value.before(),
-        }
-    };
-    // What the move achieved was on offer: the best is at least as good.
-    let before = choice.value.max(after);
-    Some(Verdict {
-        before,
-        after,
-        best: choice.mv,
-    })
-}
-
+mod judge;
+mod leaf;
+pub use judge::{Verdict, judge};
+pub use leaf::{Leaf, Prior};
+use leaf::{prior, x_units};
 mod tree;
 pub use tree::{NodeView, Proven, TreeView};
 mod step;
 pub use step::{Candidate, Ending, Iteration, Score, Walked};
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The prior of each of X's moves on board 5 (cells indexed 0-8, keypad digit - 1).
-    fn priors(position: &str) -> Vec<(usize, f32)> {
-        let board: UltimateBoard = position.parse().expect("a valid position");
-        board
-            .legal_moves()
-            .into_iter()
-            .map(|m| {
-                let index = m.index();
-                let mut after = board;
-                let over = after.apply(index / 9, index % 9);
-                (index % 9 + 1, prior(&board, &after, index, over))
-            })
-            .collect()
-    }
-
-    #[test]
-    fn the_prior_favours_taking_and_blocking_and_shuns_gifts() {
-        // X to move on board 5, where X can win at cell 9 and O threatens cell 3. O can win
-        // board 6 at once, board 4 is closed (won by X), and cell 5 leaves O its threat on 5.
-        let rows = [
-            "..O ... ...", // board 7 cell 9
-            "... ... ...",
-            "O.. O.. ...", // board 7 cell 1, board 8 cell 1
-            "..X XX. ...", // board 4 cell 9, board 5 cells 7 8
-            ".X. ... OO.", // board 4 cell 5, board 6 cells 4 5
-            "X.. OO. ...", // board 4 cell 1, board 5 cells 1 2
-            "X.. ... ...", // board 1 cell 7
-            "... ... ...",
-            "... ... ..X", // board 3 cell 3
-        ];
-        let rows: Vec<String> = rows.iter().map(|r| r.replace(' ', "")).collect();
-        let got = priors(&format!("{} 5", rows.join("/")));
-        let expected = [(3, 0.6), (4, 0.35), (5, 0.35), (6, 0.35), (9, 0.7)];
-        assert_eq!(got.len(), expected.len(), "{got:?}");
-        for ((cell, rate), (want_cell, want)) in got.iter().zip(expected) {
-            assert_eq!(*cell, want_cell);
-            assert!(
-                (rate - want).abs() < 1e-6,
-                "cell {cell}: {rate}, not {want}"
-            );
-        }
-    }
-}

@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use tictactoe::board::Mark;
-use tictactoe::mcts::{self, Level, Mcts};
+use tictactoe::mcts::{self, Leaf, Level, Mcts, Prior, Settings};
 use tictactoe::search::Value;
 use tictactoe::ultimate::{
     Move, MoveError, Outcome, ParseMoveError, ParseUltimateError, SmallStatus, UltimateBoard,
@@ -602,7 +602,13 @@ fn the_solver_proves_wins_in_one_and_in_three_plies() {
         );
     }
     for board in in_three {
-        let mut mcts = Mcts::new(Some(2));
+        // `hard`, guided by the learned evaluation, may prove a longer win first and stop there.
+        let choice = Mcts::new(Some(2))
+            .think(&board, Duration::from_secs(20))
+            .unwrap();
+        assert!(matches!(choice.value, Value::Win(_)), "{board}");
+        // The search with random games finds the quickest.
+        let mut mcts = Mcts::new(Some(2)).with_settings(Settings::FROZEN);
         let choice = mcts.think(&board, Duration::from_secs(20)).unwrap();
         assert_eq!(choice.value, Value::Win(3), "{board}");
         // Proven, so the search stopped early.
@@ -637,14 +643,16 @@ fn a_raised_cancel_flag_stops_a_long_think() {
 #[test]
 fn the_tree_is_kept_for_the_reply_and_bounded_by_its_cap() {
     let board = UltimateBoard::new();
-    let mut mcts = Mcts::new(Some(9));
+    // The search with random games, which spreads its iterations more widely than `hard`.
+    let frozen = || Mcts::new(Some(9)).with_settings(Settings::FROZEN);
+    let mut mcts = frozen();
     let first = mcts.think_iterations(&board, 3000).unwrap();
     let after = board.with_move(first.mv).unwrap();
     // No iterations: only what was kept of the move played, and the reply it expects.
     let reply = mcts.think_iterations(&after, 0).unwrap().mv;
     assert!(mcts.nodes() > 100, "{}", mcts.nodes());
     // Two plies on: the reply's subtree.
-    let mut mcts = Mcts::new(Some(9));
+    let mut mcts = frozen();
     mcts.think_iterations(&board, 3000).unwrap();
     let next = after.with_move(reply).unwrap();
     mcts.think_iterations(&next, 0).unwrap();
@@ -696,4 +704,40 @@ fn analysis_values_every_move_and_review_sees_a_thrown_win() {
     assert!(best.cost().abs() < 1e-6);
     assert!(best.is_proven());
     assert!((Value::WinRate(620).rate().unwrap() - 0.62).abs() < 1e-6);
+}
+
+/// A game of the search with `settings` against itself, `iterations` a move, from `seed`.
+fn self_play(settings: Settings, seed: u64, iterations: u64) -> Vec<Move> {
+    let mut mcts = Mcts::new(Some(seed)).with_settings(settings);
+    let mut board = UltimateBoard::new();
+    let mut moves = Vec::new();
+    while board.outcome() == Outcome::InProgress {
+        let mv = mcts.think_iterations(&board, iterations).unwrap().mv;
+        board.play(mv).expect("the search plays legal moves");
+        moves.push(mv);
+    }
+    moves
+}
+
+#[test]
+fn the_learned_evaluation_plays_legal_games_that_replay_and_takes_wins_in_one() {
+    let (in_one, _) = wins_found_by_brute_force(4);
+    for leaf in Leaf::ALL {
+        for prior in [Prior::Hand, Prior::Network] {
+            let settings = Settings {
+                leaf,
+                prior,
+                ..Settings::HARD
+            };
+            let game = self_play(settings, 3, 300);
+            assert_eq!(self_play(settings, 3, 300), game, "{settings:?}");
+            for board in &in_one {
+                let mut mcts = Mcts::new(Some(1)).with_settings(settings);
+                let choice = mcts.think_iterations(board, 200).unwrap();
+                assert_eq!(choice.value, Value::Win(1), "{board} {settings:?}");
+                let after = board.with_move(choice.mv).unwrap();
+                assert!(matches!(after.outcome(), Outcome::Won { .. }), "{board}");
+            }
+        }
+    }
 }

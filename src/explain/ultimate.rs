@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use serde::Serialize;
 
 use super::{ExplainError, Limits};
-use crate::mcts::{Iteration, Mcts, NodeView, Proven, TreeView};
+use crate::mcts::{Iteration, Mcts, NodeView, Proven, Settings, TreeView};
 use crate::ultimate::UltimateBoard;
 
 /// One node of the recorded Monte Carlo tree: the position after `mv`.
@@ -73,7 +73,8 @@ pub struct MctsExplanation {
 }
 
 /// Searches `board` for `iterations` iterations seeded with `seed`, and records its tree
-/// within `limits`.
+/// within `limits`. The search is the one with random games at its leaves and the hand-made
+/// prior ([`Settings::FROZEN`]), the one textbooks teach.
 pub fn explain(
     board: &UltimateBoard,
     iterations: u64,
@@ -124,7 +125,7 @@ fn searched(
     seed: u64,
     cancel: Option<&Arc<AtomicBool>>,
 ) -> Result<Mcts, ExplainError> {
-    let mut mcts = Mcts::new(Some(seed));
+    let mut mcts = Mcts::new(Some(seed)).with_settings(Settings::FROZEN);
     mcts.set_cancel(cancel.cloned());
     match mcts.think_iterations(board, iterations) {
         Some(_) => Ok(mcts),
@@ -158,7 +159,7 @@ fn explained(
 /// Searches `board` for `iterations` iterations seeded with `seed`, then runs `steps` more one
 /// at a time and reports what each did (fewer once the root is proven: the search stops there).
 /// The same seed gives the same iterations; the tree after them is the tree of a search of
-/// `iterations + steps` iterations.
+/// `iterations + steps` iterations. The search is [`explain`]'s.
 pub fn watch(
     board: &UltimateBoard,
     iterations: u64,

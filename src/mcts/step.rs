@@ -7,7 +7,7 @@
 #![allow(clippy::cast_precision_loss)]
 
 use super::playouts::{greedy_move, result};
-use super::{Mcts, Node, Proof, Proven, playout_from};
+use super::{HALF, Leaf, Mcts, Node, Proof, Proven, playout_from};
 use crate::ultimate::{Move, UltimateBoard};
 
 /// How a child stood when its parent chose among them.
@@ -85,10 +85,15 @@ pub struct Iteration {
 impl Mcts {
     /// Runs one more iteration of the last search, from its root and on its random numbers, as
     /// if it had been given one more iteration, and reports it. `None` before any search and
-    /// once the root is proven (the search would have stopped).
+    /// once the root is proven (the search would have stopped), and for a search that values
+    /// leaves otherwise than by a random game (see [`Leaf`]): a step shows the random game.
     pub fn step(&mut self) -> Option<Iteration> {
         let root = self.root?;
-        if self.nodes.is_empty() || self.nodes[0].first == 0 || self.finished(false) {
+        if self.leaf != Leaf::Playout
+            || self.nodes.is_empty()
+            || self.nodes[0].first == 0
+            || self.finished(false)
+        {
             return None;
         }
         let before = self.nodes.clone();
@@ -96,12 +101,12 @@ impl Mcts {
         self.iterate();
         self.iterations += 1;
         let path: Vec<usize> = self.path.iter().map(|&i| i as usize).collect();
-        // The half-points the backup gave the root's mover: those of every node at an even
+        // The units of score the backup gave the root's mover: those of every node at an even
         // depth; the other side's at an odd depth.
         let root_added = self.nodes[0].score - before[0].score;
         let added = |depth: usize| {
             if depth % 2 == 1 {
-                2 - root_added
+                2 * HALF - root_added
             } else {
                 root_added
             }
@@ -134,7 +139,7 @@ impl Mcts {
     }
 
     /// Node `node` as it stood when the walk reached it: as before the iteration, or for a
-    /// child this iteration added, as the expansion made it (less `added`, the half-points the
+    /// child this iteration added, as the expansion made it (less `added`, the units of score the
     /// backup gave it, and its visit, if it is on the walk).
     fn at_choice(&self, before: &[Node], node: usize, added: u32) -> Node {
         if let Some(&n) = before.get(node) {
@@ -148,7 +153,7 @@ impl Mcts {
         n
     }
 
-    /// The report of node `node` on the walk, to which the backup gave `added` half-points;
+    /// The report of node `node` on the walk, to which the backup gave `added` units of score;
     /// the walk went on into `next` (with its half-points).
     fn walked(
         &self,
@@ -169,7 +174,7 @@ impl Mcts {
                     Candidate {
                         mv: Move::from_index(usize::from(n.mv)).expect("a valid move"),
                         visits: n.visits,
-                        score: n.score,
+                        score: n.score / HALF,
                         proven: proven(n),
                         ucb: self.ucb(was.visits, n, node == 0),
                         chosen: c == next,
@@ -181,8 +186,8 @@ impl Mcts {
             mv: (node != 0)
                 .then(|| Move::from_index(usize::from(now.mv)))
                 .flatten(),
-            before: (was.visits, was.score),
-            after: (now.visits, now.score),
+            before: (was.visits, was.score / HALF),
+            after: (now.visits, now.score / HALF),
             expanded,
             children: if now.first == 0 {
                 0
@@ -198,7 +203,7 @@ impl Mcts {
     fn ucb(&self, parent_visits: u32, child: Node, at_root: bool) -> Score {
         let rate = match child.proof {
             Proof::Unknown if child.visits == 0 => return Score::Untried,
-            Proof::Unknown => child.score as f32 / (2 * child.visits) as f32,
+            Proof::Unknown => child.score as f32 / (2 * HALF * child.visits) as f32,
             _ if at_root => return Score::Skipped,
             Proof::Draw => 0.5,
             Proof::Win => return Score::ProvenWin,
@@ -261,6 +266,7 @@ fn traced_playout(board: &mut UltimateBoard, rng: &mut fastrand::Rng) -> (Vec<Mo
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::mcts::Settings;
 
     /// The position after `moves` (board then cell, 1-based as the game names them).
     fn position(moves: &[&str]) -> UltimateBoard {
@@ -279,7 +285,9 @@ mod tests {
         n: u64,
         k: usize,
     ) -> (Mcts, Vec<Iteration>) {
-        let mut mcts = Mcts::new(Some(seed)).with_prior(prior);
+        let mut mcts = Mcts::new(Some(seed))
+            .with_settings(Settings::FROZEN)
+            .with_prior(prior);
         mcts.think_iterations(board, n).unwrap();
         let steps = (0..k).map_while(|_| mcts.step()).collect();
         (mcts, steps)
@@ -298,7 +306,9 @@ mod tests {
             for prior in [0, PRIOR] {
                 let (stepped, steps) = stepped(&board, 9, prior, 50, 200);
                 assert_eq!(steps.len(), 200);
-                let mut long = Mcts::new(Some(9)).with_prior(prior);
+                let mut long = Mcts::new(Some(9))
+                    .with_settings(Settings::FROZEN)
+                    .with_prior(prior);
                 long.think_iterations(&board, 250).unwrap();
                 assert_eq!(format!("{:?}", stepped.nodes), format!("{:?}", long.nodes));
                 assert!(stepped.rng == long.rng);
@@ -312,7 +322,7 @@ mod tests {
     #[test]
     fn a_step_adds_one_visit_along_its_walk_and_nowhere_else() {
         for board in boards() {
-            let mut mcts = Mcts::new(Some(4));
+            let mut mcts = Mcts::new(Some(4)).with_settings(Settings::FROZEN);
             mcts.think_iterations(&board, 30).unwrap();
             for _ in 0..300 {
                 let before: Vec<u32> = mcts.nodes.iter().map(|n| n.visits).collect();
@@ -320,7 +330,7 @@ mod tests {
                 let path: Vec<usize> = mcts.path.iter().map(|&i| i as usize).collect();
                 assert_eq!(it.walk.len(), path.len());
                 for (w, &i) in it.walk.iter().zip(&path) {
-                    assert_eq!(w.after, (mcts.nodes[i].visits, mcts.nodes[i].score));
+                    assert_eq!(w.after, (mcts.nodes[i].visits, mcts.nodes[i].score / HALF));
                     assert_eq!(w.before.0 + 1, w.after.0);
                     assert!(w.after.1 - w.before.1 <= 2);
                 }
@@ -438,7 +448,7 @@ mod tests {
     #[test]
     fn a_proven_root_takes_no_step() {
         let board = near_the_end(1, 1);
-        let mut mcts = Mcts::new(Some(1));
+        let mut mcts = Mcts::new(Some(1)).with_settings(Settings::FROZEN);
         mcts.think_iterations(&board, 1).unwrap();
         assert!(mcts.step().is_none(), "the winning move proves the root");
     }

@@ -2,7 +2,7 @@
 //! search (`tictactoe explain --ultimate`): each node's move, visits, score and proof, and the
 //! constants UCB1 used. Nothing here changes the search.
 
-use super::{Mcts, Proof};
+use super::{HALF, Mcts, Proof};
 use crate::ultimate::{Move, UltimateBoard};
 
 /// What a node is proven to be worth for the player who moved into it, with the number of
@@ -84,9 +84,10 @@ impl<'a> NodeView<'a> {
         self.mcts.nodes[self.index].visits
     }
 
-    /// Half-points won by the player who moved into the node: 2 a win, 1 a draw.
+    /// Half-points won by the player who moved into the node: 2 a win, 1 a draw (rounded down
+    /// where the learned evaluation scored leaves in fractions).
     pub fn score(&self) -> u32 {
-        self.mcts.nodes[self.index].score
+        self.mcts.nodes[self.index].score / HALF
     }
 
     pub fn proven(&self) -> Option<Proven> {

@@ -1,0 +1,144 @@
+//! How the search values a leaf it reaches ([`Leaf`]) and what a new node's imaginary visits
+//! are worth ([`Prior`]): a random game or the learned evaluation, the hand-made guess or the
+//! learned evaluation of the position after the move.
+
+use super::playouts::{DRAW, playout_from};
+use super::{HALF, Mcts, value};
+use crate::ultimate::{UltimateBoard, threats};
+
+/// How the search values a leaf it reached.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Leaf {
+    /// The result of one random game (see [`Playouts`]).
+    Playout,
+    /// The learned evaluation's expected score (see [`value`]).
+    Network,
+    /// The mean of the two.
+    Both,
+}
+
+/// Where the rate of a new node's imaginary visits comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Prior {
+    /// `prior()`: a guess from the move alone, with weights set by hand.
+    Hand,
+    /// The learned evaluation of the position after the move.
+    Network,
+}
+
+impl Leaf {
+    /// Every way, in the order of the match tool's names.
+    pub const ALL: [Leaf; 3] = [Leaf::Playout, Leaf::Network, Leaf::Both];
+
+    /// The name in lower case (`playout`, `network`, `both`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Leaf::Playout => "playout",
+            Leaf::Network => "network",
+            Leaf::Both => "both",
+        }
+    }
+}
+
+/// The units of score X earns from a game's `result` (a side, or `DRAW`).
+pub(super) fn x_units(result: u8) -> u32 {
+    match result {
+        0 => 2 * HALF,
+        DRAW => HALF,
+        _ => 0,
+    }
+}
+
+impl Mcts {
+    /// What the leaf `board` (a game in progress) is worth to X, in units of score, by the
+    /// search's [`Leaf`] setting. A random game plays on `board` to its end.
+    pub(super) fn leaf_value(&mut self, board: &mut UltimateBoard) -> u32 {
+        let network = |board: &UltimateBoard| {
+            let x = value::rate(value::embedded().evaluate(board), board.side() as u8);
+            (x * (2 * HALF) as f32).round() as u32
+        };
+        match self.leaf {
+            Leaf::Playout => x_units(playout_from(board, self.playouts, &mut self.rng)),
+            Leaf::Network => network(board),
+            Leaf::Both => {
+                let net = network(board);
+                u32::midpoint(
+                    net,
+                    x_units(playout_from(board, self.playouts, &mut self.rng)),
+                )
+            }
+        }
+    }
+}
+
+/// A guess, before any random game, at the share of games the move with index `mv` from
+/// `board` wins for its player (`after` is the position it leads to, `over` whether it ends the
+/// game): ½, plus 0.2 if it wins its small board or 0.1 if it blocks the opponent's three there,
+/// minus 0.15 if the opponent may then play anywhere or win the board it is sent to at once.
+pub(super) fn prior(board: &UltimateBoard, after: &UltimateBoard, mv: usize, over: bool) -> f32 {
+    let (b, c) = (mv / 9, mv % 9);
+    let side = board.side();
+    let opponent = side ^ 1;
+    let cell = (1 << c) & board.empty(b);
+    let mut rate = 0.5;
+    if threats(board.cells_of(side, b)) & cell != 0 {
+        rate += 0.2;
+    } else if threats(board.cells_of(opponent, b)) & cell != 0 {
+        rate += 0.1;
+    }
+    if !over {
+        let sent = after.forced_index();
+        if sent == 9 || threats(after.cells_of(opponent, sent)) & after.empty(sent) != 0 {
+            rate -= 0.15;
+        }
+    }
+    rate
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The prior of each of X's moves on board 5 (cells indexed 0-8, keypad digit - 1).
+    fn priors(position: &str) -> Vec<(usize, f32)> {
+        let board: UltimateBoard = position.parse().expect("a valid position");
+        board
+            .legal_moves()
+            .into_iter()
+            .map(|m| {
+                let index = m.index();
+                let mut after = board;
+                let over = after.apply(index / 9, index % 9);
+                (index % 9 + 1, prior(&board, &after, index, over))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_prior_favours_taking_and_blocking_and_shuns_gifts() {
+        // X to move on board 5, where X can win at cell 9 and O threatens cell 3. O can win
+        // board 6 at once, board 4 is closed (won by X), and cell 5 leaves O its threat on 5.
+        let rows = [
+            "..O ... ...", // board 7 cell 9
+            "... ... ...",
+            "O.. O.. ...", // board 7 cell 1, board 8 cell 1
+            "..X XX. ...", // board 4 cell 9, board 5 cells 7 8
+            ".X. ... OO.", // board 4 cell 5, board 6 cells 4 5
+            "X.. OO. ...", // board 4 cell 1, board 5 cells 1 2
+            "X.. ... ...", // board 1 cell 7
+            "... ... ...",
+            "... ... ..X", // board 3 cell 3
+        ];
+        let rows: Vec<String> = rows.iter().map(|r| r.replace(' ', "")).collect();
+        let got = priors(&format!("{} 5", rows.join("/")));
+        let expected = [(3, 0.6), (4, 0.35), (5, 0.35), (6, 0.35), (9, 0.7)];
+        assert_eq!(got.len(), expected.len(), "{got:?}");
+        for ((cell, rate), (want_cell, want)) in got.iter().zip(expected) {
+            assert_eq!(*cell, want_cell);
+            assert!(
+                (rate - want).abs() < 1e-6,
+                "cell {cell}: {rate}, not {want}"
+            );
+        }
+    }
+}

@@ -1,0 +1,295 @@
+//! The learned evaluation of Ultimate positions: a small network (one hidden layer) trained
+//! from the engine's own self-play games (`examples/ultimate_train.rs`; the README tells how),
+//! whose weights the build embeds.
+//!
+//! # Inputs and output
+//!
+//! Everything is seen from the side to move ("mine" and "theirs"). The inputs are 0 or 1 and
+//! few are set, so the network reads them as a list of indices ([`active_features`]):
+//! - 0-80: my marks, 81-161: theirs (board index × 9 + cell index);
+//! - 162-170: small boards I won, 171-179: boards they won, 180-188: boards full with no winner;
+//! - 189-197: the boards I may play on now;
+//! - 198-206: open boards where I have two in a line with the third cell empty (I could win
+//!   them with one mark), 207-215: open boards where they have.
+//!
+//! The hidden layer is [`HIDDEN`] rectified units; the output is `tanh`, from −1 (the side to
+//! move loses) through 0 (a draw, or even chances) to 1 (it wins).
+//!
+//! # The file
+//!
+//! Little-endian: the 4 bytes `UTTV`, then the version, the number of inputs and of hidden
+//! units as `u32`, then `f32`s: the first layer's weights input by input ([`HIDDEN`] for each),
+//! its biases, the output's weights and its bias. [`Network::from_bytes`] refuses a file whose
+//! header does not match this build's shape.
+//!
+//! Evaluation adds the weights of the set inputs in index order and the output in unit order,
+//! so the same position always gets the same value, bit for bit, on the same platform.
+
+use std::fmt;
+use std::sync::OnceLock;
+
+use crate::ultimate::{UltimateBoard, threats};
+
+/// Inputs of the network (see the module docs).
+pub const INPUTS: usize = 216;
+/// Hidden units.
+pub const HIDDEN: usize = 64;
+/// The most inputs set at once: 81 marks, 9 board states, 9 playable boards and 18 threats.
+pub const MAX_ACTIVE: usize = 117;
+/// The file format's version.
+pub const VERSION: u32 = 2;
+const MAGIC: &[u8; 4] = b"UTTV";
+const HEADER: usize = 16;
+/// Parameters after the header.
+pub const PARAMETERS: usize = INPUTS * HIDDEN + HIDDEN + HIDDEN + 1;
+
+/// The weights the build embeds.
+static EMBEDDED: &[u8] = include_bytes!("ultimate_value.bin");
+
+/// Why a weights file was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ModelError {
+    /// It does not start with `UTTV`.
+    Magic,
+    /// Another version, or another number of inputs or hidden units.
+    Shape {
+        version: u32,
+        inputs: u32,
+        hidden: u32,
+    },
+    /// Not as many bytes as the header's shape needs.
+    Length(usize),
+}
+
+impl fmt::Display for ModelError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ModelError::Magic => write!(f, "not a value network (no UTTV header)"),
+            ModelError::Shape {
+                version,
+                inputs,
+                hidden,
+            } => write!(
+                f,
+                "a network of version {version} with {inputs} inputs and {hidden} hidden units, \
+                 not version {VERSION} with {INPUTS} and {HIDDEN}"
+            ),
+            ModelError::Length(n) => write!(
+                f,
+                "{n} bytes, not {} for the header and {PARAMETERS} weights",
+                HEADER + 4 * PARAMETERS
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ModelError {}
+
+/// The value network's weights.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Network {
+    /// `w1[input * HIDDEN + unit]`.
+    w1: Vec<f32>,
+    b1: [f32; HIDDEN],
+    w2: [f32; HIDDEN],
+    b2: f32,
+}
+
+/// Reads the `i`-th little-endian `u32` or `f32` of `bytes`.
+fn word(bytes: &[u8], i: usize) -> [u8; 4] {
+    bytes[4 * i..4 * i + 4].try_into().expect("four bytes")
+}
+
+impl Network {
+    /// A network from its parameters in file order (see the module docs).
+    ///
+    /// # Panics
+    /// If `parameters` does not hold exactly [`PARAMETERS`] numbers.
+    pub fn from_parameters(parameters: &[f32]) -> Network {
+        assert_eq!(parameters.len(), PARAMETERS, "a network's parameters");
+        let (w1, rest) = parameters.split_at(INPUTS * HIDDEN);
+        let (b1, rest) = rest.split_at(HIDDEN);
+        let (w2, b2) = rest.split_at(HIDDEN);
+        Network {
+            w1: w1.to_vec(),
+            b1: b1.try_into().expect("HIDDEN biases"),
+            w2: w2.try_into().expect("HIDDEN weights"),
+            b2: b2[0],
+        }
+    }
+
+    /// Reads a weights file (see the module docs).
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, ModelError> {
+        if bytes.len() < HEADER || &bytes[..4] != MAGIC {
+            return Err(ModelError::Magic);
+        }
+        let header = |i| u32::from_le_bytes(word(bytes, i));
+        let (version, inputs, hidden) = (header(1), header(2), header(3));
+        if (version, inputs as usize, hidden as usize) != (VERSION, INPUTS, HIDDEN) {
+            return Err(ModelError::Shape {
+                version,
+                inputs,
+                hidden,
+            });
+        }
+        if bytes.len() != HEADER + 4 * PARAMETERS {
+            return Err(ModelError::Length(bytes.len()));
+        }
+        let body = &bytes[HEADER..];
+        let parameters: Vec<f32> = (0..PARAMETERS)
+            .map(|i| f32::from_le_bytes(word(body, i)))
+            .collect();
+        Ok(Network::from_parameters(&parameters))
+    }
+
+    /// The weights file of this network.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(HEADER + 4 * PARAMETERS);
+        out.extend_from_slice(MAGIC);
+        for n in [VERSION, INPUTS as u32, HIDDEN as u32] {
+            out.extend_from_slice(&n.to_le_bytes());
+        }
+        let tail = self.b1.iter().chain(&self.w2).chain([&self.b2]);
+        for x in self.w1.iter().chain(tail) {
+            out.extend_from_slice(&x.to_le_bytes());
+        }
+        out
+    }
+
+    /// The network's value of `board` (a game in progress) for the side to move, in −1..=1.
+    pub fn evaluate(&self, board: &UltimateBoard) -> f32 {
+        let mut active = [0u8; MAX_ACTIVE];
+        let n = active_features(board, &mut active);
+        self.evaluate_features(&active[..n])
+    }
+
+    /// The value of a position whose set inputs are `active` (in increasing order).
+    pub fn evaluate_features(&self, active: &[u8]) -> f32 {
+        let mut hidden = self.b1;
+        for &f in active {
+            let row = &self.w1[usize::from(f) * HIDDEN..][..HIDDEN];
+            for (h, w) in hidden.iter_mut().zip(row) {
+                *h += w;
+            }
+        }
+        let mut out = self.b2;
+        for (h, w) in hidden.iter().zip(&self.w2) {
+            out += h.max(0.0) * w;
+        }
+        out.tanh()
+    }
+}
+
+/// The expected score (a win 1, a draw ½) of a network's output `value` for the side to move
+/// when `ply` is 0, for the other side when it is 1.
+pub fn rate(value: f32, ply: u8) -> f32 {
+    let mover = 0.5 + 0.5 * value;
+    if ply == 0 { mover } else { 1.0 - mover }
+}
+
+/// The network the build embeds.
+///
+/// # Panics
+/// If the embedded file does not fit this build (a test checks that it does).
+pub fn embedded() -> &'static Network {
+    static NETWORK: OnceLock<Network> = OnceLock::new();
+    NETWORK.get_or_init(|| {
+        Network::from_bytes(EMBEDDED).unwrap_or_else(|e| panic!("the embedded network: {e}"))
+    })
+}
+
+/// Writes the indices of `board`'s set inputs (see the module docs) into `out`, in increasing
+/// order, and returns how many there are.
+pub fn active_features(board: &UltimateBoard, out: &mut [u8; MAX_ACTIVE]) -> usize {
+    let me = board.side();
+    let mut n = 0;
+    let mut push = |mask: u16, base: usize| {
+        let mut rest = mask;
+        while rest != 0 {
+            out[n] = (base + rest.trailing_zeros() as usize) as u8;
+            n += 1;
+            rest &= rest - 1;
+        }
+    };
+    for (side, base) in [(me, 0), (me ^ 1, 81)] {
+        for b in 0..9 {
+            push(board.cells_of(side, b), base + 9 * b);
+        }
+    }
+    let (mine, theirs) = (board.won_by(me), board.won_by(me ^ 1));
+    push(mine, 162);
+    push(theirs, 171);
+    push(!board.open() & !mine & !theirs & 0x1FF, 180);
+    let forced = board.forced_index();
+    push(
+        if forced < 9 {
+            1 << forced
+        } else {
+            board.open()
+        },
+        189,
+    );
+    let mut hot = [0u16; 2];
+    for b in 0..9 {
+        if board.open() & (1 << b) != 0 {
+            for (i, side) in [me, me ^ 1].into_iter().enumerate() {
+                if threats(board.cells_of(side, b)) & board.empty(b) != 0 {
+                    hot[i] |= 1 << b;
+                }
+            }
+        }
+    }
+    push(hot[0], 198);
+    push(hot[1], 207);
+    n
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The positions and values the trainer wrote beside the weights, from its own forward pass.
+    static CHECK: &str = include_str!("ultimate_value_check.txt");
+
+    #[test]
+    fn the_embedded_network_gives_the_trainers_values() {
+        let network = embedded();
+        let mut checked = 0;
+        for line in CHECK.lines().filter(|l| !l.starts_with('#')) {
+            let (position, value) = line.split_once('\t').expect("position TAB value");
+            let board: UltimateBoard = position.parse().expect("a valid position");
+            let want: f32 = value.parse().expect("a number");
+            let got = network.evaluate(&board);
+            assert!((got - want).abs() < 1e-5, "{position}: {got}, not {want}");
+            checked += 1;
+        }
+        assert!(checked >= 10, "only {checked} positions to check");
+    }
+
+    #[test]
+    fn a_weights_file_of_another_shape_is_refused() {
+        let mut bytes = embedded().to_bytes();
+        assert_eq!(Network::from_bytes(&bytes).as_ref(), Ok(embedded()));
+        bytes[12] ^= 1;
+        assert!(matches!(
+            Network::from_bytes(&bytes),
+            Err(ModelError::Shape { .. })
+        ));
+        bytes[12] ^= 1;
+        assert_eq!(
+            Network::from_bytes(&bytes[..bytes.len() - 4]),
+            Err(ModelError::Length(bytes.len() - 4))
+        );
+        assert_eq!(Network::from_bytes(b"junk"), Err(ModelError::Magic));
+    }
+
+    #[test]
+    fn features_are_sorted_and_from_the_side_to_move() {
+        let mut board = UltimateBoard::new();
+        board.apply(4, 4);
+        let mut active = [0u8; MAX_ACTIVE];
+        let n = active_features(&board, &mut active);
+        // O to move: X's centre mark is theirs, and O must play on board 4.
+        assert_eq!(&active[..n], &[81 + 40, 189 + 4]);
+    }
+}
