@@ -29,6 +29,11 @@
 //! (as [`Value::Win`], [`Value::Loss`] or [`Value::Draw`], counted in plies as the classic search
 //! counts them).
 //!
+//! A search stops once the root is proven, but the first win it proves need not be the
+//! quickest: with [`Settings::quicker_win`] (`hard`) it then searches the unproven moves a
+//! little longer, within its budget, for a quicker one (see [`QUICKER_WIN_ITERATIONS`]). The
+//! move played is the quickest proven win, or when every move loses, the slowest loss.
+//!
 //! # Values
 //!
 //! Unproven values are [`Value::WinRate`]s: the share of the simulated games the side to move
@@ -84,6 +89,9 @@ pub struct Settings {
     pub leaf: Leaf,
     /// Where a new node's prior comes from.
     pub prior: Prior,
+    /// Whether a search that has proven a win goes on a little to look for a quicker one (see
+    /// [`QUICKER_WIN_ITERATIONS`]); without it the search stops as soon as the root is proven.
+    pub quicker_win: bool,
 }
 
 impl Settings {
@@ -96,6 +104,7 @@ impl Settings {
         prior_visits: PRIOR_VISITS,
         leaf: Leaf::Network,
         prior: Prior::Network,
+        quicker_win: true,
     };
     /// The search as it was when the match tool's `frozen` player was made, kept unchanged
     /// while [`Settings::HARD`] may move on: the ladder's levels below the top use it (their
@@ -107,6 +116,7 @@ impl Settings {
         prior_visits: 10,
         leaf: Leaf::Playout,
         prior: Prior::Hand,
+        quicker_win: false,
     };
 }
 
@@ -210,6 +220,7 @@ pub struct Mcts {
     playouts: Playouts,
     leaf: Leaf,
     prior_from: Prior,
+    quicker_win: bool,
     /// How a budget is spent: by the clock, or as [`ITERATIONS_PER_MS`] iterations a
     /// millisecond.
     meter: Meter,
@@ -231,6 +242,7 @@ impl Mcts {
             playouts: Settings::HARD.playouts,
             leaf: Settings::HARD.leaf,
             prior_from: Settings::HARD.prior,
+            quicker_win: Settings::HARD.quicker_win,
             meter: Meter::Clock,
         }
     }
@@ -266,6 +278,7 @@ impl Mcts {
         mcts.playouts = settings.playouts;
         mcts.leaf = settings.leaf;
         mcts.prior_from = settings.prior;
+        mcts.quicker_win = settings.quicker_win;
         mcts
     }
 
@@ -277,6 +290,7 @@ impl Mcts {
             prior_visits: self.prior,
             leaf: self.leaf,
             prior: self.prior_from,
+            quicker_win: self.quicker_win,
         }
     }
 
@@ -418,6 +432,8 @@ impl Mcts {
             self.update_proof(0);
         }
         let mut done = 0u64;
+        // Where the look for a quicker win than the one proven ends, once it started.
+        let mut quicker_until = None;
         loop {
             if done.is_multiple_of(CHECK_EVERY) {
                 if self.cancelled() {
@@ -429,7 +445,10 @@ impl Mcts {
                     break;
                 }
             }
-            if limit.iterations.is_some_and(|n| done >= n) || self.finished(limit.every_move) {
+            if limit.iterations.is_some_and(|n| done >= n)
+                || (self.finished(limit.every_move)
+                    && !self.looking_for_quicker_win(done, &mut quicker_until))
+            {
                 break;
             }
             self.iterate();
@@ -726,6 +745,8 @@ mod leaf;
 pub use judge::{Verdict, judge};
 pub use leaf::{Leaf, Prior};
 use leaf::{prior, x_units};
+mod quicker;
+pub use quicker::QUICKER_WIN_ITERATIONS;
 mod tree;
 pub use tree::{NodeView, Proven, TreeView};
 mod step;

@@ -602,23 +602,20 @@ fn the_solver_proves_wins_in_one_and_in_three_plies() {
         );
     }
     for board in in_three {
-        // `hard`, guided by the learned evaluation, may prove a longer win first and stop there.
-        let choice = Mcts::new(Some(2))
-            .think(&board, Duration::from_secs(20))
-            .unwrap();
-        assert!(matches!(choice.value, Value::Win(_)), "{board}");
-        // The search with random games finds the quickest.
-        let mut mcts = Mcts::new(Some(2)).with_settings(Settings::FROZEN);
-        let choice = mcts.think(&board, Duration::from_secs(20)).unwrap();
-        assert_eq!(choice.value, Value::Win(3), "{board}");
-        // Proven, so the search stopped early.
-        assert!(mcts.iterations() < 1_000_000, "{board}");
-        // Every reply leaves a win in one.
-        let after = board.with_move(choice.mv).unwrap();
-        for reply in after.legal_moves() {
-            let next = after.with_move(reply).unwrap();
-            let c = Mcts::new(None).think(&next, Duration::ZERO).unwrap();
-            assert_eq!(c.value, Value::Win(1), "{board} then {} {reply}", choice.mv);
+        // `hard`, guided by the learned evaluation, and the search with random games.
+        for settings in [Settings::HARD, Settings::FROZEN] {
+            let mut mcts = Mcts::new(Some(2)).with_settings(settings);
+            let choice = mcts.think(&board, Duration::from_secs(20)).unwrap();
+            assert_eq!(choice.value, Value::Win(3), "{board} {settings:?}");
+            // Proven, so the search stopped early.
+            assert!(mcts.iterations() < 1_000_000, "{board} {settings:?}");
+            // Every reply leaves a win in one.
+            let after = board.with_move(choice.mv).unwrap();
+            for reply in after.legal_moves() {
+                let next = after.with_move(reply).unwrap();
+                let c = Mcts::new(None).think(&next, Duration::ZERO).unwrap();
+                assert_eq!(c.value, Value::Win(1), "{board} then {} {reply}", choice.mv);
+            }
         }
     }
 }
