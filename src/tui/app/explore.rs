@@ -8,6 +8,7 @@ use crate::position::Position;
 use crate::tui::input::{Action, Direction};
 use crate::tui::worker::{Job, Reply};
 
+use super::browse::{self, STEP_KEYS};
 use super::explore_ultimate::UltimateExplore;
 use super::{App, Mode};
 
@@ -16,9 +17,6 @@ pub const SPEEDS: [usize; 6] = [1, 3, 10, 30, 100, 1000];
 
 /// The keys of the explorer, for the message line.
 const KEYS: &str = "Enter or a digit goes into a move, Backspace back up";
-
-/// The keys of step mode, for the message line.
-const STEP_KEYS: &str = "Step mode: Space runs or pauses, → steps, 1 goes to the end";
 
 /// The explorer's state: every algorithm's search of one position and where the reader is.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -105,7 +103,7 @@ impl Explorer {
         }
     }
 
-    fn key(&mut self, action: Action) -> Outcome {
+    fn key(&mut self, action: &Action) -> Outcome {
         match self {
             Explorer::Classic(x) => x.key(action),
             Explorer::Ultimate(x) => x.key(action),
@@ -193,16 +191,8 @@ impl Explore {
 
     /// The moves from the root to the node at `path`.
     pub fn moves(&self, path: &[usize]) -> Vec<String> {
-        let Some(tree) = self.explanation().map(|e| &e.tree) else {
-            return Vec::new();
-        };
-        let mut node = tree;
-        let mut moves = Vec::new();
-        for &i in path {
-            node = &node.children[i];
-            moves.extend(node.mv.clone());
-        }
-        moves
+        self.explanation()
+            .map_or_else(Vec::new, |e| browse::moves_along(&e.tree, path))
     }
 
     /// The path to the node looked at.
@@ -240,20 +230,19 @@ impl Explore {
             })
     }
 
-    pub(super) fn key(&mut self, action: Action) -> Outcome {
+    pub(super) fn key(&mut self, action: &Action) -> Outcome {
+        if let Some(outcome) = browse::leaving(action) {
+            return outcome;
+        }
         if self.stepping.is_some() {
             return self.step_key(action);
         }
         match action {
-            Action::Explore => Outcome::Close,
-            Action::Quit | Action::Interrupt | Action::NewRound | Action::Panic => {
-                Outcome::CloseAnd(action)
-            }
             Action::Letter('a') => self.cycle(),
             Action::Move(Direction::Up) => self.select(false),
             Action::Move(Direction::Down) => self.select(true),
             Action::Move(Direction::Right) | Action::Activate => self.descend(self.selected),
-            Action::Digit(d) => self.digit(d),
+            Action::Digit(d) => self.digit(*d),
             Action::Move(Direction::Left) | Action::Back | Action::Escape => self.up(),
             Action::Step => self.start_stepping(),
             _ => Outcome::Say(KEYS.into()),
@@ -280,19 +269,9 @@ impl Explore {
     /// Looks at the node `moves` lead to in the chosen algorithm's tree, or as far along them
     /// as it recorded (a pruned node is not followed).
     fn follow(&mut self, moves: &[String]) {
-        self.path.clear();
-        if let Some(tree) = self.explanation().map(|e| e.tree.clone()) {
-            let mut node = &tree;
-            for name in moves {
-                let found = node
-                    .children
-                    .iter()
-                    .position(|c| !c.pruned && c.mv.as_deref() == Some(name.as_str()));
-                let Some(i) = found else { break };
-                self.path.push(i);
-                node = &node.children[i];
-            }
-        }
+        self.path = self
+            .explanation()
+            .map_or_else(Vec::new, |e| browse::path_along(&e.tree, moves));
         self.selected = self.node().map_or(0, best_child);
     }
 
@@ -300,13 +279,7 @@ impl Explore {
         let Some(count) = self.node().map(|n| n.children.len()) else {
             return Outcome::Say(self.no_tree());
         };
-        if count > 0 {
-            self.selected = if down {
-                (self.selected + 1) % count
-            } else {
-                (self.selected + count - 1) % count
-            };
-        }
+        self.selected = browse::moved(self.selected, count, down);
         Outcome::Say(KEYS.into())
     }
 
@@ -317,12 +290,7 @@ impl Explore {
         if self.root.classic().is_none_or(|b| b.size() != 3) {
             return Outcome::Say("On this board: ↑ ↓ choose a move, Enter goes into it".into());
         }
-        let name = d.to_string();
-        match node
-            .children
-            .iter()
-            .position(|c| c.mv.as_deref() == Some(&name))
-        {
+        match browse::child_named(node, &d.to_string()) {
             Some(i) => {
                 self.selected = i;
                 self.descend(i)
@@ -369,13 +337,7 @@ impl Explore {
     fn up(&mut self) -> Outcome {
         if let Some(i) = self.path.pop() {
             self.selected = i;
-            let at = self.moves(&self.path);
-            let at = if at.is_empty() {
-                "the root".to_string()
-            } else {
-                at.join(" ")
-            };
-            return Outcome::Say(format!("Back at {at}"));
+            return browse::back_at(&self.moves(&self.path));
         }
         let Some(mut earlier) = self.earlier.pop() else {
             return Outcome::Close;
@@ -403,10 +365,10 @@ impl Explore {
         Outcome::Say(STEP_KEYS.into())
     }
 
-    fn step_key(&mut self, action: Action) -> Outcome {
+    fn step_key(&mut self, action: &Action) -> Outcome {
         let stepping = self.stepping.as_mut().expect("in step mode");
         let last = stepping.steps.len() - 1;
-        if stepping.replay.key(&action, last) {
+        if stepping.replay.key(action, last) {
             return Outcome::Say(STEP_KEYS.into());
         }
         match action {
@@ -419,10 +381,6 @@ impl Explore {
                 self.cycle();
                 self.start_stepping();
                 Outcome::Say(format!("Algorithm: {}", self.algorithm.title()))
-            }
-            Action::Explore => Outcome::Close,
-            Action::Quit | Action::Interrupt | Action::NewRound | Action::Panic => {
-                Outcome::CloseAnd(action)
             }
             _ => Outcome::Say(STEP_KEYS.into()),
         }
@@ -532,7 +490,7 @@ impl App {
         self.message = message;
     }
 
-    pub(super) fn explore_key(&mut self, action: Action) {
+    pub(super) fn explore_key(&mut self, action: &Action) {
         let Mode::Explore(explorer, _) = &mut self.mode else {
             return;
         };

@@ -10,6 +10,7 @@ use crate::tui::input::{Action, Direction};
 use crate::tui::worker::Job;
 use crate::ultimate::{Outcome as GameOutcome, UltimateBoard};
 
+use super::browse::{self, STEP_KEYS};
 use super::explore::{Outcome, Replay};
 
 /// The iterations a search may be given, `+` and `-` moving between them.
@@ -23,9 +24,6 @@ pub const STEP_LIMIT: u64 = 1_000;
 
 /// The keys of the explorer, for the message line.
 const KEYS: &str = "Two digits (board, cell) or Enter go into a move, Backspace back up";
-
-/// The keys of step mode, for the message line.
-const STEP_KEYS: &str = "Step mode: Space runs or pauses, → steps, 1 goes to the end";
 
 /// `1,000`: a count with its thousands marked.
 pub fn grouped(n: u64) -> String {
@@ -101,11 +99,7 @@ impl UltimateExplore {
 
     /// The node looked at.
     pub fn node(&self) -> Option<&MctsNode> {
-        let mut node = &self.explanation()?.tree;
-        for &i in &self.path {
-            node = node.children.get(i)?;
-        }
-        Some(node)
+        browse::node_at(&self.explanation()?.tree, &self.path)
     }
 
     pub fn selected(&self) -> usize {
@@ -128,15 +122,8 @@ impl UltimateExplore {
 
     /// The moves from the root to the node looked at.
     pub fn moves(&self) -> Vec<String> {
-        let Some(mut node) = self.explanation().map(|x| &x.tree) else {
-            return Vec::new();
-        };
-        let mut moves = Vec::new();
-        for &i in &self.path {
-            node = &node.children[i];
-            moves.extend(node.mv.clone());
-        }
-        moves
+        self.explanation()
+            .map_or_else(Vec::new, |x| browse::moves_along(&x.tree, &self.path))
     }
 
     /// The position after `moves` (as the tree names them) from the root.
@@ -219,22 +206,21 @@ impl UltimateExplore {
         message
     }
 
-    pub(super) fn key(&mut self, action: Action) -> Outcome {
+    pub(super) fn key(&mut self, action: &Action) -> Outcome {
+        if let Some(outcome) = browse::leaving(action) {
+            return outcome;
+        }
         if self.stepping.is_some() {
             return self.step_key(action);
         }
         match action {
-            Action::Explore => Outcome::Close,
-            Action::Quit | Action::Interrupt | Action::NewRound | Action::Panic => {
-                Outcome::CloseAnd(action)
-            }
             Action::Escape | Action::Back if self.board_digit.take().is_some() => {
                 Outcome::Say("Board choice cancelled".into())
             }
             Action::Move(Direction::Up) => self.select(false),
             Action::Move(Direction::Down) => self.select(true),
             Action::Move(Direction::Right) | Action::Activate => self.descend(self.selected),
-            Action::Digit(d) => self.digit(d),
+            Action::Digit(d) => self.digit(*d),
             Action::Move(Direction::Left) | Action::Back | Action::Escape => self.up(),
             Action::Faster => self.change_count(true),
             Action::Slower => self.change_count(false),
@@ -258,19 +244,9 @@ impl UltimateExplore {
     /// Looks at the node `moves` lead to in the tree on screen, or as far along them as it
     /// holds.
     fn follow(&mut self, moves: &[String]) {
-        self.path.clear();
-        if let Some(tree) = self.explanation().map(|x| x.tree.clone()) {
-            let mut node = &tree;
-            for name in moves {
-                let found = node
-                    .children
-                    .iter()
-                    .position(|c| c.mv.as_deref() == Some(name.as_str()));
-                let Some(i) = found else { break };
-                self.path.push(i);
-                node = &node.children[i];
-            }
-        }
+        self.path = self
+            .explanation()
+            .map_or_else(Vec::new, |x| browse::path_along(&x.tree, moves));
         self.selected = self.node().map_or(0, best_child);
     }
 
@@ -307,13 +283,7 @@ impl UltimateExplore {
         let Some(count) = self.node().map(|n| n.children.len()) else {
             return Outcome::Say(self.no_tree());
         };
-        if count > 0 {
-            self.selected = if down {
-                (self.selected + 1) % count
-            } else {
-                (self.selected + count - 1) % count
-            };
-        }
+        self.selected = browse::moved(self.selected, count, down);
         Outcome::Say(KEYS.into())
     }
 
@@ -332,11 +302,7 @@ impl UltimateExplore {
             return Outcome::Say(format!("Board {d}: now the cell (Esc cancels)"));
         };
         let name = format!("{board}{d}");
-        let found = self.node().and_then(|n| {
-            n.children
-                .iter()
-                .position(|c| c.mv.as_deref() == Some(&name))
-        });
+        let found = self.node().and_then(|n| browse::child_named(n, &name));
         match found {
             Some(i) => {
                 self.selected = i;
@@ -380,13 +346,7 @@ impl UltimateExplore {
     fn up(&mut self) -> Outcome {
         if let Some(i) = self.path.pop() {
             self.selected = i;
-            let at = self.moves();
-            let at = if at.is_empty() {
-                "the root".to_string()
-            } else {
-                at.join(" ")
-            };
-            return Outcome::Say(format!("Back at {at}"));
+            return browse::back_at(&self.moves());
         }
         let Some(mut earlier) = self.earlier.pop() else {
             return Outcome::Close;
@@ -408,17 +368,10 @@ impl UltimateExplore {
         }
     }
 
-    fn step_key(&mut self, action: Action) -> Outcome {
-        match action {
-            Action::Step | Action::Escape | Action::Back => {
-                self.stepping = None;
-                return Outcome::Say("Step mode left".into());
-            }
-            Action::Explore => return Outcome::Close,
-            Action::Quit | Action::Interrupt | Action::NewRound | Action::Panic => {
-                return Outcome::CloseAnd(action);
-            }
-            _ => {}
+    fn step_key(&mut self, action: &Action) -> Outcome {
+        if matches!(action, Action::Step | Action::Escape | Action::Back) {
+            self.stepping = None;
+            return Outcome::Say("Step mode left".into());
         }
         let Some(last) = self
             .watched()
@@ -431,7 +384,7 @@ impl UltimateExplore {
             });
         };
         let replay = self.stepping.as_mut().expect("in step mode");
-        replay.key(&action, last);
+        replay.key(action, last);
         Outcome::Say(STEP_KEYS.into())
     }
 
