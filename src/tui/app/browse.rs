@@ -118,3 +118,28 @@ pub(super) fn leaving(action: &Action) -> Option<Outcome> {
         _ => None,
     }
 }
+
+/// An exploration that keeps the explorations it was opened from, by searching again below a
+/// recorded tree, to return to them.
+pub(super) trait Nested: Sized {
+    /// The explorations this one was opened from, the latest last.
+    fn earlier(&mut self) -> &mut Vec<Self>;
+
+    /// Puts `fresh` in this one's place, keeping this one (and those it was opened from) to
+    /// return to.
+    fn nest(&mut self, fresh: Self) {
+        let mut old = std::mem::replace(self, fresh);
+        *self.earlier() = std::mem::take(old.earlier());
+        self.earlier().push(old);
+    }
+
+    /// Returns to the exploration this one was opened from; `false` if there is none.
+    fn unnest(&mut self) -> bool {
+        let Some(mut earlier) = self.earlier().pop() else {
+            return false;
+        };
+        *earlier.earlier() = std::mem::take(self.earlier());
+        *self = earlier;
+        true
+    }
+}

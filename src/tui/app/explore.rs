@@ -8,7 +8,7 @@ use crate::position::Position;
 use crate::tui::input::{Action, Direction};
 use crate::tui::worker::{Job, Reply};
 
-use super::browse::{self, STEP_KEYS};
+use super::browse::{self, Nested, STEP_KEYS};
 use super::explore_ultimate::UltimateExplore;
 use super::{App, Mode};
 
@@ -138,6 +138,12 @@ fn slot(algorithm: Algorithm) -> usize {
         .iter()
         .position(|&a| a == algorithm)
         .expect("every algorithm is listed")
+}
+
+impl Nested for Explore {
+    fn earlier(&mut self) -> &mut Vec<Explore> {
+        &mut self.earlier
+    }
 }
 
 impl Explore {
@@ -325,9 +331,7 @@ impl Explore {
     fn search_from_here(&mut self) -> Outcome {
         let moves = self.moves(&self.path);
         let position = self.position_after(&moves);
-        let mut old = std::mem::replace(self, Explore::new(position, self.algorithm));
-        self.earlier = std::mem::take(&mut old.earlier);
-        self.earlier.push(old);
+        self.nest(Explore::new(position, self.algorithm));
         Outcome::Say(format!(
             "Searching again from {} (not recorded below it): Backspace returns",
             moves.join(" ")
@@ -339,12 +343,10 @@ impl Explore {
             self.selected = i;
             return browse::back_at(&self.moves(&self.path));
         }
-        let Some(mut earlier) = self.earlier.pop() else {
-            return Outcome::Close;
-        };
-        earlier.earlier = std::mem::take(&mut self.earlier);
         let algorithm = self.algorithm;
-        *self = earlier;
+        if !self.unnest() {
+            return Outcome::Close;
+        }
         if self.algorithm != algorithm {
             let moves = self.moves(&self.path);
             self.algorithm = algorithm;

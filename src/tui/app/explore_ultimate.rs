@@ -10,7 +10,7 @@ use crate::tui::input::{Action, Direction};
 use crate::tui::worker::Job;
 use crate::ultimate::{Outcome as GameOutcome, UltimateBoard};
 
-use super::browse::{self, STEP_KEYS};
+use super::browse::{self, Nested, STEP_KEYS};
 use super::explore::{Outcome, Replay};
 
 /// The iterations a search may be given, `+` and `-` moving between them.
@@ -61,6 +61,12 @@ pub struct UltimateExplore {
     stepping: Option<Replay>,
     /// The explorations this one was opened from, by searching again below a recorded tree.
     earlier: Vec<UltimateExplore>,
+}
+
+impl Nested for UltimateExplore {
+    fn earlier(&mut self) -> &mut Vec<UltimateExplore> {
+        &mut self.earlier
+    }
 }
 
 impl UltimateExplore {
@@ -334,9 +340,7 @@ impl UltimateExplore {
         let moves = self.moves();
         let mut fresh = UltimateExplore::new(self.position_after(&moves));
         fresh.count = self.count;
-        let mut old = std::mem::replace(self, fresh);
-        self.earlier = std::mem::take(&mut old.earlier);
-        self.earlier.push(old);
+        self.nest(fresh);
         Outcome::Say(format!(
             "Searching again from {}: Backspace returns",
             moves.join(" ")
@@ -348,11 +352,9 @@ impl UltimateExplore {
             self.selected = i;
             return browse::back_at(&self.moves());
         }
-        let Some(mut earlier) = self.earlier.pop() else {
+        if !self.unnest() {
             return Outcome::Close;
-        };
-        earlier.earlier = std::mem::take(&mut self.earlier);
-        *self = earlier;
+        }
         Outcome::Say("Back to the search it was opened from".into())
     }
 
