@@ -101,6 +101,22 @@ pub(super) fn foot(
     frame.centred(height - 1, keys, Style::PLAIN.dim());
 }
 
+/// The children that fit in `rows` rows with the selected one in sight, each with its row and
+/// its index: `(row, (index, child))`.
+pub(super) fn in_sight<T>(
+    children: &[T],
+    selected: usize,
+    rows: usize,
+) -> impl Iterator<Item = (usize, (usize, &T))> {
+    let first = selected.saturating_sub(rows.saturating_sub(1));
+    children
+        .iter()
+        .enumerate()
+        .skip(first)
+        .take(rows)
+        .enumerate()
+}
+
 /// `running, 10 a tick` or `paused`: how a replay stands, for step mode's heading.
 pub(super) fn replay_state(replay: &Replay) -> String {
     if replay.running {
@@ -207,15 +223,7 @@ fn browse_view(frame: &mut Frame, explore: &Explore, moves: &[String], palette: 
         Style::PLAIN.dim(),
     );
     let rows = usize::from(frame.height() - 8 - header);
-    let first = explore.selected().saturating_sub(rows.saturating_sub(1));
-    for (row, (i, child)) in node
-        .children
-        .iter()
-        .enumerate()
-        .skip(first)
-        .take(rows)
-        .enumerate()
-    {
+    for (row, (i, child)) in in_sight(&node.children, explore.selected(), rows) {
         let pointer = if i == explore.selected() {
             "▸ "
         } else {

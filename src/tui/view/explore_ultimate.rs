@@ -7,8 +7,8 @@ use std::fmt::Write as _;
 use std::time::Duration;
 
 use super::explore::{
-    HELP_BACK, HELP_CLOSE, HELP_END, HELP_QUIT, HELP_RUN, HELP_SPEED, fits, foot, replay_state,
-    short_help,
+    HELP_BACK, HELP_CLOSE, HELP_END, HELP_QUIT, HELP_RUN, HELP_SPEED, fits, foot, in_sight,
+    replay_state, short_help,
 };
 use super::frame::{Frame, Palette, Style};
 use crate::board::Mark;
@@ -166,15 +166,7 @@ fn browse_view(frame: &mut Frame, explore: &UltimateExplore, palette: Palette) {
         Style::PLAIN.dim(),
     );
     let rows = usize::from(frame.height() - 3 - header);
-    let first = explore.selected().saturating_sub(rows.saturating_sub(1));
-    for (row, (i, child)) in node
-        .children
-        .iter()
-        .enumerate()
-        .skip(first)
-        .take(rows)
-        .enumerate()
-    {
+    for (row, (i, child)) in in_sight(&node.children, explore.selected(), rows) {
         let chosen = i == explore.selected();
         let mut style = if child.pv {
             Style::PLAIN.bold()
