@@ -2,7 +2,7 @@
 //! among a node's children, and the messages of backing up and of step mode.
 
 use crate::explain::{MctsNode, Node};
-use crate::tui::input::Action;
+use crate::tui::input::{Action, Direction};
 
 use super::explore::Outcome;
 
@@ -142,4 +142,33 @@ pub(super) trait Nested: Sized {
         *self = earlier;
         true
     }
+}
+
+/// The moves in a tree that both explorers make, each answering with what the explorer says.
+pub(super) trait Browser {
+    /// The child highlighted in the list.
+    fn selected(&self) -> usize;
+    /// ↑ ↓: the selection one child up or down.
+    fn select(&mut self, down: bool) -> Outcome;
+    /// A digit: goes into the move it names, or takes it as part of one.
+    fn digit(&mut self, d: u8) -> Outcome;
+    /// Goes into child `i`, or searches again where the recorded tree ends.
+    fn descend(&mut self, i: usize) -> Outcome;
+    /// Backs up to the parent, or to the exploration this one was opened from.
+    fn up(&mut self) -> Outcome;
+    /// `s`: step mode.
+    fn start_stepping(&mut self) -> Outcome;
+}
+
+/// A key that moves in the tree, the same in both explorers; `None` for any other.
+pub(super) fn browse_key<B: Browser>(browser: &mut B, action: &Action) -> Option<Outcome> {
+    Some(match action {
+        Action::Move(Direction::Up) => browser.select(false),
+        Action::Move(Direction::Down) => browser.select(true),
+        Action::Move(Direction::Right) | Action::Activate => browser.descend(browser.selected()),
+        Action::Digit(d) => browser.digit(*d),
+        Action::Move(Direction::Left) | Action::Back | Action::Escape => browser.up(),
+        Action::Step => browser.start_stepping(),
+        _ => return None,
+    })
 }

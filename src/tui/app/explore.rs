@@ -8,7 +8,7 @@ use crate::position::Position;
 use crate::tui::input::{Action, Direction};
 use crate::tui::worker::{Job, Reply};
 
-use super::browse::{self, Nested, STEP_KEYS};
+use super::browse::{self, Browser, Nested, STEP_KEYS};
 use super::explore_ultimate::UltimateExplore;
 use super::{App, Mode};
 
@@ -245,13 +245,7 @@ impl Explore {
         }
         match action {
             Action::Letter('a') => self.cycle(),
-            Action::Move(Direction::Up) => self.select(false),
-            Action::Move(Direction::Down) => self.select(true),
-            Action::Move(Direction::Right) | Action::Activate => self.descend(self.selected),
-            Action::Digit(d) => self.digit(*d),
-            Action::Move(Direction::Left) | Action::Back | Action::Escape => self.up(),
-            Action::Step => self.start_stepping(),
-            _ => Outcome::Say(KEYS.into()),
+            _ => browse::browse_key(self, action).unwrap_or_else(|| Outcome::Say(KEYS.into())),
         }
     }
 
@@ -279,6 +273,56 @@ impl Explore {
             .explanation()
             .map_or_else(Vec::new, |e| browse::path_along(&e.tree, moves));
         self.selected = self.node().map_or(0, best_child);
+    }
+
+    /// Starts a new exploration at the node looked at, whose tree was not recorded below it:
+    /// a search from there (with its own full window), Backspace returning here.
+    fn search_from_here(&mut self) -> Outcome {
+        let moves = self.moves(&self.path);
+        let position = self.position_after(&moves);
+        self.nest(Explore::new(position, self.algorithm));
+        Outcome::Say(format!(
+            "Searching again from {} (not recorded below it): Backspace returns",
+            moves.join(" ")
+        ))
+    }
+
+    fn step_key(&mut self, action: &Action) -> Outcome {
+        let stepping = self.stepping.as_mut().expect("in step mode");
+        let last = stepping.steps.len() - 1;
+        if stepping.replay.key(action, last) {
+            return Outcome::Say(STEP_KEYS.into());
+        }
+        match action {
+            Action::Step | Action::Escape | Action::Back => {
+                self.stepping = None;
+                Outcome::Say("Step mode left".into())
+            }
+            Action::Letter('a') => {
+                self.stepping = None;
+                self.cycle();
+                self.start_stepping();
+                Outcome::Say(format!("Algorithm: {}", self.algorithm.title()))
+            }
+            _ => Outcome::Say(STEP_KEYS.into()),
+        }
+    }
+
+    /// One tick of a running replay.
+    pub(super) fn tick(&mut self) {
+        if let Some(s) = self.stepping.as_mut() {
+            s.replay.tick(s.steps.len() - 1);
+        }
+    }
+
+    pub(super) fn running(&self) -> bool {
+        self.stepping.as_ref().is_some_and(|s| s.replay.running)
+    }
+}
+
+impl Browser for Explore {
+    fn selected(&self) -> usize {
+        self.selected
     }
 
     fn select(&mut self, down: bool) -> Outcome {
@@ -326,18 +370,6 @@ impl Explore {
         Outcome::Say(format!("At {}", self.moves(&self.path).join(" ")))
     }
 
-    /// Starts a new exploration at the node looked at, whose tree was not recorded below it:
-    /// a search from there (with its own full window), Backspace returning here.
-    fn search_from_here(&mut self) -> Outcome {
-        let moves = self.moves(&self.path);
-        let position = self.position_after(&moves);
-        self.nest(Explore::new(position, self.algorithm));
-        Outcome::Say(format!(
-            "Searching again from {} (not recorded below it): Backspace returns",
-            moves.join(" ")
-        ))
-    }
-
     fn up(&mut self) -> Outcome {
         if let Some(i) = self.path.pop() {
             self.selected = i;
@@ -365,38 +397,6 @@ impl Explore {
             replay: Replay::default(),
         });
         Outcome::Say(STEP_KEYS.into())
-    }
-
-    fn step_key(&mut self, action: &Action) -> Outcome {
-        let stepping = self.stepping.as_mut().expect("in step mode");
-        let last = stepping.steps.len() - 1;
-        if stepping.replay.key(action, last) {
-            return Outcome::Say(STEP_KEYS.into());
-        }
-        match action {
-            Action::Step | Action::Escape | Action::Back => {
-                self.stepping = None;
-                Outcome::Say("Step mode left".into())
-            }
-            Action::Letter('a') => {
-                self.stepping = None;
-                self.cycle();
-                self.start_stepping();
-                Outcome::Say(format!("Algorithm: {}", self.algorithm.title()))
-            }
-            _ => Outcome::Say(STEP_KEYS.into()),
-        }
-    }
-
-    /// One tick of a running replay.
-    pub(super) fn tick(&mut self) {
-        if let Some(s) = self.stepping.as_mut() {
-            s.replay.tick(s.steps.len() - 1);
-        }
-    }
-
-    pub(super) fn running(&self) -> bool {
-        self.stepping.as_ref().is_some_and(|s| s.replay.running)
     }
 }
 

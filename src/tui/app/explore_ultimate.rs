@@ -6,11 +6,11 @@
 
 use crate::explain::{ExplainError, MctsExplanation, MctsNode};
 use crate::mcts::Iteration;
-use crate::tui::input::{Action, Direction};
+use crate::tui::input::Action;
 use crate::tui::worker::Job;
 use crate::ultimate::{Outcome as GameOutcome, UltimateBoard};
 
-use super::browse::{self, Nested, STEP_KEYS};
+use super::browse::{self, Browser, Nested, STEP_KEYS};
 use super::explore::{Outcome, Replay};
 
 /// The iterations a search may be given, `+` and `-` moving between them.
@@ -223,15 +223,9 @@ impl UltimateExplore {
             Action::Escape | Action::Back if self.board_digit.take().is_some() => {
                 Outcome::Say("Board choice cancelled".into())
             }
-            Action::Move(Direction::Up) => self.select(false),
-            Action::Move(Direction::Down) => self.select(true),
-            Action::Move(Direction::Right) | Action::Activate => self.descend(self.selected),
-            Action::Digit(d) => self.digit(*d),
-            Action::Move(Direction::Left) | Action::Back | Action::Escape => self.up(),
             Action::Faster => self.change_count(true),
             Action::Slower => self.change_count(false),
-            Action::Step => self.start_stepping(),
-            _ => Outcome::Say(KEYS.into()),
+            _ => browse::browse_key(self, action).unwrap_or_else(|| Outcome::Say(KEYS.into())),
         }
     }
 
@@ -285,6 +279,63 @@ impl UltimateExplore {
         })
     }
 
+    /// Starts a new exploration at the node looked at, whose tree is not recorded below it (or
+    /// not grown yet): a search from there, Backspace returning here.
+    fn search_from_here(&mut self) -> Outcome {
+        let moves = self.moves();
+        let mut fresh = UltimateExplore::new(self.position_after(&moves));
+        fresh.count = self.count;
+        self.nest(fresh);
+        Outcome::Say(format!(
+            "Searching again from {}: Backspace returns",
+            moves.join(" ")
+        ))
+    }
+
+    fn step_key(&mut self, action: &Action) -> Outcome {
+        if matches!(action, Action::Step | Action::Escape | Action::Back) {
+            self.stepping = None;
+            return Outcome::Say("Step mode left".into());
+        }
+        let Some(last) = self
+            .watched()
+            .and_then(|w| w.as_ref().ok())
+            .and_then(|w| w.len().checked_sub(1))
+        else {
+            return Outcome::Say(match self.watched() {
+                None => "Still working out the iterations… (Esc leaves)".into(),
+                Some(_) => "No iterations to replay here (Esc leaves)".into(),
+            });
+        };
+        let replay = self.stepping.as_mut().expect("in step mode");
+        replay.key(action, last);
+        Outcome::Say(STEP_KEYS.into())
+    }
+
+    /// One tick of a running replay.
+    pub(super) fn tick(&mut self) {
+        let Some(last) = self
+            .watched()
+            .and_then(|w| w.as_ref().ok())
+            .map(|w| w.len().saturating_sub(1))
+        else {
+            return;
+        };
+        if let Some(replay) = self.stepping.as_mut() {
+            replay.tick(last);
+        }
+    }
+
+    pub(super) fn running(&self) -> bool {
+        self.stepping.is_some_and(|s| s.running)
+    }
+}
+
+impl Browser for UltimateExplore {
+    fn selected(&self) -> usize {
+        self.selected
+    }
+
     fn select(&mut self, down: bool) -> Outcome {
         let Some(count) = self.node().map(|n| n.children.len()) else {
             return Outcome::Say(self.no_tree());
@@ -334,19 +385,6 @@ impl UltimateExplore {
         Outcome::Say(format!("At {}", self.moves().join(" ")))
     }
 
-    /// Starts a new exploration at the node looked at, whose tree is not recorded below it (or
-    /// not grown yet): a search from there, Backspace returning here.
-    fn search_from_here(&mut self) -> Outcome {
-        let moves = self.moves();
-        let mut fresh = UltimateExplore::new(self.position_after(&moves));
-        fresh.count = self.count;
-        self.nest(fresh);
-        Outcome::Say(format!(
-            "Searching again from {}: Backspace returns",
-            moves.join(" ")
-        ))
-    }
-
     fn up(&mut self) -> Outcome {
         if let Some(i) = self.path.pop() {
             self.selected = i;
@@ -368,44 +406,6 @@ impl UltimateExplore {
             )),
             Some(_) => Outcome::Say(STEP_KEYS.into()),
         }
-    }
-
-    fn step_key(&mut self, action: &Action) -> Outcome {
-        if matches!(action, Action::Step | Action::Escape | Action::Back) {
-            self.stepping = None;
-            return Outcome::Say("Step mode left".into());
-        }
-        let Some(last) = self
-            .watched()
-            .and_then(|w| w.as_ref().ok())
-            .and_then(|w| w.len().checked_sub(1))
-        else {
-            return Outcome::Say(match self.watched() {
-                None => "Still working out the iterations… (Esc leaves)".into(),
-                Some(_) => "No iterations to replay here (Esc leaves)".into(),
-            });
-        };
-        let replay = self.stepping.as_mut().expect("in step mode");
-        replay.key(action, last);
-        Outcome::Say(STEP_KEYS.into())
-    }
-
-    /// One tick of a running replay.
-    pub(super) fn tick(&mut self) {
-        let Some(last) = self
-            .watched()
-            .and_then(|w| w.as_ref().ok())
-            .map(|w| w.len().saturating_sub(1))
-        else {
-            return;
-        };
-        if let Some(replay) = self.stepping.as_mut() {
-            replay.tick(last);
-        }
-    }
-
-    pub(super) fn running(&self) -> bool {
-        self.stepping.is_some_and(|s| s.running)
     }
 }
 
@@ -447,6 +447,7 @@ mod tests {
     use crate::player::Player;
     use crate::position::Variant;
     use crate::tui::app::{App, Event, Mode};
+    use crate::tui::input::Direction;
 
     /// Two humans at Ultimate after `moves`, with the explorer open and its search answered.
     fn exploring(moves: &[&str]) -> App {
