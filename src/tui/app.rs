@@ -18,6 +18,7 @@ use crate::tui::input::Action;
 use crate::tui::layout;
 use crate::tui::worker::{Job, Reply};
 
+mod browse;
 mod confirm;
 mod entry;
 mod explore;
@@ -337,7 +338,7 @@ impl App {
             }
             Mode::Explore(explore, under) => {
                 self.mode = Mode::Explore(explore, under);
-                self.explore_key(action);
+                self.explore_key(&action);
                 return;
             }
             other => self.mode = other,

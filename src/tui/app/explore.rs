@@ -8,6 +8,7 @@ use crate::position::Position;
 use crate::tui::input::{Action, Direction};
 use crate::tui::worker::{Job, Reply};
 
+use super::browse::{self, Browser, Nested, STEP_KEYS};
 use super::explore_ultimate::UltimateExplore;
 use super::{App, Mode};
 
@@ -16,9 +17,6 @@ pub const SPEEDS: [usize; 6] = [1, 3, 10, 30, 100, 1000];
 
 /// The keys of the explorer, for the message line.
 const KEYS: &str = "Enter or a digit goes into a move, Backspace back up";
-
-/// The keys of step mode, for the message line.
-const STEP_KEYS: &str = "Step mode: Space runs or pauses, → steps, 1 goes to the end";
 
 /// The explorer's state: every algorithm's search of one position and where the reader is.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -105,7 +103,7 @@ impl Explorer {
         }
     }
 
-    fn key(&mut self, action: Action) -> Outcome {
+    fn key(&mut self, action: &Action) -> Outcome {
         match self {
             Explorer::Classic(x) => x.key(action),
             Explorer::Ultimate(x) => x.key(action),
@@ -140,6 +138,12 @@ fn slot(algorithm: Algorithm) -> usize {
         .iter()
         .position(|&a| a == algorithm)
         .expect("every algorithm is listed")
+}
+
+impl Nested for Explore {
+    fn earlier(&mut self) -> &mut Vec<Explore> {
+        &mut self.earlier
+    }
 }
 
 impl Explore {
@@ -193,16 +197,8 @@ impl Explore {
 
     /// The moves from the root to the node at `path`.
     pub fn moves(&self, path: &[usize]) -> Vec<String> {
-        let Some(tree) = self.explanation().map(|e| &e.tree) else {
-            return Vec::new();
-        };
-        let mut node = tree;
-        let mut moves = Vec::new();
-        for &i in path {
-            node = &node.children[i];
-            moves.extend(node.mv.clone());
-        }
-        moves
+        self.explanation()
+            .map_or_else(Vec::new, |e| browse::moves_along(&e.tree, path))
     }
 
     /// The path to the node looked at.
@@ -240,23 +236,16 @@ impl Explore {
             })
     }
 
-    pub(super) fn key(&mut self, action: Action) -> Outcome {
+    pub(super) fn key(&mut self, action: &Action) -> Outcome {
+        if let Some(outcome) = browse::leaving(action) {
+            return outcome;
+        }
         if self.stepping.is_some() {
             return self.step_key(action);
         }
         match action {
-            Action::Explore => Outcome::Close,
-            Action::Quit | Action::Interrupt | Action::NewRound | Action::Panic => {
-                Outcome::CloseAnd(action)
-            }
             Action::Letter('a') => self.cycle(),
-            Action::Move(Direction::Up) => self.select(false),
-            Action::Move(Direction::Down) => self.select(true),
-            Action::Move(Direction::Right) | Action::Activate => self.descend(self.selected),
-            Action::Digit(d) => self.digit(d),
-            Action::Move(Direction::Left) | Action::Back | Action::Escape => self.up(),
-            Action::Step => self.start_stepping(),
-            _ => Outcome::Say(KEYS.into()),
+            _ => browse::browse_key(self, action).unwrap_or_else(|| Outcome::Say(KEYS.into())),
         }
     }
 
@@ -280,33 +269,67 @@ impl Explore {
     /// Looks at the node `moves` lead to in the chosen algorithm's tree, or as far along them
     /// as it recorded (a pruned node is not followed).
     fn follow(&mut self, moves: &[String]) {
-        self.path.clear();
-        if let Some(tree) = self.explanation().map(|e| e.tree.clone()) {
-            let mut node = &tree;
-            for name in moves {
-                let found = node
-                    .children
-                    .iter()
-                    .position(|c| !c.pruned && c.mv.as_deref() == Some(name.as_str()));
-                let Some(i) = found else { break };
-                self.path.push(i);
-                node = &node.children[i];
-            }
-        }
+        self.path = self
+            .explanation()
+            .map_or_else(Vec::new, |e| browse::path_along(&e.tree, moves));
         self.selected = self.node().map_or(0, best_child);
+    }
+
+    /// Starts a new exploration at the node looked at, whose tree was not recorded below it:
+    /// a search from there (with its own full window), Backspace returning here.
+    fn search_from_here(&mut self) -> Outcome {
+        let moves = self.moves(&self.path);
+        let position = self.position_after(&moves);
+        self.nest(Explore::new(position, self.algorithm));
+        Outcome::Say(format!(
+            "Searching again from {} (not recorded below it): Backspace returns",
+            moves.join(" ")
+        ))
+    }
+
+    fn step_key(&mut self, action: &Action) -> Outcome {
+        let stepping = self.stepping.as_mut().expect("in step mode");
+        let last = stepping.steps.len() - 1;
+        if stepping.replay.key(action, last) {
+            return Outcome::Say(STEP_KEYS.into());
+        }
+        match action {
+            Action::Step | Action::Escape | Action::Back => {
+                self.stepping = None;
+                Outcome::Say("Step mode left".into())
+            }
+            Action::Letter('a') => {
+                self.stepping = None;
+                self.cycle();
+                self.start_stepping();
+                Outcome::Say(format!("Algorithm: {}", self.algorithm.title()))
+            }
+            _ => Outcome::Say(STEP_KEYS.into()),
+        }
+    }
+
+    /// One tick of a running replay.
+    pub(super) fn tick(&mut self) {
+        if let Some(s) = self.stepping.as_mut() {
+            s.replay.tick(s.steps.len() - 1);
+        }
+    }
+
+    pub(super) fn running(&self) -> bool {
+        self.stepping.as_ref().is_some_and(|s| s.replay.running)
+    }
+}
+
+impl Browser for Explore {
+    fn selected(&self) -> usize {
+        self.selected
     }
 
     fn select(&mut self, down: bool) -> Outcome {
         let Some(count) = self.node().map(|n| n.children.len()) else {
             return Outcome::Say(self.no_tree());
         };
-        if count > 0 {
-            self.selected = if down {
-                (self.selected + 1) % count
-            } else {
-                (self.selected + count - 1) % count
-            };
-        }
+        self.selected = browse::moved(self.selected, count, down);
         Outcome::Say(KEYS.into())
     }
 
@@ -317,12 +340,7 @@ impl Explore {
         if self.root.classic().is_none_or(|b| b.size() != 3) {
             return Outcome::Say("On this board: ↑ ↓ choose a move, Enter goes into it".into());
         }
-        let name = d.to_string();
-        match node
-            .children
-            .iter()
-            .position(|c| c.mv.as_deref() == Some(&name))
-        {
+        match browse::child_named(node, &d.to_string()) {
             Some(i) => {
                 self.selected = i;
                 self.descend(i)
@@ -352,37 +370,15 @@ impl Explore {
         Outcome::Say(format!("At {}", self.moves(&self.path).join(" ")))
     }
 
-    /// Starts a new exploration at the node looked at, whose tree was not recorded below it:
-    /// a search from there (with its own full window), Backspace returning here.
-    fn search_from_here(&mut self) -> Outcome {
-        let moves = self.moves(&self.path);
-        let position = self.position_after(&moves);
-        let mut old = std::mem::replace(self, Explore::new(position, self.algorithm));
-        self.earlier = std::mem::take(&mut old.earlier);
-        self.earlier.push(old);
-        Outcome::Say(format!(
-            "Searching again from {} (not recorded below it): Backspace returns",
-            moves.join(" ")
-        ))
-    }
-
     fn up(&mut self) -> Outcome {
         if let Some(i) = self.path.pop() {
             self.selected = i;
-            let at = self.moves(&self.path);
-            let at = if at.is_empty() {
-                "the root".to_string()
-            } else {
-                at.join(" ")
-            };
-            return Outcome::Say(format!("Back at {at}"));
+            return browse::back_at(&self.moves(&self.path));
         }
-        let Some(mut earlier) = self.earlier.pop() else {
-            return Outcome::Close;
-        };
-        earlier.earlier = std::mem::take(&mut self.earlier);
         let algorithm = self.algorithm;
-        *self = earlier;
+        if !self.unnest() {
+            return Outcome::Close;
+        }
         if self.algorithm != algorithm {
             let moves = self.moves(&self.path);
             self.algorithm = algorithm;
@@ -401,42 +397,6 @@ impl Explore {
             replay: Replay::default(),
         });
         Outcome::Say(STEP_KEYS.into())
-    }
-
-    fn step_key(&mut self, action: Action) -> Outcome {
-        let stepping = self.stepping.as_mut().expect("in step mode");
-        let last = stepping.steps.len() - 1;
-        if stepping.replay.key(&action, last) {
-            return Outcome::Say(STEP_KEYS.into());
-        }
-        match action {
-            Action::Step | Action::Escape | Action::Back => {
-                self.stepping = None;
-                Outcome::Say("Step mode left".into())
-            }
-            Action::Letter('a') => {
-                self.stepping = None;
-                self.cycle();
-                self.start_stepping();
-                Outcome::Say(format!("Algorithm: {}", self.algorithm.title()))
-            }
-            Action::Explore => Outcome::Close,
-            Action::Quit | Action::Interrupt | Action::NewRound | Action::Panic => {
-                Outcome::CloseAnd(action)
-            }
-            _ => Outcome::Say(STEP_KEYS.into()),
-        }
-    }
-
-    /// One tick of a running replay.
-    pub(super) fn tick(&mut self) {
-        if let Some(s) = self.stepping.as_mut() {
-            s.replay.tick(s.steps.len() - 1);
-        }
-    }
-
-    pub(super) fn running(&self) -> bool {
-        self.stepping.as_ref().is_some_and(|s| s.replay.running)
     }
 }
 
@@ -532,7 +492,7 @@ impl App {
         self.message = message;
     }
 
-    pub(super) fn explore_key(&mut self, action: Action) {
+    pub(super) fn explore_key(&mut self, action: &Action) {
         let Mode::Explore(explorer, _) = &mut self.mode else {
             return;
         };

@@ -6,10 +6,11 @@
 
 use crate::explain::{ExplainError, MctsExplanation, MctsNode};
 use crate::mcts::Iteration;
-use crate::tui::input::{Action, Direction};
+use crate::tui::input::Action;
 use crate::tui::worker::Job;
 use crate::ultimate::{Outcome as GameOutcome, UltimateBoard};
 
+use super::browse::{self, Browser, Nested, STEP_KEYS};
 use super::explore::{Outcome, Replay};
 
 /// The iterations a search may be given, `+` and `-` moving between them.
@@ -23,9 +24,6 @@ pub const STEP_LIMIT: u64 = 1_000;
 
 /// The keys of the explorer, for the message line.
 const KEYS: &str = "Two digits (board, cell) or Enter go into a move, Backspace back up";
-
-/// The keys of step mode, for the message line.
-const STEP_KEYS: &str = "Step mode: Space runs or pauses, → steps, 1 goes to the end";
 
 /// `1,000`: a count with its thousands marked.
 pub fn grouped(n: u64) -> String {
@@ -65,6 +63,12 @@ pub struct UltimateExplore {
     earlier: Vec<UltimateExplore>,
 }
 
+impl Nested for UltimateExplore {
+    fn earlier(&mut self) -> &mut Vec<UltimateExplore> {
+        &mut self.earlier
+    }
+}
+
 impl UltimateExplore {
     pub(super) fn new(root: UltimateBoard) -> UltimateExplore {
         UltimateExplore {
@@ -101,11 +105,7 @@ impl UltimateExplore {
 
     /// The node looked at.
     pub fn node(&self) -> Option<&MctsNode> {
-        let mut node = &self.explanation()?.tree;
-        for &i in &self.path {
-            node = node.children.get(i)?;
-        }
-        Some(node)
+        browse::node_at(&self.explanation()?.tree, &self.path)
     }
 
     pub fn selected(&self) -> usize {
@@ -128,15 +128,8 @@ impl UltimateExplore {
 
     /// The moves from the root to the node looked at.
     pub fn moves(&self) -> Vec<String> {
-        let Some(mut node) = self.explanation().map(|x| &x.tree) else {
-            return Vec::new();
-        };
-        let mut moves = Vec::new();
-        for &i in &self.path {
-            node = &node.children[i];
-            moves.extend(node.mv.clone());
-        }
-        moves
+        self.explanation()
+            .map_or_else(Vec::new, |x| browse::moves_along(&x.tree, &self.path))
     }
 
     /// The position after `moves` (as the tree names them) from the root.
@@ -219,27 +212,20 @@ impl UltimateExplore {
         message
     }
 
-    pub(super) fn key(&mut self, action: Action) -> Outcome {
+    pub(super) fn key(&mut self, action: &Action) -> Outcome {
+        if let Some(outcome) = browse::leaving(action) {
+            return outcome;
+        }
         if self.stepping.is_some() {
             return self.step_key(action);
         }
         match action {
-            Action::Explore => Outcome::Close,
-            Action::Quit | Action::Interrupt | Action::NewRound | Action::Panic => {
-                Outcome::CloseAnd(action)
-            }
             Action::Escape | Action::Back if self.board_digit.take().is_some() => {
                 Outcome::Say("Board choice cancelled".into())
             }
-            Action::Move(Direction::Up) => self.select(false),
-            Action::Move(Direction::Down) => self.select(true),
-            Action::Move(Direction::Right) | Action::Activate => self.descend(self.selected),
-            Action::Digit(d) => self.digit(d),
-            Action::Move(Direction::Left) | Action::Back | Action::Escape => self.up(),
             Action::Faster => self.change_count(true),
             Action::Slower => self.change_count(false),
-            Action::Step => self.start_stepping(),
-            _ => Outcome::Say(KEYS.into()),
+            _ => browse::browse_key(self, action).unwrap_or_else(|| Outcome::Say(KEYS.into())),
         }
     }
 
@@ -258,19 +244,9 @@ impl UltimateExplore {
     /// Looks at the node `moves` lead to in the tree on screen, or as far along them as it
     /// holds.
     fn follow(&mut self, moves: &[String]) {
-        self.path.clear();
-        if let Some(tree) = self.explanation().map(|x| x.tree.clone()) {
-            let mut node = &tree;
-            for name in moves {
-                let found = node
-                    .children
-                    .iter()
-                    .position(|c| c.mv.as_deref() == Some(name.as_str()));
-                let Some(i) = found else { break };
-                self.path.push(i);
-                node = &node.children[i];
-            }
-        }
+        self.path = self
+            .explanation()
+            .map_or_else(Vec::new, |x| browse::path_along(&x.tree, moves));
         self.selected = self.node().map_or(0, best_child);
     }
 
@@ -303,17 +279,68 @@ impl UltimateExplore {
         })
     }
 
+    /// Starts a new exploration at the node looked at, whose tree is not recorded below it (or
+    /// not grown yet): a search from there, Backspace returning here.
+    fn search_from_here(&mut self) -> Outcome {
+        let moves = self.moves();
+        let mut fresh = UltimateExplore::new(self.position_after(&moves));
+        fresh.count = self.count;
+        self.nest(fresh);
+        Outcome::Say(format!(
+            "Searching again from {}: Backspace returns",
+            moves.join(" ")
+        ))
+    }
+
+    fn step_key(&mut self, action: &Action) -> Outcome {
+        if matches!(action, Action::Step | Action::Escape | Action::Back) {
+            self.stepping = None;
+            return Outcome::Say("Step mode left".into());
+        }
+        let Some(last) = self
+            .watched()
+            .and_then(|w| w.as_ref().ok())
+            .and_then(|w| w.len().checked_sub(1))
+        else {
+            return Outcome::Say(match self.watched() {
+                None => "Still working out the iterations… (Esc leaves)".into(),
+                Some(_) => "No iterations to replay here (Esc leaves)".into(),
+            });
+        };
+        let replay = self.stepping.as_mut().expect("in step mode");
+        replay.key(action, last);
+        Outcome::Say(STEP_KEYS.into())
+    }
+
+    /// One tick of a running replay.
+    pub(super) fn tick(&mut self) {
+        let Some(last) = self
+            .watched()
+            .and_then(|w| w.as_ref().ok())
+            .map(|w| w.len().saturating_sub(1))
+        else {
+            return;
+        };
+        if let Some(replay) = self.stepping.as_mut() {
+            replay.tick(last);
+        }
+    }
+
+    pub(super) fn running(&self) -> bool {
+        self.stepping.is_some_and(|s| s.running)
+    }
+}
+
+impl Browser for UltimateExplore {
+    fn selected(&self) -> usize {
+        self.selected
+    }
+
     fn select(&mut self, down: bool) -> Outcome {
         let Some(count) = self.node().map(|n| n.children.len()) else {
             return Outcome::Say(self.no_tree());
         };
-        if count > 0 {
-            self.selected = if down {
-                (self.selected + 1) % count
-            } else {
-                (self.selected + count - 1) % count
-            };
-        }
+        self.selected = browse::moved(self.selected, count, down);
         Outcome::Say(KEYS.into())
     }
 
@@ -332,11 +359,7 @@ impl UltimateExplore {
             return Outcome::Say(format!("Board {d}: now the cell (Esc cancels)"));
         };
         let name = format!("{board}{d}");
-        let found = self.node().and_then(|n| {
-            n.children
-                .iter()
-                .position(|c| c.mv.as_deref() == Some(&name))
-        });
+        let found = self.node().and_then(|n| browse::child_named(n, &name));
         match found {
             Some(i) => {
                 self.selected = i;
@@ -362,37 +385,14 @@ impl UltimateExplore {
         Outcome::Say(format!("At {}", self.moves().join(" ")))
     }
 
-    /// Starts a new exploration at the node looked at, whose tree is not recorded below it (or
-    /// not grown yet): a search from there, Backspace returning here.
-    fn search_from_here(&mut self) -> Outcome {
-        let moves = self.moves();
-        let mut fresh = UltimateExplore::new(self.position_after(&moves));
-        fresh.count = self.count;
-        let mut old = std::mem::replace(self, fresh);
-        self.earlier = std::mem::take(&mut old.earlier);
-        self.earlier.push(old);
-        Outcome::Say(format!(
-            "Searching again from {}: Backspace returns",
-            moves.join(" ")
-        ))
-    }
-
     fn up(&mut self) -> Outcome {
         if let Some(i) = self.path.pop() {
             self.selected = i;
-            let at = self.moves();
-            let at = if at.is_empty() {
-                "the root".to_string()
-            } else {
-                at.join(" ")
-            };
-            return Outcome::Say(format!("Back at {at}"));
+            return browse::back_at(&self.moves());
         }
-        let Some(mut earlier) = self.earlier.pop() else {
+        if !self.unnest() {
             return Outcome::Close;
-        };
-        earlier.earlier = std::mem::take(&mut self.earlier);
-        *self = earlier;
+        }
         Outcome::Say("Back to the search it was opened from".into())
     }
 
@@ -406,51 +406,6 @@ impl UltimateExplore {
             )),
             Some(_) => Outcome::Say(STEP_KEYS.into()),
         }
-    }
-
-    fn step_key(&mut self, action: Action) -> Outcome {
-        match action {
-            Action::Step | Action::Escape | Action::Back => {
-                self.stepping = None;
-                return Outcome::Say("Step mode left".into());
-            }
-            Action::Explore => return Outcome::Close,
-            Action::Quit | Action::Interrupt | Action::NewRound | Action::Panic => {
-                return Outcome::CloseAnd(action);
-            }
-            _ => {}
-        }
-        let Some(last) = self
-            .watched()
-            .and_then(|w| w.as_ref().ok())
-            .and_then(|w| w.len().checked_sub(1))
-        else {
-            return Outcome::Say(match self.watched() {
-                None => "Still working out the iterations… (Esc leaves)".into(),
-                Some(_) => "No iterations to replay here (Esc leaves)".into(),
-            });
-        };
-        let replay = self.stepping.as_mut().expect("in step mode");
-        replay.key(&action, last);
-        Outcome::Say(STEP_KEYS.into())
-    }
-
-    /// One tick of a running replay.
-    pub(super) fn tick(&mut self) {
-        let Some(last) = self
-            .watched()
-            .and_then(|w| w.as_ref().ok())
-            .map(|w| w.len().saturating_sub(1))
-        else {
-            return;
-        };
-        if let Some(replay) = self.stepping.as_mut() {
-            replay.tick(last);
-        }
-    }
-
-    pub(super) fn running(&self) -> bool {
-        self.stepping.is_some_and(|s| s.running)
     }
 }
 
@@ -492,6 +447,7 @@ mod tests {
     use crate::player::Player;
     use crate::position::Variant;
     use crate::tui::app::{App, Event, Mode};
+    use crate::tui::input::Direction;
 
     /// Two humans at Ultimate after `moves`, with the explorer open and its search answered.
     fn exploring(moves: &[&str]) -> App {

@@ -8,7 +8,7 @@ use super::chrome::{message_line, too_small};
 use super::frame::{Frame, Palette, Style};
 use crate::board::{Board, Cell};
 use crate::explain::{self, Algorithm, Bound, ExplainError, Explanation, Hit, Node, StepKind};
-use crate::tui::app::{App, Explore, SPEEDS, step_words};
+use crate::tui::app::{App, Explore, Replay, SPEEDS, step_words};
 use crate::tui::worker::EXPLORER_NODES;
 
 /// The least screen the explorer draws on.
@@ -20,33 +20,111 @@ const LEFT: u16 = 2;
 /// The first row below the heading.
 const TOP: u16 = 4;
 
+/// Help row that both explorers show: backing up.
+pub(super) const HELP_BACK: &str = "Bksp Esc ←   back up the tree";
+
+/// Help row: running step mode.
+pub(super) const HELP_RUN: &str = "Space        step mode: run or pause";
+
+/// Help row: step mode's speed.
+pub(super) const HELP_SPEED: &str = "+ -          step mode: faster, slower";
+
+/// Help row: closing the explorer.
+pub(super) const HELP_CLOSE: &str = "t            close the explorer";
+
+/// Help row: quitting.
+pub(super) const HELP_QUIT: &str = "q Ctrl-C     quit";
+
+/// The help's last row.
+pub(super) const HELP_END: &str = "         any key closes this help";
+
 /// The explorer's keys, for the help overlay.
 pub(super) const EXPLORE_HELP: [&str; 13] = [
     "1-9 Enter →  go into a move (↑ ↓ choose one)",
-    "Bksp Esc ←   back up the tree",
+    HELP_BACK,
     "a            the next algorithm (totals below)",
     "s            step mode: replay the search",
-    "Space        step mode: run or pause",
+    HELP_RUN,
     "→ ←          step mode: one step on or back",
     "1 7          step mode: to the end, to the start",
-    "+ -          step mode: faster, slower",
-    "t            close the explorer",
+    HELP_SPEED,
+    HELP_CLOSE,
     "values       +1 X wins, 0 draw, -1 O wins;",
     "             ≥ ≤ a bound after a cut-off",
-    "q Ctrl-C     quit",
-    "         any key closes this help",
+    HELP_QUIT,
+    HELP_END,
 ];
 
 /// The explorer's keys in a box that fits 64×20.
-pub(super) const EXPLORE_SHORT_HELP: [&str; 7] = [
-    "1-9 Enter  into a move",
-    "Bksp Esc   back up",
-    "a          next algorithm",
-    "s          step mode",
-    "t          close",
-    "q          quit",
-    "  any key closes this",
-];
+pub(super) const EXPLORE_SHORT_HELP: [&str; 7] =
+    short_help("1-9 Enter  into a move", "a          next algorithm");
+
+/// An explorer's keys in a box that fits its least screen: how to go into a move and the
+/// explorer's own key among the keys both share.
+pub(super) const fn short_help(into: &'static str, own: &'static str) -> [&'static str; 7] {
+    [
+        into,
+        "Bksp Esc   back up",
+        own,
+        "s          step mode",
+        "t          close",
+        "q          quit",
+        "  any key closes this",
+    ]
+}
+
+/// The keys line of step mode, the same in both explorers.
+const STEP_KEY_LINE: &str =
+    "Space run/pause · → ← step · 1 end · + - speed · s leave · ? keys · q quit";
+
+/// Whether the frame holds an explorer's least screen `min`; if not, it asks for room.
+pub(super) fn fits(frame: &mut Frame, min: (u16, u16)) -> bool {
+    let fits = frame.width() >= min.0 && frame.height() >= min.1;
+    if !fits {
+        too_small(frame, min);
+    }
+    fits
+}
+
+/// An explorer's last two rows: the message line, then the keys (step mode's while
+/// `stepping`, else `browse_keys`).
+pub(super) fn foot(
+    frame: &mut Frame,
+    app: &App,
+    busy: Option<Duration>,
+    stepping: bool,
+    browse_keys: &str,
+) {
+    let height = frame.height();
+    frame.centred(height - 2, &message_line(app, busy), Style::PLAIN.bold());
+    let keys = if stepping { STEP_KEY_LINE } else { browse_keys };
+    frame.centred(height - 1, keys, Style::PLAIN.dim());
+}
+
+/// The children that fit in `rows` rows with the selected one in sight, each with its row and
+/// its index: `(row, (index, child))`.
+pub(super) fn in_sight<T>(
+    children: &[T],
+    selected: usize,
+    rows: usize,
+) -> impl Iterator<Item = (usize, (usize, &T))> {
+    let first = selected.saturating_sub(rows.saturating_sub(1));
+    children
+        .iter()
+        .enumerate()
+        .skip(first)
+        .take(rows)
+        .enumerate()
+}
+
+/// `running, 10 a tick` or `paused`: how a replay stands, for step mode's heading.
+pub(super) fn replay_state(replay: &Replay) -> String {
+    if replay.running {
+        format!("running, {} a tick", SPEEDS[replay.speed])
+    } else {
+        "paused".to_string()
+    }
+}
 
 /// Draws the explorer over the whole frame.
 pub(super) fn draw(
@@ -56,9 +134,7 @@ pub(super) fn draw(
     palette: Palette,
     busy: Option<Duration>,
 ) {
-    let (width, height) = (frame.width(), frame.height());
-    if width < MIN.0 || height < MIN.1 {
-        too_small(frame, MIN);
+    if !fits(frame, MIN) {
         return;
     }
     heading(frame, explore);
@@ -67,14 +143,9 @@ pub(super) fn draw(
         Some(_) => step_view(frame, explore, palette),
         None => browse_view(frame, explore, &moves, palette),
     }
-    totals(frame, explore, height - 7);
-    frame.centred(height - 2, &message_line(app, busy), Style::PLAIN.bold());
-    let keys = if explore.stepping().is_some() {
-        "Space run/pause · → ← step · 1 end · + - speed · s leave · ? keys · q quit"
-    } else {
-        "↑ ↓ Enter or digit: into · Bksp back · a algorithm · s step · t close · ? keys"
-    };
-    frame.centred(height - 1, keys, Style::PLAIN.dim());
+    totals(frame, explore, frame.height() - 7);
+    let keys = "↑ ↓ Enter or digit: into · Bksp back · a algorithm · s step · t close · ? keys";
+    foot(frame, app, busy, explore.stepping().is_some(), keys);
 }
 
 /// The title, the root's value and best line, and how much of the tree is recorded.
@@ -152,15 +223,7 @@ fn browse_view(frame: &mut Frame, explore: &Explore, moves: &[String], palette: 
         Style::PLAIN.dim(),
     );
     let rows = usize::from(frame.height() - 8 - header);
-    let first = explore.selected().saturating_sub(rows.saturating_sub(1));
-    for (row, (i, child)) in node
-        .children
-        .iter()
-        .enumerate()
-        .skip(first)
-        .take(rows)
-        .enumerate()
-    {
+    for (row, (i, child)) in in_sight(&node.children, explore.selected(), rows) {
         let pointer = if i == explore.selected() {
             "▸ "
         } else {
@@ -220,11 +283,7 @@ fn step_view(frame: &mut Frame, explore: &Explore, palette: Palette) {
     let last = moves.last().and_then(|m| board.parse_cell(m).ok());
     let board_width = draw_board(frame, board, last, palette);
     let x = LEFT + board_width + 4;
-    let state = if stepping.replay.running {
-        format!("running, {} a tick", SPEEDS[stepping.replay.speed])
-    } else {
-        "paused".to_string()
-    };
+    let state = replay_state(&stepping.replay);
     let head = format!(
         "Step {} of {} · {state}",
         stepping.replay.at + 1,

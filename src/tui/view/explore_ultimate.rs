@@ -6,12 +6,15 @@
 use std::fmt::Write as _;
 use std::time::Duration;
 
-use super::chrome::{message_line, too_small};
+use super::explore::{
+    HELP_BACK, HELP_CLOSE, HELP_END, HELP_QUIT, HELP_RUN, HELP_SPEED, fits, foot, in_sight,
+    replay_state, short_help,
+};
 use super::frame::{Frame, Palette, Style};
 use crate::board::Mark;
 use crate::explain::{MctsExplanation, MctsNode};
 use crate::mcts::{Ending, Iteration, Proven, Score, Walked};
-use crate::tui::app::{App, SPEEDS, UltimateExplore, grouped};
+use crate::tui::app::{App, UltimateExplore, grouped};
 use crate::ultimate::{Move, SmallStatus, UltimateBoard};
 
 /// The least screen this explorer draws on.
@@ -34,28 +37,21 @@ pub(super) const HELP: [&str; 13] = [
     "2 digits     go into a move: board, then cell",
     "             (one digit when sent to a board)",
     "↑ ↓ Enter →  choose a move, go into it",
-    "Bksp Esc ←   back up the tree",
+    HELP_BACK,
     "+ -          more or fewer iterations",
     "s            step mode: the first iterations",
-    "Space        step mode: run or pause",
+    HELP_RUN,
     "→ ←          step mode: one iteration on, back",
     "1 7          step mode: to the end, the start",
-    "+ -          step mode: faster, slower",
-    "t            close the explorer",
-    "q Ctrl-C     quit",
-    "         any key closes this help",
+    HELP_SPEED,
+    HELP_CLOSE,
+    HELP_QUIT,
+    HELP_END,
 ];
 
 /// The keys in a box that fits the least screen.
-pub(super) const SHORT_HELP: [&str; 7] = [
-    "55 Enter   into a move",
-    "Bksp Esc   back up",
-    "+ -        iterations",
-    "s          step mode",
-    "t          close",
-    "q          quit",
-    "  any key closes this",
-];
+pub(super) const SHORT_HELP: [&str; 7] =
+    short_help("55 Enter   into a move", "+ -        iterations");
 
 /// Draws the Ultimate explorer over the whole frame.
 pub(super) fn draw(
@@ -65,9 +61,7 @@ pub(super) fn draw(
     palette: Palette,
     busy: Option<Duration>,
 ) {
-    let (width, height) = (frame.width(), frame.height());
-    if width < MIN.0 || height < MIN.1 {
-        too_small(frame, MIN);
+    if !fits(frame, MIN) {
         return;
     }
     heading(frame, explore);
@@ -75,13 +69,8 @@ pub(super) fn draw(
         Some(_) => step_view(frame, explore, palette),
         None => browse_view(frame, explore, palette),
     }
-    frame.centred(height - 2, &message_line(app, busy), Style::PLAIN.bold());
-    let keys = if explore.stepping().is_some() {
-        "Space run/pause · → ← step · 1 end · + - speed · s leave · ? keys · q quit"
-    } else {
-        "55 or ↑ ↓ Enter: into · Bksp back · + - iterations · s step · t close · ? keys"
-    };
-    frame.centred(height - 1, keys, Style::PLAIN.dim());
+    let keys = "55 or ↑ ↓ Enter: into · Bksp back · + - iterations · s step · t close · ? keys";
+    foot(frame, app, busy, explore.stepping().is_some(), keys);
 }
 
 /// The title, the search's line and size, and UCB1's formula.
@@ -177,15 +166,7 @@ fn browse_view(frame: &mut Frame, explore: &UltimateExplore, palette: Palette) {
         Style::PLAIN.dim(),
     );
     let rows = usize::from(frame.height() - 3 - header);
-    let first = explore.selected().saturating_sub(rows.saturating_sub(1));
-    for (row, (i, child)) in node
-        .children
-        .iter()
-        .enumerate()
-        .skip(first)
-        .take(rows)
-        .enumerate()
-    {
+    for (row, (i, child)) in in_sight(&node.children, explore.selected(), rows) {
         let chosen = i == explore.selected();
         let mut style = if child.pv {
             Style::PLAIN.bold()
@@ -293,11 +274,7 @@ fn step_view(frame: &mut Frame, explore: &UltimateExplore, palette: Palette) {
         .watched()
         .and_then(|w| w.as_ref().ok())
         .map_or(0, Vec::len);
-    let state = if stepping.running {
-        format!("running, {} a tick", SPEEDS[stepping.speed])
-    } else {
-        "paused".to_string()
-    };
+    let state = replay_state(stepping);
     let head = format!(
         "Iteration {} of {} · {state}",
         grouped(iteration.number),
