@@ -55,6 +55,13 @@ fn play_a_game(host: &mut Proc, joiner: &mut Proc) {
         };
         mover.send(&format!("{mv}\n"));
         other.wait_for(&format!("{mark} (remote) plays {mv}"));
+        // The board after the move is printed after that line: wait for it, whole, on both.
+        let drawn = |output: &str| {
+            let boards = boards(output);
+            boards.len() == i + 2 && boards.last().is_some_and(|b| b.split('/').count() == 5)
+        };
+        host.wait_until("the board after the move", drawn);
+        joiner.wait_until("the board after the move", drawn);
         let (a, b) = (boards(&host.output()), boards(&joiner.output()));
         assert_eq!(a.len(), i + 2, "a board per move:\n{}", host.output());
         assert_eq!(a, b, "the same boards after move {}", i + 1);

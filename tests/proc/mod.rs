@@ -96,11 +96,16 @@ impl Proc {
 
     /// Waits until the output holds `text`, or panics with the output.
     pub fn wait_for(&self, text: &str) {
+        self.wait_until(&format!("{text:?}"), |output| output.contains(text));
+    }
+
+    /// Waits until `done` holds of the output, or panics with the output and `what`.
+    pub fn wait_until(&self, what: &str, done: impl Fn(&str) -> bool) {
         let start = Instant::now();
-        while !self.output().contains(text) {
+        while !done(&self.output()) {
             assert!(
                 start.elapsed() < self.timeout,
-                "timed out waiting for {text:?}; output:\n{}",
+                "timed out waiting for {what}; output:\n{}",
                 self.output()
             );
             thread::sleep(Duration::from_millis(5));
