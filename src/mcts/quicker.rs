@@ -41,26 +41,9 @@ impl Mcts {
 mod tests {
     use super::*;
     use crate::mcts::Settings;
+    use crate::mcts::step::tests::near_the_end;
     use crate::search::Value;
-    use crate::ultimate::{Outcome, UltimateBoard};
-
-    /// The position `plies` moves before the end of a random game.
-    fn near_the_end(seed: u64, plies: usize) -> UltimateBoard {
-        let mut rng = fastrand::Rng::with_seed(seed);
-        let mut moves = Vec::new();
-        let mut board = UltimateBoard::new();
-        while board.outcome() == Outcome::InProgress {
-            let legal: Vec<_> = board.legal_moves().into_iter().collect();
-            let mv = legal[rng.usize(..legal.len())];
-            board.play(mv).unwrap();
-            moves.push(mv);
-        }
-        let mut start = UltimateBoard::new();
-        for &mv in &moves[..moves.len().saturating_sub(plies)] {
-            start.play(mv).unwrap();
-        }
-        start
-    }
+    use crate::ultimate::UltimateBoard;
 
     /// `hard`'s choice and iterations on `board`, with or without the look for a quicker win.
     fn search(board: &UltimateBoard, quicker_win: bool, iterations: u64) -> (Value, u64) {

@@ -264,7 +264,7 @@ fn traced_playout(board: &mut UltimateBoard, rng: &mut fastrand::Rng) -> (Vec<Mo
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::mcts::Settings;
 
@@ -403,7 +403,7 @@ mod tests {
     }
 
     /// The position `plies` moves before the end of a random game.
-    fn near_the_end(seed: u64, plies: usize) -> UltimateBoard {
+    pub(in crate::mcts) fn near_the_end(seed: u64, plies: usize) -> UltimateBoard {
         let mut rng = fastrand::Rng::with_seed(seed);
         let mut board = UltimateBoard::new();
         let mut moves = Vec::new();
