@@ -59,6 +59,10 @@ enum Command {
         /// Seed for every random choice.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// The search that plays: `frozen` (random games, the first data set) or `hard`
+        /// (guided by the embedded network: the next round's data).
+        #[arg(long, default_value = "frozen", value_parser = parse_engine)]
+        engine: Settings,
         /// Where to write the games.
         #[arg(long, default_value = "target/ultimate/selfplay.txt")]
         out: PathBuf,
@@ -67,7 +71,7 @@ enum Command {
     Train {
         /// The games.
         #[arg(long, default_value = "target/ultimate/selfplay.txt")]
-        data: PathBuf,
+        data: Vec<PathBuf>,
         /// Passes over the training positions.
         #[arg(long, default_value_t = 12)]
         epochs: u32,
@@ -96,8 +100,9 @@ fn main() -> anyhow::Result<()> {
             iterations,
             random,
             seed,
+            engine,
             out,
-        } => generate(games, iterations, random.max(2), seed, &out),
+        } => generate(games, (iterations, engine), random.max(2), seed, &out),
         Command::Train {
             data,
             epochs,
@@ -107,14 +112,29 @@ fn main() -> anyhow::Result<()> {
             out,
             check,
         } => {
-            let games = read_games(&data)?;
+            let mut games = Vec::new();
+            for path in &data {
+                games.extend(read_games(path)?);
+            }
             train(&games, epochs, lr, result_weight, seed, &out, &check)
         }
     }
 }
 
+fn parse_engine(name: &str) -> Result<Settings, String> {
+    match name {
+        "frozen" => Ok(Settings::FROZEN),
+        "hard" => Ok(Settings::HARD),
+        _ => Err(format!("`{name}` is not an engine: frozen or hard")),
+    }
+}
+
 /// One self-play game: one line of `generate`'s output.
-fn self_play(rng: &mut fastrand::Rng, iterations: u64, random: usize) -> Option<String> {
+fn self_play(
+    rng: &mut fastrand::Rng,
+    (iterations, engine): (u64, Settings),
+    random: usize,
+) -> Option<String> {
     let mut board = UltimateBoard::new();
     let mut moves = Vec::new();
     let opening = rng.usize(2..=random);
@@ -127,7 +147,7 @@ fn self_play(rng: &mut fastrand::Rng, iterations: u64, random: usize) -> Option<
         }
         moves.push(mv);
     }
-    let mut mcts = Mcts::new(Some(rng.u64(..))).with_settings(Settings::FROZEN);
+    let mut mcts = Mcts::new(Some(rng.u64(..))).with_settings(engine);
     let mut values = Vec::new();
     while board.outcome() == Outcome::InProgress {
         let choice = mcts.think_iterations(&board, iterations)?;
@@ -152,7 +172,7 @@ fn self_play(rng: &mut fastrand::Rng, iterations: u64, random: usize) -> Option<
 
 fn generate(
     games: u32,
-    iterations: u64,
+    (iterations, engine): (u64, Settings),
     random: usize,
     seed: u64,
     out: &PathBuf,
@@ -165,7 +185,7 @@ fn generate(
     let (mut written, mut positions) = (0u32, 0usize);
     for game in 0..games {
         let mut rng = fastrand::Rng::with_seed(seed.wrapping_mul(1_000_003) ^ u64::from(game));
-        if let Some(line) = self_play(&mut rng, iterations, random) {
+        if let Some(line) = self_play(&mut rng, (iterations, engine), random) {
             positions += line
                 .split('|')
                 .nth(1)

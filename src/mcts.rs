@@ -73,6 +73,14 @@ pub const MEDIUM_ITERATIONS: u64 = 250;
 pub const EXPLORATION: f32 = 0.8;
 /// Imaginary visits a new node starts with, scored at the rate `prior()` guesses.
 pub const PRIOR_VISITS: u32 = 10;
+/// `hard`'s exploration constant. Guided by the network its values are steadier than random
+/// games, so it explores less: at 20 ms a move against [`Settings::FROZEN`], 0.3 to 0.6 scored
+/// alike and 0.8 and 1.1 clearly lower (the README has the matches).
+pub const NETWORK_EXPLORATION: f32 = 0.45;
+/// `hard`'s imaginary visits of a new node, at the rate the network gives the position after
+/// its move: the network's guess is worth more than the hand-made one (15 to 25 scored alike at
+/// 20 ms a move, 10 and 40 lower).
+pub const NETWORK_PRIOR_VISITS: u32 = 25;
 /// The most imaginary visits [`Mcts::with_prior`] takes: far more would drown real games and,
 /// near 2^31, overflow the counts.
 pub const MAX_PRIOR_VISITS: u32 = 1000;
@@ -100,8 +108,8 @@ impl Settings {
     /// [`Settings::FROZEN`] at equal time (the README has the match).
     pub const HARD: Settings = Settings {
         playouts: Playouts::Greedy,
-        exploration: EXPLORATION,
-        prior_visits: PRIOR_VISITS,
+        exploration: NETWORK_EXPLORATION,
+        prior_visits: NETWORK_PRIOR_VISITS,
         leaf: Leaf::Network,
         prior: Prior::Network,
         quicker_win: true,
@@ -294,7 +302,8 @@ impl Mcts {
         }
     }
 
-    /// UCB1's exploration constant `c` (default [`EXPLORATION`]): a move's score is its win
+    /// UCB1's exploration constant `c` (default [`NETWORK_EXPLORATION`], `hard`'s; the
+    /// random-game search of [`Settings::FROZEN`] uses [`EXPLORATION`]): a move's score is its win
     /// rate plus `c * sqrt(ln(parent visits) / visits)`.
     pub fn with_exploration(mut self, c: f32) -> Mcts {
         self.exploration = c;
@@ -302,8 +311,9 @@ impl Mcts {
     }
 
     /// New nodes start with `visits` imaginary visits (at most [`MAX_PRIOR_VISITS`]) at the
-    /// rate `prior()` guesses, counted in half-points like real games (default
-    /// [`PRIOR_VISITS`]); 0 starts them empty, every move alike. The tree is cleared.
+    /// rate the search's prior guesses, counted in half-points like real games (default
+    /// [`NETWORK_PRIOR_VISITS`], `hard`'s; [`Settings::FROZEN`] uses [`PRIOR_VISITS`]); 0 starts
+    /// them empty, every move alike. The tree is cleared.
     pub fn with_prior(mut self, visits: u32) -> Mcts {
         self.prior = visits.min(MAX_PRIOR_VISITS);
         self.clear();
