@@ -15,7 +15,11 @@
 //! (`with_prior(0)`), to show what the move prior costs; `mcts/iterations_network` values
 //! each leaf by the learned evaluation instead of a random game (`Leaf::Network`),
 //! `mcts/iterations_both` by both, and `mcts/iterations_hard` also takes each new node's
-//! prior from the learned evaluation (`Prior::Network`): `Settings::HARD`.
+//! prior from the learned evaluation (`Prior::Network`): `Settings::HARD`;
+//! `mcts/iterations_hard_full` is `hard` evaluating every position in full
+//! (`incremental: false`, as before the evaluation was made incremental). The `midgame/` group
+//! runs `hard` both ways and the frozen search from a position 20 marks into a game
+//! ([`MIDGAME`]).
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -55,6 +59,43 @@ fn playouts(c: &mut Criterion) {
     group.bench_function("uniform_api", |b| {
         b.iter(|| api_playout(black_box(&start), &mut rng));
     });
+    group.finish();
+}
+
+/// The moves (board, then cell, numpad digits) to the middle-game position: a seeded game of
+/// `hard` against itself, 20 marks in, O to move on board 8.
+const MIDGAME: &str = "55 57 77 71 11 13 33 36 62 22 26 64 48 88 84 44 42 28 86 68";
+
+/// `hard` with the learned evaluation computed in full at every position.
+const HARD_FULL: Settings = Settings {
+    incremental: false,
+    ..Settings::HARD
+};
+
+fn midgame(c: &mut Criterion) {
+    const N: u64 = 20_000;
+    let mut board = UltimateBoard::new();
+    for text in MIDGAME.split(' ') {
+        let mv = board.parse_move(text).expect("a move");
+        board.play(mv).expect("a legal move");
+    }
+    let mut group = c.benchmark_group("midgame");
+    group.throughput(Throughput::Elements(N));
+    group.sample_size(20);
+    group.measurement_time(Duration::from_secs(4));
+    for (name, settings) in [
+        ("iterations_frozen", Settings::FROZEN),
+        ("iterations_hard_full", HARD_FULL),
+        ("iterations_hard", Settings::HARD),
+    ] {
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                Mcts::new(Some(1))
+                    .with_settings(settings)
+                    .think_iterations(black_box(&board), N)
+            });
+        });
+    }
     group.finish();
 }
 
@@ -101,14 +142,21 @@ fn iterations(c: &mut Criterion) {
                     .with_settings(Settings {
                         leaf,
                         prior,
-                        ..Settings::FROZEN
+                        ..Settings::HARD
                     })
                     .think_iterations(black_box(&start), N)
             });
         });
     }
+    group.bench_function("iterations_hard_full", |b| {
+        b.iter(|| {
+            Mcts::new(Some(1))
+                .with_settings(HARD_FULL)
+                .think_iterations(black_box(&start), N)
+        });
+    });
     group.finish();
 }
 
-criterion_group!(benches, playouts, iterations);
+criterion_group!(benches, playouts, iterations, midgame);
 criterion_main!(benches);

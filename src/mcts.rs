@@ -100,6 +100,11 @@ pub struct Settings {
     /// Whether a search that has proven a win goes on a little to look for a quicker one (see
     /// [`QUICKER_WIN_ITERATIONS`]); without it the search stops as soon as the root is proven.
     pub quicker_win: bool,
+    /// Whether the learned evaluation is spared repeated work: a new node's children are valued
+    /// from their parent's first-layer sums ([`value::AfterMoves`]) and a leaf reached for the
+    /// first time is worth the rate its prior already holds. Without it (the search as it was,
+    /// kept to measure the difference) each position is evaluated in full, a leaf twice.
+    pub incremental: bool,
 }
 
 impl Settings {
@@ -113,6 +118,7 @@ impl Settings {
         leaf: Leaf::Network,
         prior: Prior::Network,
         quicker_win: true,
+        incremental: true,
     };
     /// The search as it was when the match tool's `frozen` player was made, kept unchanged
     /// while [`Settings::HARD`] may move on: the ladder's levels below the top use it (their
@@ -125,6 +131,7 @@ impl Settings {
         leaf: Leaf::Playout,
         prior: Prior::Hand,
         quicker_win: false,
+        incremental: false,
     };
 }
 
@@ -229,6 +236,7 @@ pub struct Mcts {
     leaf: Leaf,
     prior_from: Prior,
     quicker_win: bool,
+    incremental: bool,
     /// How a budget is spent: by the clock, or as [`ITERATIONS_PER_MS`] iterations a
     /// millisecond.
     meter: Meter,
@@ -251,6 +259,7 @@ impl Mcts {
             leaf: Settings::HARD.leaf,
             prior_from: Settings::HARD.prior,
             quicker_win: Settings::HARD.quicker_win,
+            incremental: Settings::HARD.incremental,
             meter: Meter::Clock,
         }
     }
@@ -287,6 +296,7 @@ impl Mcts {
         mcts.leaf = settings.leaf;
         mcts.prior_from = settings.prior;
         mcts.quicker_win = settings.quicker_win;
+        mcts.incremental = settings.incremental;
         mcts
     }
 
@@ -299,6 +309,7 @@ impl Mcts {
             leaf: self.leaf,
             prior: self.prior_from,
             quicker_win: self.quicker_win,
+            incremental: self.incremental,
         }
     }
 
@@ -578,7 +589,7 @@ impl Mcts {
                     }
                     continue;
                 }
-                break self.leaf_value(&mut board);
+                break self.leaf_value(&mut board, node);
             }
             node = self.select(node);
             let mv = self.nodes[node].mv;
@@ -639,6 +650,8 @@ impl Mcts {
             return false;
         }
         let side = board.side();
+        let network = (self.incremental && self.prior > 0 && self.prior_from == Prior::Network)
+            .then(|| value::embedded().after_moves(board));
         for mv in moves {
             let mut after = *board;
             let index = mv.index();
@@ -648,17 +661,7 @@ impl Mcts {
                 (true, true) => Proof::Win,
                 (true, false) => Proof::Draw,
             };
-            let (visits, score) = if self.prior == 0 {
-                (0, 0)
-            } else if self.prior_from == Prior::Network && !over {
-                let rate = value::rate(value::embedded().evaluate(&after), 1);
-                let units = (rate * (2 * HALF * self.prior) as f32).round();
-                (self.prior, units as u32)
-            } else {
-                let rate = prior(board, &after, index, over);
-                let half_points = (rate * 2.0 * self.prior as f32).round() as u32;
-                (self.prior, half_points * HALF)
-            };
+            let (visits, score) = self.imagined(board, &after, index, over, network.as_ref());
             self.nodes.push(Node {
                 mv: index as u8,
                 proof,
@@ -753,8 +756,8 @@ fn played(board: &UltimateBoard, mv: u8) -> UltimateBoard {
 mod judge;
 mod leaf;
 pub use judge::{Verdict, judge};
+use leaf::x_units;
 pub use leaf::{Leaf, Prior};
-use leaf::{prior, x_units};
 mod quicker;
 pub use quicker::QUICKER_WIN_ITERATIONS;
 mod tree;

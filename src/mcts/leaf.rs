@@ -3,7 +3,8 @@
 //! learned evaluation of the position after the move.
 
 use super::playouts::{DRAW, playout_from};
-use super::{HALF, Mcts, value};
+use super::value::{self, AfterMoves};
+use super::{HALF, Mcts};
 use crate::ultimate::{UltimateBoard, threats};
 
 /// How the search values a leaf it reached.
@@ -50,12 +51,33 @@ pub(super) fn x_units(result: u8) -> u32 {
 }
 
 impl Mcts {
-    /// What the leaf `board` (a game in progress) is worth to X, in units of score, by the
-    /// search's [`Leaf`] setting. A random game plays on `board` to its end.
-    pub(super) fn leaf_value(&mut self, board: &mut UltimateBoard) -> u32 {
+    /// What the leaf `board` (node `node`'s position, a game in progress) is worth to X, in
+    /// units of score, by the search's [`Leaf`] setting. A random game plays on `board` to its
+    /// end.
+    ///
+    /// With [`Settings::incremental`](super::Settings::incremental), a node never visited yet whose prior came from the
+    /// learned evaluation is worth that prior's rate (rounded to whole units, which may differ
+    /// by one unit from rounding the evaluation itself) rather than an evaluation repeated.
+    pub(super) fn leaf_value(&mut self, board: &mut UltimateBoard, node: usize) -> u32 {
+        let n = self.nodes[node];
+        let known = (self.incremental
+            && self.prior > 0
+            && self.prior_from == Prior::Network
+            && n.visits == self.prior)
+            .then(|| {
+                // The units of the player who moved into the node, the side not to move now.
+                let units = (n.score + self.prior / 2) / self.prior;
+                if board.side() == 1 {
+                    units
+                } else {
+                    2 * HALF - units
+                }
+            });
         let network = |board: &UltimateBoard| {
-            let x = value::rate(value::embedded().evaluate(board), board.side() as u8);
-            (x * (2 * HALF) as f32).round() as u32
+            known.unwrap_or_else(|| {
+                let x = value::rate(value::embedded().evaluate(board), board.side() as u8);
+                (x * (2 * HALF) as f32).round() as u32
+            })
         };
         match self.leaf {
             Leaf::Playout => x_units(playout_from(board, self.playouts, &mut self.rng)),
@@ -67,6 +89,35 @@ impl Mcts {
                     x_units(playout_from(board, self.playouts, &mut self.rng)),
                 )
             }
+        }
+    }
+}
+
+impl Mcts {
+    /// The imaginary visits and score of a new node, whose move with index `mv` leads from
+    /// `board` to `after` (`over`: it ends the game), by the search's [`Prior`] setting.
+    /// `network`, when given, values the positions after `board`'s moves.
+    pub(super) fn imagined(
+        &self,
+        board: &UltimateBoard,
+        after: &UltimateBoard,
+        mv: usize,
+        over: bool,
+        network: Option<&AfterMoves>,
+    ) -> (u32, u32) {
+        if self.prior == 0 {
+            (0, 0)
+        } else if self.prior_from == Prior::Network && !over {
+            let v = network.map_or_else(
+                || value::embedded().evaluate(after),
+                |n| n.evaluate(mv, after),
+            );
+            let units = (value::rate(v, 1) * (2 * HALF * self.prior) as f32).round();
+            (self.prior, units as u32)
+        } else {
+            let rate = prior(board, after, mv, over);
+            let half_points = (rate * 2.0 * self.prior as f32).round() as u32;
+            (self.prior, half_points * HALF)
         }
     }
 }
