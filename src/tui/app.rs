@@ -285,7 +285,7 @@ impl App {
                     )
                 } else if bounds {
                     format!(
-                        "Hint for {mark}: W win, D draw, L loss; D+ at least a draw, D- at most; best in bold"
+                        "Hint for {mark}: W win, D draw, L loss; D+ at least, D- at most a draw; best in bold"
                     )
                 } else {
                     format!(
