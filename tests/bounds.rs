@@ -171,12 +171,12 @@ fn mirrored(
 
 /// Checks every bound the search reports on `board` (for the position and for each move,
 /// searched with no budget) against the naive solver; returns how many it checked.
-fn bounds_hold(board: &Board, memo: &mut HashMap<Board, Value>) -> usize {
+fn bounds_hold(board: &Board, budget: Duration, memo: &mut HashMap<Board, Value>) -> usize {
     let mut searcher = Searcher::new();
     searcher.set_meter(Meter::Work);
-    let head = searcher.think(board, Some(Duration::ZERO)).unwrap().value;
+    let head = searcher.think(board, Some(budget)).unwrap().value;
     let mut values = vec![(None, head)];
-    for (cell, value) in searcher.analyze_within(board, Duration::ZERO) {
+    for (cell, value) in searcher.analyze_within(board, budget) {
         values.push((Some(cell), value));
     }
     let mut checked = 0;
@@ -214,9 +214,45 @@ fn every_bound_the_search_reports_holds_under_perfect_play() {
         let mut memo = HashMap::new();
         for _ in 0..6 {
             if let Some(board) = mirrored(rules, mirrorer, empties, &mut rng) {
-                checked += bounds_hold(&board, &mut memo);
+                checked += bounds_hold(&board, Duration::ZERO, &mut memo);
             }
         }
     }
     assert!(checked >= 100, "only {checked} bounds to check");
+}
+
+/// A position reached by `marks` random moves that leaves the game unfinished.
+fn random_position(rules: Rules, marks: usize, rng: &mut fastrand::Rng) -> Board {
+    loop {
+        let mut board = Board::new(rules);
+        for _ in 0..marks {
+            let moves = board.legal_moves();
+            board.play(moves[rng.usize(..moves.len())]).unwrap();
+            if board.outcome() != Outcome::InProgress {
+                break;
+            }
+        }
+        if board.outcome() == Outcome::InProgress {
+            return board;
+        }
+    }
+}
+
+#[test]
+fn bounds_on_random_misere_positions_hold_under_perfect_play_too() {
+    // Random positions, where a mirror applies only by chance; searched with no budget and
+    // with a little (so that some searches to the end are cut off after proving a move).
+    let mut rng = fastrand::Rng::with_seed(37);
+    let mut checked = 0;
+    for (n, k, marks) in [(4, 4, 5), (5, 4, 13), (6, 5, 23)] {
+        let rules = Rules::new(n, k, true).unwrap();
+        let mut memo = HashMap::new();
+        for _ in 0..8 {
+            let board = random_position(rules, marks, &mut rng);
+            for budget in [Duration::ZERO, Duration::from_micros(200)] {
+                checked += bounds_hold(&board, budget, &mut memo);
+            }
+        }
+    }
+    assert!(checked >= 50, "only {checked} bounds to check");
 }
