@@ -256,3 +256,30 @@ fn bounds_on_random_misere_positions_hold_under_perfect_play_too() {
     }
     assert!(checked >= 50, "only {checked} bounds to check");
 }
+
+#[test]
+fn a_pairing_the_other_side_holds_bounds_the_side_to_move_at_most_a_draw() {
+    let mut rng = fastrand::Rng::with_seed(41);
+    let mut bounded = 0;
+    for (n, k, misere, marks) in [(5, 4, true, 8), (6, 5, true, 12), (7, 5, false, 10)] {
+        let rules = Rules::new(n, k, misere).unwrap();
+        for _ in 0..20 {
+            let board = random_position(rules, marks, &mut rng);
+            if tictactoe::search::pairing(&board, board.to_move().other()).is_none() {
+                continue;
+            }
+            let mut searcher = Searcher::new();
+            searcher.set_meter(Meter::Work);
+            let value = searcher.think(&board, Some(Duration::ZERO)).unwrap().value;
+            assert!(
+                value <= Value::AtMostDraw(0) || value == Value::Draw,
+                "{board}: {value}"
+            );
+            bounded += usize::from(value.is_bound());
+        }
+    }
+    assert!(
+        bounded >= 5,
+        "only {bounded} positions bounded by a pairing"
+    );
+}

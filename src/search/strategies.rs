@@ -51,13 +51,14 @@ impl Searcher {
     /// (`found`): a move proven not to lose (one the search to the end proved before it was
     /// cut off, or under misère rules the answer that keeps a mirror strategy) is played
     /// instead, and the value is then [`Value::AtLeastDraw`]; when the other side holds a
-    /// mirror, the value is [`Value::AtMostDraw`]; both at once prove a draw.
+    /// mirror or a pairing, the value is [`Value::AtMostDraw`]; both at once prove a draw.
     pub(super) fn proven_bounds(&self, geom: &Geometry, board: &Board, found: Thought) -> Thought {
         let Value::Estimate(estimate) = found.value else {
             return found;
         };
         let (me, opp) = sides(board);
-        let (answer, held) = mirror::bounds(geom, &self.mirrors, me, opp);
+        let (answer, mirrored) = mirror::bounds(geom, &self.mirrors, me, opp);
+        let held = mirrored || self.opponent_pairs(geom, me, opp);
         let cell = |c: usize| board.cell(c).expect("search moves are on the board");
         match (self.safe.or(answer), held) {
             (Some(c), true) => Thought {
@@ -73,6 +74,17 @@ impl Searcher {
                 value: Value::bound(false, estimate),
             },
             (None, false) => found,
+        }
+    }
+
+    /// Whether the other side holds a pairing strategy against the side to move (`me`), so
+    /// cannot lose (the same search as [`Searcher::pairing_bound`]'s, with a root's effort).
+    fn opponent_pairs(&self, geom: &Geometry, me: u64, opp: u64) -> bool {
+        let effort = pairing::ROOT_EFFORT;
+        if self.misere {
+            pairing::exists(geom, opp, me, false, effort, &mut 0)
+        } else {
+            pairing::exists(geom, me, opp, true, effort, &mut 0)
         }
     }
 
