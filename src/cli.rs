@@ -80,7 +80,11 @@ pub struct Cli {
     #[arg(long, value_name = "K", global = true, value_parser = clap::value_parser!(u8).range(3..=i64::from(MAX_SIZE)))]
     pub k: Option<u8>,
 
-    /// Misère rules: whoever completes a line loses
+    /// Misère rules: whoever completes a line loses. One side can always mirror the other
+    /// through the centre and never lose: O on an even board, X on an odd one once it holds
+    /// the centre (where k > (N + 1) / 2: every default board, not 7×7 with four), so `hard`
+    /// as that side never loses and `analyze` reports it proven "at least a draw" (the other
+    /// side "at most a draw") where the search cannot finish
     #[arg(long, global = true)]
     pub misere: bool,
     /// Ultimate tic-tac-toe: nine small boards in a 3×3; a move is a board and a cell (53)
@@ -177,7 +181,9 @@ fn utf8_locale(var: impl Fn(&str) -> Option<String>) -> bool {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Show the side to move, the value of every legal move and the best moves
+    /// Show the side to move, the value of every legal move and the best moves: win, draw or
+    /// loss where proven, "at least a draw" or "at most a draw" where only that is proven
+    /// (misère mirrors), else an estimate
     Analyze(AnalyzeArgs),
     /// Replay a game and judge every move: best, inaccuracy, mistake or blunder
     Review(ReviewArgs),

@@ -26,7 +26,9 @@ fn naive_label(before: Value, after: Value) -> Label {
         Value::Win(_) => 1,
         Value::Draw => 0,
         Value::Loss(_) => -1,
-        Value::Estimate(_) | Value::WinRate(_) => unreachable!("naive values are proven"),
+        Value::Estimate(_) | Value::WinRate(_) | Value::AtLeastDraw(_) | Value::AtMostDraw(_) => {
+            unreachable!("naive values are proven")
+        }
     };
     if before == after {
         Label::Best

@@ -35,7 +35,9 @@ fn rank(v: Value) -> i32 {
         Value::Win(n) => 1000 - n as i32,
         Value::Draw => 0,
         Value::Loss(n) => -(1000 - n as i32),
-        Value::Estimate(_) | Value::WinRate(_) => panic!("reference searches prove every value"),
+        Value::Estimate(_) | Value::WinRate(_) | Value::AtLeastDraw(_) | Value::AtMostDraw(_) => {
+            panic!("reference searches prove every value")
+        }
     }
 }
 

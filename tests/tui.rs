@@ -441,6 +441,20 @@ fn hint_shows_every_cell_value_until_the_next_key() {
 }
 
 #[test]
+fn hint_on_a_misere_board_marks_the_mirror_move_proven_at_least_a_draw() {
+    let mut tui = Tui::start(&[
+        "--size", "5", "--misere", "-o", "human", "--delay", "0", "--think", "200",
+    ]);
+    tui.send("h");
+    tui.wait_text("D+ at least, D- at most a draw");
+    // X's centre (c3, where the cursor starts) is the one first move proven not to lose.
+    // Each label once more in the message line.
+    let screen = tui.screen();
+    assert_eq!(screen.matches("D+").count(), 2, "{screen}");
+    assert_eq!(screen.matches("D-").count(), 1, "{screen}");
+}
+
+#[test]
 fn new_round_alternates_the_first_player_and_keeps_score() {
     let mut tui = two_humans();
     tui.send("71829");

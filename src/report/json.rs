@@ -6,7 +6,8 @@ use crate::search::Value;
 
 /// A value in JSON: its words, its result, the plies to the end when decided, whether it is
 /// proven, the score of a heuristic estimate, and, where the AI reads values as win rates, the
-/// rate (1 for a proven win, ½ for a draw, 0 for a loss).
+/// rate (1 for a proven win, ½ for a draw, 0 for a loss). A proven bound has the result
+/// `at_least_draw` or `at_most_draw`, is proven, and keeps the search's estimate.
 #[derive(Clone, Debug, Serialize)]
 pub struct JsonValue {
     value: String,
@@ -28,12 +29,14 @@ impl JsonValue {
             Value::Loss(n) => ("loss", Some(n), None),
             Value::Estimate(e) => ("estimate", None, Some(e)),
             Value::WinRate(_) => ("estimate", None, None),
+            Value::AtLeastDraw(e) => ("at_least_draw", None, Some(e)),
+            Value::AtMostDraw(e) => ("at_most_draw", None, Some(e)),
         };
         JsonValue {
             value: value.to_string(),
             result,
             plies,
-            proven: value.is_proven(),
+            proven: value.is_proven() || value.is_bound(),
             estimate,
             win_rate: value
                 .rate()

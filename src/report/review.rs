@@ -69,6 +69,9 @@ impl Label {
     /// The label for a move worth `after` where the best move was worth `before`, both from the
     /// mover's side.
     pub fn of(before: Value, after: Value) -> Label {
+        if before.is_bound() || after.is_bound() {
+            return Label::of_bounds(before, after);
+        }
         if !before.is_proven() || !after.is_proven() {
             return Label::Unproven;
         }
@@ -79,6 +82,26 @@ impl Label {
             (Value::Win(_), Value::Win(_)) | (Value::Loss(_), Value::Loss(_)) => Label::Inaccuracy,
             (Value::Win(_), Value::Draw) => Label::Mistake,
             _ => Label::Blunder,
+        }
+    }
+
+    /// [`Label::of`] where either value is a proven bound (at least or at most a draw): the
+    /// verdict the bounds prove, else [`Label::Unproven`]. A move proven at least as good as
+    /// anything the position offered is `best`; a move proven to lose where a draw or better
+    /// was proven is a `blunder`; a move proven at most a draw where a win was proven, a
+    /// `mistake` when it is a draw and a `blunder` when it loses, so unknown.
+    fn of_bounds(before: Value, after: Value) -> Label {
+        let (Some((before_low, before_high)), Some((after_low, after_high))) =
+            (before.proven_range(), after.proven_range())
+        else {
+            return Label::Unproven;
+        };
+        if after_low >= before_high {
+            Label::Best
+        } else if after_high < 0 && before_low >= 0 {
+            Label::Blunder
+        } else {
+            Label::Unproven
         }
     }
 
@@ -475,6 +498,20 @@ mod tests {
         let status = run(&moves, options, &mut out, &mut err).unwrap();
         let text = |b: Vec<u8>| String::from_utf8(b).unwrap();
         (status, text(out), text(err))
+    }
+
+    #[test]
+    fn proven_bounds_give_a_label_only_where_they_settle_it() {
+        use Value::{AtLeastDraw, AtMostDraw, Draw, Estimate, Loss, Win};
+        assert_eq!(Label::of(AtLeastDraw(3), Loss(1)), Label::Blunder);
+        assert_eq!(Label::of(AtLeastDraw(0), AtMostDraw(0)), Label::Unproven);
+        assert_eq!(Label::of(AtLeastDraw(2), AtLeastDraw(2)), Label::Unproven);
+        assert_eq!(Label::of(AtLeastDraw(2), Draw), Label::Unproven);
+        assert_eq!(Label::of(Draw, AtLeastDraw(0)), Label::Best);
+        assert_eq!(Label::of(AtMostDraw(-1), Draw), Label::Best);
+        assert_eq!(Label::of(Win(3), AtMostDraw(0)), Label::Unproven);
+        assert_eq!(Label::of(AtLeastDraw(0), Estimate(-4)), Label::Unproven);
+        assert_eq!(Label::of(Estimate(4), AtLeastDraw(4)), Label::Unproven);
     }
 
     #[test]

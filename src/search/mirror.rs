@@ -141,6 +141,20 @@ pub(super) fn verdict(geom: &Geometry, mirrors: &[Mirror], me: u64, other: u64) 
     Verdict::Unknown
 }
 
+/// Everything the mirrors prove about a position, for the side to move (`me`): a move after
+/// which it holds one (so it cannot lose), and whether the other side holds one (so it cannot
+/// win). Both at once prove a draw.
+pub(super) fn bounds(
+    geom: &Geometry,
+    mirrors: &[Mirror],
+    me: u64,
+    opp: u64,
+) -> (Option<usize>, bool) {
+    let answer = mirrors.iter().find_map(|m| m.answer(geom, me, opp));
+    let held = mirrors.iter().any(|m| m.held(geom, opp, me));
+    (answer, held)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -332,7 +332,7 @@ impl Searcher {
             Some(budget) => self.timed(board, empties, start, budget),
         };
         self.stop = Stop::Never;
-        found.map(|t| self.never_unproven_loss(geom, board, t))
+        found.map(|t| self.proven_bounds(geom, board, t))
     }
 
     /// [`Searcher::think`] with a budget: the first ply, then a proof to the end of the game

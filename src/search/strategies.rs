@@ -1,7 +1,8 @@
 //! Strategies as proofs, and what the search does with them: pairing strategies (see
 //! `pairing.rs`) and mirror strategies (see `mirror.rs`) bound a node's value at a draw, a
-//! move that takes one settles a node where a draw is enough, and at the root a move proven
-//! not to lose is played rather than an estimate.
+//! move that takes one settles a node where a draw is enough, and at a root the search could
+//! not finish a move proven not to lose is played rather than an estimate, and the value
+//! reported is the proven bound ([`Value::AtLeastDraw`], [`Value::AtMostDraw`]).
 
 use super::mirror::{self, Verdict};
 use super::pairing::{self, Pairing};
@@ -46,30 +47,44 @@ impl Yield {
 }
 
 impl Searcher {
-    /// The move to play instead of `found` when that is an estimate and another move is
-    /// proven not to lose: one the search to the end proved before it was cut off, or under
-    /// misère rules the answer that keeps a mirror strategy. Its value is then an estimate of
-    /// at least a draw (`Estimate(0)` or above).
-    pub(super) fn never_unproven_loss(
-        &self,
-        geom: &Geometry,
-        board: &Board,
-        found: Thought,
-    ) -> Thought {
+    /// What the strategies prove about the root when the search could only estimate it
+    /// (`found`): a move proven not to lose (one the search to the end proved before it was
+    /// cut off, or under misère rules the answer that keeps a mirror strategy) is played
+    /// instead, and the value is then [`Value::AtLeastDraw`]; when the other side holds a
+    /// mirror or a pairing, the value is [`Value::AtMostDraw`]; both at once prove a draw.
+    pub(super) fn proven_bounds(&self, geom: &Geometry, board: &Board, found: Thought) -> Thought {
         let Value::Estimate(estimate) = found.value else {
             return found;
         };
         let (me, opp) = sides(board);
-        let mirror = match mirror::verdict(geom, &self.mirrors, me, opp) {
-            Verdict::Answer(cell) => Some(cell),
-            _ => None,
-        };
-        match self.safe.or(mirror) {
-            Some(cell) => Thought {
-                cell: board.cell(cell).expect("search moves are on the board"),
-                value: Value::Estimate(estimate.max(0)),
+        let (answer, mirrored) = mirror::bounds(geom, &self.mirrors, me, opp);
+        let held = mirrored || self.opponent_pairs(geom, me, opp);
+        let cell = |c: usize| board.cell(c).expect("search moves are on the board");
+        match (self.safe.or(answer), held) {
+            (Some(c), true) => Thought {
+                cell: cell(c),
+                value: Value::Draw,
             },
-            None => found,
+            (Some(c), false) => Thought {
+                cell: cell(c),
+                value: Value::bound(true, estimate),
+            },
+            (None, true) => Thought {
+                cell: found.cell,
+                value: Value::bound(false, estimate),
+            },
+            (None, false) => found,
+        }
+    }
+
+    /// Whether the other side holds a pairing strategy against the side to move (`me`), so
+    /// cannot lose (the same search as [`Searcher::pairing_bound`]'s, with a root's effort).
+    fn opponent_pairs(&self, geom: &Geometry, me: u64, opp: u64) -> bool {
+        let effort = pairing::ROOT_EFFORT;
+        if self.misere {
+            pairing::exists(geom, opp, me, false, effort, &mut 0)
+        } else {
+            pairing::exists(geom, me, opp, true, effort, &mut 0)
         }
     }
 

@@ -11,6 +11,15 @@
 //! quicker one. Heuristic estimates stay strictly within `±EST_MAX`, far from any decided
 //! score, so a decided score is always a proof. At the API a score becomes a [`Value`]
 //! counted in plies from the position.
+//!
+//! # Bounds
+//! A strategy that never loses (a mirror, see `mirror.rs`; a move the search to the end
+//! proved) can prove a position at least a draw while the search cannot finish:
+//! [`Value::AtLeastDraw`], and for the other side [`Value::AtMostDraw`]. Each keeps the
+//! search's estimate on its own side of zero, to order bounds among themselves. A proven
+//! bound ranks above every estimate on its side (a move proven not to lose is preferred to any
+//! unproven one) and between the exact values it bounds: wins > at least a draw > estimates
+//! and draws > at most a draw > losses. Negation between plies swaps the two.
 
 use std::cmp::Ordering;
 use std::fmt;
@@ -35,6 +44,12 @@ pub enum Value {
     /// Not proven: a heuristic estimate from a search cut off by its time budget. Positive
     /// favours the side to move; always below any win and above any loss.
     Estimate(i32),
+    /// Proven not to lose (a draw or a win), the exact value unknown; the search's estimate,
+    /// zero or above, orders such values among themselves.
+    AtLeastDraw(i32),
+    /// Proven not to win (a draw or a loss), the exact value unknown; the search's estimate is
+    /// zero or below.
+    AtMostDraw(i32),
     /// Not proven: the side to move's estimated share of the points (a draw counts half), in
     /// thousandths from 1 to 999, from games sampled by a Monte Carlo search. Below any win and
     /// above any loss; ordered against a heuristic score as if 500 were a score of 0.
@@ -42,14 +57,42 @@ pub enum Value {
 }
 
 impl Value {
-    /// A score relative to now: higher is better for the side to move.
-    fn relative(self) -> i32 {
+    /// Where the value ranks for the side to move, higher being better: a tier (loss, at most
+    /// a draw, estimates and draws, at least a draw, win), then a score within it.
+    fn rank(self) -> (i8, i32) {
         match self {
-            Value::Win(n) => WIN - n as i32,
-            Value::Draw => 0,
-            Value::Loss(n) => -(WIN - n as i32),
-            Value::Estimate(e) => e,
-            Value::WinRate(r) => i32::from(r) - 500,
+            Value::Win(n) => (2, -(n as i32)),
+            Value::AtLeastDraw(e) => (1, e),
+            Value::Draw => (0, 0),
+            Value::Estimate(e) => (0, e),
+            Value::WinRate(r) => (0, i32::from(r) - 500),
+            Value::AtMostDraw(e) => (-1, e),
+            Value::Loss(n) => (-2, n as i32),
+        }
+    }
+
+    /// The bound `lower` (at least a draw) or upper (at most a draw) on a position the search
+    /// estimated `estimate`: the estimate is kept on the bound's side of zero.
+    pub(super) fn bound(lower: bool, estimate: i32) -> Value {
+        if lower {
+            Value::AtLeastDraw(estimate.max(0))
+        } else {
+            Value::AtMostDraw(estimate.min(0))
+        }
+    }
+
+    /// The proven range of the value, from the side to move's point of view, as scores
+    /// relative to now (a win in `n` is `WIN - n`, a draw 0, a loss in `n` is `n - WIN`);
+    /// `None` for an estimate. An exact value is a range of one.
+    pub fn proven_range(self) -> Option<(i32, i32)> {
+        let exact = |s| Some((s, s));
+        match self {
+            Value::Win(n) => exact(WIN - n as i32),
+            Value::Draw => exact(0),
+            Value::Loss(n) => exact(n as i32 - WIN),
+            Value::AtLeastDraw(_) => Some((0, WIN)),
+            Value::AtMostDraw(_) => Some((-WIN, 0)),
+            Value::Estimate(_) | Value::WinRate(_) => None,
         }
     }
 
@@ -67,7 +110,7 @@ impl Value {
             Value::Draw => Some(0.5),
             Value::Loss(_) => Some(0.0),
             Value::WinRate(r) => Some(f32::from(r) / 1000.0),
-            Value::Estimate(_) => None,
+            Value::Estimate(_) | Value::AtLeastDraw(_) | Value::AtMostDraw(_) => None,
         }
     }
 
@@ -86,14 +129,14 @@ impl Value {
     }
 
     /// The absolute score of this value at a position holding `marks` marks: the inverse of
-    /// [`Value::from_score`] (an estimate is its own score).
+    /// [`Value::from_score`] (an estimate is its own score, and so is a bound's).
     pub(super) fn score(self, marks: u32) -> i32 {
         let m = marks as i32;
         match self {
             Value::Win(n) => WIN - (m + n as i32),
             Value::Loss(n) => -(WIN - (m + n as i32)),
             Value::Draw => 0,
-            Value::Estimate(e) => e,
+            Value::Estimate(e) | Value::AtLeastDraw(e) | Value::AtMostDraw(e) => e,
             Value::WinRate(r) => i32::from(r) - 500,
         }
     }
@@ -107,20 +150,28 @@ impl Value {
             Value::Draw => Value::Draw,
             Value::Estimate(e) => Value::Estimate(-e),
             Value::WinRate(r) => Value::WinRate(1000 - r),
+            Value::AtLeastDraw(e) => Value::AtMostDraw(-e),
+            Value::AtMostDraw(e) => Value::AtLeastDraw(-e),
         }
     }
 
-    /// Whether the value is proven by search to the end of the game.
+    /// Whether the value is exact and proven by search to the end of the game: a win, a draw
+    /// or a loss (a proven bound is not: see [`Value::is_bound`]).
     pub fn is_proven(self) -> bool {
-        !matches!(self, Value::Estimate(_) | Value::WinRate(_))
+        matches!(self, Value::Win(_) | Value::Draw | Value::Loss(_))
+    }
+
+    /// Whether the value is a proven bound: at least a draw, or at most a draw.
+    pub fn is_bound(self) -> bool {
+        matches!(self, Value::AtLeastDraw(_) | Value::AtMostDraw(_))
     }
 }
 
 impl Ord for Value {
-    /// Better for the side to move is greater: quick wins, then slow wins, draws, slow losses,
-    /// quick losses.
+    /// Better for the side to move is greater: quick wins, then slow wins, proven at least a
+    /// draw, estimates and draws, proven at most a draw, slow losses, quick losses.
     fn cmp(&self, other: &Self) -> Ordering {
-        self.relative().cmp(&other.relative())
+        self.rank().cmp(&other.rank())
     }
 }
 
@@ -138,6 +189,8 @@ impl fmt::Display for Value {
             Value::Loss(n) => write!(f, "loss in {n}"),
             Value::Estimate(e) => write!(f, "estimate {e:+}"),
             Value::WinRate(r) => write!(f, "{:.0}%", f32::from(*r) / 10.0),
+            Value::AtLeastDraw(_) => write!(f, "at least a draw"),
+            Value::AtMostDraw(_) => write!(f, "at most a draw"),
         }
     }
 }
@@ -160,6 +213,56 @@ mod tests {
         for pair in order.windows(2) {
             assert!(pair[0] > pair[1], "{} > {}", pair[0], pair[1]);
         }
+    }
+
+    #[test]
+    fn proven_bounds_rank_between_the_values_they_bound_and_beyond_every_estimate() {
+        let order = [
+            Value::Win(7),
+            Value::AtLeastDraw(40),
+            Value::AtLeastDraw(0),
+            Value::Estimate(EST_MAX - 1),
+            Value::WinRate(900),
+            Value::Draw,
+            Value::WinRate(100),
+            Value::Estimate(1 - EST_MAX),
+            Value::AtMostDraw(0),
+            Value::AtMostDraw(-40),
+            Value::Loss(60),
+        ];
+        for pair in order.windows(2) {
+            assert!(pair[0] > pair[1], "{} > {}", pair[0], pair[1]);
+        }
+    }
+
+    #[test]
+    fn a_bound_for_one_side_is_the_opposite_bound_for_the_other() {
+        assert_eq!(Value::AtLeastDraw(3).before(), Value::AtMostDraw(-3));
+        assert_eq!(Value::AtMostDraw(-3).before(), Value::AtLeastDraw(3));
+        assert_eq!(Value::bound(true, -12), Value::AtLeastDraw(0));
+        assert_eq!(Value::bound(false, 12), Value::AtMostDraw(0));
+        for v in [Value::AtLeastDraw(5), Value::AtMostDraw(-5)] {
+            assert!(v.is_bound() && !v.is_proven(), "{v}");
+            assert_eq!(v.before().before(), v);
+            assert_eq!(v.rate(), None);
+        }
+        assert_eq!(Value::AtLeastDraw(2).to_string(), "at least a draw");
+        assert_eq!(Value::AtMostDraw(0).to_string(), "at most a draw");
+    }
+
+    #[test]
+    fn a_bound_covers_the_exact_values_it_allows() {
+        let (low, high) = Value::AtLeastDraw(0).proven_range().unwrap();
+        for v in [Value::Draw, Value::Win(1), Value::Win(40)] {
+            let (l, h) = v.proven_range().unwrap();
+            assert!(low <= l && h <= high, "{v}");
+        }
+        let (low, high) = Value::AtMostDraw(0).proven_range().unwrap();
+        for v in [Value::Draw, Value::Loss(1), Value::Loss(40)] {
+            let (l, h) = v.proven_range().unwrap();
+            assert!(low <= l && h <= high, "{v}");
+        }
+        assert_eq!(Value::Estimate(0).proven_range(), None);
     }
 
     #[test]

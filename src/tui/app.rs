@@ -274,6 +274,7 @@ impl App {
             }
             (Some(Job::Hint { .. }), Reply::Hint(values)) => {
                 let mark = self.game().position().to_move();
+                let bounds = values.iter().any(|(_, v)| v.is_bound());
                 let mode = self.base_mode_mut();
                 if let Mode::HintWaiting(under) = std::mem::replace(mode, Mode::Playing) {
                     *mode = Mode::Hint(values, under);
@@ -281,6 +282,10 @@ impl App {
                 self.message = if player::rates(self.game().variant()) {
                     format!(
                         "Hint for {mark}: win rates in %, or W win, D draw, L loss when proven; best in bold"
+                    )
+                } else if bounds {
+                    format!(
+                        "Hint for {mark}: W win, D draw, L loss; D+ at least, D- at most a draw; best in bold"
                     )
                 } else {
                     format!(

@@ -13,7 +13,9 @@ pub fn naive_score(v: Value) -> i32 {
         Value::Win(n) => 100 - n as i32,
         Value::Draw => 0,
         Value::Loss(n) => -(100 - n as i32),
-        Value::Estimate(_) | Value::WinRate(_) => panic!("the naive search proves every value"),
+        Value::Estimate(_) | Value::WinRate(_) | Value::AtLeastDraw(_) | Value::AtMostDraw(_) => {
+            panic!("the naive search proves every value")
+        }
     }
 }
 
@@ -30,7 +32,10 @@ pub fn naive_move(board: &Board, cell: Cell, memo: &mut HashMap<Board, Value>) -
             Value::Win(n) => Value::Loss(n + 1),
             Value::Draw => Value::Draw,
             Value::Loss(n) => Value::Win(n + 1),
-            Value::Estimate(_) | Value::WinRate(_) => unreachable!("naive values are proven"),
+            Value::Estimate(_)
+            | Value::WinRate(_)
+            | Value::AtLeastDraw(_)
+            | Value::AtMostDraw(_) => unreachable!("naive values are proven"),
         },
     }
 }

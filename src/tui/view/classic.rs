@@ -14,7 +14,8 @@ use crate::tui::layout::Layout;
 const X_ART: [&str; 3] = ["╲ ╱", " ╳ ", "╱ ╲"];
 const O_ART: [&str; 3] = ["╭─╮", "│ │", "╰─╯"];
 
-/// The short label of a hint value: `W3`, `D`, `L4` when proven; a heuristic estimate is `~`
+/// The short label of a hint value: `W3`, `D`, `L4` when proven, `D+` (at least a draw) and
+/// `D-` (at most a draw) when proven bounds; a heuristic estimate is `~`
 /// and its sign, with its size where there is room (`~+12`); a win rate in percent (`62%`, or
 /// `62` in a narrow cell).
 pub fn hint_label(value: Value, width: u16) -> String {
@@ -30,6 +31,8 @@ pub fn hint_label(value: Value, width: u16) -> String {
         Value::Win(n) => format!("W{n}"),
         Value::Draw => "D".to_string(),
         Value::Loss(n) => format!("L{n}"),
+        Value::AtLeastDraw(_) => "D+".to_string(),
+        Value::AtMostDraw(_) => "D-".to_string(),
         Value::Estimate(e) if width >= 5 => format!("~{:+}", e.clamp(-99, 99)),
         Value::Estimate(e) => match e.signum() {
             1 => "~+",
@@ -210,7 +213,7 @@ fn draw_cell(
             .iter()
             .any(|&(c, _)| c == shown);
         let mut style = Style::PLAIN.fg(palette.value(value));
-        if !value.is_proven() {
+        if !value.is_proven() && !value.is_bound() {
             style = style.dim();
         }
         if best {
@@ -267,5 +270,18 @@ fn draw_cursor(frame: &mut Frame, area: Area, palette: Palette) {
         frame.put(x, mid_y, '[', style);
         frame.put(x + w - 1, mid_y, ']', style);
         frame.put(x + w / 2, mid_y, centre.ch, centre.style);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hint_labels_say_proven_bounds_apart_from_estimates() {
+        assert_eq!(hint_label(Value::AtLeastDraw(7), 3), "D+");
+        assert_eq!(hint_label(Value::AtMostDraw(0), 3), "D-");
+        assert_eq!(hint_label(Value::Draw, 3), "D");
+        assert_eq!(hint_label(Value::Estimate(7), 5), "~+7");
     }
 }

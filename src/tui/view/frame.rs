@@ -171,7 +171,7 @@ impl Palette {
     pub(super) fn value(self, value: Value) -> Option<Color> {
         self.color.then_some(match value {
             Value::Win(_) => Color::Blue,
-            Value::Draw => Color::Yellow,
+            Value::Draw | Value::AtLeastDraw(_) | Value::AtMostDraw(_) => Color::Yellow,
             Value::Loss(_) => Color::Red,
             Value::Estimate(_) | Value::WinRate(_) => Color::DarkGrey,
         })
