@@ -4,11 +4,14 @@
 //! ```text
 //! cargo run --release --example ultimate_train -- generate --games 3000 --out target/ultimate/selfplay.txt
 //! cargo run --release --example ultimate_train -- train --data target/ultimate/selfplay.txt
+//! cargo run --release --example ultimate_train -- generate --engine hard --out target/ultimate/round2.txt
+//! cargo run --release --example ultimate_train -- train --data target/ultimate/round2.txt --data target/ultimate/round3.txt
 //! ```
 //!
 //! `generate` plays games of the engine against itself: a few uniformly random first moves
-//! (so that games differ), then the search with `Settings::FROZEN` and a fixed number of
-//! iterations a move, its tree kept between moves. Each game is one line: the result (`X`,
+//! (so that games differ), then the search (`--engine`: `Settings::FROZEN`, or `Settings::HARD`
+//! guided by the network this build embeds) with a fixed number of iterations a move, its tree
+//! kept between moves. Each game is one line: the result (`X`,
 //! `O` or `D`), the number of random first moves, the moves as indices (board × 9 + cell),
 //! and after `|` the search's value of each searched position for its side to move (0 to 1).
 //! Everything follows from `--seed`.
