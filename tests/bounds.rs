@@ -221,23 +221,6 @@ fn every_bound_the_search_reports_holds_under_perfect_play() {
     assert!(checked >= 100, "only {checked} bounds to check");
 }
 
-/// A position reached by `marks` random moves that leaves the game unfinished.
-fn random_position(rules: Rules, marks: usize, rng: &mut fastrand::Rng) -> Board {
-    loop {
-        let mut board = Board::new(rules);
-        for _ in 0..marks {
-            let moves = board.legal_moves();
-            board.play(moves[rng.usize(..moves.len())]).unwrap();
-            if board.outcome() != Outcome::InProgress {
-                break;
-            }
-        }
-        if board.outcome() == Outcome::InProgress {
-            return board;
-        }
-    }
-}
-
 #[test]
 fn bounds_on_random_misere_positions_hold_under_perfect_play_too() {
     // Random positions, where a mirror applies only by chance; searched with no budget and
@@ -248,7 +231,7 @@ fn bounds_on_random_misere_positions_hold_under_perfect_play_too() {
         let rules = Rules::new(n, k, true).unwrap();
         let mut memo = HashMap::new();
         for _ in 0..8 {
-            let board = random_position(rules, marks, &mut rng);
+            let board = common::random_position(rules, marks, &mut rng);
             for budget in [Duration::ZERO, Duration::from_micros(200)] {
                 checked += bounds_hold(&board, budget, &mut memo);
             }
@@ -264,7 +247,7 @@ fn a_pairing_the_other_side_holds_bounds_the_side_to_move_at_most_a_draw() {
     for (n, k, misere, marks) in [(5, 4, true, 8), (6, 5, true, 12), (7, 5, false, 10)] {
         let rules = Rules::new(n, k, misere).unwrap();
         for _ in 0..20 {
-            let board = random_position(rules, marks, &mut rng);
+            let board = common::random_position(rules, marks, &mut rng);
             if tictactoe::search::pairing(&board, board.to_move().other()).is_none() {
                 continue;
             }

@@ -244,23 +244,6 @@ fn is_a_misere_pairing(board: &Board, avoider: Mark, pairs: &[(Cell, Cell)]) -> 
     })
 }
 
-/// A position reached by `marks` random moves that leaves the game unfinished.
-fn random_position(rules: Rules, marks: usize, rng: &mut fastrand::Rng) -> Board {
-    loop {
-        let mut board = Board::new(rules);
-        for _ in 0..marks {
-            let moves = board.legal_moves();
-            board.play(moves[rng.usize(..moves.len())]).unwrap();
-            if board.outcome() != Outcome::InProgress {
-                break;
-            }
-        }
-        if board.outcome() == Outcome::InProgress {
-            return board;
-        }
-    }
-}
-
 #[test]
 fn every_misere_pairing_found_holds_against_every_sequence() {
     let mut rng = fastrand::Rng::with_seed(13);
@@ -274,7 +257,7 @@ fn every_misere_pairing_found_holds_against_every_sequence() {
         (5, 5, 12),
     ] {
         for _ in 0..30 {
-            let board = random_position(rules(n, k), marks, &mut rng);
+            let board = common::random_position(rules(n, k), marks, &mut rng);
             for avoider in [Mark::X, Mark::O] {
                 let Some(pairs) = pairing(&board, avoider) else {
                     continue;
@@ -377,7 +360,7 @@ fn misere_values_agree_with_the_naive_search_near_the_end() {
         let cells = usize::from(n) * usize::from(n);
         for empties in [10, 11, 12, 13, 14] {
             if empties < cells {
-                agrees_with_the_naive_search(&random_position(
+                agrees_with_the_naive_search(&common::random_position(
                     rules(n, k),
                     cells - empties,
                     &mut rng,

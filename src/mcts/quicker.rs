@@ -59,7 +59,7 @@ mod tests {
     #[test]
     fn a_proven_win_is_followed_by_a_bounded_look_for_a_quicker_one() {
         let mut quicker = 0;
-        for seed in 0..40 {
+        for seed in 0..100 {
             let board = near_the_end(seed, 12);
             let (first, proved_after) = search(&board, false, 200_000);
             if !matches!(first, Value::Win(n) if n > 3) {
@@ -73,7 +73,7 @@ mod tests {
             quicker += usize::from(value > first);
             // Never past the budget.
             let (_, short) = search(&board, true, proved_after + 5);
-            assert_eq!(short, proved_after + 5, "{board}");
+            assert!(short <= proved_after + 5, "{board}: {short} iterations");
         }
         assert!(quicker > 0, "no quicker win found");
     }

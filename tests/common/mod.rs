@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use tictactoe::board::{Board, Cell, Outcome};
+use tictactoe::board::{Board, Cell, Outcome, Rules};
 use tictactoe::search::Value;
 
 /// A value as a number, written independently of the engine's ordering: quicker wins and
@@ -52,4 +52,22 @@ pub fn naive_position(board: &Board, memo: &mut HashMap<Board, Value>) -> Value 
         .expect("an unfinished board has an empty cell");
     memo.insert(*board, best);
     best
+}
+
+/// A position reached by `marks` random legal moves that leaves the game unfinished.
+#[allow(dead_code)] // not every test file draws random positions
+pub fn random_position(rules: Rules, marks: usize, rng: &mut fastrand::Rng) -> Board {
+    loop {
+        let mut board = Board::new(rules);
+        for _ in 0..marks {
+            let moves = board.legal_moves();
+            board.play(moves[rng.usize(..moves.len())]).unwrap();
+            if board.outcome() != Outcome::InProgress {
+                break;
+            }
+        }
+        if board.outcome() == Outcome::InProgress {
+            return board;
+        }
+    }
 }
