@@ -1,30 +1,16 @@
 //! Pairing strategies, checked by brute force: on small positions, a defender that answers
 //! every move into a pair with the other cell (and otherwise plays anything) never loses.
 
+mod common;
+
 use std::collections::{HashMap, HashSet};
 
+use common::random_position;
 use tictactoe::board::{Board, Cell, Mark, Outcome, Rules};
 use tictactoe::search::pairing;
 
 fn rules(n: u8, k: u8) -> Rules {
     Rules::new(n, k, false).unwrap()
-}
-
-/// A position reached by `marks` random legal moves that leaves the game unfinished.
-fn random_position(rules: Rules, marks: usize, rng: &mut fastrand::Rng) -> Board {
-    loop {
-        let mut board = Board::new(rules);
-        for _ in 0..marks {
-            let moves = board.legal_moves();
-            board.play(moves[rng.usize(..moves.len())]).unwrap();
-            if board.outcome() != Outcome::InProgress {
-                break;
-            }
-        }
-        if board.outcome() == Outcome::InProgress {
-            return board;
-        }
-    }
 }
 
 /// Whether `defender` never loses from `board` when it answers a move into a pair with the

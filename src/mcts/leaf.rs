@@ -55,8 +55,8 @@ impl Mcts {
     /// units of score, by the search's [`Leaf`] setting. A random game plays on `board` to its
     /// end.
     ///
-    /// With [`Settings::incremental`](super::Settings::incremental), a node never visited yet whose prior came from the
-    /// learned evaluation is worth that prior's rate (rounded to whole units, which may differ
+    /// With [`Settings::incremental`](super::Settings::incremental), a node never visited yet
+    /// whose prior came from the learned evaluation is worth that prior's rate (rounded to whole units, which may differ
     /// by one unit from rounding the evaluation itself) rather than an evaluation repeated.
     pub(super) fn leaf_value(&mut self, board: &mut UltimateBoard, node: usize) -> u32 {
         let n = self.nodes[node];
@@ -91,9 +91,7 @@ impl Mcts {
             }
         }
     }
-}
 
-impl Mcts {
     /// The imaginary visits and score of a new node, whose move with index `mv` leads from
     /// `board` to `after` (`over`: it ends the game), by the search's [`Prior`] setting.
     /// `network`, when given, values the positions after `board`'s moves.

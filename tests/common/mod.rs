@@ -1,5 +1,7 @@
 //! A deliberately naive solver shared by the tests: it looks at every continuation, with no
-//! pruning, ordering or symmetry, so it checks the engine without sharing its ideas.
+//! pruning, ordering or symmetry, so it checks the engine without sharing its ideas; and random
+//! positions to check it on.
+#![allow(dead_code)] // not every test file uses every helper
 
 use std::collections::HashMap;
 
@@ -55,7 +57,6 @@ pub fn naive_position(board: &Board, memo: &mut HashMap<Board, Value>) -> Value 
 }
 
 /// A position reached by `marks` random legal moves that leaves the game unfinished.
-#[allow(dead_code)] // not every test file draws random positions
 pub fn random_position(rules: Rules, marks: usize, rng: &mut fastrand::Rng) -> Board {
     loop {
         let mut board = Board::new(rules);
