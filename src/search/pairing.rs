@@ -184,6 +184,8 @@ struct Finder {
     pairs: [(u8, u8); MAX_CELLS / 2],
     len: usize,
     effort: u32,
+    /// Per cell, the targets holding it (filled before the search).
+    holding: [u128; MAX_CELLS],
 }
 
 impl Finder {
@@ -203,6 +205,11 @@ impl Finder {
             return Some(f);
         }
         f.effort = effort;
+        for (i, &target) in f.targets[..f.count].iter().enumerate() {
+            for c in bit_indices(target) {
+                f.holding[c] |= 1 << i;
+            }
+        }
         let all = (1u128 << f.count) - 1;
         let found = f.solve(all, 0);
         *spent += u64::from(effort - f.effort);
@@ -220,6 +227,7 @@ impl Finder {
             pairs: [(0, 0); MAX_CELLS / 2],
             len: 0,
             effort: 0,
+            holding: [0; MAX_CELLS],
         };
         // A pair lies on one row, column or diagonal, so each of those holding a line to
         // cover needs a pair of its own: too few empty cells for that, and there is none.
@@ -332,13 +340,7 @@ impl Finder {
         let mut n = 0;
         for a in bit_indices(line) {
             for b in bit_indices(line & !((2u64 << a) - 1)) {
-                let pair = (1u64 << a) | (1u64 << b);
-                let mut covers = 0u128;
-                for i in bits128(uncovered) {
-                    if self.targets[i] & pair == pair {
-                        covers |= 1 << i;
-                    }
-                }
+                let covers = self.holding[a] & self.holding[b] & uncovered;
                 if n < options.len() {
                     options[n] = (covers.count_ones(), a as u8, b as u8, covers);
                     n += 1;
