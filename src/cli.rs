@@ -98,7 +98,8 @@ pub struct Cli {
     #[arg(long, value_name = "MS", global = true, default_value_t = 1000)]
     pub think: u64,
 
-    /// Size of the search's transposition table, in MiB
+    /// Largest size of the search's transposition table, in MiB (it starts small and grows as
+    /// it fills)
     #[arg(long, value_name = "MB", global = true, default_value_t = DEFAULT_TABLE_MB,
           value_parser = clap::value_parser!(u16).range(1..=4096))]
     pub table_mb: u16,

@@ -39,7 +39,7 @@ use order::MoveOrder;
 pub use pairing::Pairing;
 use strategies::Yield;
 pub use strategies::{mirror, pairing};
-use table::{Bound, Entry, Key, PROVEN, Table};
+use table::{Bound, Entry, Key, PROVEN, Probe, Table};
 pub use value::Value;
 use value::{DECIDED, INF, WIN};
 
@@ -89,7 +89,7 @@ struct Node {
 /// the node's own orientation).
 struct Stored {
     key: Key,
-    slot: usize,
+    slot: Probe,
     first: Option<usize>,
 }
 
@@ -640,7 +640,7 @@ impl Searcher {
 
         let at = Stored {
             key,
-            slot: probe.slot,
+            slot: probe,
             first,
         };
         if let Some(bound) = self.pairing_bound(geom, me, opp, &mut alpha, &mut beta) {
