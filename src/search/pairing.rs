@@ -26,7 +26,7 @@
 //! A's lines, with A as the "attacker" whose lines need covering: the same search.
 
 use crate::board::bit_indices;
-use crate::geometry::{Geometry, MAX_CELLS, MAX_LINES};
+use crate::geometry::{Geometry, MAX_CELLS, MAX_LINES, MAX_SIZE};
 
 /// Effort of one search inside the tree, in nodes of the pairing search.
 pub(super) const TREE_EFFORT: u32 = 48;
@@ -175,6 +175,9 @@ pub(super) fn cells_after(
     )
 }
 
+/// A line has at most this many cells, free or not, plus one.
+const FREE: usize = MAX_SIZE as usize + 1;
+
 /// The search's state: the lines to cover (as their empty cells) and the pairs so far.
 struct Finder {
     targets: [u64; MAX_LINES],
@@ -211,7 +214,11 @@ impl Finder {
             }
         }
         let all = (1u128 << f.count) - 1;
-        let found = f.solve(all, 0);
+        let mut by_free = [0u128; FREE];
+        for (i, &target) in f.targets[..f.count].iter().enumerate() {
+            by_free[target.count_ones() as usize] |= 1 << i;
+        }
+        let found = f.solve(all, 0, &by_free);
         *spent += u64::from(effort - f.effort);
         found.then_some(f)
     }
@@ -312,8 +319,9 @@ impl Finder {
         true
     }
 
-    /// Covers the targets in `uncovered` with pairs of cells outside `used`.
-    fn solve(&mut self, uncovered: u128, used: u64) -> bool {
+    /// Covers the targets in `uncovered` with pairs of cells outside `used`; `by_free[f]`
+    /// holds the uncovered targets with `f` cells outside `used`.
+    fn solve(&mut self, uncovered: u128, used: u64, by_free: &[u128; FREE]) -> bool {
         if uncovered == 0 {
             return true;
         }
@@ -321,37 +329,41 @@ impl Finder {
             return false;
         }
         self.effort -= 1;
-        // The most constrained line first; one with fewer than two free cells is a dead end.
-        let mut pick = usize::MAX;
-        let mut fewest = u32::MAX;
-        for i in bits128(uncovered) {
-            let free = (self.targets[i] & !used).count_ones();
-            if free < 2 {
-                return false;
-            }
-            if free < fewest {
-                fewest = free;
-                pick = i;
-            }
+        // The most constrained line first (the lowest index among those with the fewest free
+        // cells); one with fewer than two free cells is a dead end.
+        if by_free[0] | by_free[1] != 0 {
+            return false;
         }
-        let line = self.targets[pick] & !used;
+        let Some(fewest) = by_free.iter().find(|&&b| b != 0) else {
+            return true;
+        };
+        let line = self.targets[fewest.trailing_zeros() as usize] & !used;
         // Its pairs, those covering the most other lines first.
-        let mut options = [(0u32, 0u8, 0u8, 0u128); 28];
+        let mut options = [(0u32, 0u8, 0u8); 28];
         let mut n = 0;
         for a in bit_indices(line) {
             for b in bit_indices(line & !((2u64 << a) - 1)) {
                 let covers = self.holding[a] & self.holding[b] & uncovered;
                 if n < options.len() {
-                    options[n] = (covers.count_ones(), a as u8, b as u8, covers);
+                    options[n] = (covers.count_ones(), a as u8, b as u8);
                     n += 1;
                 }
             }
         }
         options[..n].sort_unstable_by_key(|o| std::cmp::Reverse(o.0));
-        for &(_, a, b, covers) in &options[..n] {
+        for &(_, a, b) in &options[..n] {
+            let (ha, hb) = (self.holding[usize::from(a)], self.holding[usize::from(b)]);
+            let left = uncovered & !(ha & hb);
+            // The targets left that hold one of the two cells lose one free cell.
+            let shrunk = (ha | hb) & left;
+            let mut next = [0u128; FREE];
+            for f in 0..FREE {
+                let above = by_free.get(f + 1).copied().unwrap_or(0);
+                next[f] = (by_free[f] & left & !shrunk) | (above & shrunk);
+            }
             self.pairs[self.len] = (a, b);
             self.len += 1;
-            if self.solve(uncovered & !covers, used | (1 << a) | (1 << b)) {
+            if self.solve(left, used | (1 << a) | (1 << b), &next) {
                 return true;
             }
             self.len -= 1;
@@ -388,17 +400,6 @@ fn augment(node: usize, wants: &[u64], owner: &mut [u8; MAX_CELLS], seen: &mut u
         }
     }
     false
-}
-
-/// The set bits of a 128-bit mask, lowest first.
-fn bits128(mut mask: u128) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        (mask != 0).then(|| {
-            let i = mask.trailing_zeros() as usize;
-            mask &= mask - 1;
-            i
-        })
-    })
 }
 
 #[cfg(test)]
