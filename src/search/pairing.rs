@@ -243,25 +243,31 @@ impl Finder {
             if l & defender != 0 || k_missing(l, attacker) > reach {
                 continue;
             }
-            straights |= 1 << straight;
             let free = l & !attacker;
             if free.count_ones() < 2 {
                 return None;
             }
             // A line whose free cells hold another target's is covered with it: skip
             // supersets of a target already listed, and drop listed supersets of this one.
-            if f.targets[..f.count].iter().any(|&t| t & !free == 0) {
-                continue;
-            }
-            let mut kept = 0;
-            for i in 0..f.count {
-                if f.targets[i] & free != free {
-                    f.targets[kept] = f.targets[i];
-                    f.straights[kept] = f.straights[i];
-                    kept += 1;
+            // Two cells lie on one straight line only, so only targets on this line's can be
+            // such subsets or supersets.
+            if straights & (1 << straight) != 0 {
+                let subset =
+                    (0..f.count).any(|i| f.straights[i] == straight && f.targets[i] & !free == 0);
+                if subset {
+                    continue;
                 }
+                let mut kept = 0;
+                for i in 0..f.count {
+                    if f.straights[i] != straight || f.targets[i] & free != free {
+                        f.targets[kept] = f.targets[i];
+                        f.straights[kept] = f.straights[i];
+                        kept += 1;
+                    }
+                }
+                f.count = kept;
             }
-            f.count = kept;
+            straights |= 1 << straight;
             f.targets[f.count] = free;
             f.straights[f.count] = straight;
             f.count += 1;
