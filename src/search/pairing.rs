@@ -252,20 +252,27 @@ impl Finder {
             // Two cells lie on one straight line only, so only targets on this line's can be
             // such subsets or supersets.
             if straights & (1 << straight) != 0 {
-                let subset =
-                    (0..f.count).any(|i| f.straights[i] == straight && f.targets[i] & !free == 0);
+                let (mut subset, mut superset) = (false, false);
+                for i in 0..f.count {
+                    if f.straights[i] == straight {
+                        subset |= f.targets[i] & !free == 0;
+                        superset |= f.targets[i] & free == free;
+                    }
+                }
                 if subset {
                     continue;
                 }
-                let mut kept = 0;
-                for i in 0..f.count {
-                    if f.straights[i] != straight || f.targets[i] & free != free {
-                        f.targets[kept] = f.targets[i];
-                        f.straights[kept] = f.straights[i];
-                        kept += 1;
+                if superset {
+                    let mut kept = 0;
+                    for i in 0..f.count {
+                        if f.straights[i] != straight || f.targets[i] & free != free {
+                            f.targets[kept] = f.targets[i];
+                            f.straights[kept] = f.straights[i];
+                            kept += 1;
+                        }
                     }
+                    f.count = kept;
                 }
-                f.count = kept;
             }
             straights |= 1 << straight;
             f.targets[f.count] = free;
