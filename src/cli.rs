@@ -94,7 +94,8 @@ pub struct Cli {
     /// Milliseconds of search for each `hard` move, each `analyze` board and each `review`
     /// move (with `--seed`, the work that takes on a typical machine). A position solved in
     /// time is played perfectly; otherwise the best move found so far is played, or a move
-    /// proven not to lose where there is one (misère: the mirror answer)
+    /// proven not to lose where there is one (the mirror answer under misère, a move that
+    /// keeps or takes a pairing strategy otherwise)
     #[arg(long, value_name = "MS", global = true, default_value_t = 1000)]
     pub think: u64,
 
@@ -184,7 +185,7 @@ fn utf8_locale(var: impl Fn(&str) -> Option<String>) -> bool {
 pub enum Command {
     /// Show the side to move, the value of every legal move and the best moves: win, draw or
     /// loss where proven, "at least a draw" or "at most a draw" where only that is proven
-    /// (misère mirrors), else an estimate
+    /// (mirror or pairing strategies), else an estimate
     Analyze(AnalyzeArgs),
     /// Replay a game and judge every move: best, inaccuracy, mistake or blunder
     Review(ReviewArgs),

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use pipe::{run, text};
 use tictactoe::board::{Board, Mark, Outcome, Rules};
-use tictactoe::search::{Meter, Searcher, Value, mirror};
+use tictactoe::search::{Meter, Searcher, Value, mirror, pairing};
 
 fn empty(n: usize) -> String {
     vec![".".repeat(n); n].join("/")
@@ -264,5 +264,46 @@ fn a_pairing_the_other_side_holds_bounds_the_side_to_move_at_most_a_draw() {
     assert!(
         bounded >= 5,
         "only {bounded} positions bounded by a pairing"
+    );
+}
+
+#[test]
+fn a_pairing_the_side_to_move_holds_or_takes_bounds_it_at_least_a_draw() {
+    // With no budget the search is cut off at once on 7×7; where the side to move holds a
+    // pairing or can take one with its move, the value is at least a draw, and the proven
+    // search agrees that the move played does not lose.
+    let mut rng = fastrand::Rng::with_seed(43);
+    let rules = Rules::new(7, 5, false).unwrap();
+    let mut paired = 0;
+    for _ in 0..40 {
+        let board = common::random_position(rules, 14, &mut rng);
+        let mover = board.to_move();
+        let takes = |c| pairing(&board.with_move(c).unwrap(), mover).is_some();
+        if pairing(&board, mover).is_none() && !board.legal_moves().into_iter().any(takes) {
+            continue;
+        }
+        paired += 1;
+        let mut searcher = Searcher::new();
+        searcher.set_meter(Meter::Work);
+        let thought = searcher.think(&board, Some(Duration::ZERO)).unwrap();
+        assert!(
+            matches!(
+                thought.value,
+                Value::Win(_) | Value::AtLeastDraw(_) | Value::Draw
+            ),
+            "{board}: {}",
+            thought.value
+        );
+        let truth = Searcher::new().move_value(&board, thought.cell, None);
+        assert!(
+            truth >= Value::Draw,
+            "{board}: {} played as {}, but it is {truth}",
+            thought.cell,
+            thought.value
+        );
+    }
+    assert!(
+        paired >= 5,
+        "only {paired} positions with a pairing to keep or take"
     );
 }

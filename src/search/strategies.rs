@@ -11,7 +11,7 @@ use super::{
     BOUND_SAMPLE, PAIRING_EMPTIES, PAIRING_MOVE_TRIES, PAIRING_NODE_WORK, RESTRICT_TRIES, Searcher,
     Thought, sides,
 };
-use crate::board::{Board, Cell, Geometry, Mark, Outcome};
+use crate::board::{Board, Cell, Geometry, Mark, Outcome, bit_indices};
 use crate::search::Value;
 
 /// How often the searches of [`Searcher::pairing_move`] (or of [`Searcher::pairing_bound`])
@@ -49,8 +49,8 @@ impl Yield {
 impl Searcher {
     /// What the strategies prove about the root when the search could only estimate it
     /// (`found`): a move proven not to lose (one the search to the end proved before it was
-    /// cut off, or under misère rules the answer that keeps a mirror strategy) is played
-    /// instead, and the value is then [`Value::AtLeastDraw`]; when the other side holds a
+    /// cut off, under misère rules the answer that keeps a mirror strategy, under normal
+    /// rules a move that keeps or takes a pairing) is played instead, and the value is then [`Value::AtLeastDraw`]; when the other side holds a
     /// mirror or a pairing, the value is [`Value::AtMostDraw`]; both at once prove a draw.
     pub(super) fn proven_bounds(&self, geom: &Geometry, board: &Board, found: Thought) -> Thought {
         let Value::Estimate(estimate) = found.value else {
@@ -60,7 +60,11 @@ impl Searcher {
         let (answer, mirrored) = mirror::bounds(geom, &self.mirrors, me, opp);
         let held = mirrored || self.opponent_pairs(geom, me, opp);
         let cell = |c: usize| board.cell(c).expect("search moves are on the board");
-        match (self.safe.or(answer), held) {
+        let safe = self
+            .safe
+            .or(answer)
+            .or_else(|| self.pairing_safe_move(geom, me, opp));
+        match (safe, held) {
             (Some(c), true) => Thought {
                 cell: cell(c),
                 value: Value::Draw,
@@ -104,21 +108,7 @@ impl Searcher {
         {
             return None;
         }
-        let empty = geom.full & !(me | opp);
-        let keeps = |p: &Pairing| -> Option<usize> {
-            // Nothing to answer: a cell outside every pair, else any (taking a cell of our own
-            // pair only blocks that pair's lines).
-            let cell = p.answer(opp, me)?.unwrap_or_else(|| {
-                let paired = p.pairs().fold(0u64, |acc, (a, b)| acc | 1 << a | 1 << b);
-                let free = if empty & !paired != 0 {
-                    empty & !paired
-                } else {
-                    empty
-                };
-                free.trailing_zeros() as usize
-            });
-            p.holds(geom, opp, me | 1 << cell).then_some(cell)
-        };
+        let keeps = |p: &Pairing| keeping_move(geom, p, me, opp);
         if let Some(cell) = self.pairing.as_ref().and_then(keeps) {
             return Some(cell);
         }
@@ -126,6 +116,20 @@ impl Searcher {
         let cell = keeps(&fresh);
         self.pairing = Some(fresh);
         cell
+    }
+
+    /// Under normal rules, a move after which the side to move (`me`) holds a pairing, so
+    /// cannot lose: the move that keeps a pairing it holds, else one that takes a pairing.
+    fn pairing_safe_move(&self, geom: &Geometry, me: u64, opp: u64) -> Option<usize> {
+        if self.misere {
+            return None;
+        }
+        if let Some(p) = pairing::find(geom, opp, me, false, pairing::ROOT_EFFORT, &mut 0) {
+            return keeping_move(geom, &p, me, opp);
+        }
+        let empty = geom.full & !(me | opp);
+        bit_indices(empty)
+            .find(|&c| pairing::exists(geom, opp, me | 1 << c, true, pairing::ROOT_EFFORT, &mut 0))
     }
 
     /// The moves that might win for the side to move (`me`), found by letting the opponent
@@ -277,6 +281,24 @@ impl Searcher {
             }
         }
     }
+}
+
+/// The move of the side to move (`me`) that keeps its pairing `p` (normal rules): the partner
+/// of a cell the other side took, or with nothing to answer a cell outside every pair (else
+/// any: taking a cell of its own pair only blocks that pair's lines). `None` if the pairing
+/// does not hold after it.
+fn keeping_move(geom: &Geometry, p: &Pairing, me: u64, opp: u64) -> Option<usize> {
+    let empty = geom.full & !(me | opp);
+    let cell = p.answer(opp, me)?.unwrap_or_else(|| {
+        let paired = p.pairs().fold(0u64, |acc, (a, b)| acc | 1 << a | 1 << b);
+        let free = if empty & !paired != 0 {
+            empty & !paired
+        } else {
+            empty
+        };
+        free.trailing_zeros() as usize
+    });
+    p.holds(geom, opp, me | 1 << cell).then_some(cell)
 }
 
 /// A pairing strategy for `defender` on `board` (see [`Pairing`]): pairs of empty cells such
