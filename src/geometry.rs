@@ -13,6 +13,8 @@ pub const MAX_SIZE: u8 = 7;
 pub const MAX_CELLS: usize = (MAX_SIZE as usize) * (MAX_SIZE as usize);
 /// The most lines a supported board has: the largest board with the shortest line (3).
 pub const MAX_LINES: usize = line_count(MAX_SIZE, 3);
+// Sets of lines are 128-bit masks.
+const _: () = assert!(MAX_LINES <= 128);
 /// How many (size, k) shapes there are: every size with every k from 3 to the size.
 const SHAPES: usize = {
     let mut count = 0;
@@ -94,6 +96,10 @@ pub struct Geometry {
     pub through: Vec<Vec<u64>>,
     /// `through_index[cell]`: their indices in `lines`.
     pub through_index: Vec<Vec<u8>>,
+    /// `through_lines[cell]`: the same as a mask, bit `i` for `lines[i]`.
+    pub through_lines: Vec<u128>,
+    /// `on_straight[s]`: the lines whose `straight` is `s`, as a mask of indices in `lines`.
+    pub on_straight: Vec<u128>,
     /// Every symmetry, the identity first.
     pub symmetries: Vec<Symmetry>,
     /// The search looks for a position's symmetric twins only while it holds at most this many
@@ -170,6 +176,14 @@ impl Geometry {
                     .collect()
             })
             .collect();
+        let mut through_lines = vec![0u128; usize::from(cells)];
+        let mut on_straight = vec![0u128; 64];
+        for (i, (&line, &s)) in lines.iter().zip(&straight).enumerate() {
+            on_straight[usize::from(s)] |= 1 << i;
+            for c in bit_indices(line) {
+                through_lines[c] |= 1 << i;
+            }
+        }
         let symmetries = symmetries(usize::from(size), &lines);
         Geometry {
             size,
@@ -184,6 +198,8 @@ impl Geometry {
             straight,
             through,
             through_index,
+            through_lines,
+            on_straight,
             symmetries,
             canon_marks: i32::from(cells) / 3,
         }

@@ -179,46 +179,39 @@ pub(super) fn cells_after(
 const FREE: usize = MAX_SIZE as usize + 1;
 
 /// The search's state: the lines to cover (as their empty cells) and the pairs so far.
-struct Finder {
+struct Finder<'g> {
+    geom: &'g Geometry,
+    /// The lines to cover, by index in `geom.lines`.
+    lines: u128,
+    /// Each line's cells the attacker does not hold (for the lines in `lines` only).
     targets: [u64; MAX_LINES],
-    /// The straight line (`Geometry::straight`) of each target.
-    straights: [u8; MAX_LINES],
-    count: usize,
     pairs: [(u8, u8); MAX_CELLS / 2],
     len: usize,
     effort: u32,
-    /// Per cell, the targets holding it (filled before the search).
-    holding: [u128; MAX_CELLS],
 }
 
-impl Finder {
+impl<'g> Finder<'g> {
     /// A finder that found a pairing covering every line the attacker needs at most `reach`
     /// marks for within `effort` nodes, or `None`; the nodes used are added to `spent`.
     fn run(
-        geom: &Geometry,
+        geom: &'g Geometry,
         attacker: u64,
         defender: u64,
         reach: u32,
         effort: u32,
         spent: &mut u64,
-    ) -> Option<Finder> {
+    ) -> Option<Finder<'g>> {
         let mut f = Finder::new(geom, attacker, defender, reach)?;
         *spent += 1;
         if f.one_pair_per_straight() {
             return Some(f);
         }
         f.effort = effort;
-        for (i, &target) in f.targets[..f.count].iter().enumerate() {
-            for c in bit_indices(target) {
-                f.holding[c] |= 1 << i;
-            }
-        }
-        let all = (1u128 << f.count) - 1;
         let mut by_free = [0u128; FREE];
-        for (i, &target) in f.targets[..f.count].iter().enumerate() {
-            by_free[target.count_ones() as usize] |= 1 << i;
+        for i in bits128(f.lines) {
+            by_free[f.targets[i].count_ones() as usize] |= 1 << i;
         }
-        let found = f.solve(all, 0, &by_free);
+        let found = f.solve(f.lines, 0, &by_free);
         *spent += u64::from(effort - f.effort);
         found.then_some(f)
     }
@@ -226,20 +219,19 @@ impl Finder {
     /// The lines to cover (those the attacker needs at most `reach` more marks for), or
     /// `None` when one cannot be: a line the attacker can complete
     /// with fewer than two empty cells left.
-    fn new(geom: &Geometry, attacker: u64, defender: u64, reach: u32) -> Option<Self> {
+    fn new(geom: &'g Geometry, attacker: u64, defender: u64, reach: u32) -> Option<Self> {
         let mut f = Finder {
+            geom,
+            lines: 0,
             targets: [0; MAX_LINES],
-            straights: [0; MAX_LINES],
-            count: 0,
             pairs: [(0, 0); MAX_CELLS / 2],
             len: 0,
             effort: 0,
-            holding: [0; MAX_CELLS],
         };
         // A pair lies on one row, column or diagonal, so each of those holding a line to
         // cover needs a pair of its own: too few empty cells for that, and there is none.
         let mut straights = 0u64;
-        for (&l, &straight) in geom.lines.iter().zip(&geom.straight) {
+        for (i, (&l, &straight)) in geom.lines.iter().zip(&geom.straight).enumerate() {
             if l & defender != 0 || k_missing(l, attacker) > reach {
                 continue;
             }
@@ -249,35 +241,20 @@ impl Finder {
             }
             // A line whose free cells hold another target's is covered with it: skip
             // supersets of a target already listed, and drop listed supersets of this one.
-            // Two cells lie on one straight line only, so only targets on this line's can be
+            // Two cells lie on one straight line only, so only lines on this line's can be
             // such subsets or supersets.
-            if straights & (1 << straight) != 0 {
-                let (mut subset, mut superset) = (false, false);
-                for i in 0..f.count {
-                    if f.straights[i] == straight {
-                        subset |= f.targets[i] & !free == 0;
-                        superset |= f.targets[i] & free == free;
-                    }
-                }
-                if subset {
-                    continue;
-                }
-                if superset {
-                    let mut kept = 0;
-                    for i in 0..f.count {
-                        if f.straights[i] != straight || f.targets[i] & free != free {
-                            f.targets[kept] = f.targets[i];
-                            f.straights[kept] = f.straights[i];
-                            kept += 1;
-                        }
-                    }
-                    f.count = kept;
+            let beside = f.lines & geom.on_straight[usize::from(straight)];
+            if bits128(beside).any(|j| f.targets[j] & !free == 0) {
+                continue;
+            }
+            for j in bits128(beside) {
+                if f.targets[j] & free == free {
+                    f.lines &= !(1 << j);
                 }
             }
             straights |= 1 << straight;
-            f.targets[f.count] = free;
-            f.straights[f.count] = straight;
-            f.count += 1;
+            f.targets[i] = free;
+            f.lines |= 1 << i;
         }
         let empties = (geom.full & !(attacker | defender)).count_ones();
         (2 * straights.count_ones() <= empties).then_some(f)
@@ -295,7 +272,8 @@ impl Finder {
         let mut ids = [0u8; MAX_CELLS / 2];
         let mut wants = [0u64; MAX_CELLS];
         let mut n = 0;
-        for (&target, &straight) in self.targets[..self.count].iter().zip(&self.straights) {
+        for i in bits128(self.lines) {
+            let (target, straight) = (self.targets[i], self.geom.straight[i]);
             match ids[..n].iter().position(|&id| id == straight) {
                 Some(i) => wants[2 * i] &= target,
                 None if n < ids.len() => {
@@ -356,7 +334,7 @@ impl Finder {
         let mut n = 0;
         for a in bit_indices(line) {
             for b in bit_indices(line & !((2u64 << a) - 1)) {
-                let covers = self.holding[a] & self.holding[b] & uncovered;
+                let covers = self.geom.through_lines[a] & self.geom.through_lines[b] & uncovered;
                 if n < options.len() {
                     options[n] = (covers.count_ones(), a as u8, b as u8);
                     n += 1;
@@ -365,7 +343,8 @@ impl Finder {
         }
         options[..n].sort_unstable_by_key(|o| std::cmp::Reverse(o.0));
         for &(_, a, b) in &options[..n] {
-            let (ha, hb) = (self.holding[usize::from(a)], self.holding[usize::from(b)]);
+            let through = &self.geom.through_lines;
+            let (ha, hb) = (through[usize::from(a)], through[usize::from(b)]);
             let left = uncovered & !(ha & hb);
             // The targets left that hold one of the two cells lose one free cell.
             let shrunk = (ha | hb) & left;
@@ -386,6 +365,17 @@ impl Finder {
         }
         false
     }
+}
+
+/// The set bits of a 128-bit mask, lowest first.
+fn bits128(mut mask: u128) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let i = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            i
+        })
+    })
 }
 
 /// Gives each left node `i` a cell of `wants[i]`, no cell to two nodes: `owner[cell]` is the
