@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 /// search visits, one per node of a pairing search (which costs about half as much).
 /// Calibrated on 5×5 to 7×7 boards, normal and misère, where a release build does 6,000 to
 /// 9,000 a millisecond on one core of a shared 2020s server, idle or beside another job.
-pub const WORK_PER_MS: u64 = 8_000;
+pub const WORK_PER_MS: u64 = 28_000;
 
 /// How budgets are spent.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
