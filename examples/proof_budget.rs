@@ -7,7 +7,7 @@
 //! cargo run --release --example proof_budget -- --boards 5,6,7 --games 5
 //! ```
 //!
-//! Budgets are spent as work (the unit `--think` buys with a seed, about 8,000 a millisecond),
+//! Budgets are spent as work (the unit `--think` buys with a seed, 28,000 a millisecond),
 //! so each search, and the share proven within a tenth of the budget, is the same on any
 //! machine under any load; only the times differ. A position counts as proven within a tenth
 //! when a search given a tenth of `--think` returns a proven value; the others are searched

@@ -4,10 +4,11 @@
 
 use std::time::{Duration, Instant};
 
-/// Work per millisecond of budget when budgets are metered by work: two per position the
-/// search visits, one per node of a pairing search (which costs about half as much).
-/// Calibrated on 5×5 to 7×7 boards, normal and misère, where a release build does 6,000 to
-/// 9,000 a millisecond on one core of a shared 2020s server, idle or beside another job.
+/// Work per millisecond of budget when budgets are metered by work: five per position the
+/// search visits, one per node of a pairing search and eight per pairing search begun, what
+/// each costs. Calibrated on the empty 5×5 to 7×7 boards, normal and misère, where a release
+/// build does 25,000 to 31,000 a millisecond on one core of a shared 2020s server, idle or
+/// beside another job.
 pub const WORK_PER_MS: u64 = 28_000;
 
 /// How budgets are spent.

@@ -203,8 +203,8 @@ impl Searcher {
         self.meter = meter;
     }
 
-    /// Work done so far by this searcher: two per position visited, one per node of a pairing
-    /// search, which costs about half as much (what [`Meter::Work`] counts).
+    /// Work done so far by this searcher: five per position visited, one per node of a pairing
+    /// search and eight per pairing search begun (what [`Meter::Work`] counts).
     pub fn work(&self) -> u64 {
         self.nodes
     }
