@@ -246,8 +246,8 @@ impl<'g> Finder<'g> {
             }
             // A line whose free cells hold another target's is covered with it: skip
             // supersets of a target already listed, and drop listed supersets of this one.
-            // Two cells lie on one straight line only, so only lines on this line's can be
-            // such subsets or supersets.
+            // Two cells lie on one straight line only, so only lines on the same straight can
+            // be such subsets or supersets.
             let beside = f.lines & geom.on_straight[usize::from(straight)];
             if bits128(beside).any(|j| f.targets[j] & !free == 0) {
                 continue;
