@@ -10,8 +10,8 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use pipe::{run, text};
-use tictactoe::board::{Board, Mark, Outcome, Rules};
-use tictactoe::search::{Meter, Searcher, Value, mirror, pairing};
+use tictactoe::board::{Board, Mark, Rules};
+use tictactoe::search::{Meter, Searcher, Value, pairing};
 
 fn empty(n: usize) -> String {
     vec![".".repeat(n); n].join("/")
@@ -145,30 +145,6 @@ fn review_calls_leaving_the_mirror_for_a_loss_a_blunder() {
     assert!(second.contains("→ at least a draw"), "{stdout}");
 }
 
-/// Positions the mirror side reached against random moves, with `empties` cells left; `None`
-/// if the game ended first.
-fn mirrored(
-    rules: Rules,
-    mirrorer: Mark,
-    empties: usize,
-    rng: &mut fastrand::Rng,
-) -> Option<Board> {
-    let mut board = Board::new(rules);
-    while board.empty_cells().count() > empties {
-        let cell = if board.to_move() == mirrorer {
-            mirror(&board)?
-        } else {
-            let moves = board.legal_moves();
-            moves[rng.usize(..moves.len())]
-        };
-        board.play(cell).unwrap();
-        if board.outcome() != Outcome::InProgress {
-            return None;
-        }
-    }
-    Some(board)
-}
-
 /// Checks every bound the search reports on `board` (for the position and for each move,
 /// searched with no budget) against the naive solver; returns how many it checked.
 fn bounds_hold(board: &Board, budget: Duration, memo: &mut HashMap<Board, Value>) -> usize {
@@ -213,7 +189,7 @@ fn every_bound_the_search_reports_holds_under_perfect_play() {
         let rules = Rules::new(n, k, true).unwrap();
         let mut memo = HashMap::new();
         for _ in 0..6 {
-            if let Some(board) = mirrored(rules, mirrorer, empties, &mut rng) {
+            if let Some(board) = common::mirrored_position(rules, mirrorer, empties, &mut rng) {
                 checked += bounds_hold(&board, Duration::ZERO, &mut memo);
             }
         }

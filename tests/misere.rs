@@ -42,30 +42,6 @@ fn mirror_never_loses(board: &Board, mirrorer: Mark, seen: &mut HashSet<Board>) 
         .all(|c| mirror_never_loses(&board.with_move(c).unwrap(), mirrorer, seen))
 }
 
-/// A position reached by random moves of the other side, each answered by the mirror side's
-/// mirror move, until `empties` cells are left; `None` if the game ended first.
-fn mirrored_position(
-    rules: Rules,
-    mirrorer: Mark,
-    empties: usize,
-    rng: &mut fastrand::Rng,
-) -> Option<Board> {
-    let mut board = Board::new(rules);
-    while board.empty_cells().count() > empties {
-        let cell = if board.to_move() == mirrorer {
-            mirror(&board).expect("the mirror side always has an answer")
-        } else {
-            let moves = board.legal_moves();
-            moves[rng.usize(..moves.len())]
-        };
-        board.play(cell).unwrap();
-        if board.outcome() != Outcome::InProgress {
-            return None;
-        }
-    }
-    Some(board)
-}
-
 #[test]
 fn the_mirror_strategy_never_loses_from_the_empty_board() {
     // 3×3 and 5×5: X takes the centre and mirrors; 4×4: O mirrors from the start.
@@ -89,7 +65,8 @@ fn the_mirror_strategy_never_loses_on_the_larger_boards() {
     ] {
         let mut checked = 0;
         while checked < 6 {
-            let Some(board) = mirrored_position(rules(n, k), mirrorer, empties, &mut rng) else {
+            let Some(board) = common::mirrored_position(rules(n, k), mirrorer, empties, &mut rng)
+            else {
                 continue;
             };
             assert!(
@@ -367,7 +344,8 @@ fn misere_values_agree_with_the_naive_search_near_the_end() {
                 ));
             }
             let mirrorer = mirror_side(n);
-            if let Some(board) = mirrored_position(rules(n, k), mirrorer, empties, &mut rng) {
+            if let Some(board) = common::mirrored_position(rules(n, k), mirrorer, empties, &mut rng)
+            {
                 agrees_with_the_naive_search(&board);
             }
         }

@@ -50,8 +50,9 @@ impl Searcher {
     /// What the strategies prove about the root when the search could only estimate it
     /// (`found`): a move proven not to lose (one the search to the end proved before it was
     /// cut off, under misère rules the answer that keeps a mirror strategy, under normal
-    /// rules a move that keeps or takes a pairing) is played instead, and the value is then [`Value::AtLeastDraw`]; when the other side holds a
-    /// mirror or a pairing, the value is [`Value::AtMostDraw`]; both at once prove a draw.
+    /// rules a move that keeps or takes a pairing) is played instead, and the value is then
+    /// [`Value::AtLeastDraw`]; when the other side holds a mirror or a pairing, the value is
+    /// [`Value::AtMostDraw`]; both at once prove a draw.
     pub(super) fn proven_bounds(&self, geom: &Geometry, board: &Board, found: Thought) -> Thought {
         let Value::Estimate(estimate) = found.value else {
             return found;

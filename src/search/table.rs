@@ -142,8 +142,7 @@ pub(super) struct Probe {
 /// proof stores about 40,000; a full 64 MiB table cost it 16,000 page faults).
 const FIRST_SLOTS: usize = 1 << 15;
 
-/// A table of two-slot buckets; a fresh one is all zeros (the allocator hands those out
-/// lazily).
+/// A table of two-slot buckets; a fresh one is all zeros.
 pub(super) struct Table {
     slots: Vec<[u64; 3]>,
     mask: usize,

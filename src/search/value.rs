@@ -13,8 +13,9 @@
 //! counted in plies from the position.
 //!
 //! # Bounds
-//! A strategy that never loses (a mirror, see `mirror.rs`; a move the search to the end
-//! proved) can prove a position at least a draw while the search cannot finish:
+//! A strategy that never loses (a mirror, see `mirror.rs`; a pairing, see `pairing.rs`; a
+//! move the search to the end proved) can prove a position at least a draw while the search
+//! cannot finish:
 //! [`Value::AtLeastDraw`], and for the other side [`Value::AtMostDraw`]. Each keeps the
 //! search's estimate on its own side of zero, to order bounds among themselves. A proven
 //! bound ranks above every estimate on its side (a move proven not to lose is preferred to any

@@ -5,8 +5,8 @@
 
 use std::collections::HashMap;
 
-use tictactoe::board::{Board, Cell, Outcome, Rules};
-use tictactoe::search::Value;
+use tictactoe::board::{Board, Cell, Mark, Outcome, Rules};
+use tictactoe::search::{Value, mirror};
 
 /// A value as a number, written independently of the engine's ordering: quicker wins and
 /// slower losses are better.
@@ -71,4 +71,28 @@ pub fn random_position(rules: Rules, marks: usize, rng: &mut fastrand::Rng) -> B
             return board;
         }
     }
+}
+
+/// A position reached by random moves of the other side, each answered by the mirror side's
+/// mirror move, until `empties` cells are left; `None` if the game ended first.
+pub fn mirrored_position(
+    rules: Rules,
+    mirrorer: Mark,
+    empties: usize,
+    rng: &mut fastrand::Rng,
+) -> Option<Board> {
+    let mut board = Board::new(rules);
+    while board.empty_cells().count() > empties {
+        let cell = if board.to_move() == mirrorer {
+            mirror(&board).expect("the mirror side always has an answer")
+        } else {
+            let moves = board.legal_moves();
+            moves[rng.usize(..moves.len())]
+        };
+        board.play(cell).unwrap();
+        if board.outcome() != Outcome::InProgress {
+            return None;
+        }
+    }
+    Some(board)
 }
