@@ -112,6 +112,43 @@ impl Game {
         }
     }
 
+    /// How many of the moves were set up before play (`--from`): 0 for a game from the
+    /// empty board.
+    pub fn setup(&self) -> usize {
+        self.opening
+    }
+
+    /// Whether a person made a move of this game (the set-up moves are nobody's).
+    pub fn person_moved(&self) -> bool {
+        (self.opening..self.history.len()).any(|i| self.player(mark_of_ply(i)).is_human())
+    }
+
+    /// What this game counts for in the one person's results, ended as `end`: the rules of
+    /// counting, written once for `stats`, the all-time score and the rating that
+    /// `--level auto` follows.
+    ///
+    /// 1. Only a game with exactly one person at it counts (against an AI or a remote
+    ///    player); between two people or two AIs it counts for nobody.
+    /// 2. A game set up at a position (`--from`, or played on from a review) is practice: it
+    ///    never counts, whoever wins it. No set-up start is rated.
+    /// 3. A finished game counts as its result: won, drawn or lost.
+    /// 4. A game against an AI that the person left unfinished after making a move counts
+    ///    as lost, as game servers count a game abandoned; one left before their first move
+    ///    counts for nothing.
+    /// 5. A network game left unfinished counts for nobody: either side may have lost the
+    ///    connection.
+    pub fn counts(&self, end: GameEnd) -> Option<Verdict> {
+        let (_, opponent) = lone_human(self.x, self.o)?;
+        if self.opening > 0 {
+            return None;
+        }
+        match end {
+            GameEnd::Finished => self.verdict(),
+            GameEnd::Abandoned if opponent.is_ai() && self.person_moved() => Some(Verdict::Lost),
+            GameEnd::Abandoned => None,
+        }
+    }
+
     /// Plays `mv` for the side to move; on error nothing changes.
     pub fn play(&mut self, mv: impl Into<Move>) -> Result<(), MoveError> {
         let mv = mv.into();
@@ -125,10 +162,10 @@ impl Game {
     /// Returns how many moves were taken back: 0 when no human has moved yet (the moves of
     /// the position the game was set up at do not count).
     pub fn undo(&mut self) -> usize {
-        let Some(last_human) = (self.opening..self.history.len()).rev().find(|&i| {
-            self.player(if i % 2 == 0 { Mark::X } else { Mark::O })
-                .is_human()
-        }) else {
+        let Some(last_human) = (self.opening..self.history.len())
+            .rev()
+            .find(|&i| self.player(mark_of_ply(i)).is_human())
+        else {
             return 0;
         };
         let taken = self.history.len() - last_human;
@@ -139,6 +176,25 @@ impl Game {
         }
         taken
     }
+}
+
+/// The mark that plays the move at index `ply` of a game: X plays the first.
+fn mark_of_ply(ply: usize) -> Mark {
+    if ply.is_multiple_of(2) {
+        Mark::X
+    } else {
+        Mark::O
+    }
+}
+
+/// How a game of the history ended: played to its result, or left before it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GameEnd {
+    #[default]
+    Finished,
+    /// Left unfinished: quit, a new game started, the terminal closed.
+    Abandoned,
 }
 
 /// How a game ended for the one person playing it.
@@ -187,15 +243,17 @@ impl Tally {
     }
 }
 
-/// Where finished games go: the profile on disk, for the binary. The game layer only tells it
+/// Where ended games go: the profile on disk, for the binary. The game layer only tells it
 /// that a game ended and asks it for the person's results so far; it knows nothing of files.
 pub trait Journal: fmt::Debug + Send + Sync {
-    /// `game` has just ended (called once per game, for every game that reaches a result).
-    fn finished(&self, game: &Game);
+    /// `game` has just ended as `end` (called once per game: for every game that reaches a
+    /// result, and for every game left unfinished after a person's move).
+    fn enter(&self, game: &Game, end: GameEnd);
 
     /// The person's results over all time against `opponent` (an AI level or a remote
-    /// player), or `None` where they cannot be read.
-    fn tally(&self, opponent: Player) -> Option<Tally>;
+    /// player) on `variant`, as [`Game::counts`] counts them, or `None` where they cannot be
+    /// read.
+    fn tally(&self, opponent: Player, variant: Variant) -> Option<Tally>;
 
     /// The person's results against the AI levels on `variant`, oldest first: what
     /// `--level auto` starts from. None where they cannot be read.
@@ -256,9 +314,12 @@ pub struct Session {
     players: [Player; 2],
     names: [String; 2],
     round: u32,
-    /// Results of the rounds before this one.
-    past: Score,
+    /// Results of the rounds before this one, per pair of players (side A's, side B's): the
+    /// score shown is the one against the opponent of the current round.
+    past: Vec<([Player; 2], Score)>,
     game: Game,
+    /// Whether the current game was entered in the journal (finished, or left).
+    entered: bool,
     /// Where finished games go, if anywhere.
     journal: Option<Arc<dyn Journal>>,
     /// The person's results against this opponent over all time, counting this session's
@@ -277,8 +338,9 @@ impl Session {
             players: [a, b],
             names: names(a, b),
             round: 1,
-            past: Score::default(),
+            past: Vec::new(),
             game: Game::new(variant, a, b),
+            entered: false,
             journal: None,
             all_time: None,
             adaptive: None,
@@ -308,7 +370,7 @@ impl Session {
     fn read_all_time(&self) -> Option<Tally> {
         let [a, b] = self.players;
         let (_, opponent) = lone_human(a, b)?;
-        self.journal.as_ref()?.tally(opponent)
+        self.journal.as_ref()?.tally(opponent, self.game.variant())
     }
 
     /// From now on, where a person plays one AI, the AI's level follows the person's results
@@ -350,11 +412,16 @@ impl Session {
         self.adaptive?.rating()
     }
 
-    /// Where the level adapts: records this round's result and gives the AI's side and its
-    /// next player, if that changes.
+    /// Where the level adapts: records this round's result, as it counts, and gives the
+    /// AI's side and its next player, if that changes.
     fn adapted(&mut self) -> Option<(Side, Player)> {
         let (side, level) = self.adapting_ai()?;
-        let verdict = self.game.verdict()?;
+        let end = if self.game.is_over() {
+            GameEnd::Finished
+        } else {
+            GameEnd::Abandoned
+        };
+        let verdict = self.game.counts(end)?;
         let adaptive = self.adaptive.as_mut()?;
         adaptive.record(level, verdict.points());
         let next = adaptive.level();
@@ -367,7 +434,7 @@ impl Session {
         let variant = standing.record.variant();
         let mut session = Session::new(variant, a, b);
         session.round = standing.round.max(1);
-        session.past = standing.score;
+        session.past = vec![([a, b], standing.score)];
         let (x, o) = session.marks_players();
         session.game = Game::new(variant, x, o);
         for &mv in standing.record.moves() {
@@ -404,7 +471,7 @@ impl Session {
     pub fn standing(&self) -> Standing {
         Standing {
             round: self.round,
-            score: self.past,
+            score: self.past_score(),
             record: self.game.record(),
         }
     }
@@ -427,14 +494,32 @@ impl Session {
     pub fn play(&mut self, mv: impl Into<Move>) -> Result<(), MoveError> {
         self.game.play(mv)?;
         if self.game.is_over() {
-            if let (Some(all_time), Some(verdict)) = (&mut self.all_time, self.game.verdict()) {
-                all_time.add(verdict);
-            }
-            if let Some(journal) = &self.journal {
-                journal.finished(&self.game);
-            }
+            self.enter(GameEnd::Finished);
         }
         Ok(())
+    }
+
+    /// The current game is left unfinished (quit, a new round, the program ending): where a
+    /// person moved in it, it enters the journal as abandoned and counts as
+    /// [`Game::counts`] says. A finished game, or one left already, is left alone.
+    pub fn leave(&mut self) {
+        if !self.game.is_over() && self.game.person_moved() {
+            self.enter(GameEnd::Abandoned);
+        }
+    }
+
+    /// Enters the current game, ended as `end`, in the journal and the all-time score, unless
+    /// it is there already.
+    fn enter(&mut self, end: GameEnd) {
+        if std::mem::replace(&mut self.entered, true) {
+            return;
+        }
+        if let (Some(all_time), Some(verdict)) = (&mut self.all_time, self.game.counts(end)) {
+            all_time.add(verdict);
+        }
+        if let Some(journal) = &self.journal {
+            journal.enter(&self.game, end);
+        }
     }
 
     /// Takes back the last human move, as [`Game::undo`] does, while the game goes on; a
@@ -476,9 +561,18 @@ impl Session {
         self.name(self.side_of(mark))
     }
 
-    /// The score including the current round once it has ended.
+    /// The score of the rounds before this one between the current players.
+    fn past_score(&self) -> Score {
+        self.past
+            .iter()
+            .find(|(players, _)| *players == self.players)
+            .map_or_else(Score::default, |&(_, score)| score)
+    }
+
+    /// The score between the current players, including the current round once it has
+    /// ended.
     pub fn score(&self) -> Score {
-        let mut score = self.past;
+        let mut score = self.past_score();
         match self.game.outcome() {
             Outcome::Won(winner) => match self.side_of(winner) {
                 Side::A => score.a = score.a.saturating_add(1),
@@ -575,15 +669,23 @@ impl Session {
 
     /// [`Session::new_round`] with side `choice.0` played by `choice.1` from now on, where a
     /// person chose the AI's next level: the choice stands, whatever the result.
+    ///
+    /// A game left unfinished is entered in the journal as [`Session::leave`] says.
     pub fn new_round_with(&mut self, choice: Option<(Side, Player)>) {
+        self.leave();
+        let score = self.score();
+        match self.past.iter_mut().find(|(p, _)| *p == self.players) {
+            Some((_, past)) => *past = score,
+            None => self.past.push((self.players, score)),
+        }
         let adapted = self.adapted();
         if let Some((side, player)) = choice.or(adapted) {
             self.replace(side, player);
         }
-        self.past = self.score();
         self.round = self.round.saturating_add(1);
         let (x, o) = self.marks_players();
         self.game = Game::new(self.game.variant(), x, o);
+        self.entered = false;
     }
 }
 
@@ -762,11 +864,19 @@ mod tests {
     struct Notebook(std::sync::Mutex<Vec<String>>);
 
     impl Journal for Notebook {
-        fn finished(&self, game: &Game) {
-            self.0.lock().unwrap().push(game.record().to_string());
+        fn enter(&self, game: &Game, end: GameEnd) {
+            let left = if end == GameEnd::Abandoned {
+                " (left)"
+            } else {
+                ""
+            };
+            self.0
+                .lock()
+                .unwrap()
+                .push(format!("{}{left}", game.record()));
         }
 
-        fn tally(&self, _: Player) -> Option<Tally> {
+        fn tally(&self, _: Player, _: Variant) -> Option<Tally> {
             Some(Tally {
                 won: 3,
                 drawn: 1,
@@ -801,6 +911,128 @@ mod tests {
         );
         let two = Session::new(Rules::CLASSIC, Player::Human, Player::Human).with_journal(notebook);
         assert_eq!(two.score_line(), "Score: Player 1 0 · Player 2 0 · draws 0");
+    }
+
+    const X_WINS: [u8; 5] = [7, 1, 8, 2, 9];
+
+    #[test]
+    fn a_finished_game_counts_as_its_result_for_the_one_person() {
+        let won = game(Player::Human, Player::EASY, &X_WINS);
+        assert_eq!(won.counts(GameEnd::Finished), Some(Verdict::Won));
+        let lost = game(Player::HARD, Player::Human, &X_WINS);
+        assert_eq!(lost.counts(GameEnd::Finished), Some(Verdict::Lost));
+        let drawn = game(Player::Human, Player::Remote, &[5, 1, 9, 7, 4, 6, 3, 2, 8]);
+        assert_eq!(drawn.counts(GameEnd::Finished), Some(Verdict::Drawn));
+    }
+
+    #[test]
+    fn games_between_two_people_or_two_ais_count_for_nobody() {
+        for (x, o) in [(Player::Human, Player::Human), (Player::EASY, Player::HARD)] {
+            let g = game(x, o, &X_WINS);
+            assert_eq!(g.counts(GameEnd::Finished), None);
+            assert_eq!(game(x, o, &[5, 1]).counts(GameEnd::Abandoned), None);
+        }
+    }
+
+    #[test]
+    fn a_game_set_up_at_a_position_never_counts() {
+        // `--from 5 1 9 7 3`: O wins with no move of the person's; and a set-up game the
+        // person wins, or leaves.
+        let opening = Record::parse(Rules::CLASSIC, &["5", "1", "9", "7", "3"]).unwrap();
+        let mut g = Game::from_record(&opening, Player::Human, Player::HARD);
+        g.play(Board::default().numpad(4).unwrap()).unwrap();
+        assert_eq!(
+            g.verdict(),
+            Some(Verdict::Lost),
+            "the game's own result stands"
+        );
+        assert_eq!(g.counts(GameEnd::Finished), None);
+        let opening = Record::parse(Rules::CLASSIC, &["7", "1", "8", "2"]).unwrap();
+        let mut g = Game::from_record(&opening, Player::Human, Player::EASY);
+        assert_eq!(g.counts(GameEnd::Abandoned), None);
+        g.play(Board::default().numpad(9).unwrap()).unwrap();
+        assert_eq!(g.counts(GameEnd::Finished), None);
+    }
+
+    #[test]
+    fn a_game_left_against_an_ai_counts_as_lost_only_after_the_persons_move() {
+        let moved = game(Player::Human, Player::EASY, &[5, 1]);
+        assert_eq!(moved.counts(GameEnd::Abandoned), Some(Verdict::Lost));
+        let ai_first = game(Player::HARD, Player::Human, &[5]);
+        assert!(!ai_first.person_moved());
+        assert_eq!(ai_first.counts(GameEnd::Abandoned), None);
+        let remote = game(Player::Human, Player::Remote, &[5, 1]);
+        assert_eq!(remote.counts(GameEnd::Abandoned), None, "a network game");
+    }
+
+    /// A session against `o` with a journal in memory, and that journal.
+    fn noted(x: Player, o: Player) -> (Session, Arc<Notebook>) {
+        let notebook = Arc::new(Notebook::default());
+        let session = Session::new(Rules::CLASSIC, x, o)
+            .with_journal(Arc::clone(&notebook) as Arc<dyn Journal>);
+        (session, notebook)
+    }
+
+    #[test]
+    fn leaving_enters_a_game_once_and_only_after_a_persons_move() {
+        let (mut s, notebook) = noted(Player::HARD, Player::Human);
+        play_digits(&mut s, &[5]);
+        s.leave();
+        assert!(
+            notebook.0.lock().unwrap().is_empty(),
+            "no move of the person's"
+        );
+        play_digits(&mut s, &[1, 9]);
+        s.leave();
+        s.leave();
+        s.new_round();
+        assert_eq!(*notebook.0.lock().unwrap(), ["5 1 9 (left)"]);
+        // Against an AI the abandoned game is a loss in the all-time score (3–2–1 before).
+        assert_eq!(
+            s.all_time(),
+            Some(Tally {
+                won: 3,
+                drawn: 1,
+                lost: 3
+            })
+        );
+    }
+
+    #[test]
+    fn a_new_round_in_the_middle_of_a_game_enters_it_as_left() {
+        let (mut s, notebook) = noted(Player::Human, Player::Remote);
+        play_digits(&mut s, &[5, 1]);
+        s.new_round();
+        play_digits(&mut s, &X_WINS);
+        s.new_round();
+        assert_eq!(*notebook.0.lock().unwrap(), ["5 1 (left)", "7 1 8 2 9"]);
+        assert_eq!(
+            s.all_time(),
+            Some(Tally {
+                won: 3,
+                drawn: 1,
+                lost: 3
+            }),
+            "the left network game counts for nobody; round 2's remote X won"
+        );
+    }
+
+    #[test]
+    fn the_score_is_against_the_current_opponent_and_follows_a_level_change() {
+        let mut s = Session::new(Rules::CLASSIC, Player::Human, Player::EASY);
+        play_digits(&mut s, &X_WINS);
+        s.new_round();
+        play_digits(&mut s, &X_WINS);
+        assert_eq!(s.score_line(), "Score: you 1 · level 1 AI 1 · draws 0");
+        s.new_round_with(Some((Side::B, Player::HARD)));
+        assert_eq!(s.score_line(), "Score: you 0 · level 7 AI 0 · draws 0");
+        play_digits(&mut s, &X_WINS);
+        s.new_round_with(Some((Side::B, Player::EASY)));
+        assert_eq!(
+            s.score_line(),
+            "Score: you 1 · level 1 AI 1 · draws 0",
+            "back to level 1: its score again"
+        );
     }
 
     #[test]
@@ -854,8 +1086,8 @@ mod tests {
         #[derive(Debug)]
         struct Champion;
         impl Journal for Champion {
-            fn finished(&self, _: &Game) {}
-            fn tally(&self, _: Player) -> Option<Tally> {
+            fn enter(&self, _: &Game, _: GameEnd) {}
+            fn tally(&self, _: Player, _: Variant) -> Option<Tally> {
                 None
             }
             fn results(&self, _: Variant) -> Vec<(Level, Verdict)> {

@@ -1,5 +1,6 @@
-//! The profile on disk: every finished game, one JSON line each, appended to `history.jsonl`
-//! in the platform's data directory (or the directory `TICTACTOE_HOME` names).
+//! The profile on disk: every finished game, and every game left unfinished after a person's
+//! move, one JSON line each, appended to `history.jsonl` in the platform's data directory (or
+//! the directory `TICTACTOE_HOME` names).
 //!
 //! Writing is one `write(2)` of a whole line on a file opened with `O_APPEND`, so games that
 //! end at the same moment in two programs land as two whole lines and a crash loses at most
@@ -17,7 +18,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use anyhow::bail;
 use serde::{Deserialize, Serialize};
 
-use crate::game::{Game, Journal, Tally, Verdict, lone_human};
+use crate::game::{Game, GameEnd, Journal, Tally, Verdict, lone_human};
 use crate::levels::Level;
 use crate::player::Player;
 use crate::position::Variant;
@@ -50,16 +51,34 @@ struct Line {
     result: Option<Verdict>,
     /// The moves as `review` takes them.
     moves: Vec<String>,
+    /// How many of the moves were set up before play (`--from`); absent for none.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    setup: usize,
+    /// `abandoned` for a game left unfinished; absent for a finished one.
+    #[serde(default, skip_serializing_if = "is_finished")]
+    end: GameEnd,
 }
 
-/// A finished game of the history.
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's `skip_serializing_if` passes a reference
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)]
+fn is_finished(end: &GameEnd) -> bool {
+    *end == GameEnd::Finished
+}
+
+/// A game of the history: finished, or left unfinished after a person's move.
 ///
-/// Invariant: `game` reached its end.
+/// Invariant: `game` reached its end where `end` is [`GameEnd::Finished`], and did not where
+/// it is [`GameEnd::Abandoned`].
 #[derive(Clone, Debug)]
 pub struct Entry {
     /// When it ended: UTC, RFC 3339.
     pub time: String,
     pub game: Game,
+    pub end: GameEnd,
 }
 
 impl Entry {
@@ -67,13 +86,15 @@ impl Entry {
         let variant = Variant::from_flags(&line.rules)?;
         let (x, o) = (player(&line.x)?, player(&line.o)?);
         let record = Record::parse(variant, &line.moves).ok()?;
-        let mut game = Game::new(variant, x, o);
-        for &mv in record.moves() {
+        let setup = Record::new(variant, record.moves().get(..line.setup)?.to_vec()).ok()?;
+        let mut game = Game::from_record(&setup, x, o);
+        for &mv in &record.moves()[line.setup..] {
             game.play(mv).ok()?;
         }
-        game.is_over().then_some(Entry {
+        (game.is_over() == (line.end == GameEnd::Finished)).then_some(Entry {
             time: line.time,
             game,
+            end: line.end,
         })
     }
 
@@ -89,9 +110,17 @@ impl Entry {
                 crate::position::Outcome::Won(mark) => Some(mark.to_string()),
                 _ => None,
             },
-            result: game.verdict(),
+            result: game.verdict().or(game.counts(self.end)),
             moves: record.moves().iter().map(ToString::to_string).collect(),
+            setup: game.setup(),
+            end: self.end,
         }
+    }
+
+    /// The person's opponent and the result this game counts as, where it counts (see
+    /// [`Game::counts`]).
+    pub fn counted(&self) -> Option<(Player, Verdict)> {
+        Some((self.opponent()?, self.game.counts(self.end)?))
     }
 
     /// The one person's opponent (an AI level or `remote`), if one person played.
@@ -159,11 +188,12 @@ impl Profile {
         &self.path
     }
 
-    /// Appends `game`, which has ended, as one line written at once.
-    pub fn append(&self, game: &Game, time: String) -> io::Result<()> {
+    /// Appends `game`, which has ended as `end`, as one line written at once.
+    pub fn append(&self, game: &Game, end: GameEnd, time: String) -> io::Result<()> {
         let entry = Entry {
             time,
             game: game.clone(),
+            end,
         };
         let mut text = serde_json::to_string(&entry.to_line())?;
         text.push('\n');
@@ -236,8 +266,8 @@ fn parse(bytes: &[u8]) -> (Vec<Entry>, usize) {
 }
 
 impl Journal for Profile {
-    fn finished(&self, game: &Game) {
-        if let Err(e) = self.append(game, now()) {
+    fn enter(&self, game: &Game, end: GameEnd) {
+        if let Err(e) = self.append(game, end, now()) {
             warn(&format!(
                 "this game was not kept in {}: {e}",
                 self.path.display()
@@ -245,13 +275,14 @@ impl Journal for Profile {
         }
     }
 
-    fn tally(&self, opponent: Player) -> Option<Tally> {
+    fn tally(&self, opponent: Player, variant: Variant) -> Option<Tally> {
         let mut tally = Tally::default();
         for entry in self.read().ok()? {
-            if entry.opponent() == Some(opponent)
-                && let Some(verdict) = entry.game.verdict()
-            {
-                tally.add(verdict);
+            match entry.counted() {
+                Some((met, verdict)) if met == opponent && entry.game.variant() == variant => {
+                    tally.add(verdict);
+                }
+                _ => {}
             }
         }
         Some(tally)
@@ -261,7 +292,10 @@ impl Journal for Profile {
         self.read_or_warn()
             .into_iter()
             .filter(|entry| entry.game.variant() == variant)
-            .filter_map(|entry| Some((entry.opponent()?.level()?, entry.game.verdict()?)))
+            .filter_map(|entry| {
+                let (opponent, verdict) = entry.counted()?;
+                Some((opponent.level()?, verdict))
+            })
             .collect()
     }
 }
@@ -409,6 +443,7 @@ mod tests {
             let entry = Entry {
                 time: rfc3339(0),
                 game,
+                end: GameEnd::Finished,
             };
             let text = serde_json::to_string(&entry.to_line()).unwrap();
             let (back, damaged) = parse(text.as_bytes());
@@ -417,6 +452,47 @@ mod tests {
             assert_eq!(back[0].game.verdict(), entry.game.verdict());
             assert_eq!(back[0].opponent(), entry.opponent());
         }
+    }
+
+    #[test]
+    fn set_up_and_abandoned_games_read_back_as_they_were_kept() {
+        let opening = Record::parse(Variant::default(), &["5", "1"]).unwrap();
+        let mut set_up = Game::from_record(&opening, Player::Human, Player::EASY);
+        set_up
+            .play(crate::board::Board::default().numpad(9).unwrap())
+            .unwrap();
+        let left = finished(Variant::default(), Player::Human, Player::HARD, &["5", "1"]);
+        for (game, end, tail) in [
+            (
+                set_up,
+                GameEnd::Abandoned,
+                r#""setup":2,"end":"abandoned"}"#,
+            ),
+            (
+                left,
+                GameEnd::Abandoned,
+                r#""result":"lost","moves":["5","1"],"end":"abandoned"}"#,
+            ),
+        ] {
+            let entry = Entry {
+                time: rfc3339(0),
+                game,
+                end,
+            };
+            let text = serde_json::to_string(&entry.to_line()).unwrap();
+            assert!(text.ends_with(tail), "{text}");
+            let (back, damaged) = parse(text.as_bytes());
+            assert_eq!(damaged, 0, "{text}");
+            assert_eq!(back[0].end, end);
+            assert_eq!(back[0].game.setup(), entry.game.setup());
+            assert_eq!(back[0].counted(), entry.counted());
+        }
+        // A line that says finished for a game that is not, or the other way, is damaged.
+        let unfinished = r#"{"time":"t","rules":"","x":"human","o":"easy","winner":null,"result":null,"moves":["5","1"]}"#;
+        let over = r#"{"time":"t","rules":"","x":"human","o":"easy","winner":null,"result":null,"moves":["7","1","8","2","9"],"end":"abandoned"}"#;
+        let too_long = r#"{"time":"t","rules":"","x":"human","o":"easy","winner":null,"result":null,"moves":["5"],"setup":2,"end":"abandoned"}"#;
+        let text = format!("{unfinished}\n{over}\n{too_long}\n");
+        assert_eq!(parse(text.as_bytes()).1, 3);
     }
 
     #[test]
@@ -430,6 +506,7 @@ mod tests {
         let line = Entry {
             time: rfc3339(0),
             game,
+            end: GameEnd::Finished,
         }
         .to_line();
         assert_eq!(

@@ -67,7 +67,12 @@ fn try_main(cli: &Cli, matches: &ArgMatches) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Stats(args)) => {
-            stats::run(args.json, &history::games(), &mut io::stdout().lock())?;
+            stats::run(
+                args.json,
+                cli.ascii(),
+                &history::games(),
+                &mut io::stdout().lock(),
+            )?;
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::History) => {
@@ -291,6 +296,7 @@ fn play(cli: &Cli, mut session: Session) -> anyhow::Result<ExitCode> {
         plain_options(cli),
     )
     .context("playing in plain mode")?;
+    session.leave();
     Ok(exit_code(ending))
 }
 

@@ -273,18 +273,21 @@ fn the_score_line_counts_games_against_this_opponent_over_all_time() {
     run(&home, &["--plain", "-o", "human"], X_WINS);
     let stats = run(&home, &["stats"], "");
     assert!(
-        text(&stats.stdout).starts_with("No games against an AI or over the network"),
+        text(&stats.stdout).starts_with("No games that count in the history yet (1 more game kept"),
         "{}",
         text(&stats.stdout)
     );
     game_against_easy(&home);
     game_against_easy(&home);
     let profile = Profile::at(&home);
-    let tally = profile.tally(tictactoe::player::Player::EASY).unwrap();
+    let classic = tictactoe::position::Variant::default();
+    let tally = profile
+        .tally(tictactoe::player::Player::EASY, classic)
+        .unwrap();
     assert_eq!(tally.games(), 2);
     assert_eq!(
         profile
-            .tally(tictactoe::player::Player::HARD)
+            .tally(tictactoe::player::Player::HARD, classic)
             .unwrap()
             .games(),
         0
@@ -338,4 +341,58 @@ fn the_auto_level_starts_from_the_persons_results_in_the_history() {
     assert_eq!(first_auto_level(&beginner), 1);
     let listed = text(&run(&beginner, &["history"], "").stdout);
     assert_eq!(listed.matches("misère").count(), 10, "{listed}");
+}
+
+#[test]
+fn a_game_set_up_with_from_is_kept_but_not_counted() {
+    let home = home("set-up");
+    // O wins at once with no move of the person's.
+    let out = run(&home, &["--plain", "--from", "5", "1", "9", "7", "3"], "");
+    assert!(text(&out.stdout).contains("wins"), "{}", text(&out.stdout));
+    let games = Profile::at(&home).read().unwrap();
+    assert_eq!((games.len(), games[0].game.setup()), (1, 5));
+    assert_eq!(games[0].counted(), None);
+    let stats = text(&run(&home, &["stats"], "").stdout);
+    assert!(
+        stats.starts_with("No games that count in the history yet (1 more game kept"),
+        "{stats}"
+    );
+    let listed = text(&run(&home, &["history"], "").stdout);
+    assert!(listed.contains("3 in a row, set up"), "{listed}");
+}
+
+#[test]
+fn a_game_quit_after_the_persons_move_counts_as_lost_and_one_before_is_not_kept() {
+    let home = home("abandoned");
+    run(&home, &["--plain", "-x", "hard", "-o", "human"], "q\n");
+    assert!(
+        Profile::at(&home).read().unwrap().is_empty(),
+        "left before the person moved"
+    );
+    let out = run(&home, &["--plain", "-o", "easy", "--seed", "1"], "5\nq\n");
+    assert!(text(&out.stdout).contains("Quit."), "{}", text(&out.stdout));
+    // Input that ends mid-game leaves the game too.
+    run(&home, &["--plain", "-o", "easy", "--seed", "1"], "5\n");
+    let games = Profile::at(&home).read().unwrap();
+    assert_eq!(games.len(), 2);
+    assert!(games.iter().all(|g| !g.game.is_over()));
+    let stats = text(&run(&home, &["stats"], "").stdout);
+    assert!(
+        stats.starts_with("2 games against an AI or over the network: won 0, drawn 0, lost 2."),
+        "{stats}"
+    );
+    let listed = text(&run(&home, &["history"], "").stdout);
+    assert_eq!(listed.matches("left").count(), 2, "{listed}");
+}
+
+#[test]
+fn all_time_tallies_are_kept_per_rule_set() {
+    let home = home("per-rules");
+    game_against_easy(&home);
+    let profile = Profile::at(&home);
+    let easy = tictactoe::player::Player::EASY;
+    let classic = tictactoe::position::Variant::default();
+    assert_eq!(profile.tally(easy, classic).unwrap().games(), 1);
+    let ultimate = tictactoe::position::Variant::Ultimate;
+    assert_eq!(profile.tally(easy, ultimate).unwrap().games(), 0);
 }

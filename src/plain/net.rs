@@ -82,7 +82,9 @@ pub fn host(
         }
     }
     read_lines(input, tx).context("reading input")?;
-    Ok(Game::new(&mut network, brain, &rx, out, options).play()?)
+    let ending = Game::new(&mut network, brain, &rx, out, options).play()?;
+    network.session.leave();
+    Ok(ending)
 }
 
 /// `tictactoe join` in the plain front end: connect with the code, take the host's rules and
@@ -108,7 +110,9 @@ pub fn join(
     on_stop_signal(tx.clone())?;
     writeln!(out, "{line}")?;
     read_lines(input, tx).context("reading input")?;
-    Ok(Game::new(&mut network, brain, &rx, out, options).play()?)
+    let ending = Game::new(&mut network, brain, &rx, out, options).play()?;
+    network.session.leave();
+    Ok(ending)
 }
 
 /// Reads `input`'s lines on a thread of their own and sends them, then [`Input::Ended`].

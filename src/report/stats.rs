@@ -8,8 +8,9 @@ use serde::Serialize;
 use crate::board::Mark;
 use crate::game::{Tally, Verdict};
 use crate::history::Entry;
+use crate::levels::{Adaptive, Level};
 use crate::player::Player;
-use crate::position::Outcome;
+use crate::position::{Outcome, Variant};
 
 /// Results against one opponent, or under one set of rules.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -38,30 +39,109 @@ pub struct Streaks {
     pub best_unbeaten: u32,
 }
 
-/// The statistics of a history. Only games one person played (against an AI or over the
-/// network) count as won, drawn or lost.
+/// The statistics of a history. Only the games [`Game::counts`](crate::game::Game::counts)
+/// counts are won, drawn or lost: one person against an AI or over the network, from the
+/// empty board, finished or (against an AI) abandoned.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Stats {
-    /// Every game in the history.
-    pub games: usize,
+    /// The games that count: `total`'s won, drawn and lost added up.
+    pub games: u32,
+    /// Every game in the history, those that count and those that do not.
+    pub kept: usize,
     pub total: Tally,
     pub opponents: Vec<Row>,
     pub rules: Vec<Row>,
     pub streaks: Streaks,
+    /// The person's rating on each board where the levels were measured and they played an
+    /// AI, as `--level auto` follows it.
+    pub ratings: Vec<Rating>,
+}
+
+/// The person's rating on one board: where it stands, and where it stood after each game
+/// against an AI there, oldest first (the first entry is the start, level 4's rating).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Rating {
+    /// `3×3, 3 in a row`, `Ultimate`.
+    pub rules: String,
+    pub rating: i32,
+    pub history: Vec<i32>,
+}
+
+impl Rating {
+    /// The rating on `variant` after the counted `results` against AI levels, oldest first;
+    /// `None` where the board's levels were not measured.
+    pub fn of(variant: Variant, results: &[(Level, Verdict)]) -> Option<Rating> {
+        let mut adaptive = Adaptive::new(variant, []);
+        let mut history = vec![adaptive.rating()?];
+        for &(level, verdict) in results {
+            adaptive.record(level, verdict.points());
+            history.extend(adaptive.rating());
+        }
+        Some(Rating {
+            rules: variant.to_string(),
+            rating: *history.last()?,
+            history,
+        })
+    }
+}
+
+/// The ratings of every board where the person played an AI, in the order first played.
+fn ratings(entries: &[Entry]) -> Vec<Rating> {
+    let mut boards: Vec<(Variant, Vec<(Level, Verdict)>)> = Vec::new();
+    for entry in entries {
+        let Some((Some(level), verdict)) = entry.counted().map(|(o, v)| (o.level(), v)) else {
+            continue;
+        };
+        let variant = entry.game.variant();
+        match boards.iter_mut().find(|(v, _)| *v == variant) {
+            Some((_, results)) => results.push((level, verdict)),
+            None => boards.push((variant, vec![(level, verdict)])),
+        }
+    }
+    boards
+        .iter()
+        .filter_map(|(variant, results)| Rating::of(*variant, results))
+        .collect()
+}
+
+/// A rating's history as a line of block characters, lowest to highest (at most the last
+/// `width` values); with `ascii`, as the digits 0 to 9.
+pub fn sparkline(values: &[i32], width: usize, ascii: bool) -> String {
+    const BLOCKS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
+    let values = &values[values.len().saturating_sub(width)..];
+    let (Some(&low), Some(&high)) = (values.iter().min(), values.iter().max()) else {
+        return String::new();
+    };
+    let steps = if ascii { 10 } else { BLOCKS.len() };
+    values
+        .iter()
+        .map(|&v| {
+            let span = i64::from(high - low).max(1);
+            let at = (i64::from(v - low) * (steps as i64 - 1) + span / 2) / span;
+            let at = at as usize;
+            if ascii {
+                char::from(b'0' + at as u8)
+            } else {
+                BLOCKS[at]
+            }
+        })
+        .collect()
 }
 
 impl Stats {
     pub fn of(entries: &[Entry]) -> Stats {
         let mut stats = Stats {
-            games: entries.len(),
+            games: 0,
+            kept: entries.len(),
             total: Tally::default(),
             opponents: Vec::new(),
             rules: Vec::new(),
             streaks: Streaks::default(),
+            ratings: ratings(entries),
         };
         let (mut wins, mut unbeaten) = (0, 0);
         for entry in entries {
-            let (Some(opponent), Some(verdict)) = (entry.opponent(), entry.game.verdict()) else {
+            let Some((opponent, verdict)) = entry.counted() else {
                 continue;
             };
             stats.total.add(verdict);
@@ -88,6 +168,7 @@ impl Stats {
             streaks.best_unbeaten = streaks.best_unbeaten.max(unbeaten);
         }
         stats.opponents.sort_by_key(|row| opponent_rank(&row.name));
+        stats.games = stats.total.games();
         stats
     }
 }
@@ -135,30 +216,35 @@ fn games(n: u32, verdict: Verdict) -> String {
 }
 
 /// `tictactoe stats`: the statistics of `entries`, as text or (`json`) one JSON object.
-pub fn run(json: bool, entries: &[Entry], out: &mut dyn Write) -> io::Result<()> {
+/// With `ascii`, the ratings' sparklines are drawn in digits.
+pub fn run(json: bool, ascii: bool, entries: &[Entry], out: &mut dyn Write) -> io::Result<()> {
     let stats = Stats::of(entries);
     if json {
         write_json(out, &stats)
     } else {
-        write_text(out, &stats)
+        write_text(out, &stats, ascii)
     }
 }
 
 /// `tictactoe stats` as text.
-pub fn write_text(out: &mut dyn Write, stats: &Stats) -> io::Result<()> {
-    if stats.total.games() == 0 {
-        writeln!(
-            out,
-            "No games against an AI or over the network in the history yet ({} in all).",
-            stats.games
-        )?;
+pub fn write_text(out: &mut dyn Write, stats: &Stats, ascii: bool) -> io::Result<()> {
+    let others = stats.kept - stats.games as usize;
+    let others = match others {
+        0 => String::new(),
+        1 => " (1 more game kept that does not count: between two people, set up at a position, or a network game left unfinished)".to_string(),
+        n => format!(
+            " ({n} more games kept that do not count: between two people, set up at a position, or a network game left unfinished)"
+        ),
+    };
+    if stats.games == 0 {
+        writeln!(out, "No games that count in the history yet{others}.")?;
         return Ok(());
     }
     let t = stats.total;
     writeln!(
         out,
-        "{} against an AI or over the network: won {}, drawn {}, lost {}.",
-        plural(t.games(), "game"),
+        "{} against an AI or over the network: won {}, drawn {}, lost {}{others}.",
+        plural(stats.games, "game"),
         t.won,
         t.drawn,
         t.lost
@@ -182,6 +268,7 @@ pub fn write_text(out: &mut dyn Write, stats: &Stats) -> io::Result<()> {
             )?;
         }
     }
+    write_ratings(out, &stats.ratings, ascii)?;
     writeln!(out)?;
     let streaks = stats.streaks;
     if let Some(run) = streaks.current {
@@ -193,6 +280,26 @@ pub fn write_text(out: &mut dyn Write, stats: &Stats) -> io::Result<()> {
         games(streaks.best_wins, Verdict::Won),
         plural(streaks.best_unbeaten, "game")
     )
+}
+
+/// The ratings, one line a board: `Rating on 3×3, 3 in a row: 446 (start 414) ▄▅▆▅▇`.
+fn write_ratings(out: &mut dyn Write, ratings: &[Rating], ascii: bool) -> io::Result<()> {
+    if ratings.is_empty() {
+        return Ok(());
+    }
+    writeln!(out)?;
+    for rating in ratings {
+        let start = rating.history.first().copied().unwrap_or(rating.rating);
+        writeln!(
+            out,
+            "Your rating on {}: {} (from {start} over {}) {}",
+            rating.rules,
+            rating.rating,
+            plural(rating.history.len() as u32 - 1, "game"),
+            sparkline(&rating.history, 40, ascii)
+        )?;
+    }
+    Ok(())
 }
 
 fn plural(n: u32, noun: &str) -> String {
@@ -259,16 +366,19 @@ fn row(entry: &Entry) -> [String; 4] {
         (Some(Verdict::Drawn), _) | (None, Outcome::Draw) => "drawn".to_string(),
         (Some(Verdict::Lost), _) => "lost".to_string(),
         (None, Outcome::Won(mark)) => format!("{mark} won"),
-        (None, Outcome::InProgress) => String::new(),
+        (None, Outcome::InProgress) => "left".to_string(),
     };
-    [when, game.variant().to_string(), opponent, result]
+    let mut rules = game.variant().to_string();
+    if game.setup() > 0 {
+        rules.push_str(", set up");
+    }
+    [when, rules, opponent, result]
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Game;
-    use crate::position::Variant;
+    use crate::game::{Game, GameEnd};
     use crate::record::Record;
 
     fn entry(x: Player, o: Player, moves: &[&str]) -> Entry {
@@ -280,6 +390,7 @@ mod tests {
         Entry {
             time: "2025-03-01T18:04:05Z".into(),
             game,
+            end: crate::game::GameEnd::Finished,
         }
     }
 
@@ -300,7 +411,7 @@ mod tests {
             entry(HARD, Human, DRAW),
         ];
         let stats = Stats::of(&entries);
-        assert_eq!(stats.games, 6);
+        assert_eq!((stats.games, stats.kept), (5, 6));
         let tally = |won, drawn, lost| Tally { won, drawn, lost };
         assert_eq!(stats.total, tally(2, 2, 1));
         assert_eq!(
@@ -329,6 +440,109 @@ mod tests {
                 best_unbeaten: 2
             }
         );
+    }
+
+    /// A game of `moves` set up at its first `setup` moves, ended as `end`.
+    fn kept(x: Player, o: Player, moves: &[&str], setup: usize, end: GameEnd) -> Entry {
+        let record = Record::parse(Variant::default(), moves).unwrap();
+        let opening = Record::new(Variant::default(), record.moves()[..setup].to_vec()).unwrap();
+        let mut game = Game::from_record(&opening, x, o);
+        for &mv in &record.moves()[setup..] {
+            game.play(mv).unwrap();
+        }
+        Entry {
+            time: "2025-03-01T18:04:05Z".into(),
+            game,
+            end,
+        }
+    }
+
+    #[test]
+    fn text_and_json_count_the_same_games_and_say_how_many_do_not_count() {
+        use Player::Human;
+        let entries = [
+            entry(Human, Player::EASY, X_WINS),
+            entry(Human, Human, X_WINS),
+            kept(
+                Player::HARD,
+                Human,
+                &["5", "1", "9", "7", "3", "4"],
+                5,
+                GameEnd::Finished,
+            ),
+            kept(Human, Player::EASY, &["5", "1"], 0, GameEnd::Abandoned),
+            kept(Human, Player::Remote, &["5", "1"], 0, GameEnd::Abandoned),
+        ];
+        let stats = Stats::of(&entries);
+        assert_eq!((stats.games, stats.kept), (2, 5));
+        assert_eq!(
+            stats.total,
+            Tally {
+                won: 1,
+                drawn: 0,
+                lost: 1
+            },
+            "the left game against level 1 is lost"
+        );
+        let mut text = Vec::new();
+        write_text(&mut text, &stats, true).unwrap();
+        let text = String::from_utf8(text).unwrap();
+        assert!(
+            text.starts_with("2 games against an AI or over the network: won 1, drawn 0, lost 1 (3 more games kept that do not count"),
+            "{text}"
+        );
+        let mut json = Vec::new();
+        write_json(&mut json, &stats).unwrap();
+        let json: serde_json::Value = serde_json::from_slice(&json).unwrap();
+        assert_eq!(
+            (json["games"].as_u64(), json["kept"].as_u64()),
+            (Some(2), Some(5))
+        );
+    }
+
+    #[test]
+    fn the_rating_moves_with_each_counted_game_against_an_ai() {
+        let entries = [
+            entry(Player::Human, Player::Ai(Level::new(4).unwrap()), X_WINS),
+            entry(Player::Human, Player::Human, X_WINS),
+            kept(
+                Player::Human,
+                Player::HARD,
+                &["5", "1"],
+                0,
+                GameEnd::Abandoned,
+            ),
+        ];
+        let stats = Stats::of(&entries);
+        let [rating] = &stats.ratings[..] else {
+            panic!("{:?}", stats.ratings);
+        };
+        let start = crate::levels::rating(Variant::default(), Adaptive::MIDDLE).unwrap();
+        assert_eq!(
+            rating.history.len(),
+            3,
+            "the start and two games: {rating:?}"
+        );
+        assert_eq!(rating.history[0], start);
+        assert!(rating.history[1] > start, "a win against level 4");
+        assert!(
+            rating.history[2] < rating.history[1],
+            "a game left against level 7"
+        );
+        assert_eq!(rating.rating, rating.history[2]);
+    }
+
+    #[test]
+    fn sparklines_run_from_the_lowest_value_to_the_highest() {
+        assert_eq!(sparkline(&[400, 450, 500], 40, false), "▁▅█");
+        assert_eq!(sparkline(&[400, 450, 500], 40, true), "059");
+        assert_eq!(sparkline(&[7, 7], 40, true), "00");
+        assert_eq!(
+            sparkline(&[1, 2, 3, 4], 2, true),
+            "09",
+            "only the last values"
+        );
+        assert_eq!(sparkline(&[], 40, false), "");
     }
 
     #[test]

@@ -128,6 +128,12 @@ impl App {
         &self.session
     }
 
+    /// The player is done with this screen: a game left unfinished is entered as abandoned
+    /// (see [`Session::leave`]).
+    pub fn close(&mut self) {
+        self.session.leave();
+    }
+
     pub fn game(&self) -> &Game {
         self.session.game()
     }

@@ -489,9 +489,9 @@ pub fn save(choices: &Choices) {
 }
 
 /// The statistics as `tictactoe stats` prints them, one string a line.
-fn statistics() -> Vec<String> {
+fn statistics(ascii: bool) -> Vec<String> {
     let mut text = Vec::new();
-    let _ = stats::run(false, &history::games(), &mut text);
+    let _ = stats::run(false, ascii, &history::games(), &mut text);
     String::from_utf8_lossy(&text)
         .lines()
         .map(str::to_string)
@@ -539,7 +539,7 @@ pub fn run(color: bool, ascii: bool) -> anyhow::Result<Start> {
         dirty = true;
         match menu.update(&key) {
             Outcome::Stay => {}
-            Outcome::ShowStatistics => menu.screen = Screen::Statistics(statistics()),
+            Outcome::ShowStatistics => menu.screen = Screen::Statistics(statistics(ascii)),
             Outcome::Done(start) => break start,
         }
     };

@@ -142,6 +142,7 @@ pub fn run_with(
     };
     game.run(&rx)?;
     game.worker.cancel();
+    game.app.close();
     if let Some(connection) = &connection {
         connection.leave();
     }
