@@ -24,7 +24,9 @@ use crate::search::DEFAULT_TABLE_MB;
 Cells are numbered like a numeric keypad:  7 8 9 / 4 5 6 / 1 2 3  (7 is top left).
 
 Examples:
-  tictactoe                      you (X) against the perfect AI (O)
+  tictactoe                      the start menu on a terminal (elsewhere you (X) against
+                                 the perfect AI (O), in lines)
+  tictactoe -o hard              you (X) against the perfect AI (O) at once
   tictactoe -o human             two people on one keyboard
   tictactoe -x medium -o human   the AI moves first
   tictactoe -x hard -o easy      the computer against itself
@@ -125,8 +127,10 @@ pub struct Cli {
     #[arg(long, value_name = "MOVES", num_args = 1.., global = true)]
     pub from: Vec<String>,
 
-    /// Keep no record of this run's games (finished games are otherwise added to the
-    /// history in the data directory, or in `TICTACTOE_HOME`)
+    /// Leave the history alone this run: its games are not added to it (finished games are
+    /// otherwise kept in the data directory, or in `TICTACTOE_HOME`), and it is not read for
+    /// them either, so the score shows no all-time results (`stats` and `history` still read
+    /// it)
     #[arg(long, global = true)]
     pub no_history: bool,
 
@@ -200,8 +204,9 @@ pub enum Command {
     Explain(ExplainArgs),
     /// Print a completion script for a shell (bash, zsh, fish, elvish, powershell)
     Completions(CompletionsArgs),
-    /// Print the manual page (roff), for `man -l -` or a man directory
-    Man,
+    /// Print the manual page (roff) of `tictactoe` or of one subcommand, for `man -l -`, or
+    /// write every page into a man directory
+    Man(ManArgs),
     /// Print your results from the history: won, drawn and lost per opponent and per rules,
     /// and streaks
     Stats(StatsArgs),
@@ -217,47 +222,142 @@ pub struct StatsArgs {
 }
 
 #[derive(Debug, Args)]
+pub struct ManArgs {
+    /// The subcommand whose page to print (the main page by default)
+    #[arg(value_name = "SUBCOMMAND", value_parser = clap::builder::PossibleValuesParser::new(PAGES))]
+    pub page: Option<String>,
+
+    /// Write every page into this directory instead (tictactoe.1, tictactoe-analyze.1, …)
+    #[arg(long, value_name = "DIR", conflicts_with = "page")]
+    pub dir: Option<std::path::PathBuf>,
+}
+
+/// The subcommands with a manual page of their own.
+const PAGES: [&str; 9] = [
+    "analyze",
+    "review",
+    "host",
+    "join",
+    "explain",
+    "completions",
+    "man",
+    "stats",
+    "history",
+];
+
+#[derive(Debug, Args)]
 pub struct CompletionsArgs {
     /// The shell to complete for
     #[arg(value_name = "SHELL")]
     pub shell: clap_complete::Shell,
 }
 
-/// The global flags that mean nothing to `explain` (the players, the AI's budget and table,
-/// drawing, `--from`, the history): hidden from its help.
-const NOT_FOR_EXPLAIN: [&str; 8] = [
-    "x",
-    "o",
-    "think",
-    "table_mb",
-    "no_color",
-    "ascii",
-    "from",
-    "no_history",
-];
+/// The game options of the top level that `subcommand` takes; any other given with it is
+/// refused ([`misplaced`]) and hidden from its help ([`command`]).
+pub fn applies(subcommand: &str) -> &'static [&'static str] {
+    const RULES: [&str; 4] = ["size", "k", "misere", "ultimate"];
+    match subcommand {
+        "analyze" | "review" => &["size", "k", "misere", "ultimate", "think", "table_mb"],
+        "host" => &[
+            "size",
+            "k",
+            "misere",
+            "ultimate",
+            "from",
+            "plain",
+            "no_color",
+            "ascii",
+            "think",
+            "table_mb",
+            "no_history",
+        ],
+        "join" => &[
+            "plain",
+            "no_color",
+            "ascii",
+            "think",
+            "table_mb",
+            "no_history",
+        ],
+        "explain" => &["size", "k", "misere", "ultimate", "plain"],
+        _ => &RULES[..0],
+    }
+}
 
-/// The whole command line, with each subcommand's help listing only the flags that apply to
-/// it. A global flag given a subcommand's own copy is not copied there again, so the copies
-/// below (hidden, or with help of their own) parse exactly as the global flags do.
+/// The whole command line, with each subcommand's help listing only the options that apply
+/// to it ([`applies`]). A global option given a subcommand's own copy is not copied there
+/// again, so the copies below (hidden, or with help of their own) parse exactly as the
+/// global options do.
 pub fn command() -> clap::Command {
     let command = Cli::command();
-    let copies: Vec<clap::Arg> = command
+    let globals: Vec<clap::Arg> = command
         .get_arguments()
-        .filter_map(|a| match a.get_id().as_str() {
-            id if NOT_FOR_EXPLAIN.contains(&id) => Some(a.clone().hide(true)),
-            "plain" => Some(
+        .filter(|a| a.is_global_set())
+        .cloned()
+        .collect();
+    command.mut_subcommands(|sub| {
+        let name = sub.get_name().to_string();
+        let copies = globals.iter().filter_map(|a| match a.get_id().as_str() {
+            "plain" if name == "explain" => Some(
                 a.clone()
                     .help("Print the tree as indented text (the default)"),
             ),
-            _ => None,
-        })
+            id if applies(&name).contains(&id) => None,
+            _ => Some(a.clone().hide(true)),
+        });
+        sub.args(copies.collect::<Vec<_>>())
+    })
+}
+
+/// The message for options given on the command line that the subcommand does not take, or
+/// `None` where every one applies.
+pub fn misplaced(matches: &clap::ArgMatches) -> Option<String> {
+    use clap::parser::ValueSource;
+    let (name, _) = matches.subcommand()?;
+    let command = command();
+    let given: Vec<String> = command
+        .get_arguments()
+        .filter(|a| matches.value_source(a.get_id().as_str()) == Some(ValueSource::CommandLine))
+        .filter(|a| !applies(name).contains(&a.get_id().as_str()))
+        .map(flag)
         .collect();
-    command.mut_subcommands(|sub| {
-        if sub.get_name() == "explain" {
-            sub.args(copies.clone())
-        } else {
-            sub
+    match given.as_slice() {
+        [] => None,
+        [one] => Some(format!(
+            "{one} does not apply to `{name}` (see `tictactoe {name} --help`)"
+        )),
+        many => Some(format!(
+            "{} do not apply to `{name}` (see `tictactoe {name} --help`)",
+            many.join(", ")
+        )),
+    }
+}
+
+/// How an option is written: `--size`, `-x`.
+fn flag(arg: &clap::Arg) -> String {
+    match (arg.get_long(), arg.get_short()) {
+        (_, Some(short)) => format!("-{short}"),
+        (Some(long), None) => format!("--{long}"),
+        (None, None) => arg.get_id().to_string(),
+    }
+}
+
+/// The message for options that contradict each other, or `None`: `--level` with an AI
+/// named by `-x` or `-o` (which level would it be?), and `--level auto` with
+/// `--no-history` (the level follows the results the history keeps).
+pub fn contradiction(matches: &clap::ArgMatches, cli: &Cli) -> Option<String> {
+    use clap::parser::ValueSource;
+    let given = |id: &str| matches.value_source(id) == Some(ValueSource::CommandLine);
+    let level = cli.level?;
+    for (id, player) in [("x", cli.x), ("o", cli.o)] {
+        if given(id) && player.is_ai() {
+            return Some(format!(
+                "--level chooses the AI's level, and -{id} {player} chooses one too: give one of them"
+            ));
         }
+    }
+    (level == LevelChoice::Auto && cli.no_history).then(|| {
+        "--level auto follows your results in the history, which --no-history leaves alone: give one of them".to_string()
     })
 }
 
@@ -269,10 +369,79 @@ pub fn write_completions(shell: clap_complete::Shell, out: &mut dyn Write) -> io
     out.write_all(&script)
 }
 
-/// Writes the manual page of the whole command line, in roff.
-pub fn write_man(out: &mut dyn Write) -> io::Result<()> {
-    clap_mangen::Man::new(command()).render(out)
+/// Every manual page: `tictactoe` first, then one per subcommand, with the file name each
+/// goes in (`tictactoe-analyze.1`).
+fn man_pages() -> Vec<(String, clap_mangen::Man)> {
+    let mut command = command().disable_help_subcommand(true);
+    command.build();
+    let subcommands: Vec<clap::Command> = command.get_subcommands().cloned().collect();
+    let main = clap_mangen::Man::new(command);
+    let mut pages = vec![(main.get_filename(), main)];
+    for sub in subcommands {
+        let page = clap_mangen::Man::new(sub);
+        pages.push((page.get_filename(), page));
+    }
+    pages
 }
+
+/// Writes the manual page of `tictactoe`, or of the subcommand `page`, in roff. The main
+/// page ends with the environment variables and the files the program reads and writes.
+pub fn write_man(page: Option<&str>, out: &mut dyn Write) -> io::Result<()> {
+    let pages = man_pages();
+    let Some(page) = page else {
+        let (_, main) = &pages[0];
+        let mut text = Vec::new();
+        main.render(&mut text)?;
+        out.write_all(&text)?;
+        return out.write_all(MAN_ENVIRONMENT_AND_FILES.as_bytes());
+    };
+    let file = format!("tictactoe-{page}.1");
+    match pages.iter().find(|(name, _)| *name == file) {
+        Some((_, man)) => man.render(out),
+        None => Err(io::Error::new(
+            io::ErrorKind::NotFound,
+            format!("no manual page for `{page}`"),
+        )),
+    }
+}
+
+/// Writes every manual page into `dir` (made if missing) and returns their file names.
+pub fn write_man_pages(dir: &std::path::Path) -> io::Result<Vec<String>> {
+    std::fs::create_dir_all(dir)?;
+    let mut names = Vec::new();
+    for (name, _) in man_pages() {
+        let page = name
+            .strip_prefix("tictactoe-")
+            .and_then(|rest| rest.strip_suffix(".1"));
+        let mut text = Vec::new();
+        write_man(page, &mut text)?;
+        std::fs::write(dir.join(&name), text)?;
+        names.push(name);
+    }
+    Ok(names)
+}
+
+/// The main page's last sections, in roff.
+const MAN_ENVIRONMENT_AND_FILES: &str = r#".SH ENVIRONMENT
+.TP
+\fBTICTACTOE_HOME\fR
+The directory of the history and the start screen's choices, instead of the platform's data directory.
+.TP
+\fBNO_COLOR\fR
+When set and not empty, draw without colours (as \fB\-\-no\-color\fR does).
+.TP
+\fBLC_ALL\fR, \fBLC_CTYPE\fR, \fBLANG\fR
+The first of them that is set decides whether the terminal game draws with box characters (a UTF\-8 locale) or with ASCII only (as \fB\-\-ascii\fR does).
+.SH FILES
+.TP
+\fI$XDG_DATA_HOME/tictactoe/history.jsonl\fR (\fI~/.local/share/tictactoe\fR on Linux, \fI~/Library/Application Support/tictactoe\fR on macOS, \fI%APPDATA%\etictactoe\fR on Windows)
+Every game kept: one JSON line each, appended. \fBtictactoe history\fR lists them and \fBtictactoe stats\fR counts them.
+.TP
+\fImenu.json\fR, in the same directory
+The choices last made on the start screen.
+.SH "SEE ALSO"
+\fBtictactoe\-analyze\fR(1), \fBtictactoe\-review\fR(1), \fBtictactoe\-host\fR(1), \fBtictactoe\-join\fR(1), \fBtictactoe\-explain\fR(1), \fBtictactoe\-stats\fR(1), \fBtictactoe\-history\fR(1), \fBtictactoe\-completions\fR(1), \fBtictactoe\-man\fR(1)
+"#;
 
 #[derive(Debug, Args)]
 pub struct HostArgs {
@@ -469,11 +638,170 @@ fn player_values() -> Vec<clap::builder::PossibleValue> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use clap::FromArgMatches;
 
     #[test]
     fn verify_cli() {
         Cli::command().debug_assert();
         command().debug_assert();
+    }
+
+    /// A value each option that takes one accepts.
+    fn sample(arg: &clap::Arg) -> String {
+        if let Some(first) = arg.get_possible_values().first() {
+            return first.get_name().to_string();
+        }
+        match arg.get_id().as_str() {
+            "bind" => "127.0.0.1".into(),
+            "relay" => "https://relay.example.org".into(),
+            "from" => "5".into(),
+            "size" => "4".into(),
+            "k" | "think" | "port" => "3".into(),
+            "code" => "abc".into(),
+            _ => "1".into(),
+        }
+    }
+
+    /// The arguments a subcommand needs besides the option tried.
+    fn required(sub: &str) -> &'static [&'static str] {
+        match sub {
+            "analyze" => &["X.O/.X./..O"],
+            "review" => &["5"],
+            "completions" => &["bash"],
+            _ => &[],
+        }
+    }
+
+    #[test]
+    fn every_option_a_subcommands_help_lists_is_taken_and_every_other_refused() {
+        let top = command();
+        for sub in top.get_subcommands() {
+            let name = sub.get_name();
+            // The subcommand's own options always apply; the top level's are the question.
+            for arg in top.get_arguments() {
+                let Some(long) = arg.get_long() else { continue };
+                if ["help", "version"].contains(&long) {
+                    continue;
+                }
+                let listed = sub
+                    .get_arguments()
+                    .find(|a| a.get_id() == arg.get_id())
+                    .is_none_or(|a| !a.is_hide_set());
+                let mut args = vec!["tictactoe".to_string(), name.to_string()];
+                args.extend(required(name).iter().map(ToString::to_string));
+                args.push(format!("--{long}"));
+                if arg.get_action().takes_values() {
+                    args.push(sample(arg));
+                }
+                let copied = sub.get_arguments().any(|a| a.get_id() == arg.get_id());
+                if !copied && !arg.is_global_set() {
+                    // A top-level option after the subcommand is not even parsed.
+                    assert!(command().try_get_matches_from(&args).is_err(), "{args:?}");
+                    continue;
+                }
+                let matches = command()
+                    .try_get_matches_from(&args)
+                    .unwrap_or_else(|e| panic!("{args:?}: {e}"));
+                assert_eq!(
+                    misplaced(&matches).is_none(),
+                    listed,
+                    "{args:?}: listed in the help {listed}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn top_level_options_before_a_subcommand_are_refused_where_they_do_not_apply() {
+        let refused = |args: &[&str]| {
+            let matches = command().try_get_matches_from(args).unwrap();
+            misplaced(&matches)
+        };
+        assert_eq!(
+            refused(&["t", "--level", "3", "history"]).as_deref(),
+            Some("--level does not apply to `history` (see `tictactoe history --help`)")
+        );
+        assert_eq!(
+            refused(&["t", "history", "--size", "5", "-x", "3", "--ascii"]).as_deref(),
+            Some("-x, --size, --ascii do not apply to `history` (see `tictactoe history --help`)")
+        );
+        assert_eq!(refused(&["t", "--size", "5", "analyze", "-"]), None);
+        assert_eq!(
+            refused(&["t", "--size", "5", "--plain"]),
+            None,
+            "no subcommand"
+        );
+    }
+
+    #[test]
+    fn contradicting_options_are_named() {
+        let contradiction = |args: &[&str]| {
+            let matches = command().try_get_matches_from(args).unwrap();
+            let cli = Cli::from_arg_matches(&matches).unwrap();
+            super::contradiction(&matches, &cli)
+        };
+        assert_eq!(
+            contradiction(&["t", "--level", "3", "-o", "6"]).as_deref(),
+            Some(
+                "--level chooses the AI's level, and -o level 6 chooses one too: give one of them"
+            )
+        );
+        assert!(contradiction(&["t", "--no-history", "--level", "auto"]).is_some());
+        assert_eq!(
+            contradiction(&["t", "--level", "3", "-o", "human", "-x", "human"]),
+            None
+        );
+        assert_eq!(contradiction(&["t", "--level", "3", "-x", "human"]), None);
+        assert_eq!(contradiction(&["t", "--no-history", "--level", "3"]), None);
+    }
+
+    #[test]
+    fn every_page_the_manual_names_is_written() {
+        let dir = std::env::temp_dir().join(format!("tictactoe-man-{}", std::process::id()));
+        let written = write_man_pages(&dir).unwrap();
+        let mut named = Vec::new();
+        for page in &written {
+            let text = std::fs::read_to_string(dir.join(page)).unwrap();
+            // roff writes `tictactoe\-analyze(1)`.
+            for (at, _) in text.match_indices("(1)") {
+                let name: String = text[..at]
+                    .chars()
+                    .rev()
+                    .take_while(|c| c.is_ascii_alphanumeric() || ['-', '\\'].contains(c))
+                    .collect::<Vec<_>>()
+                    .into_iter()
+                    .rev()
+                    .collect();
+                let name = name
+                    .replace("\\-", "-")
+                    .replace("\\fB", "")
+                    .replace("\\fR", "");
+                if let Some(at) = name.find("tictactoe") {
+                    named.push(format!("{}.1", &name[at..]));
+                }
+            }
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(named.len() >= 9, "{named:?}");
+        for name in named {
+            assert!(
+                written.contains(&name),
+                "{name} is named but not written: {written:?}"
+            );
+        }
+        let mut main = Vec::new();
+        write_man(None, &mut main).unwrap();
+        let main = String::from_utf8(main).unwrap();
+        for section in [".SH ENVIRONMENT", ".SH FILES", "TICTACTOE_HOME", "NO_COLOR"] {
+            assert!(main.contains(section), "{section}");
+        }
+        let mut host = Vec::new();
+        write_man(Some("host"), &mut host).unwrap();
+        let host = String::from_utf8(host).unwrap();
+        assert!(
+            host.contains("online") && !host.contains("o\\-player"),
+            "{host}"
+        );
     }
 
     #[test]

@@ -202,8 +202,14 @@ impl Profile {
         }
         let mut file = OpenOptions::new()
             .create(true)
+            .read(true)
             .append(true)
             .open(&self.path)?;
+        // A line cut short before (a crash, a full disk) must not swallow this one: end it
+        // first, and the cut line is skipped as damaged when read.
+        if !ends_whole(&mut file)? {
+            text.insert(0, '\n');
+        }
         let written = file.write(text.as_bytes())?;
         if written < text.len() {
             // A full disk: end the piece with a newline if possible, so the next game's line
@@ -243,6 +249,18 @@ impl Profile {
             Vec::new()
         })
     }
+}
+
+/// Whether `file` is empty or ends with a newline (its last line whole).
+fn ends_whole(file: &mut fs::File) -> io::Result<bool> {
+    use std::io::{Read, Seek, SeekFrom};
+    if file.metadata()?.len() == 0 {
+        return Ok(true);
+    }
+    file.seek(SeekFrom::End(-1))?;
+    let mut last = [0; 1];
+    file.read_exact(&mut last)?;
+    Ok(last[0] == b'\n')
 }
 
 /// The games in the bytes of a history file, and how many non-empty lines were damaged.

@@ -56,16 +56,14 @@ fn closed_pipe(e: &anyhow::Error) -> bool {
 }
 
 fn try_main(cli: &Cli, matches: &ArgMatches) -> anyhow::Result<ExitCode> {
+    refuse_misplaced(cli, matches);
     history::keep_games(cli.no_history);
     match &cli.command {
         Some(Command::Completions(args)) => {
             cli::write_completions(args.shell, &mut io::stdout().lock())?;
             Ok(ExitCode::SUCCESS)
         }
-        Some(Command::Man) => {
-            cli::write_man(&mut io::stdout().lock())?;
-            Ok(ExitCode::SUCCESS)
-        }
+        Some(Command::Man(args)) => man(args),
         Some(Command::Stats(args)) => {
             stats::run(
                 args.json,
@@ -79,24 +77,10 @@ fn try_main(cli: &Cli, matches: &ArgMatches) -> anyhow::Result<ExitCode> {
             stats::write_list(&mut io::stdout().lock(), &history::games())?;
             Ok(ExitCode::SUCCESS)
         }
-        Some(_) if !cli.from.is_empty() && !matches!(cli.command, Some(Command::Host(_))) => {
-            usage_error("--from sets up a game: it goes with a game here or with `host`")
-        }
         Some(Command::Analyze(args)) => analyze(cli, args),
         Some(Command::Review(args)) => review(cli, args),
-        Some(Command::Host(args)) => {
-            refuse_players(matches, "host");
-            host(cli, args)
-        }
-        Some(Command::Join(args)) => {
-            refuse_players(matches, "join");
-            if cli.size.is_some() || cli.k.is_some() || cli.misere || cli.ultimate {
-                usage_error(
-                    "the host's rules apply: --size, --k, --misere and --ultimate go with `host`",
-                );
-            }
-            join(cli, args)
-        }
+        Some(Command::Host(args)) => host(cli, args),
+        Some(Command::Join(args)) => join(cli, args),
         Some(Command::Explain(args)) => explain(cli, args),
         None if wants_menu(cli, matches) => menu(cli),
         None => local(cli),
@@ -108,6 +92,39 @@ fn usage_error(message: &str) -> ! {
     Cli::command()
         .error(ErrorKind::ArgumentConflict, message)
         .exit()
+}
+
+/// Options given to a subcommand that does not take them, and options that contradict each
+/// other, are usage errors. The network's own messages say why the players and the rules
+/// are not chosen there.
+fn refuse_misplaced(cli: &Cli, matches: &ArgMatches) {
+    match &cli.command {
+        Some(Command::Host(_)) => refuse_players(matches, "host"),
+        Some(Command::Join(_)) => {
+            refuse_players(matches, "join");
+            if cli.size.is_some() || cli.k.is_some() || cli.misere || cli.ultimate {
+                usage_error(
+                    "the host's rules apply: --size, --k, --misere and --ultimate go with `host`",
+                );
+            }
+        }
+        _ => {}
+    }
+    if let Some(message) = cli::misplaced(matches).or_else(|| cli::contradiction(matches, cli)) {
+        usage_error(&message);
+    }
+}
+
+/// `tictactoe man`: one page on standard output, or every page into a directory.
+fn man(args: &cli::ManArgs) -> anyhow::Result<ExitCode> {
+    if let Some(dir) = &args.dir {
+        let names = cli::write_man_pages(dir)
+            .with_context(|| format!("writing the manual pages into {}", dir.display()))?;
+        println!("Wrote {} pages into {}.", names.len(), dir.display());
+        return Ok(ExitCode::SUCCESS);
+    }
+    cli::write_man(args.page.as_deref(), &mut io::stdout().lock())?;
+    Ok(ExitCode::SUCCESS)
 }
 
 /// `-x` and `-o` choose players for local games only.
@@ -241,28 +258,77 @@ fn wants_menu(cli: &Cli, matches: &ArgMatches) -> bool {
             .all(|id| matches.value_source(id.as_str()) != Some(ValueSource::CommandLine))
 }
 
-/// The start screen, then what was chosen there.
+/// The start screen is home: what is chosen there is played, and leaving it comes back to
+/// the start screen, until Quit. What the last game leaves on the terminal (the score, the
+/// record) is printed once, at the end.
 fn menu(cli: &Cli) -> anyhow::Result<ExitCode> {
-    match tui::menu::run(cli.color(), cli.ascii())? {
-        Start::Play(variant, x, o) => play(cli, Session::new(variant, x, o)),
+    let mut last: Option<tui::Summary> = None;
+    let mut news = None;
+    loop {
+        let start = tui::menu::run(cli.color(), cli.ascii(), news.take())?;
+        let summary = match start {
+            Start::Quit => break,
+            Start::Stopped(signal) => return Ok(ExitCode::from(128 + signal as u8)),
+            start => from_menu(cli, start),
+        };
+        match summary {
+            Ok(summary) if summary.signal.is_some() => return after_screen(cli, &summary),
+            Ok(summary) if summary.cancelled => {}
+            Ok(summary) => last = Some(summary),
+            // A network game that could not start (a busy port, a wrong code): said on the
+            // start screen, which the player can try again from.
+            Err(e) => news = Some(format!("{e:#}")),
+        }
+    }
+    match last {
+        Some(summary) => after_screen(cli, &summary),
+        None => Ok(ExitCode::SUCCESS),
+    }
+}
+
+/// Plays what the start screen chose, full-screen, and says how it ended.
+fn from_menu(cli: &Cli, start: Start) -> anyhow::Result<tui::Summary> {
+    match start {
+        Start::Play(variant, x, o) => {
+            tui::run(Session::new(variant, x, o), brain(cli), screen_options(cli))
+        }
         Start::PlayAuto(variant) => {
             let mut session = Session::new(variant, Player::Human, Player::Ai(Adaptive::MIDDLE));
             session.adapt_level();
-            play(cli, session)
+            tui::run(session, brain(cli), screen_options(cli))
         }
         Start::Host { variant, online } => {
             let opening = Record::new(variant, Vec::new())?;
-            host_at(cli, (menu_listen(online), opening))
+            tui::host(
+                (menu_listen(online), opening),
+                brain(cli),
+                screen_options(cli),
+            )
         }
-        Start::Join { address, code } => join_at(
-            cli,
-            Target::Address {
+        Start::Join { address, code } => {
+            let target = Target::Address {
                 target: address,
                 code,
-            },
-        ),
-        Start::Quit => Ok(ExitCode::SUCCESS),
-        Start::Stopped(signal) => Ok(ExitCode::from(128 + signal as u8)),
+            };
+            tui::join(target, brain(cli), screen_options(cli))
+        }
+        Start::Open(record, x, o) => {
+            let options = tui::Options {
+                open_review: true,
+                ..screen_options(cli)
+            };
+            // A network game is looked at, and played on from, here.
+            let here = |p: Player| {
+                if p == Player::Remote {
+                    Player::Human
+                } else {
+                    p
+                }
+            };
+            let session = Session::starting_at(&record, here(x), here(o));
+            tui::run(session, brain(cli), options)
+        }
+        Start::Quit | Start::Stopped(_) => Ok(tui::Summary::cancelled()),
     }
 }
 
@@ -306,6 +372,7 @@ fn screen_options(cli: &Cli) -> tui::Options {
         ascii: cli.ascii(),
         delay: Duration::from_millis(cli.delay),
         test_panic: std::env::var_os("TICTACTOE_TEST_PANIC").is_some(),
+        open_review: false,
     }
 }
 

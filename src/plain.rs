@@ -214,6 +214,10 @@ fn typed(
             } else {
                 ""
             };
+            for line in crate::report::rules::rules(game.variant()) {
+                writeln!(out, "{line}")?;
+            }
+            writeln!(out)?;
             writeln!(out, "{typing}; {undo}h for {hint}, q to quit.")?;
             Typed::Handled
         }

@@ -382,13 +382,22 @@ fn refusal(args: &[&str]) -> String {
 }
 
 #[test]
-fn a_tree_too_big_is_refused_with_its_size_and_status_2() {
-    let why = refusal(&[]);
-    assert!(
-        why.contains("549946 nodes, more than --max-nodes 10000"),
-        "{why}"
+fn with_no_depth_the_deepest_tree_that_fits_is_shown_with_a_note_on_seeing_more() {
+    let out = run(&["explain"], b"");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stderr).trim_end(),
+        "Shown to depth 4: the whole tree has 549946 nodes, more than --max-nodes 10000. \
+         --depth 5 or a larger --max-nodes shows more."
     );
-    assert!(why.contains("--depth"));
+    let shown = text(&out.stdout);
+    assert!(shown.contains("draw"), "{shown}");
+    let deeper = run(&["explain", "--depth", "5"], b"");
+    assert_eq!(deeper.status.code(), Some(2), "depth 5 does not fit");
+}
+
+#[test]
+fn a_tree_too_big_for_the_depth_asked_is_refused_with_its_size_and_status_2() {
     let why = refusal(&["--depth", "2", "--max-nodes", "50"]);
     assert!(why.contains("to depth 2 has 82 nodes"), "{why}");
 }
@@ -449,14 +458,19 @@ fn explain_help_lists_only_the_flags_that_apply_to_it() {
         help.contains("Print the tree as indented text (the default)"),
         "{help}"
     );
-    // The game's own help still lists them, and explain still accepts them (ignored).
+    // The game's own help still lists them, and explain refuses them, naming them.
     let top = text(&run(&["--help"], b"").stdout);
     assert!(
         top.contains("--x-player") && top.contains("--think"),
         "{top}"
     );
     let out = run(&["explain", "--think", "5", "--depth", "0", "5"], b"");
-    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("--think does not apply to `explain`"),
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 /// Checks an Ultimate JSON node and its subtree: every unproven node's real visits (beyond the

@@ -396,3 +396,22 @@ fn all_time_tallies_are_kept_per_rule_set() {
     let ultimate = tictactoe::position::Variant::Ultimate;
     assert_eq!(profile.tally(easy, ultimate).unwrap().games(), 0);
 }
+
+#[test]
+fn a_line_cut_short_does_not_swallow_the_next_game() {
+    let home = home("torn");
+    fs::create_dir_all(&home).unwrap();
+    // A record cut by a crash or a full disk: no newline at its end.
+    fs::write(home.join(FILE), r#"{"time":"x","rules":"","x":"human""#).unwrap();
+    let out = run(&home, &["--plain", "-o", "human"], X_WINS);
+    assert!(out.status.success());
+    let games = Profile::at(&home).read().unwrap();
+    assert_eq!(games.len(), 1, "the new game is kept whole");
+    assert_eq!(games[0].game.record().to_string(), "7 1 8 2 9");
+    let listed = run(&home, &["history"], "");
+    assert!(
+        text(&listed.stderr).contains("skipped 1 damaged line"),
+        "{}",
+        text(&listed.stderr)
+    );
+}

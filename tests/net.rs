@@ -159,6 +159,20 @@ fn a_bad_from_move_is_named_and_the_host_does_not_listen() {
 }
 
 #[test]
+fn a_busy_port_is_named_with_a_way_forward() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port().to_string();
+    let mut host = spawn(&["host", "--bind", "127.0.0.1", "--port", &port]);
+    let status = host.wait_exit();
+    assert!(!status.success(), "{}", host.output());
+    let output = host.output();
+    assert!(
+        output.contains(&format!("port {port} is taken")) && output.contains("--port 0"),
+        "{output}"
+    );
+}
+
+#[test]
 fn the_joiner_may_not_choose_rules_or_players() {
     for args in [
         &["join", "127.0.0.1:9", "--code", "x", "--size", "5"][..],

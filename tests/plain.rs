@@ -561,3 +561,24 @@ fn ultimate_starts_from_the_given_moves() {
     assert!(stdout.contains("X to move on board 1"), "{stdout}");
     assert!(stdout.contains("Record: --ultimate 55 51"), "{stdout}");
 }
+
+#[test]
+fn a_question_mark_prints_the_rules_of_the_game_then_how_to_type_a_move() {
+    let out = run(&["--plain", "-o", "human"], b"?\nq\n");
+    let shown = text(&out.stdout);
+    assert!(
+        shown.contains("3×3, 3 in a row") && shown.contains("keypad"),
+        "{shown}"
+    );
+    let out = run(&["--plain", "--ultimate", "-o", "human"], b"?\nq\n");
+    let shown = text(&out.stdout);
+    assert!(
+        shown.contains("sends them to the board") && shown.contains("free move"),
+        "{shown}"
+    );
+    let out = run(
+        &["--plain", "--size", "5", "--misere", "-o", "human"],
+        b"?\nq\n",
+    );
+    assert!(text(&out.stdout).contains("LOSES"), "{}", text(&out.stdout));
+}

@@ -904,10 +904,10 @@ fn undo_while_the_ai_thinks_returns_to_the_human_turn() {
 fn help_and_a_new_round_while_the_ai_thinks() {
     let mut tui = ai_thinking_on_seven_by_seven();
     tui.send("?");
-    tui.wait_text("any key closes this help");
+    tui.wait_text("any other key closes");
     tui.send(" ");
     tui.wait_for("the help closed", |s| {
-        !s.contents().contains("any key closes")
+        !s.contents().contains("any other key closes")
     });
     tui.send("n");
     tui.wait_text("Leave this game for a new round? y/n");
@@ -1415,7 +1415,7 @@ fn menu(name: &str) -> Tui {
     let home = format!("{}/menu-{name}", env!("CARGO_TARGET_TMPDIR"));
     let _ = std::fs::remove_dir_all(&home);
     let tui = Tui::start_with(&[], &[("TICTACTOE_HOME", &home)]);
-    tui.wait_text("Your statistics");
+    tui.wait_text("Your games");
     tui
 }
 
@@ -1431,7 +1431,7 @@ fn no_flags_open_the_start_screen() {
         "4  Join a network game",
         "5  Ultimate",
         "6  Board size",
-        "9  Your statistics",
+        "9  Your games",
         "0  Quit",
         "q quit",
     ] {
@@ -1440,12 +1440,23 @@ fn no_flags_open_the_start_screen() {
 }
 
 #[test]
-fn enter_starts_the_highlighted_game_and_the_choice_is_remembered() {
+fn a_game_from_the_start_screen_returns_to_it_and_the_choice_is_remembered() {
     let mut tui = menu("enter");
     tui.send("2");
     tui.send("\r");
     tui.wait_text("X to move (Player 1)");
     assert_eq!(tui.board(), ".../.../...");
+    tui.send("q");
+    tui.wait_text("Your games");
+    // Back home, a second game, finished, and q leaves it for home again.
+    tui.send("\r");
+    tui.wait_text("X to move (Player 1)");
+    for key in ["7", "1", "8", "2", "9"] {
+        tui.send(key);
+    }
+    tui.wait_text("X (Player 1) wins");
+    tui.send("q");
+    tui.wait_text("Your games");
     tui.send("q");
     assert!(tui.wait_exit());
     tui.assert_restored();
@@ -1472,10 +1483,71 @@ fn arrows_change_the_rules_before_the_game_starts() {
 }
 
 #[test]
+fn question_mark_shows_the_rules_on_the_start_screen_and_in_the_game() {
+    let mut tui = menu("rules-page");
+    tui.send("?");
+    tui.wait_text("3×3, 3 in a row");
+    assert!(tui.screen().contains("keypad"), "{}", tui.screen());
+    tui.send(" ");
+    tui.wait_text("1  Play the AI");
+    // Ultimate on, then a game: ? the keys, ? again the rules, any key back to the game.
+    tui.send("5");
+    tui.send("\x1b[C");
+    tui.wait_text("5  Ultimate            on");
+    tui.send("2");
+    tui.send("\r");
+    tui.wait_text("X to move");
+    tui.send("?");
+    tui.wait_text("? the rules");
+    tui.send("?");
+    tui.wait_text("free move");
+    assert!(tui.screen().contains(" Rules "), "{}", tui.screen());
+    tui.send(" ");
+    tui.wait_for("the rules closed", |s| !s.contents().contains("free move"));
+}
+
+#[test]
+fn a_game_of_the_history_opens_on_the_board_and_is_played_on_from_a_move() {
+    let mut tui = menu("journey");
+    tui.send("2");
+    tui.send("\r");
+    tui.wait_text("X to move (Player 1)");
+    for key in ["7", "1", "8", "2", "9"] {
+        tui.send(key);
+    }
+    tui.wait_text("X (Player 1) wins");
+    tui.send("q");
+    tui.wait_text("9  Your games");
+    tui.send("9");
+    tui.send("\r");
+    tui.wait_text("two players");
+    assert!(tui.screen().contains("X won"), "{}", tui.screen());
+    tui.send("\r");
+    tui.wait_text("Move 1 of 5");
+    tui.send("\x1b[C");
+    tui.send("\x1b[C");
+    tui.wait_text("Move 3 of 5");
+    tui.send("w");
+    tui.wait_text("Record: 7 1 8 2 9");
+    tui.send("p");
+    tui.wait_text("Playing on after move 2");
+    assert_eq!(tui.board(), "X../.../O..");
+    tui.send("5");
+    tui.wait_for("the move played on", |s| s.contents().contains("O to move"));
+    tui.send("q");
+    tui.wait_text("Leave this game? y/n");
+    tui.send("y");
+    tui.wait_text("9  Your games");
+    tui.send("q");
+    assert!(tui.wait_exit());
+    tui.assert_restored();
+}
+
+#[test]
 fn a_flag_skips_the_start_screen() {
     let tui = Tui::start(&["--delay", "0"]);
     tui.wait_text("X to move (you)");
-    assert!(!tui.screen().contains("Your statistics"));
+    assert!(!tui.screen().contains("Your games"));
 }
 
 #[test]
@@ -1491,8 +1563,17 @@ fn the_start_screen_shows_the_statistics_and_asks_for_the_join_address() {
     let mut tui = menu("screens");
     tui.send("9");
     tui.send("\r");
+    tui.wait_text("No games kept yet");
+    tui.send("s");
     tui.wait_text("Any key goes back");
     tui.send(" ");
+    tui.wait_text("No games kept yet");
+    tui.send("l");
+    tui.wait_text("no games against the AI here yet");
+    assert!(tui.screen().contains("level 7"), "{}", tui.screen());
+    tui.send(" ");
+    tui.wait_text("No games kept yet");
+    tui.send("\x1b");
     tui.wait_text("1  Play the AI");
     tui.send("4");
     tui.send("\r");
@@ -1529,16 +1610,14 @@ fn fits_at(args: &[&str], sizes: &[(u16, u16)]) {
             tui.screen()
         );
         tui.send("?");
-        tui.wait_text("any key closes");
+        tui.wait_text("key closes");
         let screen = tui.screen();
         assert!(
             screen.contains("q Esc") && screen.contains("? ") && !screen.contains('…'),
             "{cols}×{rows}:\n{screen}"
         );
         tui.send(" ");
-        tui.wait_for("the help closed", |s| {
-            !s.contents().contains("any key closes")
-        });
+        tui.wait_for("the help closed", |s| !s.contents().contains("key closes"));
     }
 }
 
@@ -1562,9 +1641,12 @@ fn joining_from_the_start_screen_connects_to_the_address_typed() {
     tui.send("127.0.0.1:1\r");
     tui.wait_text("Code:    _");
     tui.send("abcd-efgh\r");
-    assert!(!tui.wait_exit(), "a failed join fails");
+    // The failure is told on the start screen, which stays home for another try.
+    tui.wait_text("refused");
+    assert!(tui.screen().contains("9  Your games"), "{}", tui.screen());
+    tui.send("q");
+    assert!(tui.wait_exit());
     tui.assert_restored();
-    assert!(tui.screen().contains("tictactoe: "), "{}", tui.screen());
 }
 
 #[test]
@@ -1572,15 +1654,18 @@ fn hosting_from_the_start_screen_listens_and_q_leaves() {
     let mut tui = menu("host");
     tui.send("3");
     tui.send("\r");
-    // The default port may be taken on a busy machine: then the error is the answer.
+    // The default port may be taken on a busy machine: then the error, told on the start
+    // screen, is the answer.
     tui.wait_for("the join line or an error", |s| {
         let text = s.contents();
-        text.contains("Join with") || text.contains("tictactoe: ")
+        text.contains("Join with") || text.contains("listening on")
     });
     if tui.screen().contains("Join with") {
         tui.send("q");
     }
-    tui.wait_exit();
+    tui.wait_text("9  Your games");
+    tui.send("q");
+    assert!(tui.wait_exit());
     tui.assert_restored();
 }
 

@@ -150,8 +150,17 @@ pub fn listen(how: Listen, opening: Record) -> anyhow::Result<Listening> {
         #[cfg(feature = "online")]
         Listen::Online { relay } => return listen_online(relay.as_deref(), opening),
     };
-    let host =
-        Host::bind(bind, port, rules).with_context(|| format!("listening on {bind}:{port}"))?;
+    let host = Host::bind(bind, port, rules).map_err(|e| {
+        let hint = if e.kind() == std::io::ErrorKind::AddrInUse {
+            format!(
+                ": port {port} is taken, perhaps by another game; try another with --port, \
+                 or --port 0 for any free one"
+            )
+        } else {
+            String::new()
+        };
+        anyhow::Error::new(e).context(format!("listening on {bind}:{port}{hint}"))
+    })?;
     let addr = host
         .join_address()
         .context("reading the listening address")?;

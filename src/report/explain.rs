@@ -7,7 +7,7 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use crate::board::RulesError;
-use crate::explain::{self, Algorithm, Bound, Explanation, Hit, Limits, Node};
+use crate::explain::{self, Algorithm, Bound, ExplainError, Explanation, Hit, Limits, Node};
 use crate::position::{ParsePositionError, Position, Variant};
 use crate::record::{Record, RecordError};
 use crate::report::{explain_mcts, explain_watch};
@@ -96,7 +96,7 @@ pub fn run(
         return ultimate(&position, options, out, err);
     }
     let algorithm = options.algorithm.unwrap_or(Algorithm::Minimax);
-    match explain::explain(&position, algorithm, options.limits) {
+    match fitted(&position, algorithm, options.limits, err)? {
         Ok(explanation) => {
             let text = match options.format {
                 Format::Plain => plain(&position, &explanation),
@@ -111,6 +111,44 @@ pub fn run(
             Ok(2)
         }
     }
+}
+
+/// The explanation of `position` within `limits`; where no `--depth` was given and the whole
+/// tree has more nodes than allowed, the deepest tree that fits instead, with a note on `err`
+/// saying how to see more.
+fn fitted(
+    position: &Position,
+    algorithm: Algorithm,
+    limits: Limits,
+    err: &mut dyn Write,
+) -> io::Result<Result<explain::Explanation, ExplainError>> {
+    let first = explain::explain(position, algorithm, limits);
+    let Err(ExplainError::TooBig { nodes, limit, .. }) = first else {
+        return Ok(first);
+    };
+    if limits.depth.is_some() {
+        return Ok(first);
+    }
+    let plies = position.legal_moves().len() as u32;
+    for depth in (1..plies).rev() {
+        let shallower = Limits {
+            depth: Some(depth),
+            ..limits
+        };
+        match explain::explain(position, algorithm, shallower) {
+            Err(ExplainError::TooBig { .. }) => {}
+            fits => {
+                writeln!(
+                    err,
+                    "Shown to depth {depth}: the whole tree has {nodes} nodes, more than \
+                     --max-nodes {limit}. --depth {} or a larger --max-nodes shows more.",
+                    depth + 1
+                )?;
+                return Ok(fits);
+            }
+        }
+    }
+    Ok(first)
 }
 
 /// [`run`] for an Ultimate position: the Monte Carlo tree.

@@ -318,7 +318,7 @@ pub fn write_list(out: &mut dyn Write, entries: &[Entry]) -> io::Result<()> {
     if entries.is_empty() {
         return writeln!(out, "No games in the history yet.");
     }
-    let rows: Vec<[String; 4]> = entries.iter().map(row).collect();
+    let rows: Vec<[String; 4]> = entries.iter().map(columns).collect();
     let number = entries.len().to_string().len().max(1);
     let widths: Vec<usize> = (0..3)
         .map(|i| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0))
@@ -346,8 +346,9 @@ pub fn write_list(out: &mut dyn Write, entries: &[Entry]) -> io::Result<()> {
     Ok(())
 }
 
-/// The text columns of one game: when, rules, opponent, result.
-fn row(entry: &Entry) -> [String; 4] {
+/// The text columns of one game as `tictactoe history` lists it: when, rules (`, set up`
+/// after them for a game set up at a position), opponent, result.
+pub fn columns(entry: &Entry) -> [String; 4] {
     let game = &entry.game;
     let when: String = entry
         .time
@@ -366,6 +367,7 @@ fn row(entry: &Entry) -> [String; 4] {
         (Some(Verdict::Drawn), _) | (None, Outcome::Draw) => "drawn".to_string(),
         (Some(Verdict::Lost), _) => "lost".to_string(),
         (None, Outcome::Won(mark)) => format!("{mark} won"),
+        (None, Outcome::InProgress) if entry.counted().is_some() => "left, lost".to_string(),
         (None, Outcome::InProgress) => "left".to_string(),
     };
     let mut rules = game.variant().to_string();

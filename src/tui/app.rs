@@ -66,6 +66,12 @@ pub enum Mode {
     Explore(Box<Explorer>, Box<Mode>),
 }
 
+impl Mode {
+    fn is_explorer(&self) -> bool {
+        matches!(self, Mode::Explore(..))
+    }
+}
+
 /// Something the loop, not the player, tells the app.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Event {
@@ -96,6 +102,10 @@ pub struct App {
     /// The last review worked out, for the game it judged: opening it again is instant.
     reviewed: Option<(Record, Vec<Judgement>)>,
     size: (u16, u16),
+    /// The help shows the rules of the game instead of the keys (`?` twice).
+    rules_page: bool,
+    /// The game is one of the history, opened to be reviewed (and played on from).
+    archived: bool,
     quit: bool,
     /// Set in a network game.
     net: Option<net::Net>,
@@ -117,6 +127,8 @@ impl App {
             previous: None,
             reviewed: None,
             size,
+            rules_page: false,
+            archived: false,
             quit: false,
             net: None,
         };
@@ -194,6 +206,11 @@ impl App {
 
     pub fn help_open(&self) -> bool {
         matches!(self.mode, Mode::Help(_))
+    }
+
+    /// Whether the help shows the rules of the game (a second `?`) rather than the keys.
+    pub fn rules_open(&self) -> bool {
+        self.help_open() && self.rules_page
     }
 
     /// Whether a game between two AIs is paused (under any hint, help or explorer shown over
@@ -312,13 +329,22 @@ impl App {
         if action == Action::Help && !self.help_open() {
             let under = std::mem::replace(&mut self.mode, Mode::Playing);
             self.mode = Mode::Help(Box::new(under));
+            self.rules_page = false;
             return;
         }
         match std::mem::replace(&mut self.mode, Mode::Playing) {
+            // `?` again turns the keys' page to the rules' (outside the explorer).
+            Mode::Help(under)
+                if action == Action::Help && !self.rules_page && !under.is_explorer() =>
+            {
+                self.mode = Mode::Help(under);
+                self.rules_page = true;
+            }
             // Any key closes the help without acting; q and Ctrl-C still act as they would
             // under it (q asks first in the middle of a game).
             Mode::Help(under) => {
                 self.mode = *under;
+                self.rules_page = false;
                 if matches!(action, Action::Quit | Action::Interrupt) {
                     self.update(action);
                 }
@@ -364,6 +390,11 @@ impl App {
         match action {
             Action::Digit(d) if column.is_some() => self.coordinate(column, d),
             Action::Letter(c) => self.letter(c),
+            // On a board with a column h (Ultimate's nine), `h` is that column first; `h`
+            // again asks for the hint.
+            Action::Hint if column.is_none() && self.game().position().grid_side() > 7 => {
+                self.letter('h');
+            }
             Action::Escape | Action::Back if column.is_some() => {
                 self.message = format!("Coordinate cancelled. {}", self.turn_message());
             }
@@ -397,6 +428,10 @@ impl App {
             Action::NewRound => self.leave(Leave::NewRound),
             Action::Level => self.change_level(),
             Action::Explore => self.open_explorer(),
+            Action::PlayOn | Action::Export => {
+                self.message =
+                    "p and w play on from and show a game of your history, in its review".into();
+            }
             Action::Step | Action::Faster | Action::Slower => {
                 self.message = "s, + and - step through a search in the explorer (t)".into();
             }
@@ -691,6 +726,34 @@ mod tests {
             Session::new(Variant::Ultimate, Player::Human, Player::HARD),
             (80, 24),
         )
+    }
+
+    #[test]
+    fn every_ultimate_column_can_be_typed_and_h_twice_asks_for_a_hint() {
+        for (keys, played) in [
+            (vec![Action::Hint, Action::Digit(5)], "h5"),
+            (vec![Action::Letter('i'), Action::Digit(1)], "i1"),
+        ] {
+            let mut app = ultimate_app();
+            for key in keys {
+                app.update(key);
+            }
+            let expected = Record::parse(crate::position::Variant::Ultimate, &[played]).unwrap();
+            assert_eq!(app.game().record(), expected, "{played}");
+        }
+        let mut app = ultimate_app();
+        app.update(Action::Hint);
+        assert!(
+            app.message().contains("h again: a hint"),
+            "{}",
+            app.message()
+        );
+        app.update(Action::Hint);
+        assert!(
+            matches!(app.mode(), Mode::HintWaiting(_)),
+            "{:?}",
+            app.mode()
+        );
     }
 
     #[test]

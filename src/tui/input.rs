@@ -18,7 +18,8 @@ pub enum Direction {
 pub enum Action {
     /// Play the cell with this numpad digit (3×3 boards), or the row after a column letter.
     Digit(u8),
-    /// A column letter, `a` to `g`: the first half of a coordinate such as `c3`.
+    /// A column letter, `a` to `i` but `h`: the first half of a coordinate such as `c3`
+    /// (`h` is [`Action::Hint`], which the game takes as column h where the board has one).
     Letter(char),
     /// Move the cursor one cell.
     Move(Direction),
@@ -37,6 +38,10 @@ pub enum Action {
     NewRound,
     /// `l`: the AI's level for the next round.
     Level,
+    /// `p`: in the review of a game of the history, play on from the position shown.
+    PlayOn,
+    /// `w`: in the review of a game of the history, show its record to copy.
+    Export,
     /// `t`: open (or close) the explorer of the AI's search tree.
     Explore,
     /// `s`: in the explorer, replay the search step by step (or stop replaying).
@@ -100,13 +105,15 @@ fn key_action(key: &KeyEvent, test_panic: bool) -> Option<Action> {
         KeyCode::Char('n' | 'N') => Action::NewRound,
         KeyCode::Char('l' | 'L') => Action::Level,
         KeyCode::Char('t' | 'T') => Action::Explore,
+        KeyCode::Char('p' | 'P') => Action::PlayOn,
+        KeyCode::Char('w' | 'W') => Action::Export,
         KeyCode::Char('s' | 'S') => Action::Step,
         KeyCode::Char('+' | '=') => Action::Faster,
         KeyCode::Char('-') => Action::Slower,
         KeyCode::Char('?') => Action::Help,
         KeyCode::Char('q' | 'Q') => Action::Quit,
         KeyCode::Char('y' | 'Y') => Action::Yes,
-        KeyCode::Char(c @ ('a'..='g' | 'A'..='G')) if !ctrl => {
+        KeyCode::Char(c @ ('a'..='g' | 'i' | 'A'..='G' | 'I')) if !ctrl => {
             Action::Letter(c.to_ascii_lowercase())
         }
         KeyCode::Esc => Action::Escape,

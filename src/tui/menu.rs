@@ -14,13 +14,15 @@ use anyhow::Context;
 use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use serde::{Deserialize, Serialize};
 
+use super::games::{Choice, GameList, ListKey};
 use super::terminal::{self, TerminalGuard};
 use super::view::{self, Painter};
-use crate::board::{MAX_SIZE, MIN_SIZE, Rules};
+use crate::board::{MAX_SIZE, MIN_SIZE, Mark, Rules};
 use crate::history;
 use crate::levels::{Adaptive, Level};
 use crate::player::Player;
 use crate::position::Variant;
+use crate::record::Record;
 use crate::report::stats;
 
 /// The file in the profile directory that keeps the last choices.
@@ -69,7 +71,7 @@ impl Row {
             Row::Size => "Board size",
             Row::InARow => "In a row",
             Row::Misere => "Misère",
-            Row::Statistics => "Your statistics",
+            Row::Statistics => "Your games",
             Row::Quit => "Quit",
         }
     }
@@ -256,6 +258,8 @@ pub enum Start {
         address: String,
         code: String,
     },
+    /// A game of the history, on the board with its review: its record and its players.
+    Open(Record, Player, Player),
     Quit,
     /// A stop signal arrived, with its number.
     Stopped(i32),
@@ -318,6 +322,13 @@ pub enum Screen {
     Joining { code: Option<String> },
     /// The statistics, as `tictactoe stats` prints them; any key goes back.
     Statistics(Vec<String>),
+    /// The rules of the chosen game (`?`); any key goes back.
+    Rules,
+    /// The games of the history ([`Menu::games`]).
+    Games,
+    /// The levels' measured ratings on the chosen game, beside the person's; any key goes
+    /// back.
+    Ladder,
 }
 
 /// What the menu loop must do after a key.
@@ -336,6 +347,10 @@ pub struct Menu {
     pub screen: Screen,
     pub message: String,
     pub size: (u16, u16),
+    /// The person's rating on each board where they played a measured AI, from the history.
+    pub ratings: Vec<stats::Rating>,
+    /// The games of the history, for *Your games*.
+    pub games: GameList,
 }
 
 impl Menu {
@@ -345,7 +360,15 @@ impl Menu {
             screen: Screen::Rows,
             message: String::new(),
             size,
+            ratings: Vec::new(),
+            games: GameList::default(),
         }
+    }
+
+    /// The person's rating on the chosen game, where they have one.
+    pub fn rating(&self) -> Option<&stats::Rating> {
+        let rules = self.choices.variant().to_string();
+        self.ratings.iter().find(|r| r.rules == rules)
     }
 
     /// The highlighted row.
@@ -361,10 +384,15 @@ impl Menu {
         match self.screen.clone() {
             Screen::Rows => self.on_rows(key),
             Screen::Joining { code } => self.joining(key, code),
-            Screen::Statistics(_) => {
+            Screen::Statistics(_) | Screen::Ladder => {
+                self.screen = Screen::Games;
+                Outcome::Stay
+            }
+            Screen::Rules => {
                 self.screen = Screen::Rows;
                 Outcome::Stay
             }
+            Screen::Games => self.on_games(key),
         }
     }
 
@@ -385,8 +413,9 @@ impl Menu {
                 self.choices.row = (digit + count - 1) % count;
             }
             Key::Enter | Key::Char(' ') => return self.activate(),
+            Key::Char('?') => self.screen = Screen::Rules,
             Key::Char(c) => {
-                self.message = format!("'{c}' does nothing here: arrows, digits, Enter, q");
+                self.message = format!("'{c}' does nothing here: arrows, digits, Enter, ?, q");
             }
             Key::Backspace | Key::Interrupt => {}
         }
@@ -408,7 +437,10 @@ impl Menu {
                 self.screen = Screen::Joining { code: None };
                 return Outcome::Stay;
             }
-            Row::Statistics => return Outcome::ShowStatistics,
+            Row::Statistics => {
+                self.screen = Screen::Games;
+                return Outcome::Stay;
+            }
             Row::Quit => Start::Quit,
             row => {
                 if !self.choices.step(row, true) {
@@ -418,6 +450,76 @@ impl Menu {
             }
         };
         Outcome::Done(start)
+    }
+
+    /// A key on *Your games*: choose, filter, open; `s` the statistics, `l` the ladder.
+    fn on_games(&mut self, key: &Key) -> Outcome {
+        let list_key = match key {
+            Key::Up | Key::Char('8') => ListKey::Up,
+            Key::Down | Key::Char('2') => ListKey::Down,
+            Key::Enter | Key::Char(' ') => ListKey::Enter,
+            Key::Escape | Key::Backspace | Key::Char('q') => ListKey::Back,
+            Key::Char('r') => ListKey::Rules,
+            Key::Char('o') => ListKey::Opponent,
+            Key::Char('s') => return Outcome::ShowStatistics,
+            Key::Char('l') => {
+                self.screen = Screen::Ladder;
+                return Outcome::Stay;
+            }
+            _ => {
+                self.message =
+                    "↑↓ choose, Enter opens, r rules, o opponent, s stats, l ladder, Esc back"
+                        .into();
+                return Outcome::Stay;
+            }
+        };
+        self.message.clear();
+        match self.games.key(list_key) {
+            Choice::Stay => Outcome::Stay,
+            Choice::Back => {
+                self.screen = Screen::Rows;
+                Outcome::Stay
+            }
+            Choice::Open(number) => match self.games.entry(number) {
+                Some(entry) => {
+                    let game = &entry.game;
+                    let (x, o) = (game.player(Mark::X), game.player(Mark::O));
+                    Outcome::Done(Start::Open(game.record(), x, o))
+                }
+                None => Outcome::Stay,
+            },
+        }
+    }
+
+    /// The ladder's lines on the chosen game: each level's measured rating and the person's,
+    /// strongest first.
+    pub fn ladder(&self) -> Vec<String> {
+        let variant = self.choices.variant();
+        let mut rungs: Vec<(i32, String)> = Level::all()
+            .filter_map(|level| {
+                let rating = crate::levels::rating(variant, level)?;
+                Some((rating, format!("{level:<10} {rating:>5}")))
+            })
+            .collect();
+        if rungs.is_empty() {
+            return vec![format!(
+                "The levels were measured on 3×3, 5×5, 7×7 and Ultimate, not on {variant}."
+            )];
+        }
+        match self.rating() {
+            Some(r) => rungs.push((r.rating, format!("{:<10} {:>5}  ◂ you", "you", r.rating))),
+            None => rungs.push((
+                i32::MIN,
+                "you: no games against the AI here yet".to_string(),
+            )),
+        }
+        rungs.sort_by_key(|(rating, _)| std::cmp::Reverse(*rating));
+        let mut lines = vec![
+            format!("{variant}: rating (random play is 0)"),
+            String::new(),
+        ];
+        lines.extend(rungs.into_iter().map(|(_, line)| line));
+        lines
     }
 
     /// A key on the join screen: typing the address, then the code.
@@ -499,14 +601,19 @@ fn statistics(ascii: bool) -> Vec<String> {
 }
 
 /// Shows the start screen until something is chosen, remembers the choices and returns what
-/// to start. The terminal is restored before it returns; a stop signal quits.
-pub fn run(color: bool, ascii: bool) -> anyhow::Result<Start> {
+/// to start; `news` is shown on its message line first (why the last choice could not
+/// start). The terminal is restored before it returns; a stop signal quits.
+pub fn run(color: bool, ascii: bool, news: Option<String>) -> anyhow::Result<Start> {
     let stopped = Arc::new(AtomicI32::new(0));
     let flag = Arc::clone(&stopped);
     terminal::on_stop_signal(move |signal| flag.store(signal, Ordering::SeqCst))?;
     let guard = TerminalGuard::enter()?;
     let size = crossterm::terminal::size().context("reading the terminal size")?;
     let mut menu = Menu::new(load(), size);
+    let games = history::games();
+    menu.ratings = stats::Stats::of(&games).ratings;
+    menu.games = GameList::new(games);
+    menu.message = news.unwrap_or_default();
     let mut out = std::io::BufWriter::new(std::io::stdout());
     let mut painter = Painter::new(ascii);
     let mut dirty = true;

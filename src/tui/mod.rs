@@ -6,6 +6,7 @@
 //! the channel until something happens.
 
 pub mod app;
+pub mod games;
 pub mod input;
 pub mod layout;
 pub mod menu;
@@ -15,6 +16,8 @@ pub mod view;
 pub mod worker;
 
 use std::io::{self, BufWriter};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -40,6 +43,8 @@ const TICK: Duration = Duration::from_millis(200);
 const STEP_TICK: Duration = Duration::from_millis(150);
 
 /// How the terminal game is set up.
+// Each bool is an independent switch of the screen, not a hidden state machine.
+#[allow(clippy::struct_excessive_bools)]
 #[derive(Clone, Copy, Debug)]
 pub struct Options {
     pub color: bool,
@@ -50,6 +55,8 @@ pub struct Options {
     pub delay: Duration,
     /// Make `!` panic, to test that a panic restores the terminal.
     pub test_panic: bool,
+    /// The session's game is one of the history: open it in the review.
+    pub open_review: bool,
 }
 
 /// What the session left for the caller to print once the screen is gone.
@@ -126,11 +133,14 @@ pub fn run_with(
     let _guard = TerminalGuard::enter()?;
     let size = crossterm::terminal::size().context("reading the terminal size")?;
     let mut app = App::new(session, size);
+    if options.open_review {
+        app.open_archived();
+    }
     let connection = net.map(|net| {
         app.connect(net.game, net.join_line);
         net.connection
     });
-    read_input(tx.clone())?;
+    let input = read_input(tx.clone())?;
     let worker = Worker::spawn(brain, tx, Message::Answer)?;
     let mut game = Game {
         app,
@@ -141,6 +151,7 @@ pub fn run_with(
         connection: connection.as_ref(),
     };
     game.run(&rx)?;
+    drop(input);
     game.worker.cancel();
     game.app.close();
     if let Some(connection) = &connection {
@@ -284,11 +295,25 @@ impl Game<'_> {
 }
 
 /// Reads terminal events on a thread of their own and sends them to the loop.
-fn read_input(tx: Sender<Message>) -> anyhow::Result<()> {
+fn read_input(tx: Sender<Message>) -> anyhow::Result<InputReader> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let stopped = Arc::clone(&stop);
     thread::Builder::new()
         .name("input".into())
         .spawn(move || {
-            loop {
+            while !stopped.load(Ordering::Relaxed) {
+                // Polled with a timeout, so the thread sees the game end and takes no key
+                // meant for what comes after it (the start screen).
+                match event::poll(INPUT_POLL) {
+                    Ok(false) => continue,
+                    // The game ended while the key came: it is the next screen's.
+                    Ok(true) if stopped.load(Ordering::Relaxed) => break,
+                    Ok(true) => {}
+                    Err(e) => {
+                        let _ = tx.send(Message::InputFailed(e));
+                        break;
+                    }
+                }
                 let message = match event::read() {
                     Ok(event) => Message::Input(event),
                     Err(e) => Message::InputFailed(e),
@@ -300,5 +325,21 @@ fn read_input(tx: Sender<Message>) -> anyhow::Result<()> {
             }
         })
         .context("starting the input thread")?;
-    Ok(())
+    Ok(InputReader { stop })
+}
+
+/// How long the input thread waits for a key before it looks whether the game has ended:
+/// long enough that an idle game costs next to no CPU.
+const INPUT_POLL: Duration = Duration::from_millis(250);
+
+/// The input thread: told to stop when dropped. It reads no key after that, so it need not
+/// be waited for (it ends within [`INPUT_POLL`]).
+struct InputReader {
+    stop: Arc<AtomicBool>,
+}
+
+impl Drop for InputReader {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
 }

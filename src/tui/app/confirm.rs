@@ -26,12 +26,14 @@ impl Leave {
 }
 
 impl App {
-    /// Whether leaving now would lose something: a game a person plays, with a move in it,
-    /// not over, and (in a network game) with the other player still in it.
+    /// Whether leaving now would lose something: a game a person plays, with a move in it
+    /// after any set-up, not over, not one of the history being looked at, and (in a network
+    /// game) with the other player still in it.
     pub(super) fn at_stake(&self) -> bool {
         let game = self.game();
         !game.is_over()
-            && !game.history().is_empty()
+            && !self.archived
+            && game.history().len() > game.setup()
             && self.session.has_human()
             && !self.net.as_ref().is_some_and(|n| n.game.is_over())
     }

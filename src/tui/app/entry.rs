@@ -78,7 +78,12 @@ impl App {
     pub(super) fn column_message(&self) -> String {
         let column = self.column.unwrap_or('a');
         let side = self.game().position().grid_side();
-        format!("Typed {column}… now the row, 1-{side} (Esc cancels)")
+        let hint = if column == 'h' {
+            "; h again: a hint"
+        } else {
+            ""
+        };
+        format!("Typed {column}… now the row, 1-{side} (Esc cancels{hint})")
     }
 
     /// The row after a column letter: the coordinate is played (or queued) like a click.

@@ -1,7 +1,11 @@
 //! The review screen's keys: waiting for the judgement, stepping through the judged moves, and
 //! the position shown for each.
 
+use crate::board::Mark;
+use crate::game::Session;
+use crate::player::Player;
 use crate::position::Position;
+use crate::record::Record;
 use crate::report::review::{self, Judgement};
 use crate::tui::input::{Action, Direction};
 
@@ -72,12 +76,24 @@ impl App {
                 self.message = self.turn_message();
             }
             Action::Explore => self.open_explorer(),
+            Action::PlayOn if self.archived => {
+                let before = self.review().map_or(0, |(j, _, _)| j.number - 1);
+                self.play_on(before);
+            }
+            Action::Export if self.archived => {
+                self.message = format!("Record: {}", self.game().record());
+            }
             Action::Quit | Action::Interrupt | Action::NewRound | Action::Panic => {
                 self.mode = Mode::Playing;
                 self.play_key(action);
             }
             _ => {
-                self.message = "In the review: ← → step through the moves, t explores the search, r or Esc leaves".into();
+                self.message = if self.archived {
+                    "← → step, p plays on from here, w shows the record, t explores, q leaves"
+                } else {
+                    "In the review: ← → step through the moves, t explores the search, r or Esc leaves"
+                }
+                .into();
             }
         }
     }
@@ -91,8 +107,41 @@ impl App {
         }
     }
 
+    /// Opens the session's game, one of the history, in the review: it may be unfinished
+    /// (left), and `p` plays on from the position shown.
+    pub fn open_archived(&mut self) {
+        self.archived = true;
+        self.ask_review();
+    }
+
+    /// `p` in the review of a game of the history: a new game at the position shown (the
+    /// moves before the move on screen), between the same players (a remote player's side
+    /// played here). Set up at a position, it counts for nobody.
+    fn play_on(&mut self, before: usize) {
+        let moves = self.game().history()[..before].to_vec();
+        let record = Record::new(self.game().variant(), moves).expect("a prefix replays");
+        let local = |p: Player| {
+            if p == Player::Remote {
+                Player::Human
+            } else {
+                p
+            }
+        };
+        let (x, o) = (
+            local(self.game().player(Mark::X)),
+            local(self.game().player(Mark::O)),
+        );
+        self.session = Session::starting_at(&record, x, o);
+        self.archived = false;
+        self.mode = Mode::Playing;
+        self.cursor = self.game().position().centre();
+        self.message = format!("Playing on after move {before}. {}", self.turn_message());
+    }
+
     pub(super) fn ask_review(&mut self) {
-        if !self.game().is_over() {
+        if self.archived && !self.game().history().is_empty() {
+            // A game of the history: reviewed as it stands, finished or not.
+        } else if !self.game().is_over() {
             self.message = "The review opens once the game is over".into();
             return;
         }

@@ -225,7 +225,7 @@ pub(super) const HELP: [&str; 15] = [
     "Space        pause or resume AI against AI",
     "?            this help",
     "q Esc Ctrl-C quit (mid-game q and Esc ask first)",
-    "         any key closes this help",
+    "         ? the rules · any other key closes",
 ];
 
 /// The keys of Ultimate tic-tac-toe.
@@ -236,9 +236,9 @@ pub(super) const ULTIMATE_HELP: [&str; 17] = [
     "one digit    when you are sent to a board: the cell",
     "Esc Bksp     choose another board after a first digit",
     "arrows       move the cursor over all 81 cells",
+    "a1 .. i9     play a cell by column and row (h5)",
     "Enter Space  play the cursor's cell; mouse: click one",
-    "u            undo your last move",
-    "h            hint: win rates, or W win D draw L loss",
+    "u h h        undo; hint: win rates, or W D L",
     "n            new round (the other side starts)",
     "l            the AI's level for the next round",
     "r            review the finished game, move by move",
@@ -246,7 +246,7 @@ pub(super) const ULTIMATE_HELP: [&str; 17] = [
     "Space        pause or resume AI against AI",
     "?            this help",
     "q Esc Ctrl-C quit (mid-game q and Esc ask first)",
-    "         any key closes this help",
+    "         ? the rules · any other key closes",
 ];
 
 /// The keys in a box that fits 30×14, for screens too small for the full help.
@@ -259,7 +259,7 @@ pub(super) const SHORT_HELP: [&str; 11] = [
     "l       the AI's level",
     "r       review the game",
     "t       explore the search",
-    "?       this help",
+    "? ?     keys, then rules",
     "q Esc   quit (asks first)",
     "  any key closes this",
 ];
@@ -275,7 +275,7 @@ pub(super) const ULTIMATE_SHORT_HELP: [&str; 12] = [
     "l       the AI's level",
     "r       review the game",
     "t       explore the search",
-    "?       this help",
+    "? ?     keys, then rules",
     "q Esc   quit (asks first)",
     "  any key closes this",
 ];
@@ -293,7 +293,24 @@ fn help_box(help: &[&str]) -> (u16, u16) {
     (inner + 2, help.len() as u16 + 2)
 }
 
+/// The rules of the game in a box over the screen, cut to fit it: `?` twice.
+pub(super) fn draw_rules(frame: &mut Frame, variant: crate::position::Variant) {
+    let lines = crate::report::rules::rules(variant);
+    let room = usize::from(frame.height().saturating_sub(2));
+    let mut shown: Vec<&str> = lines
+        .iter()
+        .map(String::as_str)
+        .take(room.saturating_sub(1))
+        .collect();
+    shown.push("          any key closes");
+    draw_titled(frame, " Rules ", &shown);
+}
+
 fn draw_box(frame: &mut Frame, help: &[&str]) {
+    draw_titled(frame, " Keys ", help);
+}
+
+fn draw_titled(frame: &mut Frame, title: &str, help: &[&str]) {
     let (w, h) = help_box(help);
     let left = frame.width().saturating_sub(w) / 2;
     let top = frame.height().saturating_sub(h) / 2;
@@ -314,7 +331,7 @@ fn draw_box(frame: &mut Frame, help: &[&str]) {
             frame.put(left + dx, top + dy, ch, style);
         }
     }
-    frame.text(left + 2, top, " Keys ", style);
+    frame.text(left + 2, top, title, style);
     for (i, line) in help.iter().enumerate() {
         frame.text(left + 2, top + 1 + i as u16, line, Style::PLAIN);
     }

@@ -9,9 +9,9 @@ const BLOCK: u16 = 44;
 
 /// The keys of the rows screen, widest first; the first that fits is shown.
 const KEYS: [&str; 3] = [
-    "1-9 0 ↑↓ choose · ←→ change · Enter start · q quit",
-    "↑↓ choose · ←→ change · Enter · q quit",
-    "↑↓ ←→ Enter · q quit",
+    "1-9 0 ↑↓ choose · ←→ change · Enter start · ? rules · q quit",
+    "↑↓ choose · ←→ change · Enter · ? rules · q quit",
+    "↑↓ ←→ Enter · ? · q quit",
 ];
 
 /// The whole start screen for the menu's state.
@@ -22,7 +22,13 @@ pub fn render(menu: &Menu, color: bool) -> Frame {
     match &menu.screen {
         Screen::Rows => rows(&mut frame, menu, palette),
         Screen::Joining { code } => joining(&mut frame, menu, code.as_deref()),
-        Screen::Statistics(lines) => statistics(&mut frame, lines),
+        Screen::Statistics(lines) => statistics(&mut frame, "Your statistics", lines),
+        Screen::Rules => {
+            let lines = crate::report::rules::rules(menu.choices.variant());
+            statistics(&mut frame, "Rules", &lines);
+        }
+        Screen::Ladder => statistics(&mut frame, "Ladder", &menu.ladder()),
+        Screen::Games => games(&mut frame, menu),
     }
     frame
 }
@@ -36,6 +42,10 @@ fn rows(frame: &mut Frame, menu: &Menu, palette: Palette) {
     let count = u16::try_from(Row::ALL.len()).unwrap_or(10);
     let top = top(frame, count + 5);
     frame.centred(top, "Tic-tac-toe", Style::PLAIN.bold().fg(palette.accent()));
+    if let Some(rating) = menu.rating() {
+        let line = format!("Your rating on {}: {}", rating.rules, rating.rating);
+        frame.centred(top + 1, &line, Style::PLAIN.dim());
+    }
     // Narrower than the block: one space less each side of the label, values without arrows.
     let compact = frame.width() < BLOCK;
     let left = frame.width().saturating_sub(BLOCK) / 2;
@@ -80,12 +90,80 @@ fn joining(frame: &mut Frame, menu: &Menu, code: Option<&str>) {
     frame.centred(top + 6, "Enter next · Esc back", Style::PLAIN.dim());
 }
 
-fn statistics(frame: &mut Frame, lines: &[String]) {
+/// The keys of *Your games*, widest first; the first that fits is shown.
+const GAMES_KEYS: [&str; 3] = [
+    "↑↓ choose · Enter open · r rules · o opponent · s stats · l ladder · Esc back",
+    "↑↓ Enter open · r o filter · s stats · l ladder · Esc",
+    "↑↓ Enter · r o · s l · Esc",
+];
+
+/// *Your games*: the filters, then the games newest first, scrolled to the highlighted one.
+fn games(frame: &mut Frame, menu: &Menu) {
+    let list = &menu.games;
+    let shown = list.shown();
+    frame.centred(0, "Your games", Style::PLAIN.bold());
+    let filter = format!(
+        "{} · {}",
+        list.rules.as_deref().unwrap_or("all rules"),
+        list.opponent.as_deref().unwrap_or("all opponents")
+    );
+    frame.centred(1, &filter, Style::PLAIN.dim());
+    let room = usize::from(frame.height().saturating_sub(5));
+    if shown.is_empty() {
+        let none = if list.rules.is_none() && list.opponent.is_none() {
+            "No games kept yet: play one, and it is here."
+        } else {
+            "No games match: r and o change the filters."
+        };
+        frame.centred(3, none, Style::PLAIN);
+    }
+    let first = list.at.saturating_sub(room.saturating_sub(1));
+    let widths: Vec<usize> = (0..4)
+        .map(|i| {
+            shown
+                .iter()
+                .map(|(_, c)| c[i].chars().count())
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let number = shown
+        .iter()
+        .map(|(n, _)| n.to_string().len())
+        .max()
+        .unwrap_or(1);
+    for (y, (i, (n, [when, rules, opponent, result]))) in
+        (3..).zip(shown.iter().enumerate().skip(first).take(room))
+    {
+        let line = format!(
+            "{n:>number$}  {when}  {rules:<w1$}  {opponent:<w2$}  {result}",
+            w1 = widths[1],
+            w2 = widths[2],
+        );
+        let line: String = line.chars().take(usize::from(frame.width())).collect();
+        let style = if i == list.at {
+            Style::PLAIN.reverse()
+        } else {
+            Style::PLAIN
+        };
+        frame.text(0, y, &line, style);
+    }
+    let bottom = frame.height().saturating_sub(1);
+    frame.centred(bottom.saturating_sub(1), &menu.message, Style::PLAIN);
+    let keys = GAMES_KEYS
+        .iter()
+        .find(|k| k.chars().count() <= usize::from(frame.width()))
+        .unwrap_or(&GAMES_KEYS[GAMES_KEYS.len() - 1]);
+    frame.centred(bottom, keys, Style::PLAIN.dim());
+}
+
+/// A page of text under a title: the statistics, the rules, the ladder.
+fn statistics(frame: &mut Frame, title: &str, lines: &[String]) {
     let shown = u16::try_from(lines.len())
         .unwrap_or(u16::MAX)
         .min(frame.height().saturating_sub(4));
     let top = top(frame, shown + 4);
-    frame.centred(top, "Your statistics", Style::PLAIN.bold());
+    frame.centred(top, title, Style::PLAIN.bold());
     let widest = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0);
     let left = frame
         .width()
@@ -133,11 +211,11 @@ mod tests {
             "         6  Board size          ◂ 3×3 ▸",
             "         7  In a row            ◂ 3 ▸",
             "         8  Misère              off",
-            "         9  Your statistics",
+            "         9  Your games",
             "         0  Quit",
             "",
             "",
-            "     1-9 0 ↑↓ choose · ←→ change · Enter start · q quit",
+            "1-9 0 ↑↓ choose · ←→ change · Enter start · ? rules · q quit",
         ].join("\n"));
     }
 
@@ -155,10 +233,10 @@ mod tests {
             "6 Board size          3×3",
             "7 In a row            3",
             "8 Misère              off",
-            "9 Your statistics",
+            "9 Your games",
             "0 Quit",
             "",
-            "     ↑↓ ←→ Enter · q quit",
+            "   ↑↓ ←→ Enter · ? · q quit",
         ].join("\n"));
     }
 }

@@ -18,8 +18,8 @@ use std::time::Duration;
 use crate::position::Position;
 use crate::tui::app::App;
 use chrome::{
-    HELP, SHORT_HELP, ULTIMATE_HELP, ULTIMATE_SHORT_HELP, draw_help, draw_status, key_line,
-    message_line, score_line, wrap,
+    HELP, SHORT_HELP, ULTIMATE_HELP, ULTIMATE_SHORT_HELP, draw_help, draw_rules, draw_status,
+    key_line, message_line, score_line, wrap,
 };
 pub use classic::hint_label;
 use frame::Palette;
@@ -102,7 +102,9 @@ pub fn render(app: &App, busy: Option<Duration>, color: bool) -> Frame {
     let below = below + u16::try_from(rows.len().saturating_sub(1)).unwrap_or(0);
     frame.centred(below + 2, &score_line(app, width), Style::PLAIN);
     frame.centred(below + 3, &key_line(app, keys, width), Style::PLAIN.dim());
-    if app.help_open() {
+    if app.rules_open() {
+        draw_rules(&mut frame, app.game().variant());
+    } else if app.help_open() {
         let (lines, short): (&[&str], &[&str]) = if shown.ultimate().is_some() {
             (&ULTIMATE_HELP, &ULTIMATE_SHORT_HELP)
         } else {
@@ -225,6 +227,36 @@ mod tests {
             !text.contains('≈'),
             "no rating where none was measured: {text}"
         );
+    }
+
+    /// Asserts every character of `text` has an ASCII stand-in of its own (`?` only for `?`).
+    fn drawable_in_ascii(text: &str) {
+        for ch in text.chars() {
+            assert!(
+                ch == '?' || paint::ascii(ch) != '?',
+                "{ch:?} has no ASCII stand-in:\n{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn every_character_of_the_game_screens_has_an_ascii_stand_in() {
+        let level = crate::levels::Level::new(4).unwrap();
+        for (variant, size) in [
+            (crate::position::Variant::from(Rules::CLASSIC), (60, 22)),
+            (Rules::new(7, 5, true).unwrap().into(), (80, 40)),
+            (crate::position::Variant::Ultimate, (80, 40)),
+            (crate::position::Variant::Ultimate, (30, 14)),
+        ] {
+            let mut app = App::new(
+                Session::new(variant, Player::Human, Player::Ai(level)),
+                size,
+            );
+            drawable_in_ascii(&render(&app, None, true).to_text());
+            drawable_in_ascii(&render(&app, Some(Duration::from_millis(300)), true).to_text());
+            app.update(Action::Help);
+            drawable_in_ascii(&render(&app, None, true).to_text());
+        }
     }
 
     #[test]
@@ -421,7 +453,7 @@ mod sizes {
             for line in shown {
                 assert!(text.contains(line), "{line:?} at {size:?}:\n{text}");
             }
-            assert!(text.contains("any key closes"), "{text}");
+            assert!(text.contains("key closes"), "{text}");
         }
     }
 }

@@ -109,26 +109,39 @@ fn apply(out: &mut impl Write, style: Style) -> io::Result<()> {
 /// `|`, `=` and `+`, the large marks' strokes `\\`, `/` and `X`, pointers `>` and `<`, and
 /// anything else outside ASCII `?`. One character for one, so the layout stays.
 pub fn ascii(ch: char) -> char {
-    match ch {
-        _ if ch.is_ascii() => ch,
-        '─' | '·' | '…' | '–' | '—' => '-',
-        '━' => '=',
-        '│' | '┃' => '|',
-        '┌' | '┐' | '└' | '┘' | '├' | '┤' | '┬' | '┴' | '┼' | '┏' | '┓' | '┗' | '┛' | '┣' | '┫'
-        | '┳' | '┻' | '╋' | '╭' | '╮' | '╰' | '╯' => '+',
-        '╲' => '\\',
-        '╱' => '/',
-        '╳' | '×' => 'x',
-        '●' | '•' => '*',
-        '◐' | '◓' | '◑' | '◒' => 'o',
-        '▸' | '→' => '>',
-        '◂' | '←' => '<',
-        '↑' => '^',
-        '↓' => 'v',
-        'è' => 'e',
-        _ => '?',
+    if ch.is_ascii() {
+        return ch;
     }
+    STAND_INS
+        .iter()
+        .find(|(these, _)| these.contains(ch))
+        .map_or('?', |&(_, stand_in)| stand_in)
 }
+
+/// The characters drawn outside ASCII, grouped by their ASCII stand-in.
+const STAND_INS: [(&str, char); 20] = [
+    ("─·…–—▄", '-'),
+    ("━▅", '='),
+    ("│┃", '|'),
+    ("┌┐└┘├┤┬┴┼┏┓┗┛┣┫┳┻╋╭╮╰╯±▆", '+'),
+    ("╲", '\\'),
+    ("╱½", '/'),
+    ("╳×", 'x'),
+    ("●•∞▇", '*'),
+    ("◐◓◑◒", 'o'),
+    ("▸→≥", '>'),
+    ("◂←≤", '<'),
+    ("↑", '^'),
+    ("↓", 'v'),
+    ("èé", 'e'),
+    ("≈", '~'),
+    ("α", 'a'),
+    ("β", 'b'),
+    // A sparkline's lowest blocks; the others are above.
+    ("▁", '_'),
+    ("▂▃", '.'),
+    ("█", '#'),
+];
 
 #[cfg(test)]
 mod tests {
@@ -136,7 +149,7 @@ mod tests {
 
     #[test]
     fn every_drawing_character_has_an_ascii_stand_in() {
-        for ch in "─━│┃┌┐└┘├┤┬┴┼┏┓┗┛┣┫┳┻╋╭╮╰╯╲╱╳●•◐◓◑◒▸◂·…→←↑↓×–—è".chars()
+        for ch in "─━│┃┌┐└┘├┤┬┴┼┏┓┗┛┣┫┳┻╋╭╮╰╯╲╱╳●•◐◓◑◒▸◂·…→←↑↓×–—èé≈≤≥±∞½αβ▁▂▃▄▅▆▇█".chars()
         {
             let a = ascii(ch);
             assert!(a.is_ascii() && a != '?', "{ch} → {a}");

@@ -1,0 +1,122 @@
+//! The rules of each game in a few lines, as the program teaches them: the terminal game's
+//! rules page, the start screen's, and the plain front end's `?` print the same text.
+
+use crate::position::Variant;
+
+/// The rules of `variant`, one line each, at most [`WIDTH`] characters a line (blank lines
+/// separate paragraphs).
+pub fn rules(variant: Variant) -> Vec<String> {
+    let mut lines = Vec::new();
+    match variant {
+        Variant::Classic(rules) => {
+            let (n, k) = (rules.size(), rules.k());
+            lines.push(format!(
+                "{n}×{n}, {k} in a row{}",
+                misere_title(rules.misere())
+            ));
+            lines.push(String::new());
+            lines.push("X and O take turns to put their mark on an empty cell; X".into());
+            lines.push("moves first.".into());
+            if rules.misere() {
+                lines.push(format!(
+                    "Misère: whoever completes a line of {k} of their own marks"
+                ));
+                lines.push("(across, down or diagonal) LOSES. Fill the board without".into());
+                lines.push("doing so, and make the other side do it first.".into());
+                lines.push("A full board with no line is a draw.".into());
+            } else {
+                lines.push(format!(
+                    "The first to complete a line of {k} of their own marks"
+                ));
+                lines.push("(across, down or diagonal) wins; longer lines count too.".into());
+                lines.push("A full board with no line is a draw.".into());
+            }
+            lines.push(String::new());
+            if n == 3 {
+                lines.push("Cells are the numeric keypad: 7 8 9 is the top row, 1 2 3".into());
+                lines.push("the bottom; b2 names the centre too.".into());
+            } else {
+                let last = char::from(b'a' + n - 1);
+                lines.push(format!(
+                    "Cells are named by column a-{last} and row 1-{n}, a1 at the"
+                ));
+                lines.push("bottom left, like a chess board: c3, b2.".into());
+            }
+            if n == 3 && k == 3 && !rules.misere() {
+                lines.push("Played well by both sides, every game is a draw.".into());
+            }
+        }
+        Variant::Ultimate => ultimate(&mut lines),
+    }
+    lines
+}
+
+/// The widest line [`rules`] writes.
+pub const WIDTH: usize = 60;
+
+fn misere_title(misere: bool) -> &'static str {
+    if misere { ", misère" } else { "" }
+}
+
+fn ultimate(lines: &mut Vec<String>) {
+    for line in [
+        "Ultimate tic-tac-toe",
+        "",
+        "Nine small boards sit in a 3×3. X and O take turns; X moves",
+        "first. A move is a board and a cell in it: 53 is cell 3 of",
+        "board 5, both numbered like the keypad (7 8 9 on top).",
+        "",
+        "Where you play decides where the other side must play next:",
+        "the cell you choose sends them to the board in its place.",
+        "Play cell 3 of any board, and they must play on board 3.",
+        "",
+        "Three in a row on a small board wins it for good. Win three",
+        "small boards in a row on the big board to win the game.",
+        "A board that is won or full is closed: sent there, you may",
+        "play on any open board instead (a free move).",
+        "If every board closes with no line of boards, it is a draw.",
+    ] {
+        lines.push(line.to_string());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Rules;
+
+    fn every_variant() -> Vec<Variant> {
+        let mut variants = vec![Variant::Ultimate];
+        for n in 3..=7 {
+            for k in 3..=n {
+                for misere in [false, true] {
+                    variants.push(Rules::new(n, k, misere).unwrap().into());
+                }
+            }
+        }
+        variants
+    }
+
+    #[test]
+    fn every_line_of_every_game_fits_the_width() {
+        for variant in every_variant() {
+            for line in rules(variant) {
+                assert!(line.chars().count() <= WIDTH, "{variant}: {line}");
+            }
+        }
+    }
+
+    #[test]
+    fn each_game_names_its_line_its_winner_and_its_cells() {
+        let classic = rules(Rules::CLASSIC.into()).join("\n");
+        assert!(classic.contains("3 in a row") && classic.contains("wins"));
+        assert!(classic.contains("keypad"));
+        let misere = rules(Rules::new(5, 4, true).unwrap().into()).join("\n");
+        assert!(
+            misere.contains("LOSES") && misere.contains("a-e"),
+            "{misere}"
+        );
+        let ultimate = rules(Variant::Ultimate).join("\n");
+        assert!(ultimate.contains("sends them") && ultimate.contains("free move"));
+    }
+}

@@ -1,0 +1,206 @@
+//! *Your games* on the start screen: the history's games, newest first, filtered by rules and
+//! by opponent, and the one to open on the board. Pure state: keys in, what to do out.
+
+use crate::history::Entry;
+use crate::report::stats;
+
+/// The games of the history as the list shows them, with the highlighted one and the
+/// filters.
+#[derive(Clone, Debug, Default)]
+pub struct GameList {
+    /// Every game, oldest first (so game `i` is number `i + 1`, as `tictactoe history`
+    /// numbers them).
+    entries: Vec<Entry>,
+    /// The highlighted row among the shown games.
+    pub at: usize,
+    /// Only games under these rules (`3×3, 3 in a row`), if set.
+    pub rules: Option<String>,
+    /// Only games against this opponent (`level 7 AI`, `two players`), if set.
+    pub opponent: Option<String>,
+}
+
+/// What a key on the list asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Choice {
+    Stay,
+    /// Open the game numbered so (from 1) on the board.
+    Open(usize),
+    /// Back to the rows.
+    Back,
+}
+
+/// A key of the list, as the start screen reads it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ListKey {
+    Up,
+    Down,
+    Enter,
+    Back,
+    /// `r`: the next rules filter.
+    Rules,
+    /// `o`: the next opponent filter.
+    Opponent,
+}
+
+impl GameList {
+    /// The list of `entries`, oldest first as the history keeps them.
+    pub fn new(entries: Vec<Entry>) -> GameList {
+        GameList {
+            entries,
+            ..GameList::default()
+        }
+    }
+
+    /// The games shown, newest first: each with its number in the history and its columns
+    /// (when, rules, opponent, result).
+    pub fn shown(&self) -> Vec<(usize, [String; 4])> {
+        self.entries
+            .iter()
+            .enumerate()
+            .rev()
+            .map(|(i, entry)| (i + 1, stats::columns(entry)))
+            .filter(|(_, [_, rules, opponent, _])| {
+                self.rules
+                    .as_ref()
+                    .is_none_or(|r| rules.starts_with(r.as_str()))
+                    && self.opponent.as_ref().is_none_or(|o| o == opponent)
+            })
+            .collect()
+    }
+
+    /// The game numbered `number` (from 1).
+    pub fn entry(&self, number: usize) -> Option<&Entry> {
+        self.entries.get(number.checked_sub(1)?)
+    }
+
+    /// Acts on one key.
+    pub fn key(&mut self, key: ListKey) -> Choice {
+        let shown = self.shown();
+        match key {
+            ListKey::Up => self.at = self.at.saturating_sub(1),
+            ListKey::Down => self.at = (self.at + 1).min(shown.len().saturating_sub(1)),
+            ListKey::Enter => {
+                if let Some((number, _)) = shown.get(self.at) {
+                    return Choice::Open(*number);
+                }
+            }
+            ListKey::Back => return Choice::Back,
+            ListKey::Rules => {
+                let all = self.values(1);
+                self.rules = next(&all, self.rules.take());
+                self.at = 0;
+            }
+            ListKey::Opponent => {
+                let all = self.values(2);
+                self.opponent = next(&all, self.opponent.take());
+                self.at = 0;
+            }
+        }
+        Choice::Stay
+    }
+
+    /// The distinct values of column `i` over every game, in the order first met (the rules
+    /// without `, set up`).
+    fn values(&self, i: usize) -> Vec<String> {
+        let mut values: Vec<String> = Vec::new();
+        for entry in &self.entries {
+            let column = stats::columns(entry)[i].clone();
+            let value = column.trim_end_matches(", set up").to_string();
+            if !values.contains(&value) {
+                values.push(value);
+            }
+        }
+        values
+    }
+}
+
+/// The filter after `now`: none, then each value in turn, then none again.
+fn next(all: &[String], now: Option<String>) -> Option<String> {
+    match now {
+        None => all.first().cloned(),
+        Some(now) => {
+            let at = all.iter().position(|v| *v == now)?;
+            all.get(at + 1).cloned()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Game, GameEnd};
+    use crate::player::Player;
+    use crate::position::Variant;
+    use crate::record::Record;
+
+    fn entry(variant: Variant, o: Player, moves: &[&str]) -> Entry {
+        let record = Record::parse(variant, moves).unwrap();
+        let mut game = Game::new(variant, Player::Human, o);
+        for &mv in record.moves() {
+            game.play(mv).unwrap();
+        }
+        let end = if game.is_over() {
+            GameEnd::Finished
+        } else {
+            GameEnd::Abandoned
+        };
+        Entry {
+            time: "2026-11-25T10:00:00Z".into(),
+            game,
+            end,
+        }
+    }
+
+    fn list() -> GameList {
+        let classic = Variant::default();
+        GameList::new(vec![
+            entry(classic, Player::EASY, &["7", "1", "8", "2", "9"]),
+            entry(Variant::Ultimate, Player::HARD, &["55", "51"]),
+            entry(classic, Player::HARD, &["5", "1"]),
+        ])
+    }
+
+    #[test]
+    fn games_are_listed_newest_first_with_their_history_numbers() {
+        let numbers: Vec<usize> = list().shown().iter().map(|(n, _)| *n).collect();
+        assert_eq!(numbers, [3, 2, 1]);
+        let mut list = list();
+        assert_eq!(list.key(ListKey::Enter), Choice::Open(3));
+        list.key(ListKey::Down);
+        list.key(ListKey::Down);
+        list.key(ListKey::Down);
+        assert_eq!(
+            list.key(ListKey::Enter),
+            Choice::Open(1),
+            "the oldest, last"
+        );
+        assert_eq!(list.entry(1).unwrap().game.history().len(), 5);
+    }
+
+    #[test]
+    fn filters_cycle_through_the_rules_and_opponents_met_and_back_to_all() {
+        let mut list = list();
+        list.key(ListKey::Rules);
+        assert_eq!(list.rules.as_deref(), Some("3×3, 3 in a row"));
+        assert_eq!(list.shown().len(), 2);
+        list.key(ListKey::Opponent);
+        assert_eq!(list.opponent.as_deref(), Some("level 1 AI"));
+        let numbers: Vec<usize> = list.shown().iter().map(|(n, _)| *n).collect();
+        assert_eq!(numbers, [1]);
+        list.key(ListKey::Rules);
+        list.key(ListKey::Rules);
+        assert_eq!(list.rules, None, "after the last rules, all again");
+        list.key(ListKey::Opponent);
+        list.key(ListKey::Opponent);
+        assert_eq!(list.opponent, None);
+        assert_eq!(list.shown().len(), 3);
+    }
+
+    #[test]
+    fn an_empty_list_opens_nothing() {
+        let mut list = GameList::new(Vec::new());
+        list.key(ListKey::Down);
+        assert_eq!(list.key(ListKey::Enter), Choice::Stay);
+        assert_eq!(list.key(ListKey::Back), Choice::Back);
+    }
+}
