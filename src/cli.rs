@@ -70,8 +70,9 @@ pub struct Cli {
     pub plain: bool,
 
     /// Milliseconds the terminal game waits before showing an AI move, so a person can follow
-    #[arg(long, value_name = "MS", default_value_t = 400)]
-    pub delay: u64,
+    /// [default: 400, or the `delay` of settings.toml]
+    #[arg(long, value_name = "MS")]
+    pub delay: Option<u64>,
 
     /// Board side, 3 to 7 (for `analyze`, boards must have this size)
     #[arg(long, value_name = "N", global = true, value_parser = clap::value_parser!(u8).range(i64::from(MIN_SIZE)..=i64::from(MAX_SIZE)))]
@@ -212,6 +213,8 @@ pub enum Command {
     Stats(StatsArgs),
     /// List the games in the history, numbered, oldest first (`review --game N` reviews one)
     History,
+    /// Print where the history, the start screen's choices and the game to continue are kept
+    Paths,
 }
 
 #[derive(Debug, Args)]
@@ -233,7 +236,7 @@ pub struct ManArgs {
 }
 
 /// The subcommands with a manual page of their own.
-const PAGES: [&str; 9] = [
+const PAGES: [&str; 10] = [
     "analyze",
     "review",
     "host",
@@ -243,6 +246,7 @@ const PAGES: [&str; 9] = [
     "man",
     "stats",
     "history",
+    "paths",
 ];
 
 #[derive(Debug, Args)]
@@ -439,8 +443,11 @@ Every game kept: one JSON line each, appended. \fBtictactoe history\fR lists the
 .TP
 \fImenu.json\fR, in the same directory
 The choices last made on the start screen.
+.TP
+\fIcurrent.json\fR, in the same directory
+The last game played here and not finished, which the start screen offers to continue.
 .SH "SEE ALSO"
-\fBtictactoe\-analyze\fR(1), \fBtictactoe\-review\fR(1), \fBtictactoe\-host\fR(1), \fBtictactoe\-join\fR(1), \fBtictactoe\-explain\fR(1), \fBtictactoe\-stats\fR(1), \fBtictactoe\-history\fR(1), \fBtictactoe\-completions\fR(1), \fBtictactoe\-man\fR(1)
+\fBtictactoe\-analyze\fR(1), \fBtictactoe\-review\fR(1), \fBtictactoe\-host\fR(1), \fBtictactoe\-join\fR(1), \fBtictactoe\-explain\fR(1), \fBtictactoe\-stats\fR(1), \fBtictactoe\-history\fR(1), \fBtictactoe\-paths\fR(1), \fBtictactoe\-completions\fR(1), \fBtictactoe\-man\fR(1)
 "#;
 
 #[derive(Debug, Args)]

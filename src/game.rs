@@ -29,6 +29,9 @@ pub struct Game {
     opening: usize,
     x: Player,
     o: Player,
+    /// The game was left unfinished and taken up again: its record in the history stands for
+    /// the one kept when it was left.
+    resumed: bool,
 }
 
 impl Game {
@@ -39,7 +42,31 @@ impl Game {
             opening: 0,
             x,
             o,
+            resumed: false,
         }
+    }
+
+    /// A game left unfinished, taken up again where it was: `record` played, its first
+    /// `setup` moves set up before play (as [`Game::from_record`] sets them up).
+    pub fn resume(record: &Record, setup: usize, x: Player, o: Player) -> Option<Game> {
+        let opening = Record::new(record.variant(), record.moves().get(..setup)?.to_vec()).ok()?;
+        let mut game = Game::from_record(&opening, x, o);
+        for &mv in &record.moves()[setup..] {
+            game.play(mv).ok()?;
+        }
+        game.resumed = true;
+        Some(game)
+    }
+
+    /// This game, marked as taken up again after it was left (or not).
+    pub fn with_resumed(mut self, resumed: bool) -> Game {
+        self.resumed = resumed;
+        self
+    }
+
+    /// Whether the game was left unfinished and taken up again.
+    pub fn is_resumed(&self) -> bool {
+        self.resumed
     }
 
     /// A game set up at the end of `opening` (`--from`): its moves are part of the record,
@@ -260,6 +287,10 @@ pub trait Journal: fmt::Debug + Send + Sync {
     fn results(&self, _variant: Variant) -> Vec<(Level, Verdict)> {
         Vec::new()
     }
+
+    /// `game`, played here by at least one person, goes on after a move of a person's: kept
+    /// so that it can be continued if the program ends before it does.
+    fn progress(&self, _game: &Game) {}
 }
 
 /// The journal of this process, kept by the binary; sessions made without one keep nothing.
@@ -356,6 +387,15 @@ impl Session {
     pub fn starting_at(opening: &Record, a: Player, b: Player) -> Session {
         let mut session = Session::new(opening.variant(), a, b);
         session.game = Game::from_record(opening, a, b);
+        session
+    }
+
+    /// Round 1 of a session as [`Session::new`] makes it, whose game is `game`: one left
+    /// unfinished, taken up again ([`Game::resume`]).
+    pub fn resuming(game: Game) -> Session {
+        let (x, o) = (game.player(Mark::X), game.player(Mark::O));
+        let mut session = Session::new(game.variant(), x, o);
+        session.game = game;
         session
     }
 
@@ -495,6 +535,11 @@ impl Session {
         self.game.play(mv)?;
         if self.game.is_over() {
             self.enter(GameEnd::Finished);
+        } else if self.game.person_moved()
+            && !self.players.contains(&Player::Remote)
+            && let Some(journal) = &self.journal
+        {
+            journal.progress(&self.game);
         }
         Ok(())
     }

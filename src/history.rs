@@ -18,6 +18,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use anyhow::bail;
 use serde::{Deserialize, Serialize};
 
+use crate::board::Mark;
 use crate::game::{Game, GameEnd, Journal, Tally, Verdict, lone_human};
 use crate::levels::Level;
 use crate::player::Player;
@@ -29,6 +30,10 @@ pub const HOME_VAR: &str = "TICTACTOE_HOME";
 
 /// The history's file name in the profile's directory.
 pub const FILE: &str = "history.jsonl";
+
+/// The file, beside the history, of the last game a person played here and did not finish:
+/// what *Continue your last game* takes up.
+pub const CURRENT: &str = "current.json";
 
 /// A line longer than this is damaged: no game's line comes near it.
 const MAX_LINE: usize = 64 * 1024;
@@ -57,6 +62,11 @@ struct Line {
     /// `abandoned` for a game left unfinished; absent for a finished one.
     #[serde(default, skip_serializing_if = "is_finished")]
     end: GameEnd,
+    /// `true` for a game left unfinished and taken up again: this line stands for the last
+    /// line before it of the game as it was left (same rules and players, its moves a
+    /// beginning of these), which is then no longer read.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    resumed: bool,
 }
 
 #[allow(clippy::trivially_copy_pass_by_ref)] // serde's `skip_serializing_if` passes a reference
@@ -86,11 +96,7 @@ impl Entry {
         let variant = Variant::from_flags(&line.rules)?;
         let (x, o) = (player(&line.x)?, player(&line.o)?);
         let record = Record::parse(variant, &line.moves).ok()?;
-        let setup = Record::new(variant, record.moves().get(..line.setup)?.to_vec()).ok()?;
-        let mut game = Game::from_record(&setup, x, o);
-        for &mv in &record.moves()[line.setup..] {
-            game.play(mv).ok()?;
-        }
+        let game = Game::resume(&record, line.setup, x, o)?.with_resumed(line.resumed);
         (game.is_over() == (line.end == GameEnd::Finished)).then_some(Entry {
             time: line.time,
             game,
@@ -114,7 +120,21 @@ impl Entry {
             moves: record.moves().iter().map(ToString::to_string).collect(),
             setup: game.setup(),
             end: self.end,
+            resumed: game.is_resumed(),
         }
+    }
+
+    /// Whether this game, taken up again, stands for `left`: the same game as it was when
+    /// left unfinished.
+    fn continues(&self, left: &Entry) -> bool {
+        let (game, before) = (&self.game, &left.game);
+        left.end == GameEnd::Abandoned
+            && game.is_resumed()
+            && game.variant() == before.variant()
+            && [Mark::X, Mark::O].map(|m| game.player(m))
+                == [Mark::X, Mark::O].map(|m| before.player(m))
+            && game.setup() == before.setup()
+            && game.history().starts_with(before.history())
     }
 
     /// The person's opponent and the result this game counts as, where it counts (see
@@ -186,6 +206,38 @@ impl Profile {
 
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// The file of the last unfinished game, beside the history.
+    fn current(&self) -> PathBuf {
+        self.path.with_file_name(CURRENT)
+    }
+
+    /// The last game a person played here and did not finish, if it is kept and whole.
+    pub fn unfinished(&self) -> Option<Entry> {
+        let text = fs::read(self.current()).ok()?;
+        let line = serde_json::from_slice::<Line>(text.get(..MAX_LINE.min(text.len()))?).ok()?;
+        let entry = Entry::from_line(line)?;
+        (entry.end == GameEnd::Abandoned).then_some(entry)
+    }
+
+    /// Keeps `game`, not over, as the last unfinished game: written whole to a new file that
+    /// then takes the old one's place, so a crash leaves the old file or the new, never half.
+    fn keep_unfinished(&self, game: &Game) -> io::Result<()> {
+        let entry = Entry {
+            time: now(),
+            game: game.clone(),
+            end: GameEnd::Abandoned,
+        };
+        let text = serde_json::to_string(&entry.to_line())? + "\n";
+        if let Some(dir) = self.path.parent() {
+            fs::create_dir_all(dir)?;
+        }
+        let fresh = self
+            .path
+            .with_file_name(format!("{CURRENT}.{}", std::process::id()));
+        fs::write(&fresh, text)?;
+        fs::rename(&fresh, self.current())
     }
 
     /// Appends `game`, which has ended as `end`, as one line written at once.
@@ -266,7 +318,7 @@ fn ends_whole(file: &mut fs::File) -> io::Result<bool> {
 /// The games in the bytes of a history file, and how many non-empty lines were damaged.
 fn parse(bytes: &[u8]) -> (Vec<Entry>, usize) {
     let mut damaged = 0;
-    let mut entries = Vec::new();
+    let mut entries: Vec<Entry> = Vec::new();
     for line in bytes.split(|&b| b == b'\n') {
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
@@ -276,7 +328,13 @@ fn parse(bytes: &[u8]) -> (Vec<Entry>, usize) {
             .flatten()
             .and_then(Entry::from_line);
         match entry {
-            Some(entry) => entries.push(entry),
+            Some(entry) => {
+                // A game taken up again replaces the line kept when it was left.
+                if let Some(at) = entries.iter().rposition(|left| entry.continues(left)) {
+                    entries.remove(at);
+                }
+                entries.push(entry);
+            }
             None => damaged += 1,
         }
     }
@@ -291,6 +349,20 @@ impl Journal for Profile {
                 self.path.display()
             ));
         }
+        // A finished game is no longer one to continue; one left stays there to be.
+        if end == GameEnd::Finished
+            && self
+                .unfinished()
+                .is_some_and(|kept| game.history().starts_with(kept.game.history()))
+        {
+            let _ = fs::remove_file(self.current());
+        }
+    }
+
+    fn progress(&self, game: &Game) {
+        // A directory that cannot be written is told once, when the game ends and cannot be
+        // kept either; until then the game only cannot be continued after a crash.
+        let _ = self.keep_unfinished(game);
     }
 
     fn tally(&self, opponent: Player, variant: Variant) -> Option<Tally> {
@@ -325,7 +397,7 @@ static DAMAGE_TOLD: AtomicBool = AtomicBool::new(false);
 static HELD: Mutex<Option<Vec<String>>> = Mutex::new(None);
 
 /// Warns on standard error, or later while warnings are held; each text at most once.
-fn warn(text: &str) {
+pub fn warn(text: &str) {
     let line = format!("tictactoe: warning: {text}");
     let mut held = HELD
         .lock()
@@ -372,6 +444,11 @@ pub fn keep_games(off: bool) {
 /// profile that cannot be found or read has none (with a warning).
 pub fn games() -> Vec<Entry> {
     Profile::open().map_or_else(Vec::new, |p| p.read_or_warn())
+}
+
+/// The last game a person played here and did not finish, where there is one to continue.
+pub fn unfinished() -> Option<Entry> {
+    profile_dir().map(Profile::at)?.unfinished()
 }
 
 /// The record `review --last` (`last`) or `review --game N` (`number`) asks for, or `None`
@@ -511,6 +588,75 @@ mod tests {
         let too_long = r#"{"time":"t","rules":"","x":"human","o":"easy","winner":null,"result":null,"moves":["5"],"setup":2,"end":"abandoned"}"#;
         let text = format!("{unfinished}\n{over}\n{too_long}\n");
         assert_eq!(parse(text.as_bytes()).1, 3);
+    }
+
+    #[test]
+    fn a_game_taken_up_again_replaces_the_line_kept_when_it_was_left() {
+        let classic = Variant::default();
+        let left = finished(classic, Player::Human, Player::EASY, &["5", "1"]);
+        let resumed = |moves: &[&str]| {
+            let record = Record::parse(classic, moves).unwrap();
+            Game::resume(&record, 0, Player::Human, Player::EASY).unwrap()
+        };
+        let line = |game: Game, end| {
+            let entry = Entry {
+                time: rfc3339(0),
+                game,
+                end,
+            };
+            serde_json::to_string(&entry.to_line()).unwrap()
+        };
+        let other = finished(classic, Player::Human, Player::HARD, &["5", "1"]);
+        let text = [
+            line(left.clone(), GameEnd::Abandoned),
+            line(other, GameEnd::Abandoned),
+            line(resumed(&["5", "1", "9", "7"]), GameEnd::Abandoned),
+            line(
+                resumed(&["5", "1", "9", "7", "4", "6", "3", "2", "8"]),
+                GameEnd::Finished,
+            ),
+        ]
+        .join("\n");
+        let (entries, damaged) = parse(text.as_bytes());
+        assert_eq!(damaged, 0);
+        let kept: Vec<(usize, GameEnd)> = entries
+            .iter()
+            .map(|e| (e.game.history().len(), e.end))
+            .collect();
+        assert_eq!(
+            kept,
+            [(2, GameEnd::Abandoned), (9, GameEnd::Finished)],
+            "the game against level 7 stays; level 1's left twice, then finished, is one game"
+        );
+        assert_eq!(entries[1].counted(), Some((Player::EASY, Verdict::Drawn)));
+    }
+
+    #[test]
+    fn the_unfinished_game_is_kept_beside_the_history_until_it_ends() {
+        let dir = std::env::temp_dir().join(format!("tictactoe-current-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        let profile = Profile::at(&dir);
+        assert!(profile.unfinished().is_none());
+        let going = finished(
+            Variant::default(),
+            Player::Human,
+            Player::Human,
+            &["5", "1"],
+        );
+        profile.progress(&going);
+        let kept = profile.unfinished().expect("kept");
+        assert_eq!(kept.game.record(), going.record());
+        let mut done = going.clone();
+        for digit in [9, 7, 4, 6, 3, 2, 8] {
+            done.play(crate::board::Board::default().numpad(digit).unwrap())
+                .unwrap();
+        }
+        profile.enter(&done, GameEnd::Finished);
+        assert!(
+            profile.unfinished().is_none(),
+            "a finished game is not offered"
+        );
+        let _ = fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -47,6 +47,7 @@ pub mod rating;
 pub mod record;
 pub mod report;
 pub mod search;
+pub mod settings;
 pub mod tui;
 pub mod ultimate;
 pub mod waiting;

@@ -23,6 +23,7 @@ use tictactoe::player::{Brain, Player};
 use tictactoe::position::Variant;
 use tictactoe::record::Record;
 use tictactoe::report::{analyze, explain, review, stats};
+use tictactoe::settings;
 use tictactoe::tui::{self, menu::Start};
 
 fn main() -> ExitCode {
@@ -73,6 +74,10 @@ fn try_main(cli: &Cli, matches: &ArgMatches) -> anyhow::Result<ExitCode> {
             )?;
             Ok(ExitCode::SUCCESS)
         }
+        Some(Command::Paths) => {
+            paths(&mut io::stdout().lock())?;
+            Ok(ExitCode::SUCCESS)
+        }
         Some(Command::History) => {
             stats::write_list(&mut io::stdout().lock(), &history::games())?;
             Ok(ExitCode::SUCCESS)
@@ -83,7 +88,7 @@ fn try_main(cli: &Cli, matches: &ArgMatches) -> anyhow::Result<ExitCode> {
         Some(Command::Join(args)) => join(cli, args),
         Some(Command::Explain(args)) => explain(cli, args),
         None if wants_menu(cli, matches) => menu(cli),
-        None => local(cli),
+        None => local(cli, matches),
     }
 }
 
@@ -113,6 +118,37 @@ fn refuse_misplaced(cli: &Cli, matches: &ArgMatches) {
     if let Some(message) = cli::misplaced(matches).or_else(|| cli::contradiction(matches, cli)) {
         usage_error(&message);
     }
+}
+
+/// `tictactoe paths`: where the profile's files are, and which of them exist.
+fn paths(out: &mut dyn Write) -> io::Result<()> {
+    let Some(dir) = history::profile_dir() else {
+        return writeln!(
+            out,
+            "No data directory here: set {} to keep games.",
+            history::HOME_VAR
+        );
+    };
+    let from = if std::env::var_os(history::HOME_VAR).is_some_and(|v| !v.is_empty()) {
+        format!(" (from {})", history::HOME_VAR)
+    } else {
+        String::new()
+    };
+    writeln!(out, "Profile directory{from}: {}", dir.display())?;
+    for (what, file) in [
+        ("History", history::FILE),
+        ("Start screen choices", "menu.json"),
+        ("Game to continue", history::CURRENT),
+    ] {
+        let path = dir.join(file);
+        let state = if path.exists() {
+            ""
+        } else {
+            " (not there yet)"
+        };
+        writeln!(out, "{what}: {}{state}", path.display())?;
+    }
+    Ok(())
 }
 
 /// `tictactoe man`: one page on standard output, or every page into a directory.
@@ -265,7 +301,7 @@ fn menu(cli: &Cli) -> anyhow::Result<ExitCode> {
     let mut last: Option<tui::Summary> = None;
     let mut news = None;
     loop {
-        let start = tui::menu::run(cli.color(), cli.ascii(), news.take())?;
+        let start = tui::menu::run(color(cli), ascii(cli), news.take())?;
         let summary = match start {
             Start::Quit => break,
             Start::Stopped(signal) => return Ok(ExitCode::from(128 + signal as u8)),
@@ -286,16 +322,31 @@ fn menu(cli: &Cli) -> anyhow::Result<ExitCode> {
     }
 }
 
+/// Options for a game started from the start screen: a first Ultimate game (none in the
+/// history) opens with its lesson.
+fn first_game_options(cli: &Cli, variant: Variant) -> tui::Options {
+    let first = variant == Variant::Ultimate
+        && !history::games()
+            .iter()
+            .any(|entry| entry.game.variant() == Variant::Ultimate);
+    tui::Options {
+        lesson: first,
+        ..screen_options(cli)
+    }
+}
+
 /// Plays what the start screen chose, full-screen, and says how it ended.
 fn from_menu(cli: &Cli, start: Start) -> anyhow::Result<tui::Summary> {
     match start {
-        Start::Play(variant, x, o) => {
-            tui::run(Session::new(variant, x, o), brain(cli), screen_options(cli))
-        }
+        Start::Play(variant, x, o) => tui::run(
+            Session::new(variant, x, o),
+            brain(cli),
+            first_game_options(cli, variant),
+        ),
         Start::PlayAuto(variant) => {
             let mut session = Session::new(variant, Player::Human, Player::Ai(Adaptive::MIDDLE));
             session.adapt_level();
-            tui::run(session, brain(cli), screen_options(cli))
+            tui::run(session, brain(cli), first_game_options(cli, variant))
         }
         Start::Host { variant, online } => {
             let opening = Record::new(variant, Vec::new())?;
@@ -328,14 +379,30 @@ fn from_menu(cli: &Cli, start: Start) -> anyhow::Result<tui::Summary> {
             let session = Session::starting_at(&record, here(x), here(o));
             tui::run(session, brain(cli), options)
         }
+        Start::Resume(record, setup, x, o) => {
+            let Some(game) = tictactoe::game::Game::resume(&record, setup, x, o) else {
+                anyhow::bail!("the last game could not be taken up again");
+            };
+            tui::run(Session::resuming(game), brain(cli), screen_options(cli))
+        }
         Start::Quit | Start::Stopped(_) => Ok(tui::Summary::cancelled()),
     }
 }
 
 /// A game here as the command line sets it up: `-x`, `-o` and `--level` choose the players,
 /// `--from` the position of the first game.
-fn local(cli: &Cli) -> anyhow::Result<ExitCode> {
-    let Some((x, o, adapts)) = cli.players() else {
+fn local(cli: &Cli, matches: &ArgMatches) -> anyhow::Result<ExitCode> {
+    let given = |id| matches.value_source(id) == Some(ValueSource::CommandLine);
+    let players = if given("x") || given("o") || given("level") {
+        cli.players()
+    } else {
+        // No player named: the opponent of the settings.
+        Some(match settings::load().opponent() {
+            settings::Opponent::Fixed(ai) => (Player::Human, ai, false),
+            settings::Opponent::Auto => (Player::Human, Player::Ai(Adaptive::MIDDLE), true),
+        })
+    };
+    let Some((x, o, adapts)) = players else {
         anyhow::bail!(
             "--level sets the level of an AI that plays a person: one of -x and -o must be human, the other an AI"
         );
@@ -366,14 +433,28 @@ fn play(cli: &Cli, mut session: Session) -> anyhow::Result<ExitCode> {
     Ok(exit_code(ending))
 }
 
+/// The terminal game's options: the flags, and where they say nothing, the settings.
 fn screen_options(cli: &Cli) -> tui::Options {
+    let settings = settings::load();
     tui::Options {
-        color: cli.color(),
-        ascii: cli.ascii(),
-        delay: Duration::from_millis(cli.delay),
+        color: color(cli),
+        ascii: ascii(cli),
+        delay: Duration::from_millis(cli.delay.unwrap_or(settings.delay)),
         test_panic: std::env::var_os("TICTACTOE_TEST_PANIC").is_some(),
         open_review: false,
+        hints: settings.hints,
+        lesson: false,
     }
+}
+
+/// Whether to draw in colour: the flags and `NO_COLOR` allow it, and so do the settings.
+fn color(cli: &Cli) -> bool {
+    cli.color() && settings::load().color
+}
+
+/// Whether to draw with ASCII only: `--ascii`, the locale, or the settings.
+fn ascii(cli: &Cli) -> bool {
+    cli.ascii() || settings::load().ascii
 }
 
 /// What the terminal game leaves on the terminal: the score, the last record and, with
@@ -555,6 +636,7 @@ fn network(
 
 fn plain_options(cli: &Cli) -> plain::Options {
     plain::Options {
+        no_hints: !settings::load().hints,
         echo: !io::stdin().is_terminal(),
         review: cli.review,
     }

@@ -48,6 +48,8 @@ pub struct Options {
     pub echo: bool,
     /// Judge every move once the game is over and print the review.
     pub review: bool,
+    /// The settings turned hints off: `h` says so.
+    pub no_hints: bool,
 }
 
 /// Plays the session's game to the end through lines of text. A finished game ends with the
@@ -108,7 +110,7 @@ pub fn run(
                     write!(out, "{}", show(session.game().position()))?;
                 }
             },
-            Typed::Hint => hint(game, brain, out)?,
+            Typed::Hint => hint(game, brain, out, !options.no_hints)?,
             Typed::Handled => {}
         }
     }
@@ -251,7 +253,10 @@ fn play(session: &mut Session, mv: Move, out: &mut dyn Write) -> io::Result<bool
     }
 }
 
-fn hint(game: &Game, brain: &mut Brain, out: &mut dyn Write) -> io::Result<()> {
+fn hint(game: &Game, brain: &mut Brain, out: &mut dyn Write, on: bool) -> io::Result<()> {
+    if !on {
+        return writeln!(out, "Hints are off in your settings (hints = false).");
+    }
     let position = game.position();
     let report = analyze::Report::from_moves(position, brain.hint(position));
     write!(out, "Hint:\n{}", analyze::text(&report))

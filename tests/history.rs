@@ -415,3 +415,55 @@ fn a_line_cut_short_does_not_swallow_the_next_game() {
         text(&listed.stderr)
     );
 }
+
+#[test]
+fn paths_names_the_profile_files_and_which_exist() {
+    let home = home("paths");
+    run(&home, &["--plain", "-o", "human"], X_WINS);
+    let out = text(&run(&home, &["paths"], "").stdout);
+    let dir = home.display().to_string();
+    assert!(
+        out.starts_with(&format!("Profile directory (from TICTACTOE_HOME): {dir}\n")),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!("History: {dir}/history.jsonl\n")),
+        "{out}"
+    );
+    assert!(out.contains("current.json (not there yet)"), "{out}");
+}
+
+#[test]
+fn a_damaged_settings_file_gives_one_warning_and_the_defaults() {
+    let home = home("settings-damaged");
+    fs::create_dir_all(&home).unwrap();
+    fs::write(home.join("settings.toml"), "delay = [\n").unwrap();
+    let out = run(&home, &["--plain", "-o", "human"], X_WINS);
+    assert!(out.status.success());
+    assert!(text(&out.stdout).contains("Record: 7 1 8 2 9"));
+    let stderr = text(&out.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("settings.toml is damaged") && stderr.contains("default settings"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn the_settings_choose_the_opponent_and_turn_hints_off_and_flags_win() {
+    let home = home("settings");
+    fs::create_dir_all(&home).unwrap();
+    fs::write(
+        home.join("settings.toml"),
+        "opponent = \"easy\"\nhints = false\n",
+    )
+    .unwrap();
+    let out = text(&run(&home, &["--plain", "--seed", "1"], "5\nh\nq\n").stdout);
+    assert!(out.contains("O (level 1) plays"), "{out}");
+    assert!(out.contains("Hints are off in your settings"), "{out}");
+    let out = text(&run(&home, &["--plain", "-o", "human"], "5\nq\n").stdout);
+    assert!(
+        !out.contains("O (level"),
+        "-o wins over the settings: {out}"
+    );
+}

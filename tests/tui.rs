@@ -994,6 +994,13 @@ fn two_terminals_play_over_the_network_and_rematch() {
     host.wait_text("X left the game. q quits");
     host.send("q");
     assert!(host.wait_exit());
+    host.wait_text("Record:");
+    assert!(!host.screen().contains("Join with"), "{}", host.screen());
+    assert!(
+        !joiner.screen().contains("Connecting to"),
+        "{}",
+        joiner.screen()
+    );
 }
 
 #[cfg(feature = "online")]
@@ -1180,6 +1187,8 @@ fn two_humans_ultimate() -> Tui {
 #[test]
 fn ultimate_shows_the_nine_by_nine_grid_and_x_may_play_anywhere() {
     let tui = two_humans_ultimate();
+    // The whole first frame: its last lines may come after the first.
+    tui.wait_text("q quit");
     let screen = tui.screen();
     for text in [
         "Ultimate tic-tac-toe · round 1",
@@ -1483,7 +1492,7 @@ fn arrows_change_the_rules_before_the_game_starts() {
 }
 
 #[test]
-fn question_mark_shows_the_rules_on_the_start_screen_and_in_the_game() {
+fn question_mark_shows_the_rules_on_the_start_screen_and_in_the_game_after_the_first_lesson() {
     let mut tui = menu("rules-page");
     tui.send("?");
     tui.wait_text("3×3, 3 in a row");
@@ -1496,6 +1505,12 @@ fn question_mark_shows_the_rules_on_the_start_screen_and_in_the_game() {
     tui.wait_text("5  Ultimate            on");
     tui.send("2");
     tui.send("\r");
+    // A first Ultimate game opens with its lesson: any key turns a page, Esc skips the rest.
+    tui.wait_text("Lesson 1 of 3: where you are sent");
+    tui.send(" ");
+    tui.wait_text("Lesson 2 of 3: a closed board");
+    tui.send("\x1b");
+    tui.wait_for("the lesson closed", |s| !s.contents().contains("Lesson"));
     tui.wait_text("X to move");
     tui.send("?");
     tui.wait_text("? the rules");
@@ -1541,6 +1556,72 @@ fn a_game_of_the_history_opens_on_the_board_and_is_played_on_from_a_move() {
     tui.send("q");
     assert!(tui.wait_exit());
     tui.assert_restored();
+}
+
+#[test]
+fn a_game_killed_mid_way_is_continued_from_the_start_screen() {
+    let home = format!("{}/menu-continue", env!("CARGO_TARGET_TMPDIR"));
+    let _ = std::fs::remove_dir_all(&home);
+    let mut tui = Tui::start_with(&[], &[("TICTACTOE_HOME", &home)]);
+    tui.wait_text("9  Your games");
+    assert!(
+        !tui.screen().contains("c continues"),
+        "nothing to continue yet"
+    );
+    tui.send("2");
+    tui.send("\r");
+    tui.wait_text("X to move (Player 1)");
+    tui.send("7");
+    tui.send("1");
+    tui.wait_board("X../.../O..");
+    kill(tui.pid(), Signal::SIGKILL).unwrap();
+    tui.wait_exit();
+    let mut tui = Tui::start_with(&[], &[("TICTACTOE_HOME", &home)]);
+    tui.wait_text("c continues: 3×3, 3 in a row, two players, 2 moves");
+    tui.send("c");
+    tui.wait_board("X../.../O..");
+    for key in ["8", "2", "9"] {
+        tui.send(key);
+    }
+    tui.wait_text("X (Player 1) wins");
+    tui.send("q");
+    tui.wait_text("9  Your games");
+    assert!(!tui.screen().contains("c continues"), "{}", tui.screen());
+    tui.send("q");
+    assert!(tui.wait_exit());
+    tui.assert_restored();
+    let history = std::fs::read_to_string(format!("{home}/history.jsonl")).unwrap();
+    assert_eq!(history.lines().count(), 1, "{history}");
+    assert!(history.contains(r#""resumed":true"#), "{history}");
+}
+
+#[test]
+fn the_settings_page_saves_and_the_game_follows_it() {
+    let mut tui = menu("settings");
+    tui.send("s");
+    tui.wait_text("AI move delay");
+    // Down to hints, off, and Enter saves.
+    tui.send("\x1b[B");
+    tui.send("\x1b[B");
+    tui.send("\x1b[C");
+    tui.wait_text("Hints                 ◂ off ▸");
+    tui.send("\r");
+    tui.wait_text("Settings saved");
+    let saved = std::fs::read_to_string(format!(
+        "{}/menu-settings/settings.toml",
+        env!("CARGO_TARGET_TMPDIR")
+    ))
+    .unwrap();
+    assert!(saved.contains("hints = false"), "{saved}");
+    tui.send("2");
+    tui.send("\r");
+    tui.wait_text("X to move (Player 1)");
+    tui.send("h");
+    tui.wait_text("Hints are off in your settings");
+    tui.send("q");
+    tui.wait_text("9  Your games");
+    tui.send("q");
+    assert!(tui.wait_exit());
 }
 
 #[test]

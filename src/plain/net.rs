@@ -292,7 +292,12 @@ impl<'a> Game<'a> {
                 return Ok(Some(Ending::Quit));
             }
             Typed::Undo => writeln!(self.out, "{NO_UNDO}.")?,
-            Typed::Hint => hint(network.session.game(), self.brain, self.out)?,
+            Typed::Hint => hint(
+                network.session.game(),
+                self.brain,
+                self.out,
+                !self.options.no_hints,
+            )?,
             Typed::Handled => {}
         }
         Ok(None)

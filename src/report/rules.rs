@@ -51,6 +51,44 @@ pub fn rules(variant: Variant) -> Vec<String> {
     lines
 }
 
+/// The first Ultimate game's lesson: three short pages, each a title and its lines (at most
+/// [`WIDTH`] characters).
+pub const ULTIMATE_LESSON: [(&str, [&str; 6]); 3] = [
+    (
+        "Lesson 1 of 3: where you are sent",
+        [
+            "Nine small boards make the big one. A move is a board and",
+            "a cell: 53 is cell 3 of board 5, both numbered like the",
+            "keypad. The cell you pick sends the other side to the",
+            "board in the same place: play cell 3 of any board, and",
+            "they must play on board 3. The boards open to the side",
+            "to move have their corners marked.",
+        ],
+    ),
+    (
+        "Lesson 2 of 3: a closed board",
+        [
+            "Three in a row on a small board wins it for good, and",
+            "the board closes: no more moves there. A full board",
+            "closes too. Win three boards in a row on the big board",
+            "to win the game.",
+            "",
+            "",
+        ],
+    ),
+    (
+        "Lesson 3 of 3: a free move",
+        [
+            "Sent to a closed board, you have a free move: play on",
+            "any open board. Your first move of the game is free too.",
+            "Where you play still sends the other side, so choose",
+            "the cell as well as the board.",
+            "",
+            "",
+        ],
+    ),
+];
+
 /// The widest line [`rules`] writes.
 pub const WIDTH: usize = 60;
 
@@ -102,6 +140,16 @@ mod tests {
         for variant in every_variant() {
             for line in rules(variant) {
                 assert!(line.chars().count() <= WIDTH, "{variant}: {line}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_lesson_fits_the_width() {
+        for (title, lines) in ULTIMATE_LESSON {
+            assert!(title.chars().count() <= WIDTH);
+            for line in lines {
+                assert!(line.chars().count() <= WIDTH, "{line}");
             }
         }
     }

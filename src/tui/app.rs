@@ -85,6 +85,9 @@ pub enum Event {
     Tick,
 }
 
+// The bools are independent switches (the rules' page, a game of the history, hints off,
+// quitting), not a hidden state machine: the mode is `mode`.
+#[allow(clippy::struct_excessive_bools)]
 pub struct App {
     session: Session,
     mode: Mode,
@@ -106,6 +109,10 @@ pub struct App {
     rules_page: bool,
     /// The game is one of the history, opened to be reviewed (and played on from).
     archived: bool,
+    /// The settings turned hints off.
+    no_hints: bool,
+    /// The page of the first Ultimate game's lesson on screen, if it is.
+    lesson: Option<usize>,
     quit: bool,
     /// Set in a network game.
     net: Option<net::Net>,
@@ -129,6 +136,8 @@ impl App {
             size,
             rules_page: false,
             archived: false,
+            no_hints: false,
+            lesson: None,
             quit: false,
             net: None,
         };
@@ -325,6 +334,18 @@ impl App {
     /// # Panics
     /// On [`Action::Panic`], which only a test build of the key map produces.
     pub fn update(&mut self, action: Action) {
+        // The lesson's pages go by with any key; Esc skips the rest, Ctrl-C still quits.
+        if let Some(page) = self.lesson {
+            self.lesson = match action {
+                Action::Escape => None,
+                Action::Interrupt => {
+                    self.quit = true;
+                    None
+                }
+                _ => Some(page + 1).filter(|&p| p < crate::report::rules::ULTIMATE_LESSON.len()),
+            };
+            return;
+        }
         // The help opens over whatever is on screen, and what was going on goes on under it.
         if action == Action::Help && !self.help_open() {
             let under = std::mem::replace(&mut self.mode, Mode::Playing);
@@ -495,8 +516,26 @@ impl App {
         }
     }
 
+    /// Opens the lesson of a first Ultimate game over the board.
+    pub fn start_lesson(&mut self) {
+        self.lesson = Some(0);
+    }
+
+    /// The lesson's page on screen, if any.
+    pub fn lesson(&self) -> Option<usize> {
+        self.lesson
+    }
+
+    /// Turns hints on or off, as the settings say.
+    pub fn set_hints(&mut self, on: bool) {
+        self.no_hints = !on;
+    }
+
     fn ask_hint(&mut self) {
         match self.game().turn() {
+            _ if self.no_hints => {
+                self.message = "Hints are off in your settings (s on the start screen)".into();
+            }
             None => self.message = "The game is over: no hint".into(),
             Some((_, player)) if !player.is_human() && !self.paused() => {
                 self.message = "Hints are for your turn".into();

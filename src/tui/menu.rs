@@ -15,6 +15,7 @@ use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifier
 use serde::{Deserialize, Serialize};
 
 use super::games::{Choice, GameList, ListKey};
+use super::settings_page::{PageKey, SettingsPage};
 use super::terminal::{self, TerminalGuard};
 use super::view::{self, Painter};
 use crate::board::{MAX_SIZE, MIN_SIZE, Mark, Rules};
@@ -260,6 +261,9 @@ pub enum Start {
     },
     /// A game of the history, on the board with its review: its record and its players.
     Open(Record, Player, Player),
+    /// The last unfinished game, taken up again: its record, how many of its moves were set
+    /// up, and its players.
+    Resume(Record, usize, Player, Player),
     Quit,
     /// A stop signal arrived, with its number.
     Stopped(i32),
@@ -329,6 +333,8 @@ pub enum Screen {
     /// The levels' measured ratings on the chosen game, beside the person's; any key goes
     /// back.
     Ladder,
+    /// The settings ([`Menu::settings`]), saved when left.
+    Settings,
 }
 
 /// What the menu loop must do after a key.
@@ -337,6 +343,8 @@ pub enum Outcome {
     Stay,
     /// Read the statistics and show them.
     ShowStatistics,
+    /// Save the settings page's settings.
+    SaveSettings,
     Done(Start),
 }
 
@@ -351,6 +359,10 @@ pub struct Menu {
     pub ratings: Vec<stats::Rating>,
     /// The games of the history, for *Your games*.
     pub games: GameList,
+    /// The last game a person played here and left unfinished, to continue with `c`.
+    pub unfinished: Option<history::Entry>,
+    /// The settings, as the settings page (`s`) changes them.
+    pub settings: SettingsPage,
 }
 
 impl Menu {
@@ -362,7 +374,18 @@ impl Menu {
             size,
             ratings: Vec::new(),
             games: GameList::default(),
+            unfinished: None,
+            settings: SettingsPage::default(),
         }
+    }
+
+    /// The line that offers the unfinished game: `c continues: 3×3, 3 in a row, level 7 AI,
+    /// 4 moves`.
+    pub fn continue_line(&self) -> Option<String> {
+        let entry = self.unfinished.as_ref()?;
+        let [_, rules, opponent, _] = stats::columns(entry);
+        let moves = entry.game.history().len();
+        Some(format!("c continues: {rules}, {opponent}, {moves} moves"))
     }
 
     /// The person's rating on the chosen game, where they have one.
@@ -393,6 +416,21 @@ impl Menu {
                 Outcome::Stay
             }
             Screen::Games => self.on_games(key),
+            Screen::Settings => {
+                let page_key = match key {
+                    Key::Up | Key::Char('8') => PageKey::Up,
+                    Key::Down | Key::Char('2') => PageKey::Down,
+                    Key::Left | Key::Char('4') => PageKey::Left,
+                    Key::Right | Key::Char('6') => PageKey::Right,
+                    Key::Enter | Key::Escape | Key::Char('q' | 's') => PageKey::Leave,
+                    _ => return Outcome::Stay,
+                };
+                if self.settings.key(page_key) {
+                    self.screen = Screen::Rows;
+                    return Outcome::SaveSettings;
+                }
+                Outcome::Stay
+            }
         }
     }
 
@@ -414,8 +452,20 @@ impl Menu {
             }
             Key::Enter | Key::Char(' ') => return self.activate(),
             Key::Char('?') => self.screen = Screen::Rules,
+            Key::Char('s') => self.screen = Screen::Settings,
+            Key::Char('c') if self.unfinished.is_some() => {
+                if let Some(entry) = &self.unfinished {
+                    let game = &entry.game;
+                    return Outcome::Done(Start::Resume(
+                        game.record(),
+                        game.setup(),
+                        game.player(Mark::X),
+                        game.player(Mark::O),
+                    ));
+                }
+            }
             Key::Char(c) => {
-                self.message = format!("'{c}' does nothing here: arrows, digits, Enter, ?, q");
+                self.message = format!("'{c}' does nothing here: arrows, digits, Enter, ?, s, q");
             }
             Key::Backspace | Key::Interrupt => {}
         }
@@ -568,12 +618,19 @@ fn choices_file() -> Option<PathBuf> {
     history::profile_dir().map(|dir| dir.join(FILE))
 }
 
-/// The remembered choices: the defaults where there are none or the file cannot be read.
+/// The remembered choices: where there are none or the file cannot be read, the defaults
+/// with the settings' opponent.
 pub fn load() -> Choices {
     choices_file()
         .and_then(|path| std::fs::read_to_string(path).ok())
         .and_then(|text| serde_json::from_str::<Choices>(&text).ok())
-        .unwrap_or_default()
+        .unwrap_or_else(|| Choices {
+            level: match crate::settings::load().opponent() {
+                crate::settings::Opponent::Fixed(ai) => name(ai),
+                crate::settings::Opponent::Auto => AUTO.to_string(),
+            },
+            ..Choices::default()
+        })
         .checked()
 }
 
@@ -613,6 +670,8 @@ pub fn run(color: bool, ascii: bool, news: Option<String>) -> anyhow::Result<Sta
     let games = history::games();
     menu.ratings = stats::Stats::of(&games).ratings;
     menu.games = GameList::new(games);
+    menu.unfinished = history::unfinished();
+    menu.settings.settings = crate::settings::load();
     menu.message = news.unwrap_or_default();
     let mut out = std::io::BufWriter::new(std::io::stdout());
     let mut painter = Painter::new(ascii);
@@ -647,6 +706,12 @@ pub fn run(color: bool, ascii: bool, news: Option<String>) -> anyhow::Result<Sta
         match menu.update(&key) {
             Outcome::Stay => {}
             Outcome::ShowStatistics => menu.screen = Screen::Statistics(statistics(ascii)),
+            Outcome::SaveSettings => {
+                menu.message = match crate::settings::save(&menu.settings.settings) {
+                    Ok(()) => "Settings saved (flags still win over them)".to_string(),
+                    Err(e) => format!("The settings were not saved: {e}"),
+                };
+            }
             Outcome::Done(start) => break start,
         }
     };

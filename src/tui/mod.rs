@@ -11,6 +11,7 @@ pub mod input;
 pub mod layout;
 pub mod menu;
 mod net;
+pub mod settings_page;
 mod terminal;
 pub mod view;
 pub mod worker;
@@ -57,6 +58,10 @@ pub struct Options {
     pub test_panic: bool,
     /// The session's game is one of the history: open it in the review.
     pub open_review: bool,
+    /// Whether `h` gives hints.
+    pub hints: bool,
+    /// Open with the lesson of a first Ultimate game.
+    pub lesson: bool,
 }
 
 /// What the session left for the caller to print once the screen is gone.
@@ -133,6 +138,10 @@ pub fn run_with(
     let _guard = TerminalGuard::enter()?;
     let size = crossterm::terminal::size().context("reading the terminal size")?;
     let mut app = App::new(session, size);
+    app.set_hints(options.hints);
+    if options.lesson {
+        app.start_lesson();
+    }
     if options.open_review {
         app.open_archived();
     }

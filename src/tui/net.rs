@@ -1,7 +1,7 @@
 //! The terminal game over the network: set up through [`crate::net::setup`] before the
 //! screen is taken, then the usual loop with the connection beside it.
 
-use std::io::{self, Write};
+use std::io;
 use std::sync::mpsc::Sender;
 use std::thread;
 use std::time::Duration;
@@ -21,24 +21,30 @@ pub fn host(
     options: Options,
 ) -> anyhow::Result<Summary> {
     let keys = waiting::keys_cancel();
-    if keys && how.is_online() {
+    let said = keys && how.is_online();
+    if said {
         println!("Reaching a relay (q cancels)…");
     }
-    let Some(listening) = waiting::cancellable(keys, move || setup::listen(how, opening))? else {
+    let listening = waiting::cancellable(keys, move || setup::listen(how, opening));
+    if said {
+        unsay()?;
+    }
+    let Some(listening) = listening? else {
         return Ok(Summary::cancelled());
     };
     let listening = listening?;
-    let join_line = listening.join_line().to_string();
-    let mut out = io::stdout().lock();
-    if let Some(note) = listening.note() {
-        writeln!(out, "{note}.")?;
-    }
-    writeln!(out, "{join_line}")?;
-    if let Some(line) = listening.local_line() {
-        writeln!(out, "{line}")?;
-    }
-    out.flush()?;
-    drop(out);
+    // Everything a friend needs, on the screen while it waits (and nothing left behind on the
+    // terminal after): the ticket or address and code, and an online host's code on this
+    // network beside it.
+    let join_line = [
+        listening.note().map(|note| format!("{note}.")),
+        Some(listening.join_line().to_string()),
+        listening.local_line(),
+    ]
+    .into_iter()
+    .flatten()
+    .collect::<Vec<_>>()
+    .join("\n");
     let (tx, rx) = channel();
     let network = listening.start(sink(tx.clone(), Message::Net))?;
     watch_path(network.watch.clone(), &tx)?;
@@ -57,7 +63,9 @@ pub fn join(target: Target, brain: Brain, options: Options) -> anyhow::Result<Su
     println!("Connecting to {} (q cancels)…", target.name());
     let into = sink(tx.clone(), Message::Net);
     let keys = waiting::keys_cancel();
-    let Some(joined) = waiting::cancellable(keys, move || setup::join(target, into))? else {
+    let joined = waiting::cancellable(keys, move || setup::join(target, into));
+    unsay()?;
+    let Some(joined) = joined? else {
         return Ok(Summary::cancelled());
     };
     let (network, _) = joined?;
@@ -68,6 +76,17 @@ pub fn join(target: Target, brain: Brain, options: Options) -> anyhow::Result<Su
         join_line: network.path.map(|path| format!("Connected: {path}.")),
     };
     run_with(network.session, brain, options, (tx, rx), Some(net))
+}
+
+/// Takes back the line just printed while waiting (`Connecting to …`), so that it is not left
+/// on the terminal after the game.
+fn unsay() -> io::Result<()> {
+    use crossterm::{cursor::MoveToPreviousLine, execute, terminal};
+    execute!(
+        io::stdout(),
+        MoveToPreviousLine(1),
+        terminal::Clear(terminal::ClearType::CurrentLine)
+    )
 }
 
 /// How often the path between two online players is looked at again.

@@ -32,6 +32,12 @@ pub(super) fn message_line(app: &App, busy: Option<Duration>) -> String {
 /// `text` in lines of at most `width` characters, broken at spaces; a word longer than a line
 /// (a ticket on a narrow terminal) is broken where the line ends.
 pub(super) fn wrap(text: &str, width: u16) -> Vec<String> {
+    if text.contains('\n') {
+        return text
+            .split('\n')
+            .flat_map(|part| wrap(part, width))
+            .collect();
+    }
     let width = usize::from(width.max(1));
     let mut lines: Vec<String> = Vec::new();
     let mut line = String::new();
@@ -304,6 +310,17 @@ pub(super) fn draw_rules(frame: &mut Frame, variant: crate::position::Variant) {
         .collect();
     shown.push("          any key closes");
     draw_titled(frame, " Rules ", &shown);
+}
+
+/// The page `page` of the first Ultimate game's lesson, in a box over the screen.
+pub(super) fn draw_lesson(frame: &mut Frame, page: usize) {
+    let Some((title, lines)) = crate::report::rules::ULTIMATE_LESSON.get(page) else {
+        return;
+    };
+    let mut shown: Vec<&str> = vec![title, ""];
+    shown.extend(lines.iter().filter(|l| !l.is_empty()));
+    shown.extend(["", "   any key: next · Esc skips the lesson"]);
+    draw_titled(frame, " Ultimate ", &shown);
 }
 
 fn draw_box(frame: &mut Frame, help: &[&str]) {

@@ -8,10 +8,11 @@ use crate::tui::menu::{Menu, Row, Screen};
 const BLOCK: u16 = 44;
 
 /// The keys of the rows screen, widest first; the first that fits is shown.
-const KEYS: [&str; 3] = [
-    "1-9 0 ↑↓ choose · ←→ change · Enter start · ? rules · q quit",
-    "↑↓ choose · ←→ change · Enter · ? rules · q quit",
-    "↑↓ ←→ Enter · ? · q quit",
+const KEYS: [&str; 4] = [
+    "1-9 0 ↑↓ choose · ←→ change · Enter start · ? rules · s settings · q quit",
+    "↑↓ choose · ←→ change · Enter · ? rules · s settings · q quit",
+    "↑↓ ←→ Enter · ? rules · s settings · q quit",
+    "↑↓ ←→ Enter · ? · s · q quit",
 ];
 
 /// The whole start screen for the menu's state.
@@ -29,6 +30,7 @@ pub fn render(menu: &Menu, color: bool) -> Frame {
         }
         Screen::Ladder => statistics(&mut frame, "Ladder", &menu.ladder()),
         Screen::Games => games(&mut frame, menu),
+        Screen::Settings => settings(&mut frame, menu),
     }
     frame
 }
@@ -65,14 +67,26 @@ fn rows(frame: &mut Frame, menu: &Menu, palette: Palette) {
         };
         frame.text(left, y, &line, style);
     }
+    if let Some(line) = menu.continue_line() {
+        let y = top + count + 2;
+        if y + 2 < frame.height() {
+            frame.centred(y, &line, Style::PLAIN.bold());
+        }
+    }
     // The keys on the last row when the screen is short, never below it.
     let keys_row = (top + count + 4).min(frame.height().saturating_sub(1));
     frame.centred(keys_row.saturating_sub(1), &menu.message, Style::PLAIN);
-    let keys = KEYS
+    frame.centred(keys_row, fitting(&KEYS, frame.width()), Style::PLAIN.dim());
+}
+
+/// The first of `lines`, widest first, that fits `width` columns; else the last.
+fn fitting<'a>(lines: &[&'a str], width: u16) -> &'a str {
+    lines
         .iter()
-        .find(|k| k.chars().count() <= usize::from(frame.width()))
-        .unwrap_or(&KEYS[KEYS.len() - 1]);
-    frame.centred(keys_row, keys, Style::PLAIN.dim());
+        .find(|k| k.chars().count() <= usize::from(width))
+        .or(lines.last())
+        .copied()
+        .unwrap_or_default()
 }
 
 fn joining(frame: &mut Frame, menu: &Menu, code: Option<&str>) {
@@ -150,11 +164,36 @@ fn games(frame: &mut Frame, menu: &Menu) {
     }
     let bottom = frame.height().saturating_sub(1);
     frame.centred(bottom.saturating_sub(1), &menu.message, Style::PLAIN);
-    let keys = GAMES_KEYS
-        .iter()
-        .find(|k| k.chars().count() <= usize::from(frame.width()))
-        .unwrap_or(&GAMES_KEYS[GAMES_KEYS.len() - 1]);
-    frame.centred(bottom, keys, Style::PLAIN.dim());
+    frame.centred(
+        bottom,
+        fitting(&GAMES_KEYS, frame.width()),
+        Style::PLAIN.dim(),
+    );
+}
+
+/// The settings page: a row per setting, the highlighted one reversed.
+fn settings(frame: &mut Frame, menu: &Menu) {
+    use crate::tui::settings_page::ROWS;
+    let page = &menu.settings;
+    let count = u16::try_from(ROWS.len()).unwrap_or(5);
+    let top = top(frame, count + 4);
+    frame.centred(top, "Settings", Style::PLAIN.bold());
+    let left = frame.width().saturating_sub(BLOCK) / 2;
+    for (y, (i, label)) in (top + 2..).zip(ROWS.iter().enumerate()) {
+        let line = format!(" {label:<22}{}", page.value(i));
+        let line = format!("{line:<width$}", width = usize::from(BLOCK));
+        let style = if i == page.row {
+            Style::PLAIN.reverse()
+        } else {
+            Style::PLAIN
+        };
+        frame.text(left, y, &line, style);
+    }
+    frame.centred(
+        top + count + 3,
+        "↑↓ choose · ←→ change · Enter saves",
+        Style::PLAIN.dim(),
+    );
 }
 
 /// A page of text under a title: the statistics, the rules, the ladder.
@@ -215,7 +254,7 @@ mod tests {
             "         0  Quit",
             "",
             "",
-            "1-9 0 ↑↓ choose · ←→ change · Enter start · ? rules · q quit",
+            "        ↑↓ ←→ Enter · ? rules · s settings · q quit",
         ].join("\n"));
     }
 
@@ -236,7 +275,7 @@ mod tests {
             "9 Your games",
             "0 Quit",
             "",
-            "   ↑↓ ←→ Enter · ? · q quit",
+            " ↑↓ ←→ Enter · ? · s · q quit",
         ].join("\n"));
     }
 }

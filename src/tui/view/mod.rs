@@ -18,8 +18,8 @@ use std::time::Duration;
 use crate::position::Position;
 use crate::tui::app::App;
 use chrome::{
-    HELP, SHORT_HELP, ULTIMATE_HELP, ULTIMATE_SHORT_HELP, draw_help, draw_rules, draw_status,
-    key_line, message_line, score_line, wrap,
+    HELP, SHORT_HELP, ULTIMATE_HELP, ULTIMATE_SHORT_HELP, draw_help, draw_lesson, draw_rules,
+    draw_status, key_line, message_line, score_line, wrap,
 };
 pub use classic::hint_label;
 use frame::Palette;
@@ -102,7 +102,9 @@ pub fn render(app: &App, busy: Option<Duration>, color: bool) -> Frame {
     let below = below + u16::try_from(rows.len().saturating_sub(1)).unwrap_or(0);
     frame.centred(below + 2, &score_line(app, width), Style::PLAIN);
     frame.centred(below + 3, &key_line(app, keys, width), Style::PLAIN.dim());
-    if app.rules_open() {
+    if let Some(page) = app.lesson() {
+        draw_lesson(&mut frame, page);
+    } else if app.rules_open() {
         draw_rules(&mut frame, app.game().variant());
     } else if app.help_open() {
         let (lines, short): (&[&str], &[&str]) = if shown.ultimate().is_some() {
