@@ -92,13 +92,21 @@ pub struct Entry {
 }
 
 impl Entry {
-    fn from_line(line: Line) -> Option<Entry> {
+    fn from_line(line: &Line) -> Option<Entry> {
         let variant = Variant::from_flags(&line.rules)?;
         let (x, o) = (player(&line.x)?, player(&line.o)?);
         let record = Record::parse(variant, &line.moves).ok()?;
         let game = Game::resume(&record, line.setup, x, o)?.with_resumed(line.resumed);
+        // The time is only shown: what is not a plain character (an escape sequence in a
+        // hand-edited file) is dropped, so it cannot drive the terminal.
+        let time = line
+            .time
+            .chars()
+            .filter(char::is_ascii_graphic)
+            .take(40)
+            .collect();
         (game.is_over() == (line.end == GameEnd::Finished)).then_some(Entry {
-            time: line.time,
+            time,
             game,
             end: line.end,
         })
@@ -217,7 +225,7 @@ impl Profile {
     pub fn unfinished(&self) -> Option<Entry> {
         let text = fs::read(self.current()).ok()?;
         let line = serde_json::from_slice::<Line>(text.get(..MAX_LINE.min(text.len()))?).ok()?;
-        let entry = Entry::from_line(line)?;
+        let entry = Entry::from_line(&line)?;
         (entry.end == GameEnd::Abandoned).then_some(entry)
     }
 
@@ -326,7 +334,7 @@ fn parse(bytes: &[u8]) -> (Vec<Entry>, usize) {
         let entry = (line.len() <= MAX_LINE)
             .then(|| serde_json::from_slice::<Line>(line).ok())
             .flatten()
-            .and_then(Entry::from_line);
+            .and_then(|line| Entry::from_line(&line));
         match entry {
             Some(entry) => {
                 // A game taken up again replaces the line kept when it was left.
@@ -687,6 +695,12 @@ mod tests {
         let unknown = good.replace("easy", "grandmaster");
         let text =
             format!("{good}\n{{\"time\n\n{unfinished}\n{illegal}\n{unknown}\n\u{0}\u{ff}\n{good}");
+        let escape = good.replace(r#""time":"t""#, r#""time":"\u001b[2Jt""#);
+        let (entries, _) = parse(escape.as_bytes());
+        assert_eq!(
+            entries[0].time, "[2Jt",
+            "no escape character reaches the terminal"
+        );
         let (entries, damaged) = parse(text.as_bytes());
         assert_eq!((entries.len(), damaged), (2, 5));
     }

@@ -1625,6 +1625,23 @@ fn the_settings_page_saves_and_the_game_follows_it() {
 }
 
 #[test]
+fn the_choices_replace_a_link_in_their_place_and_never_write_through_it() {
+    let home = format!("{}/menu-link", env!("CARGO_TARGET_TMPDIR"));
+    let _ = std::fs::remove_dir_all(&home);
+    std::fs::create_dir_all(&home).unwrap();
+    let other = format!("{home}/other.txt");
+    std::fs::write(&other, "not the menu's\n").unwrap();
+    std::os::unix::fs::symlink(&other, format!("{home}/menu.json")).unwrap();
+    let mut tui = Tui::start_with(&[], &[("TICTACTOE_HOME", &home)]);
+    tui.wait_text("9  Your games");
+    tui.send("q");
+    assert!(tui.wait_exit());
+    assert_eq!(std::fs::read_to_string(&other).unwrap(), "not the menu's\n");
+    let kept = std::fs::symlink_metadata(format!("{home}/menu.json")).unwrap();
+    assert!(kept.is_file(), "the link was replaced by the choices");
+}
+
+#[test]
 fn a_flag_skips_the_start_screen() {
     let tui = Tui::start(&["--delay", "0"]);
     tui.wait_text("X to move (you)");

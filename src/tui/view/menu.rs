@@ -231,6 +231,37 @@ mod tests {
         "3 Host a network game"
     };
 
+    #[test]
+    fn every_character_of_every_start_screen_page_has_an_ascii_stand_in() {
+        let mut menu = Menu::new(Choices::default(), (80, 24));
+        menu.ratings = vec![crate::report::stats::Rating {
+            rules: "3×3, 3 in a row".into(),
+            rating: 446,
+            history: vec![414, 446],
+        }];
+        for screen in [
+            Screen::Rows,
+            Screen::Joining { code: None },
+            Screen::Statistics(vec!["Your rating on 3×3: 446 ▁▂▃▄▅▆▇█".into()]),
+            Screen::Rules,
+            Screen::Games,
+            Screen::Ladder,
+            Screen::Settings,
+        ] {
+            menu.screen = screen;
+            for size in [(80, 24), (30, 14)] {
+                menu.size = size;
+                let text = render(&menu, true).to_text();
+                for ch in text.chars() {
+                    assert!(
+                        ch == '?' || super::super::paint::ascii(ch) != '?',
+                        "{ch:?} has no ASCII stand-in:\n{text}"
+                    );
+                }
+            }
+        }
+    }
+
     fn picture(width: u16, height: u16) -> String {
         let menu = Menu::new(Choices::default(), (width, height));
         render(&menu, false).to_text()
