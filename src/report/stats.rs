@@ -320,13 +320,13 @@ pub fn write_list(out: &mut dyn Write, entries: &[Entry]) -> io::Result<()> {
     }
     let rows: Vec<[String; 4]> = entries.iter().map(columns).collect();
     let number = entries.len().to_string().len().max(1);
-    let widths: Vec<usize> = (0..3)
+    let widths: Vec<usize> = (0..4)
         .map(|i| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0))
         .collect();
-    let (rules, opponent) = (widths[1].max(5), widths[2].max(8));
+    let (rules, opponent, results) = (widths[1].max(5), widths[2].max(8), widths[3].max(6));
     writeln!(
         out,
-        "{:>number$}  {:16}  {:rules$}  {:opponent$}  {:6}  Moves",
+        "{:>number$}  {:16}  {:rules$}  {:opponent$}  {:results$}  Moves",
         "#", "Ended (UTC)", "Rules", "Opponent", "Result"
     )?;
     for (i, (row, entry)) in rows.iter().zip(entries).enumerate() {
@@ -334,7 +334,7 @@ pub fn write_list(out: &mut dyn Write, entries: &[Entry]) -> io::Result<()> {
         let pad = |text: &str, width: usize| width.saturating_sub(text.chars().count());
         writeln!(
             out,
-            "{:>number$}  {when:16}  {r}{:p1$}  {o}{:p2$}  {result:6}  {:>5}",
+            "{:>number$}  {when:16}  {r}{:p1$}  {o}{:p2$}  {result:results$}  {:>5}",
             i + 1,
             "",
             "",
