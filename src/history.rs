@@ -404,9 +404,21 @@ static DAMAGE_TOLD: AtomicBool = AtomicBool::new(false);
 /// Warnings kept while the full-screen game owns the terminal; `None` prints them at once.
 static HELD: Mutex<Option<Vec<String>>> = Mutex::new(None);
 
-/// Warns on standard error, or later while warnings are held; each text at most once.
+/// The warnings given in this run, so that each is given once.
+static TOLD: Mutex<Vec<String>> = Mutex::new(Vec::new());
+
+/// Warns on standard error, or later while warnings are held; each text at most once a run.
 pub fn warn(text: &str) {
     let line = format!("tictactoe: warning: {text}");
+    {
+        let mut told = TOLD
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if told.contains(&line) {
+            return;
+        }
+        told.push(line.clone());
+    }
     let mut held = HELD
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);

@@ -438,6 +438,14 @@ fn a_damaged_settings_file_gives_one_warning_and_the_defaults() {
     let home = home("settings-damaged");
     fs::create_dir_all(&home).unwrap();
     fs::write(home.join("settings.toml"), "delay = [\n").unwrap();
+    // No player named: the settings are read for the opponent and again for the front end.
+    let out = run(&home, &["--plain"], "5\nq\n");
+    assert_eq!(
+        text(&out.stderr).lines().count(),
+        1,
+        "{}",
+        text(&out.stderr)
+    );
     let out = run(&home, &["--plain", "-o", "human"], X_WINS);
     assert!(out.status.success());
     assert!(text(&out.stdout).contains("Record: 7 1 8 2 9"));
