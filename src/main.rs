@@ -301,7 +301,8 @@ fn menu(cli: &Cli) -> anyhow::Result<ExitCode> {
     let mut last: Option<tui::Summary> = None;
     let mut news = None;
     loop {
-        let start = tui::menu::run(color(cli), ascii(cli), news.take())?;
+        let settings = settings::load();
+        let start = tui::menu::run(color(cli, &settings), ascii(cli, &settings), news.take())?;
         let summary = match start {
             Start::Quit => break,
             Start::Stopped(signal) => return Ok(ExitCode::from(128 + signal as u8)),
@@ -437,8 +438,8 @@ fn play(cli: &Cli, mut session: Session) -> anyhow::Result<ExitCode> {
 fn screen_options(cli: &Cli) -> tui::Options {
     let settings = settings::load();
     tui::Options {
-        color: color(cli),
-        ascii: ascii(cli),
+        color: color(cli, &settings),
+        ascii: ascii(cli, &settings),
         delay: Duration::from_millis(cli.delay.unwrap_or(settings.delay)),
         test_panic: std::env::var_os("TICTACTOE_TEST_PANIC").is_some(),
         open_review: false,
@@ -448,13 +449,13 @@ fn screen_options(cli: &Cli) -> tui::Options {
 }
 
 /// Whether to draw in colour: the flags and `NO_COLOR` allow it, and so do the settings.
-fn color(cli: &Cli) -> bool {
-    cli.color() && settings::load().color
+fn color(cli: &Cli, settings: &settings::Settings) -> bool {
+    cli.color() && settings.color
 }
 
 /// Whether to draw with ASCII only: `--ascii`, the locale, or the settings.
-fn ascii(cli: &Cli) -> bool {
-    cli.ascii() || settings::load().ascii
+fn ascii(cli: &Cli, settings: &settings::Settings) -> bool {
+    cli.ascii() || settings.ascii
 }
 
 /// What the terminal game leaves on the terminal: the score, the last record and, with
