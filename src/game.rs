@@ -564,6 +564,11 @@ impl Session {
         }
         if let Some(journal) = &self.journal {
             journal.enter(&self.game, end);
+            // A game taken up again replaces the one kept when it was left, whose result the
+            // tally already held: the journal, read again, has each game once.
+            if self.game.is_resumed() {
+                self.all_time = self.read_all_time();
+            }
         }
     }
 

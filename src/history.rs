@@ -652,6 +652,41 @@ mod tests {
     }
 
     #[test]
+    fn a_game_left_then_taken_up_and_drawn_counts_once_as_drawn_in_the_all_time_score() {
+        use crate::game::Session;
+        let dir = std::env::temp_dir().join(format!("tictactoe-resume-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        let profile = Arc::new(Profile::at(&dir));
+        let cell = |d| crate::board::Board::default().numpad(d).unwrap();
+        let mut left = Session::new(Variant::default(), Player::Human, Player::EASY)
+            .with_journal(Arc::clone(&profile) as Arc<dyn Journal>);
+        left.play(cell(5)).unwrap();
+        left.play(cell(1)).unwrap();
+        left.leave();
+        let kept = profile.unfinished().expect("kept to continue").game;
+        let game = Game::resume(&kept.record(), kept.setup(), Player::Human, Player::EASY).unwrap();
+        let mut again =
+            Session::resuming(game).with_journal(Arc::clone(&profile) as Arc<dyn Journal>);
+        let lost = Tally {
+            won: 0,
+            drawn: 0,
+            lost: 1,
+        };
+        assert_eq!(again.all_time(), Some(lost), "left: a loss so far");
+        for d in [9, 7, 4, 6, 3, 2, 8] {
+            again.play(cell(d)).unwrap();
+        }
+        let drawn = Tally {
+            won: 0,
+            drawn: 1,
+            lost: 0,
+        };
+        assert_eq!(again.all_time(), Some(drawn));
+        assert_eq!(profile.tally(Player::EASY, Variant::default()), Some(drawn));
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
     fn the_unfinished_game_is_kept_beside_the_history_until_it_ends() {
         let dir = std::env::temp_dir().join(format!("tictactoe-current-{}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
