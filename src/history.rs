@@ -24,6 +24,7 @@ use crate::levels::Level;
 use crate::player::Player;
 use crate::position::Variant;
 use crate::record::Record;
+use crate::text;
 
 /// The environment variable that names the profile's directory instead of the platform's.
 pub const HOME_VAR: &str = "TICTACTOE_HOME";
@@ -97,14 +98,9 @@ impl Entry {
         let (x, o) = (player(&line.x)?, player(&line.o)?);
         let record = Record::parse(variant, &line.moves).ok()?;
         let game = Game::resume(&record, line.setup, x, o)?.with_resumed(line.resumed);
-        // The time is only shown: what is not a plain character (an escape sequence in a
-        // hand-edited file) is dropped, so it cannot drive the terminal.
-        let time = line
-            .time
-            .chars()
-            .filter(char::is_ascii_graphic)
-            .take(40)
-            .collect();
+        // The time is only shown: a control or format character (an escape sequence in a
+        // hand-edited file) is replaced, so it cannot drive the terminal.
+        let time = text::cut(&text::printable(&line.time), 40);
         (game.is_over() == (line.end == GameEnd::Finished)).then_some(Entry {
             time,
             game,
@@ -408,8 +404,8 @@ static HELD: Mutex<Option<Vec<String>>> = Mutex::new(None);
 static TOLD: Mutex<Vec<String>> = Mutex::new(Vec::new());
 
 /// Warns on standard error, or later while warnings are held; each text at most once a run.
-pub fn warn(text: &str) {
-    let line = format!("tictactoe: warning: {text}");
+pub fn warn(what: &str) {
+    let line = format!("tictactoe: warning: {}", text::printable(what));
     {
         let mut told = TOLD
             .lock()
@@ -745,7 +741,7 @@ mod tests {
         let escape = good.replace(r#""time":"t""#, r#""time":"\u001b[2Jt""#);
         let (entries, _) = parse(escape.as_bytes());
         assert_eq!(
-            entries[0].time, "[2Jt",
+            entries[0].time, "\u{fffd}[2Jt",
             "no escape character reaches the terminal"
         );
         let (entries, damaged) = parse(text.as_bytes());

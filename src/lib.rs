@@ -48,6 +48,7 @@ pub mod record;
 pub mod report;
 pub mod search;
 pub mod settings;
+pub mod text;
 pub mod tui;
 pub mod ultimate;
 pub mod waiting;

@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 
 use nix::sys::signal::{Signal, kill};
 use nix::unistd::Pid;
+use tictactoe::net::seal::{Exchange, Keys, Role};
 
 const TIMEOUT: Duration = Duration::from_secs(20);
 
@@ -226,10 +227,26 @@ fn a_third_player_is_refused_while_a_game_runs() {
     host.wait_for("a game is already in progress");
 }
 
-/// A hand-made client: sends raw bytes, reads lines.
+/// A hand-made client: sends raw bytes, reads lines; after [`Raw::hello`] it seals what it
+/// sends with [`Raw::say`] and opens the sealed lines it reads.
 struct Raw {
     stream: TcpStream,
     reader: BufReader<TcpStream>,
+    keys: Option<Keys>,
+}
+
+/// A joiner's hello with its half of the key exchange made with `code`.
+fn hello_with(code: &str) -> (Exchange, String) {
+    let (exchange, pake) = Exchange::start(Role::Joiner, code);
+    let line =
+        format!("{{\"type\":\"hello\",\"protocol\":2,\"program\":\"test\",\"pake\":\"{pake}\"}}\n");
+    (exchange, line)
+}
+
+/// The `pake` field of a hello line.
+fn pake_of(line: &str) -> String {
+    let value: serde_json::Value = serde_json::from_str(line).expect("a hello");
+    value["pake"].as_str().expect("a key exchange").to_string()
 }
 
 impl Raw {
@@ -239,7 +256,11 @@ impl Raw {
             .set_read_timeout(Some(Duration::from_secs(15)))
             .unwrap();
         let reader = BufReader::new(stream.try_clone().unwrap());
-        Raw { stream, reader }
+        Raw {
+            stream,
+            reader,
+            keys: None,
+        }
     }
 
     fn send(&mut self, bytes: &[u8]) {
@@ -247,24 +268,48 @@ impl Raw {
         let _ = self.stream.write_all(bytes);
     }
 
-    /// The next line, or `None` once the host closed the connection.
+    /// Sends each line of `text` sealed.
+    fn say(&mut self, text: &str) {
+        let keys = self.keys.as_mut().expect("sealed after the hello");
+        let sealed: String = text
+            .lines()
+            .map(|line| keys.seal.seal(line.as_bytes()))
+            .collect();
+        self.send(sealed.as_bytes());
+    }
+
+    /// The next line, opened if it is sealed, or `None` once the host closed the connection.
     fn line(&mut self) -> Option<String> {
         let mut line = String::new();
         match self.reader.read_line(&mut line) {
             Ok(0) | Err(_) => None,
-            Ok(_) => Some(line),
+            Ok(_) if line.starts_with('{') => Some(line),
+            Ok(_) => {
+                let keys = self.keys.as_mut()?;
+                let text = keys.open.open(line.trim_end().as_bytes()).ok()?;
+                Some(String::from_utf8(text).unwrap() + "\n")
+            }
         }
     }
 
-    /// Joins properly with `code`; returns the host's hello.
+    /// Joins properly with `code`: the key exchange and `join`; returns the host's welcome.
     fn hello(addr: &str, code: &str) -> (Raw, String) {
+        Raw::join(addr, code, None)
+    }
+
+    /// [`Raw::hello`], showing `token` in `join` when given.
+    fn join(addr: &str, code: &str, token: Option<&str>) -> (Raw, String) {
         let mut raw = Raw::connect(addr);
-        let hello = format!(
-            "{{\"type\":\"hello\",\"protocol\":1,\"program\":\"test\",\"code\":\"{code}\"}}\n"
-        );
+        let (exchange, hello) = hello_with(code);
         raw.send(hello.as_bytes());
         let answer = raw.line().expect("the host's hello");
-        (raw, answer)
+        raw.keys = Some(exchange.finish(&pake_of(&answer)).unwrap());
+        match token {
+            Some(token) => raw.say(&format!(r#"{{"type":"join","token":"{token}"}}"#)),
+            None => raw.say(r#"{"type":"join"}"#),
+        }
+        let welcome = raw.line().unwrap_or_default();
+        (raw, welcome)
     }
 }
 
@@ -272,7 +317,7 @@ impl Raw {
 fn junk_gets_an_error_and_a_closed_connection_and_the_host_keeps_accepting() {
     let (mut host, addr, code) = host(&[]);
     let long = format!("{}\n", "x".repeat(5000));
-    let junk: [(&[u8], &str); 6] = [
+    let junk: [(&[u8], &str); 7] = [
         (b"GET / HTTP/1.1\r\nHost: x\r\n\r\n", "not a message"),
         (b"\x00\xff\xfe\x01\n", "not UTF-8"),
         (long.as_bytes(), "longer than 1024 bytes"),
@@ -282,8 +327,12 @@ fn junk_gets_an_error_and_a_closed_connection_and_the_host_keeps_accepting() {
             "protocol version 99",
         ),
         (
-            b"{\"type\":\"hello\",\"protocol\":1,\"program\":\"x\"}\n",
-            "without a join code",
+            b"{\"type\":\"hello\",\"protocol\":2,\"program\":\"x\"}\n",
+            "without a key exchange",
+        ),
+        (
+            b"{\"type\":\"hello\",\"protocol\":1,\"program\":\"x\",\"code\":\"y\"}\n",
+            "protocol version 1 is not spoken here (this host speaks 2): both players need the same version",
         ),
     ];
     for (bytes, why) in junk {
@@ -361,7 +410,7 @@ fn bad_moves_close_the_connection_and_change_nothing() {
         "{hello}"
     );
     // O moves first: out of turn.
-    raw.send(b"{\"type\":\"move\",\"seq\":1,\"cell\":\"5\"}\n");
+    raw.say(r#"{"type":"move","seq":1,"cell":"5"}"#);
     let answer = raw.line().unwrap_or_default();
     assert!(answer.contains("came out of turn"), "{answer}");
     assert_eq!(raw.line(), None);
@@ -377,7 +426,7 @@ fn bad_moves_close_the_connection_and_change_nothing() {
     ] {
         let (mut raw, hello) = Raw::hello(&addr, &code);
         assert!(hello.contains("\"moves\":[\"5\"]"), "rejoined: {hello}");
-        raw.send(format!("{bad}\n").as_bytes());
+        raw.say(bad);
         let answer = raw.line().unwrap_or_default();
         assert!(answer.contains(why), "{bad}: {answer}");
     }
@@ -397,7 +446,7 @@ fn a_flood_of_messages_is_cut_off() {
     let (host, addr, code) = host(&[]);
     let (mut raw, _) = Raw::hello(&addr, &code);
     host.wait_for("joined");
-    raw.send(b"{\"type\":\"ping\"}\n".repeat(500).as_slice());
+    raw.say(&"{\"type\":\"ping\"}\n".repeat(500));
     let mut answers = String::new();
     while let Some(line) = raw.line() {
         answers.push_str(&line);
@@ -641,13 +690,13 @@ fn an_ultimate_move_to_the_wrong_board_is_refused_and_changes_nothing() {
     let (mut host, addr, code) = host(&["--ultimate"]);
     let (mut raw, hello) = Raw::hello(&addr, &code);
     assert!(hello.contains("\"variant\":\"ultimate\""), "{hello}");
-    raw.send(b"{\"type\":\"ping\"}\n");
+    raw.say(r#"{"type":"ping"}"#);
     host.wait_for("joined. You play X.");
     host.send("55\n");
     host.wait_for("Waiting for O");
     let before = boards(&host.output()).pop().unwrap();
     // Sent to board 5, O answers on board 1.
-    raw.send(b"{\"type\":\"move\",\"seq\":2,\"cell\":\"13\"}\n");
+    raw.say(r#"{"type":"move","seq":2,"cell":"13"}"#);
     let answer = error_line(&mut raw);
     assert!(answer.contains("board 5, not board 1"), "{answer}");
     assert_eq!(raw.line(), None, "closed after a refused move");
@@ -661,7 +710,7 @@ fn an_ultimate_move_to_the_wrong_board_is_refused_and_changes_nothing() {
     // A player who rejoins gets the game as it was and plays on board 5 with one digit.
     let (mut raw, hello) = Raw::hello(&addr, &code);
     assert!(hello.contains("\"moves\":[\"55\"]"), "rejoined: {hello}");
-    raw.send(b"{\"type\":\"move\",\"seq\":2,\"cell\":\"55\"}\n");
+    raw.say(r#"{"type":"move","seq":2,"cell":"55"}"#);
     let answer = error_line(&mut raw);
     assert!(answer.contains("cell 5 of board 5 is taken"), "{answer}");
     drop(raw);
@@ -749,30 +798,39 @@ impl Drop for Attack {
     }
 }
 
-const WRONG_HELLO: &[u8] =
-    b"{\"type\":\"hello\",\"protocol\":1,\"program\":\"x\",\"code\":\"aaaa-bbbb\"}\n";
-
 /// A hello with a wrong code, a byte every 0.4 s.
 fn dribble(addr: &str, stop: &AtomicBool) {
     let Ok(mut stream) = TcpStream::connect(addr) else {
         return;
     };
-    for byte in WRONG_HELLO {
-        if stop.load(Ordering::SeqCst) || stream.write_all(&[*byte]).is_err() {
+    for byte in hello_with("aaaa-bbbb").1.bytes() {
+        if stop.load(Ordering::SeqCst) || stream.write_all(&[byte]).is_err() {
             return;
         }
         thread::sleep(Duration::from_millis(400));
     }
 }
 
-/// A hello with a wrong code, then waiting for the answer.
+/// The key exchange with a wrong code, then waiting for the answer.
 fn wrong_code(addr: &str, _: &AtomicBool) {
-    let Ok(mut stream) = TcpStream::connect(addr) else {
+    let Ok(stream) = TcpStream::connect(addr) else {
         return;
     };
     let _ = stream.set_read_timeout(Some(Duration::from_secs(10)));
-    let _ = stream.write_all(WRONG_HELLO);
-    let _ = stream.read_to_end(&mut Vec::new());
+    let mut raw = Raw {
+        reader: BufReader::new(stream.try_clone().unwrap()),
+        stream,
+        keys: None,
+    };
+    let (exchange, hello) = hello_with("aaaa-bbbb");
+    raw.send(hello.as_bytes());
+    let Some(answer) = raw.line() else { return };
+    let Ok(keys) = exchange.finish(&pake_of(&answer)) else {
+        return;
+    };
+    raw.keys = Some(keys);
+    raw.say(r#"{"type":"join"}"#);
+    let _ = raw.stream.read_to_end(&mut Vec::new());
 }
 
 /// A connection that says nothing until the host closes it (or the attack stops).
@@ -964,6 +1022,64 @@ fn a_join_code_of_970_characters_is_refused_with_a_message_not_a_panic() {
     assert!(!err.contains("panicked") && err.len() < 200, "{err}");
 }
 
+/// A fake host that answers every hello with a key exchange of its own guess and then
+/// whatever it likes; returns its address and everything joiners sent it.
+fn fake_host(then: &'static str) -> (String, Arc<Mutex<Vec<u8>>>) {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap().to_string();
+    let heard = Arc::new(Mutex::new(Vec::new()));
+    let log = Arc::clone(&heard);
+    thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(stream) = stream else { break };
+            let mut reader = BufReader::new(stream.try_clone().unwrap());
+            let mut writer = stream;
+            let mut line = String::new();
+            if reader.read_line(&mut line).is_err() {
+                continue;
+            }
+            log.lock().unwrap().extend(line.as_bytes());
+            let (_, pake) = Exchange::start(Role::Host, "zzzz-zzzz");
+            let hello = format!(
+                "{{\"type\":\"hello\",\"protocol\":2,\"program\":\"0.1.0\",\"pake\":\"{pake}\"}}\n"
+            );
+            let _ = writer.write_all(hello.as_bytes());
+            line.clear();
+            let _ = reader.read_line(&mut line);
+            log.lock().unwrap().extend(line.as_bytes());
+            let _ = writer.write_all(then.as_bytes());
+            let _ = writer.shutdown(Shutdown::Write);
+        }
+    });
+    (addr, heard)
+}
+
+#[test]
+fn a_host_that_does_not_know_the_code_is_refused_and_never_learns_it() {
+    let code = "k7m2-qx4p";
+    // A sealed-looking line under another key, and then a welcome in the clear.
+    for then in [
+        "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=\n",
+        "{\"type\":\"welcome\",\"rules\":{\"size\":3,\"k\":3,\"misere\":false},\"state\":{\"round\":1,\"score\":[0,0,0],\"moves\":[]},\"token\":\"t\"}\n",
+    ] {
+        let (addr, heard) = fake_host(then);
+        let mut joiner = join(&addr, code);
+        let status = joiner.wait_exit();
+        assert!(!status.success(), "{}", joiner.output());
+        let heard = String::from_utf8_lossy(&heard.lock().unwrap()).to_lowercase();
+        assert!(heard.contains("\"pake\""), "the joiner spoke: {heard}");
+        assert!(
+            !heard.contains("k7m2") && !heard.contains("qx4p"),
+            "{heard}"
+        );
+        assert!(
+            joiner.output().contains("that host does not know the code"),
+            "{}",
+            joiner.output()
+        );
+    }
+}
+
 #[test]
 fn bidirectional_controls_from_the_other_side_never_reach_the_screen() {
     let (host, addr, code) = host(&[]);
@@ -975,10 +1091,7 @@ fn bidirectional_controls_from_the_other_side_never_reach_the_screen() {
     // From the player: an error message.
     let (mut raw, _) = Raw::hello(&addr, &code);
     host.wait_for("joined");
-    raw.send(
-        "{\"type\":\"error\",\"message\":\"gg \u{202E}\u{200F}\u{2067}txet\\u001b[2J\"}\n"
-            .as_bytes(),
-    );
+    raw.say("{\"type\":\"error\",\"message\":\"gg \u{202E}\u{200F}\u{2067}txet\\u001b[2J\"}");
     host.wait_for("O's side reports: gg");
     let output = host.output();
     for hidden in ['\u{202E}', '\u{2066}', '\u{2067}', '\u{200F}', '\u{1b}'] {
@@ -1035,7 +1148,7 @@ fn a_waiting_plain_host_ends_at_once_on_sigint() {
     assert_eq!(host.wait_exit().code(), Some(128 + 2));
 }
 
-/// The `token` in the host's hello.
+/// The `token` in the host's welcome.
 fn token(hello: &str) -> String {
     let rest = hello.split("\"token\":\"").nth(1).expect("a token");
     rest.split('"').next().unwrap().to_string()
@@ -1050,14 +1163,8 @@ fn a_player_coming_back_with_its_token_takes_over_its_stale_connection() {
     let (_, answer) = Raw::hello(&addr, &code);
     assert!(answer.contains(r#""kind":"in_progress""#), "{answer}");
     // With it, the same player takes its seat back at once.
-    let mut back = Raw::connect(&addr);
-    let again = format!(
-        "{{\"type\":\"hello\",\"protocol\":1,\"program\":\"test\",\"code\":\"{code}\",\"token\":\"{}\"}}\n",
-        token(&hello)
-    );
-    back.send(again.as_bytes());
-    let welcome = back.line().unwrap_or_default();
-    assert!(welcome.starts_with(r#"{"type":"hello""#), "{welcome}");
+    let (_back, welcome) = Raw::join(&addr, &code, Some(&token(&hello)));
+    assert!(welcome.starts_with(r#"{"type":"welcome""#), "{welcome}");
     assert_ne!(token(&welcome), token(&hello), "a fresh token each time");
     host.wait_for("O is back");
     assert_eq!(stale.line(), None, "the stale connection is closed");

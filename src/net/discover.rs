@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use mdns_sd::{ResolvedService, ServiceDaemon, ServiceEvent, ServiceInfo};
 
-use crate::net::protocol::cut;
+use crate::net::protocol::{self, cut};
 use crate::position::Variant;
 
 /// The DNS-SD service type every host advertises.
@@ -129,10 +129,11 @@ fn best_address(addrs: &[IpAddr]) -> Result<IpAddr, Unreadable> {
         .ok_or(Unreadable::NoAddress)
 }
 
-/// `text` cut to [`MAX_TEXT`] characters, without control characters.
+/// `text` cut to [`MAX_TEXT`] characters, its control and invisible format characters
+/// (bidirectional overrides and isolates, direction marks) replaced as everywhere outside
+/// text enters ([`protocol::printable`]).
 fn printable(text: &str) -> String {
-    let clean: String = text.chars().filter(|c| !c.is_control()).collect();
-    cut(clean.trim(), MAX_TEXT)
+    cut(protocol::printable(text.trim()).trim(), MAX_TEXT)
 }
 
 /// What a browse came to.
@@ -175,7 +176,9 @@ pub fn browse(within: Duration, stop: &dyn Fn() -> bool) -> anyhow::Result<Optio
         .map_err(|e| anyhow::anyhow!("looking for games on this network: {e}"))?;
     let deadline = Instant::now() + within;
     let mut end = deadline;
-    let mut found: BTreeMap<String, Found> = BTreeMap::new();
+    // Keyed by the instance's name and where it leads: a second announcer under a name
+    // already seen is listed beside the first, never in its place.
+    let mut found: BTreeMap<(String, String), Found> = BTreeMap::new();
     let outcome = loop {
         if stop() {
             break None;
@@ -187,12 +190,12 @@ pub fn browse(within: Duration, stop: &dyn Fn() -> bool) -> anyhow::Result<Optio
         match events.recv_timeout((end - now).min(Duration::from_millis(50))) {
             Ok(ServiceEvent::ServiceResolved(service)) if found.len() < MAX_FOUND => {
                 if let Ok(host) = read_resolved(&service) {
-                    found.insert(service.fullname.clone(), host);
+                    found.insert((service.fullname.clone(), host.to_string()), host);
                     end = deadline.min(Instant::now() + SETTLE);
                 }
             }
             Ok(ServiceEvent::ServiceRemoved(_, fullname)) => {
-                found.remove(&fullname);
+                found.retain(|(name, _), _| *name != fullname);
             }
             Ok(_) | Err(mdns_sd::RecvTimeoutError::Timeout) => {}
             Err(mdns_sd::RecvTimeoutError::Disconnected) => {
@@ -355,6 +358,15 @@ mod tests {
         assert!(!found.name.contains('\x1b'));
         assert_eq!(found.name.chars().count(), MAX_TEXT);
         assert_eq!(found.rules, "3×3");
+        let disguised = [
+            ("v", "1"),
+            ("name", "kitchen\u{202E}cp-\u{2066}x\u{200F}"),
+            ("rules", "3\u{202E}×3"),
+        ];
+        let found = read(1, &[ip("10.0.0.2")], &disguised).unwrap();
+        for hidden in ['\u{202E}', '\u{2066}', '\u{200F}'] {
+            assert!(!found.to_string().contains(hidden), "{found}");
+        }
         let unnamed = read(1, &[ip("10.0.0.2")], &[("v", "1")]).unwrap();
         assert_eq!(unnamed.to_string(), "a host at 10.0.0.2:1 (?)");
     }

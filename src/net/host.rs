@@ -1,5 +1,5 @@
 //! The host's side of the handshake: listening, sharing the handshake places fairly between
-//! addresses, checking the join code, and refusing with a typed [`Refusal`], counted so a
+//! addresses, proving the join code by a key exchange ([`crate::net::seal`]), and refusing with a typed [`Refusal`], counted so a
 //! storm of connections makes a few lines, not one line each.
 //!
 //! Fairness: a connection holds a place only until its hello has arrived, within
@@ -19,11 +19,12 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::net::link::{Admit, Incoming, Link, LinkEvent, Sink, write_message};
+use crate::net::link::{Admit, Connection, Incoming, Link, LinkEvent, Sink, write_message};
 use crate::net::peer::{Peer, PeerKey};
 use crate::net::protocol::{
     Message, PROTOCOL, ProtocolError, RefusalKind, SessionState, read_line,
 };
+use crate::net::seal::{Exchange, Keys, Role};
 use crate::position::Variant;
 
 /// How long a new connection has to send its whole hello.
@@ -63,7 +64,8 @@ pub enum Refusal {
     /// The first line is not a message of this game.
     Junk(ProtocolError),
     NotHello,
-    NoCode,
+    /// A hello without the key exchange, or with one that is not one.
+    NoExchange,
     /// A hello of another protocol version.
     Version(u32),
 }
@@ -75,7 +77,7 @@ impl Refusal {
             Refusal::InProgress => RefusalKind::InProgress,
             Refusal::Busy => RefusalKind::Busy,
             Refusal::NoHello | Refusal::Closed => RefusalKind::Timeout,
-            Refusal::Junk(_) | Refusal::NotHello | Refusal::NoCode | Refusal::Version(_) => {
+            Refusal::Junk(_) | Refusal::NotHello | Refusal::NoExchange | Refusal::Version(_) => {
                 RefusalKind::BadHello
             }
         }
@@ -89,7 +91,7 @@ impl Refusal {
             Refusal::Busy => "busy",
             Refusal::NoHello => "no hello",
             Refusal::Closed => "closed early",
-            Refusal::Junk(_) | Refusal::NotHello | Refusal::NoCode | Refusal::Version(_) => {
+            Refusal::Junk(_) | Refusal::NotHello | Refusal::NoExchange | Refusal::Version(_) => {
                 "bad hello"
             }
         }
@@ -106,10 +108,10 @@ impl fmt::Display for Refusal {
             Refusal::Closed => write!(f, "it closed without a hello"),
             Refusal::Junk(e) => write!(f, "{e}"),
             Refusal::NotHello => write!(f, "the first message must be hello"),
-            Refusal::NoCode => write!(f, "hello without a join code"),
+            Refusal::NoExchange => write!(f, "hello without a key exchange"),
             Refusal::Version(v) => write!(
                 f,
-                "protocol version {v} is not spoken here (this host speaks {PROTOCOL})"
+                "protocol version {v} is not spoken here (this host speaks {PROTOCOL}): both players need the same version of tictactoe"
             ),
         }
     }
@@ -234,9 +236,7 @@ impl Gate {
     /// A wrong code from `ip`: how long its answer waits, or `None` when too many wait
     /// already (it is told the host is busy).
     fn penalty(&mut self, ip: PeerKey) -> Option<Duration> {
-        let in_all: usize = self.waiting.values().sum();
-        let mine = self.waiting.get(&ip).copied().unwrap_or(0);
-        if in_all >= WAITING || mine >= WAITING_PER_ADDRESS {
+        if !self.enter(ip) {
             return None;
         }
         let now = Instant::now();
@@ -250,8 +250,19 @@ impl Gate {
         }
         let delay = (PENALTY_STEP * entry.0).min(PENALTY_MAX);
         *entry = (entry.0.saturating_add(1), now);
-        *self.waiting.entry(ip).or_insert(0) += 1;
         Some(delay)
+    }
+
+    /// A connection from `ip` starts to wait (for the key exchange to end, or for a wrong
+    /// code's answer); `false` when too many wait already, in all or from `ip`.
+    fn enter(&mut self, ip: PeerKey) -> bool {
+        let in_all: usize = self.waiting.values().sum();
+        let mine = self.waiting.get(&ip).copied().unwrap_or(0);
+        if in_all >= WAITING || mine >= WAITING_PER_ADDRESS {
+            return false;
+        }
+        *self.waiting.entry(ip).or_insert(0) += 1;
+        true
     }
 
     fn done_waiting(&mut self, ip: PeerKey) {
@@ -426,32 +437,41 @@ impl Shared {
             .set_write_timeout(Some(HELLO_WITHIN))
             .map_err(|_| Refusal::Closed)?;
         let mut reader = Incoming::new(stream, HELLO_WITHIN).map_err(|_| Refusal::Closed)?;
-        let hello = read_hello(&mut reader);
+        let mut buf = Vec::new();
+        let first = first_line(&mut reader, &mut buf);
         if !locked(&self.gate).release(id) {
             return Err(Refusal::Busy);
         }
-        let (code, shown) = hello?;
-        if !code_matches(&code, &self.host.code) {
+        first?;
+        let pake = read_hello(&buf)?;
+        // The rest of the exchange waits among those counted per address, as wrong codes do.
+        if !locked(&self.gate).enter(ip) {
+            return Err(Refusal::Busy);
+        }
+        let exchanged = self.exchange(stream, &mut reader, &pake);
+        locked(&self.gate).done_waiting(ip);
+        if exchanged.as_ref().err() == Some(&Refusal::WrongCode) {
             let delay = locked(&self.gate).penalty(ip).ok_or(Refusal::Busy)?;
             thread::sleep(delay);
             locked(&self.gate).done_waiting(ip);
-            return Err(Refusal::WrongCode);
         }
+        let (keys, shown) = exchanged?;
         locked(&self.gate).failures.remove(&ip);
         let peer = peer.ok_or(Refusal::Closed)?;
         let issued = new_code();
-        // The session is read, the hello written and the connection installed under the
-        // connection's lock: a move the host makes meanwhile is either in the hello or sent
+        // The session is read, the welcome written and the connection installed under the
+        // connection's lock: a move the host makes meanwhile is either in the welcome or sent
         // after it.
-        let greeting = || Message::Hello {
-            protocol: PROTOCOL,
-            program: program(),
-            code: None,
-            rules: Some(self.host.rules.into()),
-            state: Some(locked(&self.state).clone()),
-            token: Some(issued.clone()),
+        let greeting = || Message::Welcome {
+            rules: self.host.rules.into(),
+            state: locked(&self.state).clone(),
+            token: issued.clone(),
         };
-        let stream = stream.try_clone().map_err(|_| Refusal::Closed)?;
+        let connection = Connection {
+            stream: stream.try_clone().map_err(|_| Refusal::Closed)?,
+            reader,
+            keys,
+        };
         let admit = Admit::Seat {
             shown,
             issued: issued.clone(),
@@ -459,11 +479,37 @@ impl Shared {
         let joined = Some(LinkEvent::Joined(peer));
         match self
             .link
-            .install(stream, reader, Some(&greeting), joined, admit, &self.sink)
+            .install(connection, Some(&greeting), joined, admit, &self.sink)
         {
             Ok(true) => Ok(()),
             Ok(false) => Err(Refusal::InProgress),
             Err(_) => Err(Refusal::Closed),
+        }
+    }
+
+    /// The key exchange with the join code, after the joiner's hello (`pake`, its half):
+    /// ours, and the joiner's first sealed message, which opens only if it used the same
+    /// code. Returns the keys and the token the joiner shows, if any.
+    fn exchange(
+        &self,
+        stream: &TcpStream,
+        reader: &mut BufReader<Incoming>,
+        pake: &str,
+    ) -> Result<(Keys, Option<String>), Refusal> {
+        let (exchange, mine) = Exchange::start(Role::Host, &self.host.code);
+        let mut keys = exchange.finish(pake).map_err(|_| Refusal::NoExchange)?;
+        let hello = Message::Hello {
+            protocol: PROTOCOL,
+            program: program(),
+            pake: Some(mine),
+        };
+        write_message(stream, &hello).map_err(|_| Refusal::Closed)?;
+        let mut buf = Vec::new();
+        first_line(reader, &mut buf)?;
+        let text = keys.open.open(&buf).map_err(|_| Refusal::WrongCode)?;
+        match Message::parse(&text).map_err(Refusal::Junk)? {
+            Message::Join { token } => Ok((keys, token)),
+            _ => Err(Refusal::NotHello),
         }
     }
 
@@ -534,13 +580,12 @@ fn closed_already(stream: &TcpStream) -> bool {
     closed || stream.set_nonblocking(false).is_err()
 }
 
-/// Reads a joiner's hello: its code and the token it shows, if any.
-fn read_hello(reader: &mut BufReader<Incoming>) -> Result<(String, Option<String>), Refusal> {
-    let mut buf = Vec::new();
-    match read_line(reader, &mut buf) {
-        Ok(true) => {}
+/// Reads the next line of the handshake into `buf`.
+fn first_line(reader: &mut BufReader<Incoming>, buf: &mut Vec<u8>) -> Result<(), Refusal> {
+    match read_line(reader, buf) {
+        Ok(true) => Ok(()),
         Err(e) if e.kind() == io::ErrorKind::InvalidData => {
-            return Err(Refusal::Junk(ProtocolError::TooLong));
+            Err(Refusal::Junk(ProtocolError::TooLong))
         }
         Err(e)
             if matches!(
@@ -548,20 +593,23 @@ fn read_hello(reader: &mut BufReader<Incoming>) -> Result<(String, Option<String
                 io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
             ) =>
         {
-            return Err(Refusal::NoHello);
+            Err(Refusal::NoHello)
         }
-        Ok(false) | Err(_) => return Err(Refusal::Closed),
+        Ok(false) | Err(_) => Err(Refusal::Closed),
     }
-    match Message::parse(&buf).map_err(Refusal::Junk)? {
+}
+
+/// A joiner's hello: its half of the key exchange.
+fn read_hello(line: &[u8]) -> Result<String, Refusal> {
+    match Message::parse(line).map_err(Refusal::Junk)? {
         Message::Hello {
             protocol: PROTOCOL,
-            code: Some(code),
-            token,
+            pake: Some(pake),
             ..
-        } => Ok((code, token)),
+        } => Ok(pake),
         Message::Hello {
             protocol: PROTOCOL, ..
-        } => Err(Refusal::NoCode),
+        } => Err(Refusal::NoExchange),
         Message::Hello { protocol, .. } => Err(Refusal::Version(protocol)),
         _ => Err(Refusal::NotHello),
     }
@@ -579,27 +627,29 @@ fn refuse(stream: &TcpStream, refusal: &Refusal) {
     let _ = stream.shutdown(Shutdown::Both);
 }
 
-/// Whether `given` is `expected` ignoring ASCII case (a code read out or typed as `MX4K-29PZ`
-/// still joins), in time that depends only on the length of `given`.
-fn code_matches(given: &str, expected: &str) -> bool {
-    let (given, expected) = (given.as_bytes(), expected.as_bytes());
-    let mut difference = u8::from(given.len() != expected.len());
-    for (i, &b) in given.iter().enumerate() {
-        let e = expected.get(i).copied().unwrap_or(0);
-        difference |= b.to_ascii_lowercase() ^ e.to_ascii_lowercase();
-    }
-    difference == 0
-}
-
 /// A fresh join code: eight characters a person can read out without confusion, in two
-/// groups (`k7m2-qx4p`).
+/// groups (`k7m2-qx4p`), drawn from the system's secure random source: 31⁸, about 2⁴⁰
+/// codes, of which a stranger gets one guess per connection, each answered slower than the
+/// last.
 pub fn new_code() -> String {
     const ALPHABET: &[u8] = b"abcdefghjkmnpqrstuvwxyz23456789";
-    let mut rng = fastrand::Rng::new();
-    let mut code: String = (0..8)
-        .map(|_| char::from(ALPHABET[rng.usize(..ALPHABET.len())]))
-        .collect();
-    code.insert(4, '-');
+    // A byte below 248 (8 × 31) is taken modulo 31, so every letter is as likely.
+    let limit = 256 - 256 % ALPHABET.len();
+    let mut code = String::with_capacity(9);
+    while code.len() < 9 {
+        let mut bytes = [0u8; 32];
+        if getrandom::fill(&mut bytes).is_err() {
+            fastrand::fill(&mut bytes);
+        }
+        for byte in bytes.iter().map(|&b| usize::from(b)).filter(|&b| b < limit) {
+            if code.len() == 4 {
+                code.push('-');
+            }
+            if code.len() < 9 {
+                code.push(char::from(ALPHABET[byte % ALPHABET.len()]));
+            }
+        }
+    }
     code
 }
 
@@ -612,15 +662,6 @@ pub fn program() -> String {
 mod tests {
 
     use super::*;
-
-    #[test]
-    fn codes_match_only_exactly_but_in_any_case() {
-        assert!(code_matches("k7m2-qx4p", "k7m2-qx4p"));
-        assert!(code_matches("K7M2-QX4P", "k7m2-qx4p"));
-        for wrong in ["", "k7m2-qx4", "k7m2-qx4pp", "a7m2-qx4p"] {
-            assert!(!code_matches(wrong, "k7m2-qx4p"), "{wrong}");
-        }
-    }
 
     #[test]
     fn the_network_address_is_never_loopback_or_unspecified() {

@@ -11,10 +11,13 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use crate::net::host::program;
-use crate::net::link::{Admit, Incoming, Link, LinkEvent, Sink, write_message};
-use crate::net::protocol::{
-    Message, PROTOCOL, RefusalKind, SessionState, WireRulesError, cut, read_line,
+use crate::net::link::{
+    Admit, Connection, Incoming, Link, LinkEvent, Sink, write_message, write_sealed,
 };
+use crate::net::protocol::{
+    Message, PROTOCOL, REMOTE_TEXT, RefusalKind, SessionState, WireRulesError, cut, read_line,
+};
+use crate::net::seal::{Exchange, Keys, Opener, Role};
 use crate::position::Variant;
 
 /// The port `host` listens on unless told otherwise.
@@ -51,6 +54,9 @@ pub enum JoinError {
     },
     /// The host speaks another protocol version.
     Version(u32),
+    /// The host could not open what was sealed with the code, nor seal its answer with it:
+    /// it does not know the code (or it was mistyped). Nothing of the code was sent.
+    Unproven(String),
     /// The host's rules are not playable here.
     Rules(WireRulesError),
     /// Every try within the rejoin window failed; the last one's error.
@@ -87,7 +93,11 @@ impl fmt::Display for JoinError {
             JoinError::Refused { message, .. } => write!(f, "the host refused: {message}"),
             JoinError::Version(v) => write!(
                 f,
-                "the host speaks protocol version {v}, this program {PROTOCOL}"
+                "the host speaks protocol version {v}, this program {PROTOCOL}: both players need the same version of tictactoe"
+            ),
+            JoinError::Unproven(addr) => write!(
+                f,
+                "that host does not know the code: {addr} could not prove it (nothing of the code was sent)"
             ),
             JoinError::Rules(why) => write!(f, "the host's rules are not playable here: {why}"),
             JoinError::GaveUp(last) => write!(
@@ -219,35 +229,36 @@ impl Joiner {
         stream
             .set_write_timeout(Some(ANSWER_WITHIN))
             .map_err(failed)?;
+        let mut reader = Incoming::new(&stream, ANSWER_WITHIN).map_err(failed)?;
+        let (exchange, pake) = Exchange::start(Role::Joiner, &self.code);
         let hello = Message::Hello {
             protocol: PROTOCOL,
             program: program(),
-            code: Some(self.code.clone()),
-            rules: None,
-            state: None,
-            token: self
-                .token
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .clone(),
+            pake: Some(pake),
         };
         write_message(&stream, &hello).map_err(failed)?;
-        let mut reader = Incoming::new(&stream, ANSWER_WITHIN).map_err(failed)?;
         let mut buf = Vec::new();
-        match read_line(&mut reader, &mut buf) {
-            Ok(true) => {}
-            Ok(false) => return Err(JoinError::Closed(addr.clone())),
-            Err(e) if e.kind() == io::ErrorKind::InvalidData => {
-                return Err(JoinError::NotAHost(addr.clone()));
-            }
-            Err(e) => return Err(failed(e)),
-        }
-        let (welcome, token) = welcome(addr.clone(), Message::parse(&buf).ok())?;
-        *self.token.lock().unwrap_or_else(PoisonError::into_inner) = token;
+        answer(&mut reader, &mut buf, &addr)?;
+        let (mut keys, program) = exchanged(&addr, Message::parse(&buf).ok(), exchange)?;
+        let token = self
+            .token
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone();
+        write_sealed(&stream, &mut keys.seal, &Message::Join { token }).map_err(failed)?;
+        answer(&mut reader, &mut buf, &addr)?;
+        let answer = opened(&mut keys.open, &buf, &addr)?;
+        let (welcome, token) = welcome(addr.clone(), program, answer)?;
+        *self.token.lock().unwrap_or_else(PoisonError::into_inner) = Some(token);
         // Before the reader starts, so the game is restored before any move arrives.
         let rejoined = rejoining.then(|| LinkEvent::Rejoined(welcome.state.clone()));
+        let connection = Connection {
+            stream,
+            reader,
+            keys,
+        };
         self.link
-            .install(stream, reader, None, rejoined, Admit::Always, sink)
+            .install(connection, None, rejoined, Admit::Always, sink)
             .map_err(failed)?;
         Ok(welcome)
     }
@@ -279,17 +290,85 @@ impl Joiner {
     }
 }
 
-/// The host's answer as a welcome and the token it gave, or why it is not one.
-fn welcome(addr: String, answer: Option<Message>) -> Result<(Welcome, Option<String>), JoinError> {
+/// Reads the host's next line of the handshake into `buf`.
+fn answer(
+    reader: &mut std::io::BufReader<Incoming>,
+    buf: &mut Vec<u8>,
+    addr: &str,
+) -> Result<(), JoinError> {
+    match read_line(reader, buf) {
+        Ok(true) => Ok(()),
+        Ok(false) => Err(JoinError::Closed(addr.to_string())),
+        Err(e) if e.kind() == io::ErrorKind::InvalidData => {
+            Err(JoinError::NotAHost(addr.to_string()))
+        }
+        Err(e) => Err(JoinError::Failed {
+            addr: addr.to_string(),
+            why: e.to_string(),
+        }),
+    }
+}
+
+/// The host's hello finishes the exchange: the keys and the host's program version, or why
+/// there are none.
+fn exchanged(
+    addr: &str,
+    answer: Option<Message>,
+    exchange: Exchange,
+) -> Result<(Keys, String), JoinError> {
     match answer {
         Some(Message::Hello {
             protocol: PROTOCOL,
+            pake: Some(pake),
             program,
-            rules: Some(rules),
-            state: Some(state),
+        }) => exchange
+            .finish(&pake)
+            .map(|keys| (keys, program))
+            .map_err(|_| JoinError::NotAHost(addr.to_string())),
+        Some(Message::Error { message, kind }) => Err(refused(kind, &message)),
+        Some(Message::Hello { protocol, .. }) if protocol != PROTOCOL => {
+            Err(JoinError::Version(protocol))
+        }
+        _ => Err(JoinError::NotAHost(addr.to_string())),
+    }
+}
+
+/// The host's second answer: a refusal in the clear (a wrong code, a game in progress), or
+/// a sealed line, which must open. Anything else is a host that could not prove the code.
+fn opened(opener: &mut Opener, line: &[u8], addr: &str) -> Result<Option<Message>, JoinError> {
+    if line.first() == Some(&b'{') {
+        // Only a refusal comes unsealed; a welcome must prove the code.
+        return match Message::parse(line) {
+            Ok(error @ Message::Error { .. }) => Ok(Some(error)),
+            _ => Err(JoinError::Unproven(addr.to_string())),
+        };
+    }
+    let text = opener
+        .open(line)
+        .map_err(|_| JoinError::Unproven(addr.to_string()))?;
+    Ok(Message::parse(&text).ok())
+}
+
+/// A refusal as the host gave it, its text cut to [`REMOTE_TEXT`] characters.
+fn refused(kind: Option<RefusalKind>, message: &str) -> JoinError {
+    JoinError::Refused {
+        kind,
+        message: cut(message, REMOTE_TEXT),
+    }
+}
+
+/// The host's welcome and the token it gave, or why it is not one.
+fn welcome(
+    addr: String,
+    program: String,
+    answer: Option<Message>,
+) -> Result<(Welcome, String), JoinError> {
+    match answer {
+        Some(Message::Welcome {
+            rules,
+            state,
             token,
-            ..
-        }) => {
+        }) if state.round > 0 => {
             let rules = Variant::try_from(rules).map_err(JoinError::Rules)?;
             let welcome = Welcome {
                 rules,
@@ -298,10 +377,7 @@ fn welcome(addr: String, answer: Option<Message>) -> Result<(Welcome, Option<Str
             };
             Ok((welcome, token))
         }
-        Some(Message::Error { message, kind }) => Err(JoinError::Refused { kind, message }),
-        Some(Message::Hello { protocol, .. }) if protocol != PROTOCOL => {
-            Err(JoinError::Version(protocol))
-        }
+        Some(Message::Error { message, kind }) => Err(refused(kind, &message)),
         _ => Err(JoinError::NotAHost(addr)),
     }
 }
@@ -391,8 +467,69 @@ mod tests {
             message: "wrong code".into(),
             kind: Some(RefusalKind::WrongCode),
         };
-        let error = welcome(addr, Some(answer)).unwrap_err();
+        let error = welcome(addr.clone(), String::new(), Some(answer)).unwrap_err();
         assert_eq!(error.to_string(), "the host refused: wrong code");
+        assert!(!error.is_passing());
+        let long = Message::error("x".repeat(400));
+        let error = welcome(addr, String::new(), Some(long)).unwrap_err();
+        let JoinError::Refused { message, .. } = &error else {
+            panic!("{error:?}");
+        };
+        assert_eq!(
+            message.chars().count(),
+            REMOTE_TEXT,
+            "cut to the documented length"
+        );
+    }
+
+    #[test]
+    fn a_welcome_at_round_zero_is_not_one() {
+        let state = SessionState {
+            round: 0,
+            score: [0; 3],
+            moves: vec![],
+        };
+        let zero = Message::Welcome {
+            rules: crate::board::Rules::CLASSIC.into(),
+            state: state.clone(),
+            token: "t".into(),
+        };
+        let addr = String::from("127.0.0.1:9");
+        assert_eq!(
+            welcome(addr.clone(), String::new(), Some(zero)).unwrap_err(),
+            JoinError::NotAHost(addr.clone())
+        );
+        let one = Message::Welcome {
+            rules: crate::board::Rules::CLASSIC.into(),
+            state: SessionState { round: 1, ..state },
+            token: "t".into(),
+        };
+        assert!(welcome(addr, String::new(), Some(one)).is_ok());
+    }
+
+    #[test]
+    fn a_host_that_cannot_seal_with_the_code_is_named_as_not_knowing_it() {
+        let (_, to_joiner) = Exchange::start(Role::Host, "aaaa-bbbb");
+        let (exchange, _) = Exchange::start(Role::Joiner, "cccc-dddd");
+        let hello = Message::Hello {
+            protocol: PROTOCOL,
+            program: "x".into(),
+            pake: Some(to_joiner),
+        };
+        let (mut keys, _) = exchanged("h:1", Some(hello), exchange).unwrap();
+        let mut other = {
+            let (host, _) = Exchange::start(Role::Host, "aaaa-bbbb");
+            let (_, mine) = Exchange::start(Role::Joiner, "aaaa-bbbb");
+            host.finish(&mine).unwrap()
+        };
+        let line = other.seal.seal(b"{\"type\":\"bye\"}");
+        let error = opened(&mut keys.open, line.trim_end().as_bytes(), "h:1").unwrap_err();
+        assert_eq!(error, JoinError::Unproven("h:1".into()));
+        assert!(
+            error
+                .to_string()
+                .starts_with("that host does not know the code")
+        );
         assert!(!error.is_passing());
     }
 }

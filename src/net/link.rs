@@ -14,8 +14,9 @@ use crate::net::host::RefusalNotice;
 use crate::net::join::JoinError;
 use crate::net::peer::Peer;
 use crate::net::protocol::{
-    HEARTBEAT, MAX_LINE, Message, ProtocolError, SILENCE, SessionState, read_line,
+    HEARTBEAT, MAX_WIRE, Message, ProtocolError, SILENCE, SessionState, read_line,
 };
+use crate::net::seal::{Keys, Opener, Sealer};
 
 /// More messages than this in one second close the connection.
 const FLOOD: usize = 64;
@@ -84,7 +85,8 @@ impl Incoming {
     }
 }
 
-/// Writes `message` as one line; a message too long to send is an error, never a panic.
+/// Writes `message` as one line, not sealed (the hellos, and refusals during the handshake);
+/// a message too long to send is an error, never a panic.
 pub fn write_message(mut stream: &TcpStream, message: &Message) -> io::Result<()> {
     let line = message
         .to_line()
@@ -92,15 +94,57 @@ pub fn write_message(mut stream: &TcpStream, message: &Message) -> io::Result<()
     stream.write_all(line.as_bytes())
 }
 
+/// Writes `message` as one sealed line.
+pub fn write_sealed(
+    mut stream: &TcpStream,
+    sealer: &mut Sealer,
+    message: &Message,
+) -> io::Result<()> {
+    let line = message
+        .to_line()
+        .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
+    stream.write_all(
+        sealer
+            .seal(line.trim_end_matches('\n').as_bytes())
+            .as_bytes(),
+    )
+}
+
+/// The message in a sealed line, or why it is not one.
+pub fn open_message(opener: &mut Opener, line: &[u8]) -> Result<Message, String> {
+    let text = opener.open(line).map_err(|e| e.to_string())?;
+    Message::parse(&text).map_err(|e| e.to_string())
+}
+
+/// A connection whose handshake is over: the stream, its read half, and the keys that seal
+/// each direction.
+pub struct Connection {
+    pub stream: TcpStream,
+    pub reader: BufReader<Incoming>,
+    pub keys: Keys,
+}
+
 /// The current connection and why it was closed, if this side closed it.
 #[derive(Default)]
 struct Slot {
     stream: Option<TcpStream>,
+    /// Seals what is sent on `stream`.
+    sealer: Option<Sealer>,
     /// Counts connections, so a reader can tell whether it is still the current one.
     generation: u64,
     closing: Option<String>,
     /// (Host) the token of the player who holds the seat.
     token: Option<String>,
+}
+
+impl Slot {
+    /// Writes `message` sealed to the connection, if there is one.
+    fn write(&mut self, message: &Message) -> Option<io::Result<()>> {
+        let (Some(stream), Some(sealer)) = (self.stream.as_ref(), self.sealer.as_mut()) else {
+            return None;
+        };
+        Some(write_sealed(stream, sealer, message))
+    }
 }
 
 /// Who may take the connection's place.
@@ -136,14 +180,14 @@ impl Link {
     /// reports it lost). Returns whether it was sent.
     pub fn send(&self, message: &Message) -> bool {
         let mut slot = lock(&self.slot);
-        let Some(stream) = slot.stream.as_ref() else {
-            return false;
-        };
-        if write_message(stream, message).is_ok() {
-            return true;
+        match slot.write(message) {
+            None => false,
+            Some(Ok(())) => true,
+            Some(Err(_)) => {
+                close(&mut slot, "the connection failed");
+                false
+            }
         }
-        close(&mut slot, "the connection failed");
-        false
     }
 
     /// Tells the other side what was wrong and closes the connection; the reader reports it
@@ -160,9 +204,7 @@ impl Link {
         if generation.is_some_and(|g| g != slot.generation) {
             return;
         }
-        if let Some(stream) = slot.stream.as_ref() {
-            let _ = write_message(stream, &Message::error(why));
-        }
+        let _ = slot.write(&Message::error(why));
         close(&mut slot, why);
     }
 
@@ -171,11 +213,12 @@ impl Link {
     pub fn leave(&self) {
         let generation = {
             let mut slot = lock(&self.slot);
-            let Some(stream) = slot.stream.as_ref() else {
+            if slot.write(&Message::Bye).is_none() {
                 return;
-            };
-            let _ = write_message(stream, &Message::Bye);
-            let _ = stream.shutdown(Shutdown::Write);
+            }
+            if let Some(stream) = slot.stream.as_ref() {
+                let _ = stream.shutdown(Shutdown::Write);
+            }
             slot.closing = Some("you left".into());
             slot.generation
         };
@@ -198,13 +241,21 @@ impl Link {
     /// replaced.
     pub fn install(
         &self,
-        stream: TcpStream,
-        mut reader: BufReader<Incoming>,
+        connection: Connection,
         greeting: Option<&dyn Fn() -> Message>,
         announce: Option<LinkEvent>,
         admit: Admit,
         sink: &Sink,
     ) -> io::Result<bool> {
+        let Connection {
+            stream,
+            mut reader,
+            keys:
+                Keys {
+                    seal: mut sealer,
+                    open: opener,
+                },
+        } = connection;
         Incoming::settle(&mut reader)?;
         let generation = {
             let mut slot = lock(&self.slot);
@@ -215,13 +266,14 @@ impl Link {
                 slot.token = Some(issued);
             }
             if let Some(greeting) = greeting {
-                write_message(&stream, &greeting())?;
+                write_sealed(&stream, &mut sealer, &greeting())?;
             }
             stream.set_write_timeout(Some(SILENCE))?;
             if let Some(old) = slot.stream.take() {
                 let _ = old.shutdown(Shutdown::Both);
             }
             slot.stream = Some(stream);
+            slot.sealer = Some(sealer);
             slot.generation += 1;
             slot.closing = None;
             if let Some(event) = announce {
@@ -233,14 +285,20 @@ impl Link {
         let sink = Arc::clone(sink);
         thread::Builder::new()
             .name("net-reader".into())
-            .spawn(move || link.read(reader, generation, &sink))?;
+            .spawn(move || link.read(reader, opener, generation, &sink))?;
         Ok(true)
     }
 
     /// The reader thread of connection `generation`: passes messages on until the connection
     /// ends, then reports it lost (unless a newer connection took its place).
-    fn read(&self, mut reader: BufReader<Incoming>, generation: u64, sink: &Sink) {
-        let mut buf = Vec::with_capacity(MAX_LINE);
+    fn read(
+        &self,
+        mut reader: BufReader<Incoming>,
+        mut opener: Opener,
+        generation: u64,
+        sink: &Sink,
+    ) {
+        let mut buf = Vec::with_capacity(MAX_WIRE);
         let mut window = (Instant::now(), 0usize);
         let why = loop {
             if let Err(end) = next_line(&mut reader, &mut buf) {
@@ -254,17 +312,19 @@ impl Link {
                 window = (Instant::now(), 0);
             }
             window.1 += 1;
-            let fault = match Message::parse(&buf) {
+            let fault = match open_message(&mut opener, &buf) {
                 _ if window.1 > FLOOD => "too many messages".to_string(),
                 Ok(Message::Ping) => continue,
-                Ok(Message::Hello { .. }) => "hello was already said".to_string(),
+                Ok(Message::Hello { .. } | Message::Join { .. } | Message::Welcome { .. }) => {
+                    "hello was already said".to_string()
+                }
                 Ok(message) => {
                     if sink(LinkEvent::Received(message)) {
                         continue;
                     }
                     return;
                 }
-                Err(e) => e.to_string(),
+                Err(e) => e,
             };
             self.refuse_connection(Some(generation), &fault);
             break fault;
@@ -341,6 +401,7 @@ fn next_line(reader: &mut BufReader<Incoming>, buf: &mut Vec<u8>) -> Result<(), 
 
 /// Shuts the slot's connection down, remembering why (the reader reports it).
 fn close(slot: &mut Slot, why: &str) {
+    slot.sealer = None;
     if let Some(stream) = slot.stream.take() {
         let _ = stream.shutdown(Shutdown::Both);
         slot.closing.get_or_insert_with(|| why.to_string());

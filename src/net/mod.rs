@@ -12,5 +12,6 @@ pub mod link;
 pub mod online;
 pub mod peer;
 pub mod protocol;
+pub mod seal;
 pub mod session;
 pub mod setup;

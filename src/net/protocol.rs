@@ -1,19 +1,27 @@
 //! The network protocol: newline-delimited JSON messages of at most [`MAX_LINE`] bytes,
 //! versioned by [`PROTOCOL`], and the limits on what the other side may send.
 //!
-//! A session between a host and the player who joins it:
+//! A session between a host and the player who joins it (protocol 2):
 //!
-//! 1. The joiner connects and sends `hello` with the protocol version, its program version and
-//!    the join code (and, coming back after a lost connection, the token the host gave it).
-//! 2. The host answers with its own `hello`: the versions, the rules, the state of the
-//!    session (the round, the score and the moves of the current game, so that a player who
-//!    rejoins after a lost connection gets the exact game back) and a token for coming back.
-//!    Or it sends `error`, with the [`RefusalKind`] as `kind`, and closes the connection.
-//! 3. Then either side sends `move` (on its own turn), `rematch` (after a game; a new game
+//! 1. The joiner connects and sends `hello`: the protocol version, its program version and
+//!    its half of the key exchange made with the join code (`pake`). The code itself is never
+//!    sent ([`crate::net::seal`]).
+//! 2. The host answers with its own `hello` and half of the exchange, or with `error` (the
+//!    [`RefusalKind`] as `kind`) and closes the connection.
+//! 3. From here every line is sealed with the exchange's key. The joiner sends `join` (coming
+//!    back after a lost connection, with the token the host gave it). A host that cannot
+//!    open it had another code: it answers `error` (kind `wrong_code`, not sealed) after a
+//!    delay. Otherwise it sends `welcome`: the rules, the state of the session (the round,
+//!    the score and the moves of the current game, so that a player who rejoins gets the
+//!    exact game back) and a token for coming back. A joiner that cannot open the welcome
+//!    is talking to a host that does not know the code, and leaves.
+//! 4. Then either side sends `move` (on its own turn), `rematch` (after a game; a new game
 //!    starts when both have sent it), `ping` (every [`HEARTBEAT`]) and `bye` (leaving).
-//!    Anything else, or anything at the wrong time, is answered with `error` and the
-//!    connection is closed. Each side checks every move with its own rules; no side ever
-//!    takes a board from the other.
+//!    Anything else, anything at the wrong time, or a line that does not open is answered
+//!    with `error` and the connection is closed. Each side checks every move with its own
+//!    rules; no side ever takes a board from the other.
+//!
+//! Version 1 sent the code in the joiner's hello, unsealed; it is refused by name.
 
 use std::io::{self, BufRead};
 use std::time::Duration;
@@ -22,11 +30,15 @@ use serde::{Deserialize, Serialize};
 
 use crate::board::{Rules, RulesError};
 use crate::position::Variant;
+pub use crate::text::{cut, printable};
 
 /// The protocol version spoken here.
-pub const PROTOCOL: u32 = 1;
+pub const PROTOCOL: u32 = 2;
 /// The longest message, in bytes, newline included.
 pub const MAX_LINE: usize = 1024;
+/// The longest line on the wire: a sealed message of [`MAX_LINE`] bytes (and its 16-byte tag)
+/// in base64, and its newline.
+pub const MAX_WIRE: usize = (MAX_LINE + 16).div_ceil(3) * 4 + 1;
 /// How often each side sends `ping`.
 pub const HEARTBEAT: Duration = Duration::from_secs(2);
 /// Silence after which the other side counts as gone.
@@ -122,21 +134,26 @@ pub struct SessionState {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Message {
-    /// The first message each way. The joiner sends `code`; the host sends `rules` and
-    /// `state`.
+    /// The first message each way, the only ones not sealed: the versions, and each side's
+    /// half of the key exchange ([`crate::net::seal`]).
     Hello {
         protocol: u32,
         program: String,
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        code: Option<String>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        rules: Option<WireRules>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        state: Option<SessionState>,
-        /// The host gives the player a token; the player shows it when it comes back after a
-        /// lost connection, so the host knows it is the same player.
+        pake: Option<String>,
+    },
+    /// The joiner's first sealed message. Coming back after a lost connection it shows the
+    /// token the host gave it, so the host knows it is the same player.
+    Join {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         token: Option<String>,
+    },
+    /// The host's first sealed message: the rules, the session as it stands and a token for
+    /// coming back.
+    Welcome {
+        rules: WireRules,
+        state: SessionState,
+        token: String,
     },
     /// A move: `seq` is its number in the game, from 1; `cell` its name (`5`, `c3`).
     Move { seq: u32, cell: String },
@@ -245,20 +262,26 @@ impl Message {
             Message::Hello {
                 protocol,
                 program,
-                code,
-                rules,
-                state,
-                token,
+                pake,
             } => Message::Hello {
                 protocol,
                 program: printable(&program),
-                code: code.map(|c| printable(&c)),
-                rules,
-                state: state.map(|s| SessionState {
-                    moves: s.moves.iter().map(|m| printable(m)).collect(),
-                    ..s
-                }),
+                pake: pake.map(|p| printable(&p)),
+            },
+            Message::Join { token } => Message::Join {
                 token: token.map(|t| printable(&t)),
+            },
+            Message::Welcome {
+                rules,
+                state,
+                token,
+            } => Message::Welcome {
+                rules,
+                state: SessionState {
+                    moves: state.moves.iter().map(|m| printable(m)).collect(),
+                    ..state
+                },
+                token: printable(&token),
             },
             Message::Move { seq, cell } => Message::Move {
                 seq,
@@ -273,62 +296,7 @@ impl Message {
     }
 }
 
-/// `text` with every control character (escape sequences included) and every invisible
-/// format character (bidirectional overrides and isolates such as U+202E and U+2066–2069,
-/// direction marks, zero-width characters, line and paragraph separators) replaced by `�`:
-/// text from the other side can neither drive the terminal nor disguise itself.
-pub fn printable(text: &str) -> String {
-    text.chars()
-        .map(|c| {
-            if c.is_control() || is_format(c) {
-                '\u{fffd}'
-            } else {
-                c
-            }
-        })
-        .collect()
-}
-
-/// Whether `c` is an invisible format character (Unicode category Cf, and the line and
-/// paragraph separators).
-fn is_format(c: char) -> bool {
-    matches!(
-        u32::from(c),
-        0xAD | 0x600..=0x605
-            | 0x61C
-            | 0x6DD
-            | 0x70F
-            | 0x890..=0x891
-            | 0x8E2
-            | 0x180E
-            | 0x200B..=0x200F
-            | 0x2028..=0x202E
-            | 0x2060..=0x2064
-            | 0x2066..=0x206F
-            | 0xFEFF
-            | 0xFFF9..=0xFFFB
-            | 0x110BD
-            | 0x110CD
-            | 0x13430..=0x1343F
-            | 0x1BCA0..=0x1BCA3
-            | 0x1D173..=0x1D17A
-            | 0xE0001
-            | 0xE0020..=0xE007F
-    )
-}
-
-/// At most `limit` characters of `text` (already made printable), with `…` where it was cut.
-pub fn cut(text: &str, limit: usize) -> String {
-    if text.chars().count() <= limit {
-        return text.to_string();
-    }
-    text.chars()
-        .take(limit.saturating_sub(1))
-        .chain(['…'])
-        .collect()
-}
-
-/// Reads the next line of at most [`MAX_LINE`] bytes into `buf` (without the newline).
+/// Reads the next line of at most [`MAX_WIRE`] bytes into `buf` (without the newline).
 /// Returns `Ok(false)` at the end of the stream; an over-long line is an error of kind
 /// `InvalidData`, and what was read of it is dropped. Memory stays bounded whatever arrives.
 pub fn read_line(reader: &mut impl BufRead, buf: &mut Vec<u8>) -> io::Result<bool> {
@@ -347,7 +315,7 @@ pub fn read_line(reader: &mut impl BufRead, buf: &mut Vec<u8>) -> io::Result<boo
             None => (available, available.len()),
         };
         let newline = done > chunk.len();
-        if buf.len() + chunk.len() >= MAX_LINE {
+        if buf.len() + chunk.len() >= MAX_WIRE {
             reader.consume(done);
             return Err(io::Error::new(
                 io::ErrorKind::InvalidData,
@@ -374,17 +342,24 @@ mod tests {
         let hello = Message::Hello {
             protocol: PROTOCOL,
             program: "0.1.0".into(),
-            code: None,
-            rules: Some(Rules::CLASSIC.into()),
-            state: Some(SessionState {
+            pake: Some("QUJD".into()),
+        };
+        let welcome = Message::Welcome {
+            rules: Rules::CLASSIC.into(),
+            state: SessionState {
                 round: 2,
                 score: [1, 0, 0],
                 moves: vec!["5".into(), "1".into()],
-            }),
-            token: Some("t0k3n".into()),
+            },
+            token: "t0k3n".into(),
         };
         for message in [
             hello,
+            welcome,
+            Message::Join { token: None },
+            Message::Join {
+                token: Some("t0k3n".into()),
+            },
             Message::Move {
                 seq: 3,
                 cell: "c3".into(),
@@ -418,10 +393,7 @@ mod tests {
         let hello = Message::Hello {
             protocol: PROTOCOL,
             program: "0.1.0".into(),
-            code: Some("x".repeat(970)),
-            rules: None,
-            state: None,
-            token: None,
+            pake: Some("x".repeat(1100)),
         };
         assert_eq!(hello.to_line(), Err(ProtocolError::TooLong));
     }
@@ -447,38 +419,6 @@ mod tests {
         assert_eq!(Message::parse(old), Ok(Message::error("wrong code")));
         assert!(RefusalKind::Busy.is_passing() && RefusalKind::Timeout.is_passing());
         assert!(!RefusalKind::WrongCode.is_passing() && !RefusalKind::InProgress.is_passing());
-    }
-
-    #[test]
-    fn bidirectional_and_other_format_controls_are_replaced() {
-        for hidden in [
-            '\u{202E}',
-            '\u{202A}',
-            '\u{2066}',
-            '\u{2067}',
-            '\u{2068}',
-            '\u{2069}',
-            '\u{200E}',
-            '\u{200F}',
-            '\u{200B}',
-            '\u{061C}',
-            '\u{FEFF}',
-            '\u{2028}',
-            '\u{E0041}',
-            '\u{9B}',
-            '\u{1b}',
-        ] {
-            let text = format!("a{hidden}b");
-            assert_eq!(
-                printable(&text),
-                "a\u{fffd}b",
-                "U+{:04X}",
-                u32::from(hidden)
-            );
-        }
-        assert_eq!(printable("é ✓ 五 🙂"), "é ✓ 五 🙂", "visible text is kept");
-        assert_eq!(cut("abcdef", 4), "abc…");
-        assert_eq!(cut("abc", 4), "abc");
     }
 
     #[test]
@@ -511,7 +451,7 @@ mod tests {
 
     #[test]
     fn lines_are_read_within_the_limit() {
-        let long = "x".repeat(MAX_LINE * 3);
+        let long = "x".repeat(MAX_WIRE * 3);
         let input = format!("{{\"type\":\"ping\"}}\r\n{long}\nnext\npartial");
         let mut reader = io::BufReader::with_capacity(64, input.as_bytes());
         let mut buf = Vec::new();
@@ -519,6 +459,6 @@ mod tests {
         assert_eq!(buf, b"{\"type\":\"ping\"}");
         let err = read_line(&mut reader, &mut buf).unwrap_err();
         assert_eq!(err.kind(), io::ErrorKind::InvalidData);
-        assert!(buf.len() < MAX_LINE, "memory stays bounded");
+        assert!(buf.len() < MAX_WIRE, "memory stays bounded");
     }
 }

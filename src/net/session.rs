@@ -506,7 +506,10 @@ impl NetGame {
                 mark: them,
                 text: cut(&message, REMOTE_TEXT),
             }),
-            Message::Hello { .. } | Message::Ping => None,
+            Message::Hello { .. }
+            | Message::Join { .. }
+            | Message::Welcome { .. }
+            | Message::Ping => None,
         }
     }
 }

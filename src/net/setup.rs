@@ -289,8 +289,9 @@ pub fn join(target: Target, sink: Sink) -> anyhow::Result<(Network, String)> {
         Target::Ticket { ticket, relay } => {
             use crate::net::online;
             let relay = relay.as_deref().map(online::relay_url).transpose()?;
+            let code: JoinCode = ticket.code().parse()?;
             let (dialer, keep) = online::Dialer::new(&ticket, relay)?;
-            let (joiner, welcome) = Joiner::through(Arc::new(dialer), ticket.code(), &sink)?;
+            let (joiner, welcome) = Joiner::through(Arc::new(dialer), &code.0, &sink)?;
             (joiner, welcome, Keep(Some(Box::new(keep))))
         }
     };

@@ -5,7 +5,7 @@
 use std::io::{self, BufRead, Write};
 
 use crate::net::discover::{self, BROWSE_FOR, Choice, Found, Way};
-use crate::net::setup::Target;
+use crate::net::setup::{JoinCode, Target};
 use crate::waiting;
 
 /// Where looking for a game led.
@@ -30,6 +30,10 @@ pub fn target(
     input: &mut dyn BufRead,
     out: &mut dyn Write,
 ) -> anyhow::Result<Outcome> {
+    // A code that cannot be one is refused before anything is looked for or joined.
+    if let Some(Err(e)) = code.map(str::parse::<JoinCode>) {
+        return Ok(Outcome::Failed(e.to_string()));
+    }
     let cancel = if terminal { "q" } else { "Ctrl-C" };
     writeln!(
         out,
