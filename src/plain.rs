@@ -66,7 +66,7 @@ pub fn run(
     let mut buf = Vec::new();
     loop {
         let game = session.game();
-        let Some((mark, player)) = game.turn() else {
+        let Some((_, player)) = game.turn() else {
             finish(game, brain, out, options)?;
             return Ok(Ending::Finished);
         };
@@ -75,10 +75,10 @@ pub fn run(
             quit(game, out)?;
             return Ok(Ending::Stopped(signal));
         }
-        if let Some(cell) = brain.choose(player, game.position()) {
-            session.play(cell).expect("the AI plays legal moves");
-            writeln!(out, "{mark} ({player}) plays {cell}")?;
-            write!(out, "{}", show(session.game().position()))?;
+        if player.is_ai() {
+            if let Some(ending) = ai_move(session, brain, input, out)? {
+                return Ok(ending);
+            }
             continue;
         }
         prompt(game, out, true)?;
@@ -114,6 +114,32 @@ pub fn run(
             Typed::Handled => {}
         }
     }
+}
+
+/// The AI's move, searched under the stop signals' cancel flag: a signal ends the search at
+/// once and the game as `q` does (`Quit.` and the record), the ending returned.
+fn ai_move(
+    session: &mut Session,
+    brain: &mut Brain,
+    input: &mut dyn Lines,
+    out: &mut dyn Write,
+) -> io::Result<Option<Ending>> {
+    let game = session.game();
+    let (mark, player) = game.turn().expect("called on the AI's turn");
+    brain.set_cancel(input.cancel());
+    let chosen = brain.choose(player, game.position());
+    brain.set_cancel(None);
+    let Some(cell) = chosen else {
+        // Only a stop signal cancels the search, and it is sent before the flag is raised.
+        let signal = input.stopped().unwrap_or(2);
+        writeln!(out)?;
+        quit(game, out)?;
+        return Ok(Some(Ending::Stopped(signal)));
+    };
+    session.play(cell).expect("the AI plays legal moves");
+    writeln!(out, "{mark} ({player}) plays {cell}")?;
+    write!(out, "{}", show(session.game().position()))?;
+    Ok(None)
 }
 
 /// What `q` prints: `Quit.` and the record so far, if a move was played.

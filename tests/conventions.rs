@@ -181,6 +181,37 @@ fn ctrl_c_in_a_plain_game_prints_quit_and_the_record_as_q_does() {
 }
 
 #[test]
+fn a_stop_signal_during_a_long_search_ends_it_at_once_with_quit_and_the_record() {
+    for signal in [Signal::SIGINT, Signal::SIGTERM] {
+        // X (hard) thinks 60 s over its second Ultimate move; the signal comes a moment in.
+        // (Set up at a position, the game does not count.)
+        let mut game = Plain::start(&[
+            "--plain",
+            "--ultimate",
+            "--from",
+            "55",
+            "53",
+            "-x",
+            "hard",
+            "-o",
+            "human",
+            "--think",
+            "60000",
+        ]);
+        game.wait_for("a b c   d e f   g h i", 1);
+        thread::sleep(Duration::from_millis(300));
+        let start = Instant::now();
+        kill(Pid::from_raw(game.child.id() as i32), signal).unwrap();
+        let (code, out) = game.finish();
+        let took = start.elapsed();
+        assert_eq!(code, Some(128 + signal as i32), "{out}");
+        assert!(out.ends_with("Quit.\nRecord: --ultimate 55 53\n"), "{out}");
+        // Not the handler's last resort, which ends the process 3 s after the signal.
+        assert!(took < Duration::from_secs(2), "{signal}: {took:?}");
+    }
+}
+
+#[test]
 fn ctrl_c_stops_a_game_between_two_ais_with_the_record_so_far() {
     let mut game = Plain::start(&[
         "--plain", "--size", "7", "--k", "4", "-x", "hard", "-o", "hard", "--think", "300",

@@ -6,7 +6,10 @@ use std::collections::VecDeque;
 use std::io::{self, BufRead};
 use std::sync::mpsc::{self, Receiver, TryRecvError};
 
-use super::net::{Input, on_stop_signal, read_lines};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+use super::net::{Input, on_stop_signal_cancelling, read_lines};
 use crate::line;
 
 /// What asking for the next line got.
@@ -30,6 +33,11 @@ pub trait Lines {
     fn stopped(&mut self) -> Option<i32> {
         None
     }
+
+    /// The flag a stop signal raises (after it is sent), to end a search under way.
+    fn cancel(&self) -> Option<Arc<AtomicBool>> {
+        None
+    }
 }
 
 impl<R: BufRead> Lines for R {
@@ -47,6 +55,7 @@ pub struct Signalled {
     rx: Receiver<Input>,
     /// Lines that arrived while the game looked only for a signal.
     pending: VecDeque<Input>,
+    cancel: Arc<AtomicBool>,
 }
 
 impl Signalled {
@@ -54,11 +63,13 @@ impl Signalled {
     /// few seconds after a signal is ended by the signal's handler.
     pub fn new(input: impl BufRead + Send + 'static) -> anyhow::Result<Signalled> {
         let (tx, rx) = mpsc::channel();
-        on_stop_signal(tx.clone())?;
+        let cancel = Arc::new(AtomicBool::new(false));
+        on_stop_signal_cancelling(tx.clone(), Some(Arc::clone(&cancel)))?;
         read_lines(input, tx)?;
         Ok(Signalled {
             rx,
             pending: VecDeque::new(),
+            cancel,
         })
     }
 }
@@ -81,6 +92,10 @@ impl Lines for Signalled {
                 Input::Net(_) => {}
             }
         }
+    }
+
+    fn cancel(&self) -> Option<Arc<AtomicBool>> {
+        Some(Arc::clone(&self.cancel))
     }
 
     fn stopped(&mut self) -> Option<i32> {

@@ -4,6 +4,8 @@
 
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::thread;
 use std::time::Duration;
@@ -139,6 +141,15 @@ pub(super) fn read_lines(
 /// Sends SIGINT, SIGTERM and SIGHUP to the game as [`Input::Stop`], so it can say goodbye;
 /// if it has not ended [`STOP_GRACE`] later, ends the process.
 pub(super) fn on_stop_signal(tx: Sender<Input>) -> anyhow::Result<()> {
+    on_stop_signal_cancelling(tx, None)
+}
+
+/// [`on_stop_signal`], raising `cancel` too (after the stop is sent), so that a search under
+/// way ends at once and the game sees the stop.
+pub(super) fn on_stop_signal_cancelling(
+    tx: Sender<Input>,
+    cancel: Option<Arc<AtomicBool>>,
+) -> anyhow::Result<()> {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
     use signal_hook::iterator::Signals;
     let mut signals = Signals::new([SIGINT, SIGTERM, SIGHUP]).context("handling signals")?;
@@ -147,6 +158,9 @@ pub(super) fn on_stop_signal(tx: Sender<Input>) -> anyhow::Result<()> {
         .spawn(move || {
             if let Some(signal) = signals.forever().next() {
                 let _ = tx.send(Input::Stop(signal));
+                if let Some(cancel) = cancel {
+                    cancel.store(true, Ordering::SeqCst);
+                }
                 thread::sleep(STOP_GRACE);
                 std::process::exit(128 + signal);
             }
