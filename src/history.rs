@@ -244,6 +244,18 @@ impl Profile {
         fs::rename(&fresh, self.current())
     }
 
+    /// An error that says so when the profile directory is a file (`TICTACTOE_HOME` naming
+    /// one, say), instead of the system's "File exists" or "Not a directory".
+    fn not_a_file(&self) -> io::Result<()> {
+        match self.path.parent() {
+            Some(dir) if dir.is_file() => Err(io::Error::other(format!(
+                "{} is a file, not a directory (set {HOME_VAR} to a directory)",
+                dir.display()
+            ))),
+            _ => Ok(()),
+        }
+    }
+
     /// Appends `game`, which has ended as `end`, as one line written at once.
     pub fn append(&self, game: &Game, end: GameEnd, time: String) -> io::Result<()> {
         let entry = Entry {
@@ -253,6 +265,7 @@ impl Profile {
         };
         let mut text = serde_json::to_string(&entry.to_line())?;
         text.push('\n');
+        self.not_a_file()?;
         if let Some(dir) = self.path.parent() {
             fs::create_dir_all(dir)?;
         }
@@ -261,27 +274,32 @@ impl Profile {
             .read(true)
             .append(true)
             .open(&self.path)?;
-        // A line cut short before (a crash, a full disk) must not swallow this one: end it
-        // first, and the cut line is skipped as damaged when read.
+        // A line cut short before (a crash) must not swallow this one: end it first, and the
+        // cut line is skipped as damaged when read.
         if !ends_whole(&mut file)? {
             text.insert(0, '\n');
         }
-        let written = file.write(text.as_bytes())?;
-        if written < text.len() {
-            // A full disk: end the piece with a newline if possible, so the next game's line
-            // starts whole; the piece is skipped as damaged.
-            let _ = file.write(b"\n");
-            return Err(io::Error::new(
-                io::ErrorKind::WriteZero,
-                "only part of the game could be written",
-            ));
+        let before = file.metadata()?.len();
+        // One call, so the line is whole or not there: a short write (a full disk, a file size
+        // limit) or a failed one is taken back, and nothing written before is touched.
+        let written = file.write(text.as_bytes());
+        if written.as_ref().is_ok_and(|&n| n == text.len()) {
+            return Ok(());
         }
-        Ok(())
+        let _ = file.set_len(before);
+        Err(match written {
+            Ok(_) => io::Error::new(
+                io::ErrorKind::WriteZero,
+                "only part of it could be written (is the disk full?), and that part was taken back",
+            ),
+            Err(e) => e,
+        })
     }
 
     /// Every finished game of the history, oldest first. A missing file is an empty
     /// history; damaged lines are skipped with one warning per run.
     pub fn read(&self) -> io::Result<Vec<Entry>> {
+        self.not_a_file()?;
         let bytes = match fs::read(&self.path) {
             Ok(bytes) => bytes,
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
@@ -349,8 +367,10 @@ impl Journal for Profile {
     fn enter(&self, game: &Game, end: GameEnd) {
         if let Err(e) = self.append(game, end, now()) {
             warn(&format!(
-                "this game was not kept in {}: {e}",
-                self.path.display()
+                "this game was not kept in {}: {e}. The games kept before are untouched; \
+                 this one's record: {}",
+                self.path.display(),
+                game.record()
             ));
         }
         // A finished game is no longer one to continue; one left stays there to be.

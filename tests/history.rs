@@ -256,6 +256,79 @@ fn a_full_disk_gives_a_warning_and_the_game_ends_normally() {
 }
 
 #[test]
+fn a_line_cut_short_by_a_file_size_limit_is_taken_back_and_the_next_game_is_kept() {
+    let home = home("short-write");
+    game_against_easy(&home);
+    let file = home.join(FILE);
+    let line = fs::read(&file).unwrap();
+    // Whole copies of that line up to just under 2 KiB, the limit set below: the next line
+    // crosses it, and only its first part can be written.
+    let copies = 2048 / line.len();
+    fs::write(&file, line.repeat(copies)).unwrap();
+    let before = fs::read(&file).unwrap();
+    let limited = Command::new("bash")
+        .args([
+            "-c",
+            r#"trap '' XFSZ; ulimit -f 2; exec "$0" "$@""#,
+            env!("CARGO_BIN_EXE_tictactoe"),
+            "--plain",
+            "-o",
+            "easy",
+            "--seed",
+            "7",
+        ])
+        .env("TICTACTOE_HOME", &home)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = limited.stdin.as_ref().unwrap();
+    let _ = stdin.write_all(b"1\n2\n3\n4\n5\n6\n7\n8\n9\n");
+    let out = limited.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("this game was not kept"), "{stderr}");
+    assert!(
+        stderr.contains("taken back") && stderr.contains("record: "),
+        "{stderr}"
+    );
+    let after = fs::read(&file).unwrap();
+    assert!(
+        after == before,
+        "nothing written before is touched: {} bytes before, {} after",
+        before.len(),
+        after.len()
+    );
+    game_against_easy(&home);
+    let listed = run(&home, &["history"], "");
+    let listed = text(&listed.stdout) + &text(&listed.stderr);
+    assert!(!listed.contains("damaged"), "{listed}");
+    assert_eq!(
+        fs::read_to_string(&file).unwrap().lines().count(),
+        copies + 1,
+        "the next game is kept whole"
+    );
+}
+
+#[test]
+fn a_profile_directory_that_is_a_file_is_named_as_one() {
+    let home = home("a-file");
+    fs::write(&home, "not a directory").unwrap();
+    let out = run(&home, &["--plain", "-o", "human"], X_WINS);
+    assert!(out.status.success());
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("is a file, not a directory (set TICTACTOE_HOME to a directory)")
+            && stderr.contains("record: 7 1 8 2 9")
+            && !stderr.contains("os error"),
+        "{stderr}"
+    );
+    assert_eq!(fs::read_to_string(&home).unwrap(), "not a directory");
+    let _ = fs::remove_file(&home);
+}
+
+#[test]
 fn no_history_writes_nothing() {
     let home = home("off");
     let out = run(&home, &["--plain", "-o", "human", "--no-history"], X_WINS);
