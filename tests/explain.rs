@@ -382,6 +382,17 @@ fn refusal(args: &[&str]) -> String {
 }
 
 #[test]
+fn a_search_too_big_for_the_explorer_is_refused_after_a_million_visits_on_any_board() {
+    for size in ["5", "7"] {
+        let why = refusal(&["--size", size, "--algorithm", "symmetry"]);
+        assert!(
+            why.contains("the search visited 1000000 nodes without finishing"),
+            "{size}: {why}"
+        );
+    }
+}
+
+#[test]
 fn with_no_depth_the_deepest_tree_that_fits_is_shown_with_a_note_on_seeing_more() {
     let out = run(&["explain"], b"");
     assert!(out.status.success(), "{}", text(&out.stderr));

@@ -4,7 +4,8 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::{
-    Algorithm, Bound, ExplainError, Explanation, Hit, Limits, Node, Totals, VISIT_LIMIT, Window,
+    Algorithm, Bound, ExplainError, Explanation, Hit, Limits, Node, TABLE_LIMIT, Totals,
+    VISIT_LIMIT, Window,
 };
 use crate::board::{Board, Cell, Mark, Outcome};
 
@@ -358,7 +359,10 @@ impl Explorer<'_> {
                 bound,
                 position,
             };
-            self.table.insert(self.key(board), entry);
+            let key = self.key(board);
+            if self.table.len() < TABLE_LIMIT || self.table.contains_key(&key) {
+                self.table.insert(key, entry);
+            }
         }
     }
 }

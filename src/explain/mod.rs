@@ -114,9 +114,14 @@ pub struct Limits {
     pub max_nodes: usize,
 }
 
-/// The most nodes a search may visit before it is given up: far beyond any 3×3 search,
-/// reached only on big boards with many empty cells.
-pub const VISIT_LIMIT: u64 = 50_000_000;
+/// The most nodes a search may visit before it is given up: nearly twice the whole 3×3
+/// minimax tree (549,946 nodes), reached only on bigger boards with many empty cells, and
+/// refused within about a second rather than after a minute.
+pub const VISIT_LIMIT: u64 = 1_000_000;
+
+/// The most positions the transposition table keeps: past it, a search goes on without
+/// storing new ones (it only finds fewer), so memory stays bounded whatever the board.
+pub const TABLE_LIMIT: usize = 1 << 20;
 
 /// What a search did, counted.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
