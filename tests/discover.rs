@@ -134,11 +134,11 @@ fn with_no_host_on_the_network_join_says_so_within_its_time_and_exits_2() {
 }
 
 #[test]
-fn several_hosts_without_a_terminal_are_listed_and_join_exits_2() {
+fn several_hosts_without_a_terminal_or_a_code_are_listed_and_join_exits_2() {
     let Some(net) = Network::new() else { return };
     let (_first, _) = net.host(&[]);
     let (_second, _) = net.host(&["--size", "4"]);
-    let mut joiner = net.spawn(&["join", "--code", "k7m2-qx4p"]);
+    let mut joiner = net.spawn(&["join"]);
     assert_eq!(joiner.wait_exit().code(), Some(2), "{}", joiner.output());
     let out = joiner.output();
     assert!(out.contains("Games on this network:"), "{out}");
@@ -151,6 +151,29 @@ fn several_hosts_without_a_terminal_are_listed_and_join_exits_2() {
         out.contains("2 games on this network: join one by its address"),
         "{out}"
     );
+}
+
+#[test]
+fn with_a_code_each_host_found_is_tried_and_only_the_one_that_proves_it_is_joined() {
+    let Some(net) = Network::new() else { return };
+    let (_first, _) = net.host(&[]);
+    let (mut second, code) = net.host(&["--size", "4"]);
+    // A code neither host knows joins neither.
+    let mut stranger = net.spawn(&["join", "--code", "k7m2-qx4p"]);
+    assert!(!stranger.wait_exit().success(), "{}", stranger.output());
+    let out = stranger.output();
+    assert!(out.contains("Trying the code with each…"), "{out}");
+    assert!(
+        out.contains("none of the 2 games found took the code"),
+        "{out}"
+    );
+    // The second host's code joins the second host, whichever is tried first.
+    let joiner = net.spawn(&["join", "--code", &code]);
+    joiner.wait_for("You play O.");
+    assert!(joiner.output().contains("(4×4"), "{}", joiner.output());
+    second.wait_for("joined. You play X.");
+    second.send("q\n");
+    assert!(second.wait_exit().success(), "{}", second.output());
 }
 
 #[test]

@@ -113,6 +113,9 @@ pub enum Target {
         ticket: crate::net::online::Ticket,
         relay: Option<String>,
     },
+    /// Several hosts found on this network, tried in turn with the code: the first that
+    /// proves it is joined, so a stranger announcing a game cannot stand in for the host.
+    Any(Vec<Target>),
 }
 
 impl Target {
@@ -122,6 +125,7 @@ impl Target {
             Target::Address { target, .. } => cut(target, 60),
             #[cfg(feature = "online")]
             Target::Ticket { ticket, .. } => ticket.short_name(),
+            Target::Any(targets) => format!("{} games found", targets.len()),
         }
     }
 }
@@ -276,10 +280,27 @@ impl Listening {
     }
 }
 
+/// Joins the first of `targets` that proves the code; the error of the last when none does.
+fn join_any(targets: Vec<Target>, sink: &Sink) -> anyhow::Result<(Network, String)> {
+    let count = targets.len();
+    let mut last = None;
+    for target in targets {
+        match join(target, Arc::clone(sink)) {
+            Ok(joined) => return Ok(joined),
+            Err(e) => last = Some(e),
+        }
+    }
+    Err(match last {
+        Some(e) => e.context(format!("none of the {count} games found took the code")),
+        None => anyhow::anyhow!("no game to join"),
+    })
+}
+
 /// Joins the game at `target`; returns the game and the line that says so (`Joined
 /// 127.0.0.1:7373 (3×3, 3 in a row). You play O.`, and online how the two are connected).
 pub fn join(target: Target, sink: Sink) -> anyhow::Result<(Network, String)> {
     let (joiner, welcome, keep) = match target {
+        Target::Any(targets) => return join_any(targets, &sink),
         Target::Address { target, code } => {
             let code: JoinCode = code.parse()?;
             let (joiner, welcome) = Joiner::join(&target, &code.0, &sink)?;

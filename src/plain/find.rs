@@ -48,6 +48,17 @@ pub fn target(
     let host = match Choice::of(found) {
         Choice::None => return Ok(Outcome::Failed(discover::none_found(BROWSE_FOR))),
         Choice::One(host) => host,
+        Choice::Several(hosts) if code.is_some() => {
+            // The code picks the host: each is tried, and only one that proves it is joined.
+            list(&hosts, out)?;
+            writeln!(out, "Trying the code with each…")?;
+            let code = code.unwrap_or_default().to_string();
+            let targets = hosts
+                .into_iter()
+                .map(|host| target_of(host, code.clone(), relay))
+                .collect();
+            return Ok(Outcome::Join(Target::Any(targets)));
+        }
         Choice::Several(hosts) => {
             list(&hosts, out)?;
             if !terminal {
