@@ -234,14 +234,7 @@ impl Profile {
             end: GameEnd::Abandoned,
         };
         let text = serde_json::to_string(&entry.to_line())? + "\n";
-        if let Some(dir) = self.path.parent() {
-            fs::create_dir_all(dir)?;
-        }
-        let fresh = self
-            .path
-            .with_file_name(format!("{CURRENT}.{}", std::process::id()));
-        fs::write(&fresh, text)?;
-        fs::rename(&fresh, self.current())
+        replace_whole(&self.current(), text.as_bytes())
     }
 
     /// An error that says so when the profile directory is a file (`TICTACTOE_HOME` naming
@@ -323,6 +316,30 @@ impl Profile {
             Vec::new()
         })
     }
+}
+
+/// Writes `bytes` as the whole of the file at `path` (made with its directory if missing): to a
+/// new file beside it, made afresh (a link left under that name is removed, never followed),
+/// that then takes the old one's place. After a crash the file is the old one or the new one,
+/// whole; a link where the file was is replaced, never written through. Every profile file
+/// but the append-only history is written this way.
+pub fn replace_whole(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    if let Some(dir) = path.parent() {
+        fs::create_dir_all(dir)?;
+    }
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let fresh = path.with_file_name(format!(".{name}.{}.new", std::process::id()));
+    let _ = fs::remove_file(&fresh);
+    let written = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&fresh)
+        .and_then(|mut file| file.write_all(bytes))
+        .and_then(|()| fs::rename(&fresh, path));
+    if written.is_err() {
+        let _ = fs::remove_file(&fresh);
+    }
+    written
 }
 
 /// Whether `file` is empty or ends with a newline (its last line whole).
@@ -539,6 +556,30 @@ fn civil(days: i64) -> (i64, u32, u32) {
 mod tests {
     use super::*;
     use crate::board::Rules;
+
+    #[test]
+    fn a_whole_file_replaces_a_link_and_never_writes_through_one() {
+        let dir = std::env::temp_dir().join(format!("tictactoe-whole-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        let (path, other) = (dir.join("menu.json"), dir.join("precious"));
+        fs::write(&other, "keep me").unwrap();
+        std::os::unix::fs::symlink(&other, &path).unwrap();
+        // A link planted under the temporary name is removed, not followed, too.
+        let fresh = dir.join(format!(".menu.json.{}.new", std::process::id()));
+        std::os::unix::fs::symlink(&other, &fresh).unwrap();
+        replace_whole(&path, b"{}\n").unwrap();
+        assert_eq!(fs::read_to_string(&other).unwrap(), "keep me");
+        assert!(
+            !fs::symlink_metadata(&path)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(fs::read_to_string(&path).unwrap(), "{}\n");
+        assert!(!fresh.exists(), "nothing left beside it");
+        let _ = fs::remove_dir_all(&dir);
+    }
 
     fn finished(variant: Variant, x: Player, o: Player, moves: &[&str]) -> Game {
         let record = Record::parse(variant, moves).unwrap();

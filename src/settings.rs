@@ -161,12 +161,7 @@ pub fn load() -> Settings {
 /// that then takes the old one's place.
 pub fn save(settings: &Settings) -> io::Result<()> {
     let path = path().ok_or_else(|| io::Error::other("no config directory"))?;
-    if let Some(dir) = path.parent() {
-        fs::create_dir_all(dir)?;
-    }
-    let fresh = path.with_extension(format!("toml.{}", std::process::id()));
-    fs::write(&fresh, settings.to_toml())?;
-    fs::rename(&fresh, &path)
+    history::replace_whole(&path, settings.to_toml().as_bytes())
 }
 
 #[cfg(test)]

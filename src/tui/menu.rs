@@ -639,16 +639,10 @@ pub fn save(choices: &Choices) {
     let Some(path) = choices_file() else {
         return;
     };
-    if let Some(dir) = path.parent() {
-        let _ = std::fs::create_dir_all(dir);
-    }
-    // Written to a new file that then takes the old one's place: whole after a crash, and a
-    // link left where the file was is replaced, never written through.
+    // Whole after a crash, and a link left where the file was is replaced, never written
+    // through.
     if let Ok(text) = serde_json::to_string_pretty(choices) {
-        let fresh = path.with_extension(format!("json.{}", std::process::id()));
-        if std::fs::write(&fresh, text + "\n").is_ok() && std::fs::rename(&fresh, &path).is_err() {
-            let _ = std::fs::remove_file(&fresh);
-        }
+        let _ = history::replace_whole(&path, (text + "\n").as_bytes());
     }
 }
 
