@@ -25,8 +25,8 @@ Cells are numbered like a numeric keypad:  7 8 9 / 4 5 6 / 1 2 3  (7 is top left
 
 Examples:
   tictactoe                      the start menu on a terminal (elsewhere you (X) against
-                                 the perfect AI (O), in lines)
-  tictactoe -o hard              you (X) against the perfect AI (O) at once
+                                 the level 7 AI (O), in lines)
+  tictactoe -o hard              you (X) against the level 7 AI (O) at once
   tictactoe -o human             two people on one keyboard
   tictactoe -x medium -o human   the AI moves first
   tictactoe -x hard -o easy      the computer against itself

@@ -18,6 +18,11 @@ impl Terminal {
     /// Starts `tictactoe` with `args`, run through `wrapper` (a program and its arguments)
     /// unless it is empty.
     pub fn start(wrapper: &[&str], args: &[&str]) -> Terminal {
+        Terminal::start_in(wrapper, args, concat!(env!("CARGO_TARGET_TMPDIR"), "/home"))
+    }
+
+    /// As [`Terminal::start`], with the profile directory `home`.
+    pub fn start_in(wrapper: &[&str], args: &[&str], home: &str) -> Terminal {
         let pair = portable_pty::native_pty_system()
             .openpty(portable_pty::PtySize {
                 rows: 24,
@@ -37,10 +42,8 @@ impl Terminal {
         cmd.env("TERM", "xterm-256color");
         cmd.env("LANG", "C.UTF-8");
         cmd.env("RUST_BACKTRACE", "0");
-        cmd.env(
-            "TICTACTOE_HOME",
-            concat!(env!("CARGO_TARGET_TMPDIR"), "/home"),
-        );
+        cmd.env("TICTACTOE_HOME", home);
+        cmd.env_remove("NO_COLOR");
         let child = pair.slave.spawn_command(cmd).expect("the game starts");
         drop(pair.slave);
         let writer = pair.master.take_writer().unwrap();
@@ -66,6 +69,11 @@ impl Terminal {
 
     pub fn contents(&self) -> String {
         self.screen.lock().unwrap().screen().contents()
+    }
+
+    /// What `read` finds on the parsed screen.
+    pub fn read<R>(&self, read: impl FnOnce(&vt100::Screen) -> R) -> R {
+        read(self.screen.lock().unwrap().screen())
     }
 
     pub fn wait_for(&self, text: &str) {
