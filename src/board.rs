@@ -21,6 +21,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::text::quoted;
+
 pub(crate) use crate::geometry::{Geometry, bit_indices};
 pub use crate::geometry::{MAX_SIZE, MIN_SIZE};
 
@@ -276,16 +278,6 @@ pub enum CellError {
     Unknown { input: String, size: u8 },
 }
 
-/// Input quoted back in a message: printable characters only, and not too long.
-fn quote(input: &str) -> String {
-    let clean: String = input.trim().chars().filter(|c| !c.is_control()).collect();
-    if clean.chars().count() > 24 {
-        format!("{}…", clean.chars().take(24).collect::<String>())
-    } else {
-        clean
-    }
-}
-
 impl fmt::Display for CellError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let last = |size: u8| format!("{}{}", char::from(b'a' + size - 1), size);
@@ -295,26 +287,26 @@ impl fmt::Display for CellError {
                 write!(
                     f,
                     "{} is not on the board: cells are 1-9 or a1-c3",
-                    quote(input)
+                    quoted(input)
                 )
             }
             CellError::OffBoard { input, size } => {
                 write!(
                     f,
                     "{} is not on the board: cells are a1-{}",
-                    quote(input),
+                    quoted(input),
                     last(*size)
                 )
             }
             CellError::Unknown { input, size: 3 } => write!(
                 f,
                 "'{}' is not a cell: type a digit 1-9 (7 8 9 is the top row) or a coordinate like b2",
-                quote(input)
+                quoted(input)
             ),
             CellError::Unknown { input, size } => write!(
                 f,
                 "'{}' is not a cell: type a coordinate from a1 to {}",
-                quote(input),
+                quoted(input),
                 last(*size)
             ),
         }

@@ -302,7 +302,7 @@ fn menu(cli: &Cli) -> anyhow::Result<ExitCode> {
     let mut news = None;
     loop {
         let settings = settings::load();
-        let start = tui::menu::run(color(cli, &settings), ascii(cli, &settings), news.take())?;
+        let start = tui::home::run(color(cli, &settings), ascii(cli, &settings), news.take())?;
         let summary = match start {
             Start::Quit => break,
             Start::Stopped(signal) => return Ok(ExitCode::from(128 + signal as u8)),

@@ -57,6 +57,24 @@ pub fn cut(text: &str, limit: usize) -> String {
         .collect()
 }
 
+/// Input quoted in a message about it: trimmed, made printable and cut to 24 characters.
+pub fn quoted(input: &str) -> String {
+    cut(&printable(input.trim()), 25)
+}
+
+/// `4213` as `4,213`: a count with its thousands marked.
+pub fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -91,5 +109,14 @@ mod tests {
         assert_eq!(printable("é ✓ 五 🙂"), "é ✓ 五 🙂", "visible text is kept");
         assert_eq!(cut("abcdef", 4), "abc…");
         assert_eq!(cut("abc", 4), "abc");
+    }
+
+    #[test]
+    fn counts_are_grouped_in_thousands_and_input_is_quoted_short_and_printable() {
+        assert_eq!(grouped(4213), "4,213");
+        assert_eq!(grouped(999), "999");
+        assert_eq!(grouped(1_000_000), "1,000,000");
+        assert_eq!(quoted("  X.O\u{1b}[2J  "), "X.O\u{fffd}[2J");
+        assert_eq!(quoted(&"x".repeat(30)), format!("{}…", "x".repeat(24)));
     }
 }

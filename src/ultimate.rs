@@ -61,6 +61,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::board::Mark;
+use crate::text::quoted;
 
 mod notation;
 
@@ -320,16 +321,6 @@ pub enum ParseMoveError {
     BoardNeeded(String),
 }
 
-/// Input quoted back in a message: printable characters only, and not too long.
-fn quote(input: &str) -> String {
-    let clean: String = input.trim().chars().filter(|c| !c.is_control()).collect();
-    if clean.chars().count() > 24 {
-        format!("{}…", clean.chars().take(24).collect::<String>())
-    } else {
-        clean
-    }
-}
-
 impl fmt::Display for ParseMoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -337,17 +328,17 @@ impl fmt::Display for ParseMoveError {
             ParseMoveError::OffBoard(s) => write!(
                 f,
                 "{} is not on the board: moves are a board and a cell 1-9 (like 53) or a1-i9",
-                quote(s)
+                quoted(s)
             ),
             ParseMoveError::Unknown(s) => write!(
                 f,
                 "'{}' is not a move: type the board and the cell as two digits (53: board 5, cell 3; 7 8 9 is the top row) or a coordinate like e5",
-                quote(s)
+                quoted(s)
             ),
             ParseMoveError::BoardNeeded(s) => write!(
                 f,
                 "'{}' names a cell but no board: you may play in any open board, so type two digits like 53",
-                quote(s)
+                quoted(s)
             ),
         }
     }

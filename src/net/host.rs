@@ -11,7 +11,6 @@
 //! row; the connections waiting for that answer are limited per address too.
 
 use std::collections::{BTreeMap, HashMap};
-use std::fmt;
 use std::io::{self, BufReader};
 use std::net::{IpAddr, Ipv4Addr, Shutdown, SocketAddr, TcpListener, TcpStream, UdpSocket};
 use std::sync::mpsc::Receiver;
@@ -19,16 +18,13 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use crate::net::failure::{HELLO_WITHIN, Refusal, RefusalNotice};
 use crate::net::link::{Admit, Connection, Incoming, Link, LinkEvent, Sink, write_message};
 use crate::net::peer::{Peer, PeerKey};
-use crate::net::protocol::{
-    Message, PROTOCOL, ProtocolError, RefusalKind, SessionState, read_line,
-};
+use crate::net::protocol::{Message, PROTOCOL, ProtocolError, SessionState, program, read_line};
 use crate::net::seal::{Exchange, Keys, Role};
 use crate::position::Variant;
 
-/// How long a new connection has to send its whole hello.
-pub const HELLO_WITHIN: Duration = Duration::from_secs(3);
 /// Handshakes heard at once, and at most this many from one address (or online peer).
 const PLACES: usize = 16;
 const PLACES_PER_ADDRESS: usize = 4;
@@ -47,135 +43,6 @@ const REMEMBERED: usize = 4096;
 /// its summary only.
 const SHOWN_PER_WINDOW: usize = 10;
 const TALLY_WINDOW: Duration = Duration::from_secs(10);
-
-/// Why the host refused a connection: sent to it as an `error` (the text, and the
-/// [`RefusalKind`]) and counted for the host's screen.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Refusal {
-    WrongCode,
-    /// A game is in progress with another player.
-    InProgress,
-    /// No place now: it gave its place to a newer connection, or too many wait already.
-    Busy,
-    /// The hello had not arrived after [`HELLO_WITHIN`].
-    NoHello,
-    /// The connection closed or failed before its hello.
-    Closed,
-    /// The first line is not a message of this game.
-    Junk(ProtocolError),
-    NotHello,
-    /// A hello without the key exchange, or with one that is not one.
-    NoExchange,
-    /// A hello of another protocol version.
-    Version(u32),
-}
-
-impl Refusal {
-    pub fn kind(&self) -> RefusalKind {
-        match self {
-            Refusal::WrongCode => RefusalKind::WrongCode,
-            Refusal::InProgress => RefusalKind::InProgress,
-            Refusal::Busy => RefusalKind::Busy,
-            Refusal::NoHello | Refusal::Closed => RefusalKind::Timeout,
-            Refusal::Junk(_) | Refusal::NotHello | Refusal::NoExchange | Refusal::Version(_) => {
-                RefusalKind::BadHello
-            }
-        }
-    }
-
-    /// A word or two for the summary of many.
-    fn label(&self) -> &'static str {
-        match self {
-            Refusal::WrongCode => "wrong code",
-            Refusal::InProgress => "game in progress",
-            Refusal::Busy => "busy",
-            Refusal::NoHello => "no hello",
-            Refusal::Closed => "closed early",
-            Refusal::Junk(_) | Refusal::NotHello | Refusal::NoExchange | Refusal::Version(_) => {
-                "bad hello"
-            }
-        }
-    }
-}
-
-impl fmt::Display for Refusal {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Refusal::WrongCode => write!(f, "wrong code"),
-            Refusal::InProgress => write!(f, "a game is already in progress with another player"),
-            Refusal::Busy => write!(f, "the host is busy: try again in a moment"),
-            Refusal::NoHello => write!(f, "no hello within {} s", HELLO_WITHIN.as_secs()),
-            Refusal::Closed => write!(f, "it closed without a hello"),
-            Refusal::Junk(e) => write!(f, "{e}"),
-            Refusal::NotHello => write!(f, "the first message must be hello"),
-            Refusal::NoExchange => write!(f, "hello without a key exchange"),
-            Refusal::Version(v) => write!(
-                f,
-                "protocol version {v} is not spoken here (this host speaks {PROTOCOL}): both players need the same version of tictactoe"
-            ),
-        }
-    }
-}
-
-/// What the host's screen is told about refused connections.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum RefusalNotice {
-    /// One refusal, shown by itself.
-    One {
-        from: Option<Peer>,
-        refusal: Refusal,
-    },
-    /// Refusals not shown one by one in the last `within`, counted by label.
-    More {
-        within: Duration,
-        counts: Vec<(&'static str, u64)>,
-    },
-}
-
-impl fmt::Display for RefusalNotice {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            RefusalNotice::One {
-                from: Some(addr),
-                refusal,
-            } => write!(f, "Refused a connection from {addr}: {refusal}"),
-            RefusalNotice::One {
-                from: None,
-                refusal,
-            } => {
-                write!(f, "Refused a connection: {refusal}")
-            }
-            RefusalNotice::More { within, counts } => {
-                let total: u64 = counts.iter().map(|(_, n)| n).sum();
-                let s = if total == 1 { "" } else { "s" };
-                let parts: Vec<String> = counts
-                    .iter()
-                    .map(|(label, n)| format!("{label} {}", thousands(*n)))
-                    .collect();
-                write!(
-                    f,
-                    "Refused {} more connection{s} in the last {} s ({})",
-                    thousands(total),
-                    within.as_secs(),
-                    parts.join(", ")
-                )
-            }
-        }
-    }
-}
-
-/// `4213` as `4,213`.
-fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
 
 /// Refusals of the current window: how many were shown, and the rest by label.
 struct Tally {
@@ -653,11 +520,6 @@ pub fn new_code() -> String {
     code
 }
 
-/// The program's version, as `hello` carries it.
-pub fn program() -> String {
-    env!("CARGO_PKG_VERSION").to_string()
-}
-
 #[cfg(test)]
 mod tests {
 
@@ -742,9 +604,6 @@ mod tests {
 
     #[test]
     fn refusals_past_the_first_few_are_summed_up_in_one_line() {
-        assert_eq!(thousands(4213), "4,213");
-        assert_eq!(thousands(999), "999");
-        assert_eq!(thousands(1_000_000), "1,000,000");
         let more = RefusalNotice::More {
             within: TALLY_WINDOW,
             counts: vec![("busy", 4000), ("wrong code", 213)],

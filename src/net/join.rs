@@ -3,19 +3,18 @@
 //! retrying what may pass (a busy host, a timeout, a reset) with back-off and stopping at
 //! what will not (a wrong code, a game with another player).
 
-use std::fmt;
 use std::io;
 use std::net::{IpAddr, SocketAddr, TcpStream, ToSocketAddrs};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::net::host::program;
+use crate::net::failure::{JoinError, REJOIN_WINDOW};
 use crate::net::link::{
     Admit, Connection, Incoming, Link, LinkEvent, Sink, write_message, write_sealed,
 };
 use crate::net::protocol::{
-    Message, PROTOCOL, REMOTE_TEXT, RefusalKind, SessionState, WireRulesError, cut, read_line,
+    Message, PROTOCOL, REMOTE_TEXT, RefusalKind, SessionState, cut, program, read_line,
 };
 use crate::net::seal::{Exchange, Keys, Opener, Role};
 use crate::position::Variant;
@@ -24,8 +23,6 @@ use crate::position::Variant;
 pub const DEFAULT_PORT: u16 = 7373;
 /// How long a joiner waits to connect, and then for the host's answer.
 const ANSWER_WITHIN: Duration = Duration::from_secs(5);
-/// How long a joiner whose connection was lost keeps trying to get back in.
-pub const REJOIN_WINDOW: Duration = Duration::from_mins(3);
 /// How long a first join keeps asking a busy host.
 const JOIN_PATIENCE: Duration = Duration::from_secs(10);
 /// The first wait before trying again, doubled after each try up to [`BACK_OFF_MAX`].
@@ -33,83 +30,6 @@ const BACK_OFF_FIRST: Duration = Duration::from_millis(250);
 const BACK_OFF_MAX: Duration = Duration::from_secs(8);
 /// The longest `HOST[:PORT]` taken, in characters.
 pub const MAX_TARGET: usize = 255;
-
-/// Why joining (or rejoining) did not work.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum JoinError {
-    /// The address names no host.
-    Find { target: String, why: String },
-    /// No connection could be made (`addr`: the host's name).
-    Connect { addr: String, why: String },
-    /// The connection failed or timed out during the handshake.
-    Failed { addr: String, why: String },
-    /// The host closed the connection without an answer.
-    Closed(String),
-    /// What answered is not a tictactoe host.
-    NotAHost(String),
-    /// The host refused, saying why (`kind` from a host that says which kind).
-    Refused {
-        kind: Option<RefusalKind>,
-        message: String,
-    },
-    /// The host speaks another protocol version.
-    Version(u32),
-    /// The host could not open what was sealed with the code, nor seal its answer with it:
-    /// it does not know the code (or it was mistyped). Nothing of the code was sent.
-    Unproven(String),
-    /// The host's rules are not playable here.
-    Rules(WireRulesError),
-    /// Every try within the rejoin window failed; the last one's error.
-    GaveUp(Box<JoinError>),
-}
-
-impl JoinError {
-    /// Whether trying again may work: a busy host, a timeout, a reset or no answer. A wrong
-    /// code, a game with another player, another version or other rules will not change.
-    pub fn is_passing(&self) -> bool {
-        match self {
-            JoinError::Connect { .. } | JoinError::Failed { .. } | JoinError::Closed(_) => true,
-            JoinError::Refused {
-                kind: Some(kind), ..
-            } => kind.is_passing(),
-            _ => false,
-        }
-    }
-
-    /// Whether this is the host saying it is busy (or that the hello came too slowly).
-    fn is_busy(&self) -> bool {
-        matches!(self, JoinError::Refused { kind: Some(kind), .. } if kind.is_passing())
-    }
-}
-
-impl fmt::Display for JoinError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            JoinError::Find { target, why } => write!(f, "cannot find {target}: {why}"),
-            JoinError::Connect { addr, why } => write!(f, "cannot connect to {addr}: {why}"),
-            JoinError::Failed { addr, why } => write!(f, "the connection to {addr} failed: {why}"),
-            JoinError::Closed(addr) => write!(f, "{addr} closed the connection"),
-            JoinError::NotAHost(addr) => write!(f, "{addr} did not answer like a tictactoe host"),
-            JoinError::Refused { message, .. } => write!(f, "the host refused: {message}"),
-            JoinError::Version(v) => write!(
-                f,
-                "the host speaks protocol version {v}, this program {PROTOCOL}: both players need the same version of tictactoe"
-            ),
-            JoinError::Unproven(addr) => write!(
-                f,
-                "that host does not know the code: {addr} could not prove it (nothing of the code was sent)"
-            ),
-            JoinError::Rules(why) => write!(f, "the host's rules are not playable here: {why}"),
-            JoinError::GaveUp(last) => write!(
-                f,
-                "could not get back in within {} minutes ({last})",
-                REJOIN_WINDOW.as_secs() / 60
-            ),
-        }
-    }
-}
-
-impl std::error::Error for JoinError {}
 
 /// What a joiner learns from the host's hello.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -10,8 +10,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::net::host::RefusalNotice;
-use crate::net::join::JoinError;
+use crate::net::failure::{JoinError, RefusalNotice};
 use crate::net::peer::Peer;
 use crate::net::protocol::{
     HEARTBEAT, MAX_WIRE, Message, ProtocolError, SILENCE, SessionState, read_line,

@@ -5,6 +5,7 @@
 //! checks every move with its own rules.
 
 pub mod discover;
+pub mod failure;
 pub mod host;
 pub mod join;
 pub mod link;

@@ -25,7 +25,8 @@ use tokio::runtime::Runtime;
 use tokio::sync::Semaphore;
 use tokio::time::timeout;
 
-use crate::net::host::{HELLO_WITHIN, Host};
+use crate::net::failure::HELLO_WITHIN;
+use crate::net::host::Host;
 use crate::net::join::Route;
 use crate::net::peer::Peer;
 use crate::net::protocol::MAX_CODE;

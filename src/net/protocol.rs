@@ -333,6 +333,11 @@ pub fn read_line(reader: &mut impl BufRead, buf: &mut Vec<u8>) -> io::Result<boo
     }
 }
 
+/// The program's version, as `hello` carries it.
+pub fn program() -> String {
+    env!("CARGO_PKG_VERSION").to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

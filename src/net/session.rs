@@ -13,8 +13,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::board::Mark;
 use crate::game::{Score, Session, Side, Standing};
-use crate::net::host::RefusalNotice;
-use crate::net::join::{JoinError, Joiner};
+use crate::net::failure::{JoinError, RefusalNotice};
+use crate::net::join::Joiner;
 use crate::net::link::{Link, LinkEvent, Sink};
 use crate::net::peer::Peer;
 use crate::net::protocol::{Message, REMOTE_TEXT, SessionState, cut};

@@ -10,6 +10,7 @@ use crate::board::RulesError;
 use crate::explain::{self, Algorithm, Bound, ExplainError, Explanation, Hit, Limits, Node};
 use crate::position::{ParsePositionError, Position, Variant};
 use crate::record::{Record, RecordError};
+use crate::report::dot::quoted;
 use crate::report::{explain_mcts, explain_watch};
 
 /// How the tree is printed.
@@ -357,11 +358,6 @@ pub fn json(position: &Position, explanation: &Explanation) -> String {
     let mut text = serde_json::to_string_pretty(&report).expect("a tree serializes");
     text.push('\n');
     text
-}
-
-/// A DOT string literal.
-pub(super) fn quoted(text: &str) -> String {
-    format!("\"{}\"", text.replace('\\', "\\\\").replace('"', "\\\""))
 }
 
 /// The Graphviz picture: a box per node with its move, value and window; pruned branches

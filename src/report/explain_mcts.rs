@@ -121,7 +121,7 @@ pub fn dot(position: &Position, x: &MctsExplanation) -> String {
         "Monte Carlo tree search, {} iterations, seed {}",
         x.iterations, x.seed
     );
-    let _ = writeln!(s, "  label={};", super::explain::quoted(&label));
+    let _ = writeln!(s, "  label={};", super::dot::quoted(&label));
     s.push_str("  node [shape=box, fontname=\"Helvetica\"];\n");
     let to_move = position.to_move().symbol();
     let mut next = 0usize;
@@ -174,6 +174,6 @@ fn attributes(node: &MctsNode, to_move: char) -> String {
     }
     format!(
         "label={}{extra}",
-        super::explain::quoted(&lines.join("\n")).replace('\n', "\\n")
+        super::dot::quoted(&lines.join("\n")).replace('\n', "\\n")
     )
 }

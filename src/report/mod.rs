@@ -7,6 +7,7 @@
 
 pub mod analyze;
 pub mod board;
+mod dot;
 pub mod explain;
 pub mod explain_mcts;
 pub mod explain_watch;

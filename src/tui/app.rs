@@ -27,13 +27,14 @@ mod level;
 mod net;
 mod reviewing;
 
+pub use browse::{Replay, SPEEDS};
 pub use confirm::Leave;
 #[cfg(test)]
 pub(crate) use explore::answer_searches;
-pub use explore::{Explore, Explorer, Replay, SPEEDS, Stepping, step_words};
+pub use explore::{Explore, Explorer, Stepping, step_words};
 #[cfg(test)]
 pub(crate) use explore_ultimate::answer_ultimate;
-pub use explore_ultimate::{COUNTS, STEP_LIMIT, UltimateExplore, grouped};
+pub use explore_ultimate::{COUNTS, STEP_LIMIT, UltimateExplore};
 
 /// The message line of a game between two AIs that is paused.
 const PAUSED: &str = "Paused: Space resumes";

@@ -5,19 +5,12 @@
 //! terminal, before any game takes the screen.
 
 use std::path::PathBuf;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicI32, Ordering};
-use std::time::Duration;
 
-use anyhow::Context;
-
-use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use serde::{Deserialize, Serialize};
 
 use super::games::{Choice, GameList, ListKey};
 use super::settings_page::{PageKey, SettingsPage};
-use super::terminal::{self, TerminalGuard};
-use super::view::{self, Painter};
 use crate::board::{MAX_SIZE, MIN_SIZE, Mark, Rules};
 use crate::history;
 use crate::levels::{Adaptive, Level};
@@ -644,79 +637,6 @@ pub fn save(choices: &Choices) {
     if let Ok(text) = serde_json::to_string_pretty(choices) {
         let _ = history::replace_whole(&path, (text + "\n").as_bytes());
     }
-}
-
-/// The statistics as `tictactoe stats` prints them, one string a line.
-fn statistics(ascii: bool) -> Vec<String> {
-    let mut text = Vec::new();
-    let _ = stats::run(false, ascii, &history::games(), &mut text);
-    String::from_utf8_lossy(&text)
-        .lines()
-        .map(str::to_string)
-        .collect()
-}
-
-/// Shows the start screen until something is chosen, remembers the choices and returns what
-/// to start; `news` is shown on its message line first (why the last choice could not
-/// start). The terminal is restored before it returns; a stop signal quits.
-pub fn run(color: bool, ascii: bool, news: Option<String>) -> anyhow::Result<Start> {
-    let stopped = Arc::new(AtomicI32::new(0));
-    let flag = Arc::clone(&stopped);
-    terminal::on_stop_signal(move |signal| flag.store(signal, Ordering::SeqCst))?;
-    let guard = TerminalGuard::enter()?;
-    let size = crossterm::terminal::size().context("reading the terminal size")?;
-    let mut menu = Menu::new(load(), size);
-    let games = history::games();
-    menu.ratings = stats::Stats::of(&games).ratings;
-    menu.games = GameList::new(games);
-    menu.unfinished = history::unfinished();
-    menu.settings.settings = crate::settings::load();
-    menu.message = news.unwrap_or_default();
-    let mut out = std::io::BufWriter::new(std::io::stdout());
-    let mut painter = Painter::new(ascii);
-    let mut dirty = true;
-    let start = loop {
-        if dirty {
-            painter
-                .paint(&mut out, view::menu::render(&menu, color))
-                .context("drawing")?;
-            dirty = false;
-        }
-        let signal = stopped.load(Ordering::SeqCst);
-        if signal != 0 {
-            break Start::Stopped(signal);
-        }
-        // Polled, not read on a thread: no reader may be left behind to take the game's keys.
-        // The timeout only lets a stop signal be seen.
-        if !event::poll(Duration::from_millis(100)).context("reading input")? {
-            continue;
-        }
-        let event = event::read().context("reading input")?;
-        if let Event::Resize(columns, rows) = event {
-            menu.size = (columns, rows);
-            painter.invalidate();
-            dirty = true;
-            continue;
-        }
-        let Some(key) = Key::of(&event) else {
-            continue;
-        };
-        dirty = true;
-        match menu.update(&key) {
-            Outcome::Stay => {}
-            Outcome::ShowStatistics => menu.screen = Screen::Statistics(statistics(ascii)),
-            Outcome::SaveSettings => {
-                menu.message = match crate::settings::save(&menu.settings.settings) {
-                    Ok(()) => "Settings saved (flags still win over them)".to_string(),
-                    Err(e) => format!("The settings were not saved: {e}"),
-                };
-            }
-            Outcome::Done(start) => break start,
-        }
-    };
-    drop(guard);
-    save(&menu.choices);
-    Ok(start)
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@
 
 pub mod app;
 pub mod games;
+pub mod home;
 pub mod input;
 pub mod layout;
 pub mod menu;

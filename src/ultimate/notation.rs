@@ -4,9 +4,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::{
-    ANYWHERE, FULL, Move, Outcome, UltimateBoard, bits, has_line, mark_of, quote, side_of,
-};
+use super::{ANYWHERE, FULL, Move, Outcome, UltimateBoard, bits, has_line, mark_of, side_of};
 use crate::board::Mark;
 
 impl UltimateBoard {
@@ -231,7 +229,7 @@ impl fmt::Display for ParseUltimateError {
             E::Forced(Some(t)) => write!(
                 f,
                 "'{}' is not a forced board: use a digit 1-9, or * for any board",
-                quote(t)
+                crate::text::quoted(t)
             ),
             E::RowCount(n) => write!(
                 f,

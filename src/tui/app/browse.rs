@@ -4,7 +4,59 @@
 use crate::explain::{MctsNode, Node};
 use crate::tui::input::{Action, Direction};
 
-use super::explore::Outcome;
+/// Steps replayed per tick at each speed of step mode, slowest first.
+pub const SPEEDS: [usize; 6] = [1, 3, 10, 30, 100, 1000];
+
+/// What a key did in the explorer.
+pub(super) enum Outcome {
+    Say(String),
+    Close,
+    /// Close the explorer, then act on the key as the screen under it would.
+    CloseAnd(Action),
+}
+
+/// Where a replay (of a search's steps, or of its iterations) stands.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Replay {
+    /// The step on screen, from 0.
+    pub at: usize,
+    pub running: bool,
+    /// An index into [`SPEEDS`].
+    pub speed: usize,
+}
+
+impl Replay {
+    /// Applies a key of step mode to a replay whose last step is `last`: Space runs or pauses
+    /// (at the end, runs again from the start), → ← (or 6 4) one step, 1 7 the end and the
+    /// start, + - the speed. Returns whether the key was one of these.
+    pub(super) fn key(&mut self, action: &Action, last: usize) -> bool {
+        match action {
+            Action::Activate if self.at == last => (self.at, self.running) = (0, true),
+            Action::Activate => self.running = !self.running,
+            Action::Move(Direction::Right) | Action::Digit(6) => {
+                (self.at, self.running) = ((self.at + 1).min(last), false);
+            }
+            Action::Move(Direction::Left) | Action::Digit(4) => {
+                (self.at, self.running) = (self.at.saturating_sub(1), false);
+            }
+            Action::Digit(1) => (self.at, self.running) = (last, false),
+            Action::Digit(7) => (self.at, self.running) = (0, false),
+            Action::Faster => self.speed = (self.speed + 1).min(SPEEDS.len() - 1),
+            Action::Slower => self.speed = self.speed.saturating_sub(1),
+            _ => return false,
+        }
+        true
+    }
+
+    /// One tick of the loop's clock: a running replay takes its next steps, and stops at
+    /// `last`.
+    pub(super) fn tick(&mut self, last: usize) {
+        if self.running {
+            self.at = (self.at + SPEEDS[self.speed]).min(last);
+            self.running = self.at < last;
+        }
+    }
+}
 
 /// The keys of step mode, for the message line.
 pub(super) const STEP_KEYS: &str = "Step mode: Space runs or pauses, → steps, 1 goes to the end";

@@ -5,15 +5,12 @@
 
 use crate::explain::{self, Algorithm, ExplainError, Explanation, Node, Step, StepKind};
 use crate::position::Position;
-use crate::tui::input::{Action, Direction};
+use crate::tui::input::Action;
 use crate::tui::worker::{Job, Reply};
 
-use super::browse::{self, Browser, Nested, STEP_KEYS};
+use super::browse::{self, Browser, Nested, Outcome, Replay, STEP_KEYS};
 use super::explore_ultimate::UltimateExplore;
 use super::{App, Mode};
-
-/// Steps replayed per tick at each speed of step mode, slowest first.
-pub const SPEEDS: [usize; 6] = [1, 3, 10, 30, 100, 1000];
 
 /// The keys of the explorer, for the message line.
 const KEYS: &str = "Enter or a digit goes into a move, Backspace back up";
@@ -42,49 +39,6 @@ pub struct Stepping {
     pub from: Vec<usize>,
     pub steps: Vec<Step>,
     pub replay: Replay,
-}
-
-/// Where a replay (of a search's steps, or of its iterations) stands.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Replay {
-    /// The step on screen, from 0.
-    pub at: usize,
-    pub running: bool,
-    /// An index into [`SPEEDS`].
-    pub speed: usize,
-}
-
-impl Replay {
-    /// Applies a key of step mode to a replay whose last step is `last`: Space runs or pauses
-    /// (at the end, runs again from the start), → ← (or 6 4) one step, 1 7 the end and the
-    /// start, + - the speed. Returns whether the key was one of these.
-    pub(super) fn key(&mut self, action: &Action, last: usize) -> bool {
-        match action {
-            Action::Activate if self.at == last => (self.at, self.running) = (0, true),
-            Action::Activate => self.running = !self.running,
-            Action::Move(Direction::Right) | Action::Digit(6) => {
-                (self.at, self.running) = ((self.at + 1).min(last), false);
-            }
-            Action::Move(Direction::Left) | Action::Digit(4) => {
-                (self.at, self.running) = (self.at.saturating_sub(1), false);
-            }
-            Action::Digit(1) => (self.at, self.running) = (last, false),
-            Action::Digit(7) => (self.at, self.running) = (0, false),
-            Action::Faster => self.speed = (self.speed + 1).min(SPEEDS.len() - 1),
-            Action::Slower => self.speed = self.speed.saturating_sub(1),
-            _ => return false,
-        }
-        true
-    }
-
-    /// One tick of the loop's clock: a running replay takes its next steps, and stops at
-    /// `last`.
-    pub(super) fn tick(&mut self, last: usize) {
-        if self.running {
-            self.at = (self.at + SPEEDS[self.speed]).min(last);
-            self.running = self.at < last;
-        }
-    }
 }
 
 /// The explorer open on a position: the textbook searches of a classic board, or the Monte
@@ -123,14 +77,6 @@ impl Explorer {
             Explorer::Ultimate(x) => x.running(),
         }
     }
-}
-
-/// What a key did in the explorer.
-pub(super) enum Outcome {
-    Say(String),
-    Close,
-    /// Close the explorer, then act on the key as the screen under it would.
-    CloseAnd(Action),
 }
 
 fn slot(algorithm: Algorithm) -> usize {
@@ -482,7 +428,7 @@ impl App {
                 let explore = UltimateExplore::new(board);
                 let message = format!(
                     "Searching: {} iterations of Monte Carlo tree search…",
-                    super::explore_ultimate::grouped(explore.iterations())
+                    crate::text::grouped(explore.iterations())
                 );
                 (Explorer::Ultimate(explore), message)
             }
@@ -590,6 +536,7 @@ mod tests {
     use crate::game::Session;
     use crate::player::Player;
     use crate::tui::app::Event;
+    use crate::tui::input::Direction;
     use crate::tui::worker::Reply;
 
     /// Two humans after `digits`, with the explorer open and every search answered.

@@ -6,12 +6,12 @@
 
 use crate::explain::{ExplainError, MctsExplanation, MctsNode};
 use crate::mcts::Iteration;
+use crate::text::grouped;
 use crate::tui::input::Action;
 use crate::tui::worker::Job;
 use crate::ultimate::{Outcome as GameOutcome, UltimateBoard};
 
-use super::browse::{self, Browser, Nested, STEP_KEYS};
-use super::explore::{Outcome, Replay};
+use super::browse::{self, Browser, Nested, Outcome, Replay, STEP_KEYS};
 
 /// The iterations a search may be given, `+` and `-` moving between them.
 pub const COUNTS: [u64; 4] = [100, 1_000, 10_000, 100_000];
@@ -24,19 +24,6 @@ pub const STEP_LIMIT: u64 = 1_000;
 
 /// The keys of the explorer, for the message line.
 const KEYS: &str = "Two digits (board, cell) or Enter go into a move, Backspace back up";
-
-/// `1,000`: a count with its thousands marked.
-pub fn grouped(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
 
 /// The explorer's state on an Ultimate position.
 #[derive(Clone, Debug, PartialEq)]

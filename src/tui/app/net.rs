@@ -129,7 +129,7 @@ mod tests {
     use super::*;
     use crate::board::{Board, Rules};
     use crate::game::Session;
-    use crate::net::host::{Refusal, RefusalNotice};
+    use crate::net::failure::{Refusal, RefusalNotice};
     use crate::net::protocol::Message;
     use crate::player::Player;
     use crate::position::Move;

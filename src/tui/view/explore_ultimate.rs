@@ -14,7 +14,8 @@ use super::frame::{Frame, Palette, Style};
 use crate::board::Mark;
 use crate::explain::{MctsExplanation, MctsNode};
 use crate::mcts::{Ending, Iteration, Proven, Score, Walked};
-use crate::tui::app::{App, UltimateExplore, grouped};
+use crate::text::grouped;
+use crate::tui::app::{App, UltimateExplore};
 use crate::ultimate::{Move, SmallStatus, UltimateBoard};
 
 /// The least screen this explorer draws on.

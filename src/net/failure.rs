@@ -1,0 +1,208 @@
+//! Why a connection was refused (the host's side) or a join failed (the joiner's side): the
+//! typed errors the sessions and front ends branch on, each with its sentence in `Display`.
+
+use std::fmt;
+use std::time::Duration;
+
+use crate::net::peer::Peer;
+use crate::net::protocol::{PROTOCOL, ProtocolError, RefusalKind, WireRulesError};
+use crate::text::grouped;
+
+/// How long a new connection has to send its whole hello.
+pub const HELLO_WITHIN: Duration = Duration::from_secs(3);
+
+/// How long a joiner whose connection was lost keeps trying to get back in.
+pub const REJOIN_WINDOW: Duration = Duration::from_mins(3);
+
+/// Why the host refused a connection: sent to it as an `error` (the text, and the
+/// [`RefusalKind`]) and counted for the host's screen.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    WrongCode,
+    /// A game is in progress with another player.
+    InProgress,
+    /// No place now: it gave its place to a newer connection, or too many wait already.
+    Busy,
+    /// The hello had not arrived after [`HELLO_WITHIN`].
+    NoHello,
+    /// The connection closed or failed before its hello.
+    Closed,
+    /// The first line is not a message of this game.
+    Junk(ProtocolError),
+    NotHello,
+    /// A hello without the key exchange, or with one that is not one.
+    NoExchange,
+    /// A hello of another protocol version.
+    Version(u32),
+}
+
+impl Refusal {
+    pub fn kind(&self) -> RefusalKind {
+        match self {
+            Refusal::WrongCode => RefusalKind::WrongCode,
+            Refusal::InProgress => RefusalKind::InProgress,
+            Refusal::Busy => RefusalKind::Busy,
+            Refusal::NoHello | Refusal::Closed => RefusalKind::Timeout,
+            Refusal::Junk(_) | Refusal::NotHello | Refusal::NoExchange | Refusal::Version(_) => {
+                RefusalKind::BadHello
+            }
+        }
+    }
+
+    /// A word or two for the summary of many.
+    pub fn label(&self) -> &'static str {
+        match self {
+            Refusal::WrongCode => "wrong code",
+            Refusal::InProgress => "game in progress",
+            Refusal::Busy => "busy",
+            Refusal::NoHello => "no hello",
+            Refusal::Closed => "closed early",
+            Refusal::Junk(_) | Refusal::NotHello | Refusal::NoExchange | Refusal::Version(_) => {
+                "bad hello"
+            }
+        }
+    }
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Refusal::WrongCode => write!(f, "wrong code"),
+            Refusal::InProgress => write!(f, "a game is already in progress with another player"),
+            Refusal::Busy => write!(f, "the host is busy: try again in a moment"),
+            Refusal::NoHello => write!(f, "no hello within {} s", HELLO_WITHIN.as_secs()),
+            Refusal::Closed => write!(f, "it closed without a hello"),
+            Refusal::Junk(e) => write!(f, "{e}"),
+            Refusal::NotHello => write!(f, "the first message must be hello"),
+            Refusal::NoExchange => write!(f, "hello without a key exchange"),
+            Refusal::Version(v) => write!(
+                f,
+                "protocol version {v} is not spoken here (this host speaks {PROTOCOL}): both players need the same version of tictactoe"
+            ),
+        }
+    }
+}
+
+/// What the host's screen is told about refused connections.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RefusalNotice {
+    /// One refusal, shown by itself.
+    One {
+        from: Option<Peer>,
+        refusal: Refusal,
+    },
+    /// Refusals not shown one by one in the last `within`, counted by label.
+    More {
+        within: Duration,
+        counts: Vec<(&'static str, u64)>,
+    },
+}
+
+impl fmt::Display for RefusalNotice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RefusalNotice::One {
+                from: Some(addr),
+                refusal,
+            } => write!(f, "Refused a connection from {addr}: {refusal}"),
+            RefusalNotice::One {
+                from: None,
+                refusal,
+            } => {
+                write!(f, "Refused a connection: {refusal}")
+            }
+            RefusalNotice::More { within, counts } => {
+                let total: u64 = counts.iter().map(|(_, n)| n).sum();
+                let s = if total == 1 { "" } else { "s" };
+                let parts: Vec<String> = counts
+                    .iter()
+                    .map(|(label, n)| format!("{label} {}", grouped(*n)))
+                    .collect();
+                write!(
+                    f,
+                    "Refused {} more connection{s} in the last {} s ({})",
+                    grouped(total),
+                    within.as_secs(),
+                    parts.join(", ")
+                )
+            }
+        }
+    }
+}
+
+/// Why joining (or rejoining) did not work.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum JoinError {
+    /// The address names no host.
+    Find { target: String, why: String },
+    /// No connection could be made (`addr`: the host's name).
+    Connect { addr: String, why: String },
+    /// The connection failed or timed out during the handshake.
+    Failed { addr: String, why: String },
+    /// The host closed the connection without an answer.
+    Closed(String),
+    /// What answered is not a tictactoe host.
+    NotAHost(String),
+    /// The host refused, saying why (`kind` from a host that says which kind).
+    Refused {
+        kind: Option<RefusalKind>,
+        message: String,
+    },
+    /// The host speaks another protocol version.
+    Version(u32),
+    /// The host could not open what was sealed with the code, nor seal its answer with it:
+    /// it does not know the code (or it was mistyped). Nothing of the code was sent.
+    Unproven(String),
+    /// The host's rules are not playable here.
+    Rules(WireRulesError),
+    /// Every try within the rejoin window failed; the last one's error.
+    GaveUp(Box<JoinError>),
+}
+
+impl JoinError {
+    /// Whether trying again may work: a busy host, a timeout, a reset or no answer. A wrong
+    /// code, a game with another player, another version or other rules will not change.
+    pub fn is_passing(&self) -> bool {
+        match self {
+            JoinError::Connect { .. } | JoinError::Failed { .. } | JoinError::Closed(_) => true,
+            JoinError::Refused {
+                kind: Some(kind), ..
+            } => kind.is_passing(),
+            _ => false,
+        }
+    }
+
+    /// Whether this is the host saying it is busy (or that the hello came too slowly).
+    pub fn is_busy(&self) -> bool {
+        matches!(self, JoinError::Refused { kind: Some(kind), .. } if kind.is_passing())
+    }
+}
+
+impl fmt::Display for JoinError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            JoinError::Find { target, why } => write!(f, "cannot find {target}: {why}"),
+            JoinError::Connect { addr, why } => write!(f, "cannot connect to {addr}: {why}"),
+            JoinError::Failed { addr, why } => write!(f, "the connection to {addr} failed: {why}"),
+            JoinError::Closed(addr) => write!(f, "{addr} closed the connection"),
+            JoinError::NotAHost(addr) => write!(f, "{addr} did not answer like a tictactoe host"),
+            JoinError::Refused { message, .. } => write!(f, "the host refused: {message}"),
+            JoinError::Version(v) => write!(
+                f,
+                "the host speaks protocol version {v}, this program {PROTOCOL}: both players need the same version of tictactoe"
+            ),
+            JoinError::Unproven(addr) => write!(
+                f,
+                "that host does not know the code: {addr} could not prove it (nothing of the code was sent)"
+            ),
+            JoinError::Rules(why) => write!(f, "the host's rules are not playable here: {why}"),
+            JoinError::GaveUp(last) => write!(
+                f,
+                "could not get back in within {} minutes ({last})",
+                REJOIN_WINDOW.as_secs() / 60
+            ),
+        }
+    }
+}
+
+impl std::error::Error for JoinError {}
