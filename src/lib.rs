@@ -1,8 +1,11 @@
 //! Tic-tac-toe with a perfect game-tree search, playable in any terminal.
 //!
 //! The house, from the bottom up:
-//! - rules: [`board`] (classic N×N, k in a row, misère) and [`ultimate`], behind one
-//!   interface, [`position`]; they know nothing of the AI or of input and output;
+//! - rules: [`board`] (classic N×N, k in a row, misère) and [`ultimate`], each a
+//!   [`rules::RuleSet`] with its [`rules::Notation`], and [`position`], the one enum over
+//!   them that forwards to those traits; they know nothing of the AI or of input and output;
+//!   [`keypad`]: how moves are typed on the keypad and lie on the screen's grid, for the
+//!   front ends;
 //! - AIs: [`search`] (negamax with proofs), [`mcts`] (Ultimate) and [`levels`] (the ladder of
 //!   strengths, rated with [`rating`]), reached through one dispatch, [`player::Brain`]; they
 //!   know nothing of input or output;
@@ -36,6 +39,7 @@ pub mod explain;
 pub mod game;
 mod geometry;
 pub mod history;
+pub mod keypad;
 pub mod levels;
 pub mod line;
 pub mod mcts;
@@ -46,6 +50,7 @@ pub mod position;
 pub mod rating;
 pub mod record;
 pub mod report;
+pub mod rules;
 pub mod search;
 pub mod settings;
 pub mod text;

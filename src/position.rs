@@ -11,10 +11,22 @@
 
 use std::fmt;
 
-use serde::Serialize;
-
 use crate::board::{self, Board, Cell, Mark, Rules};
-use crate::ultimate::{self, SmallStatus, UltimateBoard};
+use crate::rules::{Notation, RuleSet};
+pub use crate::rules::{Outcome, WonLine};
+use crate::ultimate::{self, UltimateBoard};
+
+/// Runs `$body` with `$p` bound to the position of whichever rule set `$position` holds: the
+/// one match over the rule sets that every forwarding method of [`Position`] goes through.
+macro_rules! each {
+    ($position:expr, $p:ident => $body:expr) => {
+        match $position {
+            Position::Classic($p) => $body,
+            Position::Ultimate($p) => $body,
+        }
+    };
+}
+pub(crate) use each;
 
 /// Which game is played: classic with its rules, or Ultimate tic-tac-toe.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -162,14 +174,6 @@ impl From<ultimate::Move> for Move {
     }
 }
 
-/// How a game stands, the same for both variants (each rule set says more: the line won).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Outcome {
-    InProgress,
-    Draw,
-    Won(Mark),
-}
-
 /// Why a move was refused; the position is unchanged.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MoveError {
@@ -229,40 +233,16 @@ impl fmt::Display for ParseMoveError {
 
 impl std::error::Error for ParseMoveError {}
 
-/// The line that won a game: cells of a classic board, or the boards of Ultimate. In JSON a
-/// list of cell names or of board digits.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(untagged)]
-pub enum WonLine {
-    Cells(Vec<String>),
-    Boards(Vec<u8>),
-}
-
-impl fmt::Display for WonLine {
-    /// `a1 b2 c3`, or `boards 1 5 9`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let words = |items: Vec<String>| items.join(" ");
-        match self {
-            WonLine::Cells(cells) => f.write_str(&words(cells.clone())),
-            WonLine::Boards(boards) => {
-                let digits = boards.iter().map(ToString::to_string).collect();
-                write!(f, "boards {}", words(digits))
-            }
-        }
+impl From<board::CellError> for ParseMoveError {
+    fn from(e: board::CellError) -> ParseMoveError {
+        ParseMoveError::Classic(e)
     }
 }
 
-/// What a digit typed on the keypad means in a position.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Digit {
-    /// A whole move.
-    Move(Move),
-    /// The first half of a move: the board (of Ultimate) whose cell comes next.
-    Board(u8),
-    /// A board that is closed, so it cannot be chosen.
-    ClosedBoard(u8),
-    /// This board's cells are not named by digits (classic boards larger than 3×3).
-    NoDigits,
+impl From<ultimate::ParseMoveError> for ParseMoveError {
+    fn from(e: ultimate::ParseMoveError) -> ParseMoveError {
+        ParseMoveError::Ultimate(e)
+    }
 }
 
 /// Text that is no position of the rule set it was read for.
@@ -319,25 +299,11 @@ impl Position {
 
     /// Whose turn it is (once the game is over: who would move next).
     pub fn to_move(&self) -> Mark {
-        match self {
-            Position::Classic(board) => board.to_move(),
-            Position::Ultimate(board) => board.to_move(),
-        }
+        each!(self, p => RuleSet::to_move(p))
     }
 
     pub fn outcome(&self) -> Outcome {
-        match self {
-            Position::Classic(board) => match board.outcome() {
-                board::Outcome::InProgress => Outcome::InProgress,
-                board::Outcome::Draw => Outcome::Draw,
-                board::Outcome::Won { winner, .. } => Outcome::Won(winner),
-            },
-            Position::Ultimate(board) => match board.outcome() {
-                ultimate::Outcome::InProgress => Outcome::InProgress,
-                ultimate::Outcome::Draw => Outcome::Draw,
-                ultimate::Outcome::Won { winner, .. } => Outcome::Won(winner),
-            },
-        }
+        each!(self, p => RuleSet::outcome(p))
     }
 
     pub fn is_over(&self) -> bool {
@@ -354,10 +320,7 @@ impl Position {
 
     /// The moves the side to move may make, in board order; none once the game is over.
     pub fn legal_moves(&self) -> Vec<Move> {
-        match self {
-            Position::Classic(board) => board.legal_moves().into_iter().map(Move::from).collect(),
-            Position::Ultimate(board) => board.legal_moves().into_iter().map(Move::from).collect(),
-        }
+        each!(self, p => RuleSet::legal_moves(p).into_iter().map(Move::from).collect())
     }
 
     /// Plays `mv` for the side to move; on error nothing changes.
@@ -379,169 +342,29 @@ impl Position {
     /// Names a move as a player types it (`5`, `b2`; `53`, `e5`, or `3` when sent to a
     /// board). Whether it is legal is for [`Position::play`] to say.
     pub fn parse_move(&self, text: &str) -> Result<Move, ParseMoveError> {
-        match self {
-            Position::Classic(board) => board
-                .parse_cell(text)
-                .map(Move::Classic)
-                .map_err(ParseMoveError::Classic),
-            Position::Ultimate(board) => board
-                .parse_move(text)
-                .map(Move::Ultimate)
-                .map_err(ParseMoveError::Ultimate),
-        }
+        each!(self, p => Notation::parse_move(p, text).map(Move::from).map_err(ParseMoveError::from))
     }
 
     /// Where the side to move may play, for messages: `on board 3` or `anywhere` in Ultimate;
     /// `None` where the question does not arise.
     pub fn whereabouts(&self) -> Option<String> {
-        let Position::Ultimate(board) = self else {
-            return None;
-        };
-        Some(
-            board
-                .forced_board()
-                .map_or_else(|| "anywhere".to_string(), |b| format!("on board {b}")),
-        )
+        each!(self, p => p.whereabouts())
     }
 
     /// What a move looks like, for prompts and messages: `1-9`, `a1-e5`, or in Ultimate
     /// `1-9` when sent to a board and `board then cell, e.g. 53` when not.
     pub fn move_forms(&self) -> String {
-        match self {
-            Position::Classic(board) if board.size() == 3 => "1-9".to_string(),
-            Position::Classic(board) => {
-                let n = board.size();
-                format!("a1-{}{n}", char::from(b'a' + n - 1))
-            }
-            Position::Ultimate(board) if board.forced_board().is_some() => "1-9".to_string(),
-            Position::Ultimate(_) => "board then cell, e.g. 53".to_string(),
-        }
+        each!(self, p => p.move_forms())
     }
 
     /// The line that won the game, if it is won.
     pub fn won_line(&self) -> Option<WonLine> {
-        match self {
-            Position::Classic(board) => match board.outcome() {
-                board::Outcome::Won { line, .. } => Some(WonLine::Cells(
-                    line.cells().map(|c| c.to_string()).collect(),
-                )),
-                _ => None,
-            },
-            Position::Ultimate(board) => match board.outcome() {
-                ultimate::Outcome::Won { line, .. } => {
-                    Some(WonLine::Boards(line.digits().collect()))
-                }
-                _ => None,
-            },
-        }
+        each!(self, p => p.won_line())
     }
 
     /// The board of Ultimate the side to move is sent to, if any.
     pub fn forced_board(&self) -> Option<u8> {
         self.ultimate().and_then(UltimateBoard::forced_board)
-    }
-
-    /// Whether `board` (of Ultimate) is open to play in; a classic board has none.
-    pub fn board_open(&self, board: u8) -> bool {
-        self.ultimate()
-            .is_some_and(|u| u.small_board_status(board) == SmallStatus::Open)
-    }
-
-    /// The board (of Ultimate) that `mv` is played in.
-    pub fn board_of(mv: Move) -> Option<u8> {
-        match mv {
-            Move::Ultimate(m) => Some(m.board()),
-            Move::Classic(_) => None,
-        }
-    }
-
-    /// What digit `d` (1-9) typed on the keypad means, with the board `chosen` by an earlier
-    /// digit if any: a cell of 3×3; in Ultimate the cell of the board chosen or sent to, or
-    /// else the board.
-    pub fn digit(&self, chosen: Option<u8>, d: u8) -> Digit {
-        match self {
-            Position::Classic(board) => board
-                .numpad(d)
-                .map_or(Digit::NoDigits, |c| Digit::Move(c.into())),
-            Position::Ultimate(board) => match chosen.or(board.forced_board()) {
-                Some(b) => {
-                    ultimate::Move::new(b, d).map_or(Digit::NoDigits, |m| Digit::Move(m.into()))
-                }
-                None if board.small_board_status(d) != SmallStatus::Open => Digit::ClosedBoard(d),
-                None => Digit::Board(d),
-            },
-        }
-    }
-
-    /// What digit `d` means when typed before the opponent's move is known, to be played
-    /// after it: as [`Position::digit`], except that in Ultimate the board one will be sent to
-    /// is not known yet, so without a board `chosen` the digit chooses one.
-    pub fn digit_ahead(&self, chosen: Option<u8>, d: u8) -> Digit {
-        match (self, chosen) {
-            (Position::Ultimate(board), None) => match board.small_board_status(d) {
-                SmallStatus::Open => Digit::Board(d),
-                _ => Digit::ClosedBoard(d),
-            },
-            _ => self.digit(chosen, d),
-        }
-    }
-
-    /// Cell `d` of board `b` (1-9 each) of Ultimate, whether or not it is legal now: a move
-    /// typed ahead, before the board one is sent to is known.
-    pub fn board_cell(&self, b: u8, d: u8) -> Option<Move> {
-        self.ultimate()
-            .and_then(|_| ultimate::Move::new(b, d))
-            .map(Move::Ultimate)
-    }
-
-    /// The number of columns (and rows) of the grid the moves lie on: the board's size, or 9.
-    pub fn grid_side(&self) -> u8 {
-        match self {
-            Position::Classic(board) => board.size(),
-            Position::Ultimate(_) => 9,
-        }
-    }
-
-    /// Where `mv` lies on the grid: (column, row), from the bottom left; `None` for a move of
-    /// another rule set.
-    pub fn grid_point(&self, mv: Move) -> Option<(u8, u8)> {
-        match (self, mv) {
-            (Position::Classic(board), Move::Classic(cell))
-                if board.cell(cell.index()) == Some(cell) =>
-            {
-                Some((cell.col(), cell.row()))
-            }
-            (Position::Ultimate(_), Move::Ultimate(m)) => Some((m.col(), m.row())),
-            _ => None,
-        }
-    }
-
-    /// The move at (column, row) of the grid, if there is one.
-    pub fn at_grid_point(&self, col: u8, row: u8) -> Option<Move> {
-        match self {
-            Position::Classic(board) => board.cell_at(row, col).map(Move::Classic),
-            Position::Ultimate(_) => ultimate::Move::at(col, row).map(Move::Ultimate),
-        }
-    }
-
-    /// Where a cursor starts: the centre of the board, or in Ultimate the centre of the board
-    /// the side to move is sent to (the centre board when free to choose).
-    pub fn centre(&self) -> Move {
-        if let Some(b) = self.forced_board() {
-            return self.board_cell(b, 5).expect("digits are 1-9");
-        }
-        let mid = self.grid_side() / 2;
-        self.at_grid_point(mid, mid)
-            .expect("the centre is on the grid")
-    }
-
-    /// The order moves are listed in for people: a classic board's cells top row first, left
-    /// to right, as the board looks; Ultimate's moves board by board, cell by cell.
-    pub fn reading_key(&self, mv: Move) -> (u8, u8) {
-        match mv {
-            Move::Classic(cell) => (u8::MAX - cell.row(), cell.col()),
-            Move::Ultimate(m) => (m.board(), m.cell()),
-        }
     }
 
     /// The classic board, in classic play.
@@ -564,10 +387,7 @@ impl Position {
 impl fmt::Display for Position {
     /// The variant's notation (see [`board`] and [`ultimate`]).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Position::Classic(board) => write!(f, "{board}"),
-            Position::Ultimate(board) => write!(f, "{board}"),
-        }
+        each!(self, p => write!(f, "{p}"))
     }
 }
 

@@ -2,8 +2,9 @@
 //! cell), the cursor, a click, and the moves typed while the AI thinks, which wait their turn.
 
 use crate::board::Mark;
+use crate::keypad::Digit;
 use crate::player::Player;
-use crate::position::{Digit, Move, Position};
+use crate::position::{Move, Position};
 use crate::tui::input::Direction;
 
 use super::{App, Mode, QUEUE_LIMIT, sentence};

@@ -1,0 +1,53 @@
+//! Classic m,n,k boards as a rule set: cells named `5` on 3×3 (the keypad) or `b2`.
+
+use super::{Notation, Outcome, RuleSet, WonLine};
+use crate::board::{self, Board, Cell, CellError, Mark, MoveError};
+
+impl RuleSet for Board {
+    type Move = Cell;
+    type MoveError = MoveError;
+
+    fn to_move(&self) -> Mark {
+        Board::to_move(self)
+    }
+
+    fn legal_moves(&self) -> Vec<Cell> {
+        Board::legal_moves(self)
+    }
+
+    fn play(&mut self, cell: Cell) -> Result<(), MoveError> {
+        Board::play(self, cell)
+    }
+
+    fn outcome(&self) -> Outcome {
+        match Board::outcome(self) {
+            board::Outcome::InProgress => Outcome::InProgress,
+            board::Outcome::Draw => Outcome::Draw,
+            board::Outcome::Won { winner, .. } => Outcome::Won(winner),
+        }
+    }
+
+    fn won_line(&self) -> Option<WonLine> {
+        match Board::outcome(self) {
+            board::Outcome::Won { line, .. } => Some(WonLine::Cells(
+                line.cells().map(|c| c.to_string()).collect(),
+            )),
+            _ => None,
+        }
+    }
+}
+
+impl Notation for Board {
+    type ParseMoveError = CellError;
+
+    fn parse_move(&self, text: &str) -> Result<Cell, CellError> {
+        self.parse_cell(text)
+    }
+
+    fn move_forms(&self) -> String {
+        match self.size() {
+            3 => "1-9".to_string(),
+            n => format!("a1-{}{n}", char::from(b'a' + n - 1)),
+        }
+    }
+}

@@ -1,0 +1,149 @@
+//! What every rule set is, whatever its board: a position that says whose turn it is, which
+//! moves are legal, plays one, and says how the game stands. Classic m,n,k boards
+//! ([`crate::board`]) and Ultimate ([`crate::ultimate`]) implement [`RuleSet`]; naming and
+//! parsing moves is [`Notation`], and how moves are typed on the keypad and where they lie on
+//! the screen is the front ends' [`crate::keypad`]. The rules know nothing of I/O, of the AI
+//! or of the front ends.
+//!
+//! [`crate::position::Position`] is the one enum over the rule sets that the game, the
+//! records and the network pass around; it only forwards to these traits.
+
+mod classic;
+mod ultimate;
+
+use std::fmt;
+use std::hash::Hash;
+
+use serde::Serialize;
+
+use crate::board::Mark;
+
+/// How a game stands, the same for every rule set (each says more: the line won).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    InProgress,
+    Draw,
+    Won(Mark),
+}
+
+/// The line that won a game: cells of a classic board, or the boards of Ultimate. In JSON a
+/// list of cell names or of board digits.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum WonLine {
+    Cells(Vec<String>),
+    Boards(Vec<u8>),
+}
+
+impl fmt::Display for WonLine {
+    /// `a1 b2 c3`, or `boards 1 5 9`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let words = |items: Vec<String>| items.join(" ");
+        match self {
+            WonLine::Cells(cells) => f.write_str(&words(cells.clone())),
+            WonLine::Boards(boards) => {
+                let digits = boards.iter().map(ToString::to_string).collect();
+                write!(f, "boards {}", words(digits))
+            }
+        }
+    }
+}
+
+/// A position of one rule set: a small value that derives whose turn it is from its marks,
+/// plays legal moves and refuses others, leaving itself unchanged.
+///
+/// Invariants: `legal_moves` is empty exactly when `outcome` is not
+/// [`Outcome::InProgress`]; `play` succeeds for every legal move and for no other.
+pub trait RuleSet: Copy + Eq + Hash + fmt::Debug + fmt::Display {
+    /// A move of this rule set.
+    type Move: Copy + Eq + Hash + fmt::Debug + fmt::Display;
+    /// Why a move was refused.
+    type MoveError: Copy + Eq + fmt::Debug + fmt::Display;
+
+    /// Whose turn it is (once the game is over: who would move next).
+    fn to_move(&self) -> Mark;
+    /// The moves the side to move may make, in the rule set's order; none once it is over.
+    fn legal_moves(&self) -> Vec<Self::Move>;
+    /// Plays `mv` for the side to move; on error nothing changes.
+    fn play(&mut self, mv: Self::Move) -> Result<(), Self::MoveError>;
+    /// How the game stands.
+    fn outcome(&self) -> Outcome;
+    /// The line that won the game, if it is won.
+    fn won_line(&self) -> Option<WonLine>;
+
+    /// Whether the game is over.
+    fn is_over(&self) -> bool {
+        self.outcome() != Outcome::InProgress
+    }
+
+    /// The position after `mv`, this one unchanged.
+    fn after(&self, mv: Self::Move) -> Result<Self, Self::MoveError> {
+        let mut next = *self;
+        next.play(mv)?;
+        Ok(next)
+    }
+}
+
+/// Moves named as people type and read them.
+pub trait Notation: RuleSet {
+    /// Why a text names no move.
+    type ParseMoveError: Clone + Eq + fmt::Debug + fmt::Display;
+
+    /// Names a move as a player types it (`5`, `b2`; `53`, `e5`, or `3` when sent to a
+    /// board). Whether it is legal is for [`RuleSet::play`] to say.
+    fn parse_move(&self, text: &str) -> Result<Self::Move, Self::ParseMoveError>;
+    /// What a move looks like, for prompts and messages: `1-9`, `a1-e5`, `board then cell`.
+    fn move_forms(&self) -> String;
+    /// Where the side to move may play, for messages (`on board 3`, `anywhere`); `None`
+    /// where the question does not arise.
+    fn whereabouts(&self) -> Option<String> {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Board, Rules};
+    use crate::ultimate::UltimateBoard;
+
+    /// Plays random games to the end through the trait alone, checking its invariants.
+    fn invariants_hold<R: RuleSet>(start: R, rng: &mut fastrand::Rng) {
+        let mut position = start;
+        let mut plies = 0;
+        loop {
+            let moves = position.legal_moves();
+            assert_eq!(moves.is_empty(), position.is_over(), "{position}");
+            if moves.is_empty() {
+                break;
+            }
+            let side = position.to_move();
+            let mv = moves[rng.usize(..moves.len())];
+            let before = position;
+            assert!(position.play(mv).is_ok());
+            assert_eq!(before.after(mv), Ok(position));
+            assert_ne!(position.to_move(), side, "the turn passes");
+            assert!(
+                position.play(mv).is_err(),
+                "a move played is not legal again"
+            );
+            plies += 1;
+        }
+        assert!(plies > 0);
+        assert_eq!(
+            position.won_line().is_some(),
+            matches!(position.outcome(), Outcome::Won(_))
+        );
+    }
+
+    #[test]
+    fn every_rule_set_keeps_the_interfaces_invariants_through_random_games() {
+        let mut rng = fastrand::Rng::with_seed(7);
+        for _ in 0..50 {
+            for (size, k, misere) in [(3, 3, false), (5, 4, true), (7, 5, false)] {
+                invariants_hold(Board::new(Rules::new(size, k, misere).unwrap()), &mut rng);
+            }
+            invariants_hold(UltimateBoard::new(), &mut rng);
+        }
+    }
+}
