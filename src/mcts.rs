@@ -1,5 +1,8 @@
-//! The Ultimate tic-tac-toe AI: UCT Monte Carlo tree search with a solver, on the rules'
-//! bitboards.
+//! Monte Carlo tree search with a solver, for any rule set it can play ([`SearchGame`]), with
+//! what it has not searched valued by an [`Evaluator`]: Ultimate tic-tac-toe's AI with its
+//! learned evaluation ([`UltimateEval`], the default), or textbook random games for any rule
+//! set ([`RandomGames`]). What follows describes Ultimate's search; the tree, the solver,
+//! reuse and budgets are the same for every rule set.
 //!
 //! # How it searches
 //!
@@ -56,11 +59,15 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::search::{Meter, Value};
-use crate::ultimate::{Move, Outcome, UltimateBoard, has_line};
+use crate::ultimate::{Move, UltimateBoard};
 
+mod evaluate;
+mod game;
 mod playouts;
 pub mod value;
 
+pub use evaluate::{Evaluator, RandomGames};
+pub use game::{Ended, SearchGame};
 use playouts::{DRAW, playout_from};
 pub use playouts::{Playouts, playout, playout_with, uniform_playout};
 
@@ -108,6 +115,16 @@ pub struct Settings {
 }
 
 impl Settings {
+    /// The evaluation these settings name.
+    pub fn evaluation(self) -> UltimateEval {
+        UltimateEval {
+            playouts: self.playouts,
+            leaf: self.leaf,
+            prior: self.prior,
+            incremental: self.incremental,
+        }
+    }
+
     /// `hard`'s search, also the analysis's, the hints' and the review's: guided by the
     /// learned evaluation at its leaves and in its priors, which made it stronger than
     /// [`Settings::FROZEN`] at equal time (the README has the match).
@@ -185,8 +202,8 @@ const ROOT: Node = Node {
 
 /// The AI's choice and what it is worth to the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Choice {
-    pub mv: Move,
+pub struct Choice<M = Move> {
+    pub mv: M,
     /// Proven, or a win-rate estimate (see the module docs).
     pub value: Value,
 }
@@ -218,33 +235,67 @@ struct Limit {
     every_move: bool,
 }
 
-/// The Monte Carlo tree search, with its tree kept between moves.
-pub struct Mcts {
+/// The Monte Carlo tree search of any rule set `G` the search can play, valuing what it has
+/// not searched by `E`, with its tree kept between moves. Without parameters: Ultimate with
+/// its learned evaluation.
+pub struct Mcts<G: SearchGame = UltimateBoard, E: Evaluator<G> = UltimateEval> {
     nodes: Vec<Node>,
     cap: usize,
     /// The position at node 0, once a search ran.
-    root: Option<UltimateBoard>,
+    root: Option<G>,
     rng: fastrand::Rng,
     cancel: Option<Arc<AtomicBool>>,
     /// Scratch: the nodes of the current iteration's walk.
     path: Vec<u32>,
     iterations: u64,
     exploration: f32,
-    /// Imaginary visits each new node starts with, at the rate `prior()` guesses.
+    /// Imaginary visits each new node starts with, at the rate the evaluation guesses.
     prior: u32,
-    playouts: Playouts,
-    leaf: Leaf,
-    prior_from: Prior,
+    eval: E,
     quicker_win: bool,
-    incremental: bool,
     /// How a budget is spent: by the clock, or as [`ITERATIONS_PER_MS`] iterations a
     /// millisecond.
     meter: Meter,
 }
 
 impl Mcts {
-    /// A search whose random choices follow from `seed`, or from entropy with `None`.
+    /// Ultimate's search with [`Settings::HARD`], whose random choices follow from `seed`, or
+    /// from entropy with `None`.
     pub fn new(seed: Option<u64>) -> Mcts {
+        let hard = Settings::HARD;
+        Mcts::with_evaluator(seed, hard.evaluation())
+            .with_exploration(hard.exploration)
+            .with_prior(hard.prior_visits)
+            .with_quicker_win(hard.quicker_win)
+    }
+
+    /// A search with `settings` instead of [`Settings::HARD`]. The tree is cleared.
+    pub fn with_settings(mut self, settings: Settings) -> Mcts {
+        self.eval = settings.evaluation();
+        self.with_exploration(settings.exploration)
+            .with_prior(settings.prior_visits)
+            .with_quicker_win(settings.quicker_win)
+    }
+
+    /// The search's settings.
+    pub fn settings(&self) -> Settings {
+        Settings {
+            playouts: self.eval.playouts,
+            exploration: self.exploration,
+            prior_visits: self.prior,
+            leaf: self.eval.leaf,
+            prior: self.eval.prior,
+            quicker_win: self.quicker_win,
+            incremental: self.eval.incremental,
+        }
+    }
+}
+
+impl<G: SearchGame, E: Evaluator<G>> Mcts<G, E> {
+    /// A search valuing leaves and new nodes by `eval`, with [`EXPLORATION`], no imaginary
+    /// visits and no look for quicker wins; its random choices follow from `seed`, or from
+    /// entropy with `None`.
+    pub fn with_evaluator(seed: Option<u64>, eval: E) -> Mcts<G, E> {
         Mcts {
             nodes: Vec::new(),
             cap: DEFAULT_NODE_CAP,
@@ -253,15 +304,19 @@ impl Mcts {
             cancel: None,
             path: Vec::with_capacity(96),
             iterations: 0,
-            exploration: Settings::HARD.exploration,
-            prior: Settings::HARD.prior_visits,
-            playouts: Settings::HARD.playouts,
-            leaf: Settings::HARD.leaf,
-            prior_from: Settings::HARD.prior,
-            quicker_win: Settings::HARD.quicker_win,
-            incremental: Settings::HARD.incremental,
+            exploration: EXPLORATION,
+            prior: 0,
+            eval,
+            quicker_win: false,
             meter: Meter::Clock,
         }
+    }
+
+    /// Whether a search that has proven a win goes on a little to look for a quicker one (see
+    /// [`QUICKER_WIN_ITERATIONS`]).
+    pub fn with_quicker_win(mut self, on: bool) -> Mcts<G, E> {
+        self.quicker_win = on;
+        self
     }
 
     /// Spends every budget given from now on by `meter`: with [`Meter::Work`] a budget is
@@ -287,36 +342,10 @@ impl Mcts {
         }
     }
 
-    /// A search with `settings` instead of [`Settings::HARD`]. The tree is cleared.
-    pub fn with_settings(self, settings: Settings) -> Mcts {
-        let mut mcts = self
-            .with_exploration(settings.exploration)
-            .with_prior(settings.prior_visits);
-        mcts.playouts = settings.playouts;
-        mcts.leaf = settings.leaf;
-        mcts.prior_from = settings.prior;
-        mcts.quicker_win = settings.quicker_win;
-        mcts.incremental = settings.incremental;
-        mcts
-    }
-
-    /// The search's settings.
-    pub fn settings(&self) -> Settings {
-        Settings {
-            playouts: self.playouts,
-            exploration: self.exploration,
-            prior_visits: self.prior,
-            leaf: self.leaf,
-            prior: self.prior_from,
-            quicker_win: self.quicker_win,
-            incremental: self.incremental,
-        }
-    }
-
     /// UCB1's exploration constant `c` (default [`NETWORK_EXPLORATION`], `hard`'s; the
     /// random-game search of [`Settings::FROZEN`] uses [`EXPLORATION`]): a move's score is its win
     /// rate plus `c * sqrt(ln(parent visits) / visits)`.
-    pub fn with_exploration(mut self, c: f32) -> Mcts {
+    pub fn with_exploration(mut self, c: f32) -> Mcts<G, E> {
         self.exploration = c;
         self
     }
@@ -325,7 +354,7 @@ impl Mcts {
     /// rate the search's prior guesses, counted in half-points like real games (default
     /// [`NETWORK_PRIOR_VISITS`], `hard`'s; [`Settings::FROZEN`] uses [`PRIOR_VISITS`]); 0 starts
     /// them empty, every move alike. The tree is cleared.
-    pub fn with_prior(mut self, visits: u32) -> Mcts {
+    pub fn with_prior(mut self, visits: u32) -> Mcts<G, E> {
         self.prior = visits.min(MAX_PRIOR_VISITS);
         self.clear();
         self
@@ -333,7 +362,7 @@ impl Mcts {
 
     /// A tree of at most `cap` nodes (16 bytes each; at least 82, enough for the root and its
     /// moves). The tree is cleared.
-    pub fn with_node_cap(mut self, cap: usize) -> Mcts {
+    pub fn with_node_cap(mut self, cap: usize) -> Mcts<G, E> {
         self.cap = cap.max(82);
         self.clear();
         self
@@ -368,57 +397,17 @@ impl Mcts {
         self.nodes.len()
     }
 
-    /// The move `level` plays on `board` within `budget` (used by `Hard` only), or `None` once
-    /// the game is over or when cancelled.
-    pub fn choose(
-        &mut self,
-        level: Level,
-        board: &UltimateBoard,
-        budget: Duration,
-    ) -> Option<Move> {
-        match level {
-            Level::Easy => {
-                let moves = board.legal_moves();
-                if moves.is_empty() {
-                    None
-                } else {
-                    moves.nth(self.rng.usize(..moves.len()))
-                }
-            }
-            Level::Medium => {
-                let mut quick = Mcts::new(Some(self.rng.u64(..)))
-                    .with_node_cap(1 << 16)
-                    .with_settings(Settings {
-                        prior_visits: 0,
-                        ..Settings::FROZEN
-                    });
-                quick.set_cancel(self.cancel.clone());
-                quick
-                    .think_iterations(board, MEDIUM_ITERATIONS)
-                    .map(|c| c.mv)
-            }
-            Level::Playouts(n) => {
-                let mut quick = Mcts::new(Some(self.rng.u64(..)))
-                    .with_node_cap(1 << 16)
-                    .with_settings(Settings::FROZEN);
-                quick.set_cancel(self.cancel.clone());
-                quick.think_iterations(board, n.max(1)).map(|c| c.mv)
-            }
-            Level::Hard => self.think(board, budget).map(|c| c.mv),
-        }
-    }
-
     /// Searches `board` for `budget` (less if the position is proven sooner) and returns the
     /// best move with its value; `None` once the game is over or when cancelled. Even with a
     /// zero budget the root's moves are generated, so a move that wins at once is found.
-    pub fn think(&mut self, board: &UltimateBoard, budget: Duration) -> Option<Choice> {
+    pub fn think(&mut self, board: &G, budget: Duration) -> Option<Choice<G::Move>> {
         let limit = self.limit(budget, false);
         self.search(board, limit)?;
         Some(self.best())
     }
 
     /// [`Mcts::think`] for a number of iterations instead of a time.
-    pub fn think_iterations(&mut self, board: &UltimateBoard, iterations: u64) -> Option<Choice> {
+    pub fn think_iterations(&mut self, board: &G, iterations: u64) -> Option<Choice<G::Move>> {
         let limit = Limit {
             deadline: None,
             iterations: Some(iterations),
@@ -430,20 +419,20 @@ impl Mcts {
 
     /// Every legal move with its value after searching `board` for `budget` (less once every
     /// move is proven), in move order; empty once the game is over or when cancelled.
-    pub fn analyze(&mut self, board: &UltimateBoard, budget: Duration) -> Vec<(Move, Value)> {
+    pub fn analyze(&mut self, board: &G, budget: Duration) -> Vec<(G::Move, Value)> {
         let limit = self.limit(budget, true);
         if self.search(board, limit).is_none() {
             return Vec::new();
         }
-        let mut all: Vec<(Move, Value)> = self.children(0).map(|i| self.entry(i)).collect();
-        all.sort_by_key(|&(mv, _)| mv);
+        let mut all: Vec<(G::Move, Value)> = self.children(0).map(|i| self.entry(i)).collect();
+        all.sort_by_key(|&(mv, _)| G::index_of(mv));
         all
     }
 
     /// Runs the search; `None` if the game is over or the search was cancelled.
-    fn search(&mut self, board: &UltimateBoard, limit: Limit) -> Option<()> {
+    fn search(&mut self, board: &G, limit: Limit) -> Option<()> {
         self.iterations = 0;
-        if board.outcome() != Outcome::InProgress {
+        if board.is_over() {
             return None;
         }
         self.reroot(board);
@@ -492,7 +481,7 @@ impl Mcts {
 
     /// Makes node 0 the position `board`, keeping the subtree of the last search if `board`
     /// follows its root by at most two moves.
-    fn reroot(&mut self, board: &UltimateBoard) {
+    fn reroot(&mut self, board: &G) {
         if let Some(root) = self.root {
             if root == *board {
                 return;
@@ -551,7 +540,7 @@ impl Mcts {
         self.nodes = fresh;
     }
 
-    fn children(&self, node: usize) -> impl Iterator<Item = usize> + use<> {
+    fn children(&self, node: usize) -> std::ops::Range<usize> {
         let n = self.nodes[node];
         let first = n.first as usize;
         let count = if n.first == 0 {
@@ -589,11 +578,12 @@ impl Mcts {
                     }
                     continue;
                 }
-                break self.leaf_value(&mut board, node);
+                break self
+                    .eval
+                    .leaf(&mut board, n.visits, n.score, self.prior, &mut self.rng);
             }
             node = self.select(node);
-            let mv = self.nodes[node].mv;
-            board.apply(usize::from(mv / 9), usize::from(mv % 9));
+            board.apply_index(self.nodes[node].mv);
             self.path.push(node as u32);
         };
         for (depth, &i) in self.path.iter().enumerate() {
@@ -643,27 +633,32 @@ impl Mcts {
 
     /// Adds every move of `board` (node `node`'s position) as children, in random order;
     /// moves that end the game are proven at once. `false` if the arena is full.
-    fn expand(&mut self, node: usize, board: &UltimateBoard) -> bool {
-        let moves = board.legal_moves();
+    fn expand(&mut self, node: usize, board: &G) -> bool {
         let first = self.nodes.len();
-        if first + moves.len() > self.cap {
-            return false;
-        }
-        let side = board.side();
-        let network = (self.incremental && self.prior > 0 && self.prior_from == Prior::Network)
-            .then(|| value::embedded().after_moves(board));
-        for mv in moves {
+        let expansion = self.eval.expansion(board, self.prior);
+        for index in board.legal_indices() {
+            if self.nodes.len() == self.cap {
+                self.nodes.truncate(first);
+                return false;
+            }
             let mut after = *board;
-            let index = mv.index();
-            let over = after.apply(index / 9, index % 9);
-            let proof = match (over, has_line(after.won_by(side))) {
-                (false, _) => Proof::Unknown,
-                (true, true) => Proof::Win,
-                (true, false) => Proof::Draw,
+            let ended = after.apply_index(index);
+            let proof = match ended {
+                None => Proof::Unknown,
+                Some(Ended::Won) => Proof::Win,
+                Some(Ended::Lost) => Proof::Loss,
+                Some(Ended::Drawn) => Proof::Draw,
             };
-            let (visits, score) = self.imagined(board, &after, index, over, network.as_ref());
+            let (visits, score) = self.eval.prior(
+                board,
+                &after,
+                index,
+                ended.is_some(),
+                self.prior,
+                &expansion,
+            );
             self.nodes.push(Node {
-                mv: index as u8,
+                mv: index,
                 proof,
                 plies: 1,
                 visits,
@@ -673,7 +668,8 @@ impl Mcts {
         }
         self.rng.shuffle(&mut self.nodes[first..]);
         self.nodes[node].first = first as u32;
-        self.nodes[node].count = moves.len() as u8;
+        self.nodes[node].count =
+            u8::try_from(self.nodes.len() - first).expect("at most 255 moves a position");
         true
     }
 
@@ -710,9 +706,9 @@ impl Mcts {
     }
 
     /// A root move and its value, for the side to move at the root.
-    fn entry(&self, i: usize) -> (Move, Value) {
+    fn entry(&self, i: usize) -> (G::Move, Value) {
         let c = self.nodes[i];
-        let mv = Move::from_index(usize::from(c.mv)).expect("nodes hold valid moves");
+        let mv = self.root.expect("a search ran").move_at(c.mv);
         let value = match c.proof {
             Proof::Win => Value::Win(u32::from(c.plies)),
             Proof::Loss => Value::Loss(u32::from(c.plies)),
@@ -726,7 +722,7 @@ impl Mcts {
     /// The move to play: the most visited unproven move, unless the best proven move is worth
     /// more than its win rate (a proven win always is; a proven draw is when the rate is below
     /// ½); the slowest loss when all moves lose.
-    fn best(&self) -> Choice {
+    fn best(&self) -> Choice<G::Move> {
         let unproven = self
             .children(0)
             .filter(|&i| self.nodes[i].proof == Proof::Unknown)
@@ -747,17 +743,59 @@ impl Mcts {
 }
 
 /// `board` after the move with index `mv`, which must be legal.
-fn played(board: &UltimateBoard, mv: u8) -> UltimateBoard {
+fn played<G: SearchGame>(board: &G, mv: u8) -> G {
     let mut after = *board;
-    after.apply(usize::from(mv / 9), usize::from(mv % 9));
+    after.apply_index(mv);
     after
+}
+
+impl Mcts {
+    /// The move `level` plays on `board` within `budget` (used by `Hard` only), or `None` once
+    /// the game is over or when cancelled.
+    pub fn choose(
+        &mut self,
+        level: Level,
+        board: &UltimateBoard,
+        budget: Duration,
+    ) -> Option<Move> {
+        match level {
+            Level::Easy => {
+                let moves = board.legal_moves();
+                if moves.is_empty() {
+                    None
+                } else {
+                    moves.nth(self.rng.usize(..moves.len()))
+                }
+            }
+            Level::Medium => {
+                let mut quick = Mcts::new(Some(self.rng.u64(..)))
+                    .with_node_cap(1 << 16)
+                    .with_settings(Settings {
+                        prior_visits: 0,
+                        ..Settings::FROZEN
+                    });
+                quick.set_cancel(self.cancel.clone());
+                quick
+                    .think_iterations(board, MEDIUM_ITERATIONS)
+                    .map(|c| c.mv)
+            }
+            Level::Playouts(n) => {
+                let mut quick = Mcts::new(Some(self.rng.u64(..)))
+                    .with_node_cap(1 << 16)
+                    .with_settings(Settings::FROZEN);
+                quick.set_cancel(self.cancel.clone());
+                quick.think_iterations(board, n.max(1)).map(|c| c.mv)
+            }
+            Level::Hard => self.think(board, budget).map(|c| c.mv),
+        }
+    }
 }
 
 mod judge;
 mod leaf;
 pub use judge::{Verdict, judge};
 use leaf::x_units;
-pub use leaf::{Leaf, Prior};
+pub use leaf::{Leaf, Prior, UltimateEval};
 mod quicker;
 pub use quicker::QUICKER_WIN_ITERATIONS;
 mod tree;

@@ -2,9 +2,10 @@
 //! are worth ([`Prior`]): a random game or the learned evaluation, the hand-made guess or the
 //! learned evaluation of the position after the move.
 
-use super::playouts::{DRAW, playout_from};
+use super::HALF;
+use super::evaluate::Evaluator;
+use super::playouts::{DRAW, Playouts, playout_from};
 use super::value::{self, AfterMoves};
-use super::{HALF, Mcts};
 use crate::ultimate::{UltimateBoard, threats};
 
 /// How the search values a leaf it reached.
@@ -50,23 +51,70 @@ pub(super) fn x_units(result: u8) -> u32 {
     }
 }
 
-impl Mcts {
-    /// What the leaf `board` (node `node`'s position, a game in progress) is worth to X, in
-    /// units of score, by the search's [`Leaf`] setting. A random game plays on `board` to its
-    /// end.
-    ///
-    /// With [`Settings::incremental`](super::Settings::incremental), a node never visited yet
-    /// whose prior came from the learned evaluation is worth that prior's rate (rounded to whole units, which may differ
-    /// by one unit from rounding the evaluation itself) rather than an evaluation repeated.
-    pub(super) fn leaf_value(&mut self, board: &mut UltimateBoard, node: usize) -> u32 {
-        let n = self.nodes[node];
+/// Ultimate's evaluation: greedy random games ([`Playouts`]), the hand-made move prior and
+/// the learned network ([`value`]), in the combinations [`super::Settings`] names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct UltimateEval {
+    /// How the random games choose their moves.
+    pub playouts: Playouts,
+    /// What a leaf reached for the first time is worth.
+    pub leaf: Leaf,
+    /// Where a new node's prior comes from.
+    pub prior: Prior,
+    /// Whether the network is spared repeated work (see [`super::Settings::incremental`]).
+    pub incremental: bool,
+}
+
+impl Evaluator<UltimateBoard> for UltimateEval {
+    /// The network's first-layer sums of the position, from which each child is valued.
+    type Expansion = Option<AfterMoves<'static>>;
+
+    fn expansion(&self, board: &UltimateBoard, prior_visits: u32) -> Option<AfterMoves<'static>> {
+        (self.incremental && prior_visits > 0 && self.prior == Prior::Network)
+            .then(|| value::embedded().after_moves(board))
+    }
+
+    fn prior(
+        &self,
+        board: &UltimateBoard,
+        after: &UltimateBoard,
+        index: u8,
+        over: bool,
+        prior_visits: u32,
+        network: &Option<AfterMoves<'static>>,
+    ) -> (u32, u32) {
+        let mv = usize::from(index);
+        if prior_visits == 0 {
+            (0, 0)
+        } else if self.prior == Prior::Network && !over {
+            let v = network.as_ref().map_or_else(
+                || value::embedded().evaluate(after),
+                |n| n.evaluate(mv, after),
+            );
+            let units = (value::rate(v, 1) * (2 * HALF * prior_visits) as f32).round();
+            (prior_visits, units as u32)
+        } else {
+            let rate = prior(board, after, mv, over);
+            let half_points = (rate * 2.0 * prior_visits as f32).round() as u32;
+            (prior_visits, half_points * HALF)
+        }
+    }
+
+    fn leaf(
+        &self,
+        board: &mut UltimateBoard,
+        visits: u32,
+        score: u32,
+        prior_visits: u32,
+        rng: &mut fastrand::Rng,
+    ) -> u32 {
+        // A node the network valued when it was added is worth that value again.
         let known = (self.incremental
-            && self.prior > 0
-            && self.prior_from == Prior::Network
-            && n.visits == self.prior)
+            && prior_visits > 0
+            && self.prior == Prior::Network
+            && visits == prior_visits)
             .then(|| {
-                // The units of the player who moved into the node, the side not to move now.
-                let units = (n.score + self.prior / 2) / self.prior;
+                let units = (score + prior_visits / 2) / prior_visits;
                 if board.side() == 1 {
                     units
                 } else {
@@ -80,50 +128,16 @@ impl Mcts {
             })
         };
         match self.leaf {
-            Leaf::Playout => x_units(playout_from(board, self.playouts, &mut self.rng)),
+            Leaf::Playout => x_units(playout_from(board, self.playouts, rng)),
             Leaf::Network => network(board),
             Leaf::Both => {
                 let net = network(board);
-                u32::midpoint(
-                    net,
-                    x_units(playout_from(board, self.playouts, &mut self.rng)),
-                )
+                u32::midpoint(net, x_units(playout_from(board, self.playouts, rng)))
             }
-        }
-    }
-
-    /// The imaginary visits and score of a new node, whose move with index `mv` leads from
-    /// `board` to `after` (`over`: it ends the game), by the search's [`Prior`] setting.
-    /// `network`, when given, values the positions after `board`'s moves.
-    pub(super) fn imagined(
-        &self,
-        board: &UltimateBoard,
-        after: &UltimateBoard,
-        mv: usize,
-        over: bool,
-        network: Option<&AfterMoves>,
-    ) -> (u32, u32) {
-        if self.prior == 0 {
-            (0, 0)
-        } else if self.prior_from == Prior::Network && !over {
-            let v = network.map_or_else(
-                || value::embedded().evaluate(after),
-                |n| n.evaluate(mv, after),
-            );
-            let units = (value::rate(v, 1) * (2 * HALF * self.prior) as f32).round();
-            (self.prior, units as u32)
-        } else {
-            let rate = prior(board, after, mv, over);
-            let half_points = (rate * 2.0 * self.prior as f32).round() as u32;
-            (self.prior, half_points * HALF)
         }
     }
 }
 
-/// A guess, before any random game, at the share of games the move with index `mv` from
-/// `board` wins for its player (`after` is the position it leads to, `over` whether it ends the
-/// game): ½, plus 0.2 if it wins its small board or 0.1 if it blocks the opponent's three there,
-/// minus 0.15 if the opponent may then play anywhere or win the board it is sent to at once.
 pub(super) fn prior(board: &UltimateBoard, after: &UltimateBoard, mv: usize, over: bool) -> f32 {
     let (b, c) = (mv / 9, mv % 9);
     let side = board.side();

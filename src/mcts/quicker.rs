@@ -8,7 +8,7 @@ use super::{Mcts, Proof};
 /// and never goes past its budget.
 pub const QUICKER_WIN_ITERATIONS: u64 = 2_000;
 
-impl Mcts {
+impl<G: super::SearchGame, E: super::Evaluator<G>> Mcts<G, E> {
     /// Whether a search whose root is proven goes on, `done` iterations in: only with
     /// [`super::Settings::quicker_win`], when the side to move is proven to win in more than
     /// three plies (a win in one is known as soon as the root's moves are) and some root move is

@@ -89,7 +89,7 @@ impl Mcts {
     /// leaves otherwise than by a random game (see [`Leaf`]): a step shows the random game.
     pub fn step(&mut self) -> Option<Iteration> {
         let root = self.root?;
-        if self.leaf != Leaf::Playout
+        if self.eval.leaf != Leaf::Playout
             || self.nodes.is_empty()
             || self.nodes[0].first == 0
             || self.finished(false)
@@ -231,7 +231,7 @@ impl Mcts {
             }
         }
         let (mut real, mut real_rng) = (board, rng.clone());
-        let result = playout_from(&mut real, self.playouts, &mut real_rng);
+        let result = playout_from(&mut real, self.eval.playouts, &mut real_rng);
         let (mut traced, mut traced_rng) = (board, rng);
         let (moves, traced_result) = traced_playout(&mut traced, &mut traced_rng);
         (real == traced && result == traced_result && real_rng == traced_rng).then_some(moves)
