@@ -215,6 +215,30 @@ pub enum Command {
     History,
     /// Print where the history, the start screen's choices and the game to continue are kept
     Paths,
+    /// Play as an engine on standard input and output, for tournament managers and arenas:
+    /// the Gomocup (piskvork) brain protocol on our m,n,k boards, or CodinGame's Ultimate
+    /// referee protocol
+    Engine(EngineArgs),
+}
+
+#[derive(Debug, Args)]
+#[command(after_help = "\
+Examples:
+  tictactoe engine --protocol gomocup             a brain for piskvork-style managers
+  tictactoe engine --protocol codingame --think 90  an Ultimate bot; CodinGame allows 100 ms a turn")]
+pub struct EngineArgs {
+    /// The protocol to speak: gomocup (START, BEGIN, TURN, BOARD, INFO…; boards 3 to 7, five
+    /// in a row from 5×5 up unless --k says otherwise) or codingame (Ultimate: the opponent's
+    /// row and column, the valid actions, our row and column)
+    #[arg(long, value_enum)]
+    pub protocol: Protocol,
+}
+
+/// The engine protocols `tictactoe engine` speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Protocol {
+    Gomocup,
+    Codingame,
 }
 
 #[derive(Debug, Args)]
@@ -236,12 +260,13 @@ pub struct ManArgs {
 }
 
 /// The subcommands with a manual page of their own.
-const PAGES: [&str; 10] = [
+const PAGES: [&str; 11] = [
     "analyze",
     "review",
     "host",
     "join",
     "explain",
+    "engine",
     "completions",
     "man",
     "stats",
@@ -284,6 +309,7 @@ pub fn applies(subcommand: &str) -> &'static [&'static str] {
             "no_history",
         ],
         "explain" => &["size", "k", "misere", "ultimate", "plain"],
+        "engine" => &["k", "misere", "think", "table_mb", "seed"],
         _ => &RULES[..0],
     }
 }
@@ -675,6 +701,7 @@ mod tests {
             "analyze" => &["X.O/.X./..O"],
             "review" => &["5"],
             "completions" => &["bash"],
+            "engine" => &["--protocol", "gomocup"],
             _ => &[],
         }
     }

@@ -18,7 +18,8 @@
 //!   [`report::review`], [`report::explain`]);
 //! - front ends: [`plain`] (lines) and [`tui`] (the full-screen terminal game), which drive a
 //!   game through the interface above, once for every rule set; [`waiting`]: the waits
-//!   before a network game that a key cancels, for both.
+//!   before a network game that a key cancels, for both; [`engine`]: the engine protocols
+//!   (Gomocup, CodinGame), glue over the same AI.
 //!
 //! ```
 //! use tictactoe::board::Board;
@@ -35,6 +36,7 @@
 
 pub mod board;
 pub mod cli;
+pub mod engine;
 pub mod explain;
 pub mod game;
 mod geometry;

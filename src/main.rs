@@ -10,8 +10,10 @@ use clap::error::ErrorKind;
 use clap::parser::ValueSource;
 use clap::{ArgMatches, CommandFactory, FromArgMatches};
 use tictactoe::cli::{
-    self, AnalyzeArgs, Cli, Command, ExplainArgs, HostArgs, JoinArgs, ReviewArgs,
+    self, AnalyzeArgs, Cli, Command, EngineArgs, ExplainArgs, HostArgs, JoinArgs, Protocol,
+    ReviewArgs,
 };
+use tictactoe::engine::{EngineError, codingame, gomocup};
 use tictactoe::explain::Limits;
 use tictactoe::game::Session;
 use tictactoe::history;
@@ -87,6 +89,7 @@ fn try_main(cli: &Cli, matches: &ArgMatches) -> anyhow::Result<ExitCode> {
         Some(Command::Host(args)) => host(cli, args),
         Some(Command::Join(args)) => join(cli, args),
         Some(Command::Explain(args)) => explain(cli, args),
+        Some(Command::Engine(args)) => engine(cli, args),
         None if wants_menu(cli, matches) => menu(cli),
         None => local(cli, matches),
     }
@@ -251,6 +254,35 @@ fn review(cli: &Cli, args: &ReviewArgs) -> anyhow::Result<ExitCode> {
     let status = review::run(&moves, options, &mut io::stdout().lock(), &mut io::stderr())
         .context("writing the review")?;
     Ok(ExitCode::from(status))
+}
+
+/// An engine protocol on standard input and output; a line the protocol does not allow ends
+/// it with a message and status 2.
+fn engine(cli: &Cli, args: &EngineArgs) -> anyhow::Result<ExitCode> {
+    let options = tictactoe::engine::Options {
+        think: cli.think_budget(),
+        table_mb: usize::from(cli.table_mb),
+        seed: cli.seed,
+    };
+    let (input, output) = (&mut io::stdin().lock(), &mut io::stdout().lock());
+    let outcome = match args.protocol {
+        Protocol::Gomocup => {
+            let lines = gomocup::Lines {
+                k: cli.k,
+                misere: cli.misere,
+            };
+            gomocup::run(&options, lines, input, output)
+        }
+        Protocol::Codingame => codingame::run(&options, input, output),
+    };
+    match outcome {
+        Ok(()) => Ok(ExitCode::SUCCESS),
+        Err(EngineError::Protocol { line, why }) => {
+            eprintln!("tictactoe: {line}: {why}");
+            Ok(ExitCode::from(2))
+        }
+        Err(EngineError::Io(e)) => Err(e).context("speaking the engine protocol"),
+    }
 }
 
 fn explain(cli: &Cli, args: &ExplainArgs) -> anyhow::Result<ExitCode> {

@@ -1,0 +1,305 @@
+//! The Gomocup (piskvork) brain protocol, for our m,n,k boards. The manager writes commands,
+//! one a line: `START n` (an n×n board), `BEGIN` (we move first), `TURN x,y` (the opponent's
+//! move; we answer ours), `BOARD` … `DONE` (a whole position, each stone as `x,y,field`, 1
+//! ours and 2 the opponent's; we answer our move), `INFO key value`, `RESTART`, `TAKEBACK
+//! x,y`, `ABOUT` and `END`. Moves are `x,y`: x the column from 0 at the left, y the row from 0
+//! at the top. Boards we do not offer get `ERROR`, commands we do not know `UNKNOWN`.
+//!
+//! Lines in a row: the default for each size as in the game (three on 3×3, four on 4×4), and
+//! five on 5×5 to 7×7 as Gomocup plays, unless `--k` says otherwise; five or more count (the
+//! freestyle rule).
+
+use std::io::{BufRead, Write};
+use std::time::Duration;
+
+use super::{EngineError, Options, best_move, brain, next_line, refuse};
+use crate::board::{Board, Cell, MAX_SIZE, MIN_SIZE, Mark, Rules};
+use crate::player::Brain;
+use crate::position::{Move, Position};
+
+/// The rules the engine plays, besides the size `START` gives.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Lines {
+    /// Marks in a row that complete a line; `None` for the default.
+    pub k: Option<u8>,
+    pub misere: bool,
+}
+
+/// One game of the protocol: the board and the moves that made it, whose stones are ours,
+/// and the time the manager allows.
+struct Session {
+    options: Options,
+    lines: Lines,
+    brain: Option<Brain>,
+    /// The empty board of the size `START` gave, and the moves since.
+    start: Option<Board>,
+    moves: Vec<Cell>,
+    /// Time for each move and what is left of the match (`INFO timeout_turn`, `time_left`).
+    turn: Option<Duration>,
+    left: Option<Duration>,
+}
+
+/// What a command asks to be written back.
+enum Reply {
+    Line(String),
+    Nothing,
+    End,
+}
+
+/// Reads the manager's commands from `input` and answers them on `output`, until `END` or
+/// the end of the input. A command that cannot be carried out is answered `ERROR` and the
+/// session goes on; only a line too long to read ends it.
+pub fn run(
+    options: &Options,
+    lines: Lines,
+    input: &mut dyn BufRead,
+    output: &mut dyn Write,
+) -> Result<(), EngineError> {
+    let mut session = Session {
+        options: *options,
+        lines,
+        brain: Some(brain(options)),
+        start: None,
+        moves: Vec::new(),
+        turn: None,
+        left: None,
+    };
+    while let Some(line) = next_line(input)? {
+        let reply = match session.command(&line, input) {
+            Ok(reply) => reply,
+            Err(EngineError::Protocol { line, why }) => Reply::Line(format!("ERROR {line}: {why}")),
+            Err(e) => return Err(e),
+        };
+        match reply {
+            Reply::Line(text) => {
+                writeln!(output, "{text}")?;
+                output.flush()?;
+            }
+            Reply::Nothing => {}
+            Reply::End => break,
+        }
+    }
+    Ok(())
+}
+
+impl Session {
+    fn command(&mut self, line: &str, input: &mut dyn BufRead) -> Result<Reply, EngineError> {
+        let mut words = line.split_whitespace();
+        let Some(word) = words.next() else {
+            return Ok(Reply::Nothing);
+        };
+        let rest: Vec<&str> = words.collect();
+        let rest = rest.join(" ");
+        match word.to_ascii_uppercase().as_str() {
+            "START" => self.start(line, &rest),
+            "RECTSTART" => match rest.split_once(',') {
+                Some((w, h)) if w.trim() == h.trim() => self.start(line, w),
+                _ => Err(refuse(line, "only square boards are offered")),
+            },
+            "RESTART" => {
+                self.board(line)?;
+                self.moves.clear();
+                Ok(Reply::Line("OK".into()))
+            }
+            "BEGIN" => {
+                if !self.moves.is_empty() {
+                    return Err(refuse(line, "BEGIN comes on an empty board"));
+                }
+                self.answer(line)
+            }
+            "TURN" => {
+                let cell = self.cell(line, &rest)?;
+                self.play(line, cell)?;
+                self.answer(line)
+            }
+            "BOARD" => {
+                self.read_board(line, input)?;
+                self.answer(line)
+            }
+            "TAKEBACK" => {
+                let cell = self.cell(line, &rest)?;
+                if self.moves.last() != Some(&cell) {
+                    return Err(refuse(line, "only the last move can be taken back"));
+                }
+                self.moves.pop();
+                Ok(Reply::Line("OK".into()))
+            }
+            "INFO" => Ok(self.info(&rest)),
+            "ABOUT" => Ok(Reply::Line(format!(
+                "name=\"tictactoe\", version=\"{}\", author=\"the tictactoe authors\", country=\"-\"",
+                env!("CARGO_PKG_VERSION")
+            ))),
+            "END" => Ok(Reply::End),
+            _ => Ok(Reply::Line(format!(
+                "UNKNOWN {}",
+                crate::text::quoted(word)
+            ))),
+        }
+    }
+
+    fn start(&mut self, line: &str, size: &str) -> Result<Reply, EngineError> {
+        let size: u8 = size
+            .trim()
+            .parse()
+            .map_err(|_| refuse(line, "expected a board size"))?;
+        if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
+            return Err(refuse(
+                line,
+                format!(
+                    "a {size}×{size} board is not offered: boards are {MIN_SIZE} to {MAX_SIZE} wide"
+                ),
+            ));
+        }
+        let k = self
+            .lines
+            .k
+            .unwrap_or(if size >= 5 { 5 } else { Rules::default_k(size) });
+        let rules =
+            Rules::new(size, k, self.lines.misere).map_err(|e| refuse(line, format!("{e}")))?;
+        self.start = Some(Board::new(rules));
+        self.moves.clear();
+        Ok(Reply::Line("OK".into()))
+    }
+
+    /// The board as the moves made it.
+    fn board(&self, line: &str) -> Result<Board, EngineError> {
+        let mut board = self
+            .start
+            .ok_or_else(|| refuse(line, "no board yet: START comes first"))?;
+        for &cell in &self.moves {
+            board.play(cell).expect("moves are checked when made");
+        }
+        Ok(board)
+    }
+
+    /// The cell `x,y` names on the board.
+    fn cell(&self, line: &str, text: &str) -> Result<Cell, EngineError> {
+        let board = self.board(line)?;
+        let parsed = text
+            .split_once(',')
+            .and_then(|(x, y)| Some((x.trim().parse::<u8>().ok()?, y.trim().parse::<u8>().ok()?)));
+        let (x, y) = parsed.ok_or_else(|| refuse(line, "expected a move as x,y"))?;
+        let n = board.size();
+        (x < n && y < n)
+            .then(|| board.cell_at(n - 1 - y, x))
+            .flatten()
+            .ok_or_else(|| refuse(line, format!("{x},{y} is off the {n}×{n} board")))
+    }
+
+    /// Plays `cell` for the side to move.
+    fn play(&mut self, line: &str, cell: Cell) -> Result<(), EngineError> {
+        let mut board = self.board(line)?;
+        board.play(cell).map_err(|e| refuse(line, format!("{e}")))?;
+        self.moves.push(cell);
+        Ok(())
+    }
+
+    /// Our move on the board as it stands, played and written as `x,y`.
+    fn answer(&mut self, line: &str) -> Result<Reply, EngineError> {
+        let board = self.board(line)?;
+        let budget = self.budget(&board);
+        let Some(Move::Classic(cell)) =
+            best_move(&mut self.brain, &Position::Classic(board), budget)
+        else {
+            return Err(refuse(line, "the game is over: there is no move to make"));
+        };
+        self.moves.push(cell);
+        let n = board.size();
+        Ok(Reply::Line(format!(
+            "{},{}",
+            cell.col(),
+            n - 1 - cell.row()
+        )))
+    }
+
+    /// The time for this move: the turn's allowance (or `--think`) less a margin for the
+    /// answer to travel, and never more than a share of what is left of the match.
+    fn budget(&self, board: &Board) -> Duration {
+        let turn = self.turn.unwrap_or(self.options.think);
+        let mut budget = turn.saturating_sub(turn / 10 + Duration::from_millis(30));
+        if let Some(left) = self.left {
+            let moves_left = board.empty_cells().count().div_ceil(2).max(1) as u32;
+            budget = budget.min(left / (moves_left + 1));
+        }
+        budget
+    }
+
+    /// Reads stones until `DONE` and makes them the position: ours and the opponent's, with
+    /// whoever moved first as X.
+    fn read_board(&mut self, line: &str, input: &mut dyn BufRead) -> Result<(), EngineError> {
+        let empty = self.board(line)?;
+        let empty = Board::new(empty.rules());
+        let mut stones: [Vec<Cell>; 2] = [Vec::new(), Vec::new()];
+        loop {
+            let Some(text) = next_line(input)? else {
+                return Err(refuse(line, "the input ended before DONE"));
+            };
+            if text.trim().eq_ignore_ascii_case("DONE") {
+                break;
+            }
+            let (at, field) = text
+                .trim()
+                .rsplit_once(',')
+                .ok_or_else(|| refuse(&text, "expected x,y,field"))?;
+            let cell = self.cell(&text, at)?;
+            match field.trim() {
+                "1" => stones[0].push(cell),
+                "2" => stones[1].push(cell),
+                _ => return Err(refuse(&text, "a field is 1 (ours) or 2 (the opponent's)")),
+            }
+        }
+        let [ours, theirs] = stones;
+        // We are to move: X if the counts are equal, else O one stone behind.
+        let (first, second) = match ours.len() {
+            n if n == theirs.len() => (ours, theirs),
+            n if n + 1 == theirs.len() => (theirs, ours),
+            _ => return Err(refuse(line, "it is not our turn on this board")),
+        };
+        let mut board = empty;
+        let mut moves = Vec::new();
+        for i in 0..first.len().max(second.len()) {
+            for cell in [first.get(i), second.get(i)].into_iter().flatten() {
+                board
+                    .play(*cell)
+                    .map_err(|e| refuse(line, format!("{e}")))?;
+                moves.push(*cell);
+            }
+        }
+        debug_assert_eq!(
+            board.to_move(),
+            if moves.len() % 2 == 0 {
+                Mark::X
+            } else {
+                Mark::O
+            }
+        );
+        self.moves = moves;
+        Ok(())
+    }
+
+    /// Takes the manager's information: the time allowed, what is left of the match, the
+    /// memory allowed and the rule.
+    fn info(&mut self, rest: &str) -> Reply {
+        let (key, value) = rest.split_once(' ').unwrap_or((rest, ""));
+        let number = value.trim().parse::<u64>().ok();
+        match (key.to_ascii_lowercase().as_str(), number) {
+            ("timeout_turn", Some(ms)) => self.turn = Some(Duration::from_millis(ms)),
+            ("time_left", Some(ms)) => self.left = Some(Duration::from_millis(ms)),
+            ("max_memory", Some(bytes)) if bytes > 0 => {
+                // Half of what is allowed, for the table; the rest is the program itself.
+                let mb = usize::try_from(bytes / 2 / (1 << 20))
+                    .unwrap_or(usize::MAX)
+                    .max(1);
+                self.options.table_mb = self.options.table_mb.min(mb);
+                self.brain = Some(brain(&self.options));
+            }
+            ("rule", Some(rule)) if rule & 1 == 1 => {
+                return Reply::Line(
+                    "MESSAGE exactly five is not played here: five or more in a row win".into(),
+                );
+            }
+            _ => {}
+        }
+        Reply::Nothing
+    }
+}

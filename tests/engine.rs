@@ -1,0 +1,197 @@
+//! `tictactoe engine` as tournament managers and arenas run it: protocol lines piped in, the
+//! answers read back, and games played through it to the end by a referee written here.
+
+mod pipe;
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+
+use tictactoe::position::{Move, Position, Variant};
+use tictactoe::search::Searcher;
+use tictactoe::ultimate;
+
+fn gomocup(script: &str) -> (Vec<String>, std::process::Output) {
+    let out = pipe::run(
+        &[
+            "--seed",
+            "1",
+            "engine",
+            "--protocol",
+            "gomocup",
+            "--think",
+            "200",
+        ],
+        script.as_bytes(),
+    );
+    let lines = pipe::text(&out.stdout).lines().map(String::from).collect();
+    (lines, out)
+}
+
+/// The cell `x,y` (x from the left, y from the top) of an n×n board, as the game names it.
+fn cell_name(answer: &str, n: u8) -> String {
+    let (x, y) = answer.split_once(',').expect("an answer is x,y");
+    let (x, y): (u8, u8) = (x.parse().unwrap(), y.parse().unwrap());
+    assert!(x < n && y < n, "{answer} is off the board");
+    if n == 3 {
+        char::from(b'1' + x + 3 * (2 - y)).to_string()
+    } else {
+        format!("{}{}", char::from(b'a' + x), n - y)
+    }
+}
+
+#[test]
+fn gomocup_starts_answers_every_turn_with_an_empty_cell_and_ends() {
+    let (lines, out) = gomocup("START 7\nBEGIN\nTURN 0,0\nTURN 6,6\nEND\n");
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(lines.len(), 4, "{lines:?}");
+    assert_eq!(lines[0], "OK");
+    let mut seen = vec!["a7".to_string(), "g1".to_string()];
+    for answer in &lines[1..] {
+        let name = cell_name(answer, 7);
+        assert!(!seen.contains(&name), "{answer} was taken");
+        seen.push(name);
+    }
+}
+
+#[test]
+fn gomocup_refuses_boards_not_offered_and_names_unknown_commands() {
+    let (lines, out) = gomocup("START 15\nTURN 1,1\nFROB\nABOUT\nSTART 5\nTURN 9,9\nEND\n");
+    assert!(out.status.success(), "{out:?}");
+    assert!(
+        lines[0].starts_with("ERROR ") && lines[0].contains("not offered"),
+        "{lines:?}"
+    );
+    assert!(lines[1].starts_with("ERROR ") && lines[1].contains("START comes first"));
+    assert_eq!(lines[2], "UNKNOWN FROB");
+    assert!(lines[3].starts_with("name=\"tictactoe\""), "{}", lines[3]);
+    assert_eq!(lines[4], "OK");
+    assert!(lines[5].starts_with("ERROR ") && lines[5].contains("off the 5×5 board"));
+}
+
+#[test]
+fn gomocup_takes_a_win_in_one_from_a_board_and_never_gives_away_the_draw() {
+    // Ours on 7 and 8 (x 0 and 1 of the top row), the opponent's on 4 and 5: 9 wins.
+    let (lines, _) = gomocup("START 3\nBOARD\n0,0,1\n1,0,1\n0,1,2\n1,1,2\nDONE\nEND\n");
+    assert_eq!(lines[1], "2,0", "{lines:?}");
+    // The opponent took the centre first: every answer keeps the draw.
+    let (lines, _) = gomocup("START 3\nBOARD\n1,1,2\nDONE\nEND\n");
+    let answer = format!("5 {}", cell_name(&lines[1], 3));
+    let board = Variant::default().start();
+    let mut position = board;
+    for word in answer.split(' ') {
+        position.play(position.parse_move(word).unwrap()).unwrap();
+    }
+    let value = Searcher::new().value(position.classic().unwrap()).unwrap();
+    assert_eq!(value.to_string(), "draw", "after {answer}");
+}
+
+#[test]
+fn gomocup_a_board_out_of_turn_or_a_taken_cell_is_an_error_and_the_session_goes_on() {
+    let (lines, out) = gomocup("START 3\nBOARD\n0,0,1\n1,0,1\nDONE\nTURN 1,1\nTURN 1,1\nEND\n");
+    assert!(out.status.success());
+    assert!(lines[1].contains("not our turn"), "{lines:?}");
+    assert!(!lines[2].starts_with("ERROR"), "{lines:?}");
+    assert!(
+        lines[3].starts_with("ERROR") && lines[3].contains("taken"),
+        "{lines:?}"
+    );
+}
+
+/// The protocol's `row col` of an Ultimate move: row 0 at the top of the 9×9 grid.
+fn row_col(mv: ultimate::Move) -> String {
+    format!("{} {}", 8 - mv.row(), mv.col())
+}
+
+/// Plays one game of Ultimate against `tictactoe engine --protocol codingame` as the
+/// arena's referee does, the referee's side playing random legal moves; returns the moves.
+fn refereed_game(engine_first: bool, seed: u64) -> Vec<String> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tictactoe"))
+        .args([
+            "--seed",
+            "3",
+            "engine",
+            "--protocol",
+            "codingame",
+            "--think",
+            "20",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut to = child.stdin.take().unwrap();
+    let mut from = BufReader::new(child.stdout.take().unwrap());
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let mut position = Variant::Ultimate.start();
+    let mut last = "-1 -1".to_string();
+    let mut record = Vec::new();
+    if !engine_first {
+        let moves = position.legal_moves();
+        let mv = moves[rng.usize(..moves.len())];
+        last = row_col(ultimate_move(mv));
+        position.play(mv).unwrap();
+        record.push(mv.to_string());
+    }
+    while !position.is_over() {
+        let moves = position.legal_moves();
+        let actions: Vec<String> = moves.iter().map(|&m| row_col(ultimate_move(m))).collect();
+        let turn = format!("{last}\n{}\n{}\n", moves.len(), actions.join("\n"));
+        to.write_all(turn.as_bytes()).unwrap();
+        let mut answer = String::new();
+        from.read_line(&mut answer).unwrap();
+        let answer = answer.trim().to_string();
+        let mv = moves
+            .iter()
+            .copied()
+            .find(|&m| row_col(ultimate_move(m)) == answer)
+            .unwrap_or_else(|| panic!("{answer:?} is not a valid action after {record:?}"));
+        position.play(mv).unwrap();
+        record.push(mv.to_string());
+        if position.is_over() {
+            break;
+        }
+        let moves = position.legal_moves();
+        let reply = moves[rng.usize(..moves.len())];
+        last = row_col(ultimate_move(reply));
+        position.play(reply).unwrap();
+        record.push(reply.to_string());
+    }
+    drop(to);
+    assert!(child.wait().unwrap().success());
+    record
+}
+
+fn ultimate_move(mv: Move) -> ultimate::Move {
+    match mv {
+        Move::Ultimate(m) => m,
+        Move::Classic(_) => unreachable!(),
+    }
+}
+
+#[test]
+fn codingame_plays_whole_games_with_valid_actions_first_or_second() {
+    for (first, seed) in [(true, 1), (false, 2)] {
+        let record = refereed_game(first, seed);
+        let mut position: Position = Variant::Ultimate.start();
+        for mv in &record {
+            position.play(position.parse_move(mv).unwrap()).unwrap();
+        }
+        assert!(position.is_over(), "{record:?}");
+    }
+}
+
+#[test]
+fn codingame_names_a_referee_that_disagrees_and_exits_with_status_2() {
+    for (input, said) in [
+        ("-1 -1\n1\n4 4\n", "not this position's legal moves"),
+        ("junk\n", "expected a row and a column"),
+        ("4 4\n81\n", "the input ended before the last action"),
+        ("9 9\n", "rows and columns run from 0 to 8"),
+    ] {
+        let out = pipe::run(&["engine", "--protocol", "codingame"], input.as_bytes());
+        assert_eq!(out.status.code(), Some(2), "{input:?}");
+        let err = pipe::text(&out.stderr);
+        assert!(err.contains(said), "{input:?}: {err}");
+        assert!(out.stdout.is_empty(), "{input:?}");
+    }
+}
