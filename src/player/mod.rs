@@ -1,6 +1,6 @@
 //! Who moves: a human, or an AI at a difficulty; and the one dispatch from a rule set to its
-//! AI ([`Brain`]): the negamax search for classic boards, the Monte Carlo tree search for
-//! Ultimate. What a front end or a report asks of the AI (a move, a hint, an analysis, a
+//! AI ([`Brain`], over one engine per rule set in [`engines`]): the negamax search for classic
+//! boards, the Monte Carlo tree search for Ultimate. What a front end or a report asks of the AI (a move, a hint, an analysis, a
 //! verdict on a move played) it asks here, once for every rule set. All randomness comes
 //! from one seeded source.
 
@@ -10,11 +10,13 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
+mod engines;
+
 use crate::board::{Board, Cell};
-use crate::levels::{self, Level};
-use crate::mcts::{self, Mcts};
+use crate::levels::Level;
 use crate::position::{Move, Position, Variant};
 use crate::search::{Meter, Searcher, Value, best_of};
+use engines::Engine;
 
 /// The thinking budget of a `hard` Ultimate move when none is given: Ultimate is never
 /// searched to the end.
@@ -100,17 +102,16 @@ impl fmt::Display for Player {
     }
 }
 
-/// The computer's move chooser for every AI side of a session: one random source, seeded for
-/// reproducible games, one search table reused from move to move for classic boards, and one
-/// Monte Carlo tree (also reused) for Ultimate.
+/// The computer's move chooser for every AI side of a session: one engine per rule set (see
+/// [`engines`]), chosen from one table, each keeping its search from move to move: the
+/// negamax table for classic boards, the Monte Carlo tree for Ultimate. Seeded, every random
+/// choice follows from the seed and every budget is work.
 pub struct Brain {
-    rng: fastrand::Rng,
-    searcher: Searcher,
-    mcts: Mcts,
+    classic: engines::Classic,
+    ultimate: engines::Ultimate,
     think: Option<Duration>,
     /// How the thinking budget is spent: by work with a seed, by the clock without.
     meter: Meter,
-    cancel: Option<Arc<AtomicBool>>,
 }
 
 impl Brain {
@@ -119,36 +120,29 @@ impl Brain {
     /// the position, the seed and the moves before it: a seeded game replays exactly, on any
     /// machine under any load. Without one, budgets are wall-clock time.
     pub fn new(seed: Option<u64>) -> Brain {
-        let rng = seed.map_or_else(fastrand::Rng::new, fastrand::Rng::with_seed);
-        // Its own stream, so classic games with a seed play as they always did.
-        let mut mcts = Mcts::new(seed.map(|s| s ^ 0x9e37_79b9_7f4a_7c15));
         let meter = if seed.is_some() {
             Meter::Work
         } else {
             Meter::Clock
         };
-        mcts.set_meter(meter);
-        let mut searcher = Searcher::new();
-        searcher.set_meter(meter);
         Brain {
-            rng,
-            searcher,
-            mcts,
+            classic: engines::Classic::new(seed, Searcher::new(), meter),
+            ultimate: engines::Ultimate::new(seed, meter),
             think: None,
             meter,
-            cancel: None,
         }
     }
 
     /// A search table of at most `mb` MiB.
     pub fn with_table_mb(mut self, mb: usize) -> Brain {
-        self.searcher = Searcher::with_table_mb(mb);
-        self.searcher.set_meter(self.meter);
+        self.classic.searcher = Searcher::with_table_mb(mb);
+        self.classic.searcher.set_meter(self.meter);
         self
     }
 
     /// Limits each `hard` move to `budget` of search (plus the first, always completed,
-    /// depth). Without a limit `hard` searches every position to the end.
+    /// depth). Without a limit `hard` searches every classic position to the end, and an
+    /// Ultimate move gets [`ULTIMATE_THINK`].
     pub fn with_think(mut self, budget: Duration) -> Brain {
         self.think = Some(budget);
         self
@@ -157,47 +151,30 @@ impl Brain {
     /// Stops any search of this brain at once when `flag` is raised (see
     /// [`Searcher::set_cancel`]); a cancelled [`Brain::choose`] returns `None`.
     pub fn set_cancel(&mut self, flag: Option<Arc<AtomicBool>>) {
-        self.mcts.set_cancel(flag.clone());
-        self.searcher.set_cancel(flag.clone());
-        self.cancel = flag;
+        self.classic.set_cancel(flag.clone());
+        self.ultimate.set_cancel(flag);
     }
 
-    /// The budget of one Ultimate search: `--think`, or [`ULTIMATE_THINK`].
-    fn ultimate_budget(&self) -> Duration {
-        self.think.unwrap_or(ULTIMATE_THINK)
+    /// The engine of `position`'s rule set: the one table from rule sets to engines.
+    fn engine(&mut self, position: &Position) -> &mut dyn Engine {
+        match position {
+            Position::Classic(_) => &mut self.classic,
+            Position::Ultimate(_) => &mut self.ultimate,
+        }
     }
 
     /// The move `player` makes in `position`, or `None` for a person (here or remote), a
     /// finished game or a cancelled search.
     pub fn choose(&mut self, player: Player, position: &Position) -> Option<Move> {
         let level = player.level()?;
-        match position {
-            Position::Classic(board) => self.choose_cell(player, board).map(Move::Classic),
-            Position::Ultimate(board) => {
-                let effort = level
-                    .style()
-                    .map_or(mcts::Level::Hard, |s| mcts::Level::Playouts(s.playouts));
-                let budget = self.ultimate_budget();
-                self.mcts.choose(effort, board, budget).map(Move::Ultimate)
-            }
-        }
+        let think = self.think;
+        self.engine(position).choose(level, position, think)
     }
 
     /// [`Brain::choose`] on a classic board.
     pub fn choose_cell(&mut self, player: Player, board: &Board) -> Option<Cell> {
         let level = player.level()?;
-        if let Some(style) = level.style() {
-            return levels::choose_cell(board, style, &mut self.rng, self.cancel.as_deref());
-        }
-        let candidates = self.searcher.best_moves(board, self.think);
-        if self.searcher.cancelled() {
-            return None;
-        }
-        self.pick(&candidates)
-    }
-
-    fn pick(&mut self, cells: &[Cell]) -> Option<Cell> {
-        (!cells.is_empty()).then(|| cells[self.rng.usize(..cells.len())])
+        self.classic.choose_cell(level, board, self.think)
     }
 
     /// The verdict on `mv` played in `position`, from its mover's side: the position is
@@ -211,99 +188,24 @@ impl Brain {
             position.legal_moves().contains(&mv),
             "judge takes a legal move"
         );
-        match (position, mv) {
-            (Position::Classic(board), Move::Classic(cell)) => self.judge_cell(board, cell),
-            (Position::Ultimate(board), Move::Ultimate(played)) => {
-                let budget = self.ultimate_budget();
-                let verdict = mcts::judge(&mut self.mcts, board, played, budget)?;
-                Some(Verdict {
-                    before: verdict.before,
-                    after: verdict.after,
-                    best: verdict.best.into(),
-                })
-            }
-            _ => unreachable!("a legal move is of the position's rule set"),
-        }
-    }
-
-    fn judge_cell(&mut self, board: &Board, cell: Cell) -> Option<Verdict> {
-        // A board with a legal move is not finished: no thought means a cancelled search.
-        let thought = self.searcher.think(board, self.think)?;
-        let after = if thought.cell == cell {
-            thought.value
-        } else {
-            self.searcher.move_value(board, cell, self.think)
-        };
-        if self.searcher.cancelled() {
-            return None;
-        }
-        Some(Verdict {
-            before: thought.value,
-            after,
-            best: thought.cell.into(),
-        })
+        let think = self.think;
+        self.engine(position).judge(position, mv, think)
     }
 
     /// What is known of `position` within the thinking budget: its value with a best move
     /// (unless the game is over), and, unless `best_only`, every legal move's value within
     /// another budget. Each position is searched afresh.
     pub fn analyze(&mut self, position: &Position, best_only: bool) -> Analysis {
-        match position {
-            Position::Classic(board) => {
-                let head = self
-                    .searcher
-                    .think(board, self.think)
-                    .map(|t| (t.value, Move::from(t.cell)));
-                let moves = if best_only {
-                    Vec::new()
-                } else {
-                    self.hint(position)
-                };
-                Analysis { head, moves }
-            }
-            Position::Ultimate(board) => {
-                // A tree kept from another position would only mislead.
-                self.mcts.clear();
-                if best_only {
-                    let budget = self.ultimate_budget();
-                    let head = self
-                        .mcts
-                        .think(board, budget)
-                        .map(|c| (c.value, c.mv.into()));
-                    return Analysis {
-                        head,
-                        moves: Vec::new(),
-                    };
-                }
-                Analysis::of_moves(position, self.hint(position))
-            }
-        }
+        let think = self.think;
+        self.engine(position).analyze(position, best_only, think)
     }
 
     /// Every legal move's value for a hint, proven where the time budget allows (all of them
     /// without a budget on classic boards), sharing the AI's table or tree. In Ultimate an
     /// unproven value is an estimate of the win rate (a [`Value::WinRate`]).
     pub fn hint(&mut self, position: &Position) -> Vec<(Move, Value)> {
-        let cells = |moves: Vec<(Cell, Value)>| {
-            moves
-                .into_iter()
-                .map(|(c, v)| (Move::Classic(c), v))
-                .collect()
-        };
-        match position {
-            Position::Classic(board) => match self.think {
-                Some(budget) => cells(self.searcher.analyze_within(board, budget)),
-                None => cells(self.searcher.analyze(board)),
-            },
-            Position::Ultimate(board) => {
-                let budget = self.ultimate_budget();
-                self.mcts
-                    .analyze(board, budget)
-                    .into_iter()
-                    .map(|(m, v)| (Move::Ultimate(m), v))
-                    .collect()
-            }
-        }
+        let think = self.think;
+        self.engine(position).hint(position, think)
     }
 }
 

@@ -1,0 +1,236 @@
+//! One engine per rule set behind one interface, [`Engine`]: what the session asks of the AI
+//! (a move, a verdict on a move played, an analysis, a hint) answered by the negamax search
+//! and the ladder's levels on classic boards ([`Classic`]), by the Monte Carlo tree search in
+//! Ultimate ([`Ultimate`]). [`super::Brain`] holds one of each and picks by the position.
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use super::{Analysis, ULTIMATE_THINK, Verdict};
+use crate::board::{Board, Cell};
+use crate::levels::{self, Level};
+use crate::mcts::{self, Mcts};
+use crate::position::{Move, Position};
+use crate::search::{Meter, Searcher, Value};
+
+/// The AI of one rule set. Each method is given positions of its own rule set only.
+pub(super) trait Engine {
+    /// The move `level` makes in `position` with `think` for `hard`, or `None` once the game
+    /// is over or when cancelled.
+    fn choose(
+        &mut self,
+        level: Level,
+        position: &Position,
+        think: Option<Duration>,
+    ) -> Option<Move>;
+    /// The verdict on the legal move `mv` (see [`super::Brain::judge`]).
+    fn judge(&mut self, position: &Position, mv: Move, think: Option<Duration>) -> Option<Verdict>;
+    /// What is known of `position` (see [`super::Brain::analyze`]).
+    fn analyze(
+        &mut self,
+        position: &Position,
+        best_only: bool,
+        think: Option<Duration>,
+    ) -> Analysis;
+    /// Every legal move's value (see [`super::Brain::hint`]).
+    fn hint(&mut self, position: &Position, think: Option<Duration>) -> Vec<(Move, Value)>;
+    /// Stops every search at once when `flag` is raised.
+    fn set_cancel(&mut self, flag: Option<Arc<AtomicBool>>);
+}
+
+/// Classic boards: the proof search for `hard`, the ladder's styles below it, one random
+/// source for both.
+pub(super) struct Classic {
+    rng: fastrand::Rng,
+    pub(super) searcher: Searcher,
+    cancel: Option<Arc<AtomicBool>>,
+}
+
+impl Classic {
+    pub(super) fn new(seed: Option<u64>, mut searcher: Searcher, meter: Meter) -> Classic {
+        searcher.set_meter(meter);
+        Classic {
+            rng: seed.map_or_else(fastrand::Rng::new, fastrand::Rng::with_seed),
+            searcher,
+            cancel: None,
+        }
+    }
+
+    /// The board of a classic position.
+    fn board(position: &Position) -> &Board {
+        position
+            .classic()
+            .expect("the classic engine is given classic positions")
+    }
+
+    /// The cell `level` marks on `board`.
+    pub(super) fn choose_cell(
+        &mut self,
+        level: Level,
+        board: &Board,
+        think: Option<Duration>,
+    ) -> Option<Cell> {
+        if let Some(style) = level.style() {
+            return levels::choose_cell(board, style, &mut self.rng, self.cancel.as_deref());
+        }
+        let candidates = self.searcher.best_moves(board, think);
+        if self.searcher.cancelled() {
+            return None;
+        }
+        (!candidates.is_empty()).then(|| candidates[self.rng.usize(..candidates.len())])
+    }
+}
+
+impl Engine for Classic {
+    fn choose(
+        &mut self,
+        level: Level,
+        position: &Position,
+        think: Option<Duration>,
+    ) -> Option<Move> {
+        self.choose_cell(level, Classic::board(position), think)
+            .map(Move::Classic)
+    }
+
+    fn judge(&mut self, position: &Position, mv: Move, think: Option<Duration>) -> Option<Verdict> {
+        let (board, Move::Classic(cell)) = (Classic::board(position), mv) else {
+            unreachable!("a legal move is of the position's rule set")
+        };
+        // A board with a legal move is not finished: no thought means a cancelled search.
+        let thought = self.searcher.think(board, think)?;
+        let after = if thought.cell == cell {
+            thought.value
+        } else {
+            self.searcher.move_value(board, cell, think)
+        };
+        if self.searcher.cancelled() {
+            return None;
+        }
+        Some(Verdict {
+            before: thought.value,
+            after,
+            best: thought.cell.into(),
+        })
+    }
+
+    fn analyze(
+        &mut self,
+        position: &Position,
+        best_only: bool,
+        think: Option<Duration>,
+    ) -> Analysis {
+        let head = self
+            .searcher
+            .think(Classic::board(position), think)
+            .map(|t| (t.value, Move::from(t.cell)));
+        let moves = if best_only {
+            Vec::new()
+        } else {
+            self.hint(position, think)
+        };
+        Analysis { head, moves }
+    }
+
+    fn hint(&mut self, position: &Position, think: Option<Duration>) -> Vec<(Move, Value)> {
+        let board = Classic::board(position);
+        let moves = match think {
+            Some(budget) => self.searcher.analyze_within(board, budget),
+            None => self.searcher.analyze(board),
+        };
+        moves
+            .into_iter()
+            .map(|(c, v)| (Move::Classic(c), v))
+            .collect()
+    }
+
+    fn set_cancel(&mut self, flag: Option<Arc<AtomicBool>>) {
+        self.searcher.set_cancel(flag.clone());
+        self.cancel = flag;
+    }
+}
+
+/// Ultimate: the Monte Carlo tree search, its tree kept from move to move.
+pub(super) struct Ultimate {
+    mcts: Mcts,
+}
+
+impl Ultimate {
+    pub(super) fn new(seed: Option<u64>, meter: Meter) -> Ultimate {
+        // Its own stream, so classic games with a seed play as they always did.
+        let mut mcts = Mcts::new(seed.map(|s| s ^ 0x9e37_79b9_7f4a_7c15));
+        mcts.set_meter(meter);
+        Ultimate { mcts }
+    }
+
+    fn board(position: &Position) -> &crate::ultimate::UltimateBoard {
+        position
+            .ultimate()
+            .expect("the Ultimate engine is given Ultimate positions")
+    }
+}
+
+impl Engine for Ultimate {
+    fn choose(
+        &mut self,
+        level: Level,
+        position: &Position,
+        think: Option<Duration>,
+    ) -> Option<Move> {
+        let effort = level
+            .style()
+            .map_or(mcts::Level::Hard, |s| mcts::Level::Playouts(s.playouts));
+        let budget = think.unwrap_or(ULTIMATE_THINK);
+        self.mcts
+            .choose(effort, Ultimate::board(position), budget)
+            .map(Move::Ultimate)
+    }
+
+    fn judge(&mut self, position: &Position, mv: Move, think: Option<Duration>) -> Option<Verdict> {
+        let Move::Ultimate(played) = mv else {
+            unreachable!("a legal move is of the position's rule set")
+        };
+        let budget = think.unwrap_or(ULTIMATE_THINK);
+        let verdict = mcts::judge(&mut self.mcts, Ultimate::board(position), played, budget)?;
+        Some(Verdict {
+            before: verdict.before,
+            after: verdict.after,
+            best: verdict.best.into(),
+        })
+    }
+
+    fn analyze(
+        &mut self,
+        position: &Position,
+        best_only: bool,
+        think: Option<Duration>,
+    ) -> Analysis {
+        // A tree kept from another position would only mislead.
+        self.mcts.clear();
+        if best_only {
+            let budget = think.unwrap_or(ULTIMATE_THINK);
+            let head = self
+                .mcts
+                .think(Ultimate::board(position), budget)
+                .map(|c| (c.value, c.mv.into()));
+            return Analysis {
+                head,
+                moves: Vec::new(),
+            };
+        }
+        Analysis::of_moves(position, self.hint(position, think))
+    }
+
+    fn hint(&mut self, position: &Position, think: Option<Duration>) -> Vec<(Move, Value)> {
+        let budget = think.unwrap_or(ULTIMATE_THINK);
+        self.mcts
+            .analyze(Ultimate::board(position), budget)
+            .into_iter()
+            .map(|(m, v)| (Move::Ultimate(m), v))
+            .collect()
+    }
+
+    fn set_cancel(&mut self, flag: Option<Arc<AtomicBool>>) {
+        self.mcts.set_cancel(flag);
+    }
+}
