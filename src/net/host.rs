@@ -81,8 +81,21 @@ impl Gate {
         } else {
             None
         };
+        // Of the victim's places, the oldest that has sent nothing yet gives way; one whose
+        // hello has arrived but is not read yet only when all have.
         let evicted = victim_ip
-            .and_then(|v| self.places.iter().position(|p| p.ip == v))
+            .and_then(|v| {
+                let theirs = || {
+                    self.places
+                        .iter()
+                        .enumerate()
+                        .filter(move |(_, p)| p.ip == v)
+                };
+                theirs()
+                    .find(|(_, p)| !has_input(&p.stream))
+                    .or_else(|| theirs().next())
+                    .map(|(i, _)| i)
+            })
             .map(|i| self.places.remove(i).stream);
         self.next += 1;
         self.places.push(Place {
@@ -436,6 +449,24 @@ pub fn network_address(v6: bool) -> Option<IpAddr> {
 
 /// Whether `stream` was closed (or reset) by the other side before anything arrived, found
 /// without waiting.
+/// Whether `stream` has bytes waiting to be read, looked at without waiting and without
+/// changing the socket's mode (a handshake thread may be reading it).
+#[cfg(unix)]
+fn has_input(stream: &TcpStream) -> bool {
+    use rustix::net::{RecvFlags, recv};
+    let mut byte = [0u8; 1];
+    matches!(
+        recv(stream, &mut byte, RecvFlags::PEEK | RecvFlags::DONTWAIT),
+        Ok((n, _)) if n > 0
+    )
+}
+
+/// Elsewhere the oldest place gives way, whatever it has sent.
+#[cfg(not(unix))]
+fn has_input(_: &TcpStream) -> bool {
+    false
+}
+
 fn closed_already(stream: &TcpStream) -> bool {
     if stream.set_nonblocking(true).is_err() {
         return false;

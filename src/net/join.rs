@@ -142,6 +142,14 @@ impl Joiner {
             addr: addr.clone(),
             why: e.to_string(),
         };
+        // The hello is ready before the connection is made, so it follows it at once: a
+        // host full of silent connections keeps a place whose hello has arrived.
+        let (exchange, pake) = Exchange::start(Role::Joiner, &self.code);
+        let hello = Message::Hello {
+            protocol: PROTOCOL,
+            program: program(),
+            pake: Some(pake),
+        };
         let stream = self.route.open().map_err(|e| JoinError::Connect {
             addr: addr.clone(),
             why: e.to_string(),
@@ -149,14 +157,8 @@ impl Joiner {
         stream
             .set_write_timeout(Some(ANSWER_WITHIN))
             .map_err(failed)?;
-        let mut reader = Incoming::new(&stream, ANSWER_WITHIN).map_err(failed)?;
-        let (exchange, pake) = Exchange::start(Role::Joiner, &self.code);
-        let hello = Message::Hello {
-            protocol: PROTOCOL,
-            program: program(),
-            pake: Some(pake),
-        };
         write_message(&stream, &hello).map_err(failed)?;
+        let mut reader = Incoming::new(&stream, ANSWER_WITHIN).map_err(failed)?;
         let mut buf = Vec::new();
         answer(&mut reader, &mut buf, &addr)?;
         let (mut keys, program) = exchanged(&addr, Message::parse(&buf).ok(), exchange)?;
