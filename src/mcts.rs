@@ -155,9 +155,12 @@ impl Settings {
 /// Iterations between looks at the cancel flag; the clock is read every fourth look.
 const CHECK_EVERY: u64 = 16;
 /// Iterations per millisecond of budget when budgets are metered by work ([`Meter::Work`]):
-/// about what a release build runs from the opening on one core of a shared 2020s server
-/// (later positions run more a millisecond, since their random games are shorter).
-pub const ITERATIONS_PER_MS: u64 = 600;
+/// a little more than `hard` runs by the clock in the opening and middle game in a release
+/// build on one core of a shared 2020s server (740 to 880, idle or beside another job: `cargo
+/// run --release --example seed_rate`), so a seeded search never runs fewer iterations there
+/// than one by the clock (a seeded second takes 1.0 to 1.2 s). Later positions run more a millisecond (their games are shorter and
+/// more of the tree is proven), so there a seeded second takes less than a second.
+pub const ITERATIONS_PER_MS: u64 = 900;
 
 /// What a node is proven to be worth for the player who moved into it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
