@@ -6,7 +6,7 @@
 //! ```
 //!
 //! A player is `easy`, `medium`, `hard:<time>` (the engine's AI; `hard` alone thinks 1000 ms),
-//! `frozen:<time>` (`hard` as it was when `Settings::FROZEN` was made, kept unchanged in the
+//! `hardN:<time>` (`hard` on N trees at once, one a thread: `--threads N`), `frozen:<time>` (`hard` as it was when `Settings::FROZEN` was made, kept unchanged in the
 //! engine to measure a new `hard` against), `uct:<iterations>` or `uct:<time>` (the
 //! baseline below); times are written `250ms` or `1s`. Games alternate who moves first; with
 //! `--openings` each pair of games starts from its own first two moves (one game with each
@@ -29,7 +29,9 @@ use std::time::{Duration, Instant};
 
 use clap::Parser;
 use tictactoe::board::Mark;
-use tictactoe::mcts::{Leaf, Level, Mcts, Playouts, Prior, Settings, uniform_playout};
+use tictactoe::mcts::{
+    Leaf, Level, Mcts, Parallel, Playouts, Prior, Settings, UltimateEval, uniform_playout,
+};
 use tictactoe::ultimate::{Move, Outcome, UltimateBoard};
 
 #[derive(Parser)]
@@ -127,6 +129,8 @@ fn parse_budget(s: &str) -> Result<Budget, String> {
 #[derive(Clone, Copy, Debug)]
 enum Spec {
     Engine(Level, Duration),
+    /// `hard` on this many trees at once, one a thread (`--threads`).
+    Threads(usize, Duration),
     /// `hard` with [`Settings::FROZEN`].
     Frozen(Duration),
     Uct(Budget),
@@ -148,10 +152,16 @@ impl std::str::FromStr for Spec {
             "easy" => Ok(Spec::Engine(Level::Easy, Duration::ZERO)),
             "medium" => Ok(Spec::Engine(Level::Medium, Duration::ZERO)),
             "hard" => Ok(Spec::Engine(Level::Hard, time(1000)?)),
+            threads if threads.starts_with("hard") => {
+                let n: usize = threads["hard".len()..]
+                    .parse()
+                    .map_err(|_| format!("{s}: hardN is hard on N threads, like hard2"))?;
+                Ok(Spec::Threads(n.max(1), time(1000)?))
+            }
             "frozen" => Ok(Spec::Frozen(time(1000)?)),
             "uct" => Ok(Spec::Uct(parse_budget(budget)?)),
             _ => Err(format!(
-                "{s}: players are easy, medium, hard[:TIME], frozen[:TIME] or uct:ITERATIONS|TIME"
+                "{s}: players are easy, medium, hard[:TIME], hardN[:TIME] (N threads), frozen[:TIME] or uct:ITERATIONS|TIME"
             )),
         }
     }
@@ -161,6 +171,7 @@ impl fmt::Display for Spec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Spec::Engine(Level::Hard, t) => write!(f, "hard ({} ms)", t.as_millis()),
+            Spec::Threads(n, t) => write!(f, "hard on {n} threads ({} ms)", t.as_millis()),
             Spec::Engine(level, _) => write!(f, "{level:?}"),
             Spec::Frozen(t) => write!(f, "frozen hard ({} ms)", t.as_millis()),
             Spec::Uct(b) => write!(f, "baseline UCT ({b})"),
@@ -171,6 +182,7 @@ impl fmt::Display for Spec {
 /// A player during one game.
 enum Player {
     Engine(Level, Duration, Mcts),
+    Threads(Duration, Parallel<UltimateBoard, UltimateEval>),
     Uct(Budget, fastrand::Rng),
 }
 
@@ -178,6 +190,14 @@ impl Player {
     fn new(spec: Spec, seed: u64) -> Player {
         match spec {
             Spec::Engine(level, t) => Player::Engine(level, t, Mcts::new(Some(seed))),
+            Spec::Threads(n, t) => Player::Threads(
+                t,
+                Parallel::new(
+                    (0..n as u64)
+                        .map(|i| Mcts::new(Some(seed ^ i.wrapping_mul(0x2545_f491))))
+                        .collect(),
+                ),
+            ),
             Spec::Frozen(t) => Player::Engine(
                 Level::Hard,
                 t,
@@ -190,6 +210,7 @@ impl Player {
     fn choose(&mut self, board: &UltimateBoard) -> Move {
         match self {
             Player::Engine(level, t, mcts) => mcts.choose(*level, board, *t),
+            Player::Threads(t, search) => search.think(board, *t).map(|c| c.mv),
             Player::Uct(budget, rng) => Some(baseline::choose(board, *budget, rng)),
         }
         .expect("a game in progress has a move")

@@ -108,6 +108,13 @@ pub struct Cli {
           value_parser = clap::value_parser!(u16).range(1..=4096))]
     pub table_mb: u16,
 
+    /// Threads for each `hard` Ultimate move: that many trees searched at once and their
+    /// root statistics summed (root parallelism). 1, the default, is the search of one tree
+    /// exactly; with --seed the search still replays exactly whatever the number
+    #[arg(long, value_name = "N", global = true, default_value_t = 1,
+          value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub threads: u16,
+
     /// Draw without colours (also when the `NO_COLOR` environment variable is set)
     #[arg(long, global = true)]
     pub no_color: bool,
@@ -298,6 +305,7 @@ pub fn applies(subcommand: &str) -> &'static [&'static str] {
             "ascii",
             "think",
             "table_mb",
+            "threads",
             "no_history",
         ],
         "join" => &[
@@ -306,10 +314,11 @@ pub fn applies(subcommand: &str) -> &'static [&'static str] {
             "ascii",
             "think",
             "table_mb",
+            "threads",
             "no_history",
         ],
         "explain" => &["size", "k", "misere", "ultimate", "plain"],
-        "engine" => &["k", "misere", "think", "table_mb", "seed"],
+        "engine" => &["k", "misere", "think", "table_mb", "threads", "seed"],
         _ => &RULES[..0],
     }
 }

@@ -205,6 +205,7 @@ fn brain(cli: &Cli) -> Brain {
     Brain::new(cli.seed)
         .with_table_mb(usize::from(cli.table_mb))
         .with_think(cli.think_budget())
+        .with_threads(usize::from(cli.threads))
 }
 
 /// Whether the full-screen game can run: both ends are a terminal and `--plain` is off.
@@ -262,6 +263,7 @@ fn engine(cli: &Cli, args: &EngineArgs) -> anyhow::Result<ExitCode> {
     let options = tictactoe::engine::Options {
         think: cli.think_budget(),
         table_mb: usize::from(cli.table_mb),
+        threads: usize::from(cli.threads),
         seed: cli.seed,
     };
     let (input, output) = (&mut io::stdin().lock(), &mut io::stdout().lock());

@@ -711,37 +711,55 @@ impl<G: SearchGame, E: Evaluator<G>> Mcts<G, E> {
     /// A root move and its value, for the side to move at the root.
     fn entry(&self, i: usize) -> (G::Move, Value) {
         let c = self.nodes[i];
-        let mv = self.root.expect("a search ran").move_at(c.mv);
-        let value = match c.proof {
-            Proof::Win => Value::Win(u32::from(c.plies)),
-            Proof::Loss => Value::Loss(u32::from(c.plies)),
-            Proof::Draw => Value::Draw,
-            Proof::Unknown if c.visits == 0 => Value::WinRate(500),
-            Proof::Unknown => Value::win_rate(c.score as f32 / (2 * HALF * c.visits) as f32),
-        };
-        (mv, value)
+        (self.root.expect("a search ran").move_at(c.mv), value_of(c))
     }
 
-    /// The move to play: the most visited unproven move, unless the best proven move is worth
-    /// more than its win rate (a proven win always is; a proven draw is when the rate is below
-    /// ½); the slowest loss when all moves lose.
+    /// The move to play (see [`choose_among`]).
     fn best(&self) -> Choice<G::Move> {
-        let unproven = self
-            .children(0)
-            .filter(|&i| self.nodes[i].proof == Proof::Unknown)
-            .max_by_key(|&i| self.nodes[i].visits);
-        let proven = self
-            .children(0)
-            .filter(|&i| self.nodes[i].proof != Proof::Unknown)
-            .max_by_key(|&i| self.entry(i).1);
-        let i = match (unproven, proven) {
-            (Some(u), Some(p)) if self.entry(p).1 > self.entry(u).1 => p,
-            (Some(u), _) => u,
-            (None, Some(p)) => p,
-            (None, None) => unreachable!("the root of a game in progress has moves"),
-        };
-        let (mv, value) = self.entry(i);
-        Choice { mv, value }
+        choose_among(&self.root_children())
+    }
+
+    /// The root's children: each move with its node.
+    fn root_children(&self) -> Vec<(G::Move, Node)> {
+        let root = self.root.expect("a search ran");
+        self.children(0)
+            .map(|i| (root.move_at(self.nodes[i].mv), self.nodes[i]))
+            .collect()
+    }
+}
+
+/// What a root child is worth to the side to move at the root.
+fn value_of(c: Node) -> Value {
+    match c.proof {
+        Proof::Win => Value::Win(u32::from(c.plies)),
+        Proof::Loss => Value::Loss(u32::from(c.plies)),
+        Proof::Draw => Value::Draw,
+        Proof::Unknown if c.visits == 0 => Value::WinRate(500),
+        Proof::Unknown => Value::win_rate(c.score as f32 / (2 * HALF * c.visits) as f32),
+    }
+}
+
+/// The move to play among the root's `children`: the most visited unproven move, unless the
+/// best proven move is worth more than its win rate (a proven win always is; a proven draw is
+/// when the rate is below ½); the slowest loss when all moves lose.
+fn choose_among<M: Copy>(children: &[(M, Node)]) -> Choice<M> {
+    let unproven = children
+        .iter()
+        .filter(|(_, n)| n.proof == Proof::Unknown)
+        .max_by_key(|(_, n)| n.visits);
+    let proven = children
+        .iter()
+        .filter(|(_, n)| n.proof != Proof::Unknown)
+        .max_by_key(|(_, n)| value_of(*n));
+    let &(mv, node) = match (unproven, proven) {
+        (Some(u), Some(p)) if value_of(p.1) > value_of(u.1) => p,
+        (Some(u), _) => u,
+        (None, Some(p)) => p,
+        (None, None) => unreachable!("the root of a game in progress has moves"),
+    };
+    Choice {
+        mv,
+        value: value_of(node),
     }
 }
 
@@ -799,6 +817,8 @@ mod leaf;
 pub use judge::{Verdict, judge};
 use leaf::x_units;
 pub use leaf::{Leaf, Prior, UltimateEval};
+mod parallel;
+pub use parallel::Parallel;
 mod quicker;
 pub use quicker::QUICKER_WIN_ITERATIONS;
 mod tree;

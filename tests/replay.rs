@@ -83,6 +83,11 @@ fn a_seeded_ultimate_game_replays_under_load() {
 }
 
 #[test]
+fn a_seeded_ultimate_game_on_two_threads_replays_under_load() {
+    replays_hard_against_hard("6", &["--ultimate", "--think", "20", "--threads", "2"]);
+}
+
+#[test]
 fn a_seeded_game_against_medium_and_easy_replays() {
     for (x, o) in [("medium", "hard"), ("hard", "easy")] {
         replays(&[

@@ -21,6 +21,8 @@ pub struct Options {
     pub think: Duration,
     /// The search table's limit, MiB.
     pub table_mb: usize,
+    /// Trees searched at once for each Ultimate move (see `--threads`).
+    pub threads: usize,
     /// Seed the AI's random choices and budget its search by work (see `--seed`).
     pub seed: Option<u64>,
 }
@@ -92,4 +94,5 @@ fn brain(options: &Options) -> Brain {
     Brain::new(options.seed)
         .with_table_mb(options.table_mb)
         .with_think(options.think)
+        .with_threads(options.threads)
 }

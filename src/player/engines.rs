@@ -10,9 +10,10 @@ use std::time::Duration;
 use super::{Analysis, ULTIMATE_THINK, Verdict};
 use crate::board::{Board, Cell};
 use crate::levels::{self, Level};
-use crate::mcts::{self, Mcts};
+use crate::mcts::{self, Mcts, Parallel, UltimateEval};
 use crate::position::{Move, Position};
 use crate::search::{Meter, Searcher, Value};
+use crate::ultimate::UltimateBoard;
 
 /// The AI of one rule set. Each method is given positions of its own rule set only.
 pub(super) trait Engine {
@@ -150,20 +151,38 @@ impl Engine for Classic {
     }
 }
 
-/// Ultimate: the Monte Carlo tree search, its tree kept from move to move.
+/// Ultimate: the Monte Carlo tree search, its trees kept from move to move: one, or one a
+/// thread for `hard`'s moves (root parallelism, [`Parallel`]); hints, analyses and verdicts
+/// search the first.
 pub(super) struct Ultimate {
-    mcts: Mcts,
+    search: Parallel<UltimateBoard, UltimateEval>,
 }
 
 impl Ultimate {
-    pub(super) fn new(seed: Option<u64>, meter: Meter) -> Ultimate {
-        // Its own stream, so classic games with a seed play as they always did.
-        let mut mcts = Mcts::new(seed.map(|s| s ^ 0x9e37_79b9_7f4a_7c15));
-        mcts.set_meter(meter);
-        Ultimate { mcts }
+    /// The search on `threads` trees (at least one).
+    pub(super) fn new(seed: Option<u64>, meter: Meter, threads: usize) -> Ultimate {
+        let trees = (0..threads.max(1) as u64)
+            .map(|i| {
+                // Its own stream, so classic games with a seed play as they always did; the
+                // first tree's is the one a single tree always had.
+                let stream = seed.map(|s| s ^ 0x9e37_79b9_7f4a_7c15 ^ i.wrapping_mul(0x2545_f491));
+                let mut mcts = Mcts::new(stream);
+                mcts.set_meter(meter);
+                mcts
+            })
+            .collect();
+        Ultimate {
+            search: Parallel::new(trees),
+        }
     }
 
-    fn board(position: &Position) -> &crate::ultimate::UltimateBoard {
+    /// The first tree: the one that hints, analyses and verdicts search, and the levels below
+    /// `hard` draw their random numbers from.
+    fn mcts(&mut self) -> &mut Mcts {
+        &mut self.search.trees()[0]
+    }
+
+    fn board(position: &Position) -> &UltimateBoard {
         position
             .ultimate()
             .expect("the Ultimate engine is given Ultimate positions")
@@ -181,9 +200,12 @@ impl Engine for Ultimate {
             .style()
             .map_or(mcts::Level::Hard, |s| mcts::Level::Playouts(s.playouts));
         let budget = think.unwrap_or(ULTIMATE_THINK);
-        self.mcts
-            .choose(effort, Ultimate::board(position), budget)
-            .map(Move::Ultimate)
+        let board = Ultimate::board(position);
+        match effort {
+            mcts::Level::Hard => self.search.think(board, budget).map(|c| c.mv),
+            _ => self.mcts().choose(effort, board, budget),
+        }
+        .map(Move::Ultimate)
     }
 
     fn judge(&mut self, position: &Position, mv: Move, think: Option<Duration>) -> Option<Verdict> {
@@ -191,7 +213,7 @@ impl Engine for Ultimate {
             unreachable!("a legal move is of the position's rule set")
         };
         let budget = think.unwrap_or(ULTIMATE_THINK);
-        let verdict = mcts::judge(&mut self.mcts, Ultimate::board(position), played, budget)?;
+        let verdict = mcts::judge(self.mcts(), Ultimate::board(position), played, budget)?;
         Some(Verdict {
             before: verdict.before,
             after: verdict.after,
@@ -206,11 +228,11 @@ impl Engine for Ultimate {
         think: Option<Duration>,
     ) -> Analysis {
         // A tree kept from another position would only mislead.
-        self.mcts.clear();
+        self.mcts().clear();
         if best_only {
             let budget = think.unwrap_or(ULTIMATE_THINK);
             let head = self
-                .mcts
+                .mcts()
                 .think(Ultimate::board(position), budget)
                 .map(|c| (c.value, c.mv.into()));
             return Analysis {
@@ -223,7 +245,7 @@ impl Engine for Ultimate {
 
     fn hint(&mut self, position: &Position, think: Option<Duration>) -> Vec<(Move, Value)> {
         let budget = think.unwrap_or(ULTIMATE_THINK);
-        self.mcts
+        self.mcts()
             .analyze(Ultimate::board(position), budget)
             .into_iter()
             .map(|(m, v)| (Move::Ultimate(m), v))
@@ -231,6 +253,8 @@ impl Engine for Ultimate {
     }
 
     fn set_cancel(&mut self, flag: Option<Arc<AtomicBool>>) {
-        self.mcts.set_cancel(flag);
+        for tree in self.search.trees() {
+            tree.set_cancel(flag.clone());
+        }
     }
 }

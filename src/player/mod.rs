@@ -110,8 +110,10 @@ pub struct Brain {
     classic: engines::Classic,
     ultimate: engines::Ultimate,
     think: Option<Duration>,
+    seed: Option<u64>,
     /// How the thinking budget is spent: by work with a seed, by the clock without.
     meter: Meter,
+    cancel: Option<Arc<AtomicBool>>,
 }
 
 impl Brain {
@@ -127,10 +129,21 @@ impl Brain {
         };
         Brain {
             classic: engines::Classic::new(seed, Searcher::new(), meter),
-            ultimate: engines::Ultimate::new(seed, meter),
+            ultimate: engines::Ultimate::new(seed, meter, 1),
             think: None,
+            seed,
             meter,
+            cancel: None,
         }
+    }
+
+    /// Searches each `hard` Ultimate move on `threads` trees at once, one a thread (see
+    /// [`crate::mcts::Parallel`]); 1, the default, is the search of one tree exactly. The
+    /// Ultimate trees start afresh.
+    pub fn with_threads(mut self, threads: usize) -> Brain {
+        self.ultimate = engines::Ultimate::new(self.seed, self.meter, threads);
+        self.ultimate.set_cancel(self.cancel.clone());
+        self
     }
 
     /// A search table of at most `mb` MiB.
@@ -152,7 +165,8 @@ impl Brain {
     /// [`Searcher::set_cancel`]); a cancelled [`Brain::choose`] returns `None`.
     pub fn set_cancel(&mut self, flag: Option<Arc<AtomicBool>>) {
         self.classic.set_cancel(flag.clone());
-        self.ultimate.set_cancel(flag);
+        self.ultimate.set_cancel(flag.clone());
+        self.cancel = flag;
     }
 
     /// The engine of `position`'s rule set: the one table from rule sets to engines.
