@@ -231,8 +231,11 @@ pub enum Command {
 #[derive(Debug, Args)]
 #[command(after_help = "\
 Examples:
-  tictactoe engine --protocol gomocup             a brain for piskvork-style managers
-  tictactoe engine --protocol codingame --think 90  an Ultimate bot; CodinGame allows 100 ms a turn")]
+  tictactoe engine --protocol gomocup                 a brain for piskvork-style managers
+  tictactoe engine --protocol codingame --think 90    an Ultimate bot (100 ms a turn allowed)
+  tictactoe --seed 7 engine --protocol gomocup        the same moves for the same input
+
+With gomocup, --k defaults to 5 from 5×5 up (as Gomocup plays), to the game's default below.")]
 pub struct EngineArgs {
     /// The protocol to speak: gomocup (START, BEGIN, TURN, BOARD, INFO…; boards 3 to 7, five
     /// in a row from 5×5 up unless --k says otherwise) or codingame (Ultimate: the opponent's

@@ -8,13 +8,16 @@
 //! address already holding its share gives way its own oldest. A proper player's hello
 //! arrives at once, so strangers who connect and say nothing, or dribble, cannot keep it out.
 //! A wrong code is answered after a delay that grows with that address's wrong codes in a
-//! row; the connections waiting for that answer are limited per address too.
+//! row. The key exchanges in flight and the wrong codes waiting for their answer are limited
+//! per address, each on its own count: a wrong code past the limit waits in line for its
+//! delay (never answered sooner), and strangers serving their delays never hold up a proper
+//! joiner's exchange from the same address.
 
 use std::collections::{BTreeMap, HashMap};
 use std::io::{self, BufReader};
 use std::net::{IpAddr, Ipv4Addr, Shutdown, SocketAddr, TcpListener, TcpStream, UdpSocket};
 use std::sync::mpsc::Receiver;
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -35,6 +38,8 @@ const WAITING_PER_ADDRESS: usize = 8;
 /// [`PENALTY_MAX`]; an address forgets its wrong codes after [`FORGET`].
 const PENALTY_STEP: Duration = Duration::from_millis(250);
 const PENALTY_MAX: Duration = Duration::from_secs(3);
+/// How long a wrong code waits in line for its delay before it is answered busy instead.
+const PENALTY_QUEUE: Duration = Duration::from_secs(10);
 const FORGET: Duration = Duration::from_mins(1);
 /// Addresses remembered for their wrong codes, at most.
 const REMEMBERED: usize = 4096;
@@ -64,7 +69,10 @@ struct Gate {
     /// Oldest first.
     places: Vec<Place>,
     next: u64,
+    /// Key exchanges in flight, by address.
     waiting: HashMap<PeerKey, usize>,
+    /// Wrong codes serving their delay, by address.
+    penalized: HashMap<PeerKey, usize>,
     failures: HashMap<PeerKey, (u32, Instant)>,
 }
 
@@ -116,7 +124,7 @@ impl Gate {
     /// A wrong code from `ip`: how long its answer waits, or `None` when too many wait
     /// already (it is told the host is busy).
     fn penalty(&mut self, ip: PeerKey) -> Option<Duration> {
-        if !self.enter(ip) {
+        if !take(&mut self.penalized, ip) {
             return None;
         }
         let now = Instant::now();
@@ -136,21 +144,37 @@ impl Gate {
     /// A connection from `ip` starts to wait (for the key exchange to end, or for a wrong
     /// code's answer); `false` when too many wait already, in all or from `ip`.
     fn enter(&mut self, ip: PeerKey) -> bool {
-        let in_all: usize = self.waiting.values().sum();
-        let mine = self.waiting.get(&ip).copied().unwrap_or(0);
-        if in_all >= WAITING || mine >= WAITING_PER_ADDRESS {
-            return false;
-        }
-        *self.waiting.entry(ip).or_insert(0) += 1;
-        true
+        take(&mut self.waiting, ip)
     }
 
     fn done_waiting(&mut self, ip: PeerKey) {
-        if let Some(n) = self.waiting.get_mut(&ip) {
-            *n -= 1;
-            if *n == 0 {
-                self.waiting.remove(&ip);
-            }
+        give(&mut self.waiting, ip);
+    }
+
+    /// A wrong code from `ip` has served its delay.
+    fn done_penalty(&mut self, ip: PeerKey) {
+        give(&mut self.penalized, ip);
+    }
+}
+
+/// One more of `counts` for `ip`; `false` when [`WAITING`] are counted in all or
+/// [`WAITING_PER_ADDRESS`] for `ip`.
+fn take(counts: &mut HashMap<PeerKey, usize>, ip: PeerKey) -> bool {
+    let in_all: usize = counts.values().sum();
+    let mine = counts.get(&ip).copied().unwrap_or(0);
+    if in_all >= WAITING || mine >= WAITING_PER_ADDRESS {
+        return false;
+    }
+    *counts.entry(ip).or_insert(0) += 1;
+    true
+}
+
+/// One fewer of `counts` for `ip`.
+fn give(counts: &mut HashMap<PeerKey, usize>, ip: PeerKey) {
+    if let Some(n) = counts.get_mut(&ip) {
+        *n -= 1;
+        if *n == 0 {
+            counts.remove(&ip);
         }
     }
 }
@@ -162,6 +186,8 @@ struct Shared {
     state: Arc<Mutex<SessionState>>,
     sink: Sink,
     gate: Mutex<Gate>,
+    /// Told when a wrong code has served its delay, for those waiting in line for theirs.
+    served: Condvar,
     tally: Mutex<Tally>,
 }
 
@@ -239,6 +265,7 @@ impl Host {
             state,
             sink,
             gate: Mutex::new(Gate::default()),
+            served: Condvar::new(),
             tally: Mutex::new(Tally {
                 shown: 0,
                 hidden: BTreeMap::new(),
@@ -305,6 +332,24 @@ impl Shared {
         }
     }
 
+    /// The delay a wrong code from `ip` waits before its answer, once its turn comes among
+    /// the wrong codes of its address; `None` if none comes within [`PENALTY_QUEUE`].
+    fn penalty(&self, ip: PeerKey) -> Option<Duration> {
+        let deadline = Instant::now() + PENALTY_QUEUE;
+        let mut gate = locked(&self.gate);
+        loop {
+            if let Some(delay) = gate.penalty(ip) {
+                return Some(delay);
+            }
+            let left = deadline.checked_duration_since(Instant::now())?;
+            gate = self
+                .served
+                .wait_timeout(gate, left)
+                .unwrap_or_else(PoisonError::into_inner)
+                .0;
+        }
+    }
+
     /// The handshake with one connection.
     fn greet(
         &self,
@@ -331,9 +376,10 @@ impl Shared {
         let exchanged = self.exchange(stream, &mut reader, &pake);
         locked(&self.gate).done_waiting(ip);
         if exchanged.as_ref().err() == Some(&Refusal::WrongCode) {
-            let delay = locked(&self.gate).penalty(ip).ok_or(Refusal::Busy)?;
+            let delay = self.penalty(ip).ok_or(Refusal::Busy)?;
             thread::sleep(delay);
-            locked(&self.gate).done_waiting(ip);
+            locked(&self.gate).done_penalty(ip);
+            self.served.notify_all();
         }
         let (keys, shown) = exchanged?;
         locked(&self.gate).failures.remove(&ip);
@@ -629,7 +675,8 @@ mod tests {
         }
         assert_eq!(gate.penalty(ip), None, "too many wait from one address");
         assert!(gate.penalty(PeerKey::Endpoint([2; 32])).is_some());
-        gate.done_waiting(ip);
+        assert!(gate.enter(ip), "a key exchange is counted apart");
+        gate.done_penalty(ip);
         assert!(gate.penalty(ip).unwrap() <= PENALTY_MAX);
     }
 
