@@ -76,8 +76,7 @@ fn gomocup_takes_a_win_in_one_from_a_board_and_never_gives_away_the_draw() {
     // The opponent took the centre first: every answer keeps the draw.
     let (lines, _) = gomocup("START 3\nBOARD\n1,1,2\nDONE\nEND\n");
     let answer = format!("5 {}", cell_name(&lines[1], 3));
-    let board = Variant::default().start();
-    let mut position = board;
+    let mut position = Variant::default().start();
     for word in answer.split(' ') {
         position.play(position.parse_move(word).unwrap()).unwrap();
     }

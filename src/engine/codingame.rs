@@ -43,7 +43,7 @@ pub fn run(
     input: &mut dyn BufRead,
     output: &mut dyn Write,
 ) -> Result<(), EngineError> {
-    let mut brain = Some(brain(options));
+    let mut brain = brain(options);
     let mut position = Variant::Ultimate.start();
     let mut first = true;
     while let Some(line) = next_line(input)? {

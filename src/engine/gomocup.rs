@@ -13,7 +13,7 @@ use std::io::{BufRead, Write};
 use std::time::Duration;
 
 use super::{EngineError, Options, best_move, brain, next_line, refuse};
-use crate::board::{Board, Cell, MAX_SIZE, MIN_SIZE, Mark, Rules};
+use crate::board::{Board, Cell, MAX_SIZE, MIN_SIZE, Rules};
 use crate::player::Brain;
 use crate::position::{Move, Position};
 
@@ -30,7 +30,7 @@ pub struct Lines {
 struct Session {
     options: Options,
     lines: Lines,
-    brain: Option<Brain>,
+    brain: Brain,
     /// The empty board of the size `START` gave, and the moves since.
     start: Option<Board>,
     moves: Vec<Cell>,
@@ -58,7 +58,7 @@ pub fn run(
     let mut session = Session {
         options: *options,
         lines,
-        brain: Some(brain(options)),
+        brain: brain(options),
         start: None,
         moves: Vec::new(),
         turn: None,
@@ -227,8 +227,7 @@ impl Session {
     /// Reads stones until `DONE` and makes them the position: ours and the opponent's, with
     /// whoever moved first as X.
     fn read_board(&mut self, line: &str, input: &mut dyn BufRead) -> Result<(), EngineError> {
-        let empty = self.board(line)?;
-        let empty = Board::new(empty.rules());
+        let start = self.board(line).map(|b| Board::new(b.rules()))?;
         let mut stones: [Vec<Cell>; 2] = [Vec::new(), Vec::new()];
         loop {
             let Some(text) = next_line(input)? else {
@@ -255,7 +254,7 @@ impl Session {
             n if n + 1 == theirs.len() => (theirs, ours),
             _ => return Err(refuse(line, "it is not our turn on this board")),
         };
-        let mut board = empty;
+        let mut board = start;
         let mut moves = Vec::new();
         for i in 0..first.len().max(second.len()) {
             for cell in [first.get(i), second.get(i)].into_iter().flatten() {
@@ -265,14 +264,6 @@ impl Session {
                 moves.push(*cell);
             }
         }
-        debug_assert_eq!(
-            board.to_move(),
-            if moves.len() % 2 == 0 {
-                Mark::X
-            } else {
-                Mark::O
-            }
-        );
         self.moves = moves;
         Ok(())
     }
@@ -291,7 +282,7 @@ impl Session {
                     .unwrap_or(usize::MAX)
                     .max(1);
                 self.options.table_mb = self.options.table_mb.min(mb);
-                self.brain = Some(brain(&self.options));
+                self.brain = brain(&self.options);
             }
             ("rule", Some(rule)) if rule & 1 == 1 => {
                 return Reply::Line(

@@ -81,12 +81,9 @@ fn next_line(input: &mut dyn BufRead) -> Result<Option<String>, EngineError> {
 }
 
 /// The AI's move in `position` within `budget`, or `None` once the game is over.
-fn best_move(brain: &mut Option<Brain>, position: &Position, budget: Duration) -> Option<Move> {
-    let current = brain.take().expect("a brain between moves");
-    let mut thinking = current.with_think(budget);
-    let mv = thinking.choose(Player::HARD, position);
-    *brain = Some(thinking);
-    mv
+fn best_move(brain: &mut Brain, position: &Position, budget: Duration) -> Option<Move> {
+    brain.set_think(budget);
+    brain.choose(Player::HARD, position)
 }
 
 /// A brain for `options`.

@@ -157,8 +157,13 @@ impl Brain {
     /// depth). Without a limit `hard` searches every classic position to the end, and an
     /// Ultimate move gets [`ULTIMATE_THINK`].
     pub fn with_think(mut self, budget: Duration) -> Brain {
-        self.think = Some(budget);
+        self.set_think(budget);
         self
+    }
+
+    /// [`Brain::with_think`] for a brain in use: from its next search on.
+    pub fn set_think(&mut self, budget: Duration) {
+        self.think = Some(budget);
     }
 
     /// Stops any search of this brain at once when `flag` is raised (see
