@@ -5,7 +5,8 @@
 //! `larger` group proves 4×4 and 5×5 boards with four in a row drawn, from a fresh searcher;
 //! the `proofs` group proves the five-in-a-row boards drawn (pairing strategies and the
 //! moves they rule out) and 6×6 with four in a row won; the `misere` group proves misère
-//! boards (mirror strategies and misère pairings).
+//! boards (mirror strategies and misère pairings); the `threads` group proves three of them
+//! on one thread and on two.
 
 use std::hint::black_box;
 
@@ -145,6 +146,28 @@ fn search(c: &mut Criterion) {
     group.bench_function("5x5_k4_prove_after_centre", |b| {
         b.iter(|| Searcher::new().best_move(black_box(&centre)));
     });
+    group.finish();
+
+    // The same proofs on one thread and on two sharing a table, side by side (a fresh
+    // searcher each time: on two threads that includes allocating the whole table).
+    let mut group = c.benchmark_group("threads");
+    group.sample_size(10);
+    let boards = [
+        ("6x6_k4_prove_empty", Board::new(rules(6, 4))),
+        ("7x7_k5_prove_empty", Board::new(rules(7, 5))),
+        ("5x5_k4_misere_prove_after_centre", centre),
+    ];
+    for (name, board) in boards {
+        for threads in [1, 2] {
+            group.bench_function(format!("{name}_{threads}"), |b| {
+                b.iter(|| {
+                    let mut searcher = Searcher::new();
+                    searcher.set_threads(threads);
+                    searcher.best_move(black_box(&board))
+                });
+            });
+        }
+    }
     group.finish();
 }
 

@@ -108,9 +108,10 @@ pub struct Cli {
           value_parser = clap::value_parser!(u16).range(1..=4096))]
     pub table_mb: u16,
 
-    /// Threads for each `hard` Ultimate move: that many trees searched at once and their
-    /// root statistics summed (root parallelism). 1, the default, is the search of one tree
-    /// exactly; with --seed the search still replays exactly whatever the number
+    /// Threads for each search: the proof search of the classic boards shares its table
+    /// among them (with --seed it stays on one thread, to replay exactly), and each `hard`
+    /// Ultimate move searches that many trees and sums their root statistics (replaying
+    /// exactly with --seed whatever the number). 1, the default, is one thread exactly
     #[arg(long, value_name = "N", global = true, default_value_t = 1,
           value_parser = clap::value_parser!(u16).range(1..=256))]
     pub threads: u16,
@@ -296,7 +297,9 @@ pub struct CompletionsArgs {
 pub fn applies(subcommand: &str) -> &'static [&'static str] {
     const RULES: [&str; 4] = ["size", "k", "misere", "ultimate"];
     match subcommand {
-        "analyze" | "review" => &["size", "k", "misere", "ultimate", "think", "table_mb"],
+        "analyze" | "review" => &[
+            "size", "k", "misere", "ultimate", "think", "table_mb", "threads",
+        ],
         "host" => &[
             "size",
             "k",
@@ -552,8 +555,8 @@ pub struct ExplainArgs {
     #[arg(value_name = "BOARD | MOVE")]
     pub position: Vec<String>,
 
-    /// The search to show; each adds one idea to the one before (default minimax; not with
-    /// --ultimate, whose AI is a Monte Carlo tree search)
+    /// The search to show: the textbook ones each add one idea to the one before (default
+    /// minimax); mcts is the Monte Carlo tree search, and the only one with --ultimate
     #[arg(long, value_enum, value_name = "ALGORITHM")]
     pub algorithm: Option<Algorithm>,
 
@@ -575,13 +578,13 @@ pub struct ExplainArgs {
           value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub max_nodes: u64,
 
-    /// With --ultimate: iterations of the Monte Carlo tree search whose tree is shown
-    /// (default 1000)
+    /// With --algorithm mcts or --ultimate: iterations of the Monte Carlo tree search whose
+    /// tree is shown (default 1000)
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub iterations: Option<u64>,
 
-    /// With --ultimate: the seed of the search's random choices (the same seed, the same tree;
-    /// default 1)
+    /// With --algorithm mcts or --ultimate: the seed of the search's random choices (the same
+    /// seed, the same tree; default 1)
     #[arg(long, value_name = "N")]
     pub seed: Option<u64>,
 

@@ -223,6 +223,7 @@ fn analyze(cli: &Cli, args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
         json: args.json,
         best_only: args.best,
         table_mb: usize::from(cli.table_mb),
+        threads: usize::from(cli.threads),
     };
     let status = analyze::run(
         &args.boards,
@@ -248,6 +249,7 @@ fn review(cli: &Cli, args: &ReviewArgs) -> anyhow::Result<ExitCode> {
         budget: cli.think_budget(),
         json: args.json,
         table_mb: usize::from(cli.table_mb),
+        threads: usize::from(cli.threads),
         progress_after: io::stderr()
             .is_terminal()
             .then_some(Duration::from_millis(500)),

@@ -138,18 +138,26 @@ impl Brain {
     }
 
     /// Searches each `hard` Ultimate move on `threads` trees at once, one a thread (see
-    /// [`crate::mcts::Parallel`]); 1, the default, is the search of one tree exactly. The
-    /// Ultimate trees start afresh.
+    /// [`crate::mcts::Parallel`]), and every classic search, unless seeded, on `threads`
+    /// threads sharing one table (see [`Searcher::set_threads`]); 1, the default, is the
+    /// search on one thread exactly. A seeded brain proves on one thread, where spending its
+    /// budget as work replays exactly. The Ultimate trees start afresh.
     pub fn with_threads(mut self, threads: usize) -> Brain {
         self.ultimate = engines::Ultimate::new(self.seed, self.meter, threads);
         self.ultimate.set_cancel(self.cancel.clone());
+        if self.seed.is_none() {
+            self.classic.searcher.set_threads(threads);
+        }
         self
     }
 
     /// A search table of at most `mb` MiB.
     pub fn with_table_mb(mut self, mb: usize) -> Brain {
+        let threads = self.classic.searcher.threads();
         self.classic.searcher = Searcher::with_table_mb(mb);
         self.classic.searcher.set_meter(self.meter);
+        self.classic.searcher.set_threads(threads);
+        self.classic.searcher.set_cancel(self.cancel.clone());
         self
     }
 

@@ -213,6 +213,8 @@ pub struct Options {
     /// Only the position's value and one best move.
     pub best_only: bool,
     pub table_mb: usize,
+    /// Threads for each search (see [`Brain::with_threads`]).
+    pub threads: usize,
 }
 
 /// Analyzes each board (`-` reads more, one per line, from `input`) and writes the reports to
@@ -227,7 +229,8 @@ pub fn run(
 ) -> io::Result<u8> {
     let brain = Brain::new(None)
         .with_table_mb(options.table_mb)
-        .with_think(options.budget);
+        .with_think(options.budget)
+        .with_threads(options.threads);
     let mut reporter = Reporter {
         brain,
         options,

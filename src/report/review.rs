@@ -377,6 +377,8 @@ pub struct Options {
     pub budget: Duration,
     pub json: bool,
     pub table_mb: usize,
+    /// Threads for each search (see [`Brain::with_threads`]).
+    pub threads: usize,
     /// Show progress on `err` once the review has taken this long (`None`: never; a front end
     /// passes `None` when `err` is not a terminal).
     pub progress_after: Option<Duration>,
@@ -400,7 +402,8 @@ pub fn run(
     let mut show = |done, total| progress.show(done, total);
     let mut brain = Brain::new(None)
         .with_table_mb(options.table_mb)
-        .with_think(options.budget);
+        .with_think(options.budget)
+        .with_threads(options.threads);
     let judgements = review(&record, &mut brain, &mut show).expect("no cancel flag is set");
     progress.clear();
     if options.json {
@@ -488,6 +491,7 @@ mod tests {
             budget: Duration::from_secs(5),
             json,
             table_mb: 1,
+            threads: 1,
             progress_after,
         }
     }

@@ -21,8 +21,10 @@ mod eval;
 mod mirror;
 mod order;
 mod pairing;
+mod shared;
 mod strategies;
 mod table;
+mod threads;
 mod value;
 
 use std::sync::Arc;
@@ -37,9 +39,10 @@ use eval::{evaluate, scan};
 use mirror::Mirror;
 use order::MoveOrder;
 pub use pairing::Pairing;
+use shared::Store;
 use strategies::Yield;
 pub use strategies::{mirror, pairing};
-use table::{Bound, Entry, Key, PROVEN, Probe, Table};
+use table::{Bound, Entry, Key, PROVEN, Probe};
 pub use value::Value;
 use value::{DECIDED, INF, WIN};
 
@@ -113,7 +116,9 @@ impl Window {
 /// A reusable searcher. It keeps its transposition table between calls on boards of the same
 /// rules, so an AI that moves several times in one game reuses earlier work.
 pub struct Searcher {
-    table: Table,
+    table: Store,
+    /// Threads a search runs on: this one and `threads - 1` helpers sharing its table.
+    threads: usize,
     max_bytes: usize,
     geom: Option<&'static Geometry>,
     misere: bool,
@@ -162,7 +167,8 @@ impl Searcher {
     /// A searcher whose table takes at most `mb` MiB (at least one bucket).
     pub fn with_table_mb(mb: usize) -> Searcher {
         Searcher {
-            table: Table::unallocated(),
+            table: Store::Own(table::Table::unallocated()),
+            threads: 1,
             max_bytes: mb.saturating_mul(1 << 20),
             geom: None,
             misere: false,
@@ -220,8 +226,7 @@ impl Searcher {
                 10..=16 => 1 << 18,
                 _ => usize::MAX,
             };
-            let fit = (self.max_bytes / size_of::<[u64; 3]>()).max(2);
-            self.table = Table::new(cap.min(1 << fit.ilog2()));
+            self.table = self.new_table(cap);
             self.geom = Some(geom);
             self.misere = board.rules().misere();
             self.order = MoveOrder::new(usize::from(geom.cells));
@@ -327,10 +332,10 @@ impl Searcher {
                 value: Value::Draw,
             });
         }
-        let found = match budget {
-            None => self.iteration(board, FULL),
-            Some(budget) => self.timed(board, empties, start, budget),
-        };
+        let found = self.with_helpers(board, |s| match budget {
+            None => s.iteration(board, FULL),
+            Some(budget) => s.timed(board, empties, start, budget),
+        });
         self.stop = Stop::Never;
         found.map(|t| self.proven_bounds(geom, board, t))
     }
@@ -585,6 +590,7 @@ impl Searcher {
         self.nodes += POSITION_WORK;
         if self.nodes >= self.next_check {
             self.next_check = self.nodes + CLOCK_INTERVAL;
+            self.table.refresh();
             if self.out_of_time() {
                 return None;
             }
@@ -648,7 +654,72 @@ impl Searcher {
             self.record(geom, &at, 0, bound, PROVEN, best);
             return Some(0);
         }
-        self.expand(geom, &node, &at, candidates, Window { alpha, beta })
+        let busy = self.table.enter(me, opp, empty);
+        let score = self.expand(geom, &node, &at, candidates, Window { alpha, beta });
+        if busy {
+            self.table.leave(me, opp);
+        }
+        score
+    }
+
+    /// The best score among a node's `moves` (ordered by [`MoveOrder::order`]) and its cell,
+    /// and whether moves were skipped, each worth a draw at most; `None` if time ran out. On
+    /// several threads a move whose position another thread is searching waits until the
+    /// others are done: by then that thread's result is often in the table.
+    #[inline]
+    fn moves(
+        &mut self,
+        geom: &Geometry,
+        node: &Node,
+        mut moves: usize,
+        restrictable: bool,
+        Window { mut alpha, beta }: Window,
+    ) -> Option<(i32, usize, bool)> {
+        let (me, opp) = (node.me, node.opp);
+        let ply = (me | opp).count_ones() as usize;
+        let (mut best_score, mut best_cell) = (-INF, 0usize);
+        let mut allowed = None;
+        let mut skipped = false;
+        let mut deferred = 0u64;
+        loop {
+            let c = match self.order.next(ply, &mut moves) {
+                Some(c) => c,
+                None if deferred != 0 => {
+                    let c = deferred.trailing_zeros() as usize;
+                    deferred &= deferred - 1;
+                    c
+                }
+                None => break,
+            };
+            if restrictable && alpha >= 0 {
+                let allowed =
+                    *allowed.get_or_insert_with(|| self.restriction(geom, me, opp, ply, moves + 1));
+                if allowed & (1 << c) == 0 {
+                    if best_score == -INF {
+                        best_cell = c;
+                    }
+                    skipped = true;
+                    continue;
+                }
+            }
+            if moves > 0 && best_score > -INF && self.table.busy(opp, me | (1 << c)) {
+                deferred |= 1 << c;
+                continue;
+            }
+            let score = self.child_score(geom, node, c, Window { alpha, beta })?;
+            if score > best_score {
+                best_score = score;
+                best_cell = c;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        self.order.reward(c, node.depth);
+                        break;
+                    }
+                }
+            }
+        }
+        Some((best_score, best_cell, skipped))
     }
 
     /// Stores a node's result in the table: `best` is a cell of the node's own orientation.
@@ -682,14 +753,14 @@ impl Searcher {
         candidates: u64,
         window: Window,
     ) -> Option<i32> {
-        let Window { mut alpha, beta } = window;
+        let Window { alpha, beta } = window;
         let (me, opp, depth) = (node.me, node.opp, node.depth);
         let empty = geom.full & !(me | opp);
         let ply = (me | opp).count_ones() as usize;
         // Pairings are looked for only while many cells are empty.
         let pairings = empty.count_ones() >= PAIRING_EMPTIES as u32;
         let outer_horizon = std::mem::replace(&mut self.horizon, false);
-        let mut moves = self
+        let moves = self
             .order
             .order(geom, ply, candidates, at.first, self.misere);
         if beta <= 0 && pairings {
@@ -701,37 +772,10 @@ impl Searcher {
             }
         }
         let alpha_in = alpha;
-        let mut best_score = -INF;
-        let mut best_cell = 0usize;
         // Once only a win counts, moves the opponent's pairings make harmless are skipped.
         let restrictable = pairings && !self.misere && candidates == empty;
-        let mut allowed = None;
-        let mut skipped = false;
-        while let Some(c) = self.order.next(ply, &mut moves) {
-            if restrictable && alpha >= 0 {
-                let allowed =
-                    *allowed.get_or_insert_with(|| self.restriction(geom, me, opp, ply, moves + 1));
-                if allowed & (1 << c) == 0 {
-                    if best_score == -INF {
-                        best_cell = c;
-                    }
-                    skipped = true;
-                    continue;
-                }
-            }
-            let score = self.child_score(geom, node, c, Window { alpha, beta })?;
-            if score > best_score {
-                best_score = score;
-                best_cell = c;
-                if score > alpha {
-                    alpha = score;
-                    if alpha >= beta {
-                        self.order.reward(c, depth);
-                        break;
-                    }
-                }
-            }
-        }
+        let (mut best_score, best_cell, skipped) =
+            self.moves(geom, node, moves, restrictable, Window { alpha, beta })?;
         if skipped {
             // Each skipped move is worth a draw at most.
             best_score = best_score.max(0);

@@ -40,6 +40,19 @@ impl MoveOrder {
         }
     }
 
+    /// Fresh ordering with its history filled with small random scores drawn from `seed`:
+    /// the helpers of a search on several threads break the ordering's ties differently, so
+    /// they take different paths through the tree and fill the shared table with different
+    /// proofs.
+    pub fn shuffled(cells: usize, seed: u64) -> MoveOrder {
+        let mut order = MoveOrder::new(cells);
+        let mut rng = fastrand::Rng::with_seed(seed);
+        for h in &mut order.history {
+            *h = rng.u32(..512);
+        }
+        order
+    }
+
     /// Ply `ply`'s line weights, for [`super::eval::scan`] to fill.
     #[inline]
     pub fn weights(&mut self, ply: usize) -> &mut [u16; MAX_LINES] {

@@ -32,7 +32,7 @@ pub(super) struct Entry {
 impl Entry {
     /// Sixteen bits of score, then the bound (never 0: a zero word is an empty slot), the
     /// depth and the move. Scores lie within ±`INF`, far inside `i16`.
-    fn pack(self) -> u64 {
+    pub(super) fn pack(self) -> u64 {
         let bound: u64 = match self.bound {
             Bound::Exact => 1,
             Bound::Lower => 2,
@@ -45,7 +45,7 @@ impl Entry {
     }
 
     /// The entry packed in `word`, or `None` for an empty slot.
-    fn unpack(word: u64) -> Option<Entry> {
+    pub(super) fn unpack(word: u64) -> Option<Entry> {
         let bound = match (word >> 16) & 3 {
             0 => return None,
             1 => Bound::Exact,
@@ -85,7 +85,7 @@ impl Entry {
     }
 }
 
-fn stored_depth(word: u64) -> u32 {
+pub(super) fn stored_depth(word: u64) -> u32 {
     ((word >> 24) & 0xFF) as u32
 }
 
@@ -126,6 +126,16 @@ impl Key {
     }
 }
 
+/// The two slots of `key`'s bucket in a table of `mask + 1` slots.
+#[inline]
+pub(super) fn bucket(key: Key, mask: usize) -> [usize; 2] {
+    let h =
+        key.me.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ key.opp.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+    let first =
+        ((h.rotate_left(29).wrapping_mul(0x1656_67B1_9E37_79F9) >> 11) as usize) & mask & !1;
+    [first, first | (mask & 1)]
+}
+
 /// Where a key lives in the table and what is stored there.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Probe {
@@ -140,7 +150,7 @@ pub(super) struct Probe {
 /// The table starts with this many slots (768 KiB) and doubles once a quarter full, up to
 /// its limit: a search that stores few positions touches few pages (the empty 7×7 board's
 /// proof stores about 40,000; a full 64 MiB table cost it 16,000 page faults).
-const FIRST_SLOTS: usize = 1 << 15;
+pub(super) const FIRST_SLOTS: usize = 1 << 15;
 
 /// A table of two-slot buckets; a fresh one is all zeros.
 pub(super) struct Table {
@@ -207,11 +217,7 @@ impl Table {
     #[inline]
     pub fn probe(&self, key: Key) -> Probe {
         let (me, opp) = (key.me, key.opp);
-        let h = me.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ opp.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
-        let bucket = ((h.rotate_left(29).wrapping_mul(0x1656_67B1_9E37_79F9) >> 11) as usize)
-            & self.mask
-            & !1;
-        let other = bucket | (self.mask & 1);
+        let [bucket, other] = bucket(key, self.mask);
         for slot in [bucket, other] {
             let s = &self.slots[slot];
             if s[0] == me
