@@ -572,6 +572,71 @@ fn ultimate_shows_the_monte_carlo_tree_with_consistent_visits_and_ucb_scores() {
 }
 
 #[test]
+fn a_classic_board_shows_the_monte_carlo_tree_with_consistent_visits_and_ucb_scores() {
+    let args = [
+        "X../.O./...",
+        "--algorithm",
+        "mcts",
+        "--iterations",
+        "300",
+        "--seed",
+        "2",
+    ];
+    let out = explain_out(&[&args[..], &["--json"]].concat());
+    let json: Json = serde_json::from_str(&out).unwrap();
+    assert_eq!(json["search"], "mcts");
+    assert_eq!(json["to_move"], "X");
+    assert_eq!(json["prior_visits"], 0, "random games, no move prior");
+    let root = &json["tree"];
+    assert_eq!(root["visits"], json["iterations"]);
+    assert_eq!(root["children"].as_array().unwrap().len(), 7);
+    let below: u64 = root["children"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|child| child["visits"].as_u64().unwrap())
+        .sum();
+    assert_eq!(below, root["visits"].as_u64().unwrap());
+    let c = json["exploration_constant"].as_f64().unwrap();
+    assert_eq!(check_mcts_node(root, 0, c), json["nodes"].as_u64().unwrap());
+    assert_eq!(root["children"][0]["move"], json["pv"][0]);
+    assert_eq!(
+        out,
+        explain_out(&[&args[..], &["--json"]].concat()),
+        "the same seed"
+    );
+    let plain = explain_out(&args);
+    assert!(plain.starts_with("Monte Carlo tree search from X../.O./...: 300 iterations, seed 2"));
+    assert!(plain.contains("no move prior"), "{plain}");
+}
+
+#[test]
+fn the_monte_carlo_tree_of_a_classic_board_proves_a_win_in_one_and_leads_with_it() {
+    // X to move completes the top row at c3, and nothing else wins at once.
+    for board in ["XX./OO./...", "X.X/O../O..", "XO./XO./..."] {
+        let out = explain_out(&[
+            board,
+            "--algorithm",
+            "mcts",
+            "--iterations",
+            "200",
+            "--json",
+        ]);
+        let json: Json = serde_json::from_str(&out).unwrap();
+        let children = json["tree"]["children"].as_array().unwrap();
+        let won: Vec<&Json> = children.iter().filter(|c| c["proven"] == "win").collect();
+        assert_eq!(won.len(), 1, "{board}: {out}");
+        assert_eq!(won[0]["plies"], 1);
+        assert_eq!(won[0]["move"], json["pv"][0], "{board}");
+        assert_eq!(
+            json["pv"].as_array().unwrap().len(),
+            1,
+            "the game ends there"
+        );
+    }
+}
+
+#[test]
 fn ultimate_plain_text_and_dot_name_visits_win_rates_and_ucb() {
     let args = ["--ultimate", "--iterations", "300", "--depth", "1"];
     let plain = explain_out(&args);
@@ -698,13 +763,29 @@ fn the_last_steps_backup_is_the_tree_after_all_the_iterations() {
 }
 
 #[test]
-fn monte_carlo_flags_need_ultimate_and_algorithm_needs_the_classic_game() {
-    for flag in [["--iterations", "10"], ["--seed", "2"], ["--steps", "1"]] {
+fn monte_carlo_flags_need_the_monte_carlo_search_and_ultimate_takes_no_textbook_search() {
+    for flag in [["--iterations", "10"], ["--seed", "2"]] {
         let why = refusal(&flag);
-        assert!(why.contains("add --ultimate"), "{flag:?}: {why}");
+        assert!(why.contains("add --algorithm mcts"), "{flag:?}: {why}");
+        let why = refusal(&[&flag[..], &["--algorithm", "table"]].concat());
+        assert!(why.contains("add --algorithm mcts"), "{flag:?}: {why}");
     }
+    let why = refusal(&["--steps", "1", "--algorithm", "mcts"]);
+    assert!(why.contains("add --ultimate"), "{why}");
     let why = refusal(&["--ultimate", "--algorithm", "alphabeta"]);
     assert!(why.contains("drop --algorithm"), "{why}");
+    assert!(
+        explain_out(&[
+            "--ultimate",
+            "--algorithm",
+            "mcts",
+            "--iterations",
+            "20",
+            "--depth",
+            "1"
+        ])
+        .contains("20 iterations")
+    );
     let why = refusal(&["--ultimate", "--steps", "2", "--json"]);
     assert!(why.contains("text only"), "{why}");
     // Each alone still works.

@@ -12,12 +12,13 @@
 //! still returns the best value it saw, which is then only a bound on its true value
 //! ([`Bound`]), so every node's value is still the max or min of the children it visited.
 //!
-//! Ultimate tic-tac-toe's AI is a Monte Carlo tree search: [`explain_ultimate`] shows its tree
-//! after a chosen number of iterations, read through [`crate::mcts::Mcts::tree`].
+//! The Monte Carlo tree search ([`Algorithm::Mcts`], Ultimate's AI) is shown otherwise:
+//! [`explain_mcts`] gives its tree after a chosen number of iterations on any rule set, read
+//! through [`crate::mcts::Mcts::tree`].
 
 mod classic;
+mod mcts;
 mod steps;
-mod ultimate;
 
 use std::fmt;
 use std::sync::Arc;
@@ -28,8 +29,8 @@ use serde::Serialize;
 use crate::position::Position;
 use crate::ultimate::UltimateBoard;
 
+pub use mcts::{Explained, MctsExplanation, MctsNode};
 pub use steps::{Step, StepKind, done_children, node_at, progress, steps};
-pub use ultimate::{MctsExplanation, MctsNode};
 
 /// Which textbook search to run. Each adds one idea to the one before it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, Serialize)]
@@ -48,6 +49,10 @@ pub enum Algorithm {
     /// The table keyed by the position's symmetric images: a rotated or mirrored position
     /// is the same entry.
     Symmetry,
+    /// Monte Carlo tree search: random games from the leaves of a tree that grows toward the
+    /// moves that won them. Not one of the textbook searches above ([`Algorithm::ALL`]): its
+    /// tree is explained by [`explain_mcts`].
+    Mcts,
 }
 
 impl Algorithm {
@@ -68,6 +73,7 @@ impl Algorithm {
             Algorithm::Ordered => "ordered",
             Algorithm::Table => "table",
             Algorithm::Symmetry => "symmetry",
+            Algorithm::Mcts => "mcts",
         }
     }
 
@@ -79,11 +85,12 @@ impl Algorithm {
             Algorithm::Ordered => "alpha-beta with move ordering",
             Algorithm::Table => "alpha-beta with move ordering and a transposition table",
             Algorithm::Symmetry => "alpha-beta with move ordering and a symmetric table",
+            Algorithm::Mcts => "Monte Carlo tree search",
         }
     }
 
     fn prunes(self) -> bool {
-        self != Algorithm::Minimax
+        !matches!(self, Algorithm::Minimax | Algorithm::Mcts)
     }
 
     fn orders(self) -> bool {
@@ -310,21 +317,24 @@ pub fn explain(
     explain_until(position, algorithm, limits, &AtomicBool::new(false))
 }
 
-/// Ultimate tic-tac-toe's Monte Carlo tree after `iterations` iterations of a search seeded
-/// with `seed`, recorded within `limits`: visits, win rates and UCB1 scores, proven nodes and
-/// the principal variation.
-pub fn explain_ultimate(
+/// The Monte Carlo tree after `iterations` iterations of a search of `position` seeded with
+/// `seed`, recorded within `limits`: visits, win rates and UCB1 scores, proven nodes and the
+/// principal variation. The search is each rule set's textbook one ([`Explained`]).
+pub fn explain_mcts(
     position: &Position,
     iterations: u64,
     seed: u64,
     limits: Limits,
 ) -> Result<MctsExplanation, ExplainError> {
+    if let Some(board) = position.classic() {
+        return mcts::explain(board, iterations, seed, limits);
+    }
     let board = position.ultimate().ok_or(ExplainError::Unsupported)?;
-    ultimate::explain(board, iterations, seed, limits)
+    mcts::explain(board, iterations, seed, limits)
 }
 
-/// Ultimate tic-tac-toe's Monte Carlo tree search after `iterations` iterations seeded with
-/// `seed`, watched for `steps` more, one at a time: each one's walk down the tree with its
+/// Ultimate tic-tac-toe's Monte Carlo tree search ([`explain_mcts`]) after `iterations`
+/// iterations seeded with `seed`, watched for `steps` more, one at a time: each one's walk down the tree with its
 /// UCB1 scores, its expansion, its random game and its backup.
 pub fn watch_ultimate(
     position: &Position,
@@ -333,10 +343,10 @@ pub fn watch_ultimate(
     steps: u64,
 ) -> Result<Vec<crate::mcts::Iteration>, ExplainError> {
     let board = position.ultimate().ok_or(ExplainError::Unsupported)?;
-    ultimate::watch(board, iterations, seed, steps)
+    mcts::watch(board, iterations, seed, steps)
 }
 
-/// The Monte Carlo tree of [`explain_ultimate`] for the explorer: recorded as deep as
+/// The Monte Carlo tree of [`explain_mcts`] on Ultimate, for the explorer: recorded as deep as
 /// `max_nodes` allows, given up with [`ExplainError::Cancelled`] soon after `cancel` is raised.
 pub fn explain_ultimate_fitting(
     board: &UltimateBoard,
@@ -345,7 +355,7 @@ pub fn explain_ultimate_fitting(
     max_nodes: usize,
     cancel: &Arc<AtomicBool>,
 ) -> Result<MctsExplanation, ExplainError> {
-    ultimate::explain_fitting(board, iterations, seed, max_nodes, cancel)
+    mcts::explain_fitting(board, iterations, seed, max_nodes, cancel)
 }
 
 /// The first `steps` iterations of a search of `board` seeded with `seed`, watched one at a
@@ -356,10 +366,11 @@ pub fn watch_ultimate_from_start(
     steps: u64,
     cancel: &Arc<AtomicBool>,
 ) -> Result<Vec<crate::mcts::Iteration>, ExplainError> {
-    ultimate::watch_until(board, 0, seed, steps, cancel)
+    mcts::watch_until(board, 0, seed, steps, cancel)
 }
 
 /// [`explain`], given up with [`ExplainError::Cancelled`] soon after `cancel` is raised.
+/// [`Algorithm::Mcts`] is not a textbook search: [`explain_mcts`] shows its tree.
 pub fn explain_until(
     position: &Position,
     algorithm: Algorithm,
@@ -367,6 +378,9 @@ pub fn explain_until(
     cancel: &AtomicBool,
 ) -> Result<Explanation, ExplainError> {
     let board = position.classic().ok_or(ExplainError::Unsupported)?;
+    if algorithm == Algorithm::Mcts {
+        return Err(ExplainError::Unsupported);
+    }
     classic::explain(board, algorithm, limits, cancel)
 }
 

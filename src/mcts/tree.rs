@@ -1,9 +1,9 @@
 //! A read-only view of the search tree after a search, for people learning Monte Carlo tree
-//! search (`tictactoe explain --ultimate`): each node's move, visits, score and proof, and the
-//! constants UCB1 used. Nothing here changes the search.
+//! search (`tictactoe explain --algorithm mcts`): each node's move, visits, score and proof,
+//! and the constants UCB1 used, for any rule set the search plays. Nothing here changes the
+//! search.
 
-use super::{HALF, Mcts, Proof};
-use crate::ultimate::{Move, UltimateBoard};
+use super::{Evaluator, HALF, Mcts, Proof, SearchGame};
 
 /// What a node is proven to be worth for the player who moved into it, with the number of
 /// plies from its parent's position to the end of the game.
@@ -15,36 +15,52 @@ pub enum Proven {
 }
 
 /// The tree of the last search.
-#[derive(Clone, Copy)]
-pub struct TreeView<'a> {
-    mcts: &'a Mcts,
-    root: UltimateBoard,
+pub struct TreeView<'a, G: SearchGame, E: Evaluator<G>> {
+    mcts: &'a Mcts<G, E>,
+    root: &'a G,
 }
 
+impl<G: SearchGame, E: Evaluator<G>> Clone for TreeView<'_, G, E> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<G: SearchGame, E: Evaluator<G>> Copy for TreeView<'_, G, E> {}
+
 /// One node of a [`TreeView`]: the position after its move.
-#[derive(Clone, Copy)]
-pub struct NodeView<'a> {
-    mcts: &'a Mcts,
+pub struct NodeView<'a, G: SearchGame, E: Evaluator<G>> {
+    mcts: &'a Mcts<G, E>,
+    root: &'a G,
     index: usize,
 }
 
-impl Mcts {
+impl<G: SearchGame, E: Evaluator<G>> Clone for NodeView<'_, G, E> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<G: SearchGame, E: Evaluator<G>> Copy for NodeView<'_, G, E> {}
+
+impl<G: SearchGame, E: Evaluator<G>> Mcts<G, E> {
     /// The tree of the last search, read-only; `None` before any search.
-    pub fn tree(&self) -> Option<TreeView<'_>> {
-        let root = self.root?;
+    pub fn tree(&self) -> Option<TreeView<'_, G, E>> {
+        let root = self.root.as_ref()?;
         (!self.nodes.is_empty()).then_some(TreeView { mcts: self, root })
     }
 }
 
-impl<'a> TreeView<'a> {
+impl<'a, G: SearchGame, E: Evaluator<G>> TreeView<'a, G, E> {
     /// The position the search started from.
-    pub fn position(&self) -> UltimateBoard {
+    pub fn position(&self) -> &'a G {
         self.root
     }
 
-    pub fn root(&self) -> NodeView<'a> {
+    pub fn root(&self) -> NodeView<'a, G, E> {
         NodeView {
             mcts: self.mcts,
+            root: self.root,
             index: 0,
         }
     }
@@ -71,12 +87,10 @@ impl<'a> TreeView<'a> {
     }
 }
 
-impl<'a> NodeView<'a> {
+impl<'a, G: SearchGame, E: Evaluator<G>> NodeView<'a, G, E> {
     /// The move into the node (`None` at the root).
-    pub fn mv(&self) -> Option<Move> {
-        (self.index != 0)
-            .then(|| Move::from_index(usize::from(self.mcts.nodes[self.index].mv)))
-            .flatten()
+    pub fn mv(&self) -> Option<G::Move> {
+        (self.index != 0).then(|| self.root.move_at(self.mcts.nodes[self.index].mv))
     }
 
     /// Visits, the imaginary ones of the prior included.
@@ -101,9 +115,9 @@ impl<'a> NodeView<'a> {
     }
 
     /// The children, in the order they were added (random); empty until expanded.
-    pub fn children(&self) -> impl Iterator<Item = NodeView<'a>> + use<'a> {
-        let mcts = self.mcts;
+    pub fn children(&self) -> impl Iterator<Item = NodeView<'a, G, E>> + use<'a, G, E> {
+        let (mcts, root) = (self.mcts, self.root);
         mcts.children(self.index)
-            .map(move |index| NodeView { mcts, index })
+            .map(move |index| NodeView { mcts, root, index })
     }
 }

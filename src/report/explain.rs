@@ -34,12 +34,13 @@ pub struct Options {
     pub k: Option<u8>,
     pub misere: bool,
     pub ultimate: bool,
-    /// The textbook search (classic rules only; minimax if none is given).
+    /// The search: a textbook one (classic rules only; minimax if none is given) or the
+    /// Monte Carlo tree search (Ultimate's, and the one `--iterations` and `--seed` set).
     pub algorithm: Option<Algorithm>,
     pub format: Format,
     pub limits: Limits,
-    /// Ultimate only: the Monte Carlo tree search's iterations and seed (1000 and 1 if not
-    /// given), and the iterations after them to show one at a time.
+    /// The Monte Carlo tree search's iterations and seed (1000 and 1 if not given), and, on
+    /// Ultimate, the iterations after them to show one at a time.
     pub iterations: Option<u64>,
     pub seed: Option<u64>,
     pub steps: Option<u64>,
@@ -50,17 +51,22 @@ pub const DEFAULT_ITERATIONS: u64 = 1000;
 /// The search's seed when `--seed` is not given.
 pub const DEFAULT_SEED: u64 = 1;
 
-/// Why the flags given do not go together, if they do not: the Monte Carlo flags need
-/// `--ultimate`, `--algorithm` names a textbook search of the classic game, and the steps are
-/// text.
+/// Why the flags given do not go together, if they do not: the Monte Carlo flags need the
+/// Monte Carlo tree search, the steps need Ultimate's, Ultimate has no textbook search, and
+/// the steps are text.
 fn conflict(options: &Options) -> Option<&'static str> {
-    let mcts = options.iterations.is_some() || options.seed.is_some() || options.steps.is_some();
-    if !options.ultimate && mcts {
+    let flags = options.iterations.is_some() || options.seed.is_some();
+    let textbook = options.algorithm.is_some_and(|a| a != Algorithm::Mcts);
+    if !options.ultimate && options.steps.is_some() {
         Some(
-            "--iterations, --seed and --steps set the Monte Carlo tree search of Ultimate \
-             tic-tac-toe: add --ultimate, or drop them",
+            "--steps shows the iterations of Ultimate's search one at a time: add --ultimate, or drop it",
         )
-    } else if options.ultimate && options.algorithm.is_some() {
+    } else if !options.ultimate && flags && options.algorithm != Some(Algorithm::Mcts) {
+        Some(
+            "--iterations and --seed set the Monte Carlo tree search: add --algorithm mcts \
+             (or --ultimate), or drop them",
+        )
+    } else if options.ultimate && textbook {
         Some(
             "--algorithm chooses a textbook search of the classic game; Ultimate's AI is a \
              Monte Carlo tree search: drop --algorithm (set --iterations and --seed instead)",
@@ -93,8 +99,8 @@ pub fn run(
             return Ok(2);
         }
     };
-    if position.ultimate().is_some() {
-        return ultimate(&position, options, out, err);
+    if position.ultimate().is_some() || options.algorithm == Some(Algorithm::Mcts) {
+        return monte_carlo(&position, options, out, err);
     }
     let algorithm = options.algorithm.unwrap_or(Algorithm::Minimax);
     match fitted(&position, algorithm, options.limits, err)? {
@@ -152,8 +158,8 @@ fn fitted(
     Ok(first)
 }
 
-/// [`run`] for an Ultimate position: the Monte Carlo tree.
-fn ultimate(
+/// [`run`] for the Monte Carlo tree search: its tree, or on Ultimate its steps.
+fn monte_carlo(
     position: &Position,
     options: &Options,
     out: &mut dyn Write,
@@ -175,7 +181,7 @@ fn ultimate(
             }
         };
     }
-    let explained = explain::explain_ultimate(position, iterations, seed, options.limits);
+    let explained = explain::explain_mcts(position, iterations, seed, options.limits);
     match explained {
         Ok(x) => {
             let text = match options.format {

@@ -65,11 +65,17 @@ pub fn plain(position: &Position, x: &MctsExplanation) -> String {
         "Monte Carlo tree search from {position}: {} iterations, seed {}",
         x.iterations, x.seed
     );
+    let prior = match x.prior_visits {
+        0 => "no move prior: each node starts unvisited".to_string(),
+        n => {
+            format!("each node starts with {n} imaginary visits at the rate the move prior guesses")
+        }
+    };
     let _ = writeln!(
         s,
-        "UCB = win rate + {} × sqrt(ln(parent's visits) / visits); each node starts with {} \
-         imaginary visits at the rate the move prior guesses; win rates are the mover's",
-        x.exploration_constant, x.prior_visits
+        "UCB = win rate + {} × sqrt(ln(parent's visits) / visits); {prior}; win rates are the \
+         mover's",
+        x.exploration_constant
     );
     let _ = writeln!(s, "best line: {}", x.pv.join(" "));
     let _ = writeln!(s);

@@ -1,8 +1,9 @@
-//! Ultimate tic-tac-toe explained: the Monte Carlo tree after a search of a chosen number of
-//! iterations, read through [`crate::mcts::TreeView`]. Every child shows its visits, its win
-//! rate, and the UCB1 score the search last compared it by, split into the win rate and the
-//! exploration term; proven nodes are marked, and the principal variation is the line the
-//! search would follow.
+//! Monte Carlo tree search explained, on any rule set it plays: the tree after a search of a
+//! chosen number of iterations, read through [`crate::mcts::TreeView`]. Every child shows its
+//! visits, its win rate, and the UCB1 score the search last compared it by, split into the win
+//! rate and the exploration term; proven nodes are marked, and the principal variation is the
+//! line the search would follow. The search shown is the textbook one of each rule set
+//! ([`Explained::textbook`]).
 
 // Visit counts become f32 for UCB1, as in the search itself: exact far beyond any tree shown.
 #![allow(clippy::cast_precision_loss)]
@@ -13,8 +14,40 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use serde::Serialize;
 
 use super::{ExplainError, Limits};
-use crate::mcts::{Iteration, Mcts, NodeView, Proven, Settings, TreeView};
+use crate::board::Board;
+use crate::mcts::{
+    Evaluator, Iteration, Mcts, NodeView, Proven, RandomGames, SearchGame, Settings, TreeView,
+    UltimateEval,
+};
 use crate::ultimate::UltimateBoard;
+
+/// A rule set whose Monte Carlo tree can be explained, with the search that shows it.
+pub trait Explained: SearchGame {
+    /// How that search values leaves and new nodes.
+    type Eval: Evaluator<Self>;
+
+    /// The search shown, seeded with `seed`.
+    fn textbook(seed: u64) -> Mcts<Self, Self::Eval>;
+}
+
+/// Ultimate's search with random games at its leaves and the hand-made prior
+/// ([`Settings::FROZEN`]), the one textbooks teach.
+impl Explained for UltimateBoard {
+    type Eval = UltimateEval;
+
+    fn textbook(seed: u64) -> Mcts {
+        Mcts::new(Some(seed)).with_settings(Settings::FROZEN)
+    }
+}
+
+/// Uniformly random games to the end at the leaves, no prior: the search as first published.
+impl Explained for Board {
+    type Eval = RandomGames;
+
+    fn textbook(seed: u64) -> Mcts<Board, RandomGames> {
+        Mcts::with_evaluator(Some(seed), RandomGames)
+    }
+}
 
 /// One node of the recorded Monte Carlo tree: the position after `mv`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -73,10 +106,9 @@ pub struct MctsExplanation {
 }
 
 /// Searches `board` for `iterations` iterations seeded with `seed`, and records its tree
-/// within `limits`. The search is the one with random games at its leaves and the hand-made
-/// prior ([`Settings::FROZEN`]), the one textbooks teach.
-pub fn explain(
-    board: &UltimateBoard,
+/// within `limits`. The search is the rule set's [`Explained::textbook`] one.
+pub fn explain<G: Explained>(
+    board: &G,
     iterations: u64,
     seed: u64,
     limits: Limits,
@@ -91,14 +123,14 @@ pub fn explain(
             depth: limits.depth,
         });
     }
-    Ok(explained(&view, *board, seed, limits.depth))
+    Ok(explained(&view, seed, limits.depth))
 }
 
 /// [`explain`] with the tree recorded as deep as `max_nodes` allows (the whole tree if it
 /// fits), for the explorer; given up with [`ExplainError::Cancelled`] soon after `cancel` is
 /// raised.
-pub fn explain_fitting(
-    board: &UltimateBoard,
+pub fn explain_fitting<G: Explained>(
+    board: &G,
     iterations: u64,
     seed: u64,
     max_nodes: usize,
@@ -115,17 +147,17 @@ pub fn explain_fitting(
         }
         depth = Some(d);
     }
-    Ok(explained(&view, *board, seed, depth))
+    Ok(explained(&view, seed, depth))
 }
 
 /// A search of `board` for `iterations` iterations seeded with `seed`.
-fn searched(
-    board: &UltimateBoard,
+fn searched<G: Explained>(
+    board: &G,
     iterations: u64,
     seed: u64,
     cancel: Option<&Arc<AtomicBool>>,
-) -> Result<Mcts, ExplainError> {
-    let mut mcts = Mcts::new(Some(seed)).with_settings(Settings::FROZEN);
+) -> Result<Mcts<G, G::Eval>, ExplainError> {
+    let mut mcts = G::textbook(seed);
     mcts.set_cancel(cancel.cloned());
     match mcts.think_iterations(board, iterations) {
         Some(_) => Ok(mcts),
@@ -134,15 +166,14 @@ fn searched(
     }
 }
 
-/// The tree of the search `view` from `board`, recorded to `depth`.
-fn explained(
-    view: &TreeView<'_>,
-    board: UltimateBoard,
+/// The tree of the search `view`, recorded to `depth`.
+fn explained<G: SearchGame, E: Evaluator<G>>(
+    view: &TreeView<'_, G, E>,
     seed: u64,
     depth: Option<u32>,
 ) -> MctsExplanation {
     let pv = principal(view.root());
-    let mut tree = record(view, view.root(), None, board, 0, depth);
+    let mut tree = record(view, view.root(), None, *view.position(), 0, depth);
     mark_pv(&mut tree, &pv);
     MctsExplanation {
         iterations: view.iterations(),
@@ -198,7 +229,11 @@ pub fn watch_until(
 
 /// Nodes of the tree under `node` down to `depth` levels below the root (`level` is the
 /// node's).
-fn recorded(node: NodeView<'_>, depth: Option<u32>, level: u32) -> u64 {
+fn recorded<G: SearchGame, E: Evaluator<G>>(
+    node: NodeView<'_, G, E>,
+    depth: Option<u32>,
+    level: u32,
+) -> u64 {
     if depth.is_some_and(|d| level > d) {
         return 0;
     }
@@ -210,11 +245,11 @@ fn recorded(node: NodeView<'_>, depth: Option<u32>, level: u32) -> u64 {
 
 /// The line the search would follow: at each node the proven win, else the most visited
 /// child not proven lost.
-fn principal(root: NodeView<'_>) -> Vec<crate::ultimate::Move> {
+fn principal<G: SearchGame, E: Evaluator<G>>(root: NodeView<'_, G, E>) -> Vec<G::Move> {
     let mut line = Vec::new();
     let mut node = root;
     loop {
-        let children: Vec<NodeView<'_>> = node.children().collect();
+        let children: Vec<NodeView<'_, G, E>> = node.children().collect();
         let win = children
             .iter()
             .filter_map(|c| match c.proven() {
@@ -238,11 +273,11 @@ fn principal(root: NodeView<'_>) -> Vec<crate::ultimate::Move> {
 
 /// The recorded node for `node`, the position `board` after its move; `parent_visits` is its
 /// parent's (for UCB1).
-fn record(
-    view: &TreeView<'_>,
-    node: NodeView<'_>,
+fn record<G: SearchGame, E: Evaluator<G>>(
+    view: &TreeView<'_, G, E>,
+    node: NodeView<'_, G, E>,
     parent_visits: Option<u32>,
-    board: UltimateBoard,
+    board: G,
     level: u32,
     depth: Option<u32>,
 ) -> MctsNode {
@@ -265,7 +300,7 @@ fn record(
             .children()
             .map(|c| {
                 let mv = c.mv().expect("a child has a move");
-                let after = board.with_move(mv).expect("the tree holds legal moves");
+                let after = board.after(mv).expect("the tree holds legal moves");
                 record(view, c, Some(visits), after, level + 1, depth)
             })
             .collect();
@@ -304,7 +339,7 @@ fn record(
 }
 
 /// Marks the nodes along `pv` from the root.
-fn mark_pv(tree: &mut MctsNode, pv: &[crate::ultimate::Move]) {
+fn mark_pv<M: std::fmt::Display>(tree: &mut MctsNode, pv: &[M]) {
     tree.pv = true;
     let mut node = tree;
     for mv in pv {
