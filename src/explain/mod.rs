@@ -346,15 +346,19 @@ pub fn watch_ultimate(
     mcts::watch(board, iterations, seed, steps)
 }
 
-/// The Monte Carlo tree of [`explain_mcts`] on Ultimate, for the explorer: recorded as deep as
-/// `max_nodes` allows, given up with [`ExplainError::Cancelled`] soon after `cancel` is raised.
-pub fn explain_ultimate_fitting(
-    board: &UltimateBoard,
+/// The Monte Carlo tree of [`explain_mcts`] for the explorer: recorded as deep as `max_nodes`
+/// allows, given up with [`ExplainError::Cancelled`] soon after `cancel` is raised.
+pub fn explain_mcts_fitting(
+    position: &Position,
     iterations: u64,
     seed: u64,
     max_nodes: usize,
     cancel: &Arc<AtomicBool>,
 ) -> Result<MctsExplanation, ExplainError> {
+    if let Some(board) = position.classic() {
+        return mcts::explain_fitting(board, iterations, seed, max_nodes, cancel);
+    }
+    let board = position.ultimate().ok_or(ExplainError::Unsupported)?;
     mcts::explain_fitting(board, iterations, seed, max_nodes, cancel)
 }
 

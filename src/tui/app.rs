@@ -22,7 +22,7 @@ mod browse;
 mod confirm;
 mod entry;
 mod explore;
-mod explore_ultimate;
+mod explore_mcts;
 mod level;
 mod net;
 mod reviewing;
@@ -33,8 +33,8 @@ pub use confirm::Leave;
 pub(crate) use explore::answer_searches;
 pub use explore::{Explore, Explorer, Stepping, step_words};
 #[cfg(test)]
-pub(crate) use explore_ultimate::answer_ultimate;
-pub use explore_ultimate::{COUNTS, STEP_LIMIT, UltimateExplore};
+pub(crate) use explore_mcts::answer_mcts;
+pub use explore_mcts::{COUNTS, MctsExplore, STEP_LIMIT};
 
 /// The message line of a game between two AIs that is paused.
 const PAUSED: &str = "Paused: Space resumes";
@@ -292,9 +292,9 @@ impl App {
             ) => {
                 self.explained(algorithm, *result);
             }
-            (Some(Job::ExplainUltimate { .. }), reply @ Reply::ExplainedUltimate(_))
+            (Some(Job::ExplainMcts { .. }), reply @ Reply::ExplainedMcts(_))
             | (Some(Job::WatchUltimate { .. }), reply @ Reply::Watched(_)) => {
-                self.explained_ultimate(reply);
+                self.explained_mcts(reply);
             }
             (Some(Job::Review { .. }), Reply::Progress { done, total }) => {
                 *self.base_mode_mut() = Mode::ReviewWaiting { done, total };
@@ -642,7 +642,7 @@ mod tests {
                     .map(|(c, v)| (Move::Classic(c), v))
                     .collect(),
             ),
-            Job::Explain { .. } | Job::ExplainUltimate { .. } | Job::WatchUltimate { .. } => {
+            Job::Explain { .. } | Job::ExplainMcts { .. } | Job::WatchUltimate { .. } => {
                 panic!("the explorer's tests answer its searches")
             }
             Job::Review { record } => {

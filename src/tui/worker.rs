@@ -33,12 +33,8 @@ pub enum Job {
     Review { record: Record },
     /// The textbook searches of `position`, for the explorer: one answer per algorithm.
     Explain { position: Position },
-    /// The Monte Carlo tree of an Ultimate position after `iterations` iterations, for the
-    /// explorer.
-    ExplainUltimate {
-        board: UltimateBoard,
-        iterations: u64,
-    },
+    /// The Monte Carlo tree of `position` after `iterations` iterations, for the explorer.
+    ExplainMcts { position: Position, iterations: u64 },
     /// The first `steps` iterations of that search, one at a time, for its step mode.
     WatchUltimate { board: UltimateBoard, steps: u64 },
 }
@@ -78,7 +74,7 @@ pub enum Reply {
         last: bool,
     },
     /// The Monte Carlo tree for the explorer.
-    ExplainedUltimate(Box<Result<MctsExplanation, ExplainError>>),
+    ExplainedMcts(Box<Result<MctsExplanation, ExplainError>>),
     /// The iterations of the explorer's step mode.
     Watched(Box<Result<Vec<Iteration>, ExplainError>>),
     /// The worker thread died (a bug): no answer will come.
@@ -150,15 +146,18 @@ impl Worker {
                             });
                             None
                         }
-                        Job::ExplainUltimate { board, iterations } => Some(
-                            Reply::ExplainedUltimate(Box::new(explain::explain_ultimate_fitting(
-                                &board,
+                        Job::ExplainMcts {
+                            position,
+                            iterations,
+                        } => Some(Reply::ExplainedMcts(Box::new(
+                            explain::explain_mcts_fitting(
+                                &position,
                                 iterations,
                                 EXPLORER_SEED,
                                 EXPLORER_NODES,
                                 &cancel,
-                            ))),
-                        ),
+                            ),
+                        ))),
                         Job::WatchUltimate { board, steps } => Some(Reply::Watched(Box::new(
                             explain::watch_ultimate_from_start(
                                 &board,
@@ -340,11 +339,11 @@ mod tests {
     }
 
     #[test]
-    fn the_ultimate_explorers_tree_and_iterations_come_from_the_worker_and_a_new_job_cancels() {
+    fn the_monte_carlo_tree_and_iterations_come_from_the_worker_and_a_new_job_cancels() {
         let (mut worker, rx) = worker();
         let board = UltimateBoard::new();
-        worker.want(Some(Job::ExplainUltimate {
-            board,
+        worker.want(Some(Job::ExplainMcts {
+            position: Position::Ultimate(board),
             iterations: 100_000_000,
         }));
         thread::sleep(Duration::from_millis(50));
@@ -356,12 +355,12 @@ mod tests {
             panic!("{reply:?}")
         };
         assert_eq!(watched.unwrap().len(), 50);
-        worker.want(Some(Job::ExplainUltimate {
-            board,
+        worker.want(Some(Job::ExplainMcts {
+            position: Position::Ultimate(board),
             iterations: 200,
         }));
         let (_, reply) = rx.recv_timeout(Duration::from_secs(20)).unwrap();
-        let Reply::ExplainedUltimate(tree) = reply else {
+        let Reply::ExplainedMcts(tree) = reply else {
             panic!("{reply:?}")
         };
         let tree = tree.unwrap();

@@ -9,7 +9,7 @@ use crate::tui::input::Action;
 use crate::tui::worker::{Job, Reply};
 
 use super::browse::{self, Browser, Nested, Outcome, Replay, STEP_KEYS};
-use super::explore_ultimate::UltimateExplore;
+use super::explore_mcts::MctsExplore;
 use super::{App, Mode};
 
 /// The keys of the explorer, for the message line.
@@ -41,40 +41,101 @@ pub struct Stepping {
     pub replay: Replay,
 }
 
-/// The explorer open on a position: the textbook searches of a classic board, or the Monte
-/// Carlo tree of an Ultimate position.
+/// The explorer open on a position, by the kind of search on screen: the textbook searches
+/// (on the boards small enough for them), or the Monte Carlo tree (on every rule set). On a
+/// classic board `a` goes from the last textbook search to the Monte Carlo tree and on to the
+/// first again; the textbook searches wait beside the tree meanwhile.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Explorer {
-    Classic(Explore),
-    Ultimate(UltimateExplore),
+    Textbook(Explore),
+    Mcts(MctsExplore, Option<Box<Explore>>),
 }
 
 impl Explorer {
+    /// The explorer of `position`: its textbook searches where it has them, else its Monte
+    /// Carlo tree.
+    fn new(position: Position) -> Explorer {
+        if position.classic().is_some() {
+            Explorer::Textbook(Explore::new(position, Algorithm::Minimax))
+        } else {
+            Explorer::Mcts(MctsExplore::new(position), None)
+        }
+    }
+
+    /// What the explorer says as it opens.
+    fn opening(&self) -> String {
+        match self {
+            Explorer::Textbook(_) => "Searching: every algorithm from this position…".into(),
+            Explorer::Mcts(x, _) => format!(
+                "Searching: {} iterations of Monte Carlo tree search…",
+                crate::text::grouped(x.iterations())
+            ),
+        }
+    }
+
     pub(super) fn job(&self) -> Option<Job> {
         match self {
-            Explorer::Classic(x) => x.job(),
-            Explorer::Ultimate(x) => x.job(),
+            Explorer::Textbook(x) => x.job(),
+            Explorer::Mcts(x, _) => x.job(),
         }
     }
 
     fn key(&mut self, action: &Action) -> Outcome {
+        if matches!(action, Action::Letter('a'))
+            && let Some(outcome) = self.switch()
+        {
+            return outcome;
+        }
         match self {
-            Explorer::Classic(x) => x.key(action),
-            Explorer::Ultimate(x) => x.key(action),
+            Explorer::Textbook(x) => x.key(action),
+            Explorer::Mcts(x, _) => x.key(action),
+        }
+    }
+
+    /// `a` past the last textbook search: to the Monte Carlo tree of the same position, or
+    /// from it back to the first textbook search; `None` where `a` means something else.
+    fn switch(&mut self) -> Option<Outcome> {
+        match self {
+            Explorer::Textbook(x)
+                if x.stepping.is_none() && slot(x.algorithm) + 1 == Algorithm::ALL.len() =>
+            {
+                let tree = MctsExplore::new(x.root);
+                let message = format!(
+                    "Algorithm: {} ({} iterations)",
+                    Algorithm::Mcts.title(),
+                    crate::text::grouped(tree.iterations())
+                );
+                let Explorer::Textbook(textbook) =
+                    std::mem::replace(self, Explorer::Mcts(tree, None))
+                else {
+                    unreachable!("matched above")
+                };
+                if let Explorer::Mcts(_, back) = self {
+                    *back = Some(Box::new(textbook));
+                }
+                Some(Outcome::Say(message))
+            }
+            Explorer::Mcts(x, back) if x.stepping().is_none() && back.is_some() => {
+                let mut textbook = back.take().expect("matched above");
+                let outcome = textbook.cycle();
+                *self = Explorer::Textbook(*textbook);
+                Some(outcome)
+            }
+            _ => None,
         }
     }
 
     fn tick(&mut self) {
         match self {
-            Explorer::Classic(x) => x.tick(),
-            Explorer::Ultimate(x) => x.tick(),
+            Explorer::Textbook(x) => x.tick(),
+            Explorer::Mcts(x, _) => x.tick(),
         }
     }
 
     fn running(&self) -> bool {
         match self {
-            Explorer::Classic(x) => x.running(),
-            Explorer::Ultimate(x) => x.running(),
+            Explorer::Textbook(x) => x.running(),
+            Explorer::Mcts(x, _) => x.running(),
         }
     }
 }
@@ -396,19 +457,19 @@ impl App {
         }
     }
 
-    /// The explorer of a classic board, while it is open.
+    /// The explorer, while it is open on the textbook searches.
     pub fn explorer(&self) -> Option<&Explore> {
         match self.open_explorer_state()? {
-            Explorer::Classic(x) => Some(x),
-            Explorer::Ultimate(_) => None,
+            Explorer::Textbook(x) => Some(x),
+            Explorer::Mcts(..) => None,
         }
     }
 
-    /// The explorer of an Ultimate position, while it is open.
-    pub fn ultimate_explorer(&self) -> Option<&UltimateExplore> {
+    /// The explorer, while it is open on the Monte Carlo tree.
+    pub fn mcts_explorer(&self) -> Option<&MctsExplore> {
         match self.open_explorer_state()? {
-            Explorer::Ultimate(x) => Some(x),
-            Explorer::Classic(_) => None,
+            Explorer::Mcts(x, _) => Some(x),
+            Explorer::Textbook(_) => None,
         }
     }
 
@@ -419,20 +480,8 @@ impl App {
 
     /// `t`: opens the explorer on the position on screen.
     pub(super) fn open_explorer(&mut self) {
-        let (explorer, message) = match self.shown_position() {
-            Position::Classic(_) => (
-                Explorer::Classic(Explore::new(self.shown_position(), Algorithm::Minimax)),
-                "Searching: every algorithm from this position…".to_string(),
-            ),
-            Position::Ultimate(board) => {
-                let explore = UltimateExplore::new(board);
-                let message = format!(
-                    "Searching: {} iterations of Monte Carlo tree search…",
-                    crate::text::grouped(explore.iterations())
-                );
-                (Explorer::Ultimate(explore), message)
-            }
-        };
+        let explorer = Explorer::new(self.shown_position());
+        let message = explorer.opening();
         let under = std::mem::replace(&mut self.mode, Mode::Playing);
         self.mode = Mode::Explore(Box::new(explorer), Box::new(under));
         self.message = message;
@@ -474,7 +523,7 @@ impl App {
         let Mode::Explore(explorer, _) = self.base_mode_mut() else {
             return;
         };
-        let Explorer::Classic(explore) = explorer.as_mut() else {
+        let Explorer::Textbook(explore) = explorer.as_mut() else {
             return;
         };
         explore.results[slot(algorithm)] = Some(result);
@@ -487,15 +536,15 @@ impl App {
     }
 
     /// Takes the Monte Carlo tree, or step mode's iterations, from the worker.
-    pub(super) fn explained_ultimate(&mut self, reply: Reply) {
+    pub(super) fn explained_mcts(&mut self, reply: Reply) {
         let Mode::Explore(explorer, _) = self.base_mode_mut() else {
             return;
         };
-        let Explorer::Ultimate(explore) = explorer.as_mut() else {
+        let Explorer::Mcts(explore, _) = explorer.as_mut() else {
             return;
         };
         let message = match reply {
-            Reply::ExplainedUltimate(result) => explore.explained(*result),
+            Reply::ExplainedMcts(result) => explore.explained(*result),
             Reply::Watched(result) => explore.watched_arrived(*result),
             _ => return,
         };

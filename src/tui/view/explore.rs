@@ -39,10 +39,11 @@ pub(super) const HELP_QUIT: &str = "q Ctrl-C     quit";
 pub(super) const HELP_END: &str = "         any key closes this help";
 
 /// The explorer's keys, for the help overlay.
-pub(super) const EXPLORE_HELP: [&str; 13] = [
+pub(super) const EXPLORE_HELP: [&str; 14] = [
     "1-9 Enter →  go into a move (↑ ↓ choose one)",
     HELP_BACK,
-    "a            the next algorithm (totals below)",
+    "a            the next algorithm (totals below),",
+    "             after symmetry the Monte Carlo tree",
     "s            step mode: replay the search",
     HELP_RUN,
     "→ ←          step mode: one step on or back",
@@ -438,7 +439,12 @@ fn totals(frame: &mut Frame, explore: &Explore, y: u16) {
 }
 
 /// Draws `board` at the left, `mark` (a cell to point at) reversed; returns its width.
-fn draw_board(frame: &mut Frame, board: &Board, mark: Option<Cell>, palette: Palette) -> u16 {
+pub(super) fn draw_board(
+    frame: &mut Frame,
+    board: &Board,
+    mark: Option<Cell>,
+    palette: Palette,
+) -> u16 {
     let n = board.size();
     let three = n == 3;
     let step = if three { 4 } else { 2 };

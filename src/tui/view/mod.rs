@@ -7,7 +7,7 @@
 mod chrome;
 mod classic;
 mod explore;
-mod explore_ultimate;
+mod explore_mcts;
 mod frame;
 pub mod menu;
 mod paint;
@@ -55,14 +55,11 @@ pub fn render(app: &App, busy: Option<Duration>, color: bool) -> Frame {
         }
         return frame;
     }
-    if let Some(explorer) = app.ultimate_explorer() {
-        explore_ultimate::draw(&mut frame, app, explorer, palette, busy);
+    if let Some(explorer) = app.mcts_explorer() {
+        explore_mcts::draw(&mut frame, app, explorer, palette, busy);
         if app.help_open() {
-            draw_help(
-                &mut frame,
-                &explore_ultimate::HELP,
-                &explore_ultimate::SHORT_HELP,
-            );
+            let (help, short) = explore_mcts::help(explorer);
+            draw_help(&mut frame, help, short);
         }
         return frame;
     }

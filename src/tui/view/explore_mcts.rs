@@ -1,11 +1,13 @@
-//! The explorer's screen on an Ultimate position: the board of the node looked at beside its
-//! moves in the Monte Carlo tree (visits, win rate, the UCB score split into the win rate and
-//! the exploration term, proofs, the principal variation), or in step mode one iteration of
-//! the search: its walk down the tree, the node it expanded, its random game and its backup.
+//! The explorer's screen on the Monte Carlo tree of any rule set: the board of the node looked
+//! at beside its moves in the tree (visits, win rate, the UCB score split into the win rate
+//! and the exploration term, proofs, the principal variation), or, on Ultimate, in step mode
+//! one iteration of the search: its walk down the tree, the node it expanded, its random game
+//! and its backup.
 
 use std::fmt::Write as _;
 use std::time::Duration;
 
+use super::explore::draw_board as draw_classic;
 use super::explore::{
     HELP_BACK, HELP_CLOSE, HELP_END, HELP_QUIT, HELP_RUN, HELP_SPEED, fits, foot, in_sight,
     replay_state, short_help,
@@ -14,8 +16,9 @@ use super::frame::{Frame, Palette, Style};
 use crate::board::Mark;
 use crate::explain::{MctsExplanation, MctsNode};
 use crate::mcts::{Ending, Iteration, Proven, Score, Walked};
+use crate::position::{Move as PositionMove, Position};
 use crate::text::grouped;
-use crate::tui::app::{App, UltimateExplore};
+use crate::tui::app::{App, MctsExplore};
 use crate::ultimate::{Move, SmallStatus, UltimateBoard};
 
 /// The least screen this explorer draws on.
@@ -54,11 +57,36 @@ pub(super) const HELP: [&str; 13] = [
 pub(super) const SHORT_HELP: [&str; 7] =
     short_help("55 Enter   into a move", "+ -        iterations");
 
+/// The explorer's keys on a classic board, where `a` goes on to the textbook searches.
+const CLASSIC_HELP: [&str; 8] = [
+    "1-9 Enter →  go into a move (↑ ↓ choose one)",
+    HELP_BACK,
+    "+ -          more or fewer iterations",
+    "a            back to the textbook searches",
+    "             (step mode replays those)",
+    HELP_CLOSE,
+    HELP_QUIT,
+    HELP_END,
+];
+
+/// The keys on a classic board in a box that fits the least screen.
+const CLASSIC_SHORT_HELP: [&str; 7] =
+    short_help("1-9 Enter  into a move", "a          textbook searches");
+
+/// The help for `explore`'s rule set, long and short.
+pub(super) fn help(explore: &MctsExplore) -> (&'static [&'static str], &'static [&'static str]) {
+    if explore.ultimate() {
+        (&HELP, &SHORT_HELP)
+    } else {
+        (&CLASSIC_HELP, &CLASSIC_SHORT_HELP)
+    }
+}
+
 /// Draws the Ultimate explorer over the whole frame.
 pub(super) fn draw(
     frame: &mut Frame,
     app: &App,
-    explore: &UltimateExplore,
+    explore: &MctsExplore,
     palette: Palette,
     busy: Option<Duration>,
 ) {
@@ -70,12 +98,16 @@ pub(super) fn draw(
         Some(_) => step_view(frame, explore, palette),
         None => browse_view(frame, explore, palette),
     }
-    let keys = "55 or ↑ ↓ Enter: into · Bksp back · + - iterations · s step · t close · ? keys";
+    let keys = if explore.ultimate() {
+        "55 or ↑ ↓ Enter: into · Bksp back · + - iterations · s step · t close · ? keys"
+    } else {
+        "↑ ↓ Enter: into · Bksp back · + - iterations · a algorithm · t close · ? keys"
+    };
     foot(frame, app, busy, explore.stepping().is_some(), keys);
 }
 
 /// The title, the search's line and size, and UCB1's formula.
-fn heading(frame: &mut Frame, explore: &UltimateExplore) {
+fn heading(frame: &mut Frame, explore: &MctsExplore) {
     let mut title = format!(
         "Search explorer · Monte Carlo tree search · {} iterations",
         grouped(explore.iterations())
@@ -100,7 +132,7 @@ fn heading(frame: &mut Frame, explore: &UltimateExplore) {
 }
 
 /// `X to move · best line: 51 15 55 · 4,321 nodes`, with how deep the tree is recorded.
-fn summary(explore: &UltimateExplore, x: &MctsExplanation) -> String {
+fn summary(explore: &MctsExplore, x: &MctsExplanation) -> String {
     let to_move = explore.root().to_move();
     let pv = if x.pv.is_empty() {
         "none".to_string()
@@ -127,16 +159,26 @@ fn summary(explore: &UltimateExplore, x: &MctsExplanation) -> String {
 }
 
 /// The node looked at: its board, then each of its moves with visits, win rate, UCB and marks.
-fn browse_view(frame: &mut Frame, explore: &UltimateExplore, palette: Palette) {
+fn browse_view(frame: &mut Frame, explore: &MctsExplore, palette: Palette) {
     let moves = explore.moves();
     let board = explore.position_after(&moves);
     let node = explore.node();
     let selected = node
         .and_then(|n| n.children.get(explore.selected()))
         .and_then(|c| c.mv.as_deref())
-        .and_then(|m| m.parse::<Move>().ok());
-    let marked: Vec<Move> = selected.into_iter().collect();
-    draw_board(frame, &board, &marked, palette);
+        .and_then(|m| board.parse_move(m).ok());
+    match (&board, selected) {
+        (Position::Ultimate(b), Some(PositionMove::Ultimate(mv))) => {
+            draw_board(frame, b, &[mv], palette);
+        }
+        (Position::Ultimate(b), _) => draw_board(frame, b, &[], palette),
+        (Position::Classic(b), Some(PositionMove::Classic(cell))) => {
+            draw_classic(frame, b, Some(cell), palette);
+        }
+        (Position::Classic(b), _) => {
+            draw_classic(frame, b, None, palette);
+        }
+    }
     let at = if moves.is_empty() {
         "the start".to_string()
     } else {
@@ -152,12 +194,20 @@ fn browse_view(frame: &mut Frame, explore: &UltimateExplore, palette: Palette) {
     };
     frame.text(TEXT, TOP + 1, &node_line(node), Style::PLAIN);
     if let Some(x) = explore.explanation() {
-        let prior = format!("a move's visits start at {} imaginary", x.prior_visits);
+        let prior = match x.prior_visits {
+            0 => "no move prior: every move starts unvisited".to_string(),
+            n => format!("a move's visits start at {n} imaginary"),
+        };
         frame.text(TEXT, TOP + 2, &prior, Style::PLAIN.dim());
     }
     let header = TOP + 4;
     if node.children.is_empty() {
-        frame.text(TEXT, header, &empty_note(node, &board), Style::PLAIN.dim());
+        frame.text(
+            TEXT,
+            header,
+            &empty_note(node, board.is_over()),
+            Style::PLAIN.dim(),
+        );
         return;
     }
     frame.text(
@@ -233,8 +283,8 @@ fn child_line(child: &MctsNode, chosen: bool) -> String {
 }
 
 /// Why a node has no moves listed.
-fn empty_note(node: &MctsNode, board: &UltimateBoard) -> String {
-    if board.outcome() != crate::ultimate::Outcome::InProgress {
+fn empty_note(node: &MctsNode, over: bool) -> String {
+    if over {
         "The game is over here.".into()
     } else if node.hidden > 0 {
         format!(
@@ -250,8 +300,11 @@ fn empty_note(node: &MctsNode, board: &UltimateBoard) -> String {
 
 /// Step mode: the iteration, its walk with each choice's UCB score and the backup's visits
 /// and win rates, the expansion, the random game and its result.
-fn step_view(frame: &mut Frame, explore: &UltimateExplore, palette: Palette) {
+fn step_view(frame: &mut Frame, explore: &MctsExplore, palette: Palette) {
     let stepping = explore.stepping().expect("in step mode");
+    let Some(&start) = explore.root().ultimate() else {
+        return; // step mode is Ultimate's alone
+    };
     let Some(iteration) = explore.iteration() else {
         let note = match explore.watched() {
             None => format!(
@@ -261,12 +314,12 @@ fn step_view(frame: &mut Frame, explore: &UltimateExplore, palette: Palette) {
             Some(Err(e)) => e.to_string(),
             Some(Ok(_)) => "No iterations: the search has nothing to do here.".into(),
         };
-        draw_board(frame, explore.root(), &[], palette);
+        draw_board(frame, &start, &[], palette);
         frame.text(TEXT, TOP, &note, Style::PLAIN.bold());
         return;
     };
     let walked: Vec<Move> = iteration.walk.iter().filter_map(|w| w.mv).collect();
-    let mut board = *explore.root();
+    let mut board = start;
     for &mv in &walked {
         board.play(mv).expect("the walk plays legal moves");
     }
@@ -488,7 +541,7 @@ mod tests {
     use crate::game::Session;
     use crate::player::Player;
     use crate::position::Variant;
-    use crate::tui::app::answer_ultimate;
+    use crate::tui::app::answer_mcts;
     use crate::tui::input::{Action, Direction};
     use crate::tui::view::render;
 
@@ -502,7 +555,7 @@ mod tests {
         }
         let mut app = App::new(session, size);
         app.update(Action::Explore);
-        answer_ultimate(&mut app);
+        answer_mcts(&mut app);
         app
     }
 
@@ -533,6 +586,47 @@ mod tests {
     }
 
     #[test]
+    fn a_classic_boards_tree_is_drawn_beside_its_board_with_its_own_keys_and_help() {
+        let session = Session::new(Variant::default(), Player::Human, Player::Human);
+        let mut app = App::new(session, (80, 24));
+        app.update(Action::Digit(5));
+        app.update(Action::Explore);
+        crate::tui::app::answer_searches(&mut app);
+        for _ in 0..5 {
+            app.update(Action::Letter('a'));
+        }
+        answer_mcts(&mut app);
+        let frame = render(&app, None, false);
+        let text = frame.to_text();
+        let rows: Vec<&str> = text.lines().collect();
+        assert_eq!(
+            rows[0].trim(),
+            "Search explorer · Monte Carlo tree search · 1,000 iterations"
+        );
+        assert!(rows[4].starts_with("   7 │ 8 │ 9 "), "{text}");
+        assert!(rows[6].starts_with("   4 │ X │ 6 "), "{text}");
+        for line in [
+            "At the start: O to move",
+            "no move prior: every move starts unvisited",
+            "move visits  win%   UCB = rate + explore",
+            "a algorithm",
+        ] {
+            assert!(text.contains(line), "{line:?} missing:\n{text}");
+        }
+        // The chosen move's cell stands out on the board.
+        let first = explore_first_move(&app);
+        assert!(text.contains(&format!("▸ {first} ")), "{text}");
+        app.update(Action::Help);
+        let help = render(&app, None, false).to_text();
+        assert!(help.contains("back to the textbook searches"), "{help}");
+    }
+
+    fn explore_first_move(app: &App) -> String {
+        let x = app.mcts_explorer().unwrap();
+        x.node().unwrap().children[x.selected()].mv.clone().unwrap()
+    }
+
+    #[test]
     fn going_into_a_move_shows_its_board_its_win_rate_and_where_the_next_move_goes() {
         let mut app = exploring(&["55", "51", "15"], (80, 24));
         app.update(Action::Digit(3));
@@ -557,7 +651,7 @@ mod tests {
             text.contains("Working out the search's first 1,000 iterations…"),
             "{text}"
         );
-        answer_ultimate(&mut app);
+        answer_mcts(&mut app);
         for _ in 0..40 {
             app.update(Action::Move(Direction::Right));
         }

@@ -1,15 +1,16 @@
-//! The explorer on an Ultimate position: the Monte Carlo tree after a search of a chosen number
-//! of iterations ([`crate::explain::explain_ultimate_fitting`]), the node being looked at, and
-//! step mode, which replays the search's first iterations one at a time (its walk down the
-//! tree, the node it expanded, its random game and its backup). The searches run on the
-//! worker; the recorded tree is bounded ([`crate::tui::worker::EXPLORER_NODES`]).
+//! The explorer's Monte Carlo tree, on any rule set: the tree after a search of a chosen number
+//! of iterations ([`crate::explain::explain_mcts_fitting`]), the node being looked at, and, on
+//! Ultimate, step mode, which replays the search's first iterations one at a time (its walk
+//! down the tree, the node it expanded, its random game and its backup). The searches run on
+//! the worker; the recorded tree is bounded ([`crate::tui::worker::EXPLORER_NODES`]).
 
 use crate::explain::{ExplainError, MctsExplanation, MctsNode};
+use crate::keypad::Digit;
 use crate::mcts::Iteration;
+use crate::position::Position;
 use crate::text::grouped;
 use crate::tui::input::Action;
 use crate::tui::worker::Job;
-use crate::ultimate::{Outcome as GameOutcome, UltimateBoard};
 
 use super::browse::{self, Browser, Nested, Outcome, Replay, STEP_KEYS};
 
@@ -22,14 +23,18 @@ const FIRST_COUNT: usize = 1;
 /// The most iterations step mode replays: the search's first ones.
 pub const STEP_LIMIT: u64 = 1_000;
 
-/// The keys of the explorer, for the message line.
+/// The keys of the explorer, for the message line, where moves take two digits (Ultimate).
 const KEYS: &str = "Two digits (board, cell) or Enter go into a move, Backspace back up";
 
-/// The explorer's state on an Ultimate position.
+/// The keys where a move is one digit or none (the classic boards).
+const CLASSIC_KEYS: &str =
+    "A digit or Enter goes into a move, Backspace backs up, a switches the search";
+
+/// The explorer's state on the Monte Carlo tree of a position.
 #[derive(Clone, Debug, PartialEq)]
-pub struct UltimateExplore {
+pub struct MctsExplore {
     /// The position the search starts from.
-    root: UltimateBoard,
+    root: Position,
     /// An index into [`COUNTS`]: the search on screen.
     count: usize,
     /// Each count's search, once it has arrived.
@@ -47,18 +52,18 @@ pub struct UltimateExplore {
     /// Step mode: where the replay of the search's first iterations stands.
     stepping: Option<Replay>,
     /// The explorations this one was opened from, by searching again below a recorded tree.
-    earlier: Vec<UltimateExplore>,
+    earlier: Vec<MctsExplore>,
 }
 
-impl Nested for UltimateExplore {
-    fn earlier(&mut self) -> &mut Vec<UltimateExplore> {
+impl Nested for MctsExplore {
+    fn earlier(&mut self) -> &mut Vec<MctsExplore> {
         &mut self.earlier
     }
 }
 
-impl UltimateExplore {
-    pub(super) fn new(root: UltimateBoard) -> UltimateExplore {
-        UltimateExplore {
+impl MctsExplore {
+    pub(super) fn new(root: Position) -> MctsExplore {
+        MctsExplore {
             root,
             count: FIRST_COUNT,
             results: vec![None; COUNTS.len()],
@@ -72,8 +77,19 @@ impl UltimateExplore {
         }
     }
 
-    pub fn root(&self) -> &UltimateBoard {
+    pub fn root(&self) -> &Position {
         &self.root
+    }
+
+    /// Whether the moves of this rule set are typed as a board and a cell (Ultimate), so that
+    /// step mode can replay its random games.
+    pub fn ultimate(&self) -> bool {
+        self.root.ultimate().is_some()
+    }
+
+    /// The keys, for the message line.
+    fn keys(&self) -> &'static str {
+        if self.ultimate() { KEYS } else { CLASSIC_KEYS }
     }
 
     /// The iterations the search on screen is given.
@@ -123,13 +139,15 @@ impl UltimateExplore {
     ///
     /// # Panics
     /// If a move is not legal there: the tree holds only legal moves.
-    pub fn position_after<S: AsRef<str>>(&self, moves: &[S]) -> UltimateBoard {
-        let mut board = self.root;
+    pub fn position_after<S: AsRef<str>>(&self, moves: &[S]) -> Position {
+        let mut position = self.root;
         for name in moves {
-            let mv = name.as_ref().parse().expect("the tree names its moves");
-            board.play(mv).expect("the tree holds legal moves");
+            let mv = position
+                .parse_move(name.as_ref())
+                .expect("the tree names its moves");
+            position.play(mv).expect("the tree holds legal moves");
         }
-        board
+        position
     }
 
     /// Step mode's state, while it is on.
@@ -158,14 +176,17 @@ impl UltimateExplore {
 
     /// What the worker should work out: step mode's iterations, or the search on screen.
     pub(super) fn job(&self) -> Option<Job> {
-        if self.stepping.is_some() && self.watched().is_none() {
+        if let Some(&board) = self.root.ultimate()
+            && self.stepping.is_some()
+            && self.watched().is_none()
+        {
             return Some(Job::WatchUltimate {
-                board: self.root,
+                board,
                 steps: self.steps_asked(),
             });
         }
-        self.result().is_none().then_some(Job::ExplainUltimate {
-            board: self.root,
+        self.result().is_none().then_some(Job::ExplainMcts {
+            position: self.root,
             iterations: self.iterations(),
         })
     }
@@ -173,8 +194,12 @@ impl UltimateExplore {
     /// Takes the search on screen from the worker.
     pub(super) fn explained(&mut self, result: Result<MctsExplanation, ExplainError>) -> String {
         let message = match &result {
-            Ok(x) => format!(
+            Ok(x) if self.ultimate() => format!(
                 "Searched {} iterations: two digits or Enter go into a move",
+                grouped(x.iterations)
+            ),
+            Ok(x) => format!(
+                "Searched {} iterations: a digit or Enter goes into a move",
                 grouped(x.iterations)
             ),
             Err(e) => format!("No tree: {e}"),
@@ -212,7 +237,14 @@ impl UltimateExplore {
             }
             Action::Faster => self.change_count(true),
             Action::Slower => self.change_count(false),
-            _ => browse::browse_key(self, action).unwrap_or_else(|| Outcome::Say(KEYS.into())),
+            Action::Letter('a') => Outcome::Say(
+                "Ultimate is explored by its Monte Carlo tree alone: the textbook searches \
+                 cannot reach its ends"
+                    .into(),
+            ),
+            _ => {
+                browse::browse_key(self, action).unwrap_or_else(|| Outcome::Say(self.keys().into()))
+            }
         }
     }
 
@@ -224,7 +256,7 @@ impl UltimateExplore {
                 grouped(self.iterations())
             ),
             Some(Err(e)) => format!("No tree: {e}"),
-            Some(Ok(_)) => KEYS.into(),
+            Some(Ok(_)) => self.keys().into(),
         }
     }
 
@@ -270,7 +302,7 @@ impl UltimateExplore {
     /// not grown yet): a search from there, Backspace returning here.
     fn search_from_here(&mut self) -> Outcome {
         let moves = self.moves();
-        let mut fresh = UltimateExplore::new(self.position_after(&moves));
+        let mut fresh = MctsExplore::new(self.position_after(&moves));
         fresh.count = self.count;
         self.nest(fresh);
         Outcome::Say(format!(
@@ -318,7 +350,7 @@ impl UltimateExplore {
     }
 }
 
-impl Browser for UltimateExplore {
+impl Browser for MctsExplore {
     fn selected(&self) -> usize {
         self.selected
     }
@@ -328,11 +360,11 @@ impl Browser for UltimateExplore {
             return Outcome::Say(self.no_tree());
         };
         self.selected = browse::moved(self.selected, count, down);
-        Outcome::Say(KEYS.into())
+        Outcome::Say(self.keys().into())
     }
 
-    /// A digit: the board of a move, or its cell once the board is known (typed, or the one
-    /// the side to move is sent to).
+    /// A digit: a move as the keypad names it in the position looked at: a cell, or on
+    /// Ultimate the board of a move and then its cell (one digit when sent to a board).
     fn digit(&mut self, d: u8) -> Outcome {
         let Some(empty) = self.node().map(|n| n.children.is_empty()) else {
             return Outcome::Say(self.no_tree());
@@ -340,12 +372,21 @@ impl Browser for UltimateExplore {
         if empty {
             return self.descend(0);
         }
-        let forced = self.position_after(&self.moves()).forced_board();
-        let Some(board) = self.board_digit.take().or(forced) else {
-            self.board_digit = Some(d);
-            return Outcome::Say(format!("Board {d}: now the cell (Esc cancels)"));
+        let position = self.position_after(&self.moves());
+        let mv = match position.digit(self.board_digit.take(), d) {
+            Digit::Move(mv) => mv,
+            Digit::Board(b) => {
+                self.board_digit = Some(b);
+                return Outcome::Say(format!("Board {b}: now the cell (Esc cancels)"));
+            }
+            Digit::ClosedBoard(b) => return Outcome::Say(format!("Board {b} is closed")),
+            Digit::NoDigits => {
+                return Outcome::Say(
+                    "On this board ↑ ↓ choose a move and Enter goes into it".into(),
+                );
+            }
         };
-        let name = format!("{board}{d}");
+        let name = mv.to_string();
         let found = self.node().and_then(|n| browse::child_named(n, &name));
         match found {
             Some(i) => {
@@ -362,7 +403,7 @@ impl Browser for UltimateExplore {
         };
         if node.children.get(i).is_none() {
             let moves = self.moves();
-            if self.position_after(&moves).outcome() != GameOutcome::InProgress {
+            if self.position_after(&moves).is_over() {
                 return Outcome::Say("The game is over here: there is nothing below".into());
             }
             return self.search_from_here();
@@ -384,6 +425,13 @@ impl Browser for UltimateExplore {
     }
 
     fn start_stepping(&mut self) -> Outcome {
+        if !self.ultimate() {
+            return Outcome::Say(
+                "Step mode replays Ultimate's iterations; a switches to the textbook searches, \
+                 whose steps s replays"
+                    .into(),
+            );
+        }
         self.board_digit = None;
         self.stepping = Some(Replay::default());
         match self.watched() {
@@ -402,23 +450,24 @@ fn best_child(node: &MctsNode) -> usize {
     node.children.iter().position(|c| c.pv).unwrap_or(0)
 }
 
-/// Does what the worker would for the Ultimate explorer's job.
+/// Does what the worker would for the Monte Carlo explorer's job.
 #[cfg(test)]
-pub(crate) fn answer_ultimate(app: &mut super::App) {
+pub(crate) fn answer_mcts(app: &mut super::App) {
     use crate::explain;
     use crate::tui::app::Event;
     use crate::tui::worker::{EXPLORER_NODES, EXPLORER_SEED, Reply};
     let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     let reply = match app.job() {
-        Some(Job::ExplainUltimate { board, iterations }) => {
-            Reply::ExplainedUltimate(Box::new(explain::explain_ultimate_fitting(
-                &board,
-                iterations,
-                EXPLORER_SEED,
-                EXPLORER_NODES,
-                &cancel,
-            )))
-        }
+        Some(Job::ExplainMcts {
+            position,
+            iterations,
+        }) => Reply::ExplainedMcts(Box::new(explain::explain_mcts_fitting(
+            &position,
+            iterations,
+            EXPLORER_SEED,
+            EXPLORER_NODES,
+            &cancel,
+        ))),
         Some(Job::WatchUltimate { board, steps }) => Reply::Watched(Box::new(
             explain::watch_ultimate_from_start(&board, EXPLORER_SEED, steps, &cancel),
         )),
@@ -435,6 +484,7 @@ mod tests {
     use crate::position::Variant;
     use crate::tui::app::{App, Event, Mode};
     use crate::tui::input::Direction;
+    use crate::ultimate::{Outcome as GameOutcome, UltimateBoard};
 
     /// Two humans at Ultimate after `moves`, with the explorer open and its search answered.
     fn exploring(moves: &[&str]) -> App {
@@ -446,13 +496,12 @@ mod tests {
         }
         let mut app = App::new(session, (80, 24));
         app.update(Action::Explore);
-        answer_ultimate(&mut app);
+        answer_mcts(&mut app);
         app
     }
 
-    fn explore(app: &App) -> &UltimateExplore {
-        app.ultimate_explorer()
-            .expect("the Ultimate explorer is open")
+    fn explore(app: &App) -> &MctsExplore {
+        app.mcts_explorer().expect("the Ultimate explorer is open")
     }
 
     #[test]
@@ -473,7 +522,7 @@ mod tests {
         app.update(Action::Back);
         assert_eq!(app.message(), "Back at the root");
         app.update(Action::Escape);
-        assert!(app.ultimate_explorer().is_none());
+        assert!(app.mcts_explorer().is_none());
         assert_eq!(app.mode(), &Mode::Playing);
         assert_eq!(app.game().history().len(), 1, "nothing played");
     }
@@ -512,12 +561,12 @@ mod tests {
         assert_eq!(app.message(), "Searching: 10,000 iterations…");
         assert_eq!(
             app.job(),
-            Some(Job::ExplainUltimate {
-                board: *explore(&app).root(),
+            Some(Job::ExplainMcts {
+                position: *explore(&app).root(),
                 iterations: 10_000
             })
         );
-        answer_ultimate(&mut app);
+        answer_mcts(&mut app);
         assert_eq!(explore(&app).moves(), ["51"]);
         app.update(Action::Slower);
         assert_eq!(app.message(), "1,000 iterations");
@@ -534,7 +583,7 @@ mod tests {
     fn a_node_not_grown_below_is_searched_again_from_there() {
         let mut app = exploring(&["55"]);
         app.update(Action::Slower);
-        answer_ultimate(&mut app);
+        answer_mcts(&mut app);
         // Follow the least visited moves (↑ from the first wraps to the last) down to a node
         // with nothing below.
         while !explore(&app).node().unwrap().children.is_empty() {
@@ -548,7 +597,7 @@ mod tests {
             "{}",
             app.message()
         );
-        answer_ultimate(&mut app);
+        answer_mcts(&mut app);
         assert_eq!(explore(&app).nested(), 1);
         assert_eq!(
             *explore(&app).root(),
@@ -563,7 +612,7 @@ mod tests {
     fn step_mode_replays_the_first_iterations_and_runs_to_the_end() {
         let mut app = exploring(&["55"]);
         app.update(Action::Slower);
-        answer_ultimate(&mut app);
+        answer_mcts(&mut app);
         app.update(Action::Step);
         assert!(matches!(
             app.job(),
@@ -571,7 +620,7 @@ mod tests {
         ));
         app.update(Action::Move(Direction::Right));
         assert!(app.message().starts_with("Still working out"));
-        answer_ultimate(&mut app);
+        answer_mcts(&mut app);
         assert_eq!(explore(&app).iteration().unwrap().number, 1);
         app.update(Action::Move(Direction::Right));
         assert_eq!(explore(&app).iteration().unwrap().number, 2);
@@ -598,11 +647,11 @@ mod tests {
         app.update(Action::Digit(5));
         app.update(Action::Digit(5));
         app.update(Action::Explore);
-        assert!(matches!(app.job(), Some(Job::ExplainUltimate { .. })));
+        assert!(matches!(app.job(), Some(Job::ExplainMcts { .. })));
         app.update(Action::Move(Direction::Down));
         assert_eq!(app.message(), "Still searching: 1,000 iterations…");
         app.update(Action::Escape);
-        assert!(app.ultimate_explorer().is_none());
+        assert!(app.mcts_explorer().is_none());
         assert!(
             matches!(app.job(), Some(Job::Move { .. })),
             "the AI thinks again"
@@ -635,7 +684,7 @@ mod tests {
         }
         assert!(app.message().starts_with("Move 3 of"), "{}", app.message());
         app.update(Action::Explore);
-        answer_ultimate(&mut app);
+        answer_mcts(&mut app);
         let mut before = UltimateBoard::new();
         for &mv in &app.game().history()[..2] {
             let crate::position::Move::Ultimate(mv) = mv else {
@@ -643,10 +692,70 @@ mod tests {
             };
             before.play(mv).unwrap();
         }
-        assert_eq!(*explore(&app).root(), before);
+        assert_eq!(*explore(&app).root(), Position::Ultimate(before));
         assert!(explore(&app).explanation().is_some());
         app.update(Action::Explore);
         assert!(app.message().starts_with("Move 3 of"), "{}", app.message());
+    }
+
+    #[test]
+    fn on_a_classic_board_a_goes_from_the_textbook_searches_to_the_monte_carlo_tree_and_back() {
+        let session = Session::new(Variant::default(), Player::Human, Player::Human);
+        let mut app = App::new(session, (80, 24));
+        app.update(Action::Digit(5));
+        app.update(Action::Explore);
+        crate::tui::app::answer_searches(&mut app);
+        assert!(app.explorer().is_some(), "the textbook searches first");
+        for _ in 0..4 {
+            app.update(Action::Letter('a'));
+        }
+        assert!(
+            app.message().ends_with("symmetric table"),
+            "{}",
+            app.message()
+        );
+        app.update(Action::Letter('a'));
+        assert_eq!(
+            app.message(),
+            "Algorithm: Monte Carlo tree search (1,000 iterations)"
+        );
+        assert!(matches!(app.job(), Some(Job::ExplainMcts { .. })));
+        answer_mcts(&mut app);
+        let x = explore(&app);
+        assert_eq!(
+            x.node().unwrap().children.len(),
+            8,
+            "every move but the centre"
+        );
+        assert_eq!(x.explanation().unwrap().prior_visits, 0);
+        // One digit names a cell.
+        app.update(Action::Digit(1));
+        assert_eq!(app.message(), "At 1");
+        assert_eq!(explore(&app).node().unwrap().by, Some('O'));
+        app.update(Action::Step);
+        assert!(
+            app.message().starts_with("Step mode replays Ultimate's"),
+            "{}",
+            app.message()
+        );
+        assert!(explore(&app).stepping().is_none());
+        // Back to the textbook searches, kept from before: nothing to search again.
+        app.update(Action::Letter('a'));
+        assert_eq!(app.message(), "Algorithm: minimax");
+        let textbook = app.explorer().expect("the textbook searches again");
+        assert_eq!(textbook.algorithm(), crate::explain::Algorithm::Minimax);
+        assert_eq!(app.job(), None);
+    }
+
+    #[test]
+    fn on_ultimate_a_says_the_monte_carlo_tree_is_all_there_is() {
+        let mut app = exploring(&["55"]);
+        app.update(Action::Letter('a'));
+        assert!(
+            app.message()
+                .starts_with("Ultimate is explored by its Monte Carlo tree")
+        );
+        assert!(app.mcts_explorer().is_some());
     }
 
     #[test]
