@@ -1855,6 +1855,42 @@ fn the_explorer_opens_on_the_position_the_review_shows() {
 }
 
 #[test]
+fn a_past_symmetry_opens_the_monte_carlo_tree_of_a_classic_board_and_a_again_returns() {
+    let mut tui = two_humans();
+    tui.send("5");
+    tui.wait_board(".../.X./...");
+    tui.send("t");
+    tui.wait_text("Every search done");
+    tui.send("aaaa");
+    tui.wait_text("Search explorer · alpha-beta with move ordering and a symmetric table");
+    tui.send("a");
+    tui.wait_text("Search explorer · Monte Carlo tree search · 1,000 iterations");
+    tui.wait_text("Searched 1,000 iterations: a digit or Enter goes into a move");
+    let screen = tui.screen();
+    for text in [
+        "At the start: O to move",
+        "no move prior: every move starts unvisited",
+        "move visits  win%   UCB = rate + explore",
+        "4 │ X │ 6",
+    ] {
+        assert!(screen.contains(text), "{text:?} missing:\n{screen}");
+    }
+    tui.send("1");
+    tui.wait_text("At 1: X to move");
+    tui.send("\x7f");
+    tui.wait_text("Back at the root");
+    tui.send("a");
+    tui.wait_text("Search explorer · minimax");
+    tui.wait_text("Algorithm: minimax");
+    tui.send("t");
+    tui.wait_text("O to move (Player 2)");
+    assert_eq!(tui.board(), ".../.X./...", "nothing was played");
+    tui.send("\x03");
+    assert!(tui.wait_exit());
+    tui.assert_restored();
+}
+
+#[test]
 fn the_ultimate_explorer_shows_the_monte_carlo_tree_descends_and_returns() {
     let mut tui = two_humans_ultimate();
     tui.send("55");
