@@ -588,9 +588,9 @@ pub struct ExplainArgs {
     #[arg(long, value_name = "N")]
     pub seed: Option<u64>,
 
-    /// With --ultimate: after the iterations, run this many more one at a time and show each:
-    /// the walk down the tree with every choice's UCB scores, the node expanded, the random
-    /// game and its result, and the backup (text only)
+    /// With --algorithm mcts or --ultimate: after the iterations, run this many more one at a
+    /// time and show each: the walk down the tree with every choice's UCB scores, the node
+    /// expanded, the random game and its result, and the backup (text only)
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..=1000))]
     pub steps: Option<u64>,
 }

@@ -68,7 +68,7 @@ pub mod value;
 
 pub use evaluate::{Evaluator, RandomGames};
 pub use game::{Ended, SearchGame};
-use playouts::{DRAW, playout_from};
+use playouts::DRAW;
 pub use playouts::{Playouts, playout, playout_with, uniform_playout};
 
 /// The default cap on the tree: 4 Mi nodes, 64 MiB.

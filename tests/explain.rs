@@ -611,6 +611,39 @@ fn a_classic_board_shows_the_monte_carlo_tree_with_consistent_visits_and_ucb_sco
 }
 
 #[test]
+fn steps_on_a_classic_board_show_each_iterations_walk_and_random_game() {
+    let out = explain_out(&[
+        "X../.O./...",
+        "--algorithm",
+        "mcts",
+        "--iterations",
+        "20",
+        "--steps",
+        "3",
+    ]);
+    assert!(
+        out.starts_with("Monte Carlo tree search from X../.O./...: 20 iterations, seed 1, then 3 more one at a time"),
+        "{out}"
+    );
+    for n in 21..=23 {
+        assert!(out.contains(&format!("iteration {n}")), "{n}: {out}");
+    }
+    assert!(out.contains("playout from"), "{out}");
+    // The last backup leaves the root as a search of 23 iterations shows it.
+    let walk = last_backup(&out);
+    let json: Json = serde_json::from_str(&explain_out(&[
+        "X../.O./...",
+        "--algorithm",
+        "mcts",
+        "--iterations",
+        "23",
+        "--json",
+    ]))
+    .unwrap();
+    assert_eq!(json["tree"]["visits"].as_u64(), Some(walk[0].2));
+}
+
+#[test]
 fn the_monte_carlo_tree_of_a_classic_board_proves_a_win_in_one_and_leads_with_it() {
     // X to move completes the top row at c3, and nothing else wins at once.
     for board in ["XX./OO./...", "X.X/O../O..", "XO./XO./..."] {
@@ -770,8 +803,8 @@ fn monte_carlo_flags_need_the_monte_carlo_search_and_ultimate_takes_no_textbook_
         let why = refusal(&[&flag[..], &["--algorithm", "table"]].concat());
         assert!(why.contains("add --algorithm mcts"), "{flag:?}: {why}");
     }
-    let why = refusal(&["--steps", "1", "--algorithm", "mcts"]);
-    assert!(why.contains("add --ultimate"), "{why}");
+    let why = refusal(&["--steps", "1"]);
+    assert!(why.contains("add --algorithm mcts"), "{why}");
     let why = refusal(&["--ultimate", "--algorithm", "alphabeta"]);
     assert!(why.contains("drop --algorithm"), "{why}");
     assert!(

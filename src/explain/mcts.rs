@@ -188,33 +188,18 @@ fn explained<G: SearchGame, E: Evaluator<G>>(
 }
 
 /// Searches `board` for `iterations` iterations seeded with `seed`, then runs `steps` more one
-/// at a time and reports what each did (fewer once the root is proven: the search stops there).
-/// The same seed gives the same iterations; the tree after them is the tree of a search of
-/// `iterations + steps` iterations. The search is [`explain`]'s.
-pub fn watch(
-    board: &UltimateBoard,
-    iterations: u64,
-    seed: u64,
-    steps: u64,
-) -> Result<Vec<Iteration>, ExplainError> {
-    watch_until(
-        board,
-        iterations,
-        seed,
-        steps,
-        &Arc::new(AtomicBool::new(false)),
-    )
-}
-
-/// [`watch`], given up with [`ExplainError::Cancelled`] soon after `cancel` is raised. With
-/// no iterations before the steps, they are the search's first.
-pub fn watch_until(
-    board: &UltimateBoard,
+/// at a time and reports what each did (fewer once the root is proven: the search stops there),
+/// given up with [`ExplainError::Cancelled`] soon after `cancel` is raised. The same seed gives
+/// the same iterations; the tree after them is the tree of a search of `iterations + steps`
+/// iterations; with no iterations before the steps, they are the search's first. The search
+/// is [`explain`]'s.
+pub fn watch_until<G: Explained>(
+    board: &G,
     iterations: u64,
     seed: u64,
     steps: u64,
     cancel: &Arc<AtomicBool>,
-) -> Result<Vec<Iteration>, ExplainError> {
+) -> Result<Vec<Iteration<G::Move>>, ExplainError> {
     let mut mcts = searched(board, iterations, seed, Some(cancel))?;
     let mut watched = Vec::new();
     for _ in 0..steps {

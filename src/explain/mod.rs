@@ -26,8 +26,8 @@ use std::sync::atomic::AtomicBool;
 
 use serde::Serialize;
 
-use crate::position::Position;
-use crate::ultimate::UltimateBoard;
+use crate::mcts::Iteration;
+use crate::position::{Move, Position};
 
 pub use mcts::{Explained, MctsExplanation, MctsNode};
 pub use steps::{Step, StepKind, done_children, node_at, progress, steps};
@@ -333,17 +333,22 @@ pub fn explain_mcts(
     mcts::explain(board, iterations, seed, limits)
 }
 
-/// Ultimate tic-tac-toe's Monte Carlo tree search ([`explain_mcts`]) after `iterations`
-/// iterations seeded with `seed`, watched for `steps` more, one at a time: each one's walk down the tree with its
+/// The Monte Carlo tree search of [`explain_mcts`] after `iterations` iterations seeded with
+/// `seed`, watched for `steps` more, one at a time: each one's walk down the tree with its
 /// UCB1 scores, its expansion, its random game and its backup.
-pub fn watch_ultimate(
+pub fn watch_mcts(
     position: &Position,
     iterations: u64,
     seed: u64,
     steps: u64,
-) -> Result<Vec<crate::mcts::Iteration>, ExplainError> {
-    let board = position.ultimate().ok_or(ExplainError::Unsupported)?;
-    mcts::watch(board, iterations, seed, steps)
+) -> Result<Vec<Iteration<Move>>, ExplainError> {
+    watch_mcts_until(
+        position,
+        iterations,
+        seed,
+        steps,
+        &Arc::new(AtomicBool::new(false)),
+    )
 }
 
 /// The Monte Carlo tree of [`explain_mcts`] for the explorer: recorded as deep as `max_nodes`
@@ -362,15 +367,28 @@ pub fn explain_mcts_fitting(
     mcts::explain_fitting(board, iterations, seed, max_nodes, cancel)
 }
 
-/// The first `steps` iterations of a search of `board` seeded with `seed`, watched one at a
-/// time as [`watch_ultimate`] watches them; given up soon after `cancel` is raised.
-pub fn watch_ultimate_from_start(
-    board: &UltimateBoard,
+/// [`watch_mcts`], given up soon after `cancel` is raised; with no iterations before the
+/// steps, they are the search's first (the explorer's step mode).
+pub fn watch_mcts_until(
+    position: &Position,
+    iterations: u64,
     seed: u64,
     steps: u64,
     cancel: &Arc<AtomicBool>,
-) -> Result<Vec<crate::mcts::Iteration>, ExplainError> {
-    mcts::watch_until(board, 0, seed, steps, cancel)
+) -> Result<Vec<Iteration<Move>>, ExplainError> {
+    let watched = if let Some(board) = position.classic() {
+        mcts::watch_until(board, iterations, seed, steps, cancel)?
+            .into_iter()
+            .map(|i| i.map(Move::from))
+            .collect()
+    } else {
+        let board = position.ultimate().ok_or(ExplainError::Unsupported)?;
+        mcts::watch_until(board, iterations, seed, steps, cancel)?
+            .into_iter()
+            .map(|i| i.map(Move::from))
+            .collect()
+    };
+    Ok(watched)
 }
 
 /// [`explain`], given up with [`ExplainError::Cancelled`] soon after `cancel` is raised.

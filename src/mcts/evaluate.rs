@@ -41,6 +41,18 @@ pub trait Evaluator<G: SearchGame> {
         prior_visits: u32,
         rng: &mut fastrand::Rng,
     ) -> u32;
+
+    /// Whether [`Evaluator::leaf`] plays one random game, which [`Evaluator::traced`] can show.
+    fn plays_random_games(&self) -> bool {
+        false
+    }
+
+    /// The random game [`Evaluator::leaf`] would play from `position` on `rng`, its moves as
+    /// indices, playing it on both; `None` for an evaluator that plays none. For a search
+    /// watched one iteration at a time.
+    fn traced(&self, _position: &mut G, _rng: &mut fastrand::Rng) -> Option<Vec<u8>> {
+        None
+    }
 }
 
 /// Uniformly random games to the end as the value of a leaf, and no prior: the textbook
@@ -58,20 +70,43 @@ impl<G: SearchGame> Evaluator<G> for RandomGames {
     }
 
     fn leaf(&self, position: &mut G, _: u32, _: u32, _: u32, rng: &mut fastrand::Rng) -> u32 {
-        let mut legal: Vec<u8> = Vec::new();
-        loop {
-            let mover = position.side();
-            legal.clear();
-            legal.extend(position.legal_indices());
-            let index = legal[rng.usize(..legal.len())];
-            let winner = match position.apply_index(index) {
-                None => continue,
-                Some(Ended::Drawn) => return HALF,
-                Some(Ended::Won) => mover,
-                Some(Ended::Lost) => mover ^ 1,
-            };
-            return if winner == 0 { 2 * HALF } else { 0 };
+        random_game(position, rng, &mut None)
+    }
+
+    fn plays_random_games(&self) -> bool {
+        true
+    }
+
+    fn traced(&self, position: &mut G, rng: &mut fastrand::Rng) -> Option<Vec<u8>> {
+        let mut moves = Some(Vec::new());
+        random_game(position, rng, &mut moves);
+        moves
+    }
+}
+
+/// A uniformly random game from `position` to its end, its moves' indices pushed onto
+/// `trace` if there is one: the units of score X earns.
+fn random_game<G: SearchGame>(
+    position: &mut G,
+    rng: &mut fastrand::Rng,
+    trace: &mut Option<Vec<u8>>,
+) -> u32 {
+    let mut legal: Vec<u8> = Vec::new();
+    loop {
+        let mover = position.side();
+        legal.clear();
+        legal.extend(position.legal_indices());
+        let index = legal[rng.usize(..legal.len())];
+        if let Some(moves) = trace {
+            moves.push(index);
         }
+        let winner = match position.apply_index(index) {
+            None => continue,
+            Some(Ended::Drawn) => return HALF,
+            Some(Ended::Won) => mover,
+            Some(Ended::Lost) => mover ^ 1,
+        };
+        return if winner == 0 { 2 * HALF } else { 0 };
     }
 }
 

@@ -136,6 +136,15 @@ impl Evaluator<UltimateBoard> for UltimateEval {
             }
         }
     }
+
+    fn plays_random_games(&self) -> bool {
+        self.leaf == Leaf::Playout
+    }
+
+    fn traced(&self, board: &mut UltimateBoard, rng: &mut fastrand::Rng) -> Option<Vec<u8>> {
+        self.plays_random_games()
+            .then(|| super::step::traced_playout(board, rng).0)
+    }
 }
 
 pub(super) fn prior(board: &UltimateBoard, after: &UltimateBoard, mv: usize, over: bool) -> f32 {

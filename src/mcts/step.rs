@@ -7,7 +7,7 @@
 #![allow(clippy::cast_precision_loss)]
 
 use super::playouts::{greedy_move, result};
-use super::{HALF, Leaf, Mcts, Node, Proof, Proven, playout_from};
+use super::{Evaluator, HALF, Mcts, Node, Proof, Proven, SearchGame};
 use crate::ultimate::{Move, UltimateBoard};
 
 /// How a child stood when its parent chose among them.
@@ -33,10 +33,11 @@ impl Score {
     }
 }
 
-/// A child of a node on the walk, as it stood when the walk chose among its siblings.
+/// A child of a node on the walk, as it stood when the walk chose among its siblings; `M` is
+/// the rule set's move.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Candidate {
-    pub mv: Move,
+pub struct Candidate<M = Move> {
+    pub mv: M,
     pub visits: u32,
     /// Half-points won by its mover: 2 a win, 1 a draw.
     pub score: u32,
@@ -48,9 +49,9 @@ pub struct Candidate {
 
 /// One node on the walk, root first.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Walked {
+pub struct Walked<M = Move> {
     /// The move into the node (`None` at the root).
-    pub mv: Option<Move>,
+    pub mv: Option<M>,
     /// Visits and half-points before the iteration and after its backup.
     pub before: (u32, u32),
     pub after: (u32, u32),
@@ -60,36 +61,78 @@ pub struct Walked {
     pub children: usize,
     pub proven_after: Option<Proven>,
     /// The children the walk chose among here, in the tree's order (empty at the last node).
-    pub choices: Vec<Candidate>,
+    pub choices: Vec<Candidate<M>>,
 }
 
 /// How the iteration's game ended below the last node of the walk.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Ending {
+pub enum Ending<M = Move> {
     /// The last node is proven: its result is known without a random game.
     Proven(Proven),
     /// A random game from the last node's position: its moves, or `None` if replaying it
     /// with the same random numbers did not give the game the search played.
-    Playout(Option<Vec<Move>>),
+    Playout(Option<Vec<M>>),
 }
 
 /// What one iteration did.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Iteration {
+pub struct Iteration<M = Move> {
     /// The iteration's number in the search, from 1.
     pub number: u64,
-    pub walk: Vec<Walked>,
-    pub ending: Ending,
+    pub walk: Vec<Walked<M>>,
+    pub ending: Ending<M>,
 }
 
-impl Mcts {
+impl<M> Iteration<M> {
+    /// The same iteration with its moves turned into `N`s by `f` (for a front end that holds
+    /// the moves of every rule set in one type).
+    pub fn map<N>(self, f: impl Fn(M) -> N) -> Iteration<N> {
+        let walk = self
+            .walk
+            .into_iter()
+            .map(|w| Walked {
+                mv: w.mv.map(&f),
+                before: w.before,
+                after: w.after,
+                expanded: w.expanded,
+                children: w.children,
+                proven_after: w.proven_after,
+                choices: w
+                    .choices
+                    .into_iter()
+                    .map(|c| Candidate {
+                        mv: f(c.mv),
+                        visits: c.visits,
+                        score: c.score,
+                        proven: c.proven,
+                        ucb: c.ucb,
+                        chosen: c.chosen,
+                    })
+                    .collect(),
+            })
+            .collect();
+        let ending = match self.ending {
+            Ending::Proven(p) => Ending::Proven(p),
+            Ending::Playout(moves) => {
+                Ending::Playout(moves.map(|m| m.into_iter().map(&f).collect()))
+            }
+        };
+        Iteration {
+            number: self.number,
+            walk,
+            ending,
+        }
+    }
+}
+
+impl<G: SearchGame, E: Evaluator<G>> Mcts<G, E> {
     /// Runs one more iteration of the last search, from its root and on its random numbers, as
     /// if it had been given one more iteration, and reports it. `None` before any search and
     /// once the root is proven (the search would have stopped), and for a search that values
     /// leaves otherwise than by a random game (see [`Leaf`]): a step shows the random game.
-    pub fn step(&mut self) -> Option<Iteration> {
+    pub fn step(&mut self) -> Option<Iteration<G::Move>> {
         let root = self.root?;
-        if self.eval.leaf != Leaf::Playout
+        if !self.eval.plays_random_games()
             || self.nodes.is_empty()
             || self.nodes[0].first == 0
             || self.finished(false)
@@ -125,8 +168,7 @@ impl Mcts {
             _ => {
                 let mut board = root;
                 for w in &walk[1..] {
-                    let mv = w.mv.expect("below the root").index();
-                    board.apply(mv / 9, mv % 9);
+                    board.apply_index(G::index_of(w.mv.expect("below the root")));
                 }
                 Ending::Playout(self.replay(&walk, &path, board, rng))
             }
@@ -161,7 +203,8 @@ impl Mcts {
         node: usize,
         added: u32,
         next: Option<(usize, u32)>,
-    ) -> Walked {
+    ) -> Walked<G::Move> {
+        let root = self.root.as_ref().expect("a search ran");
         let was = self.at_choice(before, node, added);
         let now = self.nodes[node];
         let expanded = was.first == 0 && now.first != 0;
@@ -172,7 +215,7 @@ impl Mcts {
                 .map(|c| {
                     let n = self.at_choice(before, c, next_added);
                     Candidate {
-                        mv: Move::from_index(usize::from(n.mv)).expect("a valid move"),
+                        mv: root.move_at(n.mv),
                         visits: n.visits,
                         score: n.score / HALF,
                         proven: proven(n),
@@ -183,9 +226,7 @@ impl Mcts {
                 .collect(),
         };
         Walked {
-            mv: (node != 0)
-                .then(|| Move::from_index(usize::from(now.mv)))
-                .flatten(),
+            mv: (node != 0).then(|| root.move_at(now.mv)),
             before: (was.visits, was.score / HALF),
             after: (now.visits, now.score / HALF),
             expanded,
@@ -219,22 +260,23 @@ impl Mcts {
     /// unless the replay ends where the search's own random game does on the same numbers.
     fn replay(
         &self,
-        walk: &[Walked],
+        walk: &[Walked<G::Move>],
         path: &[usize],
-        board: UltimateBoard,
+        board: G,
         mut rng: fastrand::Rng,
-    ) -> Option<Vec<Move>> {
+    ) -> Option<Vec<G::Move>> {
         for (w, &node) in walk.iter().zip(path) {
             if w.expanded {
                 let mut scratch = vec![0u8; usize::from(self.nodes[node].count)];
                 rng.shuffle(&mut scratch);
             }
         }
-        let (mut real, mut real_rng) = (board, rng.clone());
-        let result = playout_from(&mut real, self.eval.playouts, &mut real_rng);
-        let (mut traced, mut traced_rng) = (board, rng);
-        let (moves, traced_result) = traced_playout(&mut traced, &mut traced_rng);
-        (real == traced && result == traced_result && real_rng == traced_rng).then_some(moves)
+        let (mut traced, mut traced_rng) = (board, rng.clone());
+        let moves = self.eval.traced(&mut traced, &mut traced_rng)?;
+        let (mut real, mut real_rng) = (board, rng);
+        self.eval.leaf(&mut real, 0, 0, 0, &mut real_rng);
+        (real == traced && real_rng == traced_rng)
+            .then(|| moves.into_iter().map(|i| board.move_at(i)).collect())
     }
 }
 
@@ -248,15 +290,15 @@ fn proven(n: Node) -> Option<Proven> {
     }
 }
 
-/// The search's random game from `board`, move by move: the same choices on the same random
-/// numbers as its greedy playouts, with the moves kept. [`Mcts::step`] checks it against the
-/// search's own (a search with other playouts gives no moves).
-fn traced_playout(board: &mut UltimateBoard, rng: &mut fastrand::Rng) -> (Vec<Move>, u8) {
+/// Ultimate's random game from `board`, move by move (as indices): the same choices on the
+/// same random numbers as its greedy playouts, with the moves kept. [`Mcts::step`] checks it
+/// against the search's own (a search with other playouts gives no moves).
+pub(super) fn traced_playout(board: &mut UltimateBoard, rng: &mut fastrand::Rng) -> (Vec<u8>, u8) {
     let mut moves = Vec::new();
     loop {
         let side = board.side();
         let (b, c) = greedy_move(board, side, rng);
-        moves.extend(Move::from_index(b * 9 + c));
+        moves.push((b * 9 + c) as u8);
         if board.apply(b, c) {
             return (moves, result(board, side));
         }

@@ -52,19 +52,14 @@ pub const DEFAULT_ITERATIONS: u64 = 1000;
 pub const DEFAULT_SEED: u64 = 1;
 
 /// Why the flags given do not go together, if they do not: the Monte Carlo flags need the
-/// Monte Carlo tree search, the steps need Ultimate's, Ultimate has no textbook search, and
-/// the steps are text.
+/// Monte Carlo tree search, Ultimate has no textbook search, and the steps are text.
 fn conflict(options: &Options) -> Option<&'static str> {
-    let flags = options.iterations.is_some() || options.seed.is_some();
+    let flags = options.iterations.is_some() || options.seed.is_some() || options.steps.is_some();
     let textbook = options.algorithm.is_some_and(|a| a != Algorithm::Mcts);
-    if !options.ultimate && options.steps.is_some() {
+    if !options.ultimate && flags && options.algorithm != Some(Algorithm::Mcts) {
         Some(
-            "--steps shows the iterations of Ultimate's search one at a time: add --ultimate, or drop it",
-        )
-    } else if !options.ultimate && flags && options.algorithm != Some(Algorithm::Mcts) {
-        Some(
-            "--iterations and --seed set the Monte Carlo tree search: add --algorithm mcts \
-             (or --ultimate), or drop them",
+            "--iterations, --seed and --steps set the Monte Carlo tree search: add \
+             --algorithm mcts (or --ultimate), or drop them",
         )
     } else if options.ultimate && textbook {
         Some(
@@ -168,7 +163,7 @@ fn monte_carlo(
     let iterations = options.iterations.unwrap_or(DEFAULT_ITERATIONS);
     let seed = options.seed.unwrap_or(DEFAULT_SEED);
     if let Some(steps) = options.steps {
-        return match explain::watch_ultimate(position, iterations, seed, steps) {
+        return match explain::watch_mcts(position, iterations, seed, steps) {
             Ok(watched) => {
                 let c = crate::mcts::EXPLORATION;
                 let text = explain_watch::plain(position, iterations, seed, c, &watched);

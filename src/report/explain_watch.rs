@@ -1,4 +1,4 @@
-//! `tictactoe explain --ultimate --steps K`: iterations of the Monte Carlo tree search, one at a
+//! `tictactoe explain --algorithm mcts --steps K` (or `--ultimate`): iterations of the Monte Carlo tree search, one at a
 //! time ([`crate::mcts::Iteration`]), as text: the walk down the tree with each choice's UCB1
 //! scores, the node expanded, the random game and its result, and the backup.
 
@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use crate::board::Mark;
 use crate::mcts::{Candidate, Ending, Iteration, Proven, Score, Walked};
-use crate::position::Position;
+use crate::position::{Move, Position};
 
 /// Children listed at each choice besides the one taken: the best scored.
 const RIVALS: usize = 3;
@@ -17,7 +17,7 @@ pub fn plain(
     iterations: u64,
     seed: u64,
     exploration: f32,
-    watched: &[Iteration],
+    watched: &[Iteration<Move>],
 ) -> String {
     let mut s = String::new();
     let _ = writeln!(
@@ -49,7 +49,7 @@ fn mover(to_move: Mark, depth: usize) -> Mark {
 }
 
 /// `X 55`, or `root` at depth 0.
-fn name(w: &Walked, to_move: Mark, depth: usize) -> String {
+fn name(w: &Walked<Move>, to_move: Mark, depth: usize) -> String {
     match w.mv {
         Some(mv) => format!("{} {mv}", mover(to_move, depth).symbol()),
         None => "root".to_string(),
@@ -75,7 +75,7 @@ fn rate(score: u32, visits: u32) -> String {
 }
 
 /// One iteration: its selection, expansion, playout and backup.
-fn iteration_text(s: &mut String, it: &Iteration, to_move: Mark) {
+fn iteration_text(s: &mut String, it: &Iteration<Move>, to_move: Mark) {
     let _ = writeln!(s, "iteration {}", it.number);
     let _ = writeln!(s, "  selection:");
     for (depth, w) in it.walk.iter().enumerate() {
@@ -108,7 +108,7 @@ fn iteration_text(s: &mut String, it: &Iteration, to_move: Mark) {
 }
 
 /// The node the iteration expanded (or why none), then its random game and the result.
-fn expansion_and_playout_text(s: &mut String, it: &Iteration, to_move: Mark) {
+fn expansion_and_playout_text(s: &mut String, it: &Iteration<Move>, to_move: Mark) {
     let (depth, last) = it.walk.iter().enumerate().next_back().expect("a walk");
     let _ = match it.walk.iter().enumerate().find(|(_, w)| w.expanded) {
         Some((d, w)) => writeln!(
@@ -168,8 +168,8 @@ fn proven_text(p: Proven) -> String {
 }
 
 /// The move taken and the best scored of the others, then how many more.
-fn choices_text(s: &mut String, choices: &[Candidate], by: Mark) {
-    let mut order: Vec<&Candidate> = choices.iter().collect();
+fn choices_text(s: &mut String, choices: &[Candidate<Move>], by: Mark) {
+    let mut order: Vec<&Candidate<Move>> = choices.iter().collect();
     // Taken at once first, then by UCB1, skipped last; ties keep the tree's order.
     order.sort_by(|a, b| rank(b).total_cmp(&rank(a)));
     let mut shown = 0;
@@ -185,7 +185,7 @@ fn choices_text(s: &mut String, choices: &[Candidate], by: Mark) {
 }
 
 /// A candidate's place in the order the search prefers them.
-fn rank(c: &Candidate) -> f32 {
+fn rank(c: &Candidate<Move>) -> f32 {
     match c.ucb {
         Score::Untried | Score::ProvenWin => f32::INFINITY,
         Score::Ucb { .. } => c.ucb.ucb().unwrap_or(0.0),
@@ -194,7 +194,7 @@ fn rank(c: &Candidate) -> f32 {
 }
 
 /// One move of a choice: its score, its visits, and whether it was taken.
-fn candidate(c: &Candidate, by: Mark) -> String {
+fn candidate(c: &Candidate<Move>, by: Mark) -> String {
     let score = match c.ucb {
         // A proven draw below the root is scored at its value, ½.
         Score::Ucb { rate, exploration } => format!(

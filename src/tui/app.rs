@@ -293,7 +293,7 @@ impl App {
                 self.explained(algorithm, *result);
             }
             (Some(Job::ExplainMcts { .. }), reply @ Reply::ExplainedMcts(_))
-            | (Some(Job::WatchUltimate { .. }), reply @ Reply::Watched(_)) => {
+            | (Some(Job::WatchMcts { .. }), reply @ Reply::Watched(_)) => {
                 self.explained_mcts(reply);
             }
             (Some(Job::Review { .. }), Reply::Progress { done, total }) => {
@@ -642,7 +642,7 @@ mod tests {
                     .map(|(c, v)| (Move::Classic(c), v))
                     .collect(),
             ),
-            Job::Explain { .. } | Job::ExplainMcts { .. } | Job::WatchUltimate { .. } => {
+            Job::Explain { .. } | Job::ExplainMcts { .. } | Job::WatchMcts { .. } => {
                 panic!("the explorer's tests answer its searches")
             }
             Job::Review { record } => {

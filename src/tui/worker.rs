@@ -20,7 +20,6 @@ use crate::position::{Move, Position};
 use crate::record::Record;
 use crate::report::review::{self, Judgement};
 use crate::search::Value;
-use crate::ultimate::UltimateBoard;
 
 /// Work for the AI.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -36,7 +35,7 @@ pub enum Job {
     /// The Monte Carlo tree of `position` after `iterations` iterations, for the explorer.
     ExplainMcts { position: Position, iterations: u64 },
     /// The first `steps` iterations of that search, one at a time, for its step mode.
-    WatchUltimate { board: UltimateBoard, steps: u64 },
+    WatchMcts { position: Position, steps: u64 },
 }
 
 /// The most nodes of one recorded tree the explorer keeps: a deeper tree is recorded to a
@@ -76,7 +75,7 @@ pub enum Reply {
     /// The Monte Carlo tree for the explorer.
     ExplainedMcts(Box<Result<MctsExplanation, ExplainError>>),
     /// The iterations of the explorer's step mode.
-    Watched(Box<Result<Vec<Iteration>, ExplainError>>),
+    Watched(Box<Result<Vec<Iteration<Move>>, ExplainError>>),
     /// The worker thread died (a bug): no answer will come.
     Failed,
 }
@@ -158,13 +157,8 @@ impl Worker {
                                 &cancel,
                             ),
                         ))),
-                        Job::WatchUltimate { board, steps } => Some(Reply::Watched(Box::new(
-                            explain::watch_ultimate_from_start(
-                                &board,
-                                EXPLORER_SEED,
-                                steps,
-                                &cancel,
-                            ),
+                        Job::WatchMcts { position, steps } => Some(Reply::Watched(Box::new(
+                            explain::watch_mcts_until(&position, 0, EXPLORER_SEED, steps, &cancel),
                         ))),
                     };
                     // A cancelled search's result means nothing.
@@ -274,6 +268,7 @@ impl Drop for Worker {
 mod tests {
     use super::*;
     use crate::board::{Board, Rules};
+    use crate::ultimate::UltimateBoard;
     use std::sync::mpsc::RecvTimeoutError;
 
     fn worker() -> (Worker, Receiver<(u64, Reply)>) {
@@ -347,7 +342,10 @@ mod tests {
             iterations: 100_000_000,
         }));
         thread::sleep(Duration::from_millis(50));
-        worker.want(Some(Job::WatchUltimate { board, steps: 50 }));
+        worker.want(Some(Job::WatchMcts {
+            position: Position::Ultimate(board),
+            steps: 50,
+        }));
         // The endless search is dropped: the next answer is the iterations'.
         let (id, reply) = rx.recv_timeout(Duration::from_secs(20)).unwrap();
         assert!(worker.accept(id, &reply), "{reply:?} answers the new job");

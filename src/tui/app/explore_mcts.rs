@@ -7,7 +7,7 @@
 use crate::explain::{ExplainError, MctsExplanation, MctsNode};
 use crate::keypad::Digit;
 use crate::mcts::Iteration;
-use crate::position::Position;
+use crate::position::{Move, Position};
 use crate::text::grouped;
 use crate::tui::input::Action;
 use crate::tui::worker::Job;
@@ -30,6 +30,9 @@ const KEYS: &str = "Two digits (board, cell) or Enter go into a move, Backspace 
 const CLASSIC_KEYS: &str =
     "A digit or Enter goes into a move, Backspace backs up, a switches the search";
 
+/// The iterations step mode replays, or why there are none.
+type Watched = Result<Vec<Iteration<Move>>, ExplainError>;
+
 /// The explorer's state on the Monte Carlo tree of a position.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MctsExplore {
@@ -48,7 +51,7 @@ pub struct MctsExplore {
     /// The board typed as the first of a move's two digits.
     board_digit: Option<u8>,
     /// The iterations step mode replays, with how many were asked for.
-    watched: Option<(u64, Result<Vec<Iteration>, ExplainError>)>,
+    watched: Option<(u64, Watched)>,
     /// Step mode: where the replay of the search's first iterations stands.
     stepping: Option<Replay>,
     /// The explorations this one was opened from, by searching again below a recorded tree.
@@ -161,7 +164,7 @@ impl MctsExplore {
     }
 
     /// The replayed iterations, once they have arrived.
-    pub fn watched(&self) -> Option<&Result<Vec<Iteration>, ExplainError>> {
+    pub fn watched(&self) -> Option<&Result<Vec<Iteration<Move>>, ExplainError>> {
         match &self.watched {
             Some((n, result)) if *n == self.steps_asked() => Some(result),
             _ => None,
@@ -169,19 +172,16 @@ impl MctsExplore {
     }
 
     /// The iteration on screen in step mode.
-    pub fn iteration(&self) -> Option<&Iteration> {
+    pub fn iteration(&self) -> Option<&Iteration<Move>> {
         let at = self.stepping?.at;
         self.watched()?.as_ref().ok()?.get(at)
     }
 
     /// What the worker should work out: step mode's iterations, or the search on screen.
     pub(super) fn job(&self) -> Option<Job> {
-        if let Some(&board) = self.root.ultimate()
-            && self.stepping.is_some()
-            && self.watched().is_none()
-        {
-            return Some(Job::WatchUltimate {
-                board,
+        if self.stepping.is_some() && self.watched().is_none() {
+            return Some(Job::WatchMcts {
+                position: self.root,
                 steps: self.steps_asked(),
             });
         }
@@ -213,7 +213,7 @@ impl MctsExplore {
     /// Takes step mode's iterations from the worker.
     pub(super) fn watched_arrived(
         &mut self,
-        result: Result<Vec<Iteration>, ExplainError>,
+        result: Result<Vec<Iteration<Move>>, ExplainError>,
     ) -> String {
         let message = match &result {
             Ok(steps) if steps.is_empty() => "The search has nothing to do here".to_string(),
@@ -425,13 +425,6 @@ impl Browser for MctsExplore {
     }
 
     fn start_stepping(&mut self) -> Outcome {
-        if !self.ultimate() {
-            return Outcome::Say(
-                "Step mode replays Ultimate's iterations; a switches to the textbook searches, \
-                 whose steps s replays"
-                    .into(),
-            );
-        }
         self.board_digit = None;
         self.stepping = Some(Replay::default());
         match self.watched() {
@@ -468,8 +461,8 @@ pub(crate) fn answer_mcts(app: &mut super::App) {
             EXPLORER_NODES,
             &cancel,
         ))),
-        Some(Job::WatchUltimate { board, steps }) => Reply::Watched(Box::new(
-            explain::watch_ultimate_from_start(&board, EXPLORER_SEED, steps, &cancel),
+        Some(Job::WatchMcts { position, steps }) => Reply::Watched(Box::new(
+            explain::watch_mcts_until(&position, 0, EXPLORER_SEED, steps, &cancel),
         )),
         other => panic!("no Ultimate search asked for: {other:?}"),
     };
@@ -614,10 +607,7 @@ mod tests {
         app.update(Action::Slower);
         answer_mcts(&mut app);
         app.update(Action::Step);
-        assert!(matches!(
-            app.job(),
-            Some(Job::WatchUltimate { steps: 100, .. })
-        ));
+        assert!(matches!(app.job(), Some(Job::WatchMcts { steps: 100, .. })));
         app.update(Action::Move(Direction::Right));
         assert!(app.message().starts_with("Still working out"));
         answer_mcts(&mut app);
@@ -732,12 +722,20 @@ mod tests {
         app.update(Action::Digit(1));
         assert_eq!(app.message(), "At 1");
         assert_eq!(explore(&app).node().unwrap().by, Some('O'));
+        // Step mode replays the search's first iterations, random games and all.
         app.update(Action::Step);
-        assert!(
-            app.message().starts_with("Step mode replays Ultimate's"),
-            "{}",
-            app.message()
-        );
+        assert!(matches!(
+            app.job(),
+            Some(Job::WatchMcts { steps: 1_000, .. })
+        ));
+        answer_mcts(&mut app);
+        let first = explore(&app).iteration().unwrap();
+        assert_eq!(first.number, 1);
+        assert!(matches!(
+            first.ending,
+            crate::mcts::Ending::Playout(Some(_))
+        ));
+        app.update(Action::Escape);
         assert!(explore(&app).stepping().is_none());
         // Back to the textbook searches, kept from before: nothing to search again.
         app.update(Action::Letter('a'));

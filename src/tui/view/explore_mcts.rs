@@ -57,13 +57,17 @@ pub(super) const HELP: [&str; 13] = [
 pub(super) const SHORT_HELP: [&str; 7] =
     short_help("55 Enter   into a move", "+ -        iterations");
 
-/// The explorer's keys on a classic board, where `a` goes on to the textbook searches.
-const CLASSIC_HELP: [&str; 8] = [
+/// The explorer's keys on a classic board, where `a` goes back to the textbook searches.
+const CLASSIC_HELP: [&str; 12] = [
     "1-9 Enter →  go into a move (↑ ↓ choose one)",
     HELP_BACK,
     "+ -          more or fewer iterations",
     "a            back to the textbook searches",
-    "             (step mode replays those)",
+    "s            step mode: the first iterations",
+    HELP_RUN,
+    "→ ←          step mode: one iteration on, back",
+    "1 7          step mode: to the end, the start",
+    HELP_SPEED,
     HELP_CLOSE,
     HELP_QUIT,
     HELP_END,
@@ -101,7 +105,7 @@ pub(super) fn draw(
     let keys = if explore.ultimate() {
         "55 or ↑ ↓ Enter: into · Bksp back · + - iterations · s step · t close · ? keys"
     } else {
-        "↑ ↓ Enter: into · Bksp back · + - iterations · a algorithm · t close · ? keys"
+        "↑ ↓ Enter: into · Bksp back · + - iterations · a algorithm · s step · ? keys"
     };
     foot(frame, app, busy, explore.stepping().is_some(), keys);
 }
@@ -167,18 +171,8 @@ fn browse_view(frame: &mut Frame, explore: &MctsExplore, palette: Palette) {
         .and_then(|n| n.children.get(explore.selected()))
         .and_then(|c| c.mv.as_deref())
         .and_then(|m| board.parse_move(m).ok());
-    match (&board, selected) {
-        (Position::Ultimate(b), Some(PositionMove::Ultimate(mv))) => {
-            draw_board(frame, b, &[mv], palette);
-        }
-        (Position::Ultimate(b), _) => draw_board(frame, b, &[], palette),
-        (Position::Classic(b), Some(PositionMove::Classic(cell))) => {
-            draw_classic(frame, b, Some(cell), palette);
-        }
-        (Position::Classic(b), _) => {
-            draw_classic(frame, b, None, palette);
-        }
-    }
+    let marked: Vec<PositionMove> = selected.into_iter().collect();
+    draw_position(frame, &board, &marked, palette);
     let at = if moves.is_empty() {
         "the start".to_string()
     } else {
@@ -302,9 +296,6 @@ fn empty_note(node: &MctsNode, over: bool) -> String {
 /// and win rates, the expansion, the random game and its result.
 fn step_view(frame: &mut Frame, explore: &MctsExplore, palette: Palette) {
     let stepping = explore.stepping().expect("in step mode");
-    let Some(&start) = explore.root().ultimate() else {
-        return; // step mode is Ultimate's alone
-    };
     let Some(iteration) = explore.iteration() else {
         let note = match explore.watched() {
             None => format!(
@@ -314,16 +305,16 @@ fn step_view(frame: &mut Frame, explore: &MctsExplore, palette: Palette) {
             Some(Err(e)) => e.to_string(),
             Some(Ok(_)) => "No iterations: the search has nothing to do here.".into(),
         };
-        draw_board(frame, &start, &[], palette);
+        draw_position(frame, explore.root(), &[], palette);
         frame.text(TEXT, TOP, &note, Style::PLAIN.bold());
         return;
     };
-    let walked: Vec<Move> = iteration.walk.iter().filter_map(|w| w.mv).collect();
-    let mut board = start;
+    let walked: Vec<PositionMove> = iteration.walk.iter().filter_map(|w| w.mv).collect();
+    let mut position = *explore.root();
     for &mv in &walked {
-        board.play(mv).expect("the walk plays legal moves");
+        position.play(mv).expect("the walk plays legal moves");
     }
-    draw_board(frame, &board, &walked, palette);
+    draw_position(frame, &position, &walked, palette);
     let total = explore
         .watched()
         .and_then(|w| w.as_ref().ok())
@@ -366,8 +357,8 @@ fn step_view(frame: &mut Frame, explore: &MctsExplore, palette: Palette) {
 }
 
 /// The best UCB scores at the root's choice: `best UCB at the root: 53 0.948, 59 0.889`.
-fn rivals_line(iteration: &Iteration) -> Option<String> {
-    let mut scored: Vec<(f32, Move)> = iteration.walk[0]
+fn rivals_line(iteration: &Iteration<PositionMove>) -> Option<String> {
+    let mut scored: Vec<(f32, PositionMove)> = iteration.walk[0]
         .choices
         .iter()
         .filter_map(|c| c.ucb.ucb().map(|u| (u, c.mv)))
@@ -404,7 +395,7 @@ fn rate(half_points: u32, visits: u32) -> String {
 
 /// One line a node of the walk: its move, the UCB score it was chosen by, then its visits and
 /// win rate before and after the backup.
-fn walk_lines(iteration: &Iteration, to_move: Mark) -> Vec<String> {
+fn walk_lines(iteration: &Iteration<PositionMove>, to_move: Mark) -> Vec<String> {
     let walk = &iteration.walk;
     walk.iter()
         .enumerate()
@@ -442,10 +433,10 @@ fn score_text(score: Score, among: usize) -> String {
 }
 
 /// The expansion, the random game (or the proof that ended the walk) and the backup.
-fn ending_lines(iteration: &Iteration, to_move: Mark) -> Vec<String> {
+fn ending_lines(iteration: &Iteration<PositionMove>, to_move: Mark) -> Vec<String> {
     let depth = iteration.walk.len() - 1;
-    let last: &Walked = &iteration.walk[depth];
-    let name = |d: usize, w: &Walked| match w.mv {
+    let last: &Walked<PositionMove> = &iteration.walk[depth];
+    let name = |d: usize, w: &Walked<PositionMove>| match w.mv {
         Some(mv) => format!("{} {mv}", mover(to_move, d)),
         None => "the root".to_string(),
     };
@@ -485,6 +476,35 @@ const BIG: [(Mark, [&str; 3]); 2] = [
     (Mark::X, ["X   X", "  X  ", "X   X"]),
     (Mark::O, ["O O O", "O   O", "O O O"]),
 ];
+
+/// Draws `position` at the left by its rule set's drawing, the cells of `marked` reversed (on
+/// a classic board, the last of them).
+fn draw_position(
+    frame: &mut Frame,
+    position: &Position,
+    marked: &[PositionMove],
+    palette: Palette,
+) {
+    match position {
+        Position::Ultimate(board) => {
+            let moves: Vec<Move> = marked
+                .iter()
+                .filter_map(|m| match m {
+                    PositionMove::Ultimate(mv) => Some(*mv),
+                    PositionMove::Classic(_) => None,
+                })
+                .collect();
+            draw_board(frame, board, &moves, palette);
+        }
+        Position::Classic(board) => {
+            let cell = marked.iter().rev().find_map(|m| match m {
+                PositionMove::Classic(cell) => Some(*cell),
+                PositionMove::Ultimate(_) => None,
+            });
+            draw_classic(frame, board, cell, palette);
+        }
+    }
+}
 
 /// Draws `board` at the left, the cells of `marked` reversed.
 fn draw_board(frame: &mut Frame, board: &UltimateBoard, marked: &[Move], palette: Palette) {
@@ -619,6 +639,16 @@ mod tests {
         app.update(Action::Help);
         let help = render(&app, None, false).to_text();
         assert!(help.contains("back to the textbook searches"), "{help}");
+        app.update(Action::Help);
+        // Step mode: the first iterations, each with its walk and random game.
+        app.update(Action::Step);
+        answer_mcts(&mut app);
+        app.update(Action::Move(Direction::Right));
+        let text = render(&app, None, false).to_text();
+        for line in ["Iteration 2 of 1,000 · paused", "random game:", "backup:"] {
+            assert!(text.contains(line), "{line:?} missing:\n{text}");
+        }
+        assert!(text.contains("4 │ X │ 6"), "the board beside:\n{text}");
     }
 
     fn explore_first_move(app: &App) -> String {
