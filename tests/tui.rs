@@ -1855,7 +1855,7 @@ fn the_explorer_opens_on_the_position_the_review_shows() {
 }
 
 #[test]
-fn a_past_symmetry_opens_the_monte_carlo_tree_of_a_classic_board_and_a_again_returns() {
+fn a_past_symmetry_opens_the_monte_carlo_tree_of_a_classic_board_with_step_mode_and_a_returns() {
     let mut tui = two_humans();
     tui.send("5");
     tui.wait_board(".../.X./...");
@@ -1879,6 +1879,14 @@ fn a_past_symmetry_opens_the_monte_carlo_tree_of_a_classic_board_and_a_again_ret
     tui.wait_text("At 1: X to move");
     tui.send("\x7f");
     tui.wait_text("Back at the root");
+    // Step mode replays the first iterations, random games and all.
+    tui.send("s");
+    tui.wait_text("Iteration 1 of 1,000 · paused");
+    tui.send("\x1b[C");
+    tui.wait_text("Iteration 2 of 1,000 · paused");
+    assert!(tui.screen().contains("random game:"), "{}", tui.screen());
+    tui.send("s");
+    tui.wait_text("Step mode left");
     tui.send("a");
     tui.wait_text("Search explorer · minimax");
     tui.wait_text("Algorithm: minimax");
