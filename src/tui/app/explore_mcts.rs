@@ -26,9 +26,12 @@ pub const STEP_LIMIT: u64 = 1_000;
 /// The keys of the explorer, for the message line, where moves take two digits (Ultimate).
 const KEYS: &str = "Two digits (board, cell) or Enter go into a move, Backspace back up";
 
-/// The keys where a move is one digit or none (the classic boards).
-const CLASSIC_KEYS: &str =
+/// The keys where a move is one digit (3×3).
+const DIGIT_KEYS: &str =
     "A digit or Enter goes into a move, Backspace backs up, a switches the search";
+
+/// The keys where moves have no digits (classic boards larger than 3×3).
+const ARROW_KEYS: &str = "↑ ↓ and Enter go into a move, Backspace backs up, a switches the search";
 
 /// The iterations step mode replays, or why there are none.
 type Watched = Result<Vec<Iteration<Move>>, ExplainError>;
@@ -91,8 +94,23 @@ impl MctsExplore {
     }
 
     /// The keys, for the message line.
+    /// How to go into a move, once a search has arrived.
+    fn way_in(&self) -> &'static str {
+        match self.keys() {
+            KEYS => "two digits or Enter go into a move",
+            DIGIT_KEYS => "a digit or Enter goes into a move",
+            _ => "↑ ↓ and Enter go into a move",
+        }
+    }
+
     fn keys(&self) -> &'static str {
-        if self.ultimate() { KEYS } else { CLASSIC_KEYS }
+        if self.ultimate() {
+            KEYS
+        } else if matches!(self.root.digit(None, 5), Digit::NoDigits) {
+            ARROW_KEYS
+        } else {
+            DIGIT_KEYS
+        }
     }
 
     /// The iterations the search on screen is given.
@@ -194,13 +212,10 @@ impl MctsExplore {
     /// Takes the search on screen from the worker.
     pub(super) fn explained(&mut self, result: Result<MctsExplanation, ExplainError>) -> String {
         let message = match &result {
-            Ok(x) if self.ultimate() => format!(
-                "Searched {} iterations: two digits or Enter go into a move",
-                grouped(x.iterations)
-            ),
             Ok(x) => format!(
-                "Searched {} iterations: a digit or Enter goes into a move",
-                grouped(x.iterations)
+                "Searched {} iterations: {}",
+                grouped(x.iterations),
+                self.way_in()
             ),
             Err(e) => format!("No tree: {e}"),
         };
@@ -743,6 +758,30 @@ mod tests {
         let textbook = app.explorer().expect("the textbook searches again");
         assert_eq!(textbook.algorithm(), crate::explain::Algorithm::Minimax);
         assert_eq!(app.job(), None);
+    }
+
+    #[test]
+    fn on_a_board_without_digits_the_keys_say_arrows_and_enter() {
+        let rules = crate::board::Rules::new(5, 4, false).unwrap();
+        let session = Session::new(Variant::Classic(rules), Player::Human, Player::Human);
+        let mut app = App::new(session, (80, 24));
+        app.update(Action::Explore);
+        // Past the textbook searches before they arrive: they are not needed here.
+        for _ in 0..5 {
+            app.update(Action::Letter('a'));
+        }
+        answer_mcts(&mut app);
+        assert_eq!(
+            app.message(),
+            "Searched 1,000 iterations: ↑ ↓ and Enter go into a move"
+        );
+        app.update(Action::Digit(5));
+        assert_eq!(
+            app.message(),
+            "On this board ↑ ↓ choose a move and Enter goes into it"
+        );
+        app.update(Action::Activate);
+        assert!(app.message().starts_with("At "), "{}", app.message());
     }
 
     #[test]
