@@ -629,6 +629,10 @@ fn steps_on_a_classic_board_show_each_iterations_walk_and_random_game() {
         assert!(out.contains(&format!("iteration {n}")), "{n}: {out}");
     }
     assert!(out.contains("playout from"), "{out}");
+    assert!(
+        !out.contains("imaginary"),
+        "no move prior on a classic board: {out}"
+    );
     // The last backup leaves the root as a search of 23 iterations shows it.
     let walk = last_backup(&out);
     let json: Json = serde_json::from_str(&explain_out(&[

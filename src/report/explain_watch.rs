@@ -26,10 +26,16 @@ pub fn plain(
          more one at a time",
         watched.len()
     );
+    // Only Ultimate's search starts its nodes with a prior's imaginary visits.
+    let prior = if position.classic().is_some() {
+        ""
+    } else {
+        "; visits include the prior's imaginary ones"
+    };
     let _ = writeln!(
         s,
         "UCB = win rate + {exploration} × sqrt(ln(parent's visits) / visits); win rates are \
-         the mover's; visits include the prior's imaginary ones"
+         the mover's{prior}"
     );
     let to_move = position.to_move();
     for iteration in watched {
