@@ -198,7 +198,7 @@ mod tests {
     }
 
     #[test]
-    fn one_thread_is_the_searcher_as_it_was_and_threads_can_change_between_searches() {
+    fn the_threads_can_change_between_searches_and_the_value_stays() {
         let board = Board::new(Rules::new(5, 4, false).unwrap());
         let mut searcher = Searcher::new();
         assert_eq!(searcher.threads(), 1);

@@ -59,6 +59,9 @@ impl Replay {
 }
 
 /// The keys of step mode, for the message line.
+/// What a digit says on a board whose cells have none (larger than 3×3).
+pub(super) const NO_DIGITS: &str = "On this board: ↑ ↓ choose a move, Enter goes into it";
+
 pub(super) const STEP_KEYS: &str = "Step mode: Space runs or pauses, → steps, 1 goes to the end";
 
 /// A node of a recorded tree, as the explorers walk it.

@@ -345,7 +345,7 @@ impl Browser for Explore {
             return Outcome::Say(self.no_tree());
         };
         if self.root.classic().is_none_or(|b| b.size() != 3) {
-            return Outcome::Say("On this board: ↑ ↓ choose a move, Enter goes into it".into());
+            return Outcome::Say(browse::NO_DIGITS.into());
         }
         match browse::child_named(node, &d.to_string()) {
             Some(i) => {

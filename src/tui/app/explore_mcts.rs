@@ -395,11 +395,7 @@ impl Browser for MctsExplore {
                 return Outcome::Say(format!("Board {b}: now the cell (Esc cancels)"));
             }
             Digit::ClosedBoard(b) => return Outcome::Say(format!("Board {b} is closed")),
-            Digit::NoDigits => {
-                return Outcome::Say(
-                    "On this board ↑ ↓ choose a move and Enter goes into it".into(),
-                );
-            }
+            Digit::NoDigits => return Outcome::Say(browse::NO_DIGITS.into()),
         };
         let name = mv.to_string();
         let found = self.node().and_then(|n| browse::child_named(n, &name));
@@ -778,7 +774,7 @@ mod tests {
         app.update(Action::Digit(5));
         assert_eq!(
             app.message(),
-            "On this board ↑ ↓ choose a move and Enter goes into it"
+            "On this board: ↑ ↓ choose a move, Enter goes into it"
         );
         app.update(Action::Activate);
         assert!(app.message().starts_with("At "), "{}", app.message());
