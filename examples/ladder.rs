@@ -96,7 +96,10 @@ impl Seat {
             (!moves.is_empty()).then(|| moves[rng.usize(..moves.len())])
         };
         match (self.agent, position) {
-            (Agent::Random, _) => pick(&mut self.rng, &moves),
+            // Gomoku has no heuristic player of its own yet.
+            (Agent::Random, _) | (Agent::Heuristic, Position::Gomoku(_)) => {
+                pick(&mut self.rng, &moves)
+            }
             (Agent::Heuristic, Position::Classic(board)) => {
                 let cells: Vec<Move> = medium_candidates(board)
                     .into_iter()

@@ -173,6 +173,15 @@ pub struct Cell {
 }
 
 impl Cell {
+    /// Cell `index` (`row * size + col`) of a `size`×`size` board, if it is on it: for rule
+    /// sets on larger boards than the bitboards hold, which share the cells' names.
+    pub fn of(size: u8, index: usize) -> Option<Cell> {
+        (index < usize::from(size) * usize::from(size)).then_some(Cell {
+            size,
+            index: index as u8,
+        })
+    }
+
     /// The bit index, `row * size + col`, row 0 at the bottom.
     pub const fn index(self) -> usize {
         self.index as usize
@@ -214,6 +223,103 @@ impl fmt::Display for Cell {
             Some(d) => write!(f, "{d}"),
             None => write!(f, "{}", self.coordinate()),
         }
+    }
+}
+
+/// Parses the name of a cell of a `size`×`size` board (sides up to 15): a numpad digit on
+/// 3×3, or a coordinate (`b2`, `B2`, `o15`) on any size. Surrounding whitespace is ignored;
+/// within the name nothing else is accepted: no sign, no leading zero, nothing after the row
+/// number (`+5`, `05`, `5x`, `b+2`, `b02` are not cells).
+pub fn parse_cell(size: u8, input: &str) -> Result<Cell, CellError> {
+    let s = input.trim();
+    let unknown = || CellError::Unknown {
+        input: s.to_string(),
+        size,
+    };
+    let off = || CellError::OffBoard {
+        input: s.to_string(),
+        size,
+    };
+    // A number as people write it: digits, no sign, no leading zero.
+    let number = |t: &str| {
+        let plain = !t.is_empty()
+            && t.bytes().all(|b| b.is_ascii_digit())
+            && (t == "0" || !t.starts_with('0'));
+        plain.then(|| t.parse::<u32>().ok()).flatten()
+    };
+    if s.is_empty() {
+        return Err(CellError::Empty);
+    }
+    if s.starts_with(|c: char| c.is_ascii_digit()) || s.starts_with('-') {
+        if size != 3 {
+            return Err(unknown());
+        }
+        return match (s.strip_prefix('-'), number(s)) {
+            (None, Some(d @ 1..=9)) => Ok(Cell {
+                size,
+                index: d as u8 - 1,
+            }),
+            (None, Some(_)) => Err(off()),
+            // A negative number is well formed, just not on the board.
+            (Some(rest), _) if number(rest).is_some() => Err(off()),
+            _ => Err(unknown()),
+        };
+    }
+    let mut chars = s.chars();
+    let letter = chars.next().map(|c| c.to_ascii_lowercase());
+    match (letter, number(chars.as_str())) {
+        (Some(l @ 'a'..='z'), Some(row)) => {
+            let col = u32::from(l) - u32::from('a');
+            if col < u32::from(size) && (1..=u32::from(size)).contains(&row) {
+                Ok(Cell {
+                    size,
+                    index: ((row - 1) * u32::from(size) + col) as u8,
+                })
+            } else {
+                Err(off())
+            }
+        }
+        _ => Err(unknown()),
+    }
+}
+
+/// A square board whose cells are named alike, classic or Gomoku's 15×15: what is written
+/// once for both, from the keypad and the screen's grid to the tree search's move indices and
+/// the compact drawings.
+pub trait Squares {
+    /// The board's side.
+    fn side(&self) -> u8;
+    /// The mark on `cell`, if any.
+    fn mark_on(&self, cell: Cell) -> Option<Mark>;
+
+    /// The cell at `row` (from the bottom) and `col` (from the left), if on the board.
+    fn square(&self, row: u8, col: u8) -> Option<Cell> {
+        let n = self.side();
+        let index = usize::from(row) * usize::from(n) + usize::from(col);
+        (row < n && col < n).then(|| Cell::of(n, index)).flatten()
+    }
+
+    /// Whether `cell` is one of this board's, not of a board of another size.
+    fn holds(&self, cell: Cell) -> bool {
+        cell.size == self.side()
+    }
+
+    /// The cell of numpad digit `d` (1-9), on a 3×3 board only.
+    fn numpad_cell(&self, d: u8) -> Option<Cell> {
+        let i = d.checked_sub(1)?;
+        (self.side() == 3 && i < 9)
+            .then(|| self.square(i / 3, i % 3))
+            .flatten()
+    }
+}
+
+impl Squares for Board {
+    fn side(&self) -> u8 {
+        self.size()
+    }
+
+    fn mark_on(&self, cell: Cell) -> Option<Mark> {
+        self.mark_at(cell)
     }
 }
 
@@ -462,62 +568,10 @@ impl Board {
         }
     }
 
-    /// Parses a cell name: a numpad digit on 3×3, or a coordinate (`b2`, `B2`) on any size.
-    /// Surrounding whitespace is ignored; within the name nothing else is accepted: no sign,
-    /// no leading zero, nothing after the row number (`+5`, `05`, `5x`, `b+2`, `b02` are
-    /// not cells).
+    /// Parses a cell name: a numpad digit on 3×3, or a coordinate (`b2`, `B2`) on any size
+    /// (see [`parse_cell`]).
     pub fn parse_cell(&self, input: &str) -> Result<Cell, CellError> {
-        let s = input.trim();
-        let size = self.geom.size;
-        let unknown = || CellError::Unknown {
-            input: s.to_string(),
-            size,
-        };
-        let off = || CellError::OffBoard {
-            input: s.to_string(),
-            size,
-        };
-        // A number as people write it: digits, no sign, no leading zero.
-        let number = |t: &str| {
-            let plain = !t.is_empty()
-                && t.bytes().all(|b| b.is_ascii_digit())
-                && (t == "0" || !t.starts_with('0'));
-            plain.then(|| t.parse::<u32>().ok()).flatten()
-        };
-        if s.is_empty() {
-            return Err(CellError::Empty);
-        }
-        if s.starts_with(|c: char| c.is_ascii_digit()) || s.starts_with('-') {
-            if size != 3 {
-                return Err(unknown());
-            }
-            return match (s.strip_prefix('-'), number(s)) {
-                (None, Some(d @ 1..=9)) => Ok(Cell {
-                    size,
-                    index: d as u8 - 1,
-                }),
-                (None, Some(_)) => Err(off()),
-                // A negative number is well formed, just not on the board.
-                (Some(rest), _) if number(rest).is_some() => Err(off()),
-                _ => Err(unknown()),
-            };
-        }
-        let mut chars = s.chars();
-        let letter = chars.next().map(|c| c.to_ascii_lowercase());
-        match (letter, number(chars.as_str())) {
-            (Some(l @ 'a'..='z'), Some(row)) => {
-                let col = u32::from(l) - u32::from('a');
-                if col < u32::from(size) && (1..=u32::from(size)).contains(&row) {
-                    Ok(Cell {
-                        size,
-                        index: ((row - 1) * u32::from(size) + col) as u8,
-                    })
-                } else {
-                    Err(off())
-                }
-            }
-            _ => Err(unknown()),
-        }
+        parse_cell(self.geom.size, input)
     }
 
     /// How the game stands.

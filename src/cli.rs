@@ -93,6 +93,15 @@ pub struct Cli {
     /// Ultimate tic-tac-toe: nine small boards in a 3×3; a move is a board and a cell (53)
     #[arg(long, global = true, conflicts_with_all = ["size", "k", "misere"])]
     pub ultimate: bool,
+    /// Gomoku, five in a row on 15×15 (not yet offered: its AI is a plain Monte Carlo search
+    /// with random games, far from strong)
+    #[arg(
+        long,
+        global = true,
+        hide = true,
+        conflicts_with_all = ["size", "k", "misere", "ultimate"]
+    )]
+    pub gomoku: bool,
 
     /// Milliseconds of search for each `hard` move, each `analyze` board and each `review`
     /// move (with `--seed`, the work that takes on a typical machine). A position solved in
@@ -155,11 +164,13 @@ impl Cli {
         Rules::new(size, self.k.unwrap_or(Rules::default_k(size)), self.misere)
     }
 
-    /// The game the flags ask for: Ultimate with `--ultimate`, otherwise classic with
-    /// [`Cli::rules`].
+    /// The game the flags ask for: Ultimate with `--ultimate`, Gomoku with `--gomoku`,
+    /// otherwise classic with [`Cli::rules`].
     pub fn variant(&self) -> Result<Variant, RulesError> {
         if self.ultimate {
             Ok(Variant::Ultimate)
+        } else if self.gomoku {
+            Ok(Variant::Gomoku)
         } else {
             self.rules().map(Variant::Classic)
         }
@@ -297,14 +308,18 @@ pub struct CompletionsArgs {
 pub fn applies(subcommand: &str) -> &'static [&'static str] {
     const RULES: [&str; 4] = ["size", "k", "misere", "ultimate"];
     match subcommand {
-        "analyze" | "review" => &[
+        "analyze" => &[
             "size", "k", "misere", "ultimate", "think", "table_mb", "threads",
+        ],
+        "review" => &[
+            "size", "k", "misere", "ultimate", "gomoku", "think", "table_mb", "threads",
         ],
         "host" => &[
             "size",
             "k",
             "misere",
             "ultimate",
+            "gomoku",
             "from",
             "plain",
             "no_color",

@@ -1163,7 +1163,7 @@ mod tests {
         let five = Board::default().numpad(5).unwrap();
         assert_eq!(
             g.play(five),
-            Err(MoveError::Classic(crate::board::MoveError::Occupied(five)))
+            Err(MoveError::Cell(crate::board::MoveError::Occupied(five)))
         );
         assert_eq!(g.history().len(), 1);
     }

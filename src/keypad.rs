@@ -10,7 +10,7 @@
 //!  1 | 2 | 3
 //! ```
 
-use crate::board::{Board, Cell};
+use crate::board::{Board, Cell, Squares};
 use crate::position::{Move, Position, each};
 use crate::rules::RuleSet;
 use crate::ultimate::{self, SmallStatus, UltimateBoard};
@@ -24,7 +24,7 @@ pub enum Digit<M = Move> {
     Board(u8),
     /// A board that is closed, so it cannot be chosen.
     ClosedBoard(u8),
-    /// This board's cells are not named by digits (classic boards larger than 3×3).
+    /// This board's cells are not named by digits (boards larger than 3×3).
     NoDigits,
 }
 
@@ -65,22 +65,23 @@ pub trait Keypad: RuleSet {
     fn reading_key(mv: Self::Move) -> (u8, u8);
 }
 
-impl Keypad for Board {
-    /// A cell of 3×3; larger boards name cells by coordinates only.
+/// Every square board, classic or Gomoku: cells of 3×3 by the keypad, of larger boards by
+/// coordinates only.
+impl<S: Squares + RuleSet<Move = Cell>> Keypad for S {
     fn digit(&self, _: Option<u8>, d: u8) -> Digit<Cell> {
-        self.numpad(d).map_or(Digit::NoDigits, Digit::Move)
+        self.numpad_cell(d).map_or(Digit::NoDigits, Digit::Move)
     }
 
     fn grid_side(&self) -> u8 {
-        self.size()
+        self.side()
     }
 
     fn grid_point(&self, cell: Cell) -> Option<(u8, u8)> {
-        (self.cell(cell.index()) == Some(cell)).then(|| (cell.col(), cell.row()))
+        self.holds(cell).then(|| (cell.col(), cell.row()))
     }
 
     fn at_grid_point(&self, col: u8, row: u8) -> Option<Cell> {
-        self.cell_at(row, col)
+        self.square(row, col)
     }
 
     /// Top row first, left to right, as the board looks.
@@ -167,7 +168,7 @@ impl Position {
     pub fn board_of(mv: Move) -> Option<u8> {
         match mv {
             Move::Ultimate(m) => Some(m.board()),
-            Move::Classic(_) => None,
+            Move::Cell(_) => None,
         }
     }
 
@@ -180,7 +181,8 @@ impl Position {
     /// another rule set or board.
     pub fn grid_point(&self, mv: Move) -> Option<(u8, u8)> {
         match (self, mv) {
-            (Position::Classic(board), Move::Classic(cell)) => board.grid_point(cell),
+            (Position::Classic(board), Move::Cell(cell)) => board.grid_point(cell),
+            (Position::Gomoku(board), Move::Cell(cell)) => board.grid_point(cell),
             (Position::Ultimate(board), Move::Ultimate(m)) => board.grid_point(m),
             _ => None,
         }
@@ -201,7 +203,7 @@ impl Position {
     /// to right, as the board looks; Ultimate's moves board by board, cell by cell.
     pub fn reading_key(&self, mv: Move) -> (u8, u8) {
         match mv {
-            Move::Classic(cell) => Board::reading_key(cell),
+            Move::Cell(cell) => Board::reading_key(cell),
             Move::Ultimate(m) => UltimateBoard::reading_key(m),
         }
     }

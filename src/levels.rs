@@ -11,7 +11,7 @@
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::board::{Board, Cell, Rules};
+use crate::board::{Board, Cell};
 use crate::geometry::Geometry;
 use crate::position::Variant;
 
@@ -130,28 +130,21 @@ const STYLES: [Style; (Level::TOP - 1) as usize] = [
     style(6, 1, 5_000),
 ];
 
-/// The measured ratings of levels 1 to 7 (random play is 0), by board: 3×3, 5×5, 7×7 with
-/// the default k, and Ultimate (see the ladder table in the README and `examples/ladder.rs`).
-const RATINGS: [(Option<u8>, [i32; Level::TOP as usize]); 4] = [
-    (Some(3), [115, 365, 411, 414, 460, 455, 459]),
-    (Some(5), [390, 674, 673, 807, 864, 915, 919]),
-    (Some(7), [287, 497, 530, 563, 552, 577, 552]),
-    (None, [166, 321, 423, 542, 594, 655, 869]),
+/// The measured ratings of levels 1 to 7 (random play is 0), by board, named by its flags
+/// ([`Variant::flags`]): 3×3, 5×5 and 7×7 with the default k, and Ultimate (see the ladder
+/// table in the README and `examples/ladder.rs`).
+const RATINGS: [(&str, [i32; Level::TOP as usize]); 4] = [
+    ("", [115, 365, 411, 414, 460, 455, 459]),
+    ("--size 5", [390, 674, 673, 807, 864, 915, 919]),
+    ("--size 7", [287, 497, 530, 563, 552, 577, 552]),
+    ("--ultimate", [166, 321, 423, 542, 594, 655, 869]),
 ];
 
 /// The measured rating of `level` on `variant`'s board (random play is 0), where the ladder
 /// was measured: the default boards of 3×3, 5×5 and 7×7, and Ultimate.
 pub fn rating(variant: Variant, level: Level) -> Option<i32> {
-    let size = match variant {
-        Variant::Classic(rules)
-            if rules.k() == Rules::default_k(rules.size()) && !rules.misere() =>
-        {
-            Some(rules.size())
-        }
-        Variant::Classic(_) => return None,
-        Variant::Ultimate => None,
-    };
-    let (_, row) = RATINGS.iter().find(|(s, _)| *s == size)?;
+    let flags = variant.flags().join(" ");
+    let (_, row) = RATINGS.iter().find(|(named, _)| *named == flags)?;
     Some(row[usize::from(level.0 - 1)])
 }
 
@@ -433,6 +426,7 @@ impl Search<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Rules;
 
     #[test]
     fn levels_are_built_only_on_the_ladder() {

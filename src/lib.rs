@@ -40,6 +40,7 @@ pub mod engine;
 pub mod explain;
 pub mod game;
 mod geometry;
+pub mod gomoku;
 pub mod history;
 pub mod keypad;
 pub mod levels;

@@ -110,7 +110,7 @@ fn refuse_misplaced(cli: &Cli, matches: &ArgMatches) {
         Some(Command::Host(_)) => refuse_players(matches, "host"),
         Some(Command::Join(_)) => {
             refuse_players(matches, "join");
-            if cli.size.is_some() || cli.k.is_some() || cli.misere || cli.ultimate {
+            if cli.size.is_some() || cli.k.is_some() || cli.misere || cli.ultimate || cli.gomoku {
                 usage_error(
                     "the host's rules apply: --size, --k, --misere and --ultimate go with `host`",
                 );

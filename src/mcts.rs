@@ -383,6 +383,23 @@ impl<G: SearchGame, E: Evaluator<G>> Mcts<G, E> {
         self.cancel = flag;
     }
 
+    /// The imaginary visits each new node starts with, at the rate the prior guessed (0: no
+    /// prior).
+    pub fn prior_visits(&self) -> u32 {
+        self.prior
+    }
+
+    /// The cancel flag, to hand to a search of one's own (a level's quick one).
+    pub fn cancel_flag(&self) -> Option<Arc<AtomicBool>> {
+        self.cancel.clone()
+    }
+
+    /// A seed drawn from this search's random numbers, for a search of one's own: the same
+    /// draw [`Mcts::choose`] makes for its levels.
+    pub fn draw_seed(&mut self) -> u64 {
+        self.rng.u64(..)
+    }
+
     /// Whether the cancel flag is raised.
     pub fn cancelled(&self) -> bool {
         self.cancel

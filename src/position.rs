@@ -1,4 +1,5 @@
-//! One interface over every rule set, classic N×N ([`board`]) and Ultimate ([`ultimate`]):
+//! One interface over every rule set, classic N×N ([`board`]), Ultimate ([`ultimate`]) and
+//! Gomoku ([`gomoku`]):
 //! whose turn it is, the legal moves, playing one, how the game stands, naming and parsing
 //! moves, how a move is typed on the keypad and where it sits on the screen's grid. The
 //! game, the session, records, review, analyze, the network and the front ends work through
@@ -11,7 +12,8 @@
 
 use std::fmt;
 
-use crate::board::{self, Board, Cell, Mark, Rules};
+use crate::board::{self, Board, Cell, Mark, Rules, Squares};
+use crate::gomoku::{self, Gomoku};
 use crate::rules::{Notation, RuleSet};
 pub use crate::rules::{Outcome, WonLine};
 use crate::ultimate::{self, UltimateBoard};
@@ -23,16 +25,19 @@ macro_rules! each {
         match $position {
             Position::Classic($p) => $body,
             Position::Ultimate($p) => $body,
+            Position::Gomoku($p) => $body,
         }
     };
 }
 pub(crate) use each;
 
-/// Which game is played: classic with its rules, or Ultimate tic-tac-toe.
+/// Which game is played: classic with its rules, Ultimate tic-tac-toe, or Gomoku.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Variant {
     Classic(Rules),
     Ultimate,
+    /// Five in a row on 15×15, freestyle.
+    Gomoku,
 }
 
 impl Default for Variant {
@@ -53,14 +58,33 @@ impl Variant {
         match self {
             Variant::Classic(rules) => Position::Classic(Board::new(rules)),
             Variant::Ultimate => Position::Ultimate(UltimateBoard::new()),
+            Variant::Gomoku => Position::Gomoku(Gomoku::new()),
         }
     }
 
+    /// The variants besides classic play, each selected by its name.
+    pub const NAMED: [Variant; 2] = [Variant::Ultimate, Variant::Gomoku];
+
+    /// The variant's name, for the wire and its command-line flag: `classic`, `ultimate`,
+    /// `gomoku`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::Classic(_) => "classic",
+            Variant::Ultimate => "ultimate",
+            Variant::Gomoku => "gomoku",
+        }
+    }
+
+    /// The variant besides classic play that is called `name`.
+    pub fn named(name: &str) -> Option<Variant> {
+        Variant::NAMED.into_iter().find(|v| v.name() == name)
+    }
+
     /// The command-line flags that select this variant and differ from the defaults:
-    /// none for classic 3×3, `--size 5`, `--size 4 --k 3 --misere`, `--ultimate`.
+    /// none for classic 3×3, `--size 5`, `--size 4 --k 3 --misere`, `--ultimate`, `--gomoku`.
     pub fn flags(self) -> Vec<String> {
         let Variant::Classic(rules) = self else {
-            return vec!["--ultimate".to_string()];
+            return vec![format!("--{}", self.name())];
         };
         let mut words = Vec::new();
         if rules.size() != Rules::CLASSIC.size() {
@@ -78,11 +102,13 @@ impl Variant {
     /// The variant that [`Variant::flags`] names, read back from its words (`--size 4 --k 3
     /// --misere`, `--ultimate`, or nothing for classic 3×3); `None` for anything else.
     pub fn from_flags(text: &str) -> Option<Variant> {
+        if let Some(named) = text.trim().strip_prefix("--").and_then(Variant::named) {
+            return Some(named);
+        }
         let mut words = text.split_whitespace();
         let (mut size, mut k, mut misere) = (None, None, false);
         while let Some(word) = words.next() {
             match word {
-                "--ultimate" if text.trim() == "--ultimate" => return Some(Variant::Ultimate),
                 "--size" if size.is_none() => size = Some(words.next()?.parse::<u8>().ok()?),
                 "--k" if k.is_none() => k = Some(words.next()?.parse::<u8>().ok()?),
                 "--misere" if !misere => misere = true,
@@ -98,7 +124,7 @@ impl Variant {
     /// Ultimate, whose notation says more than the marks.
     pub fn noun(self) -> &'static str {
         match self {
-            Variant::Classic(_) => "board",
+            Variant::Classic(_) | Variant::Gomoku => "board",
             Variant::Ultimate => "position",
         }
     }
@@ -106,7 +132,7 @@ impl Variant {
     /// What one move is called in reports: `cell`, or `move` for Ultimate.
     pub fn move_noun(self) -> &'static str {
         match self {
-            Variant::Classic(_) => "cell",
+            Variant::Classic(_) | Variant::Gomoku => "cell",
             Variant::Ultimate => "move",
         }
     }
@@ -122,6 +148,9 @@ impl Variant {
             Variant::Classic(_) => format!(
                 "Type a cell ({forms}; on 3×3 the numpad layout, 7 8 9 is the top row, or a coordinate like b2)"
             ),
+            Variant::Gomoku => format!(
+                "Type a cell as a column letter and a row number ({forms}; h8 is the centre)"
+            ),
             Variant::Ultimate => "Type a board and a cell as two digits, both laid out as the numpad (53: board 5, cell 3; 7 8 9 is the top row), or one digit when you are sent to a board, or a coordinate a1-i9".to_string(),
         }
     }
@@ -130,7 +159,7 @@ impl Variant {
     pub fn rules(self) -> Option<Rules> {
         match self {
             Variant::Classic(rules) => Some(rules),
-            Variant::Ultimate => None,
+            Variant::Ultimate | Variant::Gomoku => None,
         }
     }
 }
@@ -141,22 +170,24 @@ impl fmt::Display for Variant {
         match self {
             Variant::Classic(rules) => write!(f, "{rules}"),
             Variant::Ultimate => f.write_str("Ultimate"),
+            Variant::Gomoku => f.write_str("Gomoku"),
         }
     }
 }
 
-/// A move of either variant: a cell of a classic board, or a board and a cell of Ultimate.
+/// A move of any variant: a cell of a square board (classic or Gomoku), or a board and a
+/// cell of Ultimate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Move {
-    Classic(Cell),
+    Cell(Cell),
     Ultimate(ultimate::Move),
 }
 
 impl fmt::Display for Move {
-    /// As players type it: `5` or `b2` on a classic board, `53` in Ultimate.
+    /// As players type it: `5` or `b2` on a square board, `53` in Ultimate.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Move::Classic(cell) => write!(f, "{cell}"),
+            Move::Cell(cell) => write!(f, "{cell}"),
             Move::Ultimate(mv) => write!(f, "{mv}"),
         }
     }
@@ -164,7 +195,7 @@ impl fmt::Display for Move {
 
 impl From<Cell> for Move {
     fn from(cell: Cell) -> Move {
-        Move::Classic(cell)
+        Move::Cell(cell)
     }
 }
 
@@ -177,11 +208,12 @@ impl From<ultimate::Move> for Move {
 /// Why a move was refused; the position is unchanged.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MoveError {
-    Classic(board::MoveError),
+    /// A cell of a square board (classic or Gomoku) refused.
+    Cell(board::MoveError),
     Ultimate(ultimate::MoveError),
     /// A move of the other variant.
     OtherVariant,
-    /// A cell of a classic board of another size.
+    /// A cell of a board of another size.
     OtherBoard,
 }
 
@@ -189,14 +221,14 @@ impl MoveError {
     /// Whether a cell of a single board was taken: any empty cell will do instead (in
     /// Ultimate the cell's board matters too, and its message says so).
     pub fn is_taken(self) -> bool {
-        matches!(self, MoveError::Classic(board::MoveError::Occupied(_)))
+        matches!(self, MoveError::Cell(board::MoveError::Occupied(_)))
     }
 
     /// Whether the game was already over.
     pub fn is_game_over(self) -> bool {
         matches!(
             self,
-            MoveError::Classic(board::MoveError::GameOver)
+            MoveError::Cell(board::MoveError::GameOver)
                 | MoveError::Ultimate(ultimate::MoveError::GameOver)
         )
     }
@@ -205,7 +237,7 @@ impl MoveError {
 impl fmt::Display for MoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            MoveError::Classic(e) => write!(f, "{e}"),
+            MoveError::Cell(e) => write!(f, "{e}"),
             MoveError::Ultimate(e) => write!(f, "{e}"),
             MoveError::OtherVariant => write!(f, "the move is from another game"),
             MoveError::OtherBoard => write!(f, "the cell is from a board of another size"),
@@ -218,14 +250,14 @@ impl std::error::Error for MoveError {}
 /// Text that names no move of the position.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ParseMoveError {
-    Classic(board::CellError),
+    Cell(board::CellError),
     Ultimate(ultimate::ParseMoveError),
 }
 
 impl fmt::Display for ParseMoveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ParseMoveError::Classic(e) => write!(f, "{e}"),
+            ParseMoveError::Cell(e) => write!(f, "{e}"),
             ParseMoveError::Ultimate(e) => write!(f, "{e}"),
         }
     }
@@ -235,7 +267,7 @@ impl std::error::Error for ParseMoveError {}
 
 impl From<board::CellError> for ParseMoveError {
     fn from(e: board::CellError) -> ParseMoveError {
-        ParseMoveError::Classic(e)
+        ParseMoveError::Cell(e)
     }
 }
 
@@ -250,6 +282,9 @@ impl From<ultimate::ParseMoveError> for ParseMoveError {
 pub enum ParsePositionError {
     Classic(board::ParseBoardError),
     Ultimate(ultimate::ParseUltimateError),
+    Gomoku(gomoku::ParseGomokuError),
+    /// Gomoku's rules are fixed: five in a row, not misère.
+    GomokuRules,
 }
 
 impl fmt::Display for ParsePositionError {
@@ -257,22 +292,29 @@ impl fmt::Display for ParsePositionError {
         match self {
             ParsePositionError::Classic(e) => write!(f, "{e}"),
             ParsePositionError::Ultimate(e) => write!(f, "{e}"),
+            ParsePositionError::Gomoku(e) => write!(f, "{e}"),
+            ParsePositionError::GomokuRules => write!(
+                f,
+                "a 15×15 board is Gomoku, five in a row: --k and --misere do not apply"
+            ),
         }
     }
 }
 
 impl std::error::Error for ParsePositionError {}
 
-/// A position of either variant.
+/// A position of any variant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Position {
     Classic(Board),
     Ultimate(UltimateBoard),
+    Gomoku(Gomoku),
 }
 
 impl Position {
-    /// A position in its rule set's notation: Ultimate's with `ultimate`, else a classic board
-    /// of any size, with `k` in a row (the size's default if `None`) and misère rules.
+    /// A position in its rule set's notation: Ultimate's with `ultimate`; else a board of 15
+    /// rows is Gomoku, and any other a classic board, with `k` in a row (the size's default if
+    /// `None`) and misère rules.
     pub fn parse(
         text: &str,
         ultimate: bool,
@@ -283,6 +325,13 @@ impl Position {
             text.parse()
                 .map(Position::Ultimate)
                 .map_err(ParsePositionError::Ultimate)
+        } else if text.trim().split('/').count() == usize::from(gomoku::SIZE) {
+            if k.is_some_and(|k| usize::from(k) != gomoku::FIVE) || misere {
+                return Err(ParsePositionError::GomokuRules);
+            }
+            text.parse()
+                .map(Position::Gomoku)
+                .map_err(ParsePositionError::Gomoku)
         } else {
             Board::parse_with(text, k, misere)
                 .map(Position::Classic)
@@ -294,6 +343,7 @@ impl Position {
         match self {
             Position::Classic(board) => Variant::Classic(board.rules()),
             Position::Ultimate(_) => Variant::Ultimate,
+            Position::Gomoku(_) => Variant::Gomoku,
         }
     }
 
@@ -326,12 +376,8 @@ impl Position {
     /// Plays `mv` for the side to move; on error nothing changes.
     pub fn play(&mut self, mv: Move) -> Result<(), MoveError> {
         match (self, mv) {
-            (Position::Classic(board), Move::Classic(cell)) => {
-                if board.cell(cell.index()) != Some(cell) {
-                    return Err(MoveError::OtherBoard);
-                }
-                board.play(cell).map_err(MoveError::Classic)
-            }
+            (Position::Classic(board), Move::Cell(cell)) => play_cell(board, cell),
+            (Position::Gomoku(board), Move::Cell(cell)) => play_cell(board, cell),
             (Position::Ultimate(board), Move::Ultimate(mv)) => {
                 board.play(mv).map_err(MoveError::Ultimate)
             }
@@ -359,7 +405,7 @@ impl Position {
 
     /// The line that won the game, if it is won.
     pub fn won_line(&self) -> Option<WonLine> {
-        each!(self, p => p.won_line())
+        each!(self, p => RuleSet::won_line(p))
     }
 
     /// The board of Ultimate the side to move is sent to, if any.
@@ -371,7 +417,7 @@ impl Position {
     pub fn classic(&self) -> Option<&Board> {
         match self {
             Position::Classic(board) => Some(board),
-            Position::Ultimate(_) => None,
+            _ => None,
         }
     }
 
@@ -379,9 +425,28 @@ impl Position {
     pub fn ultimate(&self) -> Option<&UltimateBoard> {
         match self {
             Position::Ultimate(board) => Some(board),
-            Position::Classic(_) => None,
+            _ => None,
         }
     }
+
+    /// The Gomoku position, in Gomoku play.
+    pub fn gomoku(&self) -> Option<&Gomoku> {
+        match self {
+            Position::Gomoku(board) => Some(board),
+            _ => None,
+        }
+    }
+}
+
+/// Plays `cell` on a square board, refusing a cell of a board of another size.
+fn play_cell<S>(board: &mut S, cell: Cell) -> Result<(), MoveError>
+where
+    S: Squares + RuleSet<Move = Cell, MoveError = board::MoveError>,
+{
+    if !board.holds(cell) {
+        return Err(MoveError::OtherBoard);
+    }
+    RuleSet::play(board, cell).map_err(MoveError::Cell)
 }
 
 impl fmt::Display for Position {
@@ -397,7 +462,7 @@ mod tests {
 
     #[test]
     fn flags_read_back_as_the_same_variant() {
-        let mut variants = vec![Variant::Ultimate];
+        let mut variants = Variant::NAMED.to_vec();
         for size in 3..=7 {
             for k in 3..=size {
                 for misere in [false, true] {
@@ -415,6 +480,8 @@ mod tests {
             "--k 4",
             "--size 4 --size 4",
             "--ultimate --misere",
+            "--gomoku --size 5",
+            "--classic",
             "-x",
         ] {
             assert_eq!(Variant::from_flags(bad), None, "{bad:?}");

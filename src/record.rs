@@ -227,7 +227,7 @@ mod tests {
         assert_eq!((e.number, e.text.as_str()), (2, "x"));
         assert!(matches!(
             e.fault,
-            RecordFault::Text(ParseMoveError::Classic(CellError::Unknown { .. }))
+            RecordFault::Text(ParseMoveError::Cell(CellError::Unknown { .. }))
         ));
         assert!(
             e.to_string()
@@ -257,11 +257,11 @@ mod tests {
     #[test]
     fn new_checks_the_moves_too() {
         let classic = Board::default();
-        let five = Move::Classic(classic.numpad(5).unwrap());
+        let five = Move::Cell(classic.numpad(5).unwrap());
         let e = Record::new(Rules::CLASSIC, vec![five, five]).unwrap_err();
         assert_eq!(e.to_string(), r#"move 2 ("5"): cell 5 is taken"#);
         let big = Board::new(rules(4, 4, false));
-        let e = Record::new(Rules::CLASSIC, vec![Move::Classic(big.cell(0).unwrap())]).unwrap_err();
+        let e = Record::new(Rules::CLASSIC, vec![Move::Cell(big.cell(0).unwrap())]).unwrap_err();
         assert_eq!(e.fault, RecordFault::Move(MoveError::OtherBoard));
     }
 

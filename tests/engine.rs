@@ -163,7 +163,7 @@ fn refereed_game(engine_first: bool, seed: u64) -> Vec<String> {
 fn ultimate_move(mv: Move) -> ultimate::Move {
     match mv {
         Move::Ultimate(m) => m,
-        Move::Classic(_) => unreachable!(),
+        Move::Cell(_) => unreachable!(),
     }
 }
 

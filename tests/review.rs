@@ -74,7 +74,7 @@ fn random_game(
 }
 
 fn classic(cells: &[Cell]) -> Vec<Move> {
-    cells.iter().map(|&c| Move::Classic(c)).collect()
+    cells.iter().map(|&c| Move::Cell(c)).collect()
 }
 
 /// Checks one judgement of `cell` on `board` against the naive solver.
@@ -89,7 +89,7 @@ fn check(
     let context = format!("{board} move {} {cell}: {j:?}", j.number);
     assert_eq!(
         (j.mark, j.mv),
-        (board.to_move(), Move::Classic(cell)),
+        (board.to_move(), Move::Cell(cell)),
         "{context}"
     );
     assert_eq!((j.before, j.after), (before, after), "{context}");
@@ -97,7 +97,7 @@ fn check(
     match j.best {
         None => assert_eq!(j.label, Label::Best, "{context}"),
         Some(best) => {
-            let Move::Classic(best) = best else {
+            let Move::Cell(best) = best else {
                 panic!("{context}: not a cell");
             };
             assert_ne!(j.label, Label::Best, "{context}");
@@ -179,7 +179,7 @@ fn judgements_agree_with_naive_minimax_on_four_by_four_games() {
             let moves = random_game(rules, &start, best, &mut rng, &mut memo);
             let record = Record::new(rules, classic(&moves)).unwrap();
             for (i, (position, &cell)) in record.positions().zip(&moves).enumerate().skip(5) {
-                let j = judge(&mut brain, &position, Move::Classic(cell), i + 1).unwrap();
+                let j = judge(&mut brain, &position, Move::Cell(cell), i + 1).unwrap();
                 let board = position.classic().unwrap();
                 check(&j, board, cell, &mut memo);
                 *labels.entry(j.label).or_default() += 1;

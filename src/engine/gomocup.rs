@@ -198,8 +198,7 @@ impl Session {
     fn answer(&mut self, line: &str) -> Result<Reply, EngineError> {
         let board = self.board(line)?;
         let budget = self.budget(&board);
-        let Some(Move::Classic(cell)) =
-            best_move(&mut self.brain, &Position::Classic(board), budget)
+        let Some(Move::Cell(cell)) = best_move(&mut self.brain, &Position::Classic(board), budget)
         else {
             return Err(refuse(line, "the game is over: there is no move to make"));
         };

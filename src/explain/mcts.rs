@@ -15,6 +15,7 @@ use serde::Serialize;
 
 use super::{ExplainError, Limits};
 use crate::board::Board;
+use crate::gomoku::Gomoku;
 use crate::mcts::{
     Evaluator, Iteration, Mcts, NodeView, Proven, RandomGames, SearchGame, Settings, TreeView,
     UltimateEval,
@@ -45,6 +46,15 @@ impl Explained for Board {
     type Eval = RandomGames;
 
     fn textbook(seed: u64) -> Mcts<Board, RandomGames> {
+        Mcts::with_evaluator(Some(seed), RandomGames)
+    }
+}
+
+/// Gomoku as classic boards: uniformly random games, no prior.
+impl Explained for Gomoku {
+    type Eval = RandomGames;
+
+    fn textbook(seed: u64) -> Mcts<Gomoku, RandomGames> {
         Mcts::with_evaluator(Some(seed), RandomGames)
     }
 }

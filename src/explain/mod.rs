@@ -27,7 +27,7 @@ use std::sync::atomic::AtomicBool;
 use serde::Serialize;
 
 use crate::mcts::Iteration;
-use crate::position::{Move, Position};
+use crate::position::{Move, Position, each};
 
 pub use mcts::{Explained, MctsExplanation, MctsNode};
 pub use steps::{Step, StepKind, done_children, node_at, progress, steps};
@@ -296,8 +296,8 @@ impl fmt::Display for ExplainError {
             ),
             ExplainError::Unsupported => write!(
                 f,
-                "the textbook searches are written for the classic boards; Ultimate's tree is \
-                 shown from its Monte Carlo tree search"
+                "the textbook searches are written for the classic boards; the other games' \
+                 trees are shown from their Monte Carlo tree search"
             ),
             ExplainError::Cancelled => write!(f, "the search was called off"),
             ExplainError::GameOver => write!(f, "the game is over: there is nothing to search"),
@@ -326,11 +326,16 @@ pub fn explain_mcts(
     seed: u64,
     limits: Limits,
 ) -> Result<MctsExplanation, ExplainError> {
-    if let Some(board) = position.classic() {
-        return mcts::explain(board, iterations, seed, limits);
+    each!(position, board => mcts::explain(board, iterations, seed, limits))
+}
+
+/// The imaginary visits each new node of [`explain_mcts`]'s search of `position` starts with
+/// (0 where the search has no prior).
+pub fn mcts_prior_visits(position: &Position) -> u32 {
+    fn of<G: mcts::Explained>(_: &G) -> u32 {
+        G::textbook(0).prior_visits()
     }
-    let board = position.ultimate().ok_or(ExplainError::Unsupported)?;
-    mcts::explain(board, iterations, seed, limits)
+    each!(position, board => of(board))
 }
 
 /// The Monte Carlo tree search of [`explain_mcts`] after `iterations` iterations seeded with
@@ -360,11 +365,7 @@ pub fn explain_mcts_fitting(
     max_nodes: usize,
     cancel: &Arc<AtomicBool>,
 ) -> Result<MctsExplanation, ExplainError> {
-    if let Some(board) = position.classic() {
-        return mcts::explain_fitting(board, iterations, seed, max_nodes, cancel);
-    }
-    let board = position.ultimate().ok_or(ExplainError::Unsupported)?;
-    mcts::explain_fitting(board, iterations, seed, max_nodes, cancel)
+    each!(position, board => mcts::explain_fitting(board, iterations, seed, max_nodes, cancel))
 }
 
 /// [`watch_mcts`], given up soon after `cancel` is raised; with no iterations before the
@@ -376,19 +377,10 @@ pub fn watch_mcts_until(
     steps: u64,
     cancel: &Arc<AtomicBool>,
 ) -> Result<Vec<Iteration<Move>>, ExplainError> {
-    let watched = if let Some(board) = position.classic() {
-        mcts::watch_until(board, iterations, seed, steps, cancel)?
-            .into_iter()
-            .map(|i| i.map(Move::from))
-            .collect()
-    } else {
-        let board = position.ultimate().ok_or(ExplainError::Unsupported)?;
-        mcts::watch_until(board, iterations, seed, steps, cancel)?
-            .into_iter()
-            .map(|i| i.map(Move::from))
-            .collect()
-    };
-    Ok(watched)
+    each!(position, board => {
+        let watched = mcts::watch_until(board, iterations, seed, steps, cancel)?;
+        Ok(watched.into_iter().map(|i| i.map(Move::from)).collect())
+    })
 }
 
 /// [`explain`], given up with [`ExplainError::Cancelled`] soon after `cancel` is raised.

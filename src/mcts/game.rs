@@ -3,7 +3,7 @@
 //! ended the game. Every rule set that implements it gets the search, its solver and its
 //! tree reuse; how leaves and new nodes are valued is an [`super::Evaluator`].
 
-use crate::board::{Board, Mark};
+use crate::board::{Cell, Mark, Squares};
 use crate::rules::{Outcome, RuleSet};
 use crate::ultimate::{Move, UltimateBoard, has_line};
 
@@ -65,27 +65,28 @@ impl SearchGame for UltimateBoard {
     }
 }
 
-impl SearchGame for Board {
-    fn index_of(cell: crate::board::Cell) -> u8 {
+/// Every square board, classic or Gomoku: a move's index is its cell's.
+impl<S: Squares + RuleSet<Move = Cell>> SearchGame for S {
+    fn index_of(cell: Cell) -> u8 {
         cell.index() as u8
     }
 
-    fn move_at(&self, index: u8) -> crate::board::Cell {
-        self.cell(usize::from(index))
+    fn move_at(&self, index: u8) -> Cell {
+        self.square(index / self.side(), index % self.side())
             .expect("an index taken from a cell")
     }
 
     fn legal_indices(&self) -> impl Iterator<Item = u8> {
-        Board::legal_moves(self)
+        self.legal_moves()
             .into_iter()
             .map(|cell| cell.index() as u8)
     }
 
     fn apply_index(&mut self, index: u8) -> Option<Ended> {
-        let mover = Board::to_move(self);
+        let mover = self.to_move();
         let cell = self.move_at(index);
-        Board::play(self, cell).expect("the search plays legal moves");
-        match RuleSet::outcome(self) {
+        self.play(cell).expect("the search plays legal moves");
+        match self.outcome() {
             Outcome::InProgress => None,
             Outcome::Draw => Some(Ended::Drawn),
             Outcome::Won(winner) if winner == mover => Some(Ended::Won),

@@ -3,22 +3,23 @@
 
 use std::time::Duration;
 
-use super::Mcts;
+use super::{Evaluator, Mcts, SearchGame};
+use crate::rules::Outcome;
 use crate::search::Value;
-use crate::ultimate::{Move, Outcome, UltimateBoard};
+use crate::ultimate::Move;
 
 /// A move judged for review, from its mover's side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Verdict {
+pub struct Verdict<M = Move> {
     /// The best value the position offered.
     pub before: Value,
     /// The value of the move played.
     pub after: Value,
     /// The search's choice.
-    pub best: Move,
+    pub best: M,
 }
 
-impl Verdict {
+impl<M> Verdict<M> {
     /// How much the move lowered the mover's expected score (see [`Value::rate`]), from 0 (as good
     /// as the best move) to 1 (a won game thrown into a loss). An estimate unless both values
     /// are proven.
@@ -43,13 +44,13 @@ fn rate(value: Value) -> f32 {
 ///
 /// # Panics
 /// If `mv` is not legal on `board`.
-pub fn judge(
-    mcts: &mut Mcts,
-    board: &UltimateBoard,
-    mv: Move,
+pub fn judge<G: SearchGame, E: Evaluator<G>>(
+    mcts: &mut Mcts<G, E>,
+    board: &G,
+    mv: G::Move,
     budget: Duration,
-) -> Option<Verdict> {
-    let after_board = board.with_move(mv).expect("judge takes a legal move");
+) -> Option<Verdict<G::Move>> {
+    let after_board = board.after(mv).expect("judge takes a legal move");
     let choice = mcts.think(board, budget)?;
     let known = mcts
         .children(0)
@@ -61,7 +62,7 @@ pub fn judge(
         v
     } else {
         match after_board.outcome() {
-            Outcome::Won { .. } => Value::Win(1),
+            Outcome::Won(_) => Value::Win(1),
             Outcome::Draw => Value::Draw,
             Outcome::InProgress => mcts.think(&after_board, budget)?.value.before(),
         }

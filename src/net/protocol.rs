@@ -75,8 +75,8 @@ impl From<Variant> for WireRules {
     fn from(variant: Variant) -> WireRules {
         match variant {
             Variant::Classic(rules) => rules.into(),
-            Variant::Ultimate => WireRules {
-                variant: Some("ultimate".into()),
+            other => WireRules {
+                variant: Some(other.name().into()),
                 ..Rules::CLASSIC.into()
             },
         }
@@ -111,10 +111,9 @@ impl TryFrom<WireRules> for Variant {
             None | Some("classic") => Rules::new(w.size, w.k, w.misere)
                 .map(Variant::Classic)
                 .map_err(WireRulesError::Classic),
-            Some("ultimate") => Ok(Variant::Ultimate),
-            Some(other) => Err(WireRulesError::Variant(printable(
-                &other.chars().take(20).collect::<String>(),
-            ))),
+            Some(name) => Variant::named(name).ok_or_else(|| {
+                WireRulesError::Variant(printable(&name.chars().take(20).collect::<String>()))
+            }),
         }
     }
 }

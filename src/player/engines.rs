@@ -1,7 +1,8 @@
 //! One engine per rule set behind one interface, [`Engine`]: what the session asks of the AI
 //! (a move, a verdict on a move played, an analysis, a hint) answered by the negamax search
 //! and the ladder's levels on classic boards ([`Classic`]), by the Monte Carlo tree search in
-//! Ultimate ([`Ultimate`]). [`super::Brain`] holds one of each and picks by the position.
+//! Ultimate and Gomoku ([`MonteCarlo`]). [`super::Brain`] holds one of each and picks by the
+//! position.
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -9,11 +10,12 @@ use std::time::Duration;
 
 use super::{Analysis, ULTIMATE_THINK, Verdict};
 use crate::board::{Board, Cell};
+use crate::gomoku::Gomoku;
 use crate::levels::{self, Level};
-use crate::mcts::{self, Mcts, Parallel, UltimateEval};
+use crate::mcts::{self, Evaluator, Mcts, Parallel, RandomGames, SearchGame, UltimateEval};
 use crate::position::{Move, Position};
 use crate::search::{Meter, Searcher, Value};
-use crate::ultimate::UltimateBoard;
+use crate::ultimate::{self, UltimateBoard};
 
 /// The AI of one rule set. Each method is given positions of its own rule set only.
 pub(super) trait Engine {
@@ -91,11 +93,11 @@ impl Engine for Classic {
         think: Option<Duration>,
     ) -> Option<Move> {
         self.choose_cell(level, Classic::board(position), think)
-            .map(Move::Classic)
+            .map(Move::Cell)
     }
 
     fn judge(&mut self, position: &Position, mv: Move, think: Option<Duration>) -> Option<Verdict> {
-        let (board, Move::Classic(cell)) = (Classic::board(position), mv) else {
+        let (board, Move::Cell(cell)) = (Classic::board(position), mv) else {
             unreachable!("a legal move is of the position's rule set")
         };
         // A board with a legal move is not finished: no thought means a cancelled search.
@@ -139,10 +141,7 @@ impl Engine for Classic {
             Some(budget) => self.searcher.analyze_within(board, budget),
             None => self.searcher.analyze(board),
         };
-        moves
-            .into_iter()
-            .map(|(c, v)| (Move::Classic(c), v))
-            .collect()
+        moves.into_iter().map(|(c, v)| (Move::Cell(c), v)).collect()
     }
 
     fn set_cancel(&mut self, flag: Option<Arc<AtomicBool>>) {
@@ -151,69 +150,144 @@ impl Engine for Classic {
     }
 }
 
-/// Ultimate: the Monte Carlo tree search, its trees kept from move to move: one, or one a
-/// thread for `hard`'s moves (root parallelism, [`Parallel`]); hints, analyses and verdicts
-/// search the first.
-pub(super) struct Ultimate {
-    search: Parallel<UltimateBoard, UltimateEval>,
+/// A rule set the Monte Carlo engine plays: how to find its positions and moves among every
+/// rule set's, and the trees it searches.
+pub(super) trait MonteCarloGame: SearchGame + Send + Sync
+where
+    Self::Move: Send,
+{
+    /// How the search values leaves and new nodes.
+    type Eval: Evaluator<Self> + Send;
+    /// The position of this rule set in `position`.
+    fn of(position: &Position) -> &Self;
+    /// `mv` as a move of this rule set.
+    fn own(mv: Move) -> Self::Move;
+    /// The search `hard` keeps from move to move, its random numbers from `stream`.
+    fn tree(stream: Option<u64>) -> Mcts<Self, Self::Eval>;
+    /// A small fresh search for a level below `hard` (see [`crate::levels::Style::playouts`]).
+    fn quick(seed: u64) -> Mcts<Self, Self::Eval>;
 }
 
-impl Ultimate {
+impl MonteCarloGame for UltimateBoard {
+    type Eval = UltimateEval;
+
+    fn of(position: &Position) -> &UltimateBoard {
+        position
+            .ultimate()
+            .expect("the Ultimate engine is given Ultimate positions")
+    }
+
+    fn own(mv: Move) -> ultimate::Move {
+        let Move::Ultimate(mv) = mv else {
+            unreachable!("a legal move is of the position's rule set")
+        };
+        mv
+    }
+
+    fn tree(stream: Option<u64>) -> Mcts {
+        Mcts::new(stream)
+    }
+
+    fn quick(seed: u64) -> Mcts {
+        Mcts::new(Some(seed))
+            .with_node_cap(1 << 16)
+            .with_settings(mcts::Settings::FROZEN)
+    }
+}
+
+impl MonteCarloGame for Gomoku {
+    type Eval = RandomGames;
+
+    fn of(position: &Position) -> &Gomoku {
+        position
+            .gomoku()
+            .expect("the Gomoku engine is given Gomoku positions")
+    }
+
+    fn own(mv: Move) -> Cell {
+        let Move::Cell(cell) = mv else {
+            unreachable!("a legal move is of the position's rule set")
+        };
+        cell
+    }
+
+    fn tree(stream: Option<u64>) -> Mcts<Gomoku, RandomGames> {
+        Mcts::with_evaluator(stream, RandomGames)
+    }
+
+    fn quick(seed: u64) -> Mcts<Gomoku, RandomGames> {
+        Mcts::with_evaluator(Some(seed), RandomGames).with_node_cap(1 << 16)
+    }
+}
+
+/// The Monte Carlo tree search of any rule set, its trees kept from move to move: one, or one
+/// a thread for `hard`'s moves (root parallelism, [`Parallel`]); hints, analyses and verdicts
+/// search the first. Ultimate's with its learned evaluation; Gomoku's with random games.
+pub(super) struct MonteCarlo<G: MonteCarloGame>
+where
+    G::Move: Send,
+{
+    search: Parallel<G, G::Eval>,
+}
+
+impl<G: MonteCarloGame> MonteCarlo<G>
+where
+    G::Move: Send + Into<Move>,
+{
     /// The search on `threads` trees (at least one).
-    pub(super) fn new(seed: Option<u64>, meter: Meter, threads: usize) -> Ultimate {
+    pub(super) fn new(seed: Option<u64>, meter: Meter, threads: usize) -> MonteCarlo<G> {
         let trees = (0..threads.max(1) as u64)
             .map(|i| {
                 // Its own stream, so classic games with a seed play as they always did; the
                 // first tree's is the one a single tree always had.
                 let stream = seed.map(|s| s ^ 0x9e37_79b9_7f4a_7c15 ^ i.wrapping_mul(0x2545_f491));
-                let mut mcts = Mcts::new(stream);
+                let mut mcts = G::tree(stream);
                 mcts.set_meter(meter);
                 mcts
             })
             .collect();
-        Ultimate {
+        MonteCarlo {
             search: Parallel::new(trees),
         }
     }
 
     /// The first tree: the one that hints, analyses and verdicts search, and the levels below
     /// `hard` draw their random numbers from.
-    fn mcts(&mut self) -> &mut Mcts {
+    fn mcts(&mut self) -> &mut Mcts<G, G::Eval> {
         &mut self.search.trees()[0]
-    }
-
-    fn board(position: &Position) -> &UltimateBoard {
-        position
-            .ultimate()
-            .expect("the Ultimate engine is given Ultimate positions")
     }
 }
 
-impl Engine for Ultimate {
+impl<G: MonteCarloGame> Engine for MonteCarlo<G>
+where
+    G::Move: Send + Into<Move>,
+{
     fn choose(
         &mut self,
         level: Level,
         position: &Position,
         think: Option<Duration>,
     ) -> Option<Move> {
-        let effort = level
-            .style()
-            .map_or(mcts::Level::Hard, |s| mcts::Level::Playouts(s.playouts));
-        let budget = think.unwrap_or(ULTIMATE_THINK);
-        let board = Ultimate::board(position);
-        match effort {
-            mcts::Level::Hard => self.search.think(board, budget).map(|c| c.mv),
-            _ => self.mcts().choose(effort, board, budget),
+        let board = G::of(position);
+        match level.style() {
+            None => {
+                let budget = think.unwrap_or(ULTIMATE_THINK);
+                self.search.think(board, budget).map(|c| c.mv)
+            }
+            Some(style) => {
+                let mut quick = G::quick(self.mcts().draw_seed());
+                quick.set_cancel(self.mcts().cancel_flag());
+                quick
+                    .think_iterations(board, style.playouts.max(1))
+                    .map(|c| c.mv)
+            }
         }
-        .map(Move::Ultimate)
+        .map(Into::into)
     }
 
     fn judge(&mut self, position: &Position, mv: Move, think: Option<Duration>) -> Option<Verdict> {
-        let Move::Ultimate(played) = mv else {
-            unreachable!("a legal move is of the position's rule set")
-        };
         let budget = think.unwrap_or(ULTIMATE_THINK);
-        let verdict = mcts::judge(self.mcts(), Ultimate::board(position), played, budget)?;
+        let verdict = mcts::judge(self.mcts(), G::of(position), G::own(mv), budget)?;
         Some(Verdict {
             before: verdict.before,
             after: verdict.after,
@@ -233,7 +307,7 @@ impl Engine for Ultimate {
             let budget = think.unwrap_or(ULTIMATE_THINK);
             let head = self
                 .mcts()
-                .think(Ultimate::board(position), budget)
+                .think(G::of(position), budget)
                 .map(|c| (c.value, c.mv.into()));
             return Analysis {
                 head,
@@ -246,9 +320,9 @@ impl Engine for Ultimate {
     fn hint(&mut self, position: &Position, think: Option<Duration>) -> Vec<(Move, Value)> {
         let budget = think.unwrap_or(ULTIMATE_THINK);
         self.mcts()
-            .analyze(Ultimate::board(position), budget)
+            .analyze(G::of(position), budget)
             .into_iter()
-            .map(|(m, v)| (Move::Ultimate(m), v))
+            .map(|(m, v)| (m.into(), v))
             .collect()
     }
 

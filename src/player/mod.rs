@@ -1,7 +1,8 @@
 //! Who moves: a human, or an AI at a difficulty; and the one dispatch from a rule set to its
 //! AI ([`Brain`], over one engine per rule set in [`engines`]): the negamax search for classic
-//! boards, the Monte Carlo tree search for Ultimate. What a front end or a report asks of the AI (a move, a hint, an analysis, a
-//! verdict on a move played) it asks here, once for every rule set. All randomness comes
+//! boards, the Monte Carlo tree search for Ultimate and Gomoku. What a front end or a report
+//! asks of the AI (a move, a hint, an analysis, a verdict on a move played) it asks here, once
+//! for every rule set. All randomness comes
 //! from one seeded source.
 
 use std::fmt;
@@ -13,9 +14,11 @@ use std::time::Duration;
 mod engines;
 
 use crate::board::{Board, Cell};
+use crate::gomoku::Gomoku;
 use crate::levels::Level;
 use crate::position::{Move, Position, Variant};
 use crate::search::{Meter, Searcher, Value, best_of};
+use crate::ultimate::UltimateBoard;
 use engines::Engine;
 
 /// The thinking budget of a `hard` Ultimate move when none is given: Ultimate is never
@@ -108,7 +111,8 @@ impl fmt::Display for Player {
 /// choice follows from the seed and every budget is work.
 pub struct Brain {
     classic: engines::Classic,
-    ultimate: engines::Ultimate,
+    ultimate: engines::MonteCarlo<UltimateBoard>,
+    gomoku: engines::MonteCarlo<Gomoku>,
     think: Option<Duration>,
     seed: Option<u64>,
     /// How the thinking budget is spent: by work with a seed, by the clock without.
@@ -129,7 +133,8 @@ impl Brain {
         };
         Brain {
             classic: engines::Classic::new(seed, Searcher::new(), meter),
-            ultimate: engines::Ultimate::new(seed, meter, 1),
+            ultimate: engines::MonteCarlo::new(seed, meter, 1),
+            gomoku: engines::MonteCarlo::new(seed, meter, 1),
             think: None,
             seed,
             meter,
@@ -143,8 +148,10 @@ impl Brain {
     /// search on one thread exactly. A seeded brain proves on one thread, where spending its
     /// budget as work replays exactly. The Ultimate trees start afresh.
     pub fn with_threads(mut self, threads: usize) -> Brain {
-        self.ultimate = engines::Ultimate::new(self.seed, self.meter, threads);
+        self.ultimate = engines::MonteCarlo::new(self.seed, self.meter, threads);
         self.ultimate.set_cancel(self.cancel.clone());
+        self.gomoku = engines::MonteCarlo::new(self.seed, self.meter, threads);
+        self.gomoku.set_cancel(self.cancel.clone());
         if self.seed.is_none() {
             self.classic.searcher.set_threads(threads);
         }
@@ -179,6 +186,7 @@ impl Brain {
     pub fn set_cancel(&mut self, flag: Option<Arc<AtomicBool>>) {
         self.classic.set_cancel(flag.clone());
         self.ultimate.set_cancel(flag.clone());
+        self.gomoku.set_cancel(flag.clone());
         self.cancel = flag;
     }
 
@@ -187,6 +195,7 @@ impl Brain {
         match position {
             Position::Classic(_) => &mut self.classic,
             Position::Ultimate(_) => &mut self.ultimate,
+            Position::Gomoku(_) => &mut self.gomoku,
         }
     }
 
@@ -241,7 +250,7 @@ impl Brain {
 pub fn rates(variant: Variant) -> bool {
     match variant {
         Variant::Classic(_) => false,
-        Variant::Ultimate => true,
+        Variant::Ultimate | Variant::Gomoku => true,
     }
 }
 

@@ -1,10 +1,11 @@
 //! Boards as text, the same in every report and the line front end: a classic board in its
 //! numpad layout (coordinates along the edges above 3×3), Ultimate's 9×9 grid under a line
-//! of the closed boards, and the one-line result of a game.
+//! of the closed boards, Gomoku's 15×15 board, and the one-line result of a game.
 
 use std::fmt::Write as _;
 
 use crate::board::{Board, Mark};
+use crate::gomoku::Gomoku;
 use crate::position::{Outcome, Position};
 use crate::ultimate::{self, SmallStatus, UltimateBoard};
 
@@ -96,20 +97,47 @@ pub fn ultimate_grid(board: &UltimateBoard) -> String {
     s
 }
 
+/// Gomoku's 15×15 board, top row first: a stone or `.` a cell, one space apart, row numbers
+/// on the left and column letters below; the five points players find their way by
+/// ([`Gomoku::is_star`]) show `+` while empty.
+pub fn gomoku_grid(board: &Gomoku) -> String {
+    let n = board.size();
+    let mut s = String::new();
+    for row in (0..n).rev() {
+        let _ = write!(s, "{:>2}", row + 1);
+        for col in 0..n {
+            let cell = board.cell_at(row, col).expect("row and col are in range");
+            let c = match board.mark_at(cell) {
+                Some(m) => m.symbol(),
+                None if Gomoku::is_star(cell) => '+',
+                None => '.',
+            };
+            let _ = write!(s, " {c}");
+        }
+        s.push('\n');
+    }
+    let letters: Vec<String> = (0..n)
+        .map(|col| char::from(b'a' + col).to_string())
+        .collect();
+    let _ = writeln!(s, "   {}", letters.join(" "));
+    s
+}
+
 /// The position as the plain front end prints it.
 pub fn show(position: &Position) -> String {
     match position {
         Position::Classic(board) => grid(board),
         Position::Ultimate(board) => ultimate_grid(board),
+        Position::Gomoku(board) => gomoku_grid(board),
     }
 }
 
 /// What `analyze` writes above a position's report: a classic board's notation (its board is
-/// short enough to read), Ultimate's grid.
+/// short enough to read), else the board as [`show`] draws it.
 pub fn heading(position: &Position) -> String {
     match position {
         Position::Classic(board) => board.to_string(),
-        Position::Ultimate(board) => ultimate_grid(board),
+        other => show(other),
     }
 }
 

@@ -26,8 +26,8 @@ pub fn plain(
          more one at a time",
         watched.len()
     );
-    // Only Ultimate's search starts its nodes with a prior's imaginary visits.
-    let prior = if position.classic().is_some() {
+    // Only a search with a prior starts its nodes with imaginary visits.
+    let prior = if crate::explain::mcts_prior_visits(position) == 0 {
         ""
     } else {
         "; visits include the prior's imaginary ones"

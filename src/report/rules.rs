@@ -47,8 +47,27 @@ pub fn rules(variant: Variant) -> Vec<String> {
             }
         }
         Variant::Ultimate => ultimate(&mut lines),
+        Variant::Gomoku => gomoku(&mut lines),
     }
     lines
+}
+
+/// Gomoku's rules, freestyle.
+fn gomoku(lines: &mut Vec<String>) {
+    for line in [
+        "Gomoku: 15×15, five in a row",
+        "",
+        "X (black) and O (white) take turns to put a stone on an",
+        "empty point; X moves first.",
+        "The first to make a line of five of their own stones",
+        "(across, down or diagonal) wins; six or more count too.",
+        "A full board with no line is a draw.",
+        "",
+        "Points are named by column a-o and row 1-15, a1 at the",
+        "bottom left: h8 is the centre.",
+    ] {
+        lines.push(line.to_string());
+    }
 }
 
 /// The first Ultimate game's lesson: three short pages, each a title and its lines (at most

@@ -1,14 +1,15 @@
 //! What every rule set is, whatever its board: a position that says whose turn it is, which
 //! moves are legal, plays one, and says how the game stands. Classic m,n,k boards
-//! ([`crate::board`]) and Ultimate ([`crate::ultimate`]) implement [`RuleSet`]; naming and
-//! parsing moves is [`Notation`], and how moves are typed on the keypad and where they lie on
-//! the screen is the front ends' [`crate::keypad`]. The rules know nothing of I/O, of the AI
-//! or of the front ends.
+//! ([`crate::board`]), Ultimate ([`crate::ultimate`]) and Gomoku ([`crate::gomoku`])
+//! implement [`RuleSet`]; naming and parsing moves is [`Notation`], and how moves are typed on
+//! the keypad and where they lie on the screen is the front ends' [`crate::keypad`]. The rules
+//! know nothing of I/O, of the AI or of the front ends.
 //!
 //! [`crate::position::Position`] is the one enum over the rule sets that the game, the
 //! records and the network pass around; it only forwards to these traits.
 
 mod classic;
+mod gomoku;
 mod ultimate;
 
 use std::fmt;
@@ -105,6 +106,7 @@ pub trait Notation: RuleSet {
 mod tests {
     use super::*;
     use crate::board::{Board, Rules};
+    use crate::gomoku::Gomoku;
     use crate::ultimate::UltimateBoard;
 
     /// Plays random games to the end through the trait alone, checking its invariants.
@@ -144,6 +146,7 @@ mod tests {
                 invariants_hold(Board::new(Rules::new(size, k, misere).unwrap()), &mut rng);
             }
             invariants_hold(UltimateBoard::new(), &mut rng);
+            invariants_hold(Gomoku::new(), &mut rng);
         }
     }
 }

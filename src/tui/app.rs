@@ -617,12 +617,12 @@ mod tests {
     }
 
     fn cell(_app: &App, digit: u8) -> Move {
-        Move::Classic(Board::default().numpad(digit).unwrap())
+        Move::Cell(Board::default().numpad(digit).unwrap())
     }
 
     fn digit(mv: Move) -> Option<u8> {
         match mv {
-            Move::Classic(c) => c.numpad(),
+            Move::Cell(c) => c.numpad(),
             Move::Ultimate(_) => None,
         }
     }
@@ -633,13 +633,13 @@ mod tests {
         let reply = match app.job().expect("a job") {
             Job::Move { position, .. } => {
                 let best = Searcher::new().best_move(&classic(position)).unwrap().0;
-                Reply::Move(Move::Classic(best))
+                Reply::Move(Move::Cell(best))
             }
             Job::Hint { position } => Reply::Hint(
                 Searcher::new()
                     .analyze(&classic(position))
                     .into_iter()
-                    .map(|(c, v)| (Move::Classic(c), v))
+                    .map(|(c, v)| (Move::Cell(c), v))
                     .collect(),
             ),
             Job::Explain { .. } | Job::ExplainMcts { .. } | Job::WatchMcts { .. } => {

@@ -214,15 +214,83 @@ impl UltimateLayout {
     }
 }
 
+/// Where a large square board drawn compactly goes (Gomoku's 15×15): a point a character,
+/// two columns apart, no lines between them, row numbers on the left and column letters
+/// below, and the text lines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GridLayout {
+    /// The first screen column of the row numbers.
+    pub left: u16,
+    /// The board's top row.
+    pub top: u16,
+    /// First row of the whole picture (the title).
+    pub first_row: u16,
+    pub fits: bool,
+    /// The board's side.
+    pub n: u16,
+}
+
+impl GridLayout {
+    pub fn new((width, height): (u16, u16), size: u8) -> GridLayout {
+        let n = u16::from(size);
+        let (need_w, need_h) = GridLayout::minimum(size);
+        let first_row = height.saturating_sub(need_h) / 2;
+        GridLayout {
+            left: width.saturating_sub(GridLayout::board_width(n)) / 2,
+            top: first_row + 2,
+            first_row,
+            fits: need_w <= width && need_h <= height,
+            n,
+        }
+    }
+
+    /// Row numbers two wide and a space, then two columns a point.
+    fn board_width(n: u16) -> u16 {
+        3 + 2 * n
+    }
+
+    /// The smallest screen (columns, rows) on which a board of `size` fits.
+    pub fn minimum(size: u8) -> (u16, u16) {
+        let n = u16::from(size);
+        (
+            GridLayout::board_width(n).max(MIN_TEXT_WIDTH),
+            n + 1 + TEXT_ROWS,
+        )
+    }
+
+    /// Screen position of the point at `row` (from the bottom) and `col`.
+    pub fn origin(&self, row: u8, col: u8) -> (u16, u16) {
+        (
+            self.left + 3 + 2 * u16::from(col),
+            self.top + self.n - 1 - u16::from(row),
+        )
+    }
+
+    /// The (column, row) of the point under screen position (`column`, `row`): its character
+    /// or the space after it.
+    pub fn point_at(&self, column: u16, row: u16) -> Option<(u8, u8)> {
+        if !self.fits {
+            return None;
+        }
+        let x = column.checked_sub(self.left + 3)? / 2;
+        let y = row.checked_sub(self.top)?;
+        (x < self.n && y < self.n).then(|| (x as u8, (self.n - 1 - y) as u8))
+    }
+}
+
 /// The move under the screen cell at (`column`, `row`) on a screen of `size`, if any.
 pub fn move_at(position: &Position, size: (u16, u16), column: u16, row: u16) -> Option<Move> {
     match position {
         Position::Classic(board) => Layout::new(size, board.size())
             .cell_at(board, column, row)
-            .map(Move::Classic),
+            .map(Move::Cell),
         Position::Ultimate(_) => UltimateLayout::new(size)
             .move_at(column, row)
             .map(Move::Ultimate),
+        Position::Gomoku(board) => GridLayout::new(size, board.size())
+            .point_at(column, row)
+            .and_then(|(col, row)| board.cell_at(row, col))
+            .map(Move::Cell),
     }
 }
 
@@ -246,6 +314,32 @@ mod tests {
         }
         assert!(!UltimateLayout::new((30, 24)).fits);
         assert!(!UltimateLayout::new((80, 20)).fits);
+    }
+
+    #[test]
+    fn gomoku_fits_eighty_by_twenty_four_and_clicks_map_to_points() {
+        let board = crate::gomoku::Gomoku::new();
+        let layout = GridLayout::new((80, 24), board.size());
+        assert!(layout.fits);
+        assert!(!GridLayout::new((80, 22), board.size()).fits);
+        for cell in board.cells() {
+            let (x, y) = layout.origin(cell.row(), cell.col());
+            let position = Position::Gomoku(board);
+            for dx in [0, 1] {
+                let hit = move_at(&position, (80, 24), x + dx, y);
+                assert_eq!(hit, Some(Move::Cell(cell)), "{cell}");
+            }
+        }
+        assert_eq!(
+            layout.point_at(layout.left, layout.top),
+            None,
+            "row numbers"
+        );
+        assert_eq!(
+            layout.point_at(layout.left + 3, layout.top + 15),
+            None,
+            "letters"
+        );
     }
 
     #[test]

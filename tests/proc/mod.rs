@@ -138,6 +138,7 @@ impl Drop for Proc {
 }
 
 /// The boards printed, in order: each a run of lines drawn with `|`.
+#[allow(dead_code)] // a test file of boards drawn otherwise (Gomoku's)
 pub fn boards(output: &str) -> Vec<String> {
     let mut boards = Vec::new();
     let mut current = Vec::new();

@@ -209,7 +209,7 @@ mod tests {
         app.update(Action::Quit);
         assert_eq!(app.job(), None);
         app.handle(super::super::Event::Answer(
-            crate::tui::worker::Reply::Move(Move::Classic(Board::default().numpad(1).unwrap())),
+            crate::tui::worker::Reply::Move(Move::Cell(Board::default().numpad(1).unwrap())),
         ));
         assert_eq!(app.game().history().len(), 1);
         app.update(Action::Escape);

@@ -163,7 +163,7 @@ mod tests {
         let mut app = hosting();
         assert_eq!(app.message(), "127.0.0.1:9 joined. X to move (you)");
         app.update(Action::Digit(5));
-        let five = Move::Classic(Board::default().numpad(5).unwrap());
+        let five = Move::Cell(Board::default().numpad(5).unwrap());
         assert_eq!(app.outbox(), [Order::Move { seq: 1, mv: five }]);
         assert_eq!(app.job(), None, "no AI works for the remote player");
         app.handle(remote_move(3, "1"));

@@ -181,7 +181,7 @@ fn draw_cell(
         _ => false,
     };
     let review = app.review().map(|(j, _, _)| j);
-    let shown = Move::Classic(cell);
+    let shown = Move::Cell(cell);
     let last = review.is_none() && app.game().last_move() == Some(shown);
     let cursor = app.cursor() == shown && !app.game().is_over();
     // In the review, the move being judged is drawn in its label's colour, reversed.

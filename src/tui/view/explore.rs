@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use super::chrome::{message_line, too_small};
 use super::frame::{Frame, Palette, Style};
-use crate::board::{Board, Cell};
+use crate::board::{Cell, Squares};
 use crate::explain::{self, Algorithm, Bound, ExplainError, Explanation, Hit, Node, StepKind};
 use crate::tui::app::{App, Explore, Replay, SPEEDS, step_words};
 use crate::tui::worker::EXPLORER_NODES;
@@ -441,19 +441,19 @@ fn totals(frame: &mut Frame, explore: &Explore, y: u16) {
 /// Draws `board` at the left, `mark` (a cell to point at) reversed; returns its width.
 pub(super) fn draw_board(
     frame: &mut Frame,
-    board: &Board,
+    board: &impl Squares,
     mark: Option<Cell>,
     palette: Palette,
 ) -> u16 {
-    let n = board.size();
+    let n = board.side();
     let three = n == 3;
     let step = if three { 4 } else { 2 };
     for row in 0..n {
         let y = TOP + u16::from(row) * if three { 2 } else { 1 };
         for col in 0..n {
-            let cell = board.cell_at(n - 1 - row, col).expect("on the board");
+            let cell = board.square(n - 1 - row, col).expect("on the board");
             let x = LEFT + u16::from(col) * step;
-            let (ch, mut style) = match board.mark_at(cell) {
+            let (ch, mut style) = match board.mark_on(cell) {
                 Some(m) => (m.symbol(), Style::PLAIN.bold().fg(palette.mark(m))),
                 None if three => (digit(cell), Style::PLAIN.dim()),
                 None => ('·', Style::PLAIN.dim()),
@@ -640,7 +640,7 @@ mod tests {
 #[cfg(test)]
 mod bigger {
     use super::*;
-    use crate::board::Rules;
+    use crate::board::{Board, Rules};
     use crate::game::Session;
     use crate::player::Player;
     use crate::tui::app::answer_searches;

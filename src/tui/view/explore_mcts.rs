@@ -33,8 +33,11 @@ const TOP: u16 = 4;
 /// The board's width: nine cells a space apart, two lines between the small boards.
 const BOARD_WIDTH: u16 = 21;
 
-/// The text's left edge, right of the board.
-const TEXT: u16 = LEFT + BOARD_WIDTH + 3;
+/// The text's left edge, right of the board (wider than Ultimate's on Gomoku's 15×15).
+fn text_x(explore: &MctsExplore) -> u16 {
+    let side = u16::from(explore.root().grid_side());
+    LEFT + BOARD_WIDTH.max(2 * side - 1) + 3
+}
 
 /// The explorer's keys, for the help overlay.
 pub(super) const HELP: [&str; 13] = [
@@ -164,6 +167,7 @@ fn summary(explore: &MctsExplore, x: &MctsExplanation) -> String {
 
 /// The node looked at: its board, then each of its moves with visits, win rate, UCB and marks.
 fn browse_view(frame: &mut Frame, explore: &MctsExplore, palette: Palette) {
+    let text = text_x(explore);
     let moves = explore.moves();
     let board = explore.position_after(&moves);
     let node = explore.node();
@@ -182,22 +186,22 @@ fn browse_view(frame: &mut Frame, explore: &MctsExplore, palette: Palette) {
     if let Some(b) = explore.board_digit() {
         let _ = write!(head, " · board {b}, cell?");
     }
-    frame.text(TEXT, TOP, &head, Style::PLAIN.bold());
+    frame.text(text, TOP, &head, Style::PLAIN.bold());
     let Some(node) = node else {
         return;
     };
-    frame.text(TEXT, TOP + 1, &node_line(node), Style::PLAIN);
+    frame.text(text, TOP + 1, &node_line(node), Style::PLAIN);
     if let Some(x) = explore.explanation() {
         let prior = match x.prior_visits {
             0 => "no move prior: every move starts unvisited".to_string(),
             n => format!("a move's visits start at {n} imaginary"),
         };
-        frame.text(TEXT, TOP + 2, &prior, Style::PLAIN.dim());
+        frame.text(text, TOP + 2, &prior, Style::PLAIN.dim());
     }
     let header = TOP + 4;
     if node.children.is_empty() {
         frame.text(
-            TEXT,
+            text,
             header,
             &empty_note(node, board.is_over()),
             Style::PLAIN.dim(),
@@ -205,7 +209,7 @@ fn browse_view(frame: &mut Frame, explore: &MctsExplore, palette: Palette) {
         return;
     }
     frame.text(
-        TEXT,
+        text,
         header,
         "  move visits  win%   UCB = rate + explore",
         Style::PLAIN.dim(),
@@ -222,7 +226,7 @@ fn browse_view(frame: &mut Frame, explore: &MctsExplore, palette: Palette) {
             style = style.reverse();
         }
         let y = header + 1 + u16::try_from(row).unwrap_or(0);
-        frame.text(TEXT, y, &child_line(child, chosen), style);
+        frame.text(text, y, &child_line(child, chosen), style);
     }
 }
 
@@ -295,6 +299,7 @@ fn empty_note(node: &MctsNode, over: bool) -> String {
 /// Step mode: the iteration, its walk with each choice's UCB score and the backup's visits
 /// and win rates, the expansion, the random game and its result.
 fn step_view(frame: &mut Frame, explore: &MctsExplore, palette: Palette) {
+    let text = text_x(explore);
     let stepping = explore.stepping().expect("in step mode");
     let Some(iteration) = explore.iteration() else {
         let note = match explore.watched() {
@@ -306,7 +311,7 @@ fn step_view(frame: &mut Frame, explore: &MctsExplore, palette: Palette) {
             Some(Ok(_)) => "No iterations: the search has nothing to do here.".into(),
         };
         draw_position(frame, explore.root(), &[], palette);
-        frame.text(TEXT, TOP, &note, Style::PLAIN.bold());
+        frame.text(text, TOP, &note, Style::PLAIN.bold());
         return;
     };
     let walked: Vec<PositionMove> = iteration.walk.iter().filter_map(|w| w.mv).collect();
@@ -325,10 +330,10 @@ fn step_view(frame: &mut Frame, explore: &MctsExplore, palette: Palette) {
         grouped(iteration.number),
         grouped(total as u64)
     );
-    frame.text(TEXT, TOP, &head, Style::PLAIN.bold());
+    frame.text(text, TOP, &head, Style::PLAIN.bold());
     let to_move = explore.root().to_move();
     frame.text(
-        TEXT,
+        text,
         TOP + 1,
         "move  UCB = rate+explore    visits   win rate",
         Style::PLAIN.dim(),
@@ -344,15 +349,15 @@ fn step_view(frame: &mut Frame, explore: &MctsExplore, palette: Palette) {
         } else {
             Style::PLAIN
         };
-        frame.text(TEXT, y, line, style);
+        frame.text(text, y, line, style);
         y += 1;
     }
     for line in ending_lines(iteration, to_move) {
-        frame.text(TEXT, y, &line, Style::PLAIN.bold());
+        frame.text(text, y, &line, Style::PLAIN.bold());
         y += 1;
     }
     if let Some(line) = rivals_line(iteration).filter(|_| y < bottom) {
-        frame.text(TEXT, y, &line, Style::PLAIN.dim());
+        frame.text(text, y, &line, Style::PLAIN.dim());
     }
 }
 
@@ -491,19 +496,26 @@ fn draw_position(
                 .iter()
                 .filter_map(|m| match m {
                     PositionMove::Ultimate(mv) => Some(*mv),
-                    PositionMove::Classic(_) => None,
+                    PositionMove::Cell(_) => None,
                 })
                 .collect();
             draw_board(frame, board, &moves, palette);
         }
         Position::Classic(board) => {
-            let cell = marked.iter().rev().find_map(|m| match m {
-                PositionMove::Classic(cell) => Some(*cell),
-                PositionMove::Ultimate(_) => None,
-            });
-            draw_classic(frame, board, cell, palette);
+            draw_classic(frame, board, last_cell(marked), palette);
+        }
+        Position::Gomoku(board) => {
+            draw_classic(frame, board, last_cell(marked), palette);
         }
     }
+}
+
+/// The last cell of a square board among `marked`.
+fn last_cell(marked: &[PositionMove]) -> Option<crate::board::Cell> {
+    marked.iter().rev().find_map(|m| match m {
+        PositionMove::Cell(cell) => Some(*cell),
+        PositionMove::Ultimate(_) => None,
+    })
 }
 
 /// Draws `board` at the left, the cells of `marked` reversed.

@@ -1,14 +1,15 @@
 //! The screen as a pure function of the app state ([`render`]), and a [`Painter`] that writes
 //! only what changed since the last frame, queued and flushed once.
 //!
-//! The classic board and the Ultimate board are drawn in files of their own; what surrounds
-//! a board (status, message, keys, help) is in `chrome`.
+//! The classic board, the Ultimate board and Gomoku's are drawn in files of their own; what
+//! surrounds a board (status, message, keys, help) is in `chrome`.
 
 mod chrome;
 mod classic;
 mod explore;
 mod explore_mcts;
 mod frame;
+mod gomoku;
 pub mod menu;
 mod paint;
 mod ultimate;
@@ -67,6 +68,7 @@ pub fn render(app: &App, busy: Option<Duration>, color: bool) -> Frame {
     let placed = match &shown {
         Position::Classic(board) => classic::draw(&mut frame, app, board, palette),
         Position::Ultimate(board) => ultimate::draw(&mut frame, app, board, palette),
+        Position::Gomoku(board) => gomoku::draw(&mut frame, app, board, palette),
     };
     let Some(Placed {
         mut title,
@@ -298,7 +300,7 @@ mod tests {
         let analysis = Searcher::new().analyze(&board);
         let analysis = analysis
             .into_iter()
-            .map(|(c, v)| (Move::Classic(c), v))
+            .map(|(c, v)| (Move::Cell(c), v))
             .collect();
         a.handle(Event::Answer(Reply::Hint(analysis)));
         let frame = render(&a, None, true);

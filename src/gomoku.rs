@@ -1,0 +1,503 @@
+//! Gomoku, freestyle: five or more in a row on a 15×15 board wins. The rules only: stones,
+//! whose turn it is, the outcome and the text notation.
+//!
+//! Cells are named as on the classic boards larger than 3×3 ([`crate::board::Cell`]): a column
+//! letter `a`–`o` and a row number `1`–`15` counted from the bottom, so `h8` is the centre.
+//! A position is two bitboards of 225 bits, four `u64`s each, bit `row * 15 + col`; whose
+//! turn it is follows from the counts of stones, X (black) first. A game ends the moment a
+//! move makes a line of five or more, so the winner is found from the last move alone and
+//! kept, not searched for.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::board::{self, Cell, CellError, Mark, MoveError, Squares};
+
+/// The board's side.
+pub const SIZE: u8 = 15;
+/// The cells of the board.
+const CELLS: usize = SIZE as usize * SIZE as usize;
+/// Stones in a row that win (or more).
+pub const FIVE: usize = 5;
+/// The four directions of a line, as (column, row) steps; each is also walked backwards.
+const DIRECTIONS: [(i8, i8); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
+
+/// A position of Gomoku.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Gomoku {
+    /// The stones of X and of O, bit `index % 64` of word `index / 64`.
+    stones: [[u64; 4]; 2],
+    /// Stones on the board.
+    placed: u8,
+    /// Who made five, which ended the game.
+    winner: Option<Mark>,
+}
+
+impl Default for Gomoku {
+    fn default() -> Self {
+        Gomoku::new()
+    }
+}
+
+/// The side index of a mark: 0 for X, 1 for O.
+fn side(mark: Mark) -> usize {
+    usize::from(mark == Mark::O)
+}
+
+impl Gomoku {
+    /// The empty board, X to move.
+    pub const fn new() -> Gomoku {
+        Gomoku {
+            stones: [[0; 4]; 2],
+            placed: 0,
+            winner: None,
+        }
+    }
+
+    /// Whose turn it is (once the game is over: who would move next).
+    pub fn to_move(&self) -> Mark {
+        if self.placed.is_multiple_of(2) {
+            Mark::X
+        } else {
+            Mark::O
+        }
+    }
+
+    /// The board's side.
+    pub const fn size(&self) -> u8 {
+        SIZE
+    }
+
+    /// The cell at `row` (from the bottom) and `col` (from the left), if on the board.
+    pub fn cell_at(&self, row: u8, col: u8) -> Option<Cell> {
+        (row < SIZE && col < SIZE)
+            .then(|| {
+                Cell::of(
+                    SIZE,
+                    usize::from(row) * usize::from(SIZE) + usize::from(col),
+                )
+            })
+            .flatten()
+    }
+
+    /// The cell with index `index`, if it is on the board.
+    pub fn cell(&self, index: usize) -> Option<Cell> {
+        Cell::of(SIZE, index)
+    }
+
+    /// Every cell, in index order.
+    pub fn cells(&self) -> impl Iterator<Item = Cell> + use<> {
+        (0..CELLS).filter_map(|i| Cell::of(SIZE, i))
+    }
+
+    /// The stone on `cell`, if any.
+    pub fn mark_at(&self, cell: Cell) -> Option<Mark> {
+        self.stone(cell.index())
+    }
+
+    fn stone(&self, index: usize) -> Option<Mark> {
+        let has = |s: usize| self.stones[s][index / 64] >> (index % 64) & 1 == 1;
+        if has(0) {
+            Some(Mark::X)
+        } else if has(1) {
+            Some(Mark::O)
+        } else {
+            None
+        }
+    }
+
+    /// The stones placed so far.
+    pub fn stones(&self) -> u8 {
+        self.placed
+    }
+
+    /// Whether every point holds a stone.
+    pub fn is_full(&self) -> bool {
+        usize::from(self.placed) == CELLS
+    }
+
+    /// Who won, if the game is won.
+    pub fn winner(&self) -> Option<Mark> {
+        self.winner
+    }
+
+    /// Whether the game is over.
+    pub fn is_over(&self) -> bool {
+        self.winner.is_some() || self.is_full()
+    }
+
+    /// The empty cells, or none once the game is over.
+    pub fn legal_moves(&self) -> Vec<Cell> {
+        if self.is_over() {
+            return Vec::new();
+        }
+        self.empty_indices()
+            .filter_map(|i| Cell::of(SIZE, i))
+            .collect()
+    }
+
+    /// The empty cells' indices, whatever the outcome.
+    pub fn empty_indices(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..CELLS).filter(|&i| self.stone(i).is_none())
+    }
+
+    /// Places a stone on `cell` for the side to move; on error nothing changes.
+    pub fn play(&mut self, cell: Cell) -> Result<(), MoveError> {
+        if self.is_over() {
+            return Err(MoveError::GameOver);
+        }
+        if self.mark_at(cell).is_some() {
+            return Err(MoveError::Occupied(cell));
+        }
+        self.place(cell.index());
+        Ok(())
+    }
+
+    /// Places a stone for the side to move on the empty cell `index` of a game in progress,
+    /// and ends the game if it makes five.
+    pub(crate) fn place(&mut self, index: usize) {
+        let mover = self.to_move();
+        self.stones[side(mover)][index / 64] |= 1 << (index % 64);
+        self.placed += 1;
+        if self.line_through(index, mover).is_some() {
+            self.winner = Some(mover);
+        }
+    }
+
+    /// The longest line of `mark`'s stones through `index` if it is five or more: its cells
+    /// in index order.
+    fn line_through(&self, index: usize, mark: Mark) -> Option<Vec<usize>> {
+        let (col, row) = ((index % 15) as i8, (index / 15) as i8);
+        let on = |c: i8, r: i8| {
+            (0..SIZE as i8).contains(&c)
+                && (0..SIZE as i8).contains(&r)
+                && self.stone(r as usize * 15 + c as usize) == Some(mark)
+        };
+        DIRECTIONS
+            .iter()
+            .map(|&(dc, dr)| {
+                let mut cells = vec![index];
+                for sign in [1, -1] {
+                    let (mut c, mut r) = (col + sign * dc, row + sign * dr);
+                    while on(c, r) {
+                        cells.push(r as usize * 15 + c as usize);
+                        (c, r) = (c + sign * dc, r + sign * dr);
+                    }
+                }
+                cells.sort_unstable();
+                cells
+            })
+            .filter(|cells| cells.len() >= FIVE)
+            .max_by_key(Vec::len)
+    }
+
+    /// The line of five or more that won the game, in index order, if it is won.
+    pub fn won_line(&self) -> Option<Vec<Cell>> {
+        let winner = self.winner?;
+        (0..CELLS)
+            .filter(|&i| self.stone(i) == Some(winner))
+            .find_map(|i| self.line_through(i, winner))
+            .map(|cells| {
+                cells
+                    .into_iter()
+                    .filter_map(|i| Cell::of(SIZE, i))
+                    .collect()
+            })
+    }
+
+    /// Whether `cell` is one of the five points a Gomoku board marks to find one's way by: the
+    /// centre `h8` and `d4`, `l4`, `d12`, `l12`.
+    pub fn is_star(cell: Cell) -> bool {
+        let (row, col) = (cell.row(), cell.col());
+        (row == 7 && col == 7) || ([3, 11].contains(&row) && [3, 11].contains(&col))
+    }
+
+    /// Names a cell as a player types it: `h8`, `o15` (see [`board::parse_cell`]).
+    pub fn parse_cell(&self, text: &str) -> Result<Cell, CellError> {
+        board::parse_cell(SIZE, text)
+    }
+}
+
+impl Squares for Gomoku {
+    fn side(&self) -> u8 {
+        SIZE
+    }
+
+    fn mark_on(&self, cell: Cell) -> Option<Mark> {
+        self.mark_at(cell)
+    }
+}
+
+impl fmt::Display for Gomoku {
+    /// The notation: rows top to bottom separated by `/`, cells `X`, `O` or `.`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for row in (0..usize::from(SIZE)).rev() {
+            for col in 0..usize::from(SIZE) {
+                let c = self.stone(row * 15 + col).map_or('.', Mark::symbol);
+                write!(f, "{c}")?;
+            }
+            if row > 0 {
+                f.write_str("/")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Why a Gomoku position's notation was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParseGomokuError {
+    RowCount(usize),
+    RowLength {
+        row: usize,
+        found: usize,
+    },
+    BadChar {
+        ch: char,
+        row: usize,
+        col: usize,
+    },
+    StoneCounts {
+        x: u32,
+        o: u32,
+    },
+    /// Both sides have five, or the side with five moved again after it.
+    PlayedAfterEnd,
+}
+
+impl fmt::Display for ParseGomokuError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParseGomokuError::RowCount(n) => write!(
+                f,
+                "expected {SIZE} rows separated by '/', found {n} (each row is {SIZE} cells, X, O or '.')"
+            ),
+            ParseGomokuError::RowLength { row, found } => write!(
+                f,
+                "row {row} has {found} cells, expected {SIZE} (one per column)"
+            ),
+            ParseGomokuError::BadChar { ch, row, col } => write!(
+                f,
+                "unexpected {ch:?} at row {row}, column {col}: cells are X, O or '.'"
+            ),
+            ParseGomokuError::StoneCounts { x, o } => write!(
+                f,
+                "X has {x} stones and O {o}: X moves first, so X has as many as O or one more"
+            ),
+            ParseGomokuError::PlayedAfterEnd => write!(
+                f,
+                "the game ended at five in a row, but stones were played after it"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ParseGomokuError {}
+
+impl FromStr for Gomoku {
+    type Err = ParseGomokuError;
+
+    /// Parses the notation ([`Gomoku`]'s `Display`), checking that the stones could arise in
+    /// a game: the counts, and at most one move's worth of fives, made by the last mover.
+    fn from_str(s: &str) -> Result<Gomoku, ParseGomokuError> {
+        let rows: Vec<&str> = s.trim().split('/').collect();
+        if rows.len() != usize::from(SIZE) {
+            return Err(ParseGomokuError::RowCount(rows.len()));
+        }
+        let mut stones = [[0u64; 4]; 2];
+        for (written, text) in rows.iter().enumerate() {
+            let row = usize::from(SIZE) - 1 - written;
+            let cells: Vec<char> = text.chars().collect();
+            if cells.len() != usize::from(SIZE) {
+                return Err(ParseGomokuError::RowLength {
+                    row: written + 1,
+                    found: cells.len(),
+                });
+            }
+            for (col, &ch) in cells.iter().enumerate() {
+                let index = row * 15 + col;
+                match (ch, Mark::try_from(ch)) {
+                    (_, Ok(mark)) => stones[side(mark)][index / 64] |= 1 << (index % 64),
+                    ('.', _) => {}
+                    (ch, Err(_)) => {
+                        let (row, col) = (written + 1, col + 1);
+                        return Err(ParseGomokuError::BadChar { ch, row, col });
+                    }
+                }
+            }
+        }
+        validated(stones)
+    }
+}
+
+/// The position of `stones`, if a game could reach it.
+fn validated(stones: [[u64; 4]; 2]) -> Result<Gomoku, ParseGomokuError> {
+    let count = |s: usize| stones[s].iter().map(|w| w.count_ones()).sum::<u32>();
+    let (x, o) = (count(0), count(1));
+    if x != o && x != o + 1 {
+        return Err(ParseGomokuError::StoneCounts { x, o });
+    }
+    let mut position = Gomoku {
+        stones,
+        placed: (x + o) as u8,
+        winner: None,
+    };
+    let has_five = |p: &Gomoku, mark: Mark| {
+        (0..CELLS).any(|i| p.stone(i) == Some(mark) && p.line_through(i, mark).is_some())
+    };
+    let last = position.to_move().other();
+    if has_five(&position, last.other()) {
+        return Err(ParseGomokuError::PlayedAfterEnd);
+    }
+    if has_five(&position, last) {
+        // One stone of the last mover must have made every five: without it, none is left.
+        let ended_by_one = (0..CELLS)
+            .filter(|&i| position.stone(i) == Some(last))
+            .any(|i| {
+                let mut before = position;
+                before.stones[side(last)][i / 64] &= !(1 << (i % 64));
+                !has_five(&before, last)
+            });
+        if !ended_by_one {
+            return Err(ParseGomokuError::PlayedAfterEnd);
+        }
+        position.winner = Some(last);
+    }
+    Ok(position)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn play(moves: &[&str]) -> Gomoku {
+        let mut position = Gomoku::new();
+        for text in moves {
+            let cell = position.parse_cell(text).unwrap();
+            position.play(cell).unwrap();
+        }
+        position
+    }
+
+    #[test]
+    fn five_in_a_row_in_each_direction_wins_and_four_does_not() {
+        let lines: [[&str; 5]; 4] = [
+            ["a1", "b1", "c1", "d1", "e1"],
+            ["o11", "o12", "o13", "o14", "o15"],
+            ["k5", "l6", "m7", "n8", "o9"],
+            ["a15", "b14", "c13", "d12", "e11"],
+        ];
+        let elsewhere = ["h3", "h5", "h7", "h9", "h11"];
+        for line in lines {
+            let mut moves = Vec::new();
+            for (x, o) in line.iter().zip(elsewhere) {
+                moves.extend([*x, o]);
+            }
+            moves.pop();
+            let four = play(&moves[..moves.len() - 1]);
+            assert_eq!(four.winner(), None, "{line:?}");
+            let five = play(&moves);
+            assert_eq!(five.winner(), Some(Mark::X), "{line:?}");
+            let won: Vec<String> = five
+                .won_line()
+                .unwrap()
+                .iter()
+                .map(Cell::to_string)
+                .collect();
+            let mut expected: Vec<String> = line.iter().map(ToString::to_string).collect();
+            expected.sort_by_key(|c| board::parse_cell(SIZE, c).unwrap().index());
+            assert_eq!(won, expected);
+            assert!(five.legal_moves().is_empty());
+            assert_eq!(
+                crate::rules::RuleSet::outcome(&five),
+                crate::rules::Outcome::Won(Mark::X)
+            );
+        }
+    }
+
+    #[test]
+    fn six_in_a_row_wins_and_the_line_holds_all_six() {
+        // X fills a1-c1 and e1-f1, then d1 joins them into six.
+        let position = play(&[
+            "a1", "a5", "b1", "b5", "c1", "c7", "e1", "e5", "f1", "f7", "d1",
+        ]);
+        assert_eq!(position.winner(), Some(Mark::X));
+        assert_eq!(position.won_line().unwrap().len(), 6);
+    }
+
+    #[test]
+    fn a_line_does_not_wrap_from_one_row_to_the_next() {
+        // l1-o1 and a2: consecutive indices, not a line.
+        let position = play(&["l1", "a9", "m1", "b9", "n1", "c9", "o1", "d11", "a2"]);
+        assert_eq!(position.winner(), None);
+    }
+
+    #[test]
+    fn taken_cells_and_moves_after_the_end_are_refused_and_change_nothing() {
+        let mut position = play(&["h8"]);
+        let before = position;
+        let h8 = position.parse_cell("h8").unwrap();
+        assert_eq!(position.play(h8), Err(MoveError::Occupied(h8)));
+        assert_eq!(position, before);
+        let mut won = play(&["a1", "a5", "b1", "b5", "c1", "c5", "d1", "d5", "e1"]);
+        let after = won;
+        assert_eq!(won.play(h8), Err(MoveError::GameOver));
+        assert_eq!(won, after);
+    }
+
+    #[test]
+    fn the_notation_reads_back_the_same_position() {
+        let position = play(&["h8", "i9", "o15", "a1", "g7"]);
+        let text = position.to_string();
+        assert_eq!(text.split('/').count(), 15);
+        assert_eq!(text.parse::<Gomoku>(), Ok(position));
+        let won = play(&["a1", "a5", "b1", "b5", "c1", "c5", "d1", "d5", "e1"]);
+        assert_eq!(won.to_string().parse::<Gomoku>(), Ok(won));
+    }
+
+    #[test]
+    fn notation_no_game_could_reach_is_refused_with_a_reason() {
+        let empty = Gomoku::new().to_string();
+        let rows: Vec<&str> = empty.split('/').collect();
+        let with_rows = |changes: &[(usize, &'static str)]| {
+            let mut rows = rows.clone();
+            for &(i, row) in changes {
+                rows[i] = row;
+            }
+            rows.join("/")
+        };
+        let cases = [
+            (rows[..14].join("/"), ParseGomokuError::RowCount(14)),
+            (
+                with_rows(&[(0, ".....")]),
+                ParseGomokuError::RowLength { row: 1, found: 5 },
+            ),
+            (
+                with_rows(&[(2, "..Z............")]),
+                ParseGomokuError::BadChar {
+                    ch: 'Z',
+                    row: 3,
+                    col: 3,
+                },
+            ),
+            (
+                with_rows(&[(14, "OO.............")]),
+                ParseGomokuError::StoneCounts { x: 0, o: 2 },
+            ),
+            // X made five, yet O has as many stones: O moved after the end.
+            (
+                with_rows(&[(14, "XXXXX.OO.OO.O..")]),
+                ParseGomokuError::PlayedAfterEnd,
+            ),
+            // Two separate fives of X cannot come from one move.
+            (
+                with_rows(&[(14, "XXXXX.OO.OO.OO."), (12, "XXXXX.OO.O.....")]),
+                ParseGomokuError::PlayedAfterEnd,
+            ),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(text.parse::<Gomoku>(), Err(expected.clone()), "{text}");
+            assert!(!expected.to_string().is_empty());
+        }
+    }
+}

@@ -1,0 +1,47 @@
+//! Gomoku as a rule set: cells named `h8`, `o15`, as on the classic boards larger than 3×3.
+
+use super::{Notation, Outcome, RuleSet, WonLine};
+use crate::board::{Cell, CellError, Mark, MoveError};
+use crate::gomoku::{Gomoku, SIZE};
+
+impl RuleSet for Gomoku {
+    type Move = Cell;
+    type MoveError = MoveError;
+
+    fn to_move(&self) -> Mark {
+        Gomoku::to_move(self)
+    }
+
+    fn legal_moves(&self) -> Vec<Cell> {
+        Gomoku::legal_moves(self)
+    }
+
+    fn play(&mut self, cell: Cell) -> Result<(), MoveError> {
+        Gomoku::play(self, cell)
+    }
+
+    fn outcome(&self) -> Outcome {
+        match self.winner() {
+            Some(winner) => Outcome::Won(winner),
+            None if self.is_full() => Outcome::Draw,
+            None => Outcome::InProgress,
+        }
+    }
+
+    fn won_line(&self) -> Option<WonLine> {
+        let cells = Gomoku::won_line(self)?;
+        Some(WonLine::Cells(cells.iter().map(Cell::to_string).collect()))
+    }
+}
+
+impl Notation for Gomoku {
+    type ParseMoveError = CellError;
+
+    fn parse_move(&self, text: &str) -> Result<Cell, CellError> {
+        self.parse_cell(text)
+    }
+
+    fn move_forms(&self) -> String {
+        format!("a1-{}{SIZE}", char::from(b'a' + SIZE - 1))
+    }
+}

@@ -1,0 +1,110 @@
+//! Gomoku's 15×15 board, compact: a point a character, two columns apart, row numbers on the
+//! left and column letters below (see [`GridLayout`]). Stones, the last move, the winning
+//! line, the best hint or the review's best move, and the cursor.
+
+use super::Placed;
+use super::chrome::too_small;
+use super::frame::{Frame, Palette, Style};
+use crate::board::{Cell, Squares};
+use crate::gomoku::Gomoku;
+use crate::position::Move;
+use crate::report::review::Label;
+use crate::search::best_of;
+use crate::tui::app::App;
+use crate::tui::layout::GridLayout;
+
+/// Draws the board with its coordinates and says where the text around it goes; `None` (with
+/// a message) when the terminal is too small for it.
+pub(super) fn draw(
+    frame: &mut Frame,
+    app: &App,
+    board: &Gomoku,
+    palette: Palette,
+) -> Option<Placed> {
+    let n = board.side();
+    let layout = GridLayout::new((frame.width(), frame.height()), n);
+    if !layout.fits {
+        too_small(frame, GridLayout::minimum(n));
+        return None;
+    }
+    let won: Vec<Cell> = board.won_line().unwrap_or_default();
+    for row in 0..n {
+        for col in 0..n {
+            let cell = board.square(row, col).expect("on the board");
+            draw_point(
+                frame,
+                &layout,
+                app,
+                board,
+                cell,
+                won.contains(&cell),
+                palette,
+            );
+        }
+    }
+    draw_labels(frame, &layout);
+    Some(Placed {
+        title: format!("Gomoku · round {}", app.session().round()),
+        first_row: layout.first_row,
+        below: layout.top + layout.n + 2,
+        keys: "h8 or arrows",
+    })
+}
+
+/// Row numbers left of the board and column letters below it.
+fn draw_labels(frame: &mut Frame, layout: &GridLayout) {
+    let style = Style::PLAIN.dim();
+    for i in 0..layout.n as u8 {
+        let (x, y) = layout.origin(i, i);
+        frame.text(layout.left, y, &format!("{:>2}", i + 1), style);
+        frame.put(x, layout.top + layout.n, char::from(b'a' + i), style);
+    }
+}
+
+/// One point: its stone (the last move underlined, a winning line reversed, the review's move
+/// in its label's colour), or a `*` for the review's best move or the best hint, or an empty
+/// point; and the cursor's brackets either side.
+fn draw_point(
+    frame: &mut Frame,
+    layout: &GridLayout,
+    app: &App,
+    board: &Gomoku,
+    cell: Cell,
+    winning: bool,
+    palette: Palette,
+) {
+    let (x, y) = layout.origin(cell.row(), cell.col());
+    let shown = Move::Cell(cell);
+    let review = app.review().map(|(j, _, _)| j);
+    let played = review.filter(|j| j.mv == shown);
+    let (ch, style) = if let Some(mark) = board.mark_on(cell).or(played.map(|j| j.mark)) {
+        let mut style = Style::PLAIN.fg(palette.mark(mark)).bold();
+        if review.is_none() && app.game().last_move() == Some(shown) {
+            style = style.underline();
+        }
+        if winning {
+            style = style.reverse();
+        }
+        if let Some(j) = played {
+            style = Style::PLAIN.fg(palette.label(j.label)).reverse().bold();
+        }
+        (mark.symbol(), style)
+    } else if review.is_some_and(|j| j.best == Some(shown)) {
+        ('*', Style::PLAIN.fg(palette.label(Label::Best)).bold())
+    } else if let Some((_, value)) = app
+        .hint()
+        .and_then(|h| best_of(h).into_iter().find(|(m, _)| *m == shown))
+    {
+        ('*', Style::PLAIN.fg(palette.value(value)).bold())
+    } else if Gomoku::is_star(cell) {
+        ('+', Style::PLAIN.dim())
+    } else {
+        ('·', Style::PLAIN.dim())
+    };
+    frame.put(x, y, ch, style);
+    if app.cursor() == shown && !app.game().is_over() {
+        let bracket = Style::PLAIN.fg(palette.accent()).bold();
+        frame.put(x - 1, y, '[', bracket);
+        frame.put(x + 1, y, ']', bracket);
+    }
+}

@@ -1,0 +1,205 @@
+//! Gomoku (`--gomoku`, not yet offered in the help) through every part of the game that
+//! knows nothing of it: the plain front end, the terminal game in a pseudo-terminal, the
+//! network between two processes, records, review and the AI.
+
+use std::time::Duration;
+
+mod proc;
+use proc::terminal::Terminal;
+use proc::{Proc, record};
+
+const TIMEOUT: Duration = Duration::from_secs(30);
+
+fn spawn(args: &[&str]) -> Proc {
+    Proc::spawn(args, &[], TIMEOUT)
+}
+
+/// X makes five along row 1 from a1 while O plays row 3: the moves, one a line.
+const FIVE_ON_ROW_ONE: [&str; 9] = ["a1", "a3", "b1", "b3", "c1", "c3", "d1", "d3", "e1"];
+
+/// The rows of the last board printed, top first, without the row numbers: 15 rows of 15
+/// points (`.`, `+`, `X`, `O`).
+fn last_board(output: &str) -> Vec<String> {
+    let lines: Vec<&str> = output.lines().collect();
+    let end = lines
+        .iter()
+        .rposition(|l| l.trim_start().starts_with("a b c d e f g h i j k l m n o"))
+        .expect("a board");
+    lines[end - 15..end]
+        .iter()
+        .map(|l| l[2..].replace(' ', ""))
+        .collect()
+}
+
+#[test]
+fn two_people_play_five_in_a_row_in_the_plain_front_end_and_the_record_names_the_game() {
+    let mut game = spawn(&["--plain", "--gomoku", "-o", "human", "--no-history"]);
+    game.send(&format!("{}\n", FIVE_ON_ROW_ONE.join("\n")));
+    assert!(game.wait_exit().success(), "{}", game.output());
+    let output = game.output();
+    assert!(output.contains("X wins."), "{output}");
+    assert_eq!(
+        record(&output),
+        format!("Record: --gomoku {}", FIVE_ON_ROW_ONE.join(" "))
+    );
+    let board = last_board(&output);
+    assert_eq!(board[14], "XXXXX..........");
+    assert_eq!(board[12], "OOOO...........");
+    assert_eq!(board[7], ".......+.......", "the centre point is marked");
+}
+
+#[test]
+fn bad_cells_are_refused_with_the_boards_names_and_nothing_is_played() {
+    let mut game = spawn(&["--plain", "--gomoku", "-o", "human", "--no-history"]);
+    game.send("p1\na16\n5\nh8\nh8\nq\n");
+    assert!(game.wait_exit().success(), "{}", game.output());
+    let output = game.output();
+    for expected in [
+        "p1 is not on the board: cells are a1-o15.",
+        "a16 is not on the board: cells are a1-o15.",
+        "'5' is not a cell: type a coordinate from a1 to o15.",
+        "Cell h8 is taken: pick an empty cell.",
+    ] {
+        assert!(output.contains(expected), "{expected:?} in:\n{output}");
+    }
+    assert_eq!(last_board(&output)[7], ".......X.......");
+}
+
+#[test]
+fn the_ai_plays_gomoku_to_the_end_and_the_same_seed_replays_the_game() {
+    let play = || {
+        let args = ["--plain", "--gomoku", "-x", "2", "-o", "1", "--seed", "5"];
+        let mut game = spawn(&[&args[..], &["--no-history"]].concat());
+        assert!(game.wait_exit().success(), "{}", game.output());
+        game.output()
+    };
+    let first = play();
+    let result = ["X wins.", "O wins.", "Draw."];
+    assert!(result.iter().any(|r| first.contains(r)), "{first}");
+    assert_eq!(record(&first), record(&play()));
+}
+
+#[test]
+fn review_judges_a_gomoku_game_from_its_record() {
+    let mut args = vec!["review", "--gomoku", "--think", "50"];
+    args.extend(FIVE_ON_ROW_ONE);
+    let mut review = spawn(&args);
+    assert!(review.wait_exit().success(), "{}", review.output());
+    let output = review.output();
+    let last = output
+        .lines()
+        .find(|l| l.trim_start().starts_with("9. X e1"))
+        .unwrap_or_else(|| panic!("the winning move judged in:\n{output}"));
+    assert!(last.contains("best") && last.contains("win in 1"), "{last}");
+    assert!(output.contains("O d3"), "every move is judged:\n{output}");
+}
+
+#[test]
+fn two_processes_play_gomoku_over_the_network_and_print_the_same_boards() {
+    let host = ["host", "--bind", "127.0.0.1", "--port", "0", "--gomoku"];
+    let mut host = spawn(&[&host[..], &["--no-history"]].concat());
+    host.wait_for("Waiting for a player");
+    let line = host.output().lines().next().unwrap().to_string();
+    let rest = line.strip_prefix("Join with: tictactoe join ").unwrap();
+    let (addr, code) = rest.split_once(" --code ").unwrap();
+    let mut joiner = spawn(&["join", addr, "--code", code, "--no-history"]);
+    joiner.wait_for("You play O.");
+    host.wait_for("You play X.");
+    // Each side's moves, every other one from the first or the second.
+    let lines = |first: usize| -> String {
+        FIVE_ON_ROW_ONE[first..]
+            .iter()
+            .step_by(2)
+            .fold(String::new(), |lines, m| lines + m + "\n")
+    };
+    host.send(&lines(0));
+    joiner.send(&lines(1));
+    assert!(host.wait_exit().success(), "{}", host.output());
+    assert!(joiner.wait_exit().success(), "{}", joiner.output());
+    let (h, j) = (host.output(), joiner.output());
+    assert!(j.contains("Gomoku"), "the joiner is told the game:\n{j}");
+    assert!(h.contains("X wins.") && j.contains("X wins."), "{h}\n{j}");
+    assert_eq!(last_board(&h), last_board(&j));
+    assert_eq!(record(&h), record(&j));
+}
+
+#[test]
+fn the_terminal_game_draws_the_fifteen_by_fifteen_board_and_arrows_and_enter_play() {
+    let home = concat!(env!("CARGO_TARGET_TMPDIR"), "/gomoku-home");
+    let mut game = Terminal::start_in(&[], &["--gomoku", "-o", "human"], home);
+    game.wait_for("Gomoku · round 1");
+    game.wait_for("a b c d e f g h i j k l m n o");
+    game.send("\r"); // the cursor starts on the centre
+    game.wait_for("O to move");
+    game.send("\x1b[A\x1b[C\r"); // up and right: i9
+    game.wait_for("X to move");
+    let rows = game.read(|s| {
+        (0..24)
+            .map(|r| s.contents_between(r, 0, r, 80))
+            .collect::<Vec<_>>()
+    });
+    let row = |n: &str| {
+        rows.iter()
+            .find(|r| r.trim_start().starts_with(&format!("{n} ")))
+            .unwrap_or_else(|| panic!("row {n} in:\n{}", rows.join("\n")))
+            .split_whitespace()
+            .skip(1)
+            .collect::<String>()
+            .replace(['[', ']'], "")
+    };
+    assert_eq!(row("8"), "···+···X···+···".replace('+', "·"));
+    assert_eq!(row("9"), "········O······");
+    game.send("q");
+    game.send("q");
+    assert!(game.wait_exit().success());
+}
+
+#[test]
+fn a_finished_gomoku_game_is_kept_in_the_history_and_reviewed_from_it() {
+    let home = concat!(env!("CARGO_TARGET_TMPDIR"), "/gomoku-history");
+    let _ = std::fs::remove_dir_all(home);
+    let in_home = |args: &[&str]| {
+        let mut run = Proc::spawn(args, &[("TICTACTOE_HOME", home)], TIMEOUT);
+        assert!(run.wait_exit().success(), "{}", run.output());
+        run.output()
+    };
+    let mut game = Proc::spawn(
+        &["--plain", "--gomoku", "-o", "human"],
+        &[("TICTACTOE_HOME", home)],
+        TIMEOUT,
+    );
+    game.send(&format!("{}\n", FIVE_ON_ROW_ONE.join("\n")));
+    assert!(game.wait_exit().success(), "{}", game.output());
+    let listed = in_home(&["history"]);
+    let row = listed.lines().nth(1).unwrap_or_default();
+    assert!(
+        row.contains("Gomoku") && row.contains("X won") && row.ends_with(" 9"),
+        "{listed}"
+    );
+    let reviewed = in_home(&["review", "--last", "--think", "20"]);
+    assert!(reviewed.contains("9. X e1"), "{reviewed}");
+}
+
+/// The position after `moves`, typed as a player types them.
+fn position_after(moves: &[&str]) -> tictactoe::position::Position {
+    let mut position = tictactoe::position::Variant::Gomoku.start();
+    for text in moves {
+        let mv = position.parse_move(text).unwrap();
+        position.play(mv).unwrap();
+    }
+    position
+}
+
+#[test]
+fn hard_takes_a_five_on_offer_and_blocks_the_only_point_that_stops_one() {
+    use tictactoe::player::{Brain, Player};
+    let mut brain = Brain::new(Some(3)).with_think(Duration::from_millis(30));
+    // Four of X on b1-e1 with a1 taken by O: only f1 makes five, and only f1 stops it.
+    let four = ["b1", "a1", "c1", "h8", "d1", "h9", "e1"];
+    let x_to_win = position_after(&[&four[..], &["j10"]].concat());
+    let win = brain.choose(Player::HARD, &x_to_win).unwrap();
+    assert_eq!(win.to_string(), "f1", "{x_to_win}");
+    let o_to_block = position_after(&four);
+    let block = brain.choose(Player::HARD, &o_to_block).unwrap();
+    assert_eq!(block.to_string(), "f1", "{o_to_block}");
+}
