@@ -307,18 +307,10 @@ mod baseline {
     }
 }
 
-/// Wilson's 95% score interval for a proportion `p` of `n` trials.
-fn wilson(p: f64, n: f64) -> (f64, f64) {
-    let z = 1.96_f64;
-    let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
-    let half = z / (1.0 + z * z / n) * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
-    (centre - half, centre + half)
-}
-
 fn report(a: Spec, b: Spec, (wins, draws, losses): (u32, u32, u32)) {
     let n = f64::from(wins + draws + losses);
     let score = (f64::from(wins) + f64::from(draws) / 2.0) / n;
-    let (lo, hi) = wilson(score, n);
+    let (lo, hi) = tictactoe::rating::wilson(score, n);
     println!(
         "{a} vs {b}: {wins} won, {draws} drawn, {losses} lost of {n}: score {:.1}% (95% CI {:.1}%-{:.1}%)",
         100.0 * score,

@@ -93,8 +93,8 @@ pub struct Cli {
     /// Ultimate tic-tac-toe: nine small boards in a 3×3; a move is a board and a cell (53)
     #[arg(long, global = true, conflicts_with_all = ["size", "k", "misere"])]
     pub ultimate: bool,
-    /// Gomoku, five in a row on 15×15 (not yet offered: its AI is a plain Monte Carlo search
-    /// with random games, far from strong)
+    /// Gomoku, five in a row on 15×15 (not yet offered: its AI sees fives and victories by
+    /// fours, not yet threats of three, and typed coordinates stop at column i and row 9)
     #[arg(
         long,
         global = true,

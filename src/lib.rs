@@ -57,6 +57,7 @@ pub mod rules;
 pub mod search;
 pub mod settings;
 pub mod text;
+pub mod threats;
 pub mod tui;
 pub mod ultimate;
 pub mod waiting;

@@ -52,6 +52,15 @@ pub fn fit(players: usize, pairings: &[Pairing], anchor: usize) -> Vec<f64> {
     r.iter().map(|x| x - zero).collect()
 }
 
+/// Wilson's 95% score interval for a proportion `p` of `n` trials (a draw counted as half a
+/// win): the matches' error bars.
+pub fn wilson(p: f64, n: f64) -> (f64, f64) {
+    let z = 1.96_f64;
+    let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
+    let half = z / (1.0 + z * z / n) * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
+    (centre - half, centre + half)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,8 +1,8 @@
 //! One engine per rule set behind one interface, [`Engine`]: what the session asks of the AI
 //! (a move, a verdict on a move played, an analysis, a hint) answered by the negamax search
 //! and the ladder's levels on classic boards ([`Classic`]), by the Monte Carlo tree search in
-//! Ultimate and Gomoku ([`MonteCarlo`]). [`super::Brain`] holds one of each and picks by the
-//! position.
+//! Ultimate ([`MonteCarlo`]), and by the threats in Gomoku ([`super::threat`]).
+//! [`super::Brain`] holds one of each and picks by the position.
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -10,9 +10,8 @@ use std::time::Duration;
 
 use super::{Analysis, ULTIMATE_THINK, Verdict};
 use crate::board::{Board, Cell};
-use crate::gomoku::Gomoku;
 use crate::levels::{self, Level};
-use crate::mcts::{self, Evaluator, Mcts, Parallel, RandomGames, SearchGame, UltimateEval};
+use crate::mcts::{self, Evaluator, Mcts, Parallel, SearchGame, UltimateEval};
 use crate::position::{Move, Position};
 use crate::search::{Meter, Searcher, Value};
 use crate::ultimate::{self, UltimateBoard};
@@ -195,34 +194,9 @@ impl MonteCarloGame for UltimateBoard {
     }
 }
 
-impl MonteCarloGame for Gomoku {
-    type Eval = RandomGames;
-
-    fn of(position: &Position) -> &Gomoku {
-        position
-            .gomoku()
-            .expect("the Gomoku engine is given Gomoku positions")
-    }
-
-    fn own(mv: Move) -> Cell {
-        let Move::Cell(cell) = mv else {
-            unreachable!("a legal move is of the position's rule set")
-        };
-        cell
-    }
-
-    fn tree(stream: Option<u64>) -> Mcts<Gomoku, RandomGames> {
-        Mcts::with_evaluator(stream, RandomGames)
-    }
-
-    fn quick(seed: u64) -> Mcts<Gomoku, RandomGames> {
-        Mcts::with_evaluator(Some(seed), RandomGames).with_node_cap(1 << 16)
-    }
-}
-
 /// The Monte Carlo tree search of any rule set, its trees kept from move to move: one, or one
 /// a thread for `hard`'s moves (root parallelism, [`Parallel`]); hints, analyses and verdicts
-/// search the first. Ultimate's with its learned evaluation; Gomoku's with random games.
+/// search the first. Ultimate's, with its learned evaluation.
 pub(super) struct MonteCarlo<G: MonteCarloGame>
 where
     G::Move: Send,

@@ -1,9 +1,8 @@
 //! Who moves: a human, or an AI at a difficulty; and the one dispatch from a rule set to its
 //! AI ([`Brain`], over one engine per rule set in [`engines`]): the negamax search for classic
-//! boards, the Monte Carlo tree search for Ultimate and Gomoku. What a front end or a report
-//! asks of the AI (a move, a hint, an analysis, a verdict on a move played) it asks here, once
-//! for every rule set. All randomness comes
-//! from one seeded source.
+//! boards, the Monte Carlo tree search for Ultimate, threats for Gomoku ([`threat`]). What a
+//! front end or a report asks of the AI (a move, a hint, an analysis, a verdict on a move
+//! played) it asks here, once for every rule set. All randomness comes from one seeded source.
 
 use std::fmt;
 use std::str::FromStr;
@@ -12,9 +11,9 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 mod engines;
+mod threat;
 
 use crate::board::{Board, Cell};
-use crate::gomoku::Gomoku;
 use crate::levels::Level;
 use crate::position::{Move, Position, Variant};
 use crate::search::{Meter, Searcher, Value, best_of};
@@ -112,7 +111,7 @@ impl fmt::Display for Player {
 pub struct Brain {
     classic: engines::Classic,
     ultimate: engines::MonteCarlo<UltimateBoard>,
-    gomoku: engines::MonteCarlo<Gomoku>,
+    gomoku: threat::Threat,
     think: Option<Duration>,
     seed: Option<u64>,
     /// How the thinking budget is spent: by work with a seed, by the clock without.
@@ -134,7 +133,7 @@ impl Brain {
         Brain {
             classic: engines::Classic::new(seed, Searcher::new(), meter),
             ultimate: engines::MonteCarlo::new(seed, meter, 1),
-            gomoku: engines::MonteCarlo::new(seed, meter, 1),
+            gomoku: threat::Threat::new(seed),
             think: None,
             seed,
             meter,
@@ -150,8 +149,6 @@ impl Brain {
     pub fn with_threads(mut self, threads: usize) -> Brain {
         self.ultimate = engines::MonteCarlo::new(self.seed, self.meter, threads);
         self.ultimate.set_cancel(self.cancel.clone());
-        self.gomoku = engines::MonteCarlo::new(self.seed, self.meter, threads);
-        self.gomoku.set_cancel(self.cancel.clone());
         if self.seed.is_none() {
             self.classic.searcher.set_threads(threads);
         }
@@ -249,8 +246,8 @@ impl Brain {
 /// read as a rate too: 1, ½ or 0) rather than by a heuristic score.
 pub fn rates(variant: Variant) -> bool {
     match variant {
-        Variant::Classic(_) => false,
-        Variant::Ultimate | Variant::Gomoku => true,
+        Variant::Classic(_) | Variant::Gomoku => false,
+        Variant::Ultimate => true,
     }
 }
 

@@ -1,0 +1,138 @@
+//! Plays Gomoku's `hard` against another player on 15×15 and prints its score with a 95%
+//! Wilson interval:
+//!
+//! ```text
+//! cargo run --release --example gomoku_match -- --against mcts --games 20 --think 100
+//! ```
+//!
+//! The opponents: a level of the ladder (`--against 4`), or `mcts`, the plain Monte Carlo tree
+//! search with uniformly random games (Gomoku's AI before the threat engine) thinking as long.
+//! Games are played in pairs from the same opening, the first two stones drawn near the centre
+//! from `--seed`, one game with each player moving first. Every budget is work, so a run
+//! replays.
+
+use std::time::Duration;
+
+use clap::Parser;
+use tictactoe::board::Mark;
+use tictactoe::gomoku::Gomoku;
+use tictactoe::mcts::{Mcts, RandomGames};
+use tictactoe::player::{Brain, Player};
+use tictactoe::position::{Move, Outcome, Position, Variant};
+use tictactoe::rating;
+use tictactoe::search::Meter;
+
+#[derive(Parser)]
+#[command(about = "Plays Gomoku's hard against a level or the plain Monte Carlo search")]
+struct Args {
+    /// The opponent: a level 1 to 6, or `mcts`.
+    #[arg(long, default_value = "mcts")]
+    against: String,
+    /// Games, in pairs (rounded up to an even number).
+    #[arg(long, default_value_t = 20)]
+    games: u32,
+    /// Milliseconds of thought a move, spent as work.
+    #[arg(long, default_value_t = 100)]
+    think: u64,
+    /// Seed of the openings and of both players.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+/// One side of a game.
+enum Side {
+    Brain(Box<Brain>, Player),
+    Mcts(Box<Mcts<Gomoku, RandomGames>>),
+}
+
+impl Side {
+    fn choose(&mut self, position: &Position, think: Duration) -> Option<Move> {
+        match self {
+            Side::Brain(brain, player) => brain.choose(*player, position),
+            Side::Mcts(mcts) => {
+                mcts.clear();
+                let board = position.gomoku().expect("a Gomoku game");
+                mcts.think(board, think).map(|c| Move::Cell(c.mv))
+            }
+        }
+    }
+}
+
+fn side(args: &Args, who: &str, seed: u64) -> Side {
+    let think = Duration::from_millis(args.think);
+    match who {
+        "mcts" => {
+            let mut mcts = Mcts::with_evaluator(Some(seed), RandomGames);
+            mcts.set_meter(Meter::Work);
+            Side::Mcts(Box::new(mcts))
+        }
+        level => {
+            let player = level.parse::<Player>().expect("a level or hard");
+            Side::Brain(Box::new(Brain::new(Some(seed)).with_think(think)), player)
+        }
+    }
+}
+
+/// Two different stones near the centre, from `rng`.
+fn opening(rng: &mut fastrand::Rng) -> Position {
+    let mut position = Variant::Gomoku.start();
+    while position.gomoku().is_some_and(|b| b.stones() < 2) {
+        let board = position.gomoku().unwrap();
+        let cell = board.cell_at(rng.u8(5..10), rng.u8(5..10)).unwrap();
+        let _ = position.play(Move::Cell(cell));
+    }
+    position
+}
+
+/// Plays one game from `position`, X first; the winner's side index (0 for `x`), or `None`.
+fn play(mut position: Position, x: &mut Side, o: &mut Side, think: Duration) -> Option<usize> {
+    loop {
+        match position.outcome() {
+            Outcome::Won(mark) => return Some(usize::from(mark != Mark::X)),
+            Outcome::Draw => return None,
+            Outcome::InProgress => {}
+        }
+        let mover = if position.to_move() == Mark::X {
+            &mut *x
+        } else {
+            &mut *o
+        };
+        let mv = mover
+            .choose(&position, think)
+            .expect("a move in a game in progress");
+        position.play(mv).expect("a legal move");
+    }
+}
+
+fn main() {
+    let args = Args::parse();
+    let think = Duration::from_millis(args.think);
+    let mut rng = fastrand::Rng::with_seed(args.seed);
+    let (mut points, mut games) = (0.0, 0u32);
+    for pair in 0..args.games.div_ceil(2) {
+        let start = opening(&mut rng);
+        for hard_first in [true, false] {
+            let seed = args.seed ^ u64::from(pair) << 8 ^ u64::from(hard_first);
+            let mut hard = side(&args, "hard", seed);
+            let mut other = side(&args, &args.against, seed ^ 1);
+            let (x, o) = if hard_first {
+                (&mut hard, &mut other)
+            } else {
+                (&mut other, &mut hard)
+            };
+            let winner = play(start, x, o, think);
+            let hard_index = usize::from(!hard_first);
+            points += match winner {
+                Some(w) if w == hard_index => 1.0,
+                Some(_) => 0.0,
+                None => 0.5,
+            };
+            games += 1;
+        }
+        let (low, high) = rating::wilson(points / f64::from(games), f64::from(games));
+        println!(
+            "after {games} games: hard scored {points} ({:.3}, 95% {low:.3}-{high:.3})",
+            points / f64::from(games)
+        );
+    }
+}

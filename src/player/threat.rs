@@ -1,0 +1,316 @@
+//! Gomoku's engine: threats first, then the points' scores ([`crate::threats`]).
+//!
+//! `hard`, in order: makes five; finds a victory by continuous fours (a proof: `win in N`);
+//! blocks the opponent's five; and otherwise plays the best-scored point after which the
+//! opponent has no victory by fours (a move that lets one through is proven lost). The
+//! levels below take a five they see; from level 2 they block one; from level 4 they find
+//! their own victories by fours; they choose among the best-scored points, fewer the higher
+//! the level. Hints and analyses value each point near the stones the same way: proven where
+//! a five or a victory by fours decides, else an estimate from the windows still open to each
+//! side.
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use super::engines::Engine;
+use super::{Analysis, Verdict};
+use crate::board::Cell;
+use crate::gomoku::Gomoku;
+use crate::levels::Level;
+use crate::position::{Move, Position};
+use crate::search::{Value, best_of};
+use crate::threats::{Threats, cell, side};
+
+/// Fours a victory is looked for with, at most.
+const FOURS: u32 = 12;
+/// Positions one search for a victory by fours may look at per millisecond of `--think`
+/// (with the default second: 40,000), and at least.
+const POSITIONS_PER_MS: u32 = 40;
+const MIN_POSITIONS: u32 = 2_000;
+
+/// Gomoku's engine: no state but its random numbers.
+pub(super) struct Threat {
+    rng: fastrand::Rng,
+}
+
+impl Threat {
+    pub(super) fn new(seed: Option<u64>) -> Threat {
+        Threat {
+            rng: seed.map_or_else(fastrand::Rng::new, fastrand::Rng::with_seed),
+        }
+    }
+}
+
+fn board(position: &Position) -> &Gomoku {
+    position
+        .gomoku()
+        .expect("the Gomoku engine is given Gomoku positions")
+}
+
+/// The positions a search for a victory by fours may look at within `think`.
+fn budget(think: Option<Duration>) -> u32 {
+    let ms = think.map_or(1_000, |t| t.as_millis().min(u128::from(u32::MAX)) as u32);
+    ms.saturating_mul(POSITIONS_PER_MS).max(MIN_POSITIONS)
+}
+
+/// The candidates for the side to move, best-scored first (ties in board order).
+fn ranked(threats: &Threats, me: usize) -> Vec<usize> {
+    let mut points = threats.candidates();
+    points.sort_by_key(|&p| std::cmp::Reverse(threats.score(p, me)));
+    points
+}
+
+/// The windows still open to `me` against those open to the other side, scaled into an
+/// estimate's range.
+fn balance(threats: &Threats, me: usize) -> i32 {
+    let open = |s: usize| -> i64 {
+        (0..threats.window_count())
+            .map(|w| threats.window_value(w, s))
+            .sum()
+    };
+    ((open(me) - open(1 - me)) / 16).clamp(-499, 499) as i32
+}
+
+/// The value for `me` of playing `p`: a five, a victory by fours that starts with it, a five
+/// or a victory by fours it lets the opponent have, or an estimate.
+fn value_of(threats: &mut Threats, p: usize, me: usize, positions: u32) -> Value {
+    if threats.fives(me).contains(&p) {
+        return Value::Win(1);
+    }
+    let other = 1 - me;
+    threats.place(p, me);
+    let value = if !threats.fives(other).is_empty() {
+        Value::Loss(2)
+    } else if let Some(line) = threats.vcf(other, FOURS, &mut { positions }) {
+        Value::Loss(line.len() as u32 + 1)
+    } else {
+        match threats.fives(me)[..] {
+            [] => Value::Estimate(-balance(threats, other)),
+            [_, _, ..] => Value::Win(3),
+            [block] => {
+                threats.place(block, other);
+                let line = threats.vcf(me, FOURS, &mut { positions });
+                threats.remove(block, other);
+                line.map_or_else(
+                    || Value::Estimate(-balance(threats, other)),
+                    |l| Value::Win(l.len() as u32 + 2),
+                )
+            }
+        }
+    };
+    threats.remove(p, me);
+    value
+}
+
+impl Threat {
+    /// `hard`'s move and its value.
+    fn best(board: &Gomoku, positions: u32) -> Option<(Cell, Value)> {
+        if board.is_over() {
+            return None;
+        }
+        let me = side(board.to_move());
+        let mut threats = Threats::new(board);
+        if let Some(&five) = threats.fives(me).first() {
+            return Some((cell(five), Value::Win(1)));
+        }
+        if let Some(line) = threats.vcf(me, FOURS, &mut { positions }) {
+            return Some((cell(line[0]), Value::Win(line.len() as u32)));
+        }
+        let blocks = threats.fives(1 - me);
+        if let Some(&block) = blocks.first() {
+            let value = value_of(&mut threats, block, me, positions);
+            return Some((cell(block), value));
+        }
+        let ranked = ranked(&threats, me);
+        // Where the opponent has no victory by fours, no move gives it one: the best-scored
+        // point will do. Where it has, each point is tried, best-scored first.
+        let attacked = threats.vcf(1 - me, FOURS, &mut { positions }).is_some();
+        let checked = if attacked { ranked.len() } else { 1 };
+        let mut best: Option<(usize, Value)> = None;
+        for &p in ranked.iter().take(checked) {
+            let value = value_of(&mut threats, p, me, positions / 4);
+            if best.is_none_or(|(_, v)| value > v) {
+                best = Some((p, value));
+            }
+            if !matches!(value, Value::Loss(_)) {
+                break;
+            }
+        }
+        best.map(|(p, v)| (cell(p), v))
+    }
+
+    /// A level below the top: a five it sees, a block from level 2, its own victory by fours
+    /// from level 4, else one of the best-scored points, fewer to choose from the higher the
+    /// level.
+    fn below_top(&mut self, board: &Gomoku, level: Level, positions: u32) -> Option<Cell> {
+        let style = level.style()?;
+        if board.is_over() {
+            return None;
+        }
+        let me = side(board.to_move());
+        let mut threats = Threats::new(board);
+        if let Some(&five) = threats.fives(me).first() {
+            return Some(cell(five));
+        }
+        if level >= Level::new(4)?
+            && let Some(line) = threats.vcf(me, FOURS, &mut { positions })
+        {
+            return Some(cell(line[0]));
+        }
+        if level >= Level::new(2)?
+            && let Some(&block) = threats.fives(1 - me).first()
+        {
+            return Some(cell(block));
+        }
+        let ranked = ranked(&threats, me);
+        let choices = (style.temperature as usize / 2 + 1).min(ranked.len());
+        Some(cell(ranked[self.rng.usize(..choices)]))
+    }
+}
+
+impl Engine for Threat {
+    fn choose(
+        &mut self,
+        level: Level,
+        position: &Position,
+        think: Option<Duration>,
+    ) -> Option<Move> {
+        let board = board(position);
+        let positions = budget(think);
+        let chosen = match level.style() {
+            None => Threat::best(board, positions).map(|(c, _)| c),
+            Some(_) => self.below_top(board, level, positions),
+        };
+        chosen.map(Move::Cell)
+    }
+
+    fn judge(&mut self, position: &Position, mv: Move, think: Option<Duration>) -> Option<Verdict> {
+        let Move::Cell(played) = mv else {
+            unreachable!("a legal move is of the position's rule set")
+        };
+        let board = board(position);
+        let positions = budget(think);
+        let (best, before) = Threat::best(board, positions)?;
+        let mut threats = Threats::new(board);
+        let after = value_of(
+            &mut threats,
+            played.index(),
+            side(board.to_move()),
+            positions,
+        );
+        Some(Verdict {
+            before: before.max(after),
+            after,
+            best: Move::Cell(best),
+        })
+    }
+
+    fn analyze(
+        &mut self,
+        position: &Position,
+        best_only: bool,
+        think: Option<Duration>,
+    ) -> Analysis {
+        if best_only {
+            let head =
+                Threat::best(board(position), budget(think)).map(|(c, v)| (v, Move::Cell(c)));
+            return Analysis {
+                head,
+                moves: Vec::new(),
+            };
+        }
+        Analysis::of_moves(position, self.hint(position, think))
+    }
+
+    /// The points near the stones, each valued; the rest of the board is not worth a look.
+    fn hint(&mut self, position: &Position, think: Option<Duration>) -> Vec<(Move, Value)> {
+        let board = board(position);
+        if board.is_over() {
+            return Vec::new();
+        }
+        let me = side(board.to_move());
+        let positions = budget(think) / 8;
+        let mut threats = Threats::new(board);
+        let mut moves: Vec<(Move, Value)> = threats
+            .candidates()
+            .into_iter()
+            .map(|p| {
+                (
+                    Move::Cell(cell(p)),
+                    value_of(&mut threats, p, me, positions),
+                )
+            })
+            .collect();
+        // A victory by fours found from the position is worth as much as its first move.
+        if let Some((c, v)) = Threat::best(board, budget(think))
+            && best_of(&moves).first().is_none_or(|&(_, b)| v > b)
+        {
+            moves.retain(|&(m, _)| m != Move::Cell(c));
+            moves.push((Move::Cell(c), v));
+        }
+        moves.sort_by_key(|&(m, _)| position.reading_key(m));
+        moves
+    }
+
+    /// Its searches are bounded by positions looked at, and short: nothing to cancel.
+    fn set_cancel(&mut self, _flag: Option<Arc<AtomicBool>>) {}
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::threats::random_positions;
+
+    /// Whether `side` has a victory by fours in `board` as if it were to move.
+    fn has_vcf(board: &Gomoku, side: usize) -> bool {
+        Threats::new(board).vcf(side, FOURS, &mut 200_000).is_some()
+    }
+
+    #[test]
+    fn hard_plays_into_every_victory_by_fours_the_search_finds() {
+        let mut found = 0;
+        for board in random_positions(60, 21) {
+            let me = side(board.to_move());
+            if !has_vcf(&board, me) {
+                continue;
+            }
+            found += 1;
+            let (c, value) = Threat::best(&board, 40_000).unwrap();
+            assert!(matches!(value, Value::Win(_)), "{board}: {value:?}");
+            let mut after = board;
+            after.play(c).unwrap();
+            // It made five, or a four whose forced block leaves it a victory by fours.
+            let threats = Threats::new(&after);
+            assert!(
+                after.is_over() || !threats.fives(me).is_empty(),
+                "{board}: {c}"
+            );
+        }
+        assert!(found >= 10, "{found} positions with a victory by fours");
+    }
+
+    #[test]
+    fn hard_stops_the_opponents_victory_by_fours_wherever_one_point_does() {
+        let mut defended = 0;
+        for board in random_positions(120, 33) {
+            let (me, them) = (side(board.to_move()), 1 - side(board.to_move()));
+            let threats = Threats::new(&board);
+            if has_vcf(&board, me) || !threats.fives(them).is_empty() || !has_vcf(&board, them) {
+                continue;
+            }
+            let stops = |c: Cell| {
+                let mut after = board;
+                after.play(c).is_ok() && !has_vcf(&after, them)
+            };
+            if !board.legal_moves().into_iter().any(stops) {
+                continue;
+            }
+            defended += 1;
+            let (c, value) = Threat::best(&board, 40_000).unwrap();
+            assert!(stops(c), "{board}: {c} lets a victory by fours through");
+            assert!(!matches!(value, Value::Loss(_)), "{board}: {value:?}");
+        }
+        assert!(defended >= 5, "{defended} positions to defend");
+    }
+}
