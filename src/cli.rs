@@ -94,7 +94,7 @@ pub struct Cli {
     #[arg(long, global = true, conflicts_with_all = ["size", "k", "misere"])]
     pub ultimate: bool,
     /// Gomoku, five in a row on 15×15 (not yet offered: its AI sees fives and victories by
-    /// fours, not yet threats of three, and typed coordinates stop at column i and row 9)
+    /// fours, not yet threats of three)
     #[arg(
         long,
         global = true,

@@ -124,7 +124,7 @@ fn two_processes_play_gomoku_over_the_network_and_print_the_same_boards() {
 }
 
 #[test]
-fn the_terminal_game_draws_the_fifteen_by_fifteen_board_and_arrows_and_enter_play() {
+fn the_terminal_game_draws_the_fifteen_by_fifteen_board_and_arrows_enter_and_typing_play() {
     let home = concat!(env!("CARGO_TARGET_TMPDIR"), "/gomoku-home");
     let mut game = Terminal::start_in(&[], &["--gomoku", "-o", "human"], home);
     game.wait_for("Gomoku · round 1");
@@ -133,6 +133,8 @@ fn the_terminal_game_draws_the_fifteen_by_fifteen_board_and_arrows_and_enter_pla
     game.wait_for("O to move");
     game.send("\x1b[A\x1b[C\r"); // up and right: i9
     game.wait_for("X to move");
+    game.send("o15"); // a column past i and a row past 9, typed
+    game.wait_for("O to move");
     let rows = game.read(|s| {
         (0..24)
             .map(|r| s.contents_between(r, 0, r, 80))
@@ -149,6 +151,7 @@ fn the_terminal_game_draws_the_fifteen_by_fifteen_board_and_arrows_and_enter_pla
     };
     assert_eq!(row("8"), "···+···X···+···".replace('+', "·"));
     assert_eq!(row("9"), "········O······");
+    assert_eq!(row("15"), "··············X");
     game.send("q");
     game.send("q");
     assert!(game.wait_exit().success());

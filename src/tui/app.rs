@@ -97,6 +97,8 @@ pub struct App {
     selected: Option<u8>,
     /// A column letter typed, waiting for its row: the first half of `c3`.
     column: Option<char>,
+    /// After the column, a `1` that may begin a row from 10 up, on boards that have one.
+    first_digit: Option<u8>,
     /// The AI's level chosen for the next round, with the side it plays.
     next_level: Option<(Side, Player)>,
     message: String,
@@ -129,6 +131,7 @@ impl App {
             cursor,
             selected: None,
             column: None,
+            first_digit: None,
             next_level: None,
             message: String::new(),
             queued: VecDeque::new(),
@@ -409,20 +412,30 @@ impl App {
         // A board chosen in Ultimate waits for its cell; most other keys put it down.
         let selected = self.selected.take();
         let column = self.column.take();
+        let first = self.first_digit.take();
+        let side = self.game().position().grid_side();
         match action {
-            Action::Digit(d) if column.is_some() => self.coordinate(column, d),
+            Action::Digit(d) if column.is_some() => self.row_digit(column, first, d),
+            Action::Zero if column.is_some() => self.row_digit(column, first, 0),
             Action::Letter(c) => self.letter(c),
-            // On a board with a column h (Ultimate's nine), `h` is that column first; `h`
-            // again asks for the hint.
-            Action::Hint if column.is_none() && self.game().position().grid_side() > 7 => {
-                self.letter('h');
-            }
+            // On a board with a column h (Ultimate's nine, Gomoku's fifteen), `h` is that
+            // column first, and `h` again asks for the hint; `l` and `n` alike.
+            Action::Hint if column.is_none() && side > 7 => self.letter('h'),
+            Action::Level if column.is_none() && side > 11 => self.letter('l'),
+            Action::NewRound if column.is_none() && side > 13 => self.letter('n'),
             Action::Escape | Action::Back if column.is_some() => {
                 self.message = format!("Coordinate cancelled. {}", self.turn_message());
             }
             Action::Activate if column.is_some() => {
-                self.column = column;
-                self.message = self.column_message();
+                if let Some(row) = first {
+                    self.coordinate(column, row);
+                } else {
+                    self.column = column;
+                    self.message = self.column_message();
+                }
+            }
+            Action::Zero => {
+                self.message = "0 names no cell: type a column letter, then its row".into();
             }
             Action::Digit(d) => self.digit(selected, d),
             Action::Escape | Action::Back if selected.is_some() => {
@@ -793,6 +806,58 @@ mod tests {
             matches!(app.mode(), Mode::HintWaiting(_)),
             "{:?}",
             app.mode()
+        );
+    }
+
+    #[test]
+    fn every_gomoku_point_can_be_typed_with_rows_from_ten_and_columns_l_and_n() {
+        use crate::position::Variant;
+        let gomoku = || {
+            let session = Session::new(Variant::Gomoku, Player::Human, Player::Human);
+            App::new(session, (80, 24))
+        };
+        let (l, n, d) = (Action::Level, Action::NewRound, Action::Digit);
+        for (keys, played) in [
+            (vec![Action::Letter('o'), d(1), d(5)], "o15"),
+            (vec![Action::Hint, d(1), Action::Activate], "h1"),
+            (vec![l, d(1), Action::Zero], "l10"),
+            (vec![n, d(9)], "n9"),
+            (vec![Action::Letter('a'), Action::Zero, d(2)], "a2"),
+        ] {
+            let mut app = gomoku();
+            for key in keys {
+                app.update(key);
+            }
+            let expected = Record::parse(Variant::Gomoku, &[played]).unwrap();
+            assert_eq!(app.game().record(), expected, "{played}: {}", app.message());
+        }
+        let mut app = gomoku();
+        app.update(Action::Letter('k'));
+        app.update(Action::Digit(1));
+        assert!(
+            app.message().contains("Enter plays k1"),
+            "{}",
+            app.message()
+        );
+        app.update(Action::Digit(7));
+        assert!(app.game().history().is_empty(), "k17 is off the board");
+        assert!(
+            app.message().contains("17 is not on the board"),
+            "{}",
+            app.message()
+        );
+        app.update(Action::NewRound);
+        assert!(
+            app.message().contains("n again: a new round"),
+            "{}",
+            app.message()
+        );
+        app.update(Action::Escape);
+        app.update(Action::Zero);
+        assert!(
+            app.message().starts_with("0 names no cell"),
+            "{}",
+            app.message()
         );
     }
 

@@ -18,8 +18,11 @@ pub enum Direction {
 pub enum Action {
     /// Play the cell with this numpad digit (3×3 boards), or the row after a column letter.
     Digit(u8),
-    /// A column letter, `a` to `i` but `h`: the first half of a coordinate such as `c3`
-    /// (`h` is [`Action::Hint`], which the game takes as column h where the board has one).
+    /// `0`: the second digit of a row from 10 up, after a column letter and a `1`.
+    Zero,
+    /// A column letter, `a` to `o` but `h`, `l` and `n`: the first half of a coordinate such
+    /// as `c3` (those three are [`Action::Hint`], [`Action::Level`] and
+    /// [`Action::NewRound`], which the game takes as columns where the board has them).
     Letter(char),
     /// Move the cursor one cell.
     Move(Direction),
@@ -113,9 +116,10 @@ fn key_action(key: &KeyEvent, test_panic: bool) -> Option<Action> {
         KeyCode::Char('?') => Action::Help,
         KeyCode::Char('q' | 'Q') => Action::Quit,
         KeyCode::Char('y' | 'Y') => Action::Yes,
-        KeyCode::Char(c @ ('a'..='g' | 'i' | 'A'..='G' | 'I')) if !ctrl => {
-            Action::Letter(c.to_ascii_lowercase())
-        }
+        KeyCode::Char('0') => Action::Zero,
+        KeyCode::Char(
+            c @ ('a'..='g' | 'i'..='k' | 'm' | 'o' | 'A'..='G' | 'I'..='K' | 'M' | 'O'),
+        ) if !ctrl => Action::Letter(c.to_ascii_lowercase()),
         KeyCode::Esc => Action::Escape,
         KeyCode::Backspace => Action::Back,
         KeyCode::Char('!') if test_panic => Action::Panic,
@@ -167,7 +171,7 @@ mod tests {
         }
         assert_eq!(
             action(&press(KeyCode::Char('0')), false),
-            Some(Action::Unknown("'0'".into()))
+            Some(Action::Zero)
         );
     }
 

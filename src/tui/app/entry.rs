@@ -79,12 +79,35 @@ impl App {
     pub(super) fn column_message(&self) -> String {
         let column = self.column.unwrap_or('a');
         let side = self.game().position().grid_side();
-        let hint = if column == 'h' {
-            "; h again: a hint"
-        } else {
-            ""
+        let again = match column {
+            'h' => "; h again: a hint",
+            'l' => "; l again: the level",
+            'n' => "; n again: a new round",
+            _ => "",
         };
-        format!("Typed {column}… now the row, 1-{side} (Esc cancels{hint})")
+        format!("Typed {column}… now the row, 1-{side} (Esc cancels{again})")
+    }
+
+    /// A digit of the row after column letter `column`: a `1` on a board of ten rows or more
+    /// waits for a second digit (or Enter), `first` is that `1`, and any other digit ends the
+    /// row.
+    pub(super) fn row_digit(&mut self, column: Option<char>, first: Option<u8>, d: u8) {
+        let side = self.game().position().grid_side();
+        match (first, column) {
+            (Some(first), _) => self.coordinate(column, first * 10 + d),
+            (None, Some(c)) if d == 1 && side >= 10 => {
+                self.column = column;
+                self.first_digit = Some(1);
+                self.message = format!(
+                    "Typed {c}1… Enter plays {c}1, a second digit {c}10-{c}{side} (Esc cancels)"
+                );
+            }
+            (None, _) if d == 0 => {
+                self.column = column;
+                self.message = format!("Rows start at 1: {}", self.column_message());
+            }
+            (None, _) => self.coordinate(column, d),
+        }
     }
 
     /// The row after a column letter: the coordinate is played (or queued) like a click.
