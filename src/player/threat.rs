@@ -29,6 +29,47 @@ const FOURS: u32 = 12;
 const POSITIONS_PER_MS: u32 = 40;
 const MIN_POSITIONS: u32 = 2_000;
 
+/// The points of the best-scored candidates tried as threats, in [`winning_threat`].
+const THREATS_TRIED: usize = 12;
+/// The estimate of a move that makes a winning threat (for it) or leaves one (against it):
+/// near a proof, but not one.
+const EST_THREAT: i32 = 400;
+
+/// A move for `side`, as if to move, that makes a threat no reply answers: after it `side`
+/// has a victory by fours, and still has one after each reply that could stop it (a point
+/// where the other side makes a four, blocking or counter-attacking, or where `side` would).
+/// The replies are those only, so this is a strong guess, not a proof (a victory by threats
+/// of three with one threat, such as two open threes made at once). Each search for a victory
+/// looks at `positions` at most.
+fn winning_threat(threats: &mut Threats, side: usize, positions: u32) -> Option<usize> {
+    let other = 1 - side;
+    if !threats.fives(other).is_empty() {
+        return None;
+    }
+    for x in ranked(threats, side).into_iter().take(THREATS_TRIED) {
+        threats.place(x, side);
+        let wins = threats.vcf(side, FOURS, &mut { positions }).is_some() && {
+            let mut replies = threats.fours(side);
+            replies.extend(threats.fours(other));
+            replies.extend(threats.fives(side));
+            replies.sort_unstable();
+            replies.dedup();
+            replies.into_iter().all(|r| {
+                threats.place(r, other);
+                let still = threats.fives(other).is_empty()
+                    && threats.vcf(side, FOURS, &mut { positions }).is_some();
+                threats.remove(r, other);
+                still
+            })
+        };
+        threats.remove(x, side);
+        if wins {
+            return Some(x);
+        }
+    }
+    None
+}
+
 /// Gomoku's engine: no state but its random numbers.
 pub(super) struct Threat {
     rng: fastrand::Rng,
@@ -123,17 +164,31 @@ impl Threat {
             return Some((cell(block), value));
         }
         let ranked = ranked(&threats, me);
-        // Where the opponent has no victory by fours, no move gives it one: the best-scored
-        // point will do. Where it has, each point is tried, best-scored first.
-        let attacked = threats.vcf(1 - me, FOURS, &mut { positions }).is_some();
+        let quick = positions / 16;
+        if let Some(x) = winning_threat(&mut threats, me, quick) {
+            return Some((cell(x), Value::Estimate(EST_THREAT)));
+        }
+        // Where the opponent has no victory by fours nor a threat that wins, the best-scored
+        // point will do. Where it has, each point is tried, best-scored first, until one
+        // leaves it neither.
+        let them = 1 - me;
+        let attacked = threats.vcf(them, FOURS, &mut { positions }).is_some()
+            || winning_threat(&mut threats, them, quick).is_some();
         let checked = if attacked { ranked.len() } else { 1 };
         let mut best: Option<(usize, Value)> = None;
         for &p in ranked.iter().take(checked) {
-            let value = value_of(&mut threats, p, me, positions / 4);
+            let mut value = value_of(&mut threats, p, me, positions / 4);
+            if attacked && !matches!(value, Value::Loss(_)) {
+                threats.place(p, me);
+                if winning_threat(&mut threats, them, quick).is_some() {
+                    value = Value::Estimate(-EST_THREAT);
+                }
+                threats.remove(p, me);
+            }
             if best.is_none_or(|(_, v)| value > v) {
                 best = Some((p, value));
             }
-            if !matches!(value, Value::Loss(_)) {
+            if !matches!(value, Value::Loss(_)) && value != Value::Estimate(-EST_THREAT) {
                 break;
             }
         }
@@ -288,6 +343,38 @@ mod tests {
             );
         }
         assert!(found >= 10, "{found} positions with a victory by fours");
+    }
+
+    fn position(moves: &[&str]) -> Gomoku {
+        let mut board = Gomoku::new();
+        for m in moves {
+            board.play(board.parse_cell(m).unwrap()).unwrap();
+        }
+        board
+    }
+
+    #[test]
+    fn two_open_threes_made_at_once_are_a_winning_threat_and_hard_leaves_the_opponent_none() {
+        // X: f8 g8 along row 8 and h6 h7 up column h; h8 makes two open threes at once.
+        let moves = ["f8", "a1", "g8", "o1", "h6", "a15", "h7", "o15"];
+        let x_to_move = position(&moves);
+        let mut threats = Threats::new(&x_to_move);
+        assert!(
+            threats.vcf(0, FOURS, &mut 100_000).is_none(),
+            "no victory by fours"
+        );
+        let fork = winning_threat(&mut threats, 0, 10_000).expect("a winning threat");
+        assert_eq!(cell(fork).to_string(), "h8");
+        let o_to_move = position(&[&moves[..], &["b14"]].concat());
+        let (c, value) = Threat::best(&o_to_move, 40_000).unwrap();
+        let mut after = o_to_move;
+        after.play(c).unwrap();
+        let threats = &mut Threats::new(&after);
+        assert!(
+            winning_threat(threats, 0, 10_000).is_none(),
+            "{c} leaves h8's fork"
+        );
+        assert!(!matches!(value, Value::Loss(_)), "{value:?}");
     }
 
     #[test]
