@@ -250,7 +250,7 @@ Examples:
 With gomocup, --k defaults to 5 from 5×5 up (as Gomocup plays), to the game's default below.")]
 pub struct EngineArgs {
     /// The protocol to speak: gomocup (START, BEGIN, TURN, BOARD, INFO…; boards 3 to 7, five
-    /// in a row from 5×5 up unless --k says otherwise) or codingame (Ultimate: the opponent's
+    /// in a row from 5×5 up unless --k says otherwise, and 15, Gomoku) or codingame (Ultimate: the opponent's
     /// row and column, the valid actions, our row and column)
     #[arg(long, value_enum)]
     pub protocol: Protocol,

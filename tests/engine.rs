@@ -55,7 +55,7 @@ fn gomocup_starts_answers_every_turn_with_an_empty_cell_and_ends() {
 
 #[test]
 fn gomocup_refuses_boards_not_offered_and_names_unknown_commands() {
-    let (lines, out) = gomocup("START 15\nTURN 1,1\nFROB\nABOUT\nSTART 5\nTURN 9,9\nEND\n");
+    let (lines, out) = gomocup("START 20\nTURN 1,1\nFROB\nABOUT\nSTART 5\nTURN 9,9\nEND\n");
     assert!(out.status.success(), "{out:?}");
     assert!(
         lines[0].starts_with("ERROR ") && lines[0].contains("not offered"),
@@ -66,6 +66,29 @@ fn gomocup_refuses_boards_not_offered_and_names_unknown_commands() {
     assert!(lines[3].starts_with("name=\"tictactoe\""), "{}", lines[3]);
     assert_eq!(lines[4], "OK");
     assert!(lines[5].starts_with("ERROR ") && lines[5].contains("off the 5×5 board"));
+}
+
+#[test]
+fn gomocup_plays_gomoku_on_fifteen_by_fifteen_making_five_and_blocking_five() {
+    // Ours on x 3 to 6 of the top row, the opponent's below: 2,0 or 7,0 makes five.
+    let ours = "3,0,1\n4,0,1\n5,0,1\n6,0,1\n3,1,2\n4,1,2\n5,1,2\n9,9,2\n";
+    let (lines, out) = gomocup(&format!("START 15\nBOARD\n{ours}DONE\nEND\n"));
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(lines[0], "OK");
+    assert!(["2,0", "7,0"].contains(&lines[1].as_str()), "{lines:?}");
+    // The opponent's four on x 10 to 13 of the bottom row, x 9 held: only 14,14 blocks it.
+    let theirs = "10,14,2\n11,14,2\n12,14,2\n13,14,2\n9,14,1\n0,0,1\n7,7,1\n";
+    let (lines, _) = gomocup(&format!("START 15\nBOARD\n{theirs}DONE\nEND\n"));
+    assert_eq!(lines[1], "14,14", "{lines:?}");
+    // A game's first moves: each answer an empty point of the 15×15 board.
+    let (lines, _) = gomocup("START 15\nBEGIN\nTURN 0,0\nTURN 14,14\nEND\n");
+    let mut seen = vec!["a15".to_string(), "o1".to_string()];
+    for answer in &lines[1..] {
+        let name = cell_name(answer, 15);
+        assert!(!seen.contains(&name), "{answer} was taken: {lines:?}");
+        seen.push(name);
+    }
+    assert_eq!(seen.len(), 5, "{lines:?}");
 }
 
 #[test]

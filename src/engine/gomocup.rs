@@ -1,4 +1,4 @@
-//! The Gomocup (piskvork) brain protocol, for our m,n,k boards. The manager writes commands,
+//! The Gomocup (piskvork) brain protocol, for our m,n,k boards and Gomoku's 15×15. The manager writes commands,
 //! one a line: `START n` (an n×n board), `BEGIN` (we move first), `TURN x,y` (the opponent's
 //! move; we answer ours), `BOARD` … `DONE` (a whole position, each stone as `x,y,field`, 1
 //! ours and 2 the opponent's; we answer our move), `INFO key value`, `RESTART`, `TAKEBACK
@@ -7,15 +7,16 @@
 //!
 //! Lines in a row: the default for each size as in the game (three on 3×3, four on 4×4), and
 //! five on 5×5 to 7×7 as Gomocup plays, unless `--k` says otherwise; five or more count (the
-//! freestyle rule).
+//! freestyle rule). `START 15` is Gomoku, five in a row, played by its threat engine.
 
 use std::io::{BufRead, Write};
 use std::time::Duration;
 
 use super::{EngineError, Options, best_move, brain, next_line, refuse};
-use crate::board::{Board, Cell, MAX_SIZE, MIN_SIZE, Rules};
+use crate::board::{MAX_SIZE, MIN_SIZE, Rules};
+use crate::gomoku;
 use crate::player::Brain;
-use crate::position::{Move, Position};
+use crate::position::{Move, Position, Variant};
 
 /// The rules the engine plays, besides the size `START` gives.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -31,9 +32,9 @@ struct Session {
     options: Options,
     lines: Lines,
     brain: Brain,
-    /// The empty board of the size `START` gave, and the moves since.
-    start: Option<Board>,
-    moves: Vec<Cell>,
+    /// The game of the size `START` gave, and the moves since.
+    start: Option<Variant>,
+    moves: Vec<Move>,
     /// Time for each move and what is left of the match (`INFO timeout_turn`, `time_left`).
     turn: Option<Duration>,
     left: Option<Duration>,
@@ -142,55 +143,63 @@ impl Session {
             .trim()
             .parse()
             .map_err(|_| refuse(line, "expected a board size"))?;
-        if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
+        let gomoku = size == gomoku::SIZE;
+        if !gomoku && !(MIN_SIZE..=MAX_SIZE).contains(&size) {
             return Err(refuse(
                 line,
                 format!(
-                    "a {size}×{size} board is not offered: boards are {MIN_SIZE} to {MAX_SIZE} wide"
+                    "a {size}×{size} board is not offered: boards are {MIN_SIZE} to {MAX_SIZE} \
+                     wide, and 15 (Gomoku)"
                 ),
             ));
         }
-        let k = self
-            .lines
-            .k
-            .unwrap_or(if size >= 5 { 5 } else { Rules::default_k(size) });
-        let rules =
-            Rules::new(size, k, self.lines.misere).map_err(|e| refuse(line, format!("{e}")))?;
-        self.start = Some(Board::new(rules));
+        let five = if size >= 5 { 5 } else { Rules::default_k(size) };
+        let k = self.lines.k.unwrap_or(five);
+        self.start = Some(if gomoku {
+            if usize::from(k) != gomoku::FIVE || self.lines.misere {
+                return Err(refuse(line, "15×15 is Gomoku: five in a row, not misère"));
+            }
+            Variant::Gomoku
+        } else {
+            let rules =
+                Rules::new(size, k, self.lines.misere).map_err(|e| refuse(line, format!("{e}")))?;
+            Variant::Classic(rules)
+        });
         self.moves.clear();
         Ok(Reply::Line("OK".into()))
     }
 
-    /// The board as the moves made it.
-    fn board(&self, line: &str) -> Result<Board, EngineError> {
-        let mut board = self
+    /// The position as the moves made it.
+    fn board(&self, line: &str) -> Result<Position, EngineError> {
+        let mut position = self
             .start
-            .ok_or_else(|| refuse(line, "no board yet: START comes first"))?;
-        for &cell in &self.moves {
-            board.play(cell).expect("moves are checked when made");
+            .ok_or_else(|| refuse(line, "no board yet: START comes first"))?
+            .start();
+        for &mv in &self.moves {
+            position.play(mv).expect("moves are checked when made");
         }
-        Ok(board)
+        Ok(position)
     }
 
     /// The cell `x,y` names on the board.
-    fn cell(&self, line: &str, text: &str) -> Result<Cell, EngineError> {
+    fn cell(&self, line: &str, text: &str) -> Result<Move, EngineError> {
         let board = self.board(line)?;
         let parsed = text
             .split_once(',')
             .and_then(|(x, y)| Some((x.trim().parse::<u8>().ok()?, y.trim().parse::<u8>().ok()?)));
         let (x, y) = parsed.ok_or_else(|| refuse(line, "expected a move as x,y"))?;
-        let n = board.size();
+        let n = board.grid_side();
         (x < n && y < n)
-            .then(|| board.cell_at(n - 1 - y, x))
+            .then(|| board.at_grid_point(x, n - 1 - y))
             .flatten()
             .ok_or_else(|| refuse(line, format!("{x},{y} is off the {n}×{n} board")))
     }
 
-    /// Plays `cell` for the side to move.
-    fn play(&mut self, line: &str, cell: Cell) -> Result<(), EngineError> {
+    /// Plays `mv` for the side to move.
+    fn play(&mut self, line: &str, mv: Move) -> Result<(), EngineError> {
         let mut board = self.board(line)?;
-        board.play(cell).map_err(|e| refuse(line, format!("{e}")))?;
-        self.moves.push(cell);
+        board.play(mv).map_err(|e| refuse(line, format!("{e}")))?;
+        self.moves.push(mv);
         Ok(())
     }
 
@@ -198,26 +207,22 @@ impl Session {
     fn answer(&mut self, line: &str) -> Result<Reply, EngineError> {
         let board = self.board(line)?;
         let budget = self.budget(&board);
-        let Some(Move::Cell(cell)) = best_move(&mut self.brain, &Position::Classic(board), budget)
-        else {
+        let Some(mv) = best_move(&mut self.brain, &board, budget) else {
             return Err(refuse(line, "the game is over: there is no move to make"));
         };
-        self.moves.push(cell);
-        let n = board.size();
-        Ok(Reply::Line(format!(
-            "{},{}",
-            cell.col(),
-            n - 1 - cell.row()
-        )))
+        self.moves.push(mv);
+        let n = board.grid_side();
+        let (x, row) = board.grid_point(mv).expect("a move of the board");
+        Ok(Reply::Line(format!("{x},{}", n - 1 - row)))
     }
 
     /// The time for this move: the turn's allowance (or `--think`) less a margin for the
     /// answer to travel, and never more than a share of what is left of the match.
-    fn budget(&self, board: &Board) -> Duration {
+    fn budget(&self, board: &Position) -> Duration {
         let turn = self.turn.unwrap_or(self.options.think);
         let mut budget = turn.saturating_sub(turn / 10 + Duration::from_millis(30));
         if let Some(left) = self.left {
-            let moves_left = board.empty_cells().count().div_ceil(2).max(1) as u32;
+            let moves_left = board.legal_moves().len().div_ceil(2).max(1) as u32;
             budget = budget.min(left / (moves_left + 1));
         }
         budget
@@ -226,8 +231,8 @@ impl Session {
     /// Reads stones until `DONE` and makes them the position: ours and the opponent's, with
     /// whoever moved first as X.
     fn read_board(&mut self, line: &str, input: &mut dyn BufRead) -> Result<(), EngineError> {
-        let start = self.board(line).map(|b| Board::new(b.rules()))?;
-        let mut stones: [Vec<Cell>; 2] = [Vec::new(), Vec::new()];
+        let start = self.board(line)?.variant().start();
+        let mut stones: [Vec<Move>; 2] = [Vec::new(), Vec::new()];
         loop {
             let Some(text) = next_line(input)? else {
                 return Err(refuse(line, "the input ended before DONE"));
@@ -239,10 +244,10 @@ impl Session {
                 .trim()
                 .rsplit_once(',')
                 .ok_or_else(|| refuse(&text, "expected x,y,field"))?;
-            let cell = self.cell(&text, at)?;
+            let mv = self.cell(&text, at)?;
             match field.trim() {
-                "1" => stones[0].push(cell),
-                "2" => stones[1].push(cell),
+                "1" => stones[0].push(mv),
+                "2" => stones[1].push(mv),
                 _ => return Err(refuse(&text, "a field is 1 (ours) or 2 (the opponent's)")),
             }
         }
@@ -256,11 +261,9 @@ impl Session {
         let mut board = start;
         let mut moves = Vec::new();
         for i in 0..first.len().max(second.len()) {
-            for cell in [first.get(i), second.get(i)].into_iter().flatten() {
-                board
-                    .play(*cell)
-                    .map_err(|e| refuse(line, format!("{e}")))?;
-                moves.push(*cell);
+            for mv in [first.get(i), second.get(i)].into_iter().flatten() {
+                board.play(*mv).map_err(|e| refuse(line, format!("{e}")))?;
+                moves.push(*mv);
             }
         }
         self.moves = moves;
