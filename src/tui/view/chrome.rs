@@ -5,8 +5,9 @@ use std::time::Duration;
 
 use super::frame::{Frame, Palette, Style};
 use crate::board::Mark;
+use crate::keypad::Digit;
 use crate::player::Player;
-use crate::position;
+use crate::position::{self, Position};
 use crate::tui::app::App;
 
 /// Frames of the spinner shown while the AI works.
@@ -233,6 +234,53 @@ pub(super) const HELP: [&str; 15] = [
     "q Esc Ctrl-C quit (mid-game q and Esc ask first)",
     "         ? the rules · any other key closes",
 ];
+
+/// The keys of boards whose cells are named by coordinates only (classic boards larger than
+/// 3×3, Gomoku).
+pub(super) const COORDINATE_HELP: [&str; 15] = [
+    "c3 h12      play a cell: its column letter, then its row",
+    "h l n       where the board has such a column, that column;",
+    "            typed twice, the key below",
+    "arrows      move the cursor",
+    "Enter Space play the cursor's cell; mouse: click one",
+    "u           undo your last move",
+    "h           hint: W win, D draw, L loss (in moves)",
+    "n           new round (the other side starts)",
+    "l           the AI's level for the next round",
+    "r           review the finished game, move by move",
+    "t           explore the AI's search tree from here",
+    "Space       pause or resume AI against AI",
+    "?           this help",
+    "q Esc Ctrl-C quit (mid-game q and Esc ask first)",
+    "         ? the rules · any other key closes",
+];
+
+/// The keys of boards named by coordinates, in a box that fits 30×14.
+pub(super) const COORDINATE_SHORT_HELP: [&str; 11] = [
+    "c3      play a cell",
+    "arrows  move; Enter plays",
+    "u       undo",
+    "h       hint",
+    "n       new round",
+    "l       the AI's level",
+    "r       review the game",
+    "t       explore the search",
+    "? ?     keys, then rules",
+    "q Esc   quit (asks first)",
+    "  any key closes this",
+];
+
+/// The keys of `position`'s game, full and in a small box: Ultimate's, those of boards named
+/// by coordinates only, or those of 3×3's keypad.
+pub(super) fn keys_help(position: &Position) -> (&'static [&'static str], &'static [&'static str]) {
+    if position.ultimate().is_some() {
+        (&ULTIMATE_HELP, &ULTIMATE_SHORT_HELP)
+    } else if position.digit(None, 5) == Digit::NoDigits {
+        (&COORDINATE_HELP, &COORDINATE_SHORT_HELP)
+    } else {
+        (&HELP, &SHORT_HELP)
+    }
+}
 
 /// The keys of Ultimate tic-tac-toe.
 pub(super) const ULTIMATE_HELP: [&str; 17] = [

@@ -19,8 +19,8 @@ use std::time::Duration;
 use crate::position::Position;
 use crate::tui::app::App;
 use chrome::{
-    HELP, SHORT_HELP, ULTIMATE_HELP, ULTIMATE_SHORT_HELP, draw_help, draw_lesson, draw_rules,
-    draw_status, key_line, message_line, score_line, wrap,
+    draw_help, draw_lesson, draw_rules, draw_status, key_line, keys_help, message_line, score_line,
+    wrap,
 };
 pub use classic::hint_label;
 use frame::Palette;
@@ -106,11 +106,7 @@ pub fn render(app: &App, busy: Option<Duration>, color: bool) -> Frame {
     } else if app.rules_open() {
         draw_rules(&mut frame, app.game().variant());
     } else if app.help_open() {
-        let (lines, short): (&[&str], &[&str]) = if shown.ultimate().is_some() {
-            (&ULTIMATE_HELP, &ULTIMATE_SHORT_HELP)
-        } else {
-            (&HELP, &SHORT_HELP)
-        };
+        let (lines, short) = keys_help(&shown);
         draw_help(&mut frame, lines, short);
     }
     frame
@@ -417,6 +413,7 @@ mod sizes {
             (Variant::Classic(Rules::new(5, 4, false).unwrap()), (60, 24)),
             (Variant::Ultimate, (41, 21)),
             (Variant::Ultimate, (80, 24)),
+            (Variant::Gomoku, (80, 24)),
         ]
     }
 
@@ -445,11 +442,7 @@ mod sizes {
             let mut app = App::new(Session::new(variant, Player::Human, Player::HARD), size);
             app.update(Action::Help);
             let text = render(&app, None, false).to_text();
-            let (full, short): (&[&str], &[&str]) = if variant.has_boards() {
-                (&ULTIMATE_HELP, &ULTIMATE_SHORT_HELP)
-            } else {
-                (&HELP, &SHORT_HELP)
-            };
+            let (full, short) = keys_help(&variant.start());
             let shown = if text.contains(full[0]) { full } else { short };
             for line in shown {
                 assert!(text.contains(line), "{line:?} at {size:?}:\n{text}");
