@@ -70,6 +70,37 @@ fn winning_threat(threats: &mut Threats, side: usize, positions: u32) -> Option<
     None
 }
 
+/// The best-scored points a quiet move is chosen among, and the replies each is tried against.
+const QUIET_WIDTH: usize = 8;
+
+/// A move when nothing is forced: of the best-scored points, the one whose worst reply among
+/// the opponent's best-scored leaves `me` the most windows (a search two plies deep over the
+/// windows' balance).
+fn quiet_move(threats: &mut Threats, ranked: &[usize], me: usize) -> usize {
+    let them = 1 - me;
+    let mut best = (ranked[0], i32::MIN);
+    for &p in ranked.iter().take(QUIET_WIDTH) {
+        threats.place(p, me);
+        let replies = self::ranked(threats, them);
+        let worst = replies
+            .iter()
+            .take(QUIET_WIDTH)
+            .map(|&r| {
+                threats.place(r, them);
+                let left = balance(threats, me);
+                threats.remove(r, them);
+                left
+            })
+            .min()
+            .unwrap_or(i32::MAX);
+        threats.remove(p, me);
+        if worst > best.1 {
+            best = (p, worst);
+        }
+    }
+    best.0
+}
+
 /// Gomoku's engine: no state but its random numbers.
 pub(super) struct Threat {
     rng: fastrand::Rng,
@@ -174,7 +205,11 @@ impl Threat {
         let them = 1 - me;
         let attacked = threats.vcf(them, FOURS, &mut { positions }).is_some()
             || winning_threat(&mut threats, them, quick).is_some();
-        let checked = if attacked { ranked.len() } else { 1 };
+        if !attacked {
+            let p = quiet_move(&mut threats, &ranked, me);
+            return Some((cell(p), value_of(&mut threats, p, me, positions / 4)));
+        }
+        let checked = ranked.len();
         let mut best: Option<(usize, Value)> = None;
         for &p in ranked.iter().take(checked) {
             let mut value = value_of(&mut threats, p, me, positions / 4);
