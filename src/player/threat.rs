@@ -1,11 +1,13 @@
 //! Gomoku's engine: threats first, then the points' scores ([`crate::threats`]).
 //!
 //! `hard`, in order: makes five; finds a victory by continuous fours (a proof: `win in N`);
-//! blocks the opponent's five; and otherwise plays the best-scored point after which the
-//! opponent has no victory by fours (a move that lets one through is proven lost). The
-//! levels below take a five they see; from level 2 they block one; from level 4 they find
-//! their own victories by fours; they choose among the best-scored points, fewer the higher
-//! the level. Hints and analyses value each point near the stones the same way: proven where
+//! blocks the opponent's five; makes a winning threat; where the opponent has a victory by
+//! fours or a winning threat, plays a point that leaves it neither (a move that lets a
+//! victory by fours through is proven lost); and otherwise plays the best-scored point.
+//! Levels 1 to 4 take a five they see, block one from level 2, find their own victories by
+//! fours from level 4, and choose among the best-scored points, fewer the higher the level;
+//! level 5 is `hard` without winning threats, level 6 stops the opponent's but makes none of
+//! its own. Hints and analyses value each point near the stones the same way: proven where
 //! a five or a victory by fours decides, else an estimate from the windows still open to each
 //! side.
 
@@ -68,37 +70,6 @@ fn winning_threat(threats: &mut Threats, side: usize, positions: u32) -> Option<
         }
     }
     None
-}
-
-/// The best-scored points a quiet move is chosen among, and the replies each is tried against.
-const QUIET_WIDTH: usize = 8;
-
-/// A move when nothing is forced: of the best-scored points, the one whose worst reply among
-/// the opponent's best-scored leaves `me` the most windows (a search two plies deep over the
-/// windows' balance).
-fn quiet_move(threats: &mut Threats, ranked: &[usize], me: usize) -> usize {
-    let them = 1 - me;
-    let mut best = (ranked[0], i32::MIN);
-    for &p in ranked.iter().take(QUIET_WIDTH) {
-        threats.place(p, me);
-        let replies = self::ranked(threats, them);
-        let worst = replies
-            .iter()
-            .take(QUIET_WIDTH)
-            .map(|&r| {
-                threats.place(r, them);
-                let left = balance(threats, me);
-                threats.remove(r, them);
-                left
-            })
-            .min()
-            .unwrap_or(i32::MAX);
-        threats.remove(p, me);
-        if worst > best.1 {
-            best = (p, worst);
-        }
-    }
-    best.0
 }
 
 /// Gomoku's engine: no state but its random numbers.
@@ -175,9 +146,32 @@ fn value_of(threats: &mut Threats, p: usize, me: usize, positions: u32) -> Value
     value
 }
 
+/// How far the engine looks at levels 5 and up: whether it makes winning threats, and
+/// whether it stops the opponent's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Reach {
+    make_threats: bool,
+    stop_threats: bool,
+}
+
+/// `hard`: all of it.
+const HARD: Reach = Reach {
+    make_threats: true,
+    stop_threats: true,
+};
+
+/// Levels 1 to 4 choose among this many best-scored points.
+const CHOICES: [usize; 4] = [12, 8, 5, 3];
+
 impl Threat {
     /// `hard`'s move and its value.
     fn best(board: &Gomoku, positions: u32) -> Option<(Cell, Value)> {
+        Threat::search(board, positions, HARD)
+    }
+
+    /// The move and its value of the engine reaching as far as `reach`: a five, a victory by
+    /// fours, a block, a winning threat, a move that leaves the opponent none, or a quiet one.
+    fn search(board: &Gomoku, positions: u32, reach: Reach) -> Option<(Cell, Value)> {
         if board.is_over() {
             return None;
         }
@@ -196,7 +190,9 @@ impl Threat {
         }
         let ranked = ranked(&threats, me);
         let quick = positions / 16;
-        if let Some(x) = winning_threat(&mut threats, me, quick) {
+        if reach.make_threats
+            && let Some(x) = winning_threat(&mut threats, me, quick)
+        {
             return Some((cell(x), Value::Estimate(EST_THREAT)));
         }
         // Where the opponent has no victory by fours nor a threat that wins, the best-scored
@@ -204,16 +200,16 @@ impl Threat {
         // leaves it neither.
         let them = 1 - me;
         let attacked = threats.vcf(them, FOURS, &mut { positions }).is_some()
-            || winning_threat(&mut threats, them, quick).is_some();
+            || reach.stop_threats && winning_threat(&mut threats, them, quick).is_some();
         if !attacked {
-            let p = quiet_move(&mut threats, &ranked, me);
+            let p = ranked[0];
             return Some((cell(p), value_of(&mut threats, p, me, positions / 4)));
         }
         let checked = ranked.len();
         let mut best: Option<(usize, Value)> = None;
         for &p in ranked.iter().take(checked) {
             let mut value = value_of(&mut threats, p, me, positions / 4);
-            if attacked && !matches!(value, Value::Loss(_)) {
+            if reach.stop_threats && !matches!(value, Value::Loss(_)) {
                 threats.place(p, me);
                 if winning_threat(&mut threats, them, quick).is_some() {
                     value = Value::Estimate(-EST_THREAT);
@@ -230,11 +226,19 @@ impl Threat {
         best.map(|(p, v)| (cell(p), v))
     }
 
-    /// A level below the top: a five it sees, a block from level 2, its own victory by fours
-    /// from level 4, else one of the best-scored points, fewer to choose from the higher the
-    /// level.
+    /// A level below the top. Levels 1 to 4 take a five they see, block one from level 2 and
+    /// play their own victory by fours from level 4, else choose among the best-scored points
+    /// ([`CHOICES`]); level 5 searches as `hard` without winning threats, level 6 stops the
+    /// opponent's but makes none of its own.
     fn below_top(&mut self, board: &Gomoku, level: Level, positions: u32) -> Option<Cell> {
-        let style = level.style()?;
+        let n = usize::from(level.number());
+        if n >= 5 {
+            let reach = Reach {
+                make_threats: false,
+                stop_threats: n >= 6,
+            };
+            return Threat::search(board, positions, reach).map(|(c, _)| c);
+        }
         if board.is_over() {
             return None;
         }
@@ -243,18 +247,18 @@ impl Threat {
         if let Some(&five) = threats.fives(me).first() {
             return Some(cell(five));
         }
-        if level >= Level::new(4)?
+        if n >= 4
             && let Some(line) = threats.vcf(me, FOURS, &mut { positions })
         {
             return Some(cell(line[0]));
         }
-        if level >= Level::new(2)?
+        if n >= 2
             && let Some(&block) = threats.fives(1 - me).first()
         {
             return Some(cell(block));
         }
         let ranked = ranked(&threats, me);
-        let choices = (style.temperature as usize / 2 + 1).min(ranked.len());
+        let choices = CHOICES[n - 1].min(ranked.len());
         Some(cell(ranked[self.rng.usize(..choices)]))
     }
 }
