@@ -35,6 +35,7 @@ Examples:
   tictactoe --size 5             5×5, four in a row; cells are named a1 to e5
   tictactoe --misere             whoever completes a line loses
   tictactoe --ultimate           Ultimate tic-tac-toe: board then cell, 53
+  tictactoe --gomoku             Gomoku: five in a row on 15×15, cells h8 to o15
   tictactoe --from 5 1 9         play on from the position these moves reach
   tictactoe analyze X.O/.X./..O  the value of every move
   tictactoe review 5 9 4 6 1     judge every move of a game
@@ -93,14 +94,8 @@ pub struct Cli {
     /// Ultimate tic-tac-toe: nine small boards in a 3×3; a move is a board and a cell (53)
     #[arg(long, global = true, conflicts_with_all = ["size", "k", "misere"])]
     pub ultimate: bool,
-    /// Gomoku, five in a row on 15×15 (not yet offered: its AI sees fives and victories by
-    /// fours, not yet threats of three)
-    #[arg(
-        long,
-        global = true,
-        hide = true,
-        conflicts_with_all = ["size", "k", "misere", "ultimate"]
-    )]
+    /// Gomoku: five in a row on a 15×15 board (six or more count too); moves are h8, o15
+    #[arg(long, global = true, conflicts_with_all = ["size", "k", "misere", "ultimate"])]
     pub gomoku: bool,
 
     /// Milliseconds of search for each `hard` move, each `analyze` board and each `review`

@@ -112,7 +112,7 @@ fn refuse_misplaced(cli: &Cli, matches: &ArgMatches) {
             refuse_players(matches, "join");
             if cli.size.is_some() || cli.k.is_some() || cli.misere || cli.ultimate || cli.gomoku {
                 usage_error(
-                    "the host's rules apply: --size, --k, --misere and --ultimate go with `host`",
+                    "the host's rules apply: --size, --k, --misere, --ultimate and --gomoku go with `host`",
                 );
             }
         }

@@ -1438,7 +1438,7 @@ fn no_flags_open_the_start_screen() {
         "2  Two players here",
         "3  Host a network game",
         "4  Join a network game",
-        "5  Ultimate",
+        "5  Game",
         "6  Board size",
         "9  Your games",
         "0  Quit",
@@ -1502,7 +1502,7 @@ fn question_mark_shows_the_rules_on_the_start_screen_and_in_the_game_after_the_f
     // Ultimate on, then a game: ? the keys, ? again the rules, any key back to the game.
     tui.send("5");
     tui.send("\x1b[C");
-    tui.wait_text("5  Ultimate            on");
+    tui.wait_text("5  Game                ◂ Ultimate ▸");
     tui.send("2");
     tui.send("\r");
     // A first Ultimate game opens with its lesson: any key turns a page, Esc skips the rest.

@@ -32,7 +32,7 @@ pub enum Row {
     TwoPlayers,
     Host,
     Join,
-    Ultimate,
+    Game,
     Size,
     InARow,
     Misere,
@@ -46,7 +46,7 @@ impl Row {
         Row::TwoPlayers,
         Row::Host,
         Row::Join,
-        Row::Ultimate,
+        Row::Game,
         Row::Size,
         Row::InARow,
         Row::Misere,
@@ -61,7 +61,7 @@ impl Row {
             Row::TwoPlayers => "Two players here",
             Row::Host => "Host a network game",
             Row::Join => "Join a network game",
-            Row::Ultimate => "Ultimate",
+            Row::Game => "Game",
             Row::Size => "Board size",
             Row::InARow => "In a row",
             Row::Misere => "Misère",
@@ -77,6 +77,20 @@ impl Row {
     }
 }
 
+/// The game the start screen offers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Game {
+    #[default]
+    Classic,
+    Ultimate,
+    Gomoku,
+}
+
+impl Game {
+    const ALL: [Game; 3] = [Game::Classic, Game::Ultimate, Game::Gomoku];
+}
+
 /// The choices the menu remembers between runs.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
@@ -85,6 +99,10 @@ pub struct Choices {
     pub row: usize,
     /// The AI's level, by its command-line name (`hard`).
     pub level: String,
+    /// The game: classic (with the size, line and misère rows), Ultimate or Gomoku.
+    pub game: Game,
+    /// Ultimate chosen, as files written before the Game row kept it; read, never written.
+    #[serde(skip_serializing)]
     pub ultimate: bool,
     pub size: u8,
     pub k: u8,
@@ -100,6 +118,7 @@ impl Default for Choices {
         Choices {
             row: 0,
             level: name(Player::HARD),
+            game: Game::Classic,
             ultimate: false,
             size: 3,
             k: 3,
@@ -141,6 +160,9 @@ impl Choices {
     pub fn checked(mut self) -> Choices {
         let fresh = Choices::default();
         self.row = self.row.min(Row::ALL.len() - 1);
+        if std::mem::take(&mut self.ultimate) {
+            self.game = Game::Ultimate;
+        }
         if self.level != AUTO && self.level.parse::<Player>().map_or(true, |p| !p.is_ai()) {
             self.level = fresh.level;
         }
@@ -170,8 +192,10 @@ impl Choices {
 
     /// The game the choices describe.
     pub fn variant(&self) -> Variant {
-        if self.ultimate {
-            return Variant::Ultimate;
+        match self.game {
+            Game::Ultimate => return Variant::Ultimate,
+            Game::Gomoku => return Variant::Gomoku,
+            Game::Classic => {}
         }
         Rules::new(self.size, self.k, self.misere)
             .or_else(|_| Rules::new(self.size, Rules::default_k(self.size), self.misere))
@@ -188,7 +212,7 @@ impl Choices {
                 if self.online { "online" } else { "local" }
             )),
             Row::Join if !self.address.is_empty() => Some(self.address.clone()),
-            Row::Ultimate => Some(on_off(self.ultimate)),
+            Row::Game => Some(format!("◂ {} ▸", self.game_name())),
             Row::Size => Some(format!("◂ {0}×{0} ▸", self.size)),
             Row::InARow => Some(format!("◂ {} ▸", self.k)),
             Row::Misere => Some(on_off(self.misere)),
@@ -196,9 +220,30 @@ impl Choices {
         }
     }
 
-    /// Whether the row's value does not apply now (the classic rules in Ultimate).
+    /// Whether the row's value does not apply now (the classic rules in Ultimate or Gomoku).
     pub fn inactive(&self, row: Row) -> bool {
-        self.ultimate && matches!(row, Row::Size | Row::InARow | Row::Misere)
+        self.fixed_rules() && matches!(row, Row::Size | Row::InARow | Row::Misere)
+    }
+
+    /// Whether the game chosen has rules of its own, not the classic rows' (Ultimate, Gomoku).
+    fn fixed_rules(&self) -> bool {
+        self.game != Game::Classic
+    }
+
+    /// The game chosen, as the Game row names it.
+    fn game_name(&self) -> &'static str {
+        match self.game {
+            Game::Classic => "classic",
+            Game::Ultimate => "Ultimate",
+            Game::Gomoku => "Gomoku",
+        }
+    }
+
+    /// The next game (`up`) or the one before: classic, Ultimate, Gomoku, around.
+    fn step_game(&mut self, up: bool) {
+        let i = Game::ALL.iter().position(|&g| g == self.game).unwrap_or(0);
+        let n = Game::ALL.len();
+        self.game = Game::ALL[if up { i + 1 } else { i + n - 1 } % n];
     }
 
     /// Changes the row's value one step (`up`: the next one); returns whether it has one.
@@ -211,13 +256,13 @@ impl Choices {
                 self.level.clone_from(&levels[next % levels.len()]);
             }
             Row::Host if ONLINE => self.online = !self.online,
-            Row::Ultimate => self.ultimate = !self.ultimate,
-            Row::Misere if !self.ultimate => self.misere = !self.misere,
-            Row::Size if !self.ultimate => {
+            Row::Game => self.step_game(up),
+            Row::Misere if !self.fixed_rules() => self.misere = !self.misere,
+            Row::Size if !self.fixed_rules() => {
                 self.size = cycle(self.size, MIN_SIZE, MAX_SIZE, up);
                 self.k = Rules::default_k(self.size);
             }
-            Row::InARow if !self.ultimate => self.k = cycle(self.k, 3, self.size, up),
+            Row::InARow if !self.fixed_rules() => self.k = cycle(self.k, 3, self.size, up),
             _ => return false,
         }
         true
@@ -653,6 +698,56 @@ mod tests {
             last = menu.update(key);
         }
         last
+    }
+
+    #[test]
+    fn the_game_row_cycles_classic_ultimate_and_gomoku_and_fixes_their_rules() {
+        let mut choices = Choices::default();
+        let mut seen = Vec::new();
+        for _ in 0..3 {
+            seen.push((choices.value(Row::Game).unwrap(), choices.variant()));
+            choices.step(Row::Game, true);
+        }
+        assert_eq!(choices, Choices::default(), "three steps come round");
+        let names: Vec<&str> = seen.iter().map(|(name, _)| name.as_str()).collect();
+        assert_eq!(names, ["◂ classic ▸", "◂ Ultimate ▸", "◂ Gomoku ▸"]);
+        let variants: Vec<Variant> = seen.iter().map(|&(_, v)| v).collect();
+        assert_eq!(
+            variants,
+            [
+                Variant::Classic(Rules::CLASSIC),
+                Variant::Ultimate,
+                Variant::Gomoku
+            ]
+        );
+        choices.step(Row::Game, false);
+        assert_eq!(choices.variant(), Variant::Gomoku, "down from classic");
+        assert!(choices.inactive(Row::Size) && choices.inactive(Row::Misere));
+        let size = choices.size;
+        choices.step(Row::Size, true);
+        assert_eq!(choices.size, size, "Gomoku's size is its own");
+        let before_the_game_row = Choices {
+            ultimate: true,
+            ..Choices::default()
+        };
+        assert_eq!(before_the_game_row.checked().variant(), Variant::Ultimate);
+        let old: Choices = serde_json::from_str(r#"{"ultimate": true, "size": 5}"#).unwrap();
+        assert_eq!(
+            old.checked().game,
+            Game::Ultimate,
+            "a file from before the Game row"
+        );
+        let gomoku = Choices {
+            game: Game::Gomoku,
+            ..Choices::default()
+        };
+        let text = serde_json::to_string(&gomoku).unwrap();
+        assert!(
+            text.contains(r#""game":"gomoku""#) && !text.contains("ultimate"),
+            "{text}"
+        );
+        let read: Choices = serde_json::from_str(&text).unwrap();
+        assert_eq!(read.checked(), gomoku);
     }
 
     #[test]
