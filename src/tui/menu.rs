@@ -77,19 +77,8 @@ impl Row {
     }
 }
 
-/// The game the start screen offers.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Game {
-    #[default]
-    Classic,
-    Ultimate,
-    Gomoku,
-}
-
-impl Game {
-    const ALL: [Game; 3] = [Game::Classic, Game::Ultimate, Game::Gomoku];
-}
+/// The Game row's name for classic play.
+const CLASSIC: &str = "classic";
 
 /// The choices the menu remembers between runs.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -99,8 +88,9 @@ pub struct Choices {
     pub row: usize,
     /// The AI's level, by its command-line name (`hard`).
     pub level: String,
-    /// The game: classic (with the size, line and misère rows), Ultimate or Gomoku.
-    pub game: Game,
+    /// The game by its name: `classic` (with the size, line and misère rows), or a rule set's
+    /// own ([`Variant::name`]: `ultimate`, `gomoku`).
+    pub game: String,
     /// Ultimate chosen, as files written before the Game row kept it; read, never written.
     #[serde(skip_serializing)]
     pub ultimate: bool,
@@ -118,7 +108,7 @@ impl Default for Choices {
         Choices {
             row: 0,
             level: name(Player::HARD),
-            game: Game::Classic,
+            game: CLASSIC.to_string(),
             ultimate: false,
             size: 3,
             k: 3,
@@ -161,7 +151,10 @@ impl Choices {
         let fresh = Choices::default();
         self.row = self.row.min(Row::ALL.len() - 1);
         if std::mem::take(&mut self.ultimate) {
-            self.game = Game::Ultimate;
+            self.game = Variant::Ultimate.name().to_string();
+        }
+        if self.game != CLASSIC && Variant::named(&self.game).is_none() {
+            self.game = CLASSIC.to_string();
         }
         if self.level != AUTO && self.level.parse::<Player>().map_or(true, |p| !p.is_ai()) {
             self.level = fresh.level;
@@ -192,10 +185,8 @@ impl Choices {
 
     /// The game the choices describe.
     pub fn variant(&self) -> Variant {
-        match self.game {
-            Game::Ultimate => return Variant::Ultimate,
-            Game::Gomoku => return Variant::Gomoku,
-            Game::Classic => {}
+        if let Some(named) = Variant::named(&self.game) {
+            return named;
         }
         Rules::new(self.size, self.k, self.misere)
             .or_else(|_| Rules::new(self.size, Rules::default_k(self.size), self.misere))
@@ -227,23 +218,22 @@ impl Choices {
 
     /// Whether the game chosen has rules of its own, not the classic rows' (Ultimate, Gomoku).
     fn fixed_rules(&self) -> bool {
-        self.game != Game::Classic
+        Variant::named(&self.game).is_some()
     }
 
-    /// The game chosen, as the Game row names it.
-    fn game_name(&self) -> &'static str {
-        match self.game {
-            Game::Classic => "classic",
-            Game::Ultimate => "Ultimate",
-            Game::Gomoku => "Gomoku",
-        }
+    /// The game chosen, as the Game row names it: `classic`, `Ultimate`, `Gomoku`.
+    fn game_name(&self) -> String {
+        Variant::named(&self.game).map_or_else(|| CLASSIC.to_string(), |v| v.to_string())
     }
 
-    /// The next game (`up`) or the one before: classic, Ultimate, Gomoku, around.
+    /// The next game (`up`) or the one before: classic, then the named rule sets, around.
     fn step_game(&mut self, up: bool) {
-        let i = Game::ALL.iter().position(|&g| g == self.game).unwrap_or(0);
-        let n = Game::ALL.len();
-        self.game = Game::ALL[if up { i + 1 } else { i + n - 1 } % n];
+        let names: Vec<&str> = std::iter::once(CLASSIC)
+            .chain(Variant::NAMED.iter().map(|v| v.name()))
+            .collect();
+        let i = names.iter().position(|&g| g == self.game).unwrap_or(0);
+        let n = names.len();
+        self.game = names[if up { i + 1 } else { i + n - 1 } % n].to_string();
     }
 
     /// Changes the row's value one step (`up`: the next one); returns whether it has one.
@@ -734,11 +724,11 @@ mod tests {
         let old: Choices = serde_json::from_str(r#"{"ultimate": true, "size": 5}"#).unwrap();
         assert_eq!(
             old.checked().game,
-            Game::Ultimate,
+            "ultimate",
             "a file from before the Game row"
         );
         let gomoku = Choices {
-            game: Game::Gomoku,
+            game: "gomoku".into(),
             ..Choices::default()
         };
         let text = serde_json::to_string(&gomoku).unwrap();
@@ -748,6 +738,11 @@ mod tests {
         );
         let read: Choices = serde_json::from_str(&text).unwrap();
         assert_eq!(read.checked(), gomoku);
+        let unknown: Choices = serde_json::from_str(r#"{"game": "chess"}"#).unwrap();
+        assert_eq!(
+            unknown.checked().variant(),
+            Variant::Classic(Rules::CLASSIC)
+        );
     }
 
     #[test]
