@@ -1,0 +1,81 @@
+//! Gomoku benchmarks: the threat engine on 15×15, one thread.
+//!
+//! `cargo bench --bench gomoku`: `threats/place_remove` puts a stone down and takes it back
+//! (the windows' counts kept both ways; throughput in stones); `threats/new` reads a
+//! 20-stone position into its windows; `vcf/win_in_5` finds the two-four victory of the guide's
+//! example (`docs/rules.md#gomoku`); `vcf/none_midgame` searches a 20-stone position that has
+//! no victory by fours to the end of a 40,000-position budget (throughput in positions: the
+//! search's rate); `hard/midgame` is `hard`'s whole move there at `--think 100`, seeded, so a
+//! budget of positions, not of time.
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use tictactoe::gomoku::Gomoku;
+use tictactoe::player::{Brain, Player};
+use tictactoe::position::Position;
+use tictactoe::threats::Threats;
+
+/// The position after `moves`.
+fn position(moves: &[&str]) -> Gomoku {
+    let mut board = Gomoku::new();
+    for m in moves {
+        board
+            .play(board.parse_cell(m).expect("a point"))
+            .expect("a legal move");
+    }
+    board
+}
+
+/// The guide's example: X wins in 5 with e1, e2 forced, then f1.
+const WIN_IN_5: [&str; 16] = [
+    "c1", "b1", "d1", "e6", "e3", "f6", "e4", "a15", "e5", "o15", "f3", "o1", "f4", "a10", "f5",
+    "o10",
+];
+
+/// The first twenty stones of a game of level 5 against itself, X to move, no victory by
+/// fours for X within the budget.
+const MIDGAME: [&str; 20] = [
+    "h8", "g7", "h7", "h6", "f8", "g8", "g9", "h10", "f10", "i7", "e11", "d12", "f9", "f7", "f12",
+    "f11", "h9", "i9", "e9", "d9",
+];
+
+fn gomoku(c: &mut Criterion) {
+    let midgame = position(&MIDGAME);
+    let mut group = c.benchmark_group("threats");
+    group.throughput(Throughput::Elements(1));
+    let mut threats = Threats::new(&midgame);
+    group.bench_function("place_remove", |b| {
+        b.iter(|| {
+            threats.place(black_box(0), 0);
+            threats.remove(black_box(0), 0);
+        });
+    });
+    group.bench_function("new", |b| b.iter(|| Threats::new(black_box(&midgame))));
+    group.finish();
+
+    let mut group = c.benchmark_group("vcf");
+    let win = position(&WIN_IN_5);
+    group.bench_function("win_in_5", |b| {
+        b.iter(|| Threats::new(&win).vcf(0, 12, &mut 40_000).expect("a win"));
+    });
+    group.throughput(Throughput::Elements(40_000));
+    group.bench_function("none_midgame", |b| {
+        b.iter(|| Threats::new(&midgame).vcf(0, 12, &mut 40_000));
+    });
+    group.finish();
+
+    let mut group = c.benchmark_group("hard");
+    group.sample_size(20);
+    group.bench_function("midgame", |b| {
+        b.iter(|| {
+            let mut brain = Brain::new(Some(1)).with_think(Duration::from_millis(100));
+            brain.choose(Player::HARD, &Position::Gomoku(midgame))
+        });
+    });
+    group.finish();
+}
+
+criterion_group!(benches, gomoku);
+criterion_main!(benches);
