@@ -1,12 +1,12 @@
 //! Gomoku benchmarks: the threat engine on 15×15, one thread.
 //!
 //! `cargo bench --bench gomoku`: `threats/place_remove` puts a stone down and takes it back
-//! (the windows' counts kept both ways; throughput in stones); `threats/new` reads a
-//! 20-stone position into its windows; `vcf/win_in_5` finds the two-four victory of the guide's
-//! example (`docs/rules.md#gomoku`); `vcf/none_midgame` searches a 20-stone position that has
-//! no victory by fours to the end of a 40,000-position budget (throughput in positions: the
-//! search's rate); `hard/midgame` is `hard`'s whole move there at `--think 100`, seeded, so a
-//! budget of positions, not of time.
+//! on a point in 20 windows (the windows' counts kept both ways; throughput in stones);
+//! `threats/new` reads a 22-stone position into its windows; `vcf/win_in_5` finds the
+//! two-four victory of the guide's example (`docs/rules.md#gomoku`); `vcf/none_midgame` finds
+//! that X has no victory by fours in that 22-stone position, whose fours lead nowhere
+//! (throughput in positions looked at, the search's rate); `hard/midgame` is `hard`'s whole
+//! move there at `--think 100`, seeded, so a budget of positions, not of time.
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -34,22 +34,30 @@ const WIN_IN_5: [&str; 16] = [
     "o10",
 ];
 
-/// The first twenty stones of a game of level 5 against itself, X to move, no victory by
-/// fours for X within the budget.
-const MIDGAME: [&str; 20] = [
+/// The first 22 stones of a game of level 5 against itself (`--seed 5`), X to move: X has
+/// fours to play but no victory by them.
+const MIDGAME: [&str; 22] = [
     "h8", "g7", "h7", "h6", "f8", "g8", "g9", "h10", "f10", "i7", "e11", "d12", "f9", "f7", "f12",
-    "f11", "h9", "i9", "e9", "d9",
+    "f11", "h9", "i9", "e9", "d9", "d10", "g13",
 ];
+
+/// The positions a search for X's victory by fours looks at in `board`.
+fn looked_at(board: &Gomoku) -> u64 {
+    let mut budget = 40_000;
+    Threats::new(board).vcf(0, 12, &mut budget);
+    u64::from(40_000 - budget)
+}
 
 fn gomoku(c: &mut Criterion) {
     let midgame = position(&MIDGAME);
     let mut group = c.benchmark_group("threats");
-    group.throughput(Throughput::Elements(1));
     let mut threats = Threats::new(&midgame);
+    let centre = 7 * 15 + 7 + 1; // i8, empty, in the 20 windows a point can lie in
+    group.throughput(Throughput::Elements(1));
     group.bench_function("place_remove", |b| {
         b.iter(|| {
-            threats.place(black_box(0), 0);
-            threats.remove(black_box(0), 0);
+            threats.place(black_box(centre), 0);
+            threats.remove(black_box(centre), 0);
         });
     });
     group.bench_function("new", |b| b.iter(|| Threats::new(black_box(&midgame))));
@@ -60,7 +68,7 @@ fn gomoku(c: &mut Criterion) {
     group.bench_function("win_in_5", |b| {
         b.iter(|| Threats::new(&win).vcf(0, 12, &mut 40_000).expect("a win"));
     });
-    group.throughput(Throughput::Elements(40_000));
+    group.throughput(Throughput::Elements(looked_at(&midgame)));
     group.bench_function("none_midgame", |b| {
         b.iter(|| Threats::new(&midgame).vcf(0, 12, &mut 40_000));
     });
