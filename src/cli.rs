@@ -214,8 +214,8 @@ pub enum Command {
     /// Join a game hosted with `tictactoe host`; the host's rules apply
     Join(JoinArgs),
     /// Show the tree a textbook search (minimax, alpha-beta...) visits from a position, or with
-    /// --ultimate the Monte Carlo search's tree: as indented text with the totals (the default,
-    /// or --plain), as JSON, or as Graphviz DOT
+    /// --ultimate or --gomoku the Monte Carlo search's tree: as indented text with the totals
+    /// (the default, or --plain), as JSON, or as Graphviz DOT
     Explain(ExplainArgs),
     /// Print a completion script for a shell (bash, zsh, fish, elvish, powershell)
     Completions(CompletionsArgs),
@@ -333,7 +333,7 @@ pub fn applies(subcommand: &str) -> &'static [&'static str] {
             "threads",
             "no_history",
         ],
-        "explain" => &["size", "k", "misere", "ultimate", "plain"],
+        "explain" => &["size", "k", "misere", "ultimate", "gomoku", "plain"],
         "engine" => &["k", "misere", "think", "table_mb", "threads", "seed"],
         _ => &RULES[..0],
     }

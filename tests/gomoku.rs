@@ -206,3 +206,29 @@ fn hard_takes_a_five_on_offer_and_blocks_the_only_point_that_stops_one() {
     let block = brain.choose(Player::HARD, &o_to_block).unwrap();
     assert_eq!(block.to_string(), "f1", "{o_to_block}");
 }
+
+#[test]
+fn explain_shows_gomokus_monte_carlo_tree_and_refuses_a_textbook_search() {
+    let tree = || {
+        let args = [
+            "explain",
+            "--gomoku",
+            "--iterations",
+            "200",
+            "--seed",
+            "3",
+            "h8",
+            "i9",
+        ];
+        let mut run = spawn(&args);
+        assert!(run.wait_exit().success(), "{}", run.output());
+        run.output()
+    };
+    let first = tree();
+    assert!(first.contains("200 iterations, seed 3"), "{first}");
+    assert!(first.contains("root, X to move: 200 visits"), "{first}");
+    assert_eq!(first, tree(), "the same seed, the same tree");
+    let mut textbook = spawn(&["explain", "--gomoku", "--algorithm", "minimax"]);
+    assert_eq!(textbook.wait_exit().code(), Some(2));
+    assert!(textbook.output().contains("Gomoku's trees are Monte Carlo"));
+}

@@ -56,15 +56,18 @@ pub const DEFAULT_SEED: u64 = 1;
 fn conflict(options: &Options) -> Option<&'static str> {
     let flags = options.iterations.is_some() || options.seed.is_some() || options.steps.is_some();
     let textbook = options.algorithm.is_some_and(|a| a != Algorithm::Mcts);
-    if !options.ultimate && flags && options.algorithm != Some(Algorithm::Mcts) {
+    // Ultimate and Gomoku: rule sets of their own, with no textbook search.
+    let named = options.variant.as_ref().is_ok_and(|v| v.rules().is_none());
+    if !named && flags && options.algorithm != Some(Algorithm::Mcts) {
         Some(
             "--iterations, --seed and --steps set the Monte Carlo tree search: add \
              --algorithm mcts (or --ultimate), or drop them",
         )
-    } else if options.ultimate && textbook {
+    } else if named && textbook {
         Some(
-            "--algorithm chooses a textbook search of the classic game; Ultimate's AI is a \
-             Monte Carlo tree search: drop --algorithm (set --iterations and --seed instead)",
+            "--algorithm chooses a textbook search of the classic game; Ultimate's and \
+             Gomoku's trees are Monte Carlo tree searches: drop --algorithm (set --iterations \
+             and --seed instead)",
         )
     } else if options.steps.is_some() && options.format != Format::Plain {
         Some("--steps prints text only: drop --json or --dot")
@@ -94,7 +97,7 @@ pub fn run(
             return Ok(2);
         }
     };
-    if position.ultimate().is_some() || options.algorithm == Some(Algorithm::Mcts) {
+    if position.classic().is_none() || options.algorithm == Some(Algorithm::Mcts) {
         return monte_carlo(&position, options, out, err);
     }
     let algorithm = options.algorithm.unwrap_or(Algorithm::Minimax);
