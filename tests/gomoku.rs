@@ -1,6 +1,6 @@
-//! Gomoku (`--gomoku`, not yet offered in the help) through every part of the game that
-//! knows nothing of it: the plain front end, the terminal game in a pseudo-terminal, the
-//! network between two processes, records, review and the AI.
+//! Gomoku (`--gomoku`) through every part of the game that knows nothing of it: the plain
+//! front end, the terminal game in a pseudo-terminal, the network between two processes,
+//! records, review, explain and the AI.
 
 use std::time::Duration;
 
