@@ -75,7 +75,7 @@ fn side(args: &Args, who: &str, seed: u64) -> Side {
 
 /// Two different stones near the centre, from `rng`.
 fn opening(rng: &mut fastrand::Rng) -> Position {
-    let mut position = Variant::Gomoku.start();
+    let mut position = Variant::GOMOKU.start();
     while position.gomoku().is_some_and(|b| b.stones() < 2) {
         let board = position.gomoku().unwrap();
         let cell = board.cell_at(rng.u8(5..10), rng.u8(5..10)).unwrap();

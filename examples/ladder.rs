@@ -197,7 +197,7 @@ fn variant_of(name: &str) -> Result<Variant, String> {
         return Ok(Variant::Ultimate);
     }
     if name.eq_ignore_ascii_case("g") {
-        return Ok(Variant::Gomoku);
+        return Ok(Variant::GOMOKU);
     }
     let size: u8 = name.parse().map_err(|_| format!("{name}: not a board"))?;
     let rules = Rules::new(size, Rules::default_k(size), false).map_err(|e| e.to_string())?;

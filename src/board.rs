@@ -141,7 +141,13 @@ impl fmt::Display for Rules {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RulesError {
     Size(u8),
-    K { k: u8, size: u8 },
+    K {
+        k: u8,
+        size: u8,
+    },
+    /// A board from 8×8 up with another line than five, or misère: those boards are played
+    /// as Gomoku, five in a row.
+    FiveInARow(u8),
 }
 
 impl fmt::Display for RulesError {
@@ -150,9 +156,13 @@ impl fmt::Display for RulesError {
             RulesError::Size(n) => {
                 write!(
                     f,
-                    "board size {n} is not supported: use {MIN_SIZE} to {MAX_SIZE}"
+                    "board size {n} is not supported: use {MIN_SIZE} to {MAX_SIZE}, or 8 to 15 for five in a row"
                 )
             }
+            RulesError::FiveInARow(n) => write!(
+                f,
+                "a {n}×{n} board is played five in a row, not misère: drop --k and --misere"
+            ),
             RulesError::K { k, size } => {
                 write!(
                     f,

@@ -75,8 +75,9 @@ pub struct Cli {
     #[arg(long, value_name = "MS")]
     pub delay: Option<u64>,
 
-    /// Board side, 3 to 7 (for `analyze`, boards must have this size)
-    #[arg(long, value_name = "N", global = true, value_parser = clap::value_parser!(u8).range(i64::from(MIN_SIZE)..=i64::from(MAX_SIZE)))]
+    /// Board side, 3 to 15: up to 7 the classic game with --k in a row, from 8 five in a row
+    /// with Gomoku's rules (for `analyze`, boards must have this size)
+    #[arg(long, value_name = "N", global = true, value_parser = clap::value_parser!(u8).range(i64::from(MIN_SIZE)..=i64::from(crate::gomoku::SIZE)))]
     pub size: Option<u8>,
 
     /// Marks in a row that complete a line, 3 to the board side [default: the shortest line
@@ -160,14 +161,15 @@ impl Cli {
     }
 
     /// The game the flags ask for: Ultimate with `--ultimate`, Gomoku with `--gomoku`,
-    /// otherwise classic with [`Cli::rules`].
+    /// otherwise the board `--size` gives (3 by default): classic up to 7×7 with `--k` and
+    /// `--misere`, five in a row from 8×8 up.
     pub fn variant(&self) -> Result<Variant, RulesError> {
         if self.ultimate {
             Ok(Variant::Ultimate)
         } else if self.gomoku {
-            Ok(Variant::Gomoku)
+            Ok(Variant::GOMOKU)
         } else {
-            self.rules().map(Variant::Classic)
+            Variant::of_size(self.size.unwrap_or(3), self.k, self.misere)
         }
     }
 
@@ -244,8 +246,8 @@ Examples:
 
 With gomocup, --k defaults to 5 from 5×5 up (as Gomocup plays), to the game's default below.")]
 pub struct EngineArgs {
-    /// The protocol to speak: gomocup (START, BEGIN, TURN, BOARD, INFO…; boards 3 to 7, five
-    /// in a row from 5×5 up unless --k says otherwise, and 15, Gomoku) or codingame (Ultimate: the opponent's
+    /// The protocol to speak: gomocup (START, BEGIN, TURN, BOARD, INFO…; boards 3 to 15, five
+    /// in a row from 5×5 up unless --k says otherwise) or codingame (Ultimate: the opponent's
     /// row and column, the valid actions, our row and column)
     #[arg(long, value_enum)]
     pub protocol: Protocol,
@@ -908,7 +910,18 @@ mod tests {
             Ok(3)
         );
         assert!(rules(&["t", "--k", "4"]).is_err(), "4 in a row on 3×3");
-        assert!(Cli::try_parse_from(["t", "--size", "8"]).is_err());
+        assert!(Cli::try_parse_from(["t", "--size", "16"]).is_err());
+        let variant = |args: &[&str]| Cli::try_parse_from(args).unwrap().variant();
+        assert_eq!(variant(&["t", "--size", "8"]), Ok(Variant::Gomoku(8)));
+        assert_eq!(variant(&["t", "--size", "15"]), Ok(Variant::GOMOKU));
+        assert_eq!(
+            variant(&["t", "--size", "9", "--k", "4"]),
+            Err(RulesError::FiveInARow(9))
+        );
+        assert_eq!(
+            variant(&["t", "--size", "9", "--misere"]),
+            Err(RulesError::FiveInARow(9))
+        );
         let cli = Cli::try_parse_from(["t", "analyze", "--size", "4", "--misere", "-"]).unwrap();
         assert_eq!(cli.rules().map(Rules::misere), Ok(true));
     }

@@ -1,10 +1,10 @@
-//! Gomoku, freestyle: five or more in a row on a 15×15 board wins. The rules only: stones,
-//! whose turn it is, the outcome and the text notation.
+//! Gomoku, freestyle: five or more in a row wins, on the standard 15×15 board or any from
+//! 8×8 up. The rules only: stones, whose turn it is, the outcome and the text notation.
 //!
 //! Cells are named as on the classic boards larger than 3×3 ([`crate::board::Cell`]): a column
-//! letter `a`–`o` and a row number `1`–`15` counted from the bottom, so `h8` is the centre.
-//! A position is two bitboards of 225 bits, four `u64`s each, bit `row * 15 + col`; whose
-//! turn it is follows from the counts of stones, X (black) first. A game ends the moment a
+//! letter (`a`–`o` on 15×15) and a row number counted from the bottom, so `h8` is the centre
+//! of 15×15. A position is two bitboards of up to 225 bits, four `u64`s each, bit
+//! `row * side + col`; whose turn it is follows from the counts of stones, X (black) first. A game ends the moment a
 //! move makes a line of five or more, so the winner is found from the last move alone and
 //! kept, not searched for.
 
@@ -13,10 +13,10 @@ use std::str::FromStr;
 
 use crate::board::{self, Cell, CellError, Mark, MoveError, Squares};
 
-/// The board's side.
+/// The standard board's side.
 pub const SIZE: u8 = 15;
-/// The cells of the board.
-const CELLS: usize = SIZE as usize * SIZE as usize;
+/// The smallest board played with five in a row (smaller ones are the classic boards').
+pub const MIN_SIZE: u8 = 8;
 /// Stones in a row that win (or more).
 pub const FIVE: usize = 5;
 /// The four directions of a line, as (column, row) steps; each is also walked backwards.
@@ -25,6 +25,8 @@ const DIRECTIONS: [(i8, i8); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
 /// A position of Gomoku.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Gomoku {
+    /// The board's side, 8 to 15.
+    size: u8,
     /// The stones of X and of O, bit `index % 64` of word `index / 64`.
     stones: [[u64; 4]; 2],
     /// Stones on the board.
@@ -45,9 +47,10 @@ fn side(mark: Mark) -> usize {
 }
 
 impl Gomoku {
-    /// The empty board, X to move.
+    /// The empty standard board, 15×15, X to move.
     pub const fn new() -> Gomoku {
         Gomoku {
+            size: SIZE,
             stones: [[0; 4]; 2],
             placed: 0,
             winner: None,
@@ -63,31 +66,43 @@ impl Gomoku {
         }
     }
 
+    /// The empty board of side `size` (8 to 15), X to move.
+    pub const fn with_size(size: u8) -> Option<Gomoku> {
+        if size < MIN_SIZE || size > SIZE {
+            return None;
+        }
+        Some(Gomoku {
+            size,
+            ..Gomoku::new()
+        })
+    }
+
     /// The board's side.
     pub const fn size(&self) -> u8 {
-        SIZE
+        self.size
+    }
+
+    /// The points of the board.
+    fn points(&self) -> usize {
+        usize::from(self.size) * usize::from(self.size)
     }
 
     /// The cell at `row` (from the bottom) and `col` (from the left), if on the board.
     pub fn cell_at(&self, row: u8, col: u8) -> Option<Cell> {
-        (row < SIZE && col < SIZE)
-            .then(|| {
-                Cell::of(
-                    SIZE,
-                    usize::from(row) * usize::from(SIZE) + usize::from(col),
-                )
-            })
-            .flatten()
+        let n = self.size;
+        let index = usize::from(row) * usize::from(n) + usize::from(col);
+        (row < n && col < n).then(|| Cell::of(n, index)).flatten()
     }
 
     /// The cell with index `index`, if it is on the board.
     pub fn cell(&self, index: usize) -> Option<Cell> {
-        Cell::of(SIZE, index)
+        Cell::of(self.size, index)
     }
 
     /// Every cell, in index order.
     pub fn cells(&self) -> impl Iterator<Item = Cell> + use<> {
-        (0..CELLS).filter_map(|i| Cell::of(SIZE, i))
+        let n = self.size;
+        (0..self.points()).filter_map(move |i| Cell::of(n, i))
     }
 
     /// The stone on `cell`, if any.
@@ -113,7 +128,7 @@ impl Gomoku {
 
     /// Whether every point holds a stone.
     pub fn is_full(&self) -> bool {
-        usize::from(self.placed) == CELLS
+        usize::from(self.placed) == self.points()
     }
 
     /// Who won, if the game is won.
@@ -132,13 +147,13 @@ impl Gomoku {
             return Vec::new();
         }
         self.empty_indices()
-            .filter_map(|i| Cell::of(SIZE, i))
+            .filter_map(|i| Cell::of(self.size, i))
             .collect()
     }
 
     /// The empty cells' indices, whatever the outcome.
     pub fn empty_indices(&self) -> impl Iterator<Item = usize> + '_ {
-        (0..CELLS).filter(|&i| self.stone(i).is_none())
+        (0..self.points()).filter(|&i| self.stone(i).is_none())
     }
 
     /// Places a stone on `cell` for the side to move; on error nothing changes.
@@ -167,11 +182,11 @@ impl Gomoku {
     /// The longest line of `mark`'s stones through `index` if it is five or more: its cells
     /// in index order.
     fn line_through(&self, index: usize, mark: Mark) -> Option<Vec<usize>> {
-        let (col, row) = ((index % 15) as i8, (index / 15) as i8);
+        let n = self.size as i8;
+        let (col, row) = ((index % n as usize) as i8, (index / n as usize) as i8);
+        let at = |c: i8, r: i8| r as usize * n as usize + c as usize;
         let on = |c: i8, r: i8| {
-            (0..SIZE as i8).contains(&c)
-                && (0..SIZE as i8).contains(&r)
-                && self.stone(r as usize * 15 + c as usize) == Some(mark)
+            (0..n).contains(&c) && (0..n).contains(&r) && self.stone(at(c, r)) == Some(mark)
         };
         DIRECTIONS
             .iter()
@@ -180,7 +195,7 @@ impl Gomoku {
                 for sign in [1, -1] {
                     let (mut c, mut r) = (col + sign * dc, row + sign * dr);
                     while on(c, r) {
-                        cells.push(r as usize * 15 + c as usize);
+                        cells.push(at(c, r));
                         (c, r) = (c + sign * dc, r + sign * dr);
                     }
                 }
@@ -194,33 +209,29 @@ impl Gomoku {
     /// The line of five or more that won the game, in index order, if it is won.
     pub fn won_line(&self) -> Option<Vec<Cell>> {
         let winner = self.winner?;
-        (0..CELLS)
+        (0..self.points())
             .filter(|&i| self.stone(i) == Some(winner))
             .find_map(|i| self.line_through(i, winner))
-            .map(|cells| {
-                cells
-                    .into_iter()
-                    .filter_map(|i| Cell::of(SIZE, i))
-                    .collect()
-            })
+            .map(|cells| cells.into_iter().filter_map(|i| self.cell(i)).collect())
     }
 
-    /// Whether `cell` is one of the five points a Gomoku board marks to find one's way by: the
-    /// centre `h8` and `d4`, `l4`, `d12`, `l12`.
-    pub fn is_star(cell: Cell) -> bool {
-        let (row, col) = (cell.row(), cell.col());
-        (row == 7 && col == 7) || ([3, 11].contains(&row) && [3, 11].contains(&col))
+    /// Whether `cell` is one of the points the board marks to find one's way by: on 15×15 the
+    /// centre `h8` and `d4`, `l4`, `d12`, `l12`; on another odd side its centre.
+    pub fn is_star(&self, cell: Cell) -> bool {
+        let (row, col, n) = (cell.row(), cell.col(), self.size);
+        let centre = n % 2 == 1 && row == n / 2 && col == n / 2;
+        centre || (n == SIZE && [3, 11].contains(&row) && [3, 11].contains(&col))
     }
 
     /// Names a cell as a player types it: `h8`, `o15` (see [`board::parse_cell`]).
     pub fn parse_cell(&self, text: &str) -> Result<Cell, CellError> {
-        board::parse_cell(SIZE, text)
+        board::parse_cell(self.size, text)
     }
 }
 
 impl Squares for Gomoku {
     fn side(&self) -> u8 {
-        SIZE
+        self.size
     }
 
     fn mark_on(&self, cell: Cell) -> Option<Mark> {
@@ -231,9 +242,10 @@ impl Squares for Gomoku {
 impl fmt::Display for Gomoku {
     /// The notation: rows top to bottom separated by `/`, cells `X`, `O` or `.`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for row in (0..usize::from(SIZE)).rev() {
-            for col in 0..usize::from(SIZE) {
-                let c = self.stone(row * 15 + col).map_or('.', Mark::symbol);
+        let n = usize::from(self.size);
+        for row in (0..n).rev() {
+            for col in 0..n {
+                let c = self.stone(row * n + col).map_or('.', Mark::symbol);
                 write!(f, "{c}")?;
             }
             if row > 0 {
@@ -251,6 +263,7 @@ pub enum ParseGomokuError {
     RowLength {
         row: usize,
         found: usize,
+        size: u8,
     },
     BadChar {
         ch: char,
@@ -270,11 +283,11 @@ impl fmt::Display for ParseGomokuError {
         match self {
             ParseGomokuError::RowCount(n) => write!(
                 f,
-                "expected {SIZE} rows separated by '/', found {n} (each row is {SIZE} cells, X, O or '.')"
+                "expected {MIN_SIZE} to {SIZE} rows separated by '/', found {n} (each row one cell a column, X, O or '.')"
             ),
-            ParseGomokuError::RowLength { row, found } => write!(
+            ParseGomokuError::RowLength { row, found, size } => write!(
                 f,
-                "row {row} has {found} cells, expected {SIZE} (one per column)"
+                "row {row} has {found} cells, expected {size} (one per column)"
             ),
             ParseGomokuError::BadChar { ch, row, col } => write!(
                 f,
@@ -301,21 +314,23 @@ impl FromStr for Gomoku {
     /// a game: the counts, and at most one move's worth of fives, made by the last mover.
     fn from_str(s: &str) -> Result<Gomoku, ParseGomokuError> {
         let rows: Vec<&str> = s.trim().split('/').collect();
-        if rows.len() != usize::from(SIZE) {
-            return Err(ParseGomokuError::RowCount(rows.len()));
-        }
+        let n = rows.len();
+        let Some(empty) = u8::try_from(n).ok().and_then(Gomoku::with_size) else {
+            return Err(ParseGomokuError::RowCount(n));
+        };
         let mut stones = [[0u64; 4]; 2];
         for (written, text) in rows.iter().enumerate() {
-            let row = usize::from(SIZE) - 1 - written;
+            let row = n - 1 - written;
             let cells: Vec<char> = text.chars().collect();
-            if cells.len() != usize::from(SIZE) {
+            if cells.len() != n {
                 return Err(ParseGomokuError::RowLength {
                     row: written + 1,
                     found: cells.len(),
+                    size: empty.size,
                 });
             }
             for (col, &ch) in cells.iter().enumerate() {
-                let index = row * 15 + col;
+                let index = row * n + col;
                 match (ch, Mark::try_from(ch)) {
                     (_, Ok(mark)) => stones[side(mark)][index / 64] |= 1 << (index % 64),
                     ('.', _) => {}
@@ -326,24 +341,26 @@ impl FromStr for Gomoku {
                 }
             }
         }
-        validated(stones)
+        validated(Gomoku { stones, ..empty })
     }
 }
 
-/// The position of `stones`, if a game could reach it.
-fn validated(stones: [[u64; 4]; 2]) -> Result<Gomoku, ParseGomokuError> {
+/// `position` with its count of stones and its winner, if a game could reach it.
+fn validated(position: Gomoku) -> Result<Gomoku, ParseGomokuError> {
+    let stones = position.stones;
     let count = |s: usize| stones[s].iter().map(|w| w.count_ones()).sum::<u32>();
     let (x, o) = (count(0), count(1));
     if x != o && x != o + 1 {
         return Err(ParseGomokuError::StoneCounts { x, o });
     }
     let mut position = Gomoku {
-        stones,
         placed: (x + o) as u8,
         winner: None,
+        ..position
     };
+    let points = position.points();
     let has_five = |p: &Gomoku, mark: Mark| {
-        (0..CELLS).any(|i| p.stone(i) == Some(mark) && p.line_through(i, mark).is_some())
+        (0..points).any(|i| p.stone(i) == Some(mark) && p.line_through(i, mark).is_some())
     };
     let last = position.to_move().other();
     if has_five(&position, last.other()) {
@@ -351,7 +368,7 @@ fn validated(stones: [[u64; 4]; 2]) -> Result<Gomoku, ParseGomokuError> {
     }
     if has_five(&position, last) {
         // One stone of the last mover must have made every five: without it, none is left.
-        let ended_by_one = (0..CELLS)
+        let ended_by_one = (0..points)
             .filter(|&i| position.stone(i) == Some(last))
             .any(|i| {
                 let mut before = position;
@@ -467,10 +484,22 @@ mod tests {
             rows.join("/")
         };
         let cases = [
-            (rows[..14].join("/"), ParseGomokuError::RowCount(14)),
+            (rows[..7].join("/"), ParseGomokuError::RowCount(7)),
+            (
+                rows[..14].join("/"),
+                ParseGomokuError::RowLength {
+                    row: 1,
+                    found: 15,
+                    size: 14,
+                },
+            ),
             (
                 with_rows(&[(0, ".....")]),
-                ParseGomokuError::RowLength { row: 1, found: 5 },
+                ParseGomokuError::RowLength {
+                    row: 1,
+                    found: 5,
+                    size: 15,
+                },
             ),
             (
                 with_rows(&[(2, "..Z............")]),

@@ -12,7 +12,7 @@
 
 use std::fmt;
 
-use crate::board::{self, Board, Cell, Mark, Rules, Squares};
+use crate::board::{self, Board, Cell, Mark, Rules, RulesError, Squares};
 use crate::gomoku::{self, Gomoku};
 use crate::rules::{Notation, RuleSet};
 pub use crate::rules::{Outcome, WonLine};
@@ -36,8 +36,8 @@ pub(crate) use each;
 pub enum Variant {
     Classic(Rules),
     Ultimate,
-    /// Five in a row on 15×15, freestyle.
-    Gomoku,
+    /// Five in a row on a board of this side (15, or 8 to 14), freestyle.
+    Gomoku(u8),
 }
 
 impl Default for Variant {
@@ -58,12 +58,31 @@ impl Variant {
         match self {
             Variant::Classic(rules) => Position::Classic(Board::new(rules)),
             Variant::Ultimate => Position::Ultimate(UltimateBoard::new()),
-            Variant::Gomoku => Position::Gomoku(Gomoku::new()),
+            Variant::Gomoku(size) => Position::Gomoku(Gomoku::with_size(size).unwrap_or_default()),
         }
     }
 
     /// The variants besides classic play, each selected by its name.
-    pub const NAMED: [Variant; 2] = [Variant::Ultimate, Variant::Gomoku];
+    pub const NAMED: [Variant; 2] = [Variant::Ultimate, Variant::GOMOKU];
+
+    /// Gomoku on its standard board, 15×15.
+    pub const GOMOKU: Variant = Variant::Gomoku(gomoku::SIZE);
+
+    /// The game of a board of side `size` with `k` in a row (the size's default if `None`):
+    /// classic up to 7×7, five in a row from 8×8 to 15×15.
+    pub fn of_size(size: u8, k: Option<u8>, misere: bool) -> Result<Variant, RulesError> {
+        if size < gomoku::MIN_SIZE {
+            let k = k.unwrap_or(Rules::default_k(size));
+            return Rules::new(size, k, misere).map(Variant::Classic);
+        }
+        if size > gomoku::SIZE {
+            return Err(RulesError::Size(size));
+        }
+        if k.is_some_and(|k| usize::from(k) != gomoku::FIVE) || misere {
+            return Err(RulesError::FiveInARow(size));
+        }
+        Ok(Variant::Gomoku(size))
+    }
 
     /// The variant's name, for the wire and its command-line flag: `classic`, `ultimate`,
     /// `gomoku`.
@@ -71,7 +90,7 @@ impl Variant {
         match self {
             Variant::Classic(_) => "classic",
             Variant::Ultimate => "ultimate",
-            Variant::Gomoku => "gomoku",
+            Variant::Gomoku(_) => "gomoku",
         }
     }
 
@@ -80,11 +99,24 @@ impl Variant {
         Variant::NAMED.into_iter().find(|v| v.name() == name)
     }
 
+    /// The variant called `name` on a board of side `side`, where the variant's boards have
+    /// several sides (Gomoku's, 8 to 15); the side is ignored for the others.
+    pub fn named_on(name: &str, side: u8) -> Option<Variant> {
+        match Variant::named(name)? {
+            Variant::Gomoku(_) => Gomoku::with_size(side).map(|b| Variant::Gomoku(b.size())),
+            other => Some(other),
+        }
+    }
+
     /// The command-line flags that select this variant and differ from the defaults:
     /// none for classic 3×3, `--size 5`, `--size 4 --k 3 --misere`, `--ultimate`, `--gomoku`.
     pub fn flags(self) -> Vec<String> {
-        let Variant::Classic(rules) = self else {
-            return vec![format!("--{}", self.name())];
+        let rules = match self {
+            Variant::Classic(rules) => rules,
+            Variant::Gomoku(size) if self != Variant::GOMOKU => {
+                return vec![format!("--size {size}")];
+            }
+            _ => return vec![format!("--{}", self.name())],
         };
         let mut words = Vec::new();
         if rules.size() != Rules::CLASSIC.size() {
@@ -115,16 +147,14 @@ impl Variant {
                 _ => return None,
             }
         }
-        let size = size.unwrap_or(Rules::CLASSIC.size());
-        let rules = Rules::new(size, k.unwrap_or(Rules::default_k(size)), misere).ok()?;
-        Some(Variant::Classic(rules))
+        Variant::of_size(size.unwrap_or(Rules::CLASSIC.size()), k, misere).ok()
     }
 
     /// What one position of this rule set is called in reports: `board`, or `position` for
     /// Ultimate, whose notation says more than the marks.
     pub fn noun(self) -> &'static str {
         match self {
-            Variant::Classic(_) | Variant::Gomoku => "board",
+            Variant::Classic(_) | Variant::Gomoku(_) => "board",
             Variant::Ultimate => "position",
         }
     }
@@ -132,7 +162,7 @@ impl Variant {
     /// What one move is called in reports: `cell`, or `move` for Ultimate.
     pub fn move_noun(self) -> &'static str {
         match self {
-            Variant::Classic(_) | Variant::Gomoku => "cell",
+            Variant::Classic(_) | Variant::Gomoku(_) => "cell",
             Variant::Ultimate => "move",
         }
     }
@@ -148,8 +178,8 @@ impl Variant {
             Variant::Classic(_) => format!(
                 "Type a cell ({forms}; on 3×3 the numpad layout, 7 8 9 is the top row, or a coordinate like b2)"
             ),
-            Variant::Gomoku => format!(
-                "Type a cell as a column letter and a row number ({forms}; h8 is the centre)"
+            Variant::Gomoku(_) => format!(
+                "Type a cell as a column letter and a row number ({forms}, a1 at the bottom left)"
             ),
             Variant::Ultimate => "Type a board and a cell as two digits, both laid out as the numpad (53: board 5, cell 3; 7 8 9 is the top row), or one digit when you are sent to a board, or a coordinate a1-i9".to_string(),
         }
@@ -159,7 +189,7 @@ impl Variant {
     pub fn rules(self) -> Option<Rules> {
         match self {
             Variant::Classic(rules) => Some(rules),
-            Variant::Ultimate | Variant::Gomoku => None,
+            Variant::Ultimate | Variant::Gomoku(_) => None,
         }
     }
 }
@@ -170,7 +200,8 @@ impl fmt::Display for Variant {
         match self {
             Variant::Classic(rules) => write!(f, "{rules}"),
             Variant::Ultimate => f.write_str("Ultimate"),
-            Variant::Gomoku => f.write_str("Gomoku"),
+            Variant::Gomoku(gomoku::SIZE) => f.write_str("Gomoku"),
+            Variant::Gomoku(n) => write!(f, "{n}×{n}, five in a row"),
         }
     }
 }
@@ -295,7 +326,7 @@ impl fmt::Display for ParsePositionError {
             ParsePositionError::Gomoku(e) => write!(f, "{e}"),
             ParsePositionError::GomokuRules => write!(
                 f,
-                "a 15×15 board is Gomoku, five in a row: --k and --misere do not apply"
+                "a board from 8×8 up is played five in a row: --k and --misere do not apply"
             ),
         }
     }
@@ -312,9 +343,9 @@ pub enum Position {
 }
 
 impl Position {
-    /// A position in its rule set's notation: Ultimate's with `ultimate`; else a board of 15
-    /// rows is Gomoku, and any other a classic board, with `k` in a row (the size's default if
-    /// `None`) and misère rules.
+    /// A position in its rule set's notation: Ultimate's with `ultimate`; else a board of 8 to
+    /// 15 rows is Gomoku's, and any other a classic board, with `k` in a row (the size's
+    /// default if `None`) and misère rules.
     pub fn parse(
         text: &str,
         ultimate: bool,
@@ -325,7 +356,7 @@ impl Position {
             text.parse()
                 .map(Position::Ultimate)
                 .map_err(ParsePositionError::Ultimate)
-        } else if text.trim().split('/').count() == usize::from(gomoku::SIZE) {
+        } else if text.trim().split('/').count() >= usize::from(gomoku::MIN_SIZE) {
             if k.is_some_and(|k| usize::from(k) != gomoku::FIVE) || misere {
                 return Err(ParsePositionError::GomokuRules);
             }
@@ -343,7 +374,7 @@ impl Position {
         match self {
             Position::Classic(board) => Variant::Classic(board.rules()),
             Position::Ultimate(_) => Variant::Ultimate,
-            Position::Gomoku(_) => Variant::Gomoku,
+            Position::Gomoku(board) => Variant::Gomoku(board.size()),
         }
     }
 
@@ -463,6 +494,7 @@ mod tests {
     #[test]
     fn flags_read_back_as_the_same_variant() {
         let mut variants = Variant::NAMED.to_vec();
+        variants.extend((8..=15).map(Variant::Gomoku));
         for size in 3..=7 {
             for k in 3..=size {
                 for misere in [false, true] {
@@ -476,7 +508,8 @@ mod tests {
         }
         for bad in [
             "--size",
-            "--size 9",
+            "--size 16",
+            "--size 9 --k 4",
             "--k 4",
             "--size 4 --size 4",
             "--ultimate --misere",

@@ -14,8 +14,8 @@ use std::sync::OnceLock;
 use crate::board::{Cell, Mark, Squares};
 use crate::gomoku::{self, FIVE, Gomoku};
 
-const SIDE: usize = gomoku::SIZE as usize;
-const POINTS: usize = SIDE * SIDE;
+/// The most points a board has (15×15).
+const POINTS: usize = gomoku::SIZE as usize * gomoku::SIZE as usize;
 
 /// The windows of five points, and the windows through each point.
 struct Windows {
@@ -23,23 +23,25 @@ struct Windows {
     through: Vec<Vec<u16>>,
 }
 
-fn windows() -> &'static Windows {
-    static WINDOWS: OnceLock<Windows> = OnceLock::new();
-    WINDOWS.get_or_init(|| {
+/// The windows of a board of side `size` (8 to 15), built once per side.
+fn windows(size: usize) -> &'static Windows {
+    static TABLES: [OnceLock<Windows>; 16] = [const { OnceLock::new() }; 16];
+    TABLES[size].get_or_init(|| {
+        let n = size as i32;
         let mut points = Vec::new();
         for (dc, dr) in [(1i32, 0i32), (0, 1), (1, 1), (1, -1)] {
-            for row in 0..SIDE as i32 {
-                for col in 0..SIDE as i32 {
+            for row in 0..n {
+                for col in 0..n {
                     let (end_c, end_r) = (col + 4 * dc, row + 4 * dr);
-                    if !(0..SIDE as i32).contains(&end_c) || !(0..SIDE as i32).contains(&end_r) {
+                    if !(0..n).contains(&end_c) || !(0..n).contains(&end_r) {
                         continue;
                     }
-                    let at = |i: i32| ((row + i * dr) * SIDE as i32 + col + i * dc) as u8;
+                    let at = |i: i32| ((row + i * dr) * n + col + i * dc) as u8;
                     points.push([at(0), at(1), at(2), at(3), at(4)]);
                 }
             }
         }
-        let mut through = vec![Vec::new(); POINTS];
+        let mut through = vec![Vec::new(); size * size];
         for (w, window) in points.iter().enumerate() {
             for &p in window {
                 through[usize::from(p)].push(w as u16);
@@ -60,6 +62,9 @@ const DEFENCE: [i64; FIVE] = [0, 8, 90, 1_100, 200_000];
 /// stones of each side.
 #[derive(Clone)]
 pub struct Threats {
+    /// The board's side.
+    size: usize,
+    windows: &'static Windows,
     stones: [Option<usize>; POINTS],
     counts: Vec<[u8; 2]>,
     placed: usize,
@@ -73,9 +78,13 @@ pub fn side(mark: Mark) -> usize {
 impl Threats {
     /// The threats of `board`.
     pub fn new(board: &Gomoku) -> Threats {
+        let size = usize::from(board.size());
+        let windows = windows(size);
         let mut threats = Threats {
+            size,
+            windows,
             stones: [None; POINTS],
-            counts: vec![[0; 2]; windows().points.len()],
+            counts: vec![[0; 2]; windows.points.len()],
             placed: 0,
         };
         for cell in board.cells() {
@@ -84,6 +93,11 @@ impl Threats {
             }
         }
         threats
+    }
+
+    /// The cell of point `p`.
+    pub fn cell(&self, p: usize) -> Cell {
+        cell_of(self.size as u8, p)
     }
 
     /// Whether point `p` is empty.
@@ -101,7 +115,7 @@ impl Threats {
         debug_assert!(self.stones[p].is_none());
         self.stones[p] = Some(side);
         self.placed += 1;
-        for &w in &windows().through[p] {
+        for &w in &self.windows.through[p] {
             self.counts[usize::from(w)][side] += 1;
         }
     }
@@ -111,7 +125,7 @@ impl Threats {
         debug_assert_eq!(self.stones[p], Some(side));
         self.stones[p] = None;
         self.placed -= 1;
-        for &w in &windows().through[p] {
+        for &w in &self.windows.through[p] {
             self.counts[usize::from(w)][side] -= 1;
         }
     }
@@ -121,7 +135,7 @@ impl Threats {
         let mut found = Vec::new();
         for (w, count) in self.counts.iter().enumerate() {
             if count[side] == n && count[1 - side] == 0 {
-                for &p in &windows().points[w] {
+                for &p in &self.windows.points[w] {
                     let p = usize::from(p);
                     if self.is_empty(p) && !found.contains(&p) {
                         found.push(p);
@@ -150,7 +164,7 @@ impl Threats {
     /// How good point `p` is for `side` to play: the attack of every window through it still
     /// open to `side`, and the defence of taking every window the opponent holds alone.
     pub fn score(&self, p: usize, side: usize) -> i64 {
-        windows().through[p]
+        self.windows.through[p]
             .iter()
             .map(|&w| {
                 let [mine, theirs] = self.split(usize::from(w), side);
@@ -187,21 +201,22 @@ impl Threats {
     /// is worth looking at.
     pub fn candidates(&self) -> Vec<usize> {
         if self.placed == 0 {
-            return vec![POINTS / 2];
+            return vec![self.size * self.size / 2];
         }
-        (0..POINTS)
+        (0..self.size * self.size)
             .filter(|&p| self.is_empty(p) && self.near_a_stone(p))
             .collect()
     }
 
     fn near_a_stone(&self, p: usize) -> bool {
-        let (row, col) = ((p / SIDE) as i32, (p % SIDE) as i32);
+        let side = self.size as i32;
+        let (row, col) = (p as i32 / side, p as i32 % side);
         (-2..=2).any(|dr: i32| {
             (-2..=2).any(|dc: i32| {
                 let (r, c) = (row + dr, col + dc);
-                (0..SIDE as i32).contains(&r)
-                    && (0..SIDE as i32).contains(&c)
-                    && !self.is_empty((r * SIDE as i32 + c) as usize)
+                (0..side).contains(&r)
+                    && (0..side).contains(&c)
+                    && !self.is_empty((r * side + c) as usize)
             })
         })
     }
@@ -262,9 +277,9 @@ impl Threats {
     }
 }
 
-/// The cell of point `p`.
-pub fn cell(p: usize) -> Cell {
-    Cell::of(gomoku::SIZE, p).expect("a point of the board")
+/// The cell of point `p` of a board of side `size`.
+pub fn cell_of(size: u8, p: usize) -> Cell {
+    Cell::of(size, p).expect("a point of the board")
 }
 
 #[cfg(test)]
@@ -302,12 +317,12 @@ mod tests {
     }
 
     fn names(points: &[usize]) -> Vec<String> {
-        points.iter().map(|&p| cell(p).to_string()).collect()
+        points.iter().map(|&p| cell_of(15, p).to_string()).collect()
     }
 
     #[test]
     fn there_are_572_windows_and_each_point_lies_in_five_to_twenty() {
-        let w = windows();
+        let w = windows(15);
         assert_eq!(w.points.len(), 2 * 15 * 11 + 2 * 11 * 11);
         assert_eq!(w.through[0].len(), 3);
         assert_eq!(w.through[POINTS / 2].len(), 20);
@@ -329,10 +344,10 @@ mod tests {
     fn check_vcf(mut board: Gomoku, line: &[usize]) {
         let attacker = board.to_move();
         for pair in line.chunks(2) {
-            board.play(cell(pair[0])).unwrap();
+            board.play(cell_of(15, pair[0])).unwrap();
             let Some(&reply) = pair.get(1) else { break };
             for other in board.legal_moves() {
-                if other == cell(reply) {
+                if other == cell_of(15, reply) {
                     continue;
                 }
                 let mut after = board;
@@ -344,7 +359,7 @@ mod tests {
                 );
                 assert!(wins_at_once(&after, attacker), "{other} defends too");
             }
-            board.play(cell(reply)).unwrap();
+            board.play(cell_of(15, reply)).unwrap();
             assert_eq!(RuleSet::outcome(&board), Outcome::InProgress);
         }
         assert_eq!(RuleSet::outcome(&board), Outcome::Won(attacker));

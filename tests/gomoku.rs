@@ -185,7 +185,7 @@ fn a_finished_gomoku_game_is_kept_in_the_history_and_reviewed_from_it() {
 
 /// The position after `moves`, typed as a player types them.
 fn position_after(moves: &[&str]) -> tictactoe::position::Position {
-    let mut position = tictactoe::position::Variant::Gomoku.start();
+    let mut position = tictactoe::position::Variant::GOMOKU.start();
     for text in moves {
         let mv = position.parse_move(text).unwrap();
         position.play(mv).unwrap();
@@ -231,4 +231,38 @@ fn explain_shows_gomokus_monte_carlo_tree_and_refuses_a_textbook_search() {
     let mut textbook = spawn(&["explain", "--gomoku", "--algorithm", "minimax"]);
     assert_eq!(textbook.wait_exit().code(), Some(2));
     assert!(textbook.output().contains("Gomoku's trees are Monte Carlo"));
+}
+
+#[test]
+fn boards_from_eight_to_fifteen_play_five_in_a_row_and_the_record_names_the_size() {
+    let mut game = spawn(&["--plain", "--size", "9", "-o", "human", "--no-history"]);
+    game.send(&format!("{}\n", FIVE_ON_ROW_ONE.join("\n")));
+    assert!(game.wait_exit().success(), "{}", game.output());
+    let output = game.output();
+    assert!(output.contains("X wins."), "{output}");
+    assert!(
+        output.contains("   a b c d e f g h i\n"),
+        "a 9×9 board:\n{output}"
+    );
+    assert_eq!(
+        record(&output),
+        format!("Record: --size 9 {}", FIVE_ON_ROW_ONE.join(" "))
+    );
+    let mut refused = spawn(&["--plain", "--size", "8", "--k", "4"]);
+    assert_eq!(refused.wait_exit().code(), Some(2));
+    assert!(
+        refused.output().contains("played five in a row"),
+        "{}",
+        refused.output()
+    );
+    let mut engine = spawn(&["engine", "--protocol", "gomocup", "--think", "50"]);
+    engine.send("START 8\nBEGIN\nEND\n");
+    assert!(engine.wait_exit().success());
+    let answers: Vec<String> = engine.output().lines().map(String::from).collect();
+    assert_eq!(answers[0], "OK", "{answers:?}");
+    let (x, y) = answers[1].split_once(',').expect("a move");
+    assert!(
+        x.parse::<u8>().unwrap() < 8 && y.parse::<u8>().unwrap() < 8,
+        "{answers:?}"
+    );
 }

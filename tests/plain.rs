@@ -216,8 +216,15 @@ fn rules_that_do_not_fit_are_refused() {
         "{}",
         text(&out.stderr)
     );
-    let out = run(&["--size", "9"], b"");
+    let out = run(&["--size", "16"], b"");
     assert_eq!(out.status.code(), Some(2));
+    let out = run(&["--size", "9", "--k", "4"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("a 9×9 board is played five in a row"),
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 /// A short Ultimate game X wins by taking boards 3, 5 and 7, typed in every form a move

@@ -7,13 +7,14 @@
 //!
 //! Lines in a row: the default for each size as in the game (three on 3×3, four on 4×4), and
 //! five on 5×5 to 7×7 as Gomocup plays, unless `--k` says otherwise; five or more count (the
-//! freestyle rule). `START 15` is Gomoku, five in a row, played by its threat engine.
+//! freestyle rule). From `START 8` to `START 15` the board is played five in a row by
+//! Gomoku's threat engine.
 
 use std::io::{BufRead, Write};
 use std::time::Duration;
 
 use super::{EngineError, Options, best_move, brain, next_line, refuse};
-use crate::board::{MAX_SIZE, MIN_SIZE, Rules};
+use crate::board::MIN_SIZE;
 use crate::gomoku;
 use crate::player::Brain;
 use crate::position::{Move, Position, Variant};
@@ -143,28 +144,20 @@ impl Session {
             .trim()
             .parse()
             .map_err(|_| refuse(line, "expected a board size"))?;
-        let gomoku = size == gomoku::SIZE;
-        if !gomoku && !(MIN_SIZE..=MAX_SIZE).contains(&size) {
+        if !(MIN_SIZE..=gomoku::SIZE).contains(&size) {
             return Err(refuse(
                 line,
                 format!(
-                    "a {size}×{size} board is not offered: boards are {MIN_SIZE} to {MAX_SIZE} \
-                     wide, and 15 (Gomoku)"
+                    "a {size}×{size} board is not offered: boards are {MIN_SIZE} to {} wide",
+                    gomoku::SIZE
                 ),
             ));
         }
-        let five = if size >= 5 { 5 } else { Rules::default_k(size) };
-        let k = self.lines.k.unwrap_or(five);
-        self.start = Some(if gomoku {
-            if usize::from(k) != gomoku::FIVE || self.lines.misere {
-                return Err(refuse(line, "15×15 is Gomoku: five in a row, not misère"));
-            }
-            Variant::Gomoku
-        } else {
-            let rules =
-                Rules::new(size, k, self.lines.misere).map_err(|e| refuse(line, format!("{e}")))?;
-            Variant::Classic(rules)
-        });
+        // Five in a row from 5×5 up, as Gomocup plays; the game's default below.
+        let five = (size >= 5).then_some(5);
+        let k = self.lines.k.or(five);
+        let variant = Variant::of_size(size, k, self.lines.misere);
+        self.start = Some(variant.map_err(|e| refuse(line, format!("{e}")))?);
         self.moves.clear();
         Ok(Reply::Line("OK".into()))
     }

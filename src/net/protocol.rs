@@ -77,6 +77,7 @@ impl From<Variant> for WireRules {
             Variant::Classic(rules) => rules.into(),
             other => WireRules {
                 variant: Some(other.name().into()),
+                size: other.start().grid_side(),
                 ..Rules::CLASSIC.into()
             },
         }
@@ -111,7 +112,7 @@ impl TryFrom<WireRules> for Variant {
             None | Some("classic") => Rules::new(w.size, w.k, w.misere)
                 .map(Variant::Classic)
                 .map_err(WireRulesError::Classic),
-            Some(name) => Variant::named(name).ok_or_else(|| {
+            Some(name) => Variant::named_on(name, w.size).ok_or_else(|| {
                 WireRulesError::Variant(printable(&name.chars().take(20).collect::<String>()))
             }),
         }

@@ -22,7 +22,7 @@ use crate::gomoku::Gomoku;
 use crate::levels::Level;
 use crate::position::{Move, Position};
 use crate::search::{Value, best_of};
-use crate::threats::{Threats, cell, side};
+use crate::threats::{Threats, side};
 
 /// Fours a victory is looked for with, at most.
 const FOURS: u32 = 12;
@@ -178,22 +178,22 @@ impl Threat {
         let me = side(board.to_move());
         let mut threats = Threats::new(board);
         if let Some(&five) = threats.fives(me).first() {
-            return Some((cell(five), Value::Win(1)));
+            return Some((threats.cell(five), Value::Win(1)));
         }
         if let Some(line) = threats.vcf(me, FOURS, &mut { positions }) {
-            return Some((cell(line[0]), Value::Win(line.len() as u32)));
+            return Some((threats.cell(line[0]), Value::Win(line.len() as u32)));
         }
         let blocks = threats.fives(1 - me);
         if let Some(&block) = blocks.first() {
             let value = value_of(&mut threats, block, me, positions);
-            return Some((cell(block), value));
+            return Some((threats.cell(block), value));
         }
         let ranked = ranked(&threats, me);
         let quick = positions / 16;
         if reach.make_threats
             && let Some(x) = winning_threat(&mut threats, me, quick)
         {
-            return Some((cell(x), Value::Estimate(EST_THREAT)));
+            return Some((threats.cell(x), Value::Estimate(EST_THREAT)));
         }
         // Where the opponent has no victory by fours nor a threat that wins, the best-scored
         // point will do. Where it has, each point is tried, best-scored first, until one
@@ -203,7 +203,10 @@ impl Threat {
             || reach.stop_threats && winning_threat(&mut threats, them, quick).is_some();
         if !attacked {
             let p = ranked[0];
-            return Some((cell(p), value_of(&mut threats, p, me, positions / 4)));
+            return Some((
+                threats.cell(p),
+                value_of(&mut threats, p, me, positions / 4),
+            ));
         }
         let checked = ranked.len();
         let mut best: Option<(usize, Value)> = None;
@@ -223,7 +226,7 @@ impl Threat {
                 break;
             }
         }
-        best.map(|(p, v)| (cell(p), v))
+        best.map(|(p, v)| (threats.cell(p), v))
     }
 
     /// A level below the top. Levels 1 to 4 take a five they see, block one from level 2 and
@@ -245,21 +248,21 @@ impl Threat {
         let me = side(board.to_move());
         let mut threats = Threats::new(board);
         if let Some(&five) = threats.fives(me).first() {
-            return Some(cell(five));
+            return Some(threats.cell(five));
         }
         if n >= 4
             && let Some(line) = threats.vcf(me, FOURS, &mut { positions })
         {
-            return Some(cell(line[0]));
+            return Some(threats.cell(line[0]));
         }
         if n >= 2
             && let Some(&block) = threats.fives(1 - me).first()
         {
-            return Some(cell(block));
+            return Some(threats.cell(block));
         }
         let ranked = ranked(&threats, me);
         let choices = CHOICES[n - 1].min(ranked.len());
-        Some(cell(ranked[self.rng.usize(..choices)]))
+        Some(threats.cell(ranked[self.rng.usize(..choices)]))
     }
 }
 
@@ -330,10 +333,8 @@ impl Engine for Threat {
             .candidates()
             .into_iter()
             .map(|p| {
-                (
-                    Move::Cell(cell(p)),
-                    value_of(&mut threats, p, me, positions),
-                )
+                let value = value_of(&mut threats, p, me, positions);
+                (Move::Cell(threats.cell(p)), value)
             })
             .collect();
         // A victory by fours found from the position is worth as much as its first move.
@@ -403,7 +404,7 @@ mod tests {
             "no victory by fours"
         );
         let fork = winning_threat(&mut threats, 0, 10_000).expect("a winning threat");
-        assert_eq!(cell(fork).to_string(), "h8");
+        assert_eq!(threats.cell(fork).to_string(), "h8");
         let o_to_move = position(&[&moves[..], &["b14"]].concat());
         let (c, value) = Threat::best(&o_to_move, 40_000).unwrap();
         let mut after = o_to_move;

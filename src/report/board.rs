@@ -109,7 +109,7 @@ pub fn gomoku_grid(board: &Gomoku) -> String {
             let cell = board.cell_at(row, col).expect("row and col are in range");
             let c = match board.mark_at(cell) {
                 Some(m) => m.symbol(),
-                None if Gomoku::is_star(cell) => '+',
+                None if board.is_star(cell) => '+',
                 None => '.',
             };
             let _ = write!(s, " {c}");

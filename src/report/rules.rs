@@ -47,15 +47,21 @@ pub fn rules(variant: Variant) -> Vec<String> {
             }
         }
         Variant::Ultimate => ultimate(&mut lines),
-        Variant::Gomoku => gomoku(&mut lines),
+        Variant::Gomoku(size) => gomoku(&mut lines, size),
     }
     lines
 }
 
-/// Gomoku's rules, freestyle.
-fn gomoku(lines: &mut Vec<String>) {
+/// Gomoku's rules, freestyle, on a board of side `n`.
+fn gomoku(lines: &mut Vec<String>, n: u8) {
+    let last = char::from(b'a' + n - 1);
+    let title = if n == crate::gomoku::SIZE {
+        "Gomoku: 15×15, five in a row".to_string()
+    } else {
+        format!("{n}×{n}, five in a row (Gomoku's rules)")
+    };
+    lines.push(title);
     for line in [
-        "Gomoku: 15×15, five in a row",
         "",
         "X (black) and O (white) take turns to put a stone on an",
         "empty point; X moves first.",
@@ -63,11 +69,17 @@ fn gomoku(lines: &mut Vec<String>) {
         "(across, down or diagonal) wins; six or more count too.",
         "A full board with no line is a draw.",
         "",
-        "Points are named by column a-o and row 1-15, a1 at the",
-        "bottom left: h8 is the centre.",
     ] {
         lines.push(line.to_string());
     }
+    lines.push(format!(
+        "Points are named by column a-{last} and row 1-{n}, a1 at the"
+    ));
+    lines.push(if n == crate::gomoku::SIZE {
+        "bottom left: h8 is the centre.".to_string()
+    } else {
+        "bottom left.".to_string()
+    });
 }
 
 /// The first Ultimate game's lesson: three short pages, each a title and its lines (at most

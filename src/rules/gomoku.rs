@@ -2,7 +2,7 @@
 
 use super::{Notation, Outcome, RuleSet, WonLine};
 use crate::board::{Cell, CellError, Mark, MoveError};
-use crate::gomoku::{Gomoku, SIZE};
+use crate::gomoku::Gomoku;
 
 impl RuleSet for Gomoku {
     type Move = Cell;
@@ -42,6 +42,7 @@ impl Notation for Gomoku {
     }
 
     fn move_forms(&self) -> String {
-        format!("a1-{}{SIZE}", char::from(b'a' + SIZE - 1))
+        let n = self.size();
+        format!("a1-{}{n}", char::from(b'a' + n - 1))
     }
 }

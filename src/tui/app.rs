@@ -813,7 +813,7 @@ mod tests {
     fn every_gomoku_point_can_be_typed_with_rows_from_ten_and_columns_l_and_n() {
         use crate::position::Variant;
         let gomoku = || {
-            let session = Session::new(Variant::Gomoku, Player::Human, Player::Human);
+            let session = Session::new(Variant::GOMOKU, Player::Human, Player::Human);
             App::new(session, (80, 24))
         };
         let (l, n, d) = (Action::Level, Action::NewRound, Action::Digit);
@@ -828,7 +828,7 @@ mod tests {
             for key in keys {
                 app.update(key);
             }
-            let expected = Record::parse(Variant::Gomoku, &[played]).unwrap();
+            let expected = Record::parse(Variant::GOMOKU, &[played]).unwrap();
             assert_eq!(app.game().record(), expected, "{played}: {}", app.message());
         }
         let mut app = gomoku();

@@ -707,11 +707,11 @@ mod tests {
             [
                 Variant::Classic(Rules::CLASSIC),
                 Variant::Ultimate,
-                Variant::Gomoku
+                Variant::GOMOKU
             ]
         );
         choices.step(Row::Game, false);
-        assert_eq!(choices.variant(), Variant::Gomoku, "down from classic");
+        assert_eq!(choices.variant(), Variant::GOMOKU, "down from classic");
         assert!(choices.inactive(Row::Size) && choices.inactive(Row::Misere));
         let size = choices.size;
         choices.step(Row::Size, true);

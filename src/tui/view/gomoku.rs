@@ -44,7 +44,7 @@ pub(super) fn draw(
     }
     draw_labels(frame, &layout);
     Some(Placed {
-        title: format!("Gomoku · round {}", app.session().round()),
+        title: format!("{} · round {}", app.game().variant(), app.session().round()),
         first_row: layout.first_row,
         below: layout.top + layout.n + 2,
         keys: "h8 or arrows",
@@ -96,7 +96,7 @@ fn draw_point(
         .and_then(|h| best_of(h).into_iter().find(|(m, _)| *m == shown))
     {
         ('*', Style::PLAIN.fg(palette.value(value)).bold())
-    } else if Gomoku::is_star(cell) {
+    } else if board.is_star(cell) {
         ('+', Style::PLAIN.dim())
     } else {
         ('·', Style::PLAIN.dim())

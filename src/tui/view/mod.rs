@@ -413,7 +413,7 @@ mod sizes {
             (Variant::Classic(Rules::new(5, 4, false).unwrap()), (60, 24)),
             (Variant::Ultimate, (41, 21)),
             (Variant::Ultimate, (80, 24)),
-            (Variant::Gomoku, (80, 24)),
+            (Variant::GOMOKU, (80, 24)),
         ]
     }
 
