@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 use super::games::{Choice, GameList, ListKey};
 use super::settings_page::{PageKey, SettingsPage};
 use crate::board::{MAX_SIZE, MIN_SIZE, Mark, Rules};
+use crate::gomoku;
 use crate::history;
 use crate::levels::{Adaptive, Level};
 use crate::player::Player;
@@ -159,10 +160,12 @@ impl Choices {
         if self.level != AUTO && self.level.parse::<Player>().map_or(true, |p| !p.is_ai()) {
             self.level = fresh.level;
         }
-        if !(MIN_SIZE..=MAX_SIZE).contains(&self.size) {
+        if !(MIN_SIZE..=gomoku::SIZE).contains(&self.size) {
             self.size = fresh.size;
         }
-        if !(3..=self.size).contains(&self.k) {
+        if self.five_in_a_row() {
+            self.k = gomoku::FIVE as u8;
+        } else if !(3..=self.size).contains(&self.k) {
             self.k = Rules::default_k(self.size);
         }
         self.address = self.address.chars().take(MAX_TYPED).collect();
@@ -188,9 +191,17 @@ impl Choices {
         if let Some(named) = Variant::named(&self.game) {
             return named;
         }
+        if self.five_in_a_row() {
+            return Variant::of_size(self.size, None, false).unwrap_or(Variant::GOMOKU);
+        }
         Rules::new(self.size, self.k, self.misere)
             .or_else(|_| Rules::new(self.size, Rules::default_k(self.size), self.misere))
             .map_or(Variant::Classic(Rules::CLASSIC), Variant::Classic)
+    }
+
+    /// Whether the board chosen is played five in a row, with Gomoku's rules (8×8 up).
+    fn five_in_a_row(&self) -> bool {
+        self.size > MAX_SIZE
     }
 
     /// The row's value as shown beside it, if it has one.
@@ -211,9 +222,11 @@ impl Choices {
         }
     }
 
-    /// Whether the row's value does not apply now (the classic rules in Ultimate or Gomoku).
+    /// Whether the row's value does not apply now: the classic rules in Ultimate or Gomoku,
+    /// the line and misère on a board played five in a row.
     pub fn inactive(&self, row: Row) -> bool {
-        self.fixed_rules() && matches!(row, Row::Size | Row::InARow | Row::Misere)
+        let lines = matches!(row, Row::InARow | Row::Misere);
+        (self.fixed_rules() && (lines || row == Row::Size)) || (self.five_in_a_row() && lines)
     }
 
     /// Whether the game chosen has rules of its own, not the classic rows' (Ultimate, Gomoku).
@@ -247,12 +260,17 @@ impl Choices {
             }
             Row::Host if ONLINE => self.online = !self.online,
             Row::Game => self.step_game(up),
-            Row::Misere if !self.fixed_rules() => self.misere = !self.misere,
             Row::Size if !self.fixed_rules() => {
-                self.size = cycle(self.size, MIN_SIZE, MAX_SIZE, up);
-                self.k = Rules::default_k(self.size);
+                self.size = cycle(self.size, MIN_SIZE, gomoku::SIZE, up);
+                self.k = if self.five_in_a_row() {
+                    gomoku::FIVE as u8
+                } else {
+                    Rules::default_k(self.size)
+                };
             }
-            Row::InARow if !self.fixed_rules() => self.k = cycle(self.k, 3, self.size, up),
+            _ if self.inactive(row) => return false,
+            Row::Misere => self.misere = !self.misere,
+            Row::InARow => self.k = cycle(self.k, 3, self.size, up),
             _ => return false,
         }
         true
@@ -716,6 +734,27 @@ mod tests {
         let size = choices.size;
         choices.step(Row::Size, true);
         assert_eq!(choices.size, size, "Gomoku's size is its own");
+        let mut classic = Choices::default();
+        for _ in 3..8 {
+            classic.step(Row::Size, true);
+        }
+        assert_eq!(
+            classic.variant(),
+            Variant::Gomoku(8),
+            "the size row goes on past 7"
+        );
+        assert!(classic.inactive(Row::InARow) && classic.inactive(Row::Misere));
+        assert!(!classic.step(Row::Misere, true), "no misère five in a row");
+        for _ in 8..15 {
+            classic.step(Row::Size, true);
+        }
+        assert_eq!(classic.variant(), Variant::GOMOKU);
+        classic.step(Row::Size, true);
+        assert_eq!(
+            classic.variant(),
+            Variant::Classic(Rules::CLASSIC),
+            "and round to 3×3"
+        );
         let before_the_game_row = Choices {
             ultimate: true,
             ..Choices::default()
