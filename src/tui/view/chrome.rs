@@ -217,12 +217,27 @@ pub(super) fn draw_status(frame: &mut Frame, y: u16, app: &App, palette: Palette
     }
 }
 
-pub(super) const HELP: [&str; 15] = [
+/// How a cell is played on 3×3, by the keypad: the first lines of its keys.
+const KEYPAD_KEYS: [&str; 5] = [
     "1-9          play that cell: 7 8 9 is the top row",
     "keypad       Home PgUp End PgDn Begin play 7 9 1 3 5",
     "arrows       move the cursor; c3 typed plays c3",
     "Enter Space  play the cursor's cell",
     "mouse        click a cell to play it",
+];
+
+/// How a cell is played on boards named by coordinates only (classic boards larger than
+/// 3×3, those played five in a row): the first lines of their keys.
+const COORDINATE_KEYS: [&str; 5] = [
+    "c3 h12       play a cell: its column letter, then its row",
+    "h l n        where the board has such a column, that column;",
+    "             typed twice, the key below",
+    "arrows       move the cursor",
+    "Enter Space  play the cursor's cell; mouse: click one",
+];
+
+/// The keys of every board but Ultimate's, after how a cell is played.
+const GAME_KEYS: [&str; 10] = [
     "u            undo your last move",
     "h            hint: W win, D draw, L loss (in moves)",
     "n            new round (the other side starts)",
@@ -231,26 +246,6 @@ pub(super) const HELP: [&str; 15] = [
     "t            explore the AI's search tree from here",
     "Space        pause or resume AI against AI",
     "?            this help",
-    "q Esc Ctrl-C quit (mid-game q and Esc ask first)",
-    "         ? the rules · any other key closes",
-];
-
-/// The keys of boards whose cells are named by coordinates only (classic boards larger than
-/// 3×3, Gomoku).
-pub(super) const COORDINATE_HELP: [&str; 15] = [
-    "c3 h12      play a cell: its column letter, then its row",
-    "h l n       where the board has such a column, that column;",
-    "            typed twice, the key below",
-    "arrows      move the cursor",
-    "Enter Space play the cursor's cell; mouse: click one",
-    "u           undo your last move",
-    "h           hint: W win, D draw, L loss (in moves)",
-    "n           new round (the other side starts)",
-    "l           the AI's level for the next round",
-    "r           review the finished game, move by move",
-    "t           explore the AI's search tree from here",
-    "Space       pause or resume AI against AI",
-    "?           this help",
     "q Esc Ctrl-C quit (mid-game q and Esc ask first)",
     "         ? the rules · any other key closes",
 ];
@@ -272,14 +267,17 @@ pub(super) const COORDINATE_SHORT_HELP: [&str; 11] = [
 
 /// The keys of `position`'s game, full and in a small box: Ultimate's, those of boards named
 /// by coordinates only, or those of 3×3's keypad.
-pub(super) fn keys_help(position: &Position) -> (&'static [&'static str], &'static [&'static str]) {
+pub(super) fn keys_help(position: &Position) -> (Vec<&'static str>, &'static [&'static str]) {
     if position.ultimate().is_some() {
-        (&ULTIMATE_HELP, &ULTIMATE_SHORT_HELP)
-    } else if position.digit(None, 5) == Digit::NoDigits {
-        (&COORDINATE_HELP, &COORDINATE_SHORT_HELP)
-    } else {
-        (&HELP, &SHORT_HELP)
+        return (ULTIMATE_HELP.to_vec(), &ULTIMATE_SHORT_HELP);
     }
+    let (head, short): (&[&str], &'static [&'static str]) =
+        if position.digit(None, 5) == Digit::NoDigits {
+            (&COORDINATE_KEYS, &COORDINATE_SHORT_HELP)
+        } else {
+            (&KEYPAD_KEYS, &SHORT_HELP)
+        };
+    (head.iter().chain(&GAME_KEYS).copied().collect(), short)
 }
 
 /// The keys of Ultimate tic-tac-toe.
