@@ -6,7 +6,7 @@ use std::io::{self, Write};
 use std::net::IpAddr;
 use std::time::Duration;
 
-use crate::board::{MAX_SIZE, MIN_SIZE, Rules, RulesError};
+use crate::board::{MAX_SIZE, MIN_SIZE, RulesError};
 use crate::explain::Algorithm;
 use crate::levels::Level;
 use crate::net::join::DEFAULT_PORT;
@@ -153,13 +153,6 @@ pub struct Cli {
 }
 
 impl Cli {
-    /// The rules the flags ask for: `--size` (3 by default), `--k` (the size's default) and
-    /// `--misere`.
-    pub fn rules(&self) -> Result<Rules, RulesError> {
-        let size = self.size.unwrap_or(3);
-        Rules::new(size, self.k.unwrap_or(Rules::default_k(size)), self.misere)
-    }
-
     /// The game the flags ask for: Ultimate with `--ultimate`, Gomoku with `--gomoku`,
     /// otherwise the board `--size` gives (3 by default): classic up to 7×7 with `--k` and
     /// `--misere`, five in a row from 8×8 up.
@@ -698,6 +691,7 @@ fn player_values() -> Vec<clap::builder::PossibleValue> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Rules;
     use clap::FromArgMatches;
 
     #[test]
@@ -900,7 +894,10 @@ mod tests {
 
     #[test]
     fn rules_default_to_a_fair_line_length() {
-        let rules = |args: &[&str]| Cli::try_parse_from(args).unwrap().rules();
+        let rules = |args: &[&str]| {
+            let variant = Cli::try_parse_from(args).unwrap().variant();
+            variant.map(|v| v.rules().expect("classic rules"))
+        };
         assert_eq!(rules(&["t"]), Ok(Rules::CLASSIC));
         assert!(Cli::try_parse_from(["t", "--table-mb", "0"]).is_err());
         assert_eq!(rules(&["t", "--size", "5"]).map(Rules::k), Ok(4));
@@ -923,7 +920,10 @@ mod tests {
             Err(RulesError::FiveInARow(9))
         );
         let cli = Cli::try_parse_from(["t", "analyze", "--size", "4", "--misere", "-"]).unwrap();
-        assert_eq!(cli.rules().map(Rules::misere), Ok(true));
+        assert_eq!(
+            cli.variant().map(|v| v.rules().map(Rules::misere)),
+            Ok(Some(true))
+        );
     }
 
     #[test]
@@ -951,7 +951,10 @@ mod tests {
         };
         assert_eq!(args.moves, ["a1", "b2"]);
         assert!(args.json);
-        assert_eq!(cli.rules().map(Rules::size), Ok(4));
+        assert_eq!(
+            cli.variant().map(|v| v.rules().map(Rules::size)),
+            Ok(Some(4))
+        );
         assert!(
             Cli::try_parse_from(["t", "review"]).is_err(),
             "moves are required"

@@ -46,6 +46,21 @@ fn side(mark: Mark) -> usize {
     usize::from(mark == Mark::O)
 }
 
+/// A run of one side's stones in a line: its first cell, the index step to the next, and
+/// how many.
+#[derive(Clone, Copy)]
+struct Run {
+    first: usize,
+    step: isize,
+    len: usize,
+}
+
+impl Run {
+    fn len(&self) -> usize {
+        self.len
+    }
+}
+
 impl Gomoku {
     /// The empty standard board, 15×15, X to move.
     pub const fn new() -> Gomoku {
@@ -152,7 +167,7 @@ impl Gomoku {
     }
 
     /// The empty cells' indices, whatever the outcome.
-    pub fn empty_indices(&self) -> impl Iterator<Item = usize> + '_ {
+    fn empty_indices(&self) -> impl Iterator<Item = usize> + '_ {
         (0..self.points()).filter(|&i| self.stone(i).is_none())
     }
 
@@ -170,40 +185,58 @@ impl Gomoku {
 
     /// Places a stone for the side to move on the empty cell `index` of a game in progress,
     /// and ends the game if it makes five.
-    pub(crate) fn place(&mut self, index: usize) {
+    fn place(&mut self, index: usize) {
         let mover = self.to_move();
         self.stones[side(mover)][index / 64] |= 1 << (index % 64);
         self.placed += 1;
-        if self.line_through(index, mover).is_some() {
+        if DIRECTIONS
+            .iter()
+            .any(|&d| self.run(index, mover, d).len() >= FIVE)
+        {
             self.winner = Some(mover);
+        }
+    }
+
+    /// The run of `mark`'s stones through `index` in direction `(dc, dr)` and back: its
+    /// first cell, and how many; counted, not collected, so a move is checked without
+    /// allocating.
+    fn run(&self, index: usize, mark: Mark, (dc, dr): (i8, i8)) -> Run {
+        let n = self.size as i8;
+        let (col, row) = ((index % n as usize) as i8, (index / n as usize) as i8);
+        let on = |c: i8, r: i8| {
+            (0..n).contains(&c)
+                && (0..n).contains(&r)
+                && self.stone(r as usize * n as usize + c as usize) == Some(mark)
+        };
+        let mut back = 0;
+        while on(col - (back + 1) * dc, row - (back + 1) * dr) {
+            back += 1;
+        }
+        let mut ahead = 0;
+        while on(col + (ahead + 1) * dc, row + (ahead + 1) * dr) {
+            ahead += 1;
+        }
+        let (c, r) = (col - back * dc, row - back * dr);
+        Run {
+            first: r as usize * n as usize + c as usize,
+            step: dr as isize * n as isize + dc as isize,
+            len: 1 + back as usize + ahead as usize,
         }
     }
 
     /// The longest line of `mark`'s stones through `index` if it is five or more: its cells
     /// in index order.
     fn line_through(&self, index: usize, mark: Mark) -> Option<Vec<usize>> {
-        let n = self.size as i8;
-        let (col, row) = ((index % n as usize) as i8, (index / n as usize) as i8);
-        let at = |c: i8, r: i8| r as usize * n as usize + c as usize;
-        let on = |c: i8, r: i8| {
-            (0..n).contains(&c) && (0..n).contains(&r) && self.stone(at(c, r)) == Some(mark)
-        };
-        DIRECTIONS
+        let run = DIRECTIONS
             .iter()
-            .map(|&(dc, dr)| {
-                let mut cells = vec![index];
-                for sign in [1, -1] {
-                    let (mut c, mut r) = (col + sign * dc, row + sign * dr);
-                    while on(c, r) {
-                        cells.push(at(c, r));
-                        (c, r) = (c + sign * dc, r + sign * dr);
-                    }
-                }
-                cells.sort_unstable();
-                cells
-            })
-            .filter(|cells| cells.len() >= FIVE)
-            .max_by_key(Vec::len)
+            .map(|&d| self.run(index, mark, d))
+            .filter(|run| run.len() >= FIVE)
+            .max_by_key(Run::len)?;
+        let mut cells: Vec<usize> = (0..run.len)
+            .map(|i| (run.first as isize + i as isize * run.step) as usize)
+            .collect();
+        cells.sort_unstable();
+        Some(cells)
     }
 
     /// The line of five or more that won the game, in index order, if it is won.

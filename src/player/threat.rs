@@ -375,12 +375,22 @@ mod tests {
             assert!(matches!(value, Value::Win(_)), "{board}: {value:?}");
             let mut after = board;
             after.play(c).unwrap();
-            // It made five, or a four whose forced block leaves it a victory by fours.
-            let threats = Threats::new(&after);
-            assert!(
-                after.is_over() || !threats.fives(me).is_empty(),
-                "{board}: {c}"
-            );
+            // It made five, or two fours, or a four whose forced block leaves it a victory
+            // by fours.
+            let mut threats = Threats::new(&after);
+            if after.is_over() {
+                assert_eq!(after.winner(), Some(board.to_move()), "{board}: {c}");
+                continue;
+            }
+            match threats.fives(me)[..] {
+                [] => panic!("{board}: {c} makes neither five nor four"),
+                [_, _, ..] => {}
+                [block] => {
+                    threats.place(block, 1 - me);
+                    let rest = threats.vcf(me, FOURS, &mut 200_000);
+                    assert!(rest.is_some(), "{board}: {c}, then {block}, lets it go");
+                }
+            }
         }
         assert!(found >= 10, "{found} positions with a victory by fours");
     }

@@ -250,34 +250,20 @@ const GAME_KEYS: [&str; 10] = [
     "         ? the rules · any other key closes",
 ];
 
-/// The keys of boards named by coordinates, in a box that fits 30×14.
-pub(super) const COORDINATE_SHORT_HELP: [&str; 11] = [
-    "c3      play a cell",
-    "arrows  move; Enter plays",
-    "u       undo",
-    "h       hint",
-    "n       new round",
-    "l       the AI's level",
-    "r       review the game",
-    "t       explore the search",
-    "? ?     keys, then rules",
-    "q Esc   quit (asks first)",
-    "  any key closes this",
-];
-
 /// The keys of `position`'s game, full and in a small box: Ultimate's, those of boards named
 /// by coordinates only, or those of 3×3's keypad.
-pub(super) fn keys_help(position: &Position) -> (Vec<&'static str>, &'static [&'static str]) {
+pub(super) fn keys_help(position: &Position) -> (Vec<&'static str>, Vec<&'static str>) {
     if position.ultimate().is_some() {
-        return (ULTIMATE_HELP.to_vec(), &ULTIMATE_SHORT_HELP);
+        return (ULTIMATE_HELP.to_vec(), ULTIMATE_SHORT_HELP.to_vec());
     }
-    let (head, short): (&[&str], &'static [&'static str]) =
-        if position.digit(None, 5) == Digit::NoDigits {
-            (&COORDINATE_KEYS, &COORDINATE_SHORT_HELP)
-        } else {
-            (&KEYPAD_KEYS, &SHORT_HELP)
-        };
-    (head.iter().chain(&GAME_KEYS).copied().collect(), short)
+    let (head, short_head): (&[&str], &str) = if position.digit(None, 5) == Digit::NoDigits {
+        (&COORDINATE_KEYS, "c3      play a cell")
+    } else {
+        (&KEYPAD_KEYS, "1-9 c3  play a cell")
+    };
+    let full = head.iter().chain(&GAME_KEYS).copied().collect();
+    let short = std::iter::once(short_head).chain(SHORT_GAME_KEYS).collect();
+    (full, short)
 }
 
 /// The keys of Ultimate tic-tac-toe.
@@ -301,9 +287,9 @@ pub(super) const ULTIMATE_HELP: [&str; 17] = [
     "         ? the rules · any other key closes",
 ];
 
-/// The keys in a box that fits 30×14, for screens too small for the full help.
-pub(super) const SHORT_HELP: [&str; 11] = [
-    "1-9 c3  play a cell",
+/// The keys every board but Ultimate's shares, in a box that fits 30×14 (for screens too
+/// small for the full help), after the line on how a cell is played.
+const SHORT_GAME_KEYS: [&str; 10] = [
     "arrows  move; Enter plays",
     "u       undo",
     "h       hint",

@@ -107,7 +107,7 @@ pub fn render(app: &App, busy: Option<Duration>, color: bool) -> Frame {
         draw_rules(&mut frame, app.game().variant());
     } else if app.help_open() {
         let (lines, short) = keys_help(&shown);
-        draw_help(&mut frame, &lines, short);
+        draw_help(&mut frame, &lines, &short);
     }
     frame
 }
@@ -443,11 +443,7 @@ mod sizes {
             app.update(Action::Help);
             let text = render(&app, None, false).to_text();
             let (full, short) = keys_help(&variant.start());
-            let shown = if text.contains(full[0]) {
-                &full[..]
-            } else {
-                short
-            };
+            let shown = if text.contains(full[0]) { full } else { short };
             for line in shown {
                 assert!(text.contains(line), "{line:?} at {size:?}:\n{text}");
             }
