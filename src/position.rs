@@ -7,8 +7,14 @@
 //!
 //! The rule sets are one enum matched here and nowhere above (the AI dispatch and the board
 //! drawing aside): a position is a small `Copy` value that the game, the records, the
-//! network and the worker thread pass around freely, and a match on two variants costs
-//! nothing next to a move's bit arithmetic. A third rule set is a third variant here.
+//! network and the worker thread pass around freely, and a match on three variants costs
+//! nothing next to a move's bit arithmetic. Every method is one match, [`each!`], that
+//! forwards to the rule set's traits ([`RuleSet`], [`Notation`]) and to [`Member`], which
+//! each rule set declares in a file of its own (`position/members/`): how its positions, moves and
+//! errors are wrapped in this file's enums. A fourth rule set is a fourth variant of the
+//! enums, an arm of [`each!`] and [`Variant::start`], and one such file.
+
+mod members;
 
 use std::fmt;
 
@@ -42,13 +48,7 @@ pub enum Variant {
 
 impl Default for Variant {
     fn default() -> Self {
-        Variant::Classic(Rules::CLASSIC)
-    }
-}
-
-impl From<Rules> for Variant {
-    fn from(rules: Rules) -> Variant {
-        Variant::Classic(rules)
+        Rules::CLASSIC.into()
     }
 }
 
@@ -56,9 +56,9 @@ impl Variant {
     /// The starting position: the empty board, X to move.
     pub fn start(self) -> Position {
         match self {
-            Variant::Classic(rules) => Position::Classic(Board::new(rules)),
-            Variant::Ultimate => Position::Ultimate(UltimateBoard::new()),
-            Variant::Gomoku(size) => Position::Gomoku(Gomoku::with_size(size).unwrap_or_default()),
+            Variant::Classic(rules) => Board::new(rules).into(),
+            Variant::Ultimate => UltimateBoard::new().into(),
+            Variant::Gomoku(size) => Gomoku::with_size(size).unwrap_or_default().into(),
         }
     }
 
@@ -73,7 +73,7 @@ impl Variant {
     pub fn of_size(size: u8, k: Option<u8>, misere: bool) -> Result<Variant, RulesError> {
         if size < gomoku::MIN_SIZE {
             let k = k.unwrap_or(Rules::default_k(size));
-            return Rules::new(size, k, misere).map(Variant::Classic);
+            return Rules::new(size, k, misere).map(Variant::from);
         }
         if size > gomoku::SIZE {
             return Err(RulesError::Size(size));
@@ -87,11 +87,7 @@ impl Variant {
     /// The variant's name, for the wire and its command-line flag: `classic`, `ultimate`,
     /// `gomoku`.
     pub fn name(self) -> &'static str {
-        match self {
-            Variant::Classic(_) => "classic",
-            Variant::Ultimate => "ultimate",
-            Variant::Gomoku(_) => "gomoku",
-        }
+        each!(self.start(), p => p.name())
     }
 
     /// The variant besides classic play that is called `name`.
@@ -111,24 +107,7 @@ impl Variant {
     /// The command-line flags that select this variant and differ from the defaults:
     /// none for classic 3×3, `--size 5`, `--size 4 --k 3 --misere`, `--ultimate`, `--gomoku`.
     pub fn flags(self) -> Vec<String> {
-        let rules = match self {
-            Variant::Classic(rules) => rules,
-            Variant::Gomoku(size) if self != Variant::GOMOKU => {
-                return vec![format!("--size {size}")];
-            }
-            _ => return vec![format!("--{}", self.name())],
-        };
-        let mut words = Vec::new();
-        if rules.size() != Rules::CLASSIC.size() {
-            words.push(format!("--size {}", rules.size()));
-        }
-        if rules.k() != Rules::default_k(rules.size()) {
-            words.push(format!("--k {}", rules.k()));
-        }
-        if rules.misere() {
-            words.push("--misere".to_string());
-        }
-        words
+        each!(self.start(), p => p.flags())
     }
 
     /// The variant that [`Variant::flags`] names, read back from its words (`--size 4 --k 3
@@ -153,43 +132,29 @@ impl Variant {
     /// What one position of this rule set is called in reports: `board`, or `position` for
     /// Ultimate, whose notation says more than the marks.
     pub fn noun(self) -> &'static str {
-        match self {
-            Variant::Classic(_) | Variant::Gomoku(_) => "board",
-            Variant::Ultimate => "position",
-        }
+        each!(self.start(), p => p.noun())
     }
 
     /// What one move is called in reports: `cell`, or `move` for Ultimate.
     pub fn move_noun(self) -> &'static str {
-        match self {
-            Variant::Classic(_) | Variant::Gomoku(_) => "cell",
-            Variant::Ultimate => "move",
-        }
+        each!(self.start(), p => p.move_noun())
     }
 
     /// Whether a move is a cell of a board chosen first (Ultimate's small boards).
     pub fn has_boards(self) -> bool {
-        matches!(self, Variant::Ultimate)
+        each!(self.start(), p => p.has_boards())
     }
 
     /// How moves are typed, for a player who asks.
     pub fn typing_help(self, forms: &str) -> String {
-        match self {
-            Variant::Classic(_) => format!(
-                "Type a cell ({forms}; on 3×3 the numpad layout, 7 8 9 is the top row, or a coordinate like b2)"
-            ),
-            Variant::Gomoku(_) => format!(
-                "Type a cell as a column letter and a row number ({forms}, a1 at the bottom left)"
-            ),
-            Variant::Ultimate => "Type a board and a cell as two digits, both laid out as the numpad (53: board 5, cell 3; 7 8 9 is the top row), or one digit when you are sent to a board, or a coordinate a1-i9".to_string(),
-        }
+        each!(self.start(), p => p.typing_help(forms))
     }
 
     /// The classic rules, if this is classic play.
     pub fn rules(self) -> Option<Rules> {
         match self {
             Variant::Classic(rules) => Some(rules),
-            Variant::Ultimate | Variant::Gomoku(_) => None,
+            _ => None,
         }
     }
 }
@@ -197,12 +162,7 @@ impl Variant {
 impl fmt::Display for Variant {
     /// For people: `3×3`, `5×5, four in a row, misère`, `Ultimate`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Variant::Classic(rules) => write!(f, "{rules}"),
-            Variant::Ultimate => f.write_str("Ultimate"),
-            Variant::Gomoku(gomoku::SIZE) => f.write_str("Gomoku"),
-            Variant::Gomoku(n) => write!(f, "{n}×{n}, five in a row"),
-        }
+        f.write_str(&each!(self.start(), p => p.title()))
     }
 }
 
@@ -221,18 +181,6 @@ impl fmt::Display for Move {
             Move::Cell(cell) => write!(f, "{cell}"),
             Move::Ultimate(mv) => write!(f, "{mv}"),
         }
-    }
-}
-
-impl From<Cell> for Move {
-    fn from(cell: Cell) -> Move {
-        Move::Cell(cell)
-    }
-}
-
-impl From<ultimate::Move> for Move {
-    fn from(mv: ultimate::Move) -> Move {
-        Move::Ultimate(mv)
     }
 }
 
@@ -296,18 +244,6 @@ impl fmt::Display for ParseMoveError {
 
 impl std::error::Error for ParseMoveError {}
 
-impl From<board::CellError> for ParseMoveError {
-    fn from(e: board::CellError) -> ParseMoveError {
-        ParseMoveError::Cell(e)
-    }
-}
-
-impl From<ultimate::ParseMoveError> for ParseMoveError {
-    fn from(e: ultimate::ParseMoveError) -> ParseMoveError {
-        ParseMoveError::Ultimate(e)
-    }
-}
-
 /// Text that is no position of the rule set it was read for.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ParsePositionError {
@@ -353,29 +289,19 @@ impl Position {
         misere: bool,
     ) -> Result<Position, ParsePositionError> {
         if ultimate {
-            text.parse()
-                .map(Position::Ultimate)
-                .map_err(ParsePositionError::Ultimate)
-        } else if text.trim().split('/').count() >= usize::from(gomoku::MIN_SIZE) {
-            if k.is_some_and(|k| usize::from(k) != gomoku::FIVE) || misere {
-                return Err(ParsePositionError::GomokuRules);
-            }
-            text.parse()
-                .map(Position::Gomoku)
-                .map_err(ParsePositionError::Gomoku)
-        } else {
-            Board::parse_with(text, k, misere)
-                .map(Position::Classic)
-                .map_err(ParsePositionError::Classic)
+            return parsed(text.parse::<UltimateBoard>());
         }
+        if text.trim().split('/').count() < usize::from(gomoku::MIN_SIZE) {
+            return parsed(Board::parse_with(text, k, misere));
+        }
+        if k.is_some_and(|k| usize::from(k) != gomoku::FIVE) || misere {
+            return Err(ParsePositionError::GomokuRules);
+        }
+        parsed(text.parse::<Gomoku>())
     }
 
     pub fn variant(&self) -> Variant {
-        match self {
-            Position::Classic(board) => Variant::Classic(board.rules()),
-            Position::Ultimate(_) => Variant::Ultimate,
-            Position::Gomoku(board) => Variant::Gomoku(board.size()),
-        }
+        each!(self, p => p.variant())
     }
 
     /// Whose turn it is (once the game is over: who would move next).
@@ -401,25 +327,18 @@ impl Position {
 
     /// The moves the side to move may make, in board order; none once the game is over.
     pub fn legal_moves(&self) -> Vec<Move> {
-        each!(self, p => RuleSet::legal_moves(p).into_iter().map(Move::from).collect())
+        each!(self, p => legal_moves(p))
     }
 
     /// Plays `mv` for the side to move; on error nothing changes.
     pub fn play(&mut self, mv: Move) -> Result<(), MoveError> {
-        match (self, mv) {
-            (Position::Classic(board), Move::Cell(cell)) => play_cell(board, cell),
-            (Position::Gomoku(board), Move::Cell(cell)) => play_cell(board, cell),
-            (Position::Ultimate(board), Move::Ultimate(mv)) => {
-                board.play(mv).map_err(MoveError::Ultimate)
-            }
-            _ => Err(MoveError::OtherVariant),
-        }
+        each!(self, p => play(p, mv))
     }
 
     /// Names a move as a player types it (`5`, `b2`; `53`, `e5`, or `3` when sent to a
     /// board). Whether it is legal is for [`Position::play`] to say.
     pub fn parse_move(&self, text: &str) -> Result<Move, ParseMoveError> {
-        each!(self, p => Notation::parse_move(p, text).map(Move::from).map_err(ParseMoveError::from))
+        each!(self, p => parse_move(p, text))
     }
 
     /// Where the side to move may play, for messages: `on board 3` or `anywhere` in Ultimate;
@@ -446,38 +365,70 @@ impl Position {
 
     /// The classic board, in classic play.
     pub fn classic(&self) -> Option<&Board> {
-        match self {
-            Position::Classic(board) => Some(board),
-            _ => None,
-        }
+        Board::within(self)
     }
 
     /// The Ultimate position, in Ultimate play.
     pub fn ultimate(&self) -> Option<&UltimateBoard> {
-        match self {
-            Position::Ultimate(board) => Some(board),
-            _ => None,
-        }
+        UltimateBoard::within(self)
     }
 
     /// The Gomoku position, in Gomoku play.
     pub fn gomoku(&self) -> Option<&Gomoku> {
-        match self {
-            Position::Gomoku(board) => Some(board),
-            _ => None,
-        }
+        Gomoku::within(self)
     }
 }
 
-/// Plays `cell` on a square board, refusing a cell of a board of another size.
-fn play_cell<S>(board: &mut S, cell: Cell) -> Result<(), MoveError>
-where
-    S: Squares + RuleSet<Move = Cell, MoveError = board::MoveError>,
-{
-    if !board.holds(cell) {
-        return Err(MoveError::OtherBoard);
+/// A rule set as a member of [`Position`]: how its positions, moves and errors are wrapped
+/// in the enums that every layer above passes around. Each rule set declares it in a file of
+/// its own under `position/members/`.
+trait Member: Notation + Into<Position> {
+    /// The game this position is one of.
+    fn variant(&self) -> Variant;
+    /// `mv` as this rule set's move, or why it is none (a move of another game, a cell of a
+    /// board of another size).
+    fn own_move(&self, mv: Move) -> Result<Self::Move, MoveError>;
+    fn wrap_move(mv: Self::Move) -> Move;
+    fn move_error(e: Self::MoveError) -> MoveError;
+    fn parse_error(e: Self::ParseMoveError) -> ParseMoveError;
+    /// The position of this rule set that `position` holds, if it holds one.
+    fn within(position: &Position) -> Option<&Self>;
+}
+
+fn legal_moves<R: Member>(position: &R) -> Vec<Move> {
+    let moves = RuleSet::legal_moves(position).into_iter();
+    moves.map(R::wrap_move).collect()
+}
+
+fn play<R: Member>(position: &mut R, mv: Move) -> Result<(), MoveError> {
+    let mv = position.own_move(mv)?;
+    RuleSet::play(position, mv).map_err(R::move_error)
+}
+
+fn parse_move<R: Member>(position: &R, text: &str) -> Result<Move, ParseMoveError> {
+    let parsed = Notation::parse_move(position, text);
+    parsed.map(R::wrap_move).map_err(R::parse_error)
+}
+
+/// A cell of a square board, refused if `mv` is not a cell or lies off the board.
+fn own_cell(board: &impl Squares, mv: Move) -> Result<Cell, MoveError> {
+    let Move::Cell(cell) = mv else {
+        return Err(MoveError::OtherVariant);
+    };
+    if board.holds(cell) {
+        Ok(cell)
+    } else {
+        Err(MoveError::OtherBoard)
     }
-    RuleSet::play(board, cell).map_err(MoveError::Cell)
+}
+
+/// A position read as one rule set's, wrapped.
+fn parsed<P, E>(result: Result<P, E>) -> Result<Position, ParsePositionError>
+where
+    P: Into<Position>,
+    ParsePositionError: From<E>,
+{
+    result.map(Into::into).map_err(ParsePositionError::from)
 }
 
 impl fmt::Display for Position {

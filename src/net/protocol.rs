@@ -73,11 +73,11 @@ impl From<Rules> for WireRules {
 
 impl From<Variant> for WireRules {
     fn from(variant: Variant) -> WireRules {
-        match variant {
-            Variant::Classic(rules) => rules.into(),
-            other => WireRules {
-                variant: Some(other.name().into()),
-                size: other.start().grid_side(),
+        match variant.rules() {
+            Some(rules) => rules.into(),
+            None => WireRules {
+                variant: Some(variant.name().into()),
+                size: variant.start().grid_side(),
                 ..Rules::CLASSIC.into()
             },
         }
@@ -110,7 +110,7 @@ impl TryFrom<WireRules> for Variant {
     fn try_from(w: WireRules) -> Result<Variant, WireRulesError> {
         match w.variant.as_deref() {
             None | Some("classic") => Rules::new(w.size, w.k, w.misere)
-                .map(Variant::Classic)
+                .map(Variant::from)
                 .map_err(WireRulesError::Classic),
             Some(name) => Variant::named_on(name, w.size).ok_or_else(|| {
                 WireRulesError::Variant(printable(&name.chars().take(20).collect::<String>()))

@@ -1,7 +1,7 @@
 //! Classic m,n,k boards as a rule set: cells named `5` on 3×3 (the keypad) or `b2`.
 
 use super::{Notation, Outcome, RuleSet, WonLine};
-use crate::board::{self, Board, Cell, CellError, Mark, MoveError};
+use crate::board::{self, Board, Cell, CellError, Mark, MoveError, Rules};
 
 impl RuleSet for Board {
     type Move = Cell;
@@ -49,5 +49,34 @@ impl Notation for Board {
             3 => "1-9".to_string(),
             n => format!("a1-{}{n}", char::from(b'a' + n - 1)),
         }
+    }
+
+    fn name(&self) -> &'static str {
+        "classic"
+    }
+
+    fn title(&self) -> String {
+        self.rules().to_string()
+    }
+
+    fn flags(&self) -> Vec<String> {
+        let rules = self.rules();
+        let mut words = Vec::new();
+        if rules.size() != Rules::CLASSIC.size() {
+            words.push(format!("--size {}", rules.size()));
+        }
+        if rules.k() != Rules::default_k(rules.size()) {
+            words.push(format!("--k {}", rules.k()));
+        }
+        if rules.misere() {
+            words.push("--misere".to_string());
+        }
+        words
+    }
+
+    fn typing_help(&self, forms: &str) -> String {
+        format!(
+            "Type a cell ({forms}; on 3×3 the numpad layout, 7 8 9 is the top row, or a coordinate like b2)"
+        )
     }
 }

@@ -2,7 +2,7 @@
 
 use super::{Notation, Outcome, RuleSet, WonLine};
 use crate::board::{Cell, CellError, Mark, MoveError};
-use crate::gomoku::Gomoku;
+use crate::gomoku::{self, Gomoku};
 
 impl RuleSet for Gomoku {
     type Move = Cell;
@@ -44,5 +44,27 @@ impl Notation for Gomoku {
     fn move_forms(&self) -> String {
         let n = self.size();
         format!("a1-{}{n}", char::from(b'a' + n - 1))
+    }
+
+    fn name(&self) -> &'static str {
+        "gomoku"
+    }
+
+    fn title(&self) -> String {
+        match self.size() {
+            gomoku::SIZE => "Gomoku".to_string(),
+            n => format!("{n}×{n}, five in a row"),
+        }
+    }
+
+    fn flags(&self) -> Vec<String> {
+        match self.size() {
+            gomoku::SIZE => vec!["--gomoku".to_string()],
+            n => vec![format!("--size {n}")],
+        }
+    }
+
+    fn typing_help(&self, forms: &str) -> String {
+        format!("Type a cell as a column letter and a row number ({forms}, a1 at the bottom left)")
     }
 }

@@ -85,7 +85,7 @@ pub trait RuleSet: Copy + Eq + Hash + fmt::Debug + fmt::Display {
     }
 }
 
-/// Moves named as people type and read them.
+/// Moves, and the game itself, named as people type and read them.
 pub trait Notation: RuleSet {
     /// Why a text names no move.
     type ParseMoveError: Clone + Eq + fmt::Debug + fmt::Display;
@@ -99,6 +99,30 @@ pub trait Notation: RuleSet {
     /// where the question does not arise.
     fn whereabouts(&self) -> Option<String> {
         None
+    }
+
+    /// The game's name, on the wire and as its command-line flag: `classic`, `ultimate`,
+    /// `gomoku`.
+    fn name(&self) -> &'static str;
+    /// The game for people: `3×3`, `5×5, four in a row, misère`, `Ultimate`, `Gomoku`.
+    fn title(&self) -> String;
+    /// The command-line flags that select this game and differ from the defaults: none for
+    /// classic 3×3, `--size 4 --k 3 --misere`, `--ultimate`, `--size 9`.
+    fn flags(&self) -> Vec<String>;
+    /// How moves are typed, for a player who asks; `forms` is [`Notation::move_forms`].
+    fn typing_help(&self, forms: &str) -> String;
+    /// What one position is called in reports: `board`, or `position` where the notation
+    /// says more than the marks.
+    fn noun(&self) -> &'static str {
+        "board"
+    }
+    /// What one move is called in reports: `cell`, or `move` where a move is more than one.
+    fn move_noun(&self) -> &'static str {
+        "cell"
+    }
+    /// Whether a move is a cell of a board chosen first (Ultimate's small boards).
+    fn has_boards(&self) -> bool {
+        false
     }
 }
 

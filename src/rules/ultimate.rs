@@ -58,4 +58,32 @@ impl Notation for UltimateBoard {
                 .map_or_else(|| "anywhere".to_string(), |b| format!("on board {b}")),
         )
     }
+
+    fn name(&self) -> &'static str {
+        "ultimate"
+    }
+
+    fn title(&self) -> String {
+        "Ultimate".to_string()
+    }
+
+    fn flags(&self) -> Vec<String> {
+        vec!["--ultimate".to_string()]
+    }
+
+    fn typing_help(&self, _forms: &str) -> String {
+        "Type a board and a cell as two digits, both laid out as the numpad (53: board 5, cell 3; 7 8 9 is the top row), or one digit when you are sent to a board, or a coordinate a1-i9".to_string()
+    }
+
+    fn noun(&self) -> &'static str {
+        "position"
+    }
+
+    fn move_noun(&self) -> &'static str {
+        "move"
+    }
+
+    fn has_boards(&self) -> bool {
+        true
+    }
 }

@@ -196,7 +196,7 @@ impl Choices {
         }
         Rules::new(self.size, self.k, self.misere)
             .or_else(|_| Rules::new(self.size, Rules::default_k(self.size), self.misere))
-            .map_or(Variant::Classic(Rules::CLASSIC), Variant::Classic)
+            .map_or(Variant::default(), Variant::from)
     }
 
     /// Whether the board chosen is played five in a row, with Gomoku's rules (8×8 up).

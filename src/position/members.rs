@@ -1,0 +1,7 @@
+//! Each rule set's declaration as a [`Member`](super::Member) of
+//! [`Position`](super::Position), one file each: all a rule set adds to the enums the rest of
+//! the program passes around.
+
+mod classic;
+mod gomoku;
+mod ultimate;
