@@ -12,6 +12,8 @@
 //! - a game: [`game::Game`] and [`game::Session`], and [`record::Record`], a game as data;
 //!   [`history`], the finished games kept on disk;
 //! - [`net`]: the connection to the other player and the network session;
+//! - [`driver`]: a game run the same way under every front end (whose turn, who may move,
+//!   moves typed ahead, the AI's move, the network game's part), below both;
 //! - [`explain`]: the textbook searches (minimax, alpha-beta and its refinements),
 //!   instrumented to record the tree they visit, for people learning game search;
 //! - [`report`]: what several front ends print (boards as text, [`report::analyze`],
@@ -36,6 +38,7 @@
 
 pub mod board;
 pub mod cli;
+pub mod driver;
 pub mod engine;
 pub mod explain;
 pub mod game;

@@ -13,6 +13,7 @@ use tictactoe::cli::{
     self, AnalyzeArgs, Cli, Command, EngineArgs, ExplainArgs, HostArgs, JoinArgs, Protocol,
     ReviewArgs,
 };
+use tictactoe::driver::Driver;
 use tictactoe::engine::{EngineError, codingame, gomocup};
 use tictactoe::explain::Limits;
 use tictactoe::game::Session;
@@ -452,21 +453,19 @@ fn local(cli: &Cli, matches: &ArgMatches) -> anyhow::Result<ExitCode> {
 }
 
 /// A game on this machine: the terminal game, or the plain one.
-fn play(cli: &Cli, mut session: Session) -> anyhow::Result<ExitCode> {
+fn play(cli: &Cli, session: Session) -> anyhow::Result<ExitCode> {
     if full_screen(cli) {
         let summary = tui::run(session, brain(cli), screen_options(cli))?;
         return after_screen(cli, &summary);
     }
-    let mut lines = plain::Signalled::new(io::BufReader::new(io::stdin()))?;
     let ending = plain::run(
-        &mut session,
+        &mut Driver::new(session),
         &mut brain(cli),
-        &mut lines,
+        io::BufReader::new(io::stdin()),
         &mut io::stdout().lock(),
         plain_options(cli),
     )
     .context("playing in plain mode")?;
-    session.leave();
     Ok(exit_code(ending))
 }
 

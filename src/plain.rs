@@ -5,12 +5,16 @@
 //! untouched.
 
 pub mod find;
-mod lines;
 mod net;
+mod turns;
 
-use std::io::{self, Write};
+use std::io::{self, BufRead, Write};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::sync::mpsc;
 
-use crate::game::{Game, Session};
+use crate::driver::Driver;
+use crate::game::Game;
 use crate::line;
 use crate::player::{self, Brain};
 use crate::position::Move;
@@ -37,8 +41,8 @@ pub enum Ending {
     Stopped(i32),
 }
 
-pub use lines::{Lines, Next, Signalled};
 pub use net::{host, join};
+use turns::{Turns, on_stop_signal, read_lines};
 
 /// How the plain front end talks.
 #[derive(Clone, Copy, Debug, Default)]
@@ -52,94 +56,23 @@ pub struct Options {
     pub no_hints: bool,
 }
 
-/// Plays the session's game to the end through lines of text. A finished game ends with the
-/// result line and the game's `Record:` line (and, with `options.review`, its review); a game
-/// left with `q`, or stopped by a signal, ends with `Quit.` and its record so far.
+/// Plays the driver's game to the end through lines of text read from `input` (on a thread
+/// of their own, beside the stop signals). A finished game ends with the result line and the
+/// game's `Record:` line (and, with `options.review`, its review); a game left with `q`, or
+/// stopped by a signal, ends with `Quit.` and its record so far.
 pub fn run(
-    session: &mut Session,
+    driver: &mut Driver,
     brain: &mut Brain,
-    input: &mut dyn Lines,
+    input: impl BufRead + Send + 'static,
     out: &mut dyn Write,
     options: Options,
-) -> io::Result<Ending> {
-    write!(out, "{}", show(session.game().position()))?;
-    let mut buf = Vec::new();
-    loop {
-        let game = session.game();
-        let Some((_, player)) = game.turn() else {
-            finish(game, brain, out, options)?;
-            return Ok(Ending::Finished);
-        };
-        if let Some(signal) = input.stopped() {
-            writeln!(out)?;
-            quit(game, out)?;
-            return Ok(Ending::Stopped(signal));
-        }
-        if player.is_ai() {
-            if let Some(ending) = ai_move(session, brain, input, out)? {
-                return Ok(ending);
-            }
-            continue;
-        }
-        prompt(game, out, true)?;
-        match input.next_line(&mut buf)? {
-            Next::Line => {}
-            Next::Ended => {
-                writeln!(out)?;
-                return Ok(Ending::InputEnded);
-            }
-            Next::Stopped(signal) => {
-                writeln!(out)?;
-                quit(game, out)?;
-                return Ok(Ending::Stopped(signal));
-            }
-        }
-        match typed(game, &buf, out, options.echo, true)? {
-            Typed::Cell(cell) => {
-                play(session, cell, out)?;
-            }
-            Typed::Quit => {
-                quit(game, out)?;
-                return Ok(Ending::Quit);
-            }
-            Typed::Undo => match session.undo() {
-                0 => writeln!(out, "Nothing to undo.")?,
-                n => {
-                    let s = if n == 1 { "" } else { "s" };
-                    writeln!(out, "Took back {n} move{s}.")?;
-                    write!(out, "{}", show(session.game().position()))?;
-                }
-            },
-            Typed::Hint => hint(game, brain, out, !options.no_hints)?,
-            Typed::Handled => {}
-        }
-    }
-}
-
-/// The AI's move, searched under the stop signals' cancel flag: a signal ends the search at
-/// once and the game as `q` does (`Quit.` and the record), the ending returned.
-fn ai_move(
-    session: &mut Session,
-    brain: &mut Brain,
-    input: &mut dyn Lines,
-    out: &mut dyn Write,
-) -> io::Result<Option<Ending>> {
-    let game = session.game();
-    let (mark, player) = game.turn().expect("called on the AI's turn");
-    brain.set_cancel(input.cancel());
-    let chosen = brain.choose(player, game.position());
-    brain.set_cancel(None);
-    let Some(cell) = chosen else {
-        // Only a stop signal cancels the search, and it is sent before the flag is raised.
-        let signal = input.stopped().unwrap_or(2);
-        writeln!(out)?;
-        quit(game, out)?;
-        return Ok(Some(Ending::Stopped(signal)));
-    };
-    session.play(cell).expect("the AI plays legal moves");
-    writeln!(out, "{mark} ({player}) plays {cell}")?;
-    write!(out, "{}", show(session.game().position()))?;
-    Ok(None)
+) -> anyhow::Result<Ending> {
+    let (tx, rx) = mpsc::channel();
+    let cancel = Arc::new(AtomicBool::new(false));
+    on_stop_signal(tx.clone(), Some(Arc::clone(&cancel)))?;
+    read_lines(input, tx)?;
+    let turns = Turns::new(driver, brain, &rx, out, options).cancelled_by(cancel);
+    Ok(turns.play()?)
 }
 
 /// What `q` prints: `Quit.` and the record so far, if a move was played.
@@ -265,18 +198,6 @@ fn sentence(text: &str) -> String {
     chars.next().map_or_else(String::new, |first| {
         first.to_uppercase().chain(chars).collect()
     })
-}
-
-/// Plays a typed move for the side to move and shows the board, or says why not. Returns
-/// whether it was played.
-fn play(session: &mut Session, mv: Move, out: &mut dyn Write) -> io::Result<bool> {
-    match session.play(mv) {
-        Ok(()) => write!(out, "{}", show(session.game().position())).map(|()| true),
-        Err(e) if e.is_taken() => {
-            writeln!(out, "{}: pick an empty cell.", sentence(&e.to_string())).map(|()| false)
-        }
-        Err(e) => writeln!(out, "{}.", sentence(&e.to_string())).map(|()| false),
-    }
 }
 
 fn hint(game: &Game, brain: &mut Brain, out: &mut dyn Write, on: bool) -> io::Result<()> {

@@ -1125,6 +1125,11 @@ fn a_plain_host_ended_by_sigterm_says_bye() {
         start.elapsed()
     );
     assert_eq!(host.wait_exit().code(), Some(128 + 15));
+    let output = host.output();
+    assert!(
+        output.trim_end().ends_with("Quit."),
+        "a stopped game ends as q ends it: {output}"
+    );
 }
 
 #[test]

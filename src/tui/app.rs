@@ -4,9 +4,8 @@
 //! the loop (a resize, the worker's answer); neither does input, output or search. What the
 //! AI worker should be busy with follows from the state alone: [`App::job`].
 
-use std::collections::VecDeque;
-
 use crate::board::Mark;
+use crate::driver::{Driver, NoUndo};
 use crate::game::{Game, Session, Side};
 use crate::net::link::LinkEvent;
 use crate::player::{self, Player};
@@ -38,9 +37,6 @@ pub use explore_mcts::{COUNTS, MctsExplore, STEP_LIMIT};
 
 /// The message line of a game between two AIs that is paused.
 const PAUSED: &str = "Paused: Space resumes";
-
-/// Human moves typed while the AI is to move wait here, at most this many.
-const QUEUE_LIMIT: usize = crate::game::TYPE_AHEAD;
 
 /// What the screen is doing; each mode decides what keys mean.
 #[derive(Clone, Debug, PartialEq)]
@@ -90,7 +86,7 @@ pub enum Event {
 // quitting), not a hidden state machine: the mode is `mode`.
 #[allow(clippy::struct_excessive_bools)]
 pub struct App {
-    session: Session,
+    driver: Driver,
     mode: Mode,
     cursor: Move,
     /// In Ultimate, the board chosen by a first digit, waiting for the cell's.
@@ -102,7 +98,6 @@ pub struct App {
     /// The AI's level chosen for the next round, with the side it plays.
     next_level: Option<(Side, Player)>,
     message: String,
-    queued: VecDeque<Move>,
     /// The record of the last game that was left unfinished or finished for a new round.
     previous: Option<Record>,
     /// The last review worked out, for the game it judged: opening it again is instant.
@@ -126,7 +121,7 @@ impl App {
     pub fn new(session: Session, size: (u16, u16)) -> App {
         let cursor = session.game().position().centre();
         let mut app = App {
-            session,
+            driver: Driver::new(session),
             mode: Mode::Playing,
             cursor,
             selected: None,
@@ -134,7 +129,6 @@ impl App {
             first_digit: None,
             next_level: None,
             message: String::new(),
-            queued: VecDeque::new(),
             previous: None,
             reviewed: None,
             size,
@@ -150,17 +144,17 @@ impl App {
     }
 
     pub fn session(&self) -> &Session {
-        &self.session
+        self.driver.session()
     }
 
     /// The player is done with this screen: a game left unfinished is entered as abandoned
     /// (see [`Session::leave`]).
     pub fn close(&mut self) {
-        self.session.leave();
+        self.driver.leave();
     }
 
     pub fn game(&self) -> &Game {
-        self.session.game()
+        self.driver.game()
     }
 
     pub fn mode(&self) -> &Mode {
@@ -266,10 +260,10 @@ impl App {
             | Mode::Review { .. }
             | Mode::Help(_)
             | Mode::Confirm(..) => None,
-            Mode::Playing => match self.game().turn() {
-                Some((_, player)) if player.is_ai() => Some(Job::Move { position, player }),
-                _ => None,
-            },
+            Mode::Playing => self
+                .driver
+                .ai_to_move()
+                .map(|(position, player)| Job::Move { position, player }),
         }
     }
 
@@ -485,18 +479,24 @@ impl App {
     fn turn_message(&self) -> String {
         match self.game().turn() {
             Some((mark, player)) if player.is_human() => {
-                let name = self.session.name_of(mark);
+                let name = self.driver.session().name_of(mark);
                 let place = self.game().position().whereabouts();
                 let place = place.map(|w| format!(" {w}")).unwrap_or_default();
                 format!("{mark} to move{place} ({name})")
             }
             Some((mark, Player::Remote)) => {
-                format!("Waiting for {mark} ({})…", self.session.name_of(mark))
+                format!(
+                    "Waiting for {mark} ({})…",
+                    self.driver.session().name_of(mark)
+                )
             }
-            Some((mark, _)) => format!("{mark} ({}) is thinking…", self.session.name_of(mark)),
+            Some((mark, _)) => format!(
+                "{mark} ({}) is thinking…",
+                self.driver.session().name_of(mark)
+            ),
             None => format!(
                 "{} {}",
-                self.session.result().unwrap_or_default(),
+                self.driver.session().result().unwrap_or_default(),
                 self.after_game()
             ),
         }
@@ -512,18 +512,11 @@ impl App {
     }
 
     fn undo(&mut self) {
-        if self.net.is_some() {
-            self.message = crate::net::session::NO_UNDO.into();
-            return;
-        }
-        if self.game().is_over() {
-            self.message = FINAL.into();
-            return;
-        }
-        self.queued.clear();
-        match self.session.undo() {
-            0 => self.message = "Nothing to undo".into(),
-            n => {
+        match self.driver.undo() {
+            Err(NoUndo::Over) => self.message = FINAL.into(),
+            Err(why) => self.message = sentence(&why.to_string()),
+            Ok(0) => self.message = "Nothing to undo".into(),
+            Ok(n) => {
                 let s = if n == 1 { "" } else { "s" };
                 self.message = format!("Took back {n} move{s}. {}", self.turn_message());
             }
@@ -577,8 +570,7 @@ impl App {
             self.previous = Some(record);
         }
         let level = self.next_level.take();
-        self.session.new_round_with(level);
-        self.queued.clear();
+        self.driver.new_round(level);
         self.mode = Mode::Playing;
         self.cursor = self.game().position().centre();
         self.selected = None;
@@ -586,11 +578,11 @@ impl App {
         let first = if game.player(Mark::X).is_human() && !game.player(Mark::O).is_human() {
             "you move first".to_string()
         } else {
-            format!("{} moves first", self.session.name_of(Mark::X))
+            format!("{} moves first", self.driver.session().name_of(Mark::X))
         };
         self.message = format!(
             "Round {}: {first}. {}",
-            self.session.round(),
+            self.driver.session().round(),
             self.turn_message()
         );
     }
@@ -893,11 +885,13 @@ mod tests {
         );
         // Sent anywhere, an open board chosen ahead stays chosen: X wins board 1 with 7 8 9,
         // then O's 91 sends X there, to a closed board.
-        let mut app = ultimate_app();
-        for mv in ["17", "71", "18", "81", "19"] {
+        let moves = ["17", "71", "18", "81", "19"].map(|mv| {
             let mv: ultimate::Move = mv.parse().unwrap();
-            app.session.play(Move::Ultimate(mv)).unwrap();
-        }
+            Move::Ultimate(mv)
+        });
+        let opening = Record::new(Variant::Ultimate, moves.to_vec()).unwrap();
+        let session = Session::starting_at(&opening, Player::Human, Player::HARD);
+        let mut app = App::new(session, (80, 24));
         app.update(Action::Digit(9));
         ultimate_answer(&mut app, "91");
         assert_eq!(app.selected(), Some(9));

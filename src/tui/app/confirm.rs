@@ -2,6 +2,7 @@
 //! open `Leave this game? y/n`, and only `y` (or a second `q`) leaves. Once the game is over,
 //! or before its first move, nothing is lost and they act at once.
 
+use crate::net::session::NetGame;
 use crate::tui::input::Action;
 
 use super::{App, Mode};
@@ -34,8 +35,8 @@ impl App {
         !game.is_over()
             && !self.archived
             && game.history().len() > game.setup()
-            && self.session.has_human()
-            && !self.net.as_ref().is_some_and(|n| n.game.is_over())
+            && self.driver.session().has_human()
+            && !self.driver.net().is_some_and(NetGame::is_over)
     }
 
     /// Esc, `q` or `n` while playing: leave at once if nothing is at stake, otherwise ask.

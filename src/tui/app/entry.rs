@@ -2,12 +2,13 @@
 //! cell), the cursor, a click, and the moves typed while the AI thinks, which wait their turn.
 
 use crate::board::Mark;
+use crate::driver::{Refused, Sent};
 use crate::keypad::Digit;
 use crate::player::Player;
 use crate::position::{Move, Position};
 use crate::tui::input::Direction;
 
-use super::{App, Mode, QUEUE_LIMIT, sentence};
+use super::{App, Mode, sentence};
 
 impl App {
     /// A digit: a cell of 3×3; in Ultimate the cell when a board is chosen or sent to,
@@ -17,7 +18,7 @@ impl App {
         let position = *self.game().position();
         let mover = self.game().turn().map(|(_, p)| p);
         let mover_is_human = mover.is_some_and(Player::is_human);
-        let ai_moves = mover.is_some_and(Player::is_ai) && self.session.has_human();
+        let ai_moves = mover.is_some_and(Player::is_ai) && self.driver.session().has_human();
         let meaning = if mover.is_some() && !mover_is_human {
             position.digit_ahead(selected, d)
         } else {
@@ -35,7 +36,7 @@ impl App {
             }
             // Whose turn it is, or that the game is over, is for `human_move` to say.
             Digit::Board(_) | Digit::ClosedBoard(_) if !mover_is_human && !ai_moves => {
-                if mover.is_some() && self.session.has_human() {
+                if mover.is_some() && self.driver.session().has_human() {
                     let mark = position.to_move();
                     self.message =
                         format!("Wait for {mark}'s move: it decides the board you are sent to");
@@ -148,7 +149,7 @@ impl App {
     pub(super) fn activate(&mut self) {
         if self.game().is_over() {
             self.start_new_round();
-        } else if !self.session.has_human() {
+        } else if !self.driver.session().has_human() {
             self.mode = if self.mode == Mode::Paused {
                 Mode::Playing
             } else {
@@ -166,56 +167,44 @@ impl App {
 
     /// A human asks to play `cell`: now if it is a human's turn, after the AI's move if not.
     pub(super) fn human_move(&mut self, cell: Move) {
-        match self.game().turn() {
-            None => self.message = "The game is over: n, Enter or Space starts a new round".into(),
-            Some(_) if !self.session.has_human() => {
-                self.message = "The AIs play each other: Space pauses, n starts a new round".into();
+        let result = self.driver.person_move(cell);
+        self.moved(cell, result);
+    }
+
+    /// Says what became of a move the player made.
+    fn moved(&mut self, cell: Move, result: Result<Sent, Refused>) {
+        self.message = match result {
+            Ok(Sent::Played(mark)) => return self.after_move(mark, cell),
+            Ok(Sent::Queued(1)) => format!("Wait for the AI: {cell} will be played next"),
+            Ok(Sent::Queued(_)) => {
+                let cells: Vec<String> = self
+                    .driver
+                    .queued()
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect();
+                format!(
+                    "Wait for the AI: {} will be played in turn",
+                    cells.join(", ")
+                )
             }
-            Some((mark, Player::Remote)) => {
-                self.message = format!("It is {mark}'s turn: wait for their move");
+            Err(Refused::Over) => "The game is over: n, Enter or Space starts a new round".into(),
+            Err(Refused::AisPlay) => {
+                "The AIs play each other: Space pauses, n starts a new round".into()
             }
-            Some(_) if self.waiting_for_player() => {
+            Err(Refused::NoOneJoined) => {
                 let line = self.net.as_ref().and_then(|n| n.join_line.as_deref());
-                self.message = format!("No one has joined yet. {}", line.unwrap_or_default());
+                format!("No one has joined yet. {}", line.unwrap_or_default())
             }
-            Some(_) if self.move_blocked().is_some() => {
-                self.message = self.move_blocked().unwrap_or_default();
-            }
-            Some((_, player)) if !player.is_human() => {
-                self.message = if self.queued.len() >= QUEUE_LIMIT {
-                    "Wait for the AI: no more moves can be queued".into()
-                } else if self.queued.is_empty() {
-                    self.queued.push_back(cell);
-                    format!("Wait for the AI: {cell} will be played next")
-                } else {
-                    self.queued.push_back(cell);
-                    let cells: Vec<String> = self.queued.iter().map(ToString::to_string).collect();
-                    format!(
-                        "Wait for the AI: {} will be played in turn",
-                        cells.join(", ")
-                    )
-                };
-            }
-            Some((mark, _)) => match self.session.play(cell) {
-                Ok(()) => {
-                    if let Some(net) = self.net.as_mut() {
-                        net.game.played(&self.session);
-                    }
-                    self.after_move(mark, cell);
-                }
-                Err(e) => self.message = sentence(&e.to_string()),
-            },
-        }
+            Err(why) => sentence(&why.to_string()),
+        };
     }
 
     /// Plays the AI's `cell`, then the moves typed meanwhile, in order.
     pub(super) fn ai_move(&mut self, cell: Move) {
-        let Some((mark, _)) = self.game().turn() else {
+        let Some(mark) = self.driver.ai_move(cell) else {
             return;
         };
-        if self.session.play(cell).is_err() {
-            return;
-        }
         self.after_move(mark, cell);
         let humans_turn = matches!(self.game().turn(), Some((_, p)) if p.is_human());
         if let Some(b) = self.selected.take() {
@@ -230,17 +219,11 @@ impl App {
                 self.message = format!("{}; board {b} dropped", self.message);
             }
         }
-        let Some(next) = self.queued.pop_front() else {
+        let Some(queued) = self.driver.play_queued() else {
             return;
         };
-        if !humans_turn {
-            self.queued.clear();
-            return;
-        }
-        self.human_move(next);
-        // A refused move drops the ones typed after it: they were meant for later turns.
-        if self.game().last_move() != Some(next) && !self.queued.is_empty() {
-            self.queued.clear();
+        self.moved(queued.mv, queued.result);
+        if queued.dropped {
             self.message.push_str(" (later moves dropped)");
         }
     }
@@ -252,9 +235,9 @@ impl App {
         {
             self.cursor = self.game().position().centre();
         }
-        self.message = match self.session.result() {
+        self.message = match self.driver.session().result() {
             None => {
-                let who = self.session.name_of(mark);
+                let who = self.driver.session().name_of(mark);
                 format!("{mark} ({who}) played {cell}. {}", self.turn_message())
             }
             Some(result) => format!("{result} {}", self.after_game()),

@@ -10,7 +10,10 @@ use super::App;
 impl App {
     /// The side the AI plays when a person plays it, if one does.
     fn ai_side(&self) -> Option<Side> {
-        let (a, b) = (self.session.player(Side::A), self.session.player(Side::B));
+        let (a, b) = (
+            self.driver.session().player(Side::A),
+            self.driver.session().player(Side::B),
+        );
         match (a.is_ai(), b.is_ai()) {
             (true, false) if b.is_human() => Some(Side::A),
             (false, true) if a.is_human() => Some(Side::B),
@@ -21,7 +24,7 @@ impl App {
     /// `l`: the next level up (after the top, level 1 again), for the next round.
     pub(super) fn change_level(&mut self) {
         let Some(side) = self.ai_side() else {
-            self.message = if self.session.has_human() {
+            self.message = if self.driver.session().has_human() {
                 "There is no AI to change in this game".into()
             } else {
                 "The AIs play each other: their levels come from -x and -o".into()
@@ -30,10 +33,10 @@ impl App {
         };
         let now = match self.next_level {
             Some((_, player)) => player,
-            None => self.session.player(side),
+            None => self.driver.session().player(side),
         };
         let next = Player::Ai(now.level().map_or(Level::EASY, Level::next));
-        self.next_level = (next != self.session.player(side)).then_some((side, next));
+        self.next_level = (next != self.driver.session().player(side)).then_some((side, next));
         self.message = if self.next_level.is_some() {
             format!("Next round: {next} AI (l changes it again)")
         } else {

@@ -9,7 +9,6 @@ use crate::net::session::{NetEvent, NetGame, Order, Rematch};
 /// A network game as the app sees it.
 #[derive(Clone, Debug)]
 pub(super) struct Net {
-    pub(super) game: NetGame,
     /// The host's join line, shown until a player joins; the joiner's `Joined` line, shown
     /// with the first turn.
     pub(super) join_line: Option<String>,
@@ -23,13 +22,14 @@ impl App {
     /// Makes this a network game: as the host, waiting for a player (`join_line` is the line
     /// to show until one joins), or as the player who joined (`join_line` says how).
     pub fn connect(&mut self, game: NetGame, join_line: Option<String>) {
+        let waiting = game.waiting_for_player();
+        self.driver.connect(game);
         self.message = match &join_line {
-            Some(line) if game.waiting_for_player() => format!("Waiting for a player. {line}"),
+            Some(line) if waiting => format!("Waiting for a player. {line}"),
             Some(line) => format!("{line} {}", self.turn_message()),
             None => self.turn_message(),
         };
         self.net = Some(Net {
-            game,
             join_line,
             notice: None,
             path: None,
@@ -38,10 +38,7 @@ impl App {
 
     /// Takes the orders for the network game's connection.
     pub fn outbox(&mut self) -> Vec<Order> {
-        self.net
-            .as_mut()
-            .map(|n| n.game.orders())
-            .unwrap_or_default()
+        self.driver.orders()
     }
 
     /// Whether this is a network game.
@@ -51,9 +48,7 @@ impl App {
 
     /// Whether a network host still waits for its first player.
     pub fn waiting_for_player(&self) -> bool {
-        self.net
-            .as_ref()
-            .is_some_and(|n| n.game.waiting_for_player())
+        self.driver.net().is_some_and(NetGame::waiting_for_player)
     }
 
     /// The last word about connections the host refused (`Refused 4,213 more connections in
@@ -75,18 +70,9 @@ impl App {
         }
     }
 
-    /// Why the person here may not move now, in a network game.
-    pub(super) fn move_blocked(&self) -> Option<String> {
-        let net = self.net.as_ref()?;
-        net.game.may_move().err().map(|blocked| blocked.to_string())
-    }
-
     /// News from the network game's connection.
     pub(super) fn link_event(&mut self, event: LinkEvent) {
-        let Some(net) = self.net.as_mut() else {
-            return;
-        };
-        let Some(event) = net.game.handle(&mut self.session, event) else {
+        let Some(event) = self.driver.link_event(event) else {
             return;
         };
         match event {
@@ -103,7 +89,11 @@ impl App {
             NetEvent::OpponentLeft { .. } | NetEvent::RejoinFailed(_) | NetEvent::Desynced(_) => {
                 self.message = format!("{event}. q quits");
             }
-            NetEvent::Refused(_) => net.notice = Some(event.to_string()),
+            NetEvent::Refused(_) => {
+                if let Some(net) = self.net.as_mut() {
+                    net.notice = Some(event.to_string());
+                }
+            }
             NetEvent::MoveRefused { .. }
             | NetEvent::RematchRefused { .. }
             | NetEvent::ConnectionLost { .. }
@@ -113,13 +103,10 @@ impl App {
 
     /// `n` in a network game: a new game starts when both sides have asked.
     pub(super) fn ask_rematch(&mut self) {
-        let Some(net) = self.net.as_mut() else {
-            return;
-        };
-        match net.game.ask_rematch(&self.session) {
-            Rematch::Agreed => self.new_round(),
-            Rematch::AlreadyAsked(_) => {}
-            answer => self.message = answer.to_string(),
+        match self.driver.ask_rematch() {
+            Some(Rematch::Agreed) => self.new_round(),
+            Some(Rematch::AlreadyAsked(_)) | None => {}
+            Some(answer) => self.message = answer.to_string(),
         }
     }
 }

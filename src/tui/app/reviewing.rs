@@ -131,7 +131,7 @@ impl App {
             local(self.game().player(Mark::X)),
             local(self.game().player(Mark::O)),
         );
-        self.session = Session::starting_at(&record, x, o);
+        self.driver.restart(Session::starting_at(&record, x, o));
         self.archived = false;
         self.mode = Mode::Playing;
         self.cursor = self.game().position().centre();
