@@ -6,7 +6,9 @@
 //! two-four victory of the guide's example (`docs/rules.md#gomoku`); `vcf/none_midgame` finds
 //! that X has no victory by fours in that 22-stone position, whose fours lead nowhere
 //! (throughput in positions looked at, the search's rate); `hard/midgame` is `hard`'s whole
-//! move there at `--think 100`, seeded, so a budget of positions, not of time.
+//! move there at `--think 100`, seeded, so a budget of positions, not of time;
+//! `puzzles/win_in_N` finds the shortest victory by fours of a puzzle of
+//! `tests/data/vcf_puzzles.txt` won in N plies (3 to 15).
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -48,6 +50,22 @@ fn looked_at(board: &Gomoku) -> u64 {
     u64::from(40_000 - budget)
 }
 
+/// Puzzles of each length in `tests/data/vcf_puzzles.txt`.
+const PUZZLES_EACH: usize = 3;
+
+/// The puzzles: X to move wins by `n` fours and no fewer.
+fn puzzles() -> Vec<(u32, Gomoku)> {
+    let text = include_str!("../tests/data/vcf_puzzles.txt");
+    let parse = |line: &str| {
+        let (n, board) = line.split_once(' ').expect("N and a position");
+        (
+            n.parse().expect("a number"),
+            board.parse().expect("a position"),
+        )
+    };
+    text.lines().map(parse).collect()
+}
+
 fn gomoku(c: &mut Criterion) {
     let midgame = position(&MIDGAME);
     let mut group = c.benchmark_group("threats");
@@ -72,6 +90,20 @@ fn gomoku(c: &mut Criterion) {
     group.bench_function("none_midgame", |b| {
         b.iter(|| Threats::new(&midgame).vcf(0, 12, &mut 40_000));
     });
+    group.finish();
+
+    // The first puzzle of each length in fours, 1 to 7 (a win in 3 to 15 plies): the
+    // search for the victory with the fewest fours, as `hard` and the hints run it.
+    let mut group = c.benchmark_group("puzzles");
+    for (n, board) in puzzles().into_iter().step_by(PUZZLES_EACH).take(7) {
+        let plies = 2 * n + 1;
+        group.bench_function(format!("win_in_{plies}"), |b| {
+            b.iter(|| {
+                let line = Threats::new(&board).shortest_vcf(0, 12, &mut u32::MAX);
+                assert_eq!(line.map(|l| l.len()), Some(plies as usize));
+            });
+        });
+    }
     group.finish();
 
     let mut group = c.benchmark_group("hard");

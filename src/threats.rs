@@ -252,6 +252,20 @@ impl Threats {
         None
     }
 
+    /// [`Threats::vcf`], then the same search with fewer fours while the budget lasts: the
+    /// victory with the fewest fours. Where none is found, it costs what `vcf` costs.
+    pub fn shortest_vcf(
+        &mut self,
+        side: usize,
+        fours: u32,
+        budget: &mut u32,
+    ) -> Option<Vec<usize>> {
+        let line = self.vcf(side, fours, budget)?;
+        let found = (line.len() as u32 - 1) / 2;
+        let shorter = (0..found).find_map(|n| self.vcf(side, n, budget));
+        Some(shorter.unwrap_or(line))
+    }
+
     /// [`Threats::vcf`] after `side`'s four on `four`: two points of five cannot both be
     /// blocked; one is, and the search goes on.
     fn after_four(

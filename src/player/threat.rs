@@ -125,7 +125,7 @@ fn value_of(threats: &mut Threats, p: usize, me: usize, positions: u32) -> Value
     threats.place(p, me);
     let value = if !threats.fives(other).is_empty() {
         Value::Loss(2)
-    } else if let Some(line) = threats.vcf(other, FOURS, &mut { positions }) {
+    } else if let Some(line) = threats.shortest_vcf(other, FOURS, &mut { positions }) {
         Value::Loss(line.len() as u32 + 1)
     } else {
         match threats.fives(me)[..] {
@@ -133,7 +133,7 @@ fn value_of(threats: &mut Threats, p: usize, me: usize, positions: u32) -> Value
             [_, _, ..] => Value::Win(3),
             [block] => {
                 threats.place(block, other);
-                let line = threats.vcf(me, FOURS, &mut { positions });
+                let line = threats.shortest_vcf(me, FOURS, &mut { positions });
                 threats.remove(block, other);
                 line.map_or_else(
                     || Value::Estimate(-balance(threats, other)),
@@ -180,7 +180,7 @@ impl Threat {
         if let Some(&five) = threats.fives(me).first() {
             return Some((threats.cell(five), Value::Win(1)));
         }
-        if let Some(line) = threats.vcf(me, FOURS, &mut { positions }) {
+        if let Some(line) = threats.shortest_vcf(me, FOURS, &mut { positions }) {
             return Some((threats.cell(line[0]), Value::Win(line.len() as u32)));
         }
         let blocks = threats.fives(1 - me);
@@ -251,7 +251,7 @@ impl Threat {
             return Some(threats.cell(five));
         }
         if n >= 4
-            && let Some(line) = threats.vcf(me, FOURS, &mut { positions })
+            && let Some(line) = threats.shortest_vcf(me, FOURS, &mut { positions })
         {
             return Some(threats.cell(line[0]));
         }

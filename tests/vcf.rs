@@ -1,0 +1,253 @@
+//! Gomoku's `hard` against an independent search for victories by continuous fours (VCF),
+//! written from the rules alone (`play`, `legal_moves`, the stones on the board): it never
+//! misses a victory of up to eleven fours that this search finds, and never lets one through
+//! that a move could have stopped.
+
+use std::time::Duration;
+
+use tictactoe::board::{Cell, Mark};
+use tictactoe::gomoku::Gomoku;
+use tictactoe::player::{Brain, Player};
+use tictactoe::position::{Move, Position};
+
+/// The longest victory checked, in fours before the five.
+const FOURS: u32 = 11;
+
+/// The four directions of a line: along a row, a column and the two diagonals.
+const DIRECTIONS: [(i32, i32); 4] = [(0, 1), (1, 0), (1, 1), (1, -1)];
+
+/// Whether a stone of `mark` on the empty `extra` would stand in five or more of `mark` in a
+/// row, counted point by point.
+fn five_through(board: &Gomoku, mark: Mark, extra: Cell) -> bool {
+    let n = i32::from(board.size());
+    let (row, col) = (i32::from(extra.row()), i32::from(extra.col()));
+    let holds = |r: i32, c: i32| {
+        (r, c) == (row, col)
+            || (0..n).contains(&r)
+                && (0..n).contains(&c)
+                && board.mark_at(board.cell_at(r as u8, c as u8).unwrap()) == Some(mark)
+    };
+    DIRECTIONS.iter().any(|&(dr, dc)| {
+        (-4..=0).any(|start| (start..start + 5).all(|i| holds(row + i * dr, col + i * dc)))
+    })
+}
+
+/// The empty points where `mark` would make five.
+fn fives(board: &Gomoku, mark: Mark) -> Vec<Cell> {
+    let empty = board.cells().filter(|&c| board.mark_at(c).is_none());
+    empty.filter(|&c| five_through(board, mark, c)).collect()
+}
+
+/// The empty points within four of `centre` along its lines where `mark` would make five:
+/// after a stone on `centre`, the only new ones there can be.
+fn fives_near(board: &Gomoku, mark: Mark, centre: Cell) -> Vec<Cell> {
+    let n = i32::from(board.size());
+    let (row, col) = (i32::from(centre.row()), i32::from(centre.col()));
+    let mut found = Vec::new();
+    for (dr, dc) in DIRECTIONS {
+        for i in (-4..=4).filter(|&i| i != 0) {
+            let (r, c) = (row + i * dr, col + i * dc);
+            if !(0..n).contains(&r) || !(0..n).contains(&c) {
+                continue;
+            }
+            let cell = board.cell_at(r as u8, c as u8).unwrap();
+            if board.mark_at(cell).is_none() && five_through(board, mark, cell) {
+                found.push(cell);
+            }
+        }
+    }
+    found.sort_by_key(|c| c.index());
+    found.dedup();
+    found
+}
+
+/// Whether the side to move wins by continuous fours with at most `fours` fours: it makes
+/// five, or a four (a stone after which it has a point of five) that the other side can only
+/// answer on that point (any other reply loses to the five, unless it makes five itself), and
+/// wins the same way after that answer with one four fewer; two points of five at once win.
+fn vcf(board: &Gomoku, fours: u32) -> bool {
+    let attacker = board.to_move();
+    if !fives(board, attacker).is_empty() {
+        return true;
+    }
+    fours > 0
+        && board
+            .legal_moves()
+            .into_iter()
+            .filter(|&c| three_beside(board, attacker, c))
+            .any(|c| four_wins(board, c, fours))
+}
+
+/// Whether three stones of `mark` lie within four of `c` on one of its lines: where there
+/// are not, a stone on `c` makes no four (a cheap test before the exact one).
+fn three_beside(board: &Gomoku, mark: Mark, c: Cell) -> bool {
+    let n = i32::from(board.size());
+    let (row, col) = (i32::from(c.row()), i32::from(c.col()));
+    DIRECTIONS.iter().any(|&(dr, dc)| {
+        let mine = (-4..=4).filter(|&i| i != 0).filter(|&i| {
+            let (r, c) = (row + i * dr, col + i * dc);
+            (0..n).contains(&r)
+                && (0..n).contains(&c)
+                && board.mark_at(board.cell_at(r as u8, c as u8).unwrap()) == Some(mark)
+        });
+        mine.count() >= 3
+    })
+}
+
+/// Whether the side to move's stone on `c` is a four that wins by [`vcf`].
+fn four_wins(board: &Gomoku, c: Cell, fours: u32) -> bool {
+    let attacker = board.to_move();
+    let mut after = *board;
+    after.play(c).unwrap();
+    if after.is_over() {
+        return after.winner() == Some(attacker);
+    }
+    let points = fives_near(&after, attacker, c);
+    if points.is_empty() || !fives(&after, attacker.other()).is_empty() {
+        return false;
+    }
+    if points.len() > 1 {
+        return true;
+    }
+    let mut blocked = after;
+    blocked.play(points[0]).unwrap();
+    !blocked.is_over() && vcf(&blocked, fours - 1)
+}
+
+/// Positions from a random game near the centre, each with the side to move.
+fn positions(seed: u64, games: usize) -> Vec<Gomoku> {
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let mut found = Vec::new();
+    for _ in 0..games {
+        let mut board = Gomoku::new();
+        let stones = rng.usize(20..=60);
+        while usize::from(board.stones()) < stones {
+            let (row, col) = (rng.u8(3..12), rng.u8(3..12));
+            let c = board.cell_at(row, col).unwrap();
+            if board.mark_at(c).is_some() {
+                continue;
+            }
+            let mut next = board;
+            next.play(c).unwrap();
+            if next.is_over() || !fives(&next, next.to_move()).is_empty() {
+                break;
+            }
+            board = next;
+        }
+        found.push(board);
+    }
+    found
+}
+
+/// The puzzles of `tests/data/vcf_puzzles.txt` (made by `examples/vcf_puzzles.rs`): X to
+/// move wins by fours in the number of fours given, and in no fewer.
+fn puzzles() -> Vec<(u32, Gomoku)> {
+    let text = include_str!("data/vcf_puzzles.txt");
+    let parse = |line: &str| {
+        let (n, board) = line.split_once(' ').expect("N and a position");
+        (
+            n.parse().expect("a number"),
+            board.parse().expect("a position"),
+        )
+    };
+    text.lines().map(parse).collect()
+}
+
+fn hard(board: &Gomoku) -> Cell {
+    let mut brain = Brain::new(Some(1)).with_think(Duration::from_secs(1));
+    match brain.choose(Player::HARD, &Position::Gomoku(*board)) {
+        Some(Move::Cell(cell)) => cell,
+        other => panic!("hard chose {other:?} on\n{board}"),
+    }
+}
+
+/// The fewest fours `vcf` wins with, up to `most`.
+fn shortest(board: &Gomoku, most: u32) -> Option<u32> {
+    (0..=most).find(|&n| vcf(board, n))
+}
+
+#[test]
+fn hard_plays_every_victory_by_fours_of_up_to_eleven_that_the_rules_find() {
+    let mut lengths = Vec::new();
+    for board in positions(5, 300) {
+        let Some(n) = shortest(&board, FOURS) else {
+            continue;
+        };
+        let c = hard(&board);
+        assert!(
+            four_wins(&board, c, FOURS),
+            "hard played {c}, which is no victory by fours, where one of {n} fours wins:\n{board}"
+        );
+        lengths.push(n);
+    }
+    assert!(
+        lengths.len() >= 20 && lengths.iter().any(|&n| n >= 2),
+        "victories of one and more fours: {lengths:?}"
+    );
+}
+
+#[test]
+fn every_puzzle_takes_its_fours_and_no_fewer_and_hard_plays_its_first_four() {
+    let mut lengths = Vec::new();
+    for (n, board) in puzzles() {
+        assert!(
+            !vcf(&board, n - 1),
+            "a victory in fewer than {n} fours:\n{board}"
+        );
+        assert!(vcf(&board, n), "no victory in {n} fours:\n{board}");
+        let c = hard(&board);
+        assert!(
+            four_wins(&board, c, n),
+            "hard played {c}, which does not win in {n} fours:\n{board}"
+        );
+        lengths.push(n);
+    }
+    lengths.dedup();
+    assert_eq!(lengths, (1..=FOURS).collect::<Vec<_>>(), "every length");
+}
+
+#[test]
+fn hard_stops_every_victory_by_fours_a_move_can_stop() {
+    let (mut stopped, mut unstoppable) = (0, 0);
+    for board in positions(7, 300) {
+        if shortest(&board, FOURS).is_some() {
+            continue; // the side to move wins first
+        }
+        let Some(far) = board.cells().find(|&c| {
+            board.mark_at(c).is_none() && (c.row() < 2 || c.row() > 12) && (c.col() < 2)
+        }) else {
+            continue;
+        };
+        // The other side's threats, as if it were to move: a stone of the side to move far
+        // from the game passes the turn.
+        let mut passed = board;
+        passed.play(far).unwrap();
+        if !vcf(&passed, FOURS) {
+            continue;
+        }
+        let after = |c: Cell| {
+            let mut next = board;
+            next.play(c).unwrap();
+            next
+        };
+        let h = hard(&board);
+        if !vcf(&after(h), FOURS) {
+            stopped += 1;
+            continue;
+        }
+        let stopping = board
+            .legal_moves()
+            .into_iter()
+            .find(|&c| !vcf(&after(c), FOURS));
+        assert!(
+            stopping.is_none(),
+            "hard played {h}, which lets a victory by fours through; {} stops it:\n{board}",
+            stopping.unwrap()
+        );
+        unstoppable += 1;
+    }
+    assert!(
+        stopped >= 10,
+        "{stopped} stopped, {unstoppable} that nothing stops"
+    );
+}
