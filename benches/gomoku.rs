@@ -99,7 +99,7 @@ fn gomoku(c: &mut Criterion) {
         let plies = 2 * n + 1;
         group.bench_function(format!("win_in_{plies}"), |b| {
             b.iter(|| {
-                let line = Threats::new(&board).shortest_vcf(0, 12, &mut u32::MAX);
+                let line = Threats::new(&board).shortest_vcf(0, 12, &mut { u32::MAX });
                 assert_eq!(line.map(|l| l.len()), Some(plies as usize));
             });
         });

@@ -379,42 +379,47 @@ impl Position {
     }
 }
 
-/// A rule set as a member of [`Position`]: how its positions, moves and errors are wrapped
-/// in the enums that every layer above passes around. Each rule set declares it in a file of
+/// A rule set as a member of [`Position`]: how its positions are wrapped in the enum that
+/// every layer above passes around. Its moves and their errors convert into this file's
+/// enums (`From`, and `TryFrom<Move>` back), once for each kind of move: the cells of every
+/// square board alike (`position/members/cells.rs`). Each rule set declares it in a file of
 /// its own under `position/members/`.
-trait Member: Notation + Into<Position> {
+trait Member:
+    Notation<
+        Move: Into<Move> + TryFrom<Move, Error = MoveError>,
+        MoveError: Into<MoveError>,
+        ParseMoveError: Into<ParseMoveError>,
+    > + Into<Position>
+{
     /// The game this position is one of.
     fn variant(&self) -> Variant;
-    /// `mv` as this rule set's move, or why it is none (a move of another game, a cell of a
-    /// board of another size).
-    fn own_move(&self, mv: Move) -> Result<Self::Move, MoveError>;
-    fn wrap_move(mv: Self::Move) -> Move;
-    fn move_error(e: Self::MoveError) -> MoveError;
-    fn parse_error(e: Self::ParseMoveError) -> ParseMoveError;
     /// The position of this rule set that `position` holds, if it holds one.
     fn within(position: &Position) -> Option<&Self>;
+    /// `mv` as this rule set's move, or why it is none: a move of another game (or, on a
+    /// square board, a cell of a board of another size).
+    fn own_move(&self, mv: Move) -> Result<Self::Move, MoveError> {
+        mv.try_into()
+    }
 }
 
 fn legal_moves<R: Member>(position: &R) -> Vec<Move> {
     let moves = RuleSet::legal_moves(position).into_iter();
-    moves.map(R::wrap_move).collect()
+    moves.map(Into::into).collect()
 }
 
 fn play<R: Member>(position: &mut R, mv: Move) -> Result<(), MoveError> {
     let mv = position.own_move(mv)?;
-    RuleSet::play(position, mv).map_err(R::move_error)
+    RuleSet::play(position, mv).map_err(Into::into)
 }
 
 fn parse_move<R: Member>(position: &R, text: &str) -> Result<Move, ParseMoveError> {
     let parsed = Notation::parse_move(position, text);
-    parsed.map(R::wrap_move).map_err(R::parse_error)
+    parsed.map(Into::into).map_err(Into::into)
 }
 
 /// A cell of a square board, refused if `mv` is not a cell or lies off the board.
 fn own_cell(board: &impl Squares, mv: Move) -> Result<Cell, MoveError> {
-    let Move::Cell(cell) = mv else {
-        return Err(MoveError::OtherVariant);
-    };
+    let cell = Cell::try_from(mv)?;
     if board.holds(cell) {
         Ok(cell)
     } else {

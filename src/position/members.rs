@@ -1,7 +1,8 @@
 //! Each rule set's declaration as a [`Member`](super::Member) of
-//! [`Position`](super::Position), one file each: all a rule set adds to the enums the rest of
-//! the program passes around.
+//! [`Position`](super::Position), one file each, and the cells every square board's moves are
+//! ([`cells`]): all a rule set adds to the enums the rest of the program passes around.
 
+mod cells;
 mod classic;
 mod gomoku;
 mod ultimate;

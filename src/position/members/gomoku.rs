@@ -1,31 +1,13 @@
 //! Gomoku as a member of [`Position`]: its moves and errors are a square board's, as the
-//! classic boards' are.
+//! classic boards' are ([`super::cells`]).
 
-use crate::board::{self, Cell, CellError};
+use crate::board::Cell;
 use crate::gomoku::{Gomoku, ParseGomokuError};
-use crate::position::{
-    Member, Move, MoveError, ParseMoveError, ParsePositionError, Position, Variant, own_cell,
-};
+use crate::position::{Member, Move, MoveError, ParsePositionError, Position, Variant, own_cell};
 
 impl Member for Gomoku {
     fn variant(&self) -> Variant {
         Variant::Gomoku(self.size())
-    }
-
-    fn own_move(&self, mv: Move) -> Result<Cell, MoveError> {
-        own_cell(self, mv)
-    }
-
-    fn wrap_move(cell: Cell) -> Move {
-        Move::Cell(cell)
-    }
-
-    fn move_error(e: board::MoveError) -> MoveError {
-        MoveError::Cell(e)
-    }
-
-    fn parse_error(e: CellError) -> ParseMoveError {
-        ParseMoveError::Cell(e)
     }
 
     fn within(position: &Position) -> Option<&Gomoku> {
@@ -33,6 +15,10 @@ impl Member for Gomoku {
             Position::Gomoku(board) => Some(board),
             _ => None,
         }
+    }
+
+    fn own_move(&self, mv: Move) -> Result<Cell, MoveError> {
+        own_cell(self, mv)
     }
 }
 

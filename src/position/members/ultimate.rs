@@ -10,25 +10,6 @@ impl Member for UltimateBoard {
         Variant::Ultimate
     }
 
-    fn own_move(&self, mv: Move) -> Result<ultimate::Move, MoveError> {
-        let Move::Ultimate(mv) = mv else {
-            return Err(MoveError::OtherVariant);
-        };
-        Ok(mv)
-    }
-
-    fn wrap_move(mv: ultimate::Move) -> Move {
-        Move::Ultimate(mv)
-    }
-
-    fn move_error(e: ultimate::MoveError) -> MoveError {
-        MoveError::Ultimate(e)
-    }
-
-    fn parse_error(e: ultimate::ParseMoveError) -> ParseMoveError {
-        ParseMoveError::Ultimate(e)
-    }
-
     fn within(position: &Position) -> Option<&UltimateBoard> {
         match position {
             Position::Ultimate(board) => Some(board),
@@ -46,6 +27,29 @@ impl From<UltimateBoard> for Position {
 impl From<ultimate::Move> for Move {
     fn from(mv: ultimate::Move) -> Move {
         Move::Ultimate(mv)
+    }
+}
+
+impl TryFrom<Move> for ultimate::Move {
+    type Error = MoveError;
+
+    fn try_from(mv: Move) -> Result<ultimate::Move, MoveError> {
+        match mv {
+            Move::Ultimate(mv) => Ok(mv),
+            Move::Cell(_) => Err(MoveError::OtherVariant),
+        }
+    }
+}
+
+impl From<ultimate::MoveError> for MoveError {
+    fn from(e: ultimate::MoveError) -> MoveError {
+        MoveError::Ultimate(e)
+    }
+}
+
+impl From<ultimate::ParseMoveError> for ParseMoveError {
+    fn from(e: ultimate::ParseMoveError) -> ParseMoveError {
+        ParseMoveError::Ultimate(e)
     }
 }
 
