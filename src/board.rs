@@ -148,6 +148,8 @@ pub enum RulesError {
     /// A board from 8×8 up with another line than five, or misère: those boards are played
     /// as Gomoku, five in a row.
     FiveInARow(u8),
+    /// `--exact` for a game that is not five in a row.
+    ExactFive,
 }
 
 impl fmt::Display for RulesError {
@@ -159,6 +161,10 @@ impl fmt::Display for RulesError {
                     "board size {n} is not supported: use {MIN_SIZE} to {MAX_SIZE}, or 8 to 15 for five in a row"
                 )
             }
+            RulesError::ExactFive => write!(
+                f,
+                "--exact is a rule of five in a row: give --gomoku or a board from 8×8 up"
+            ),
             RulesError::FiveInARow(n) => write!(
                 f,
                 "a {n}×{n} board is played five in a row, not misère: drop --k and --misere"

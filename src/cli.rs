@@ -98,6 +98,10 @@ pub struct Cli {
     /// Gomoku: five in a row on a 15×15 board (six or more count too); moves are h8, o15
     #[arg(long, global = true, conflicts_with_all = ["size", "k", "misere", "ultimate"])]
     pub gomoku: bool,
+    /// Five in a row with exactly five winning: six or more in a row (an overline) win
+    /// nothing. With --gomoku or a board from 8×8 up
+    #[arg(long, global = true, conflicts_with_all = ["k", "misere", "ultimate"])]
+    pub exact: bool,
 
     /// Milliseconds of search for each `hard` move, each `analyze` board and each `review`
     /// move (with `--seed`, the work that takes on a typical machine). A position solved in
@@ -157,13 +161,14 @@ impl Cli {
     /// otherwise the board `--size` gives (3 by default): classic up to 7×7 with `--k` and
     /// `--misere`, five in a row from 8×8 up.
     pub fn variant(&self) -> Result<Variant, RulesError> {
-        if self.ultimate {
+        let variant = if self.ultimate {
             Ok(Variant::Ultimate)
         } else if self.gomoku {
             Ok(Variant::GOMOKU)
         } else {
             Variant::of_size(self.size.unwrap_or(3), self.k, self.misere)
-        }
+        };
+        variant?.exactly(self.exact)
     }
 
     /// The search budget of one move or one board.
@@ -299,10 +304,10 @@ pub fn applies(subcommand: &str) -> &'static [&'static str] {
     const RULES: [&str; 4] = ["size", "k", "misere", "ultimate"];
     match subcommand {
         "analyze" => &[
-            "size", "k", "misere", "ultimate", "think", "table_mb", "threads",
+            "size", "k", "misere", "ultimate", "exact", "think", "table_mb", "threads",
         ],
         "review" => &[
-            "size", "k", "misere", "ultimate", "gomoku", "think", "table_mb", "threads",
+            "size", "k", "misere", "ultimate", "gomoku", "exact", "think", "table_mb", "threads",
         ],
         "host" => &[
             "size",
@@ -310,6 +315,7 @@ pub fn applies(subcommand: &str) -> &'static [&'static str] {
             "misere",
             "ultimate",
             "gomoku",
+            "exact",
             "from",
             "plain",
             "no_color",
@@ -328,7 +334,9 @@ pub fn applies(subcommand: &str) -> &'static [&'static str] {
             "threads",
             "no_history",
         ],
-        "explain" => &["size", "k", "misere", "ultimate", "gomoku", "plain"],
+        "explain" => &[
+            "size", "k", "misere", "ultimate", "gomoku", "exact", "plain",
+        ],
         "engine" => &["k", "misere", "think", "table_mb", "threads", "seed"],
         _ => &RULES[..0],
     }
@@ -909,7 +917,23 @@ mod tests {
         assert!(rules(&["t", "--k", "4"]).is_err(), "4 in a row on 3×3");
         assert!(Cli::try_parse_from(["t", "--size", "16"]).is_err());
         let variant = |args: &[&str]| Cli::try_parse_from(args).unwrap().variant();
-        assert_eq!(variant(&["t", "--size", "8"]), Ok(Variant::Gomoku(8)));
+        let eight = Variant::Gomoku {
+            size: 8,
+            exact: false,
+        };
+        assert_eq!(variant(&["t", "--size", "8"]), Ok(eight));
+        assert_eq!(
+            variant(&["t", "--size", "8", "--exact"]),
+            eight.exactly(true)
+        );
+        assert_eq!(
+            variant(&["t", "--gomoku", "--exact"]),
+            Ok(Variant::GOMOKU_EXACT)
+        );
+        assert_eq!(
+            variant(&["t", "--size", "5", "--exact"]),
+            Err(RulesError::ExactFive)
+        );
         assert_eq!(variant(&["t", "--size", "15"]), Ok(Variant::GOMOKU));
         assert_eq!(
             variant(&["t", "--size", "9", "--k", "4"]),

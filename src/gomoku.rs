@@ -1,5 +1,6 @@
-//! Gomoku, freestyle: five or more in a row wins, on the standard 15×15 board or any from
-//! 8×8 up. The rules only: stones, whose turn it is, the outcome and the text notation.
+//! Gomoku: five in a row wins, on the standard 15×15 board or any from 8×8 up; freestyle
+//! (five or more) by default, or *exactly five*, where a line of six or more wins nothing.
+//! The rules only: stones, whose turn it is, the outcome and the text notation.
 //!
 //! Cells are named as on the classic boards larger than 3×3 ([`crate::board::Cell`]): a column
 //! letter (`a`–`o` on 15×15) and a row number counted from the bottom, so `h8` is the centre
@@ -33,6 +34,8 @@ pub struct Gomoku {
     placed: u8,
     /// Who made five, which ended the game.
     winner: Option<Mark>,
+    /// Only exactly five in a row wins: six or more (an overline) does not.
+    exact: bool,
 }
 
 impl Default for Gomoku {
@@ -69,6 +72,7 @@ impl Gomoku {
             stones: [[0; 4]; 2],
             placed: 0,
             winner: None,
+            exact: false,
         }
     }
 
@@ -92,9 +96,34 @@ impl Gomoku {
         })
     }
 
+    /// The empty board of side `size` (8 to 15) played with exactly five in a row (`exact`)
+    /// or five or more.
+    pub const fn with_rules(size: u8, exact: bool) -> Option<Gomoku> {
+        match Gomoku::with_size(size) {
+            Some(board) => Some(Gomoku { exact, ..board }),
+            None => None,
+        }
+    }
+
     /// The board's side.
     pub const fn size(&self) -> u8 {
         self.size
+    }
+
+    /// Whether only exactly five in a row wins.
+    pub const fn is_exact(&self) -> bool {
+        self.exact
+    }
+
+    /// This position played with exactly five in a row (`exact`) or five or more: the
+    /// winner found again, and refused if no game by those rules reaches it.
+    pub fn played_exactly(self, exact: bool) -> Result<Gomoku, ParseGomokuError> {
+        validated(Gomoku { exact, ..self })
+    }
+
+    /// Whether `len` stones in a row win.
+    const fn wins(&self, len: usize) -> bool {
+        if self.exact { len == FIVE } else { len >= FIVE }
     }
 
     /// The points of the board.
@@ -191,7 +220,7 @@ impl Gomoku {
         self.placed += 1;
         if DIRECTIONS
             .iter()
-            .any(|&d| self.run(index, mover, d).len() >= FIVE)
+            .any(|&d| self.wins(self.run(index, mover, d).len()))
         {
             self.winner = Some(mover);
         }
@@ -224,13 +253,13 @@ impl Gomoku {
         }
     }
 
-    /// The longest line of `mark`'s stones through `index` if it is five or more: its cells
-    /// in index order.
+    /// The longest line of `mark`'s stones through `index` that wins (five or more, or
+    /// exactly five): its cells in index order.
     fn line_through(&self, index: usize, mark: Mark) -> Option<Vec<usize>> {
         let run = DIRECTIONS
             .iter()
             .map(|&d| self.run(index, mark, d))
-            .filter(|run| run.len() >= FIVE)
+            .filter(|run| self.wins(run.len()))
             .max_by_key(Run::len)?;
         let mut cells: Vec<usize> = (0..run.len)
             .map(|i| (run.first as isize + i as isize * run.step) as usize)
@@ -473,6 +502,35 @@ mod tests {
         ]);
         assert_eq!(position.winner(), Some(Mark::X));
         assert_eq!(position.won_line().unwrap().len(), 6);
+    }
+
+    #[test]
+    fn with_exactly_five_six_in_a_row_wins_nothing_and_five_still_wins() {
+        let exact = |moves: &[&str]| {
+            let mut position = Gomoku::with_rules(SIZE, true).unwrap();
+            for text in moves {
+                position.play(position.parse_cell(text).unwrap()).unwrap();
+            }
+            position
+        };
+        let six = [
+            "a1", "a5", "b1", "b5", "c1", "c7", "e1", "e5", "f1", "f7", "d1",
+        ];
+        let overline = exact(&six);
+        assert_eq!(overline.winner(), None, "six in a row");
+        assert!(!overline.is_over());
+        assert_eq!(
+            play(&six).played_exactly(true),
+            Ok(overline),
+            "the same stones read by the exact rule: no winner"
+        );
+        let five = exact(&["a1", "a5", "b1", "b5", "c1", "c7", "d1", "e5", "e1"]);
+        assert_eq!(five.winner(), Some(Mark::X));
+        assert_eq!(five.won_line().unwrap().len(), 5);
+        assert_eq!(
+            five.to_string(),
+            play(&["a1", "a5", "b1", "b5", "c1", "c7", "d1", "e5", "e1"]).to_string()
+        );
     }
 
     #[test]

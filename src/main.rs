@@ -111,9 +111,15 @@ fn refuse_misplaced(cli: &Cli, matches: &ArgMatches) {
         Some(Command::Host(_)) => refuse_players(matches, "host"),
         Some(Command::Join(_)) => {
             refuse_players(matches, "join");
-            if cli.size.is_some() || cli.k.is_some() || cli.misere || cli.ultimate || cli.gomoku {
+            if cli.size.is_some()
+                || cli.k.is_some()
+                || cli.misere
+                || cli.ultimate
+                || cli.gomoku
+                || cli.exact
+            {
                 usage_error(
-                    "the host's rules apply: --size, --k, --misere, --ultimate and --gomoku go with `host`",
+                    "the host's rules apply: --size, --k, --misere, --ultimate, --gomoku and --exact go with `host`",
                 );
             }
         }
@@ -219,6 +225,7 @@ fn analyze(cli: &Cli, args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
         size: cli.size,
         k: cli.k,
         misere: cli.misere,
+        exact: cli.exact,
         ultimate: cli.ultimate,
         budget: cli.think_budget(),
         json: args.json,
@@ -301,6 +308,7 @@ fn explain(cli: &Cli, args: &ExplainArgs) -> anyhow::Result<ExitCode> {
         size: cli.size,
         k: cli.k,
         misere: cli.misere,
+        exact: cli.exact,
         ultimate: cli.ultimate,
         algorithm: args.algorithm,
         format,

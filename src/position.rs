@@ -42,8 +42,12 @@ pub(crate) use each;
 pub enum Variant {
     Classic(Rules),
     Ultimate,
-    /// Five in a row on a board of this side (15, or 8 to 14), freestyle.
-    Gomoku(u8),
+    /// Five in a row on a board of side `size` (15, or 8 to 14): five or more, or with
+    /// `exact` exactly five.
+    Gomoku {
+        size: u8,
+        exact: bool,
+    },
 }
 
 impl Default for Variant {
@@ -58,15 +62,26 @@ impl Variant {
         match self {
             Variant::Classic(rules) => Board::new(rules).into(),
             Variant::Ultimate => UltimateBoard::new().into(),
-            Variant::Gomoku(size) => Gomoku::with_size(size).unwrap_or_default().into(),
+            Variant::Gomoku { size, exact } => {
+                Gomoku::with_rules(size, exact).unwrap_or_default().into()
+            }
         }
     }
 
     /// The variants besides classic play, each selected by its name.
-    pub const NAMED: [Variant; 2] = [Variant::Ultimate, Variant::GOMOKU];
+    pub const NAMED: [Variant; 3] = [Variant::Ultimate, Variant::GOMOKU, Variant::GOMOKU_EXACT];
 
-    /// Gomoku on its standard board, 15×15.
-    pub const GOMOKU: Variant = Variant::Gomoku(gomoku::SIZE);
+    /// Gomoku on its standard board, 15×15, five or more in a row.
+    pub const GOMOKU: Variant = Variant::Gomoku {
+        size: gomoku::SIZE,
+        exact: false,
+    };
+
+    /// Gomoku on 15×15 with exactly five in a row.
+    pub const GOMOKU_EXACT: Variant = Variant::Gomoku {
+        size: gomoku::SIZE,
+        exact: true,
+    };
 
     /// The game of a board of side `size` with `k` in a row (the size's default if `None`):
     /// classic up to 7×7, five in a row from 8×8 to 15×15.
@@ -81,7 +96,17 @@ impl Variant {
         if k.is_some_and(|k| usize::from(k) != gomoku::FIVE) || misere {
             return Err(RulesError::FiveInARow(size));
         }
-        Ok(Variant::Gomoku(size))
+        Ok(Variant::Gomoku { size, exact: false })
+    }
+
+    /// This game with exactly five in a row winning (`exact`), which only five in a row
+    /// has; without, this game unchanged.
+    pub fn exactly(self, exact: bool) -> Result<Variant, RulesError> {
+        match self {
+            _ if !exact => Ok(self),
+            Variant::Gomoku { size, .. } => Ok(Variant::Gomoku { size, exact }),
+            _ => Err(RulesError::ExactFive),
+        }
     }
 
     /// The variant's name, for the wire and its command-line flag: `classic`, `ultimate`,
@@ -99,7 +124,12 @@ impl Variant {
     /// several sides (Gomoku's, 8 to 15); the side is ignored for the others.
     pub fn named_on(name: &str, side: u8) -> Option<Variant> {
         match Variant::named(name)? {
-            Variant::Gomoku(_) => Gomoku::with_size(side).map(|b| Variant::Gomoku(b.size())),
+            Variant::Gomoku { exact, .. } => {
+                Gomoku::with_rules(side, exact).map(|b| Variant::Gomoku {
+                    size: b.size(),
+                    exact,
+                })
+            }
             other => Some(other),
         }
     }
@@ -117,16 +147,23 @@ impl Variant {
             return Some(named);
         }
         let mut words = text.split_whitespace();
-        let (mut size, mut k, mut misere) = (None, None, false);
+        let (mut size, mut k, mut misere, mut exact, mut gomoku) =
+            (None, None, false, false, false);
         while let Some(word) = words.next() {
             match word {
-                "--size" if size.is_none() => size = Some(words.next()?.parse::<u8>().ok()?),
+                "--size" if size.is_none() && !gomoku => {
+                    size = Some(words.next()?.parse::<u8>().ok()?);
+                }
                 "--k" if k.is_none() => k = Some(words.next()?.parse::<u8>().ok()?),
                 "--misere" if !misere => misere = true,
+                "--exact" if !exact => exact = true,
+                "--gomoku" if !gomoku && size.is_none() => gomoku = true,
                 _ => return None,
             }
         }
-        Variant::of_size(size.unwrap_or(Rules::CLASSIC.size()), k, misere).ok()
+        let size = if gomoku { Some(gomoku::SIZE) } else { size };
+        let variant = Variant::of_size(size.unwrap_or(Rules::CLASSIC.size()), k, misere).ok()?;
+        variant.exactly(exact).ok()
     }
 
     /// What one position of this rule set is called in reports: `board`, or `position` for
@@ -252,6 +289,8 @@ pub enum ParsePositionError {
     Gomoku(gomoku::ParseGomokuError),
     /// Gomoku's rules are fixed: five in a row, not misère.
     GomokuRules,
+    /// `--exact` with a board that is not played five in a row.
+    ExactFive,
 }
 
 impl fmt::Display for ParsePositionError {
@@ -264,6 +303,7 @@ impl fmt::Display for ParsePositionError {
                 f,
                 "a board from 8×8 up is played five in a row: --k and --misere do not apply"
             ),
+            ParsePositionError::ExactFive => write!(f, "{}", RulesError::ExactFive),
         }
     }
 }
@@ -287,17 +327,22 @@ impl Position {
         ultimate: bool,
         k: Option<u8>,
         misere: bool,
+        exact: bool,
     ) -> Result<Position, ParsePositionError> {
+        let gomoku = !ultimate && text.trim().split('/').count() >= usize::from(gomoku::MIN_SIZE);
+        if exact && !gomoku {
+            return Err(ParsePositionError::ExactFive);
+        }
         if ultimate {
             return parsed(text.parse::<UltimateBoard>());
         }
-        if text.trim().split('/').count() < usize::from(gomoku::MIN_SIZE) {
+        if !gomoku {
             return parsed(Board::parse_with(text, k, misere));
         }
         if k.is_some_and(|k| usize::from(k) != gomoku::FIVE) || misere {
             return Err(ParsePositionError::GomokuRules);
         }
-        parsed(text.parse::<Gomoku>())
+        parsed(text.parse::<Gomoku>().and_then(|b| b.played_exactly(exact)))
     }
 
     pub fn variant(&self) -> Variant {
@@ -450,7 +495,9 @@ mod tests {
     #[test]
     fn flags_read_back_as_the_same_variant() {
         let mut variants = Variant::NAMED.to_vec();
-        variants.extend((8..=15).map(Variant::Gomoku));
+        for exact in [false, true] {
+            variants.extend((8..=15).map(|size| Variant::Gomoku { size, exact }));
+        }
         for size in 3..=7 {
             for k in 3..=size {
                 for misere in [false, true] {

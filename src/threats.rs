@@ -17,9 +17,11 @@ use crate::gomoku::{self, FIVE, Gomoku};
 /// The most points a board has (15×15).
 const POINTS: usize = gomoku::SIZE as usize * gomoku::SIZE as usize;
 
-/// The windows of five points, and the windows through each point.
+/// The windows of five points, the points just beyond each end of each (where the board
+/// has them), and the windows through each point.
 struct Windows {
     points: Vec<[u8; FIVE]>,
+    beyond: Vec<[Option<u8>; 2]>,
     through: Vec<Vec<u16>>,
 }
 
@@ -28,16 +30,19 @@ fn windows(size: usize) -> &'static Windows {
     static TABLES: [OnceLock<Windows>; 16] = [const { OnceLock::new() }; 16];
     TABLES[size].get_or_init(|| {
         let n = size as i32;
-        let mut points = Vec::new();
+        let (mut points, mut beyond) = (Vec::new(), Vec::new());
         for (dc, dr) in [(1i32, 0i32), (0, 1), (1, 1), (1, -1)] {
             for row in 0..n {
                 for col in 0..n {
-                    let (end_c, end_r) = (col + 4 * dc, row + 4 * dr);
-                    if !(0..n).contains(&end_c) || !(0..n).contains(&end_r) {
+                    let on = |i: i32| {
+                        let (c, r) = (col + i * dc, row + i * dr);
+                        ((0..n).contains(&c) && (0..n).contains(&r)).then(|| (r * n + c) as u8)
+                    };
+                    if on(4).is_none() {
                         continue;
                     }
-                    let at = |i: i32| ((row + i * dr) * n + col + i * dc) as u8;
-                    points.push([at(0), at(1), at(2), at(3), at(4)]);
+                    points.push([0, 1, 2, 3, 4].map(|i| on(i).expect("between two ends")));
+                    beyond.push([on(-1), on(5)]);
                 }
             }
         }
@@ -47,7 +52,11 @@ fn windows(size: usize) -> &'static Windows {
                 through[usize::from(p)].push(w as u16);
             }
         }
-        Windows { points, through }
+        Windows {
+            points,
+            beyond,
+            through,
+        }
     })
 }
 
@@ -68,6 +77,8 @@ pub struct Threats {
     stones: [Option<usize>; POINTS],
     counts: Vec<[u8; 2]>,
     placed: usize,
+    /// Only exactly five wins: a five point that would make six or more is none.
+    exact: bool,
 }
 
 /// The side index of a mark.
@@ -86,6 +97,7 @@ impl Threats {
             stones: [None; POINTS],
             counts: vec![[0; 2]; windows.points.len()],
             placed: 0,
+            exact: board.is_exact(),
         };
         for cell in board.cells() {
             if let Some(mark) = board.mark_on(cell) {
@@ -130,11 +142,23 @@ impl Threats {
         }
     }
 
-    /// The empty points of windows holding `n` stones of `side` and none of the other's.
+    /// Whether window `w` can still become a winning five of `side`'s: always, but with
+    /// exactly five, not where a stone of `side` lies just beyond either end (five there
+    /// would be six or more).
+    fn alive(&self, w: usize, side: usize) -> bool {
+        !self.exact
+            || !self.windows.beyond[w]
+                .iter()
+                .flatten()
+                .any(|&p| self.stones[usize::from(p)] == Some(side))
+    }
+
+    /// The empty points of windows holding `n` stones of `side` and none of the other's,
+    /// still alive for `side`.
     fn open_points(&self, side: usize, n: u8) -> Vec<usize> {
         let mut found = Vec::new();
         for (w, count) in self.counts.iter().enumerate() {
-            if count[side] == n && count[1 - side] == 0 {
+            if count[side] == n && count[1 - side] == 0 && self.alive(w, side) {
                 for &p in &self.windows.points[w] {
                     let p = usize::from(p);
                     if self.is_empty(p) && !found.contains(&p) {
@@ -146,7 +170,8 @@ impl Threats {
         found
     }
 
-    /// The points where `side` makes five (or more) at once, in board order.
+    /// The points where `side` makes five at once (five or more; with exactly five, not a
+    /// line of six or more), in board order.
     pub fn fives(&self, side: usize) -> Vec<usize> {
         let mut fives = self.open_points(side, 4);
         fives.sort_unstable();
@@ -167,10 +192,10 @@ impl Threats {
         self.windows.through[p]
             .iter()
             .map(|&w| {
-                let [mine, theirs] = self.split(usize::from(w), side);
-                match (mine, theirs) {
-                    (m, 0) => ATTACK[usize::from(m)],
-                    (0, t) => DEFENCE[usize::from(t)],
+                let w = usize::from(w);
+                match self.split(w, side) {
+                    [m, 0] if self.alive(w, side) => ATTACK[usize::from(m)],
+                    [0, t] if t > 0 && self.alive(w, 1 - side) => DEFENCE[usize::from(t)],
                     _ => 0,
                 }
             })
@@ -185,7 +210,7 @@ impl Threats {
     /// What window `w` is worth to `side`: its attack if the other side holds none of it.
     pub fn window_value(&self, w: usize, side: usize) -> i64 {
         let [mine, theirs] = self.split(w, side);
-        if theirs == 0 {
+        if theirs == 0 && self.alive(w, side) {
             ATTACK[usize::from(mine).min(FIVE - 1)]
         } else {
             0
@@ -340,6 +365,16 @@ mod tests {
         assert_eq!(w.points.len(), 2 * 15 * 11 + 2 * 11 * 11);
         assert_eq!(w.through[0].len(), 3);
         assert_eq!(w.through[POINTS / 2].len(), 20);
+    }
+
+    #[test]
+    fn with_exactly_five_a_point_that_makes_six_is_no_five() {
+        // X on h8 h9 h10 h11 and h13: h12 makes six, h7 makes five.
+        let moves = ["h8", "a1", "h9", "a3", "h10", "a5", "h11", "a7", "h13"];
+        let freestyle = position(&moves);
+        assert_eq!(names(&Threats::new(&freestyle).fives(0)), ["h7", "h12"]);
+        let exact = freestyle.played_exactly(true).unwrap();
+        assert_eq!(names(&Threats::new(&exact).fives(0)), ["h7"]);
     }
 
     #[test]

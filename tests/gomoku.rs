@@ -49,6 +49,45 @@ fn two_people_play_five_in_a_row_in_the_plain_front_end_and_the_record_names_the
 }
 
 #[test]
+fn with_exact_six_in_a_row_wins_nothing_and_five_then_wins() {
+    // X: a1 b1 c1 e1 f1, then d1 makes six; O plays row 3. Then X makes five on row 5.
+    let moves = [
+        "a1", "a3", "b1", "b3", "c1", "c3", "e1", "j3", "f1", "l3", "d1", "n3", "a5", "a7", "b5",
+        "b7", "c5", "c7", "d5", "d7", "e5",
+    ];
+    let mut game = spawn(&[
+        "--plain",
+        "--gomoku",
+        "--exact",
+        "-o",
+        "human",
+        "--no-history",
+    ]);
+    game.send(&format!("{}\n", moves.join("\n")));
+    assert!(game.wait_exit().success(), "{}", game.output());
+    let output = game.output();
+    assert!(output.contains("X wins."), "{output}");
+    assert_eq!(
+        output.matches("wins").count(),
+        1,
+        "six in a row did not win: {output}"
+    );
+    assert_eq!(
+        record(&output),
+        format!("Record: --gomoku --exact {}", moves.join(" "))
+    );
+    let mut args = vec!["review", "--gomoku", "--exact", "--think", "20"];
+    args.extend(moves);
+    let mut review = spawn(&args);
+    assert!(review.wait_exit().success(), "{}", review.output());
+    let output = review.output();
+    assert!(
+        output.contains("21. X e5"),
+        "the last move judged: {output}"
+    );
+}
+
+#[test]
 fn bad_cells_are_refused_with_the_boards_names_and_nothing_is_played() {
     let mut game = spawn(&["--plain", "--gomoku", "-o", "human", "--no-history"]);
     game.send("p1\na16\n5\nh8\nh8\nq\n");

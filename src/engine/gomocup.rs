@@ -8,7 +8,8 @@
 //! Lines in a row: the default for each size as in the game (three on 3×3, four on 4×4), and
 //! five on 5×5 to 7×7 as Gomocup plays, unless `--k` says otherwise; five or more count (the
 //! freestyle rule). From `START 8` to `START 15` the board is played five in a row by
-//! Gomoku's threat engine.
+//! Gomoku's threat engine, with exactly five winning when `INFO rule` says so (its bit 1);
+//! renju (bit 4) is not played, and a message says so.
 
 use std::io::{BufRead, Write};
 use std::time::Duration;
@@ -35,6 +36,8 @@ struct Session {
     brain: Brain,
     /// The game of the size `START` gave, and the moves since.
     start: Option<Variant>,
+    /// `INFO rule` asked for exactly five in a row (on the boards played five in a row).
+    exact: bool,
     moves: Vec<Move>,
     /// Time for each move and what is left of the match (`INFO timeout_turn`, `time_left`).
     turn: Option<Duration>,
@@ -62,6 +65,7 @@ pub fn run(
         lines,
         brain: brain(options),
         start: None,
+        exact: false,
         moves: Vec::new(),
         turn: None,
         left: None,
@@ -164,10 +168,11 @@ impl Session {
 
     /// The position as the moves made it.
     fn board(&self, line: &str) -> Result<Position, EngineError> {
-        let mut position = self
+        let start = self
             .start
-            .ok_or_else(|| refuse(line, "no board yet: START comes first"))?
-            .start();
+            .ok_or_else(|| refuse(line, "no board yet: START comes first"))?;
+        // The rule may come before START or after it.
+        let mut position = start.exactly(self.exact).unwrap_or(start).start();
         for &mv in &self.moves {
             position.play(mv).expect("moves are checked when made");
         }
@@ -279,10 +284,13 @@ impl Session {
                 self.options.table_mb = self.options.table_mb.min(mb);
                 self.brain = brain(&self.options);
             }
-            ("rule", Some(rule)) if rule & 1 == 1 => {
-                return Reply::Line(
-                    "MESSAGE exactly five is not played here: five or more in a row win".into(),
-                );
+            ("rule", Some(rule)) => {
+                self.exact = rule & 1 == 1;
+                if rule & 4 == 4 {
+                    return Reply::Line(
+                        "MESSAGE renju is not played here: no move is forbidden to black".into(),
+                    );
+                }
             }
             _ => {}
         }

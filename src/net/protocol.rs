@@ -394,6 +394,17 @@ mod tests {
     }
 
     #[test]
+    fn every_named_game_and_size_goes_over_the_wire_and_comes_back() {
+        let mut variants = vec![Variant::default(), Rules::new(5, 4, true).unwrap().into()];
+        variants.extend(Variant::NAMED);
+        variants.extend((8..15).filter_map(|n| Variant::named_on("gomoku-exact", n)));
+        for variant in variants {
+            let wire = WireRules::from(variant);
+            assert_eq!(Variant::try_from(wire.clone()), Ok(variant), "{wire:?}");
+        }
+    }
+
+    #[test]
     fn a_message_over_the_limit_is_an_error_not_a_panic() {
         let hello = Message::Hello {
             protocol: PROTOCOL,

@@ -246,7 +246,7 @@ impl Brain {
 /// read as a rate too: 1, ½ or 0) rather than by a heuristic score.
 pub fn rates(variant: Variant) -> bool {
     match variant {
-        Variant::Classic(_) | Variant::Gomoku(_) => false,
+        Variant::Classic(_) | Variant::Gomoku { .. } => false,
         Variant::Ultimate => true,
     }
 }

@@ -205,6 +205,8 @@ pub struct Options {
     /// Marks in a row; the board size's default if not given.
     pub k: Option<u8>,
     pub misere: bool,
+    /// Boards of five in a row are played with exactly five winning.
+    pub exact: bool,
     /// Positions are Ultimate tic-tac-toe positions in their notation.
     pub ultimate: bool,
     /// Search time for the position, and again for its moves.
@@ -280,7 +282,7 @@ impl Reporter<'_> {
     fn board(&mut self, notation: &str) -> io::Result<()> {
         let label = format!("{notation:?}");
         let o = self.options;
-        let position = match Position::parse(notation, o.ultimate, o.k, o.misere) {
+        let position = match Position::parse(notation, o.ultimate, o.k, o.misere, o.exact) {
             Ok(position) => position,
             Err(e) => return self.bad(&label, notation, &e.to_string()),
         };

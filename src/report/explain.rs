@@ -33,6 +33,8 @@ pub struct Options {
     pub size: Option<u8>,
     pub k: Option<u8>,
     pub misere: bool,
+    /// Boards of five in a row are played with exactly five winning.
+    pub exact: bool,
     pub ultimate: bool,
     /// The search: a textbook one (classic rules only; minimax if none is given) or the
     /// Monte Carlo tree search (Ultimate's, and the one `--iterations` and `--seed` set).
@@ -236,12 +238,17 @@ fn position(input: &[String], options: &Options) -> Result<Position, InputError>
     if let [text] = input
         && text.contains('/')
     {
-        let position = Position::parse(text, options.ultimate, options.k, options.misere).map_err(
-            |error| InputError::Board {
-                text: text.clone(),
-                error,
-            },
-        )?;
+        let position = Position::parse(
+            text,
+            options.ultimate,
+            options.k,
+            options.misere,
+            options.exact,
+        )
+        .map_err(|error| InputError::Board {
+            text: text.clone(),
+            error,
+        })?;
         if let (Some(size), Some(board)) = (options.size, position.classic())
             && board.size() != size
         {

@@ -47,26 +47,36 @@ pub fn rules(variant: Variant) -> Vec<String> {
             }
         }
         Variant::Ultimate => ultimate(&mut lines),
-        Variant::Gomoku(size) => gomoku(&mut lines, size),
+        Variant::Gomoku { size, exact } => gomoku(&mut lines, size, exact),
     }
     lines
 }
 
 /// Gomoku's rules, freestyle, on a board of side `n`.
-fn gomoku(lines: &mut Vec<String>, n: u8) {
+fn gomoku(lines: &mut Vec<String>, n: u8, exact: bool) {
     let last = char::from(b'a' + n - 1);
-    let title = if n == crate::gomoku::SIZE {
-        "Gomoku: 15×15, five in a row".to_string()
+    let five = if exact {
+        "exactly five"
     } else {
-        format!("{n}×{n}, five in a row (Gomoku's rules)")
+        "five in a row"
+    };
+    let title = if n == crate::gomoku::SIZE {
+        format!("Gomoku: 15×15, {five}")
+    } else {
+        format!("{n}×{n}, {five} (Gomoku's rules)")
     };
     lines.push(title);
+    let more = if exact {
+        "(across, down or diagonal) wins; six or more do not."
+    } else {
+        "(across, down or diagonal) wins; six or more count too."
+    };
     for line in [
         "",
         "X (black) and O (white) take turns to put a stone on an",
         "empty point; X moves first.",
         "The first to make a line of five of their own stones",
-        "(across, down or diagonal) wins; six or more count too.",
+        more,
         "A full board with no line is a draw.",
         "",
     ] {

@@ -47,21 +47,31 @@ impl Notation for Gomoku {
     }
 
     fn name(&self) -> &'static str {
-        "gomoku"
+        if self.is_exact() {
+            "gomoku-exact"
+        } else {
+            "gomoku"
+        }
     }
 
     fn title(&self) -> String {
-        match self.size() {
-            gomoku::SIZE => "Gomoku".to_string(),
-            n => format!("{n}×{n}, five in a row"),
+        match (self.size(), self.is_exact()) {
+            (gomoku::SIZE, false) => "Gomoku".to_string(),
+            (gomoku::SIZE, true) => "Gomoku, exactly five".to_string(),
+            (n, false) => format!("{n}×{n}, five in a row"),
+            (n, true) => format!("{n}×{n}, exactly five in a row"),
         }
     }
 
     fn flags(&self) -> Vec<String> {
-        match self.size() {
+        let mut flags = match self.size() {
             gomoku::SIZE => vec!["--gomoku".to_string()],
             n => vec![format!("--size {n}")],
+        };
+        if self.is_exact() {
+            flags.push("--exact".to_string());
         }
+        flags
     }
 
     fn typing_help(&self, forms: &str) -> String {

@@ -712,24 +712,37 @@ mod tests {
     fn the_game_row_cycles_classic_ultimate_and_gomoku_and_fixes_their_rules() {
         let mut choices = Choices::default();
         let mut seen = Vec::new();
-        for _ in 0..3 {
+        for _ in 0..4 {
             seen.push((choices.value(Row::Game).unwrap(), choices.variant()));
             choices.step(Row::Game, true);
         }
-        assert_eq!(choices, Choices::default(), "three steps come round");
+        assert_eq!(choices, Choices::default(), "four steps come round");
         let names: Vec<&str> = seen.iter().map(|(name, _)| name.as_str()).collect();
-        assert_eq!(names, ["◂ classic ▸", "◂ Ultimate ▸", "◂ Gomoku ▸"]);
+        assert_eq!(
+            names,
+            [
+                "◂ classic ▸",
+                "◂ Ultimate ▸",
+                "◂ Gomoku ▸",
+                "◂ Gomoku, exactly five ▸"
+            ]
+        );
         let variants: Vec<Variant> = seen.iter().map(|&(_, v)| v).collect();
         assert_eq!(
             variants,
             [
                 Variant::Classic(Rules::CLASSIC),
                 Variant::Ultimate,
-                Variant::GOMOKU
+                Variant::GOMOKU,
+                Variant::GOMOKU_EXACT
             ]
         );
         choices.step(Row::Game, false);
-        assert_eq!(choices.variant(), Variant::GOMOKU, "down from classic");
+        assert_eq!(
+            choices.variant(),
+            Variant::GOMOKU_EXACT,
+            "down from classic"
+        );
         assert!(choices.inactive(Row::Size) && choices.inactive(Row::Misere));
         let size = choices.size;
         choices.step(Row::Size, true);
@@ -740,7 +753,10 @@ mod tests {
         }
         assert_eq!(
             classic.variant(),
-            Variant::Gomoku(8),
+            Variant::Gomoku {
+                size: 8,
+                exact: false
+            },
             "the size row goes on past 7"
         );
         assert!(classic.inactive(Row::InARow) && classic.inactive(Row::Misere));

@@ -7,7 +7,10 @@ use crate::position::{Member, Move, MoveError, ParsePositionError, Position, Var
 
 impl Member for Gomoku {
     fn variant(&self) -> Variant {
-        Variant::Gomoku(self.size())
+        Variant::Gomoku {
+            size: self.size(),
+            exact: self.is_exact(),
+        }
     }
 
     fn within(position: &Position) -> Option<&Gomoku> {
