@@ -814,6 +814,23 @@ mod tests {
     }
 
     #[test]
+    fn the_game_chosen_is_the_game_started() {
+        let mut m = menu();
+        let done = keys(
+            &mut m,
+            &[Key::Char('5'), Key::Left, Key::Char('1'), Key::Enter],
+        );
+        assert_eq!(
+            done,
+            Outcome::Done(Start::Play(
+                Variant::GOMOKU_EXACT,
+                Player::Human,
+                Player::HARD
+            ))
+        );
+    }
+
+    #[test]
     fn digits_highlight_rows_and_arrows_change_values() {
         let mut m = menu();
         keys(&mut m, &[Key::Char('6'), Key::Right, Key::Right]);
