@@ -27,7 +27,7 @@ use tictactoe::rating::{self, Pairing};
 #[derive(Parser)]
 #[command(about = "Plays the AI levels against each other and anchors, and rates them")]
 struct Args {
-    /// The boards: 3 to 7 for classic N×N boards (default k), u for Ultimate, g for Gomoku.
+    /// The boards: 3 to 7 for classic N×N boards (default k), u for Ultimate, g for Gomoku, ge for Gomoku with exactly five.
     #[arg(long, value_delimiter = ',', default_value = "3,5,7,u")]
     boards: Vec<String>,
     /// Games per pairing (rounded up to an even number).
@@ -198,6 +198,9 @@ fn variant_of(name: &str) -> Result<Variant, String> {
     }
     if name.eq_ignore_ascii_case("g") {
         return Ok(Variant::GOMOKU);
+    }
+    if name.eq_ignore_ascii_case("ge") {
+        return Ok(Variant::GOMOKU_EXACT);
     }
     let size: u8 = name.parse().map_err(|_| format!("{name}: not a board"))?;
     let rules = Rules::new(size, Rules::default_k(size), false).map_err(|e| e.to_string())?;
