@@ -192,14 +192,6 @@ fn typed(
     })
 }
 
-/// `text` with its first letter in upper case, to start a sentence.
-fn sentence(text: &str) -> String {
-    let mut chars = text.chars();
-    chars.next().map_or_else(String::new, |first| {
-        first.to_uppercase().chain(chars).collect()
-    })
-}
-
 fn hint(game: &Game, brain: &mut Brain, out: &mut dyn Write, on: bool) -> io::Result<()> {
     if !on {
         return writeln!(out, "Hints are off in your settings (hints = false).");

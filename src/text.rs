@@ -57,6 +57,19 @@ pub fn cut(text: &str, limit: usize) -> String {
         .collect()
 }
 
+/// `text` with its first letter in upper case, to start a sentence; unless its first word is
+/// not a plain word (a cell typed as `k17`, a quoted input), which stays as it was written.
+pub fn sentence(text: &str) -> String {
+    let first_word = text.split_whitespace().next().unwrap_or_default();
+    if !first_word.chars().all(char::is_alphabetic) {
+        return text.to_string();
+    }
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |first| {
+        first.to_uppercase().chain(chars).collect()
+    })
+}
+
 /// Input quoted in a message about it: trimmed, made printable and cut to 24 characters.
 pub fn quoted(input: &str) -> String {
     cut(&printable(input.trim()), 25)
@@ -78,6 +91,17 @@ pub fn grouped(n: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_sentence_starts_with_a_capital_unless_it_starts_with_typed_text() {
+        assert_eq!(sentence("cell k17 is taken"), "Cell k17 is taken");
+        assert_eq!(
+            sentence("k17 is not on the board"),
+            "k17 is not on the board"
+        );
+        assert_eq!(sentence("'zz' is not a cell"), "'zz' is not a cell");
+        assert_eq!(sentence(""), "");
+    }
 
     #[test]
     fn bidirectional_and_other_format_controls_are_replaced() {

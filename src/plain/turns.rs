@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 
-use super::{Ending, Options, Typed, finish, hint, prompt, quit, sentence, show, typed};
+use super::{Ending, Options, Typed, finish, hint, prompt, quit, show, typed};
 use crate::driver::{Driver, Refused};
 use crate::game::TYPE_AHEAD;
 use crate::line;
@@ -20,6 +20,7 @@ use crate::net::link::LinkEvent;
 use crate::net::session::{Connection, NetEvent};
 use crate::player::Brain;
 use crate::position::Move;
+use crate::text::sentence;
 
 /// What the plain game waits for.
 #[derive(Debug)]

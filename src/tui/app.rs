@@ -13,6 +13,7 @@ use crate::position::Move;
 use crate::record::Record;
 use crate::report::review::Judgement;
 use crate::search::Value;
+use crate::text::sentence;
 use crate::tui::input::Action;
 use crate::tui::layout;
 use crate::tui::worker::{Job, Reply};
@@ -593,14 +594,6 @@ const FINAL: &str = "The game is over and its result counts: no undo (n starts a
 
 /// What the message line offers once a game is over.
 const AFTER_GAME: &str = "n, Enter or Space: new round";
-
-/// `text` with its first letter in upper case, to start a sentence.
-fn sentence(text: &str) -> String {
-    let mut chars = text.chars();
-    chars.next().map_or_else(String::new, |first| {
-        first.to_uppercase().chain(chars).collect()
-    })
-}
 
 #[cfg(test)]
 mod tests {

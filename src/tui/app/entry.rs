@@ -6,9 +6,10 @@ use crate::driver::{Refused, Sent};
 use crate::keypad::Digit;
 use crate::player::Player;
 use crate::position::{Move, Position};
+use crate::text::sentence;
 use crate::tui::input::Direction;
 
-use super::{App, Mode, sentence};
+use super::{App, Mode};
 
 impl App {
     /// A digit: a cell of 3×3; in Ultimate the cell when a board is chosen or sent to,

@@ -1,0 +1,188 @@
+//! A small Gomocup (piskvork) manager: plays two brains that speak the protocol on their
+//! standard input and output against each other on 15×15, refereed by our rules, and prints
+//! the first brain's score with a 95% Wilson interval:
+//!
+//! ```text
+//! cargo run --release --example gomocup_match -- \
+//!     --first "target/release/tictactoe engine --protocol gomocup --seed 1" \
+//!     --second "/path/to/another/tictactoe engine --protocol gomocup --seed 1" --games 100
+//! ```
+//!
+//! Each game starts from two stones drawn near the centre from `--seed`, and each opening is
+//! played twice, each brain moving first once. Every move the brain to move gets the whole
+//! position (`BOARD` … `DONE`) and answers `x,y`; `INFO timeout_turn` gives it `--think`
+//! milliseconds, and `INFO rule 1` asks for exactly five with `--exact`. A brain that answers
+//! an illegal move, or nothing, loses that game.
+
+use std::fmt::Write as _;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+
+use clap::Parser;
+use tictactoe::board::{Cell, Mark};
+use tictactoe::gomoku::{self, Gomoku};
+use tictactoe::rating;
+
+#[derive(Parser)]
+#[command(about = "Plays two Gomocup brains against each other on 15×15")]
+struct Args {
+    /// The first brain's command line (split on spaces).
+    #[arg(long)]
+    first: String,
+    /// The second brain's command line.
+    #[arg(long)]
+    second: String,
+    /// Games, in pairs (rounded up to an even number).
+    #[arg(long, default_value_t = 20)]
+    games: u32,
+    /// Milliseconds each move may take (`INFO timeout_turn`).
+    #[arg(long, default_value_t = 100)]
+    think: u64,
+    /// Exactly five in a row wins (`INFO rule 1`); five or more otherwise.
+    #[arg(long)]
+    exact: bool,
+    /// Seed of the openings.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+/// A brain's process, spoken to one line at a time.
+struct Brain {
+    child: Child,
+    input: ChildStdin,
+    output: BufReader<ChildStdout>,
+}
+
+impl Brain {
+    fn start(command: &str) -> Brain {
+        let mut words = command.split_whitespace();
+        let program = words.next().expect("a command");
+        let mut child = Command::new(program)
+            .args(words)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| panic!("{command}: {e}"));
+        let input = child.stdin.take().expect("piped");
+        let output = BufReader::new(child.stdout.take().expect("piped"));
+        Brain {
+            child,
+            input,
+            output,
+        }
+    }
+
+    fn send(&mut self, text: &str) {
+        self.input
+            .write_all(text.as_bytes())
+            .expect("the brain reads");
+        self.input.flush().expect("the brain reads");
+    }
+
+    /// The next answer, skipping `MESSAGE` and `DEBUG` lines; `None` once the brain is gone.
+    fn answer(&mut self) -> Option<String> {
+        loop {
+            let mut line = String::new();
+            if self.output.read_line(&mut line).ok()? == 0 {
+                return None;
+            }
+            let line = line.trim();
+            if !line.starts_with("MESSAGE") && !line.starts_with("DEBUG") {
+                return Some(line.to_string());
+            }
+        }
+    }
+
+    /// A new game: `START 15` and the rules.
+    fn new_game(&mut self, args: &Args) {
+        self.send(&format!("START {}\n", gomoku::SIZE));
+        assert_eq!(self.answer().as_deref(), Some("OK"), "START answered");
+        let rule = u8::from(args.exact);
+        self.send(&format!(
+            "INFO timeout_turn {}\nINFO rule {rule}\n",
+            args.think
+        ));
+    }
+
+    /// The brain's move in `board`, where its stones are `mine`'s.
+    fn choose(&mut self, board: &Gomoku, mine: Mark) -> Option<Cell> {
+        let n = board.size();
+        let mut text = String::from("BOARD\n");
+        for cell in board.cells() {
+            if let Some(mark) = board.mark_at(cell) {
+                let (x, y) = (cell.col(), n - 1 - cell.row());
+                let field = if mark == mine { 1 } else { 2 };
+                let _ = writeln!(text, "{x},{y},{field}");
+            }
+        }
+        text.push_str("DONE\n");
+        self.send(&text);
+        let answer = self.answer()?;
+        let (x, y) = answer.split_once(',')?;
+        let (x, y): (u8, u8) = (x.trim().parse().ok()?, y.trim().parse().ok()?);
+        board.cell_at(n.checked_sub(1)?.checked_sub(y)?, x)
+    }
+}
+
+impl Drop for Brain {
+    fn drop(&mut self) {
+        self.send("END\n");
+        let _ = self.child.wait();
+    }
+}
+
+/// Two different stones near the centre, from `rng`.
+fn opening(rng: &mut fastrand::Rng, exact: bool) -> Gomoku {
+    let mut board = Gomoku::with_rules(gomoku::SIZE, exact).expect("15×15");
+    while board.stones() < 2 {
+        let cell = board
+            .cell_at(rng.u8(5..10), rng.u8(5..10))
+            .expect("on the board");
+        let _ = board.play(cell);
+    }
+    board
+}
+
+/// Plays one game from `board`; the first brain plays X when `first_is_x`. Its score.
+fn game(brains: &mut [Brain; 2], mut board: Gomoku, first_is_x: bool, args: &Args) -> f64 {
+    for brain in brains.iter_mut() {
+        brain.new_game(args);
+    }
+    let index = |mark: Mark| usize::from((mark == Mark::X) != first_is_x);
+    while !board.is_over() {
+        let mark = board.to_move();
+        let brain = &mut brains[index(mark)];
+        let legal = brain
+            .choose(&board, mark)
+            .filter(|&c| board.play(c).is_ok());
+        if legal.is_none() {
+            eprintln!("brain {} made no legal move in\n{board}", index(mark) + 1);
+            return if index(mark) == 0 { 0.0 } else { 1.0 };
+        }
+    }
+    match board.winner() {
+        Some(mark) if index(mark) == 0 => 1.0,
+        Some(_) => 0.0,
+        None => 0.5,
+    }
+}
+
+fn main() {
+    let args = Args::parse();
+    let mut brains = [Brain::start(&args.first), Brain::start(&args.second)];
+    let mut rng = fastrand::Rng::with_seed(args.seed);
+    let (mut score, mut played) = (0.0, 0u32);
+    for _ in 0..args.games.div_ceil(2) {
+        let start = opening(&mut rng, args.exact);
+        for first_is_x in [true, false] {
+            score += game(&mut brains, start, first_is_x, &args);
+            played += 1;
+        }
+        let n = f64::from(played);
+        let (low, high) = rating::wilson(score / n, n);
+        println!(
+            "after {played} games: the first brain scored {score} ({:.3}, 95% {low:.3}-{high:.3})",
+            score / n
+        );
+    }
+}
