@@ -4,8 +4,8 @@
 //!
 //! ```text
 //! cargo run --release --example gomocup_match -- \
-//!     --first "target/release/tictactoe engine --protocol gomocup --seed 1" \
-//!     --second "/path/to/another/tictactoe engine --protocol gomocup --seed 1" --games 100
+//!     --first "target/release/tictactoe --seed 1 engine --protocol gomocup" \
+//!     --second "/path/to/another/tictactoe --seed 1 engine --protocol gomocup" --games 100
 //! ```
 //!
 //! Each game starts from two stones drawn near the centre from `--seed`, and each opening is
