@@ -117,6 +117,13 @@ impl Threats {
         self.stones[p].is_none()
     }
 
+    /// The empty points, in board order.
+    pub fn empty_points(&self) -> Vec<usize> {
+        (0..self.size * self.size)
+            .filter(|&p| self.is_empty(p))
+            .collect()
+    }
+
     /// Stones on the board.
     pub fn placed(&self) -> usize {
         self.placed

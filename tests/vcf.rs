@@ -9,6 +9,7 @@ use tictactoe::board::{Cell, Mark};
 use tictactoe::gomoku::Gomoku;
 use tictactoe::player::{Brain, Player};
 use tictactoe::position::{Move, Position};
+use tictactoe::search::Value;
 
 /// The longest victory checked, in fours before the five.
 const FOURS: u32 = 11;
@@ -250,4 +251,31 @@ fn hard_stops_every_victory_by_fours_a_move_can_stop() {
         stopped >= 10,
         "{stopped} stopped, {unstoppable} that nothing stops"
     );
+}
+
+#[test]
+fn a_threat_hard_calls_a_proven_win_leaves_a_victory_by_fours_after_every_reply() {
+    let mut proven = 0;
+    for board in positions(9, 600) {
+        if shortest(&board, FOURS).is_some() {
+            continue; // a victory by fours: the tests above
+        }
+        let mut brain = Brain::new(Some(1)).with_think(Duration::from_secs(1));
+        let head = brain.analyze(&Position::Gomoku(board), true).head;
+        let Some((Value::Win(_), Move::Cell(threat))) = head else {
+            continue;
+        };
+        let mut after = board;
+        after.play(threat).unwrap();
+        for reply in after.legal_moves() {
+            let mut replied = after;
+            replied.play(reply).unwrap();
+            assert!(
+                !replied.is_over() && vcf(&replied, FOURS),
+                "hard called {threat} won, but {reply} leaves no victory by fours:\n{board}"
+            );
+        }
+        proven += 1;
+    }
+    assert!(proven >= 5, "{proven} threats proven won");
 }

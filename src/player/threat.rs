@@ -1,7 +1,8 @@
 //! Gomoku's engine: threats first, then the points' scores ([`crate::threats`]).
 //!
 //! `hard`, in order: makes five; finds a victory by continuous fours (a proof: `win in N`);
-//! blocks the opponent's five; makes a winning threat; where the opponent has a victory by
+//! blocks the opponent's five; makes a winning threat (proven where every reply on the board
+//! leaves it a victory by fours); where the opponent has a victory by
 //! fours or a winning threat, plays a point that leaves it neither (a move that lets a
 //! victory by fours through is proven lost); and otherwise plays the best-scored point.
 //! Levels 1 to 4 take a five they see, block one from level 2, find their own victories by
@@ -70,6 +71,33 @@ fn winning_threat(threats: &mut Threats, side: usize, positions: u32) -> Option<
         }
     }
     None
+}
+
+/// The plies to the five if `x`, a threat of `side`'s, is proven to win: after it the other
+/// side has no five to make, and every reply, anywhere on the board, leaves `side` a victory
+/// by fours (all found within `positions`). The count is the slowest reply's: `x`, the reply
+/// and that victory. `None` where one reply is not shown lost in time.
+fn proven_threat(threats: &mut Threats, x: usize, side: usize, positions: u32) -> Option<u32> {
+    let other = 1 - side;
+    threats.place(x, side);
+    let replies = threats.empty_points();
+    let mut budget = positions;
+    let mut longest = None;
+    if threats.fives(other).is_empty() && !replies.is_empty() {
+        longest = Some(0);
+        for r in replies {
+            threats.place(r, other);
+            let line = threats.shortest_vcf(side, FOURS, &mut budget);
+            threats.remove(r, other);
+            let Some(line) = line else {
+                longest = None;
+                break;
+            };
+            longest = longest.max(Some(line.len() as u32));
+        }
+    }
+    threats.remove(x, side);
+    longest.map(|plies| plies + 2)
 }
 
 /// Gomoku's engine: no state but its random numbers.
@@ -193,7 +221,9 @@ impl Threat {
         if reach.make_threats
             && let Some(x) = winning_threat(&mut threats, me, quick)
         {
-            return Some((threats.cell(x), Value::Estimate(EST_THREAT)));
+            let value = proven_threat(&mut threats, x, me, positions)
+                .map_or(Value::Estimate(EST_THREAT), Value::Win);
+            return Some((threats.cell(x), value));
         }
         // Where the opponent has no victory by fours nor a threat that wins, the best-scored
         // point will do. Where it has, each point is tried, best-scored first, until one
