@@ -17,19 +17,24 @@ const FOURS: u32 = 11;
 /// The four directions of a line: along a row, a column and the two diagonals.
 const DIRECTIONS: [(i32, i32); 4] = [(0, 1), (1, 0), (1, 1), (1, -1)];
 
-/// Whether a stone of `mark` on the empty `extra` would stand in five or more of `mark` in a
-/// row, counted point by point.
+/// Whether a stone of `mark` on the empty `extra` would stand in a winning line of `mark`'s:
+/// five or more in a row, or with the exact rule exactly five, counted point by point.
 fn five_through(board: &Gomoku, mark: Mark, extra: Cell) -> bool {
     let n = i32::from(board.size());
     let (row, col) = (i32::from(extra.row()), i32::from(extra.col()));
     let holds = |r: i32, c: i32| {
-        (r, c) == (row, col)
-            || (0..n).contains(&r)
-                && (0..n).contains(&c)
-                && board.mark_at(board.cell_at(r as u8, c as u8).unwrap()) == Some(mark)
+        (0..n).contains(&r)
+            && (0..n).contains(&c)
+            && board.mark_at(board.cell_at(r as u8, c as u8).unwrap()) == Some(mark)
+    };
+    let beyond = |dr: i32, dc: i32| {
+        (1..)
+            .take_while(|&i| holds(row + i * dr, col + i * dc))
+            .count()
     };
     DIRECTIONS.iter().any(|&(dr, dc)| {
-        (-4..=0).any(|start| (start..start + 5).all(|i| holds(row + i * dr, col + i * dc)))
+        let run = 1 + beyond(dr, dc) + beyond(-dr, -dc);
+        if board.is_exact() { run == 5 } else { run >= 5 }
     })
 }
 
@@ -169,8 +174,27 @@ fn shortest(board: &Gomoku, most: u32) -> Option<u32> {
 
 #[test]
 fn hard_plays_every_victory_by_fours_of_up_to_eleven_that_the_rules_find() {
+    let lengths = every_victory_played(positions(5, 300));
+    assert!(
+        lengths.len() >= 20 && lengths.iter().any(|&n| n >= 2),
+        "victories of one and more fours: {lengths:?}"
+    );
+}
+
+#[test]
+fn with_exactly_five_hard_plays_every_victory_by_fours_the_rules_find() {
+    let exact = positions(6, 300)
+        .into_iter()
+        .filter_map(|board| board.played_exactly(true).ok());
+    let lengths = every_victory_played(exact.collect());
+    assert!(lengths.len() >= 20, "victories: {lengths:?}");
+}
+
+/// Checks that `hard` plays into every victory of up to eleven fours in `boards`: their
+/// lengths, in fours.
+fn every_victory_played(boards: Vec<Gomoku>) -> Vec<u32> {
     let mut lengths = Vec::new();
-    for board in positions(5, 300) {
+    for board in boards {
         let Some(n) = shortest(&board, FOURS) else {
             continue;
         };
@@ -181,10 +205,7 @@ fn hard_plays_every_victory_by_fours_of_up_to_eleven_that_the_rules_find() {
         );
         lengths.push(n);
     }
-    assert!(
-        lengths.len() >= 20 && lengths.iter().any(|&n| n >= 2),
-        "victories of one and more fours: {lengths:?}"
-    );
+    lengths
 }
 
 #[test]
