@@ -28,7 +28,7 @@ fn five_through(board: &Gomoku, mark: Mark, extra: Cell) -> bool {
             && board.mark_at(board.cell_at(r as u8, c as u8).unwrap()) == Some(mark)
     };
     let beyond = |dr: i32, dc: i32| {
-        (1..)
+        (1..n)
             .take_while(|&i| holds(row + i * dr, col + i * dc))
             .count()
     };
