@@ -197,9 +197,24 @@ fn hint(game: &Game, brain: &mut Brain, out: &mut dyn Write, on: bool) -> io::Re
         return writeln!(out, "Hints are off in your settings (hints = false).");
     }
     let position = game.position();
-    let report = analyze::Report::from_moves(position, brain.hint(position));
-    write!(out, "Hint:\n{}", analyze::text(&report))
+    let mut moves = brain.hint(position);
+    // On a big board the best few points, not the whole board: best first, then board order.
+    let left_out = moves.len().saturating_sub(HINT_MOVES);
+    if left_out > 0 {
+        moves.sort_by_key(|&(mv, value)| (std::cmp::Reverse(value), position.reading_key(mv)));
+        moves.truncate(HINT_MOVES);
+    }
+    let report = analyze::Report::from_moves(position, moves);
+    write!(out, "Hint:\n{}", analyze::text(&report))?;
+    if left_out > 0 {
+        let noun = position.variant().move_noun();
+        writeln!(out, "  ({left_out} more {noun}s, none better)")?;
+    }
+    Ok(())
 }
+
+/// The most moves a hint lists, the best: every move of 3×3, the best few of a bigger board.
+const HINT_MOVES: usize = 12;
 
 /// The end of a game: the result line, the record and, if asked for, the review.
 fn finish(game: &Game, brain: &mut Brain, out: &mut dyn Write, options: Options) -> io::Result<()> {

@@ -88,6 +88,34 @@ fn with_exact_six_in_a_row_wins_nothing_and_five_then_wins() {
 }
 
 #[test]
+fn a_plain_hint_lists_the_best_twelve_points_and_counts_the_rest() {
+    let mut game = spawn(&["--plain", "--gomoku", "-o", "human", "--no-history"]);
+    game.send("h8\nh\nq\n");
+    assert!(game.wait_exit().success(), "{}", game.output());
+    let output = game.output();
+    let hint: Vec<&str> = output
+        .lines()
+        .skip_while(|l| !l.ends_with("Hint:"))
+        .skip(2)
+        .take_while(|l| !l.trim_start().starts_with("best:"))
+        .collect();
+    assert_eq!(hint.len(), 12, "{output}");
+    let more = output
+        .lines()
+        .find(|l| l.contains("more cells, none better"))
+        .unwrap_or_else(|| panic!("the rest counted: {output}"));
+    let n: usize = more
+        .trim()
+        .trim_start_matches('(')
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(n > 0, "{more}");
+}
+
+#[test]
 fn bad_cells_are_refused_with_the_boards_names_and_nothing_is_played() {
     let mut game = spawn(&["--plain", "--gomoku", "-o", "human", "--no-history"]);
     game.send("p1\na16\n5\nh8\nh8\nq\n");
