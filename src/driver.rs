@@ -251,11 +251,6 @@ impl Driver {
         let net = self.net.as_mut()?;
         Some(net.ask_rematch(&self.session))
     }
-
-    /// The player of `side` replaced from the next round on (a level chosen).
-    pub fn replace(&mut self, side: Side, player: Player) {
-        self.session.replace(side, player);
-    }
 }
 
 #[cfg(test)]

@@ -198,7 +198,7 @@ fn hint(game: &Game, brain: &mut Brain, out: &mut dyn Write, on: bool) -> io::Re
     }
     let position = game.position();
     let mut moves = brain.hint(position);
-    // On a big board the best few points, not the whole board: best first, then board order.
+    // On a big board the best few points, not the whole board (printed in board order).
     let left_out = moves.len().saturating_sub(HINT_MOVES);
     if left_out > 0 {
         moves.sort_by_key(|&(mv, value)| (std::cmp::Reverse(value), position.reading_key(mv)));

@@ -88,7 +88,7 @@ fn with_exact_six_in_a_row_wins_nothing_and_five_then_wins() {
 }
 
 #[test]
-fn a_plain_hint_lists_the_best_twelve_points_and_counts_the_rest() {
+fn a_plain_hint_lists_twelve_points_and_counts_the_rest() {
     let mut game = spawn(&["--plain", "--gomoku", "-o", "human", "--no-history"]);
     game.send("h8\nh\nq\n");
     assert!(game.wait_exit().success(), "{}", game.output());

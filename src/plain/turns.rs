@@ -217,10 +217,6 @@ impl<'a> Turns<'a> {
 
     /// A stop signal that has arrived, if one has: what else arrived waits its turn.
     fn stop_arrived(&mut self) -> Option<i32> {
-        if let Some(Input::Stop(signal)) = self.pending.iter().find(|i| matches!(i, Input::Stop(_)))
-        {
-            return Some(*signal);
-        }
         loop {
             match self.events.try_recv() {
                 Ok(Input::Stop(signal)) => return Some(signal),
