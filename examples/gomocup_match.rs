@@ -133,7 +133,7 @@ impl Drop for Brain {
 
 /// Two different stones near the centre, from `rng`.
 fn opening(rng: &mut fastrand::Rng, exact: bool) -> Gomoku {
-    let mut board = Gomoku::with_rules(gomoku::SIZE, exact).expect("15×15");
+    let mut board = Gomoku::with_rules(gomoku::SIZE, gomoku::FIVE, exact).expect("15×15");
     while board.stones() < 2 {
         let cell = board
             .cell_at(rng.u8(5..10), rng.u8(5..10))

@@ -145,10 +145,9 @@ pub enum RulesError {
         k: u8,
         size: u8,
     },
-    /// A board from 8×8 up with another line than five, or misère: those boards are played
-    /// as Gomoku, five in a row.
-    FiveInARow(u8),
-    /// `--exact` for a game that is not five in a row.
+    /// Misère on a board from 8×8 up: those boards are played with Gomoku's rules.
+    Misere(u8),
+    /// `--exact` for a game not played with Gomoku's rules.
     ExactFive,
 }
 
@@ -158,16 +157,16 @@ impl fmt::Display for RulesError {
             RulesError::Size(n) => {
                 write!(
                     f,
-                    "board size {n} is not supported: use {MIN_SIZE} to {MAX_SIZE}, or 8 to 15 for five in a row"
+                    "board size {n} is not supported: use {MIN_SIZE} to 15 (from 8×8 up with Gomoku's rules)"
                 )
             }
             RulesError::ExactFive => write!(
                 f,
-                "--exact is a rule of five in a row: give --gomoku or a board from 8×8 up"
+                "--exact is a rule of Gomoku's boards: give --gomoku or a board from 8×8 up"
             ),
-            RulesError::FiveInARow(n) => write!(
+            RulesError::Misere(n) => write!(
                 f,
-                "a {n}×{n} board is played five in a row, not misère: drop --k and --misere"
+                "misère is played on boards up to {MAX_SIZE}×{MAX_SIZE}, not on {n}×{n}: drop --misere"
             ),
             RulesError::K { k, size } => {
                 write!(

@@ -6,7 +6,7 @@ use std::io::{self, Write};
 use std::net::IpAddr;
 use std::time::Duration;
 
-use crate::board::{MAX_SIZE, MIN_SIZE, RulesError};
+use crate::board::{MIN_SIZE, RulesError};
 use crate::explain::Algorithm;
 use crate::levels::Level;
 use crate::net::join::DEFAULT_PORT;
@@ -75,14 +75,16 @@ pub struct Cli {
     #[arg(long, value_name = "MS")]
     pub delay: Option<u64>,
 
-    /// Board side, 3 to 15: up to 7 the classic game with --k in a row, from 8 five in a row
-    /// with Gomoku's rules (for `analyze`, boards must have this size)
+    /// Board side, 3 to 15: up to 7 the classic game with --k in a row, from 8 Gomoku's
+    /// rules, five in a row unless --k says otherwise (for `analyze`, boards must have this
+    /// size)
     #[arg(long, value_name = "N", global = true, value_parser = clap::value_parser!(u8).range(i64::from(MIN_SIZE)..=i64::from(crate::gomoku::SIZE)))]
     pub size: Option<u8>,
 
     /// Marks in a row that complete a line, 3 to the board side [default: the shortest line
-    /// that still gives a drawn game: 3 on 3×3, 4 on 4×4 and 5×5, 5 on 6×6 and 7×7]
-    #[arg(long, value_name = "K", global = true, value_parser = clap::value_parser!(u8).range(3..=i64::from(MAX_SIZE)))]
+    /// that still gives a drawn game: 3 on 3×3, 4 on 4×4 and 5×5, 5 on 6×6 and 7×7; 5 from
+    /// 8×8 up]
+    #[arg(long, value_name = "K", global = true, value_parser = clap::value_parser!(u8).range(3..=i64::from(crate::gomoku::SIZE)))]
     pub k: Option<u8>,
 
     /// Misère rules: whoever completes a line loses. One side can always mirror the other
@@ -98,9 +100,9 @@ pub struct Cli {
     /// Gomoku: five in a row on a 15×15 board (six or more count too); moves are h8, o15
     #[arg(long, global = true, conflicts_with_all = ["size", "k", "misere", "ultimate"])]
     pub gomoku: bool,
-    /// Five in a row with exactly five winning: six or more in a row (an overline) win
+    /// Exactly five in a row wins (or exactly --k): a longer line (an overline) wins
     /// nothing. With --gomoku or a board from 8×8 up
-    #[arg(long, global = true, conflicts_with_all = ["k", "misere", "ultimate"])]
+    #[arg(long, global = true, conflicts_with_all = ["misere", "ultimate"])]
     pub exact: bool,
 
     /// Milliseconds of search for each `hard` move, each `analyze` board and each `review`
@@ -919,6 +921,7 @@ mod tests {
         let variant = |args: &[&str]| Cli::try_parse_from(args).unwrap().variant();
         let eight = Variant::Gomoku {
             size: 8,
+            k: 5,
             exact: false,
         };
         assert_eq!(variant(&["t", "--size", "8"]), Ok(eight));
@@ -936,12 +939,20 @@ mod tests {
         );
         assert_eq!(variant(&["t", "--size", "15"]), Ok(Variant::GOMOKU));
         assert_eq!(
-            variant(&["t", "--size", "9", "--k", "4"]),
-            Err(RulesError::FiveInARow(9))
+            variant(&["t", "--size", "9", "--k", "4", "--exact"]),
+            Ok(Variant::Gomoku {
+                size: 9,
+                k: 4,
+                exact: true
+            })
+        );
+        assert_eq!(
+            variant(&["t", "--size", "9", "--k", "10"]),
+            Err(RulesError::K { k: 10, size: 9 })
         );
         assert_eq!(
             variant(&["t", "--size", "9", "--misere"]),
-            Err(RulesError::FiveInARow(9))
+            Err(RulesError::Misere(9))
         );
         let cli = Cli::try_parse_from(["t", "analyze", "--size", "4", "--misere", "-"]).unwrap();
         assert_eq!(

@@ -1,12 +1,13 @@
-//! Gomoku: five in a row wins, on the standard 15×15 board or any from 8×8 up; freestyle
-//! (five or more) by default, or *exactly five*, where a line of six or more wins nothing.
-//! The rules only: stones, whose turn it is, the outcome and the text notation.
+//! Gomoku: five in a row wins, on the standard 15×15 board or any from 8×8 up, and the same
+//! game with another line, k in a row for k from 3 to the board's side; freestyle (k or more)
+//! by default, or *exactly k*, where a longer line (an overline) wins nothing. The rules only:
+//! stones, whose turn it is, the outcome and the text notation.
 //!
 //! Cells are named as on the classic boards larger than 3×3 ([`crate::board::Cell`]): a column
 //! letter (`a`–`o` on 15×15) and a row number counted from the bottom, so `h8` is the centre
 //! of 15×15. A position is two bitboards of up to 225 bits, four `u64`s each, bit
 //! `row * side + col`; whose turn it is follows from the counts of stones, X (black) first. A game ends the moment a
-//! move makes a line of five or more, so the winner is found from the last move alone and
+//! move makes a winning line, so the winner is found from the last move alone and
 //! kept, not searched for.
 
 use std::fmt;
@@ -18,8 +19,8 @@ use crate::board::{self, Cell, CellError, Mark, MoveError, Squares};
 pub const SIZE: u8 = 15;
 /// The smallest board played with five in a row (smaller ones are the classic boards').
 pub const MIN_SIZE: u8 = 8;
-/// Stones in a row that win (or more).
-pub const FIVE: usize = 5;
+/// Stones in a row that win (or more), unless the game says another number.
+pub const FIVE: u8 = 5;
 /// The four directions of a line, as (column, row) steps; each is also walked backwards.
 const DIRECTIONS: [(i8, i8); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
 
@@ -32,9 +33,11 @@ pub struct Gomoku {
     stones: [[u64; 4]; 2],
     /// Stones on the board.
     placed: u8,
-    /// Who made five, which ended the game.
+    /// Who made a winning line, which ended the game.
     winner: Option<Mark>,
-    /// Only exactly five in a row wins: six or more (an overline) does not.
+    /// Stones in a row that win: five, or 3 to the side.
+    k: u8,
+    /// Only exactly `k` in a row wins: more (an overline) does not.
     exact: bool,
 }
 
@@ -72,6 +75,7 @@ impl Gomoku {
             stones: [[0; 4]; 2],
             placed: 0,
             winner: None,
+            k: FIVE,
             exact: false,
         }
     }
@@ -96,12 +100,12 @@ impl Gomoku {
         })
     }
 
-    /// The empty board of side `size` (8 to 15) played with exactly five in a row (`exact`)
-    /// or five or more.
-    pub const fn with_rules(size: u8, exact: bool) -> Option<Gomoku> {
+    /// The empty board of side `size` (8 to 15) played with `k` in a row (3 to `size`),
+    /// exactly `k` (`exact`) or `k` or more.
+    pub const fn with_rules(size: u8, k: u8, exact: bool) -> Option<Gomoku> {
         match Gomoku::with_size(size) {
-            Some(board) => Some(Gomoku { exact, ..board }),
-            None => None,
+            Some(board) if k >= 3 && k <= size => Some(Gomoku { k, exact, ..board }),
+            _ => None,
         }
     }
 
@@ -110,20 +114,30 @@ impl Gomoku {
         self.size
     }
 
-    /// Whether only exactly five in a row wins.
+    /// Stones in a row that win.
+    pub const fn k(&self) -> u8 {
+        self.k
+    }
+
+    /// Whether only exactly `k` in a row wins.
     pub const fn is_exact(&self) -> bool {
         self.exact
     }
 
-    /// This position played with exactly five in a row (`exact`) or five or more: the
-    /// winner found again, and refused if no game by those rules reaches it.
-    pub fn played_exactly(self, exact: bool) -> Result<Gomoku, ParseGomokuError> {
-        validated(Gomoku { exact, ..self })
+    /// This position played with `k` in a row, exactly (`exact`) or `k` or more: the winner
+    /// found again, and refused if `k` does not fit the board or no game by those rules
+    /// reaches it.
+    pub fn played_with(self, k: u8, exact: bool) -> Result<Gomoku, ParseGomokuError> {
+        if !(3..=self.size).contains(&k) {
+            return Err(ParseGomokuError::Line { k, size: self.size });
+        }
+        validated(Gomoku { k, exact, ..self })
     }
 
     /// Whether `len` stones in a row win.
     const fn wins(&self, len: usize) -> bool {
-        if self.exact { len == FIVE } else { len >= FIVE }
+        let k = self.k as usize;
+        if self.exact { len == k } else { len >= k }
     }
 
     /// The points of the board.
@@ -213,7 +227,7 @@ impl Gomoku {
     }
 
     /// Places a stone for the side to move on the empty cell `index` of a game in progress,
-    /// and ends the game if it makes five.
+    /// and ends the game if it makes a winning line.
     fn place(&mut self, index: usize) {
         let mover = self.to_move();
         self.stones[side(mover)][index / 64] |= 1 << (index % 64);
@@ -253,8 +267,8 @@ impl Gomoku {
         }
     }
 
-    /// The longest line of `mark`'s stones through `index` that wins (five or more, or
-    /// exactly five): its cells in index order.
+    /// The longest line of `mark`'s stones through `index` that wins (`k` or more, or
+    /// exactly `k`): its cells in index order.
     fn line_through(&self, index: usize, mark: Mark) -> Option<Vec<usize>> {
         let run = DIRECTIONS
             .iter()
@@ -268,7 +282,7 @@ impl Gomoku {
         Some(cells)
     }
 
-    /// The line of five or more that won the game, in index order, if it is won.
+    /// The line that won the game, in index order, if it is won.
     pub fn won_line(&self) -> Option<Vec<Cell>> {
         let winner = self.winner?;
         (0..self.points())
@@ -336,8 +350,13 @@ pub enum ParseGomokuError {
         x: u32,
         o: u32,
     },
-    /// Both sides have five, or the side with five moved again after it.
+    /// Both sides have a winning line, or the side with one moved again after it.
     PlayedAfterEnd,
+    /// A line that does not fit the board: `k` outside 3 to `size`.
+    Line {
+        k: u8,
+        size: u8,
+    },
 }
 
 impl fmt::Display for ParseGomokuError {
@@ -361,8 +380,11 @@ impl fmt::Display for ParseGomokuError {
             ),
             ParseGomokuError::PlayedAfterEnd => write!(
                 f,
-                "the game ended at five in a row, but stones were played after it"
+                "the game ended with a winning line, but stones were played after it"
             ),
+            ParseGomokuError::Line { k, size } => {
+                write!(f, "{}", crate::board::RulesError::K { k: *k, size: *size })
+            }
         }
     }
 }
@@ -372,8 +394,10 @@ impl std::error::Error for ParseGomokuError {}
 impl FromStr for Gomoku {
     type Err = ParseGomokuError;
 
-    /// Parses the notation ([`Gomoku`]'s `Display`), checking that the stones could arise in
-    /// a game: the counts, and at most one move's worth of fives, made by the last mover.
+    /// Parses the notation ([`Gomoku`]'s `Display`) as five in a row (see
+    /// [`Gomoku::played_with`] for other rules), checking that the stones could arise in a
+    /// game: the counts, and at most one move's worth of winning lines, made by the last
+    /// mover.
     fn from_str(s: &str) -> Result<Gomoku, ParseGomokuError> {
         let rows: Vec<&str> = s.trim().split('/').collect();
         let n = rows.len();
@@ -421,21 +445,22 @@ fn validated(position: Gomoku) -> Result<Gomoku, ParseGomokuError> {
         ..position
     };
     let points = position.points();
-    let has_five = |p: &Gomoku, mark: Mark| {
+    let has_line = |p: &Gomoku, mark: Mark| {
         (0..points).any(|i| p.stone(i) == Some(mark) && p.line_through(i, mark).is_some())
     };
     let last = position.to_move().other();
-    if has_five(&position, last.other()) {
+    if has_line(&position, last.other()) {
         return Err(ParseGomokuError::PlayedAfterEnd);
     }
-    if has_five(&position, last) {
-        // One stone of the last mover must have made every five: without it, none is left.
+    if has_line(&position, last) {
+        // One stone of the last mover must have made every winning line: without it, none
+        // is left.
         let ended_by_one = (0..points)
             .filter(|&i| position.stone(i) == Some(last))
             .any(|i| {
                 let mut before = position;
                 before.stones[side(last)][i / 64] &= !(1 << (i % 64));
-                !has_five(&before, last)
+                !has_line(&before, last)
             });
         if !ended_by_one {
             return Err(ParseGomokuError::PlayedAfterEnd);
@@ -507,7 +532,7 @@ mod tests {
     #[test]
     fn with_exactly_five_six_in_a_row_wins_nothing_and_five_still_wins() {
         let exact = |moves: &[&str]| {
-            let mut position = Gomoku::with_rules(SIZE, true).unwrap();
+            let mut position = Gomoku::with_rules(SIZE, FIVE, true).unwrap();
             for text in moves {
                 position.play(position.parse_cell(text).unwrap()).unwrap();
             }
@@ -520,7 +545,7 @@ mod tests {
         assert_eq!(overline.winner(), None, "six in a row");
         assert!(!overline.is_over());
         assert_eq!(
-            play(&six).played_exactly(true),
+            play(&six).played_with(FIVE, true),
             Ok(overline),
             "the same stones read by the exact rule: no winner"
         );
@@ -530,6 +555,37 @@ mod tests {
         assert_eq!(
             five.to_string(),
             play(&["a1", "a5", "b1", "b5", "c1", "c7", "d1", "e5", "e1"]).to_string()
+        );
+    }
+
+    #[test]
+    fn with_four_in_a_row_four_wins_and_three_does_not_exactly_or_not() {
+        for exact in [false, true] {
+            let mut position = Gomoku::with_rules(9, 4, exact).unwrap();
+            for (i, text) in ["c3", "a9", "d4", "b9", "e5"].iter().enumerate() {
+                position.play(position.parse_cell(text).unwrap()).unwrap();
+                assert_eq!(position.winner(), None, "after {} moves", i + 1);
+            }
+            position.play(position.parse_cell("d9").unwrap()).unwrap();
+            position.play(position.parse_cell("f6").unwrap()).unwrap();
+            assert_eq!(position.winner(), Some(Mark::X));
+            assert_eq!(position.won_line().unwrap().len(), 4);
+        }
+        // Five in a row with exactly four: no winner; four or more: X.
+        let five = play(&["a1", "a9", "b1", "b9", "c1", "c9", "e1", "e9", "d1"]);
+        let read = |exact| five.played_with(4, exact).map(|p| p.winner());
+        assert_eq!(read(true), Ok(None));
+        assert_eq!(read(false), Ok(Some(Mark::X)));
+    }
+
+    #[test]
+    fn a_line_that_does_not_fit_the_board_is_refused() {
+        assert_eq!(Gomoku::with_rules(9, 10, false), None);
+        assert_eq!(Gomoku::with_rules(9, 2, false), None);
+        assert!(Gomoku::with_rules(9, 9, true).is_some());
+        assert_eq!(
+            Gomoku::with_size(8).unwrap().played_with(9, false),
+            Err(ParseGomokuError::Line { k: 9, size: 8 })
         );
     }
 

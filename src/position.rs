@@ -42,10 +42,11 @@ pub(crate) use each;
 pub enum Variant {
     Classic(Rules),
     Ultimate,
-    /// Five in a row on a board of side `size` (15, or 8 to 14): five or more, or with
-    /// `exact` exactly five.
+    /// Gomoku's rules on a board of side `size` (15, or 8 to 14): `k` in a row (five, or 3 to
+    /// `size`) or more, or with `exact` exactly `k`.
     Gomoku {
         size: u8,
+        k: u8,
         exact: bool,
     },
 }
@@ -62,9 +63,9 @@ impl Variant {
         match self {
             Variant::Classic(rules) => Board::new(rules).into(),
             Variant::Ultimate => UltimateBoard::new().into(),
-            Variant::Gomoku { size, exact } => {
-                Gomoku::with_rules(size, exact).unwrap_or_default().into()
-            }
+            Variant::Gomoku { size, k, exact } => Gomoku::with_rules(size, k, exact)
+                .unwrap_or_default()
+                .into(),
         }
     }
 
@@ -74,17 +75,19 @@ impl Variant {
     /// Gomoku on its standard board, 15×15, five or more in a row.
     pub const GOMOKU: Variant = Variant::Gomoku {
         size: gomoku::SIZE,
+        k: gomoku::FIVE,
         exact: false,
     };
 
     /// Gomoku on 15×15 with exactly five in a row.
     pub const GOMOKU_EXACT: Variant = Variant::Gomoku {
         size: gomoku::SIZE,
+        k: gomoku::FIVE,
         exact: true,
     };
 
     /// The game of a board of side `size` with `k` in a row (the size's default if `None`):
-    /// classic up to 7×7, five in a row from 8×8 to 15×15.
+    /// classic up to 7×7, Gomoku's rules from 8×8 to 15×15 (five in a row by default).
     pub fn of_size(size: u8, k: Option<u8>, misere: bool) -> Result<Variant, RulesError> {
         if size < gomoku::MIN_SIZE {
             let k = k.unwrap_or(Rules::default_k(size));
@@ -93,24 +96,32 @@ impl Variant {
         if size > gomoku::SIZE {
             return Err(RulesError::Size(size));
         }
-        if k.is_some_and(|k| usize::from(k) != gomoku::FIVE) || misere {
-            return Err(RulesError::FiveInARow(size));
+        if misere {
+            return Err(RulesError::Misere(size));
         }
-        Ok(Variant::Gomoku { size, exact: false })
+        let k = k.unwrap_or(gomoku::FIVE);
+        match Gomoku::with_rules(size, k, false) {
+            Some(_) => Ok(Variant::Gomoku {
+                size,
+                k,
+                exact: false,
+            }),
+            None => Err(RulesError::K { k, size }),
+        }
     }
 
-    /// This game with exactly five in a row winning (`exact`), which only five in a row
-    /// has; without, this game unchanged.
+    /// This game with exactly its line winning (`exact`), a rule of Gomoku's boards only;
+    /// without, this game unchanged.
     pub fn exactly(self, exact: bool) -> Result<Variant, RulesError> {
         match self {
             _ if !exact => Ok(self),
-            Variant::Gomoku { size, .. } => Ok(Variant::Gomoku { size, exact }),
+            Variant::Gomoku { size, k, .. } => Ok(Variant::Gomoku { size, k, exact }),
             _ => Err(RulesError::ExactFive),
         }
     }
 
     /// The variant's name, for the wire and its command-line flag: `classic`, `ultimate`,
-    /// `gomoku`.
+    /// `gomoku`; `in-a-row` for Gomoku's boards with another line than five.
     pub fn name(self) -> &'static str {
         each!(self.start(), p => p.name())
     }
@@ -120,18 +131,22 @@ impl Variant {
         Variant::NAMED.into_iter().find(|v| v.name() == name)
     }
 
-    /// The variant called `name` on a board of side `side`, where the variant's boards have
-    /// several sides (Gomoku's, 8 to 15); the side is ignored for the others.
-    pub fn named_on(name: &str, side: u8) -> Option<Variant> {
-        match Variant::named(name)? {
-            Variant::Gomoku { exact, .. } => {
-                Gomoku::with_rules(side, exact).map(|b| Variant::Gomoku {
-                    size: b.size(),
-                    exact,
-                })
-            }
-            other => Some(other),
-        }
+    /// The variant called `name` on a board of side `side` with `k` in a row, where the
+    /// variant's boards have several sides (Gomoku's, 8 to 15) and several lines (those not
+    /// named after five in a row, [`Variant::name`]); side and line are ignored where they do
+    /// not apply.
+    pub fn named_on(name: &str, side: u8, k: u8) -> Option<Variant> {
+        let (in_a_row, exact) = match name {
+            "in-a-row" => (true, false),
+            "in-a-row-exact" => (true, true),
+            _ => (false, false),
+        };
+        let (k, exact) = match Variant::named(name) {
+            _ if in_a_row => (k, exact),
+            Some(Variant::Gomoku { k, exact, .. }) => (k, exact),
+            other => return other,
+        };
+        Gomoku::with_rules(side, k, exact).map(|b| b.variant())
     }
 
     /// The command-line flags that select this variant and differ from the defaults:
@@ -185,6 +200,15 @@ impl Variant {
     /// How moves are typed, for a player who asks.
     pub fn typing_help(self, forms: &str) -> String {
         each!(self.start(), p => p.typing_help(forms))
+    }
+
+    /// Stones in a row that win, where the game counts them (classic and Gomoku's boards).
+    pub fn k(self) -> Option<u8> {
+        match self {
+            Variant::Classic(rules) => Some(rules.k()),
+            Variant::Gomoku { k, .. } => Some(k),
+            Variant::Ultimate => None,
+        }
     }
 
     /// The classic rules, if this is classic play.
@@ -287,9 +311,9 @@ pub enum ParsePositionError {
     Classic(board::ParseBoardError),
     Ultimate(ultimate::ParseUltimateError),
     Gomoku(gomoku::ParseGomokuError),
-    /// Gomoku's rules are fixed: five in a row, not misère.
+    /// Gomoku's boards are not played misère.
     GomokuRules,
-    /// `--exact` with a board that is not played five in a row.
+    /// `--exact` with a board that is not played with Gomoku's rules.
     ExactFive,
 }
 
@@ -299,10 +323,9 @@ impl fmt::Display for ParsePositionError {
             ParsePositionError::Classic(e) => write!(f, "{e}"),
             ParsePositionError::Ultimate(e) => write!(f, "{e}"),
             ParsePositionError::Gomoku(e) => write!(f, "{e}"),
-            ParsePositionError::GomokuRules => write!(
-                f,
-                "a board from 8×8 up is played five in a row: --k and --misere do not apply"
-            ),
+            ParsePositionError::GomokuRules => {
+                write!(f, "a board from 8×8 up is not played misère: drop --misere")
+            }
             ParsePositionError::ExactFive => write!(f, "{}", RulesError::ExactFive),
         }
     }
@@ -321,7 +344,8 @@ pub enum Position {
 impl Position {
     /// A position in its rule set's notation: Ultimate's with `ultimate`; else a board of 8 to
     /// 15 rows is Gomoku's, and any other a classic board, with `k` in a row (the size's
-    /// default if `None`) and misère rules.
+    /// default if `None`), exactly `k` (`exact`, Gomoku's only) and misère rules (classic
+    /// only).
     pub fn parse(
         text: &str,
         ultimate: bool,
@@ -339,10 +363,11 @@ impl Position {
         if !gomoku {
             return parsed(Board::parse_with(text, k, misere));
         }
-        if k.is_some_and(|k| usize::from(k) != gomoku::FIVE) || misere {
+        if misere {
             return Err(ParsePositionError::GomokuRules);
         }
-        parsed(text.parse::<Gomoku>().and_then(|b| b.played_exactly(exact)))
+        let k = k.unwrap_or(gomoku::FIVE);
+        parsed(text.parse::<Gomoku>().and_then(|b| b.played_with(k, exact)))
     }
 
     pub fn variant(&self) -> Variant {
@@ -496,7 +521,9 @@ mod tests {
     fn flags_read_back_as_the_same_variant() {
         let mut variants = Variant::NAMED.to_vec();
         for exact in [false, true] {
-            variants.extend((8..=15).map(|size| Variant::Gomoku { size, exact }));
+            for size in 8..=15 {
+                variants.extend((3..=size).map(|k| Variant::Gomoku { size, k, exact }));
+            }
         }
         for size in 3..=7 {
             for k in 3..=size {
@@ -512,7 +539,8 @@ mod tests {
         for bad in [
             "--size",
             "--size 16",
-            "--size 9 --k 4",
+            "--size 9 --k 10",
+            "--size 9 --misere",
             "--k 4",
             "--size 4 --size 4",
             "--ultimate --misere",

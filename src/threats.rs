@@ -1,34 +1,48 @@
-//! Threats on Gomoku's board, for the AI: the lines of five points a side could still fill,
-//! counted as stones come and go; where a side makes five (its fours' last points); the moves
-//! that make a four; a score of each point for attack and defence; and the threat-space
-//! search for a victory by continuous fours (VCF), a proof of a win.
+//! Threats on Gomoku's board, for the AI: the lines of `k` points (five in Gomoku) a side
+//! could still fill, counted as stones come and go; where a side completes its line (its
+//! fours' last points); the moves that make a four; a score of each point for attack and
+//! defence; and the threat-space search for a victory by continuous fours (VCF), a proof of a
+//! win.
 //!
-//! A *window* is five points in a row (across, down or diagonal); there are 572 on 15×15. A
-//! window holding stones of one side only is still open to it, and the more it holds the more
-//! it threatens: four of a side's stones and an empty point is a four, whose empty point makes
-//! five (or more: freestyle counts an overline). Every question below is answered from the
-//! windows' counts, kept as stones are placed and taken back.
+//! A *window* is `k` points in a row (across, down or diagonal); with five there are 572 on
+//! 15×15. A window holding stones of one side only is still open to it, and the more it holds
+//! the more it threatens. The words are Gomoku's, for any `k`: a *four* is a window one stone
+//! short (`k − 1` of a side's stones and an empty point), and its empty point makes *five*,
+//! the winning line (or longer: freestyle counts an overline). Every question below is
+//! answered from the windows' counts, kept as stones are placed and taken back.
 
 use std::sync::OnceLock;
 
 use crate::board::{Cell, Mark, Squares};
-use crate::gomoku::{self, FIVE, Gomoku};
+use crate::gomoku::{self, Gomoku};
 
 /// The most points a board has (15×15).
 const POINTS: usize = gomoku::SIZE as usize * gomoku::SIZE as usize;
 
-/// The windows of five points, the points just beyond each end of each (where the board
-/// has them), and the windows through each point.
+/// The windows of `k` points, the points just beyond each end of each (where the board has
+/// them), and the windows through each point.
 struct Windows {
-    points: Vec<[u8; FIVE]>,
+    /// Points in a window.
+    k: usize,
+    /// Window `w`'s points are `points[w * k..(w + 1) * k]`.
+    points: Vec<u8>,
     beyond: Vec<[Option<u8>; 2]>,
     through: Vec<Vec<u16>>,
 }
 
-/// The windows of a board of side `size` (8 to 15), built once per side.
-fn windows(size: usize) -> &'static Windows {
-    static TABLES: [OnceLock<Windows>; 16] = [const { OnceLock::new() }; 16];
-    TABLES[size].get_or_init(|| {
+impl Windows {
+    /// The points of window `w`.
+    fn of(&self, w: usize) -> &[u8] {
+        &self.points[w * self.k..(w + 1) * self.k]
+    }
+}
+
+/// The windows of `k` points on a board of side `size` (8 to 15), built once per board.
+fn windows(size: usize, k: usize) -> &'static Windows {
+    const SIDES: usize = gomoku::SIZE as usize + 1;
+    static TABLES: [[OnceLock<Windows>; SIDES]; SIDES] =
+        [const { [const { OnceLock::new() }; SIDES] }; SIDES];
+    TABLES[size][k].get_or_init(|| {
         let n = size as i32;
         let (mut points, mut beyond) = (Vec::new(), Vec::new());
         for (dc, dr) in [(1i32, 0i32), (0, 1), (1, 1), (1, -1)] {
@@ -38,21 +52,22 @@ fn windows(size: usize) -> &'static Windows {
                         let (c, r) = (col + i * dc, row + i * dr);
                         ((0..n).contains(&c) && (0..n).contains(&r)).then(|| (r * n + c) as u8)
                     };
-                    if on(4).is_none() {
+                    if on(k as i32 - 1).is_none() {
                         continue;
                     }
-                    points.push([0, 1, 2, 3, 4].map(|i| on(i).expect("between two ends")));
-                    beyond.push([on(-1), on(5)]);
+                    points.extend((0..k as i32).map(|i| on(i).expect("between two ends")));
+                    beyond.push([on(-1), on(k as i32)]);
                 }
             }
         }
         let mut through = vec![Vec::new(); size * size];
-        for (w, window) in points.iter().enumerate() {
+        for (w, window) in points.chunks(k).enumerate() {
             for &p in window {
                 through[usize::from(p)].push(w as u16);
             }
         }
         Windows {
+            k,
             points,
             beyond,
             through,
@@ -60,12 +75,18 @@ fn windows(size: usize) -> &'static Windows {
     })
 }
 
-/// Points of attack a window's stones give a side, by how many it holds: one point for the
-/// first stone, then each more is worth about ten times as much; four makes five.
-const ATTACK: [i64; FIVE] = [1, 12, 120, 1_500, 1_000_000];
-/// Points of defence for taking a window the opponent holds so many stones of: a little less
-/// than the attack of the same window, so a side makes its own four before it blocks a three.
-const DEFENCE: [i64; FIVE] = [0, 8, 90, 1_100, 200_000];
+/// Points of attack a window's stones give a side, by how many it lacks: a four (one
+/// short) makes five; each stone fewer is worth about a tenth; an empty window, a point.
+const ATTACK: [i64; 6] = [0, 1_000_000, 1_500, 120, 12, 1];
+/// Points of defence for taking a window the opponent holds alone, by how many it lacks: a
+/// little less than the attack of the same window, so a side makes its own four before it
+/// blocks a three.
+const DEFENCE: [i64; 6] = [0, 200_000, 1_100, 90, 8, 0];
+
+/// The attack or defence (`table`) of a window `lacking` stones.
+fn by_lack(table: &[i64; 6], lacking: usize) -> i64 {
+    table[lacking.min(table.len() - 1)]
+}
 
 /// A Gomoku position as the threat search works on it: a stone per point and each window's
 /// stones of each side.
@@ -77,7 +98,7 @@ pub struct Threats {
     stones: [Option<usize>; POINTS],
     counts: Vec<[u8; 2]>,
     placed: usize,
-    /// Only exactly five wins: a five point that would make six or more is none.
+    /// Only exactly `k` wins: a five point that would make a longer line is none.
     exact: bool,
 }
 
@@ -90,12 +111,12 @@ impl Threats {
     /// The threats of `board`.
     pub fn new(board: &Gomoku) -> Threats {
         let size = usize::from(board.size());
-        let windows = windows(size);
+        let windows = windows(size, usize::from(board.k()));
         let mut threats = Threats {
             size,
             windows,
             stones: [None; POINTS],
-            counts: vec![[0; 2]; windows.points.len()],
+            counts: vec![[0; 2]; windows.beyond.len()],
             placed: 0,
             exact: board.is_exact(),
         };
@@ -150,7 +171,7 @@ impl Threats {
     }
 
     /// Whether window `w` can still become a winning five of `side`'s: always, but with
-    /// exactly five, not where a stone of `side` lies just beyond either end (five there
+    /// the exact rule, not where a stone of `side` lies just beyond either end (five there
     /// would be six or more).
     fn alive(&self, w: usize, side: usize) -> bool {
         !self.exact
@@ -166,7 +187,7 @@ impl Threats {
         let mut found = Vec::new();
         for (w, count) in self.counts.iter().enumerate() {
             if count[side] == n && count[1 - side] == 0 && self.alive(w, side) {
-                for &p in &self.windows.points[w] {
+                for &p in self.windows.of(w) {
                     let p = usize::from(p);
                     if self.is_empty(p) && !found.contains(&p) {
                         found.push(p);
@@ -177,10 +198,10 @@ impl Threats {
         found
     }
 
-    /// The points where `side` makes five at once (five or more; with exactly five, not a
-    /// line of six or more), in board order.
+    /// The points where `side` makes five (its winning line) at once (with the exact rule,
+    /// not a longer line), in board order.
     pub fn fives(&self, side: usize) -> Vec<usize> {
-        let mut fives = self.open_points(side, 4);
+        let mut fives = self.open_points(side, self.short(1));
         fives.sort_unstable();
         fives
     }
@@ -188,7 +209,7 @@ impl Threats {
     /// The points where a stone of `side` makes a four (a point where it then makes five),
     /// in board order.
     pub fn fours(&self, side: usize) -> Vec<usize> {
-        let mut fours = self.open_points(side, 3);
+        let mut fours = self.open_points(side, self.short(2));
         fours.sort_unstable();
         fours
     }
@@ -201,8 +222,10 @@ impl Threats {
             .map(|&w| {
                 let w = usize::from(w);
                 match self.split(w, side) {
-                    [m, 0] if self.alive(w, side) => ATTACK[usize::from(m)],
-                    [0, t] if t > 0 && self.alive(w, 1 - side) => DEFENCE[usize::from(t)],
+                    [m, 0] if self.alive(w, side) => by_lack(&ATTACK, self.lacking(m)),
+                    [0, t] if t > 0 && self.alive(w, 1 - side) => {
+                        by_lack(&DEFENCE, self.lacking(t))
+                    }
                     _ => 0,
                 }
             })
@@ -218,10 +241,20 @@ impl Threats {
     pub fn window_value(&self, w: usize, side: usize) -> i64 {
         let [mine, theirs] = self.split(w, side);
         if theirs == 0 && self.alive(w, side) {
-            ATTACK[usize::from(mine).min(FIVE - 1)]
+            by_lack(&ATTACK, self.lacking(mine).max(1))
         } else {
             0
         }
+    }
+
+    /// The count of a window `lacking` stones short of the line (1 for a four).
+    fn short(&self, lacking: usize) -> u8 {
+        self.windows.k.saturating_sub(lacking) as u8
+    }
+
+    /// How many stones a window holding `stones` of one side lacks.
+    fn lacking(&self, stones: u8) -> usize {
+        self.windows.k - usize::from(stones)
     }
 
     /// A window's counts as (`side`'s, the other's).
@@ -368,8 +401,8 @@ mod tests {
 
     #[test]
     fn there_are_572_windows_and_each_point_lies_in_five_to_twenty() {
-        let w = windows(15);
-        assert_eq!(w.points.len(), 2 * 15 * 11 + 2 * 11 * 11);
+        let w = windows(15, 5);
+        assert_eq!(w.beyond.len(), 2 * 15 * 11 + 2 * 11 * 11);
         assert_eq!(w.through[0].len(), 3);
         assert_eq!(w.through[POINTS / 2].len(), 20);
     }
@@ -380,7 +413,7 @@ mod tests {
         let moves = ["h8", "a1", "h9", "a3", "h10", "a5", "h11", "a7", "h13"];
         let freestyle = position(&moves);
         assert_eq!(names(&Threats::new(&freestyle).fives(0)), ["h7", "h12"]);
-        let exact = freestyle.played_exactly(true).unwrap();
+        let exact = freestyle.played_with(crate::gomoku::FIVE, true).unwrap();
         assert_eq!(names(&Threats::new(&exact).fives(0)), ["h7"]);
     }
 

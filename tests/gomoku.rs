@@ -301,7 +301,7 @@ fn explain_shows_gomokus_monte_carlo_tree_and_refuses_a_textbook_search() {
 }
 
 #[test]
-fn boards_from_eight_to_fifteen_play_five_in_a_row_and_the_record_names_the_size() {
+fn boards_from_eight_to_fifteen_play_five_in_a_row_or_the_line_given_and_the_record_names_it() {
     let mut game = spawn(&["--plain", "--size", "9", "-o", "human", "--no-history"]);
     game.send(&format!("{}\n", FIVE_ON_ROW_ONE.join("\n")));
     assert!(game.wait_exit().success(), "{}", game.output());
@@ -315,10 +315,32 @@ fn boards_from_eight_to_fifteen_play_five_in_a_row_and_the_record_names_the_size
         record(&output),
         format!("Record: --size 9 {}", FIVE_ON_ROW_ONE.join(" "))
     );
-    let mut refused = spawn(&["--plain", "--size", "8", "--k", "4"]);
+    let four = ["a1", "a3", "b1", "b3", "c1", "c3", "d1"];
+    let args = [
+        "--plain",
+        "--size",
+        "8",
+        "--k",
+        "4",
+        "-o",
+        "human",
+        "--no-history",
+    ];
+    let mut game = spawn(&args);
+    game.send(&format!("{}\n", four.join("\n")));
+    assert!(game.wait_exit().success(), "{}", game.output());
+    let output = game.output();
+    assert!(output.contains("X wins."), "{output}");
+    assert_eq!(
+        record(&output),
+        format!("Record: --size 8 --k 4 {}", four.join(" "))
+    );
+    let mut refused = spawn(&["--plain", "--size", "8", "--misere"]);
     assert_eq!(refused.wait_exit().code(), Some(2));
     assert!(
-        refused.output().contains("played five in a row"),
+        refused
+            .output()
+            .contains("misère is played on boards up to 7×7"),
         "{}",
         refused.output()
     );

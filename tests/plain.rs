@@ -218,10 +218,10 @@ fn rules_that_do_not_fit_are_refused() {
     );
     let out = run(&["--size", "16"], b"");
     assert_eq!(out.status.code(), Some(2));
-    let out = run(&["--size", "9", "--k", "4"], b"");
+    let out = run(&["--size", "9", "--k", "10"], b"");
     assert_eq!(out.status.code(), Some(2));
     assert!(
-        text(&out.stderr).contains("a 9×9 board is played five in a row"),
+        text(&out.stderr).contains("10 in a row does not fit a 9×9 board: use 3 to 9"),
         "{}",
         text(&out.stderr)
     );

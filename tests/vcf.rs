@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use tictactoe::board::{Cell, Mark};
-use tictactoe::gomoku::Gomoku;
+use tictactoe::gomoku::{self, Gomoku};
 use tictactoe::player::{Brain, Player};
 use tictactoe::position::{Move, Position};
 use tictactoe::search::Value;
@@ -18,8 +18,10 @@ const FOURS: u32 = 11;
 const DIRECTIONS: [(i32, i32); 4] = [(0, 1), (1, 0), (1, 1), (1, -1)];
 
 /// Whether a stone of `mark` on the empty `extra` would stand in a winning line of `mark`'s:
-/// five or more in a row, or with the exact rule exactly five, counted point by point.
+/// `k` (five, or the board's line) or more in a row, or with the exact rule exactly `k`,
+/// counted point by point.
 fn five_through(board: &Gomoku, mark: Mark, extra: Cell) -> bool {
+    let k = usize::from(board.k());
     let n = i32::from(board.size());
     let (row, col) = (i32::from(extra.row()), i32::from(extra.col()));
     let holds = |r: i32, c: i32| {
@@ -34,7 +36,7 @@ fn five_through(board: &Gomoku, mark: Mark, extra: Cell) -> bool {
     };
     DIRECTIONS.iter().any(|&(dr, dc)| {
         let run = 1 + beyond(dr, dc) + beyond(-dr, -dc);
-        if board.is_exact() { run == 5 } else { run >= 5 }
+        if board.is_exact() { run == k } else { run >= k }
     })
 }
 
@@ -44,14 +46,15 @@ fn fives(board: &Gomoku, mark: Mark) -> Vec<Cell> {
     empty.filter(|&c| five_through(board, mark, c)).collect()
 }
 
-/// The empty points within four of `centre` along its lines where `mark` would make five:
-/// after a stone on `centre`, the only new ones there can be.
+/// The empty points less than `k` from `centre` along its lines where `mark` would make
+/// five: after a stone on `centre`, the only new ones there can be.
 fn fives_near(board: &Gomoku, mark: Mark, centre: Cell) -> Vec<Cell> {
     let n = i32::from(board.size());
+    let reach = i32::from(board.k()) - 1;
     let (row, col) = (i32::from(centre.row()), i32::from(centre.col()));
     let mut found = Vec::new();
     for (dr, dc) in DIRECTIONS {
-        for i in (-4..=4).filter(|&i| i != 0) {
+        for i in (-reach..=reach).filter(|&i| i != 0) {
             let (r, c) = (row + i * dr, col + i * dc);
             if !(0..n).contains(&r) || !(0..n).contains(&c) {
                 continue;
@@ -84,19 +87,21 @@ fn vcf(board: &Gomoku, fours: u32) -> bool {
             .any(|c| four_wins(board, c, fours))
 }
 
-/// Whether three stones of `mark` lie within four of `c` on one of its lines: where there
-/// are not, a stone on `c` makes no four (a cheap test before the exact one).
+/// Whether `k − 2` stones of `mark` (three with five) lie less than `k` from `c` on one of
+/// its lines: where they do not, a stone on `c` makes no four (a cheap test before the exact
+/// one).
 fn three_beside(board: &Gomoku, mark: Mark, c: Cell) -> bool {
     let n = i32::from(board.size());
     let (row, col) = (i32::from(c.row()), i32::from(c.col()));
+    let (k, reach) = (usize::from(board.k()), i32::from(board.k()) - 1);
     DIRECTIONS.iter().any(|&(dr, dc)| {
-        let mine = (-4..=4).filter(|&i| i != 0).filter(|&i| {
+        let mine = (-reach..=reach).filter(|&i| i != 0).filter(|&i| {
             let (r, c) = (row + i * dr, col + i * dc);
             (0..n).contains(&r)
                 && (0..n).contains(&c)
                 && board.mark_at(board.cell_at(r as u8, c as u8).unwrap()) == Some(mark)
         });
-        mine.count() >= 3
+        mine.count() >= k - 2
     })
 }
 
@@ -120,15 +125,23 @@ fn four_wins(board: &Gomoku, c: Cell, fours: u32) -> bool {
     !blocked.is_over() && vcf(&blocked, fours - 1)
 }
 
-/// Positions from a random game near the centre, each with the side to move.
+/// Positions from a random game near the centre of 15×15, each with the side to move.
 fn positions(seed: u64, games: usize) -> Vec<Gomoku> {
+    positions_on(Gomoku::new(), seed, games)
+}
+
+/// Positions from a random game on `empty`'s board, within four of its centre, each with the
+/// side to move; the game stops before the side to move has a point that wins at once.
+fn positions_on(empty: Gomoku, seed: u64, games: usize) -> Vec<Gomoku> {
     let mut rng = fastrand::Rng::with_seed(seed);
     let mut found = Vec::new();
+    let centre = empty.size() / 2;
+    let near = centre.saturating_sub(4)..(centre + 5).min(empty.size());
     for _ in 0..games {
-        let mut board = Gomoku::new();
+        let mut board = empty;
         let stones = rng.usize(20..=60);
         while usize::from(board.stones()) < stones {
-            let (row, col) = (rng.u8(3..12), rng.u8(3..12));
+            let (row, col) = (rng.u8(near.clone()), rng.u8(near.clone()));
             let c = board.cell_at(row, col).unwrap();
             if board.mark_at(c).is_some() {
                 continue;
@@ -185,9 +198,21 @@ fn hard_plays_every_victory_by_fours_of_up_to_eleven_that_the_rules_find() {
 fn with_exactly_five_hard_plays_every_victory_by_fours_the_rules_find() {
     let exact = positions(6, 300)
         .into_iter()
-        .filter_map(|board| board.played_exactly(true).ok());
+        .filter_map(|board| board.played_with(gomoku::FIVE, true).ok());
     let lengths = every_victory_played(exact.collect());
     assert!(lengths.len() >= 20, "victories: {lengths:?}");
+}
+
+#[test]
+fn with_other_lines_hard_plays_every_victory_by_fours_the_rules_find() {
+    for (size, k, exact, seed) in [(11, 4, false, 7), (15, 6, true, 8), (9, 3, false, 9)] {
+        let empty = Gomoku::with_rules(size, k, exact).unwrap();
+        let lengths = every_victory_played(positions_on(empty, seed, 150));
+        assert!(
+            lengths.len() >= 10,
+            "{size}×{size}, {k} in a row: victories {lengths:?}"
+        );
+    }
 }
 
 /// Checks that `hard` plays into every victory of up to eleven fours in `boards`: their

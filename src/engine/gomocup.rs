@@ -7,9 +7,10 @@
 //!
 //! Lines in a row: the default for each size as in the game (three on 3×3, four on 4×4), and
 //! five on 5×5 to 7×7 as Gomocup plays, unless `--k` says otherwise; five or more count (the
-//! freestyle rule). From `START 8` to `START 15` the board is played five in a row by
-//! Gomoku's threat engine, with exactly five winning when `INFO rule` says so (its bit 1);
-//! renju (bit 4) is not played, and a message says so.
+//! freestyle rule). From `START 8` to `START 15` the board is played with Gomoku's rules by
+//! its threat engine (five in a row unless `--k` says otherwise), with exactly that line
+//! winning when `INFO rule` says so (its bit 1); renju (bit 4) is not played, and a message
+//! says so.
 
 use std::io::{BufRead, Write};
 use std::time::Duration;
@@ -36,7 +37,7 @@ struct Session {
     brain: Brain,
     /// The game of the size `START` gave, and the moves since.
     start: Option<Variant>,
-    /// `INFO rule` asked for exactly five in a row (on the boards played five in a row).
+    /// `INFO rule` asked for exactly five in a row (on Gomoku's boards: exactly the line).
     exact: bool,
     moves: Vec<Move>,
     /// Time for each move and what is left of the match (`INFO timeout_turn`, `time_left`).

@@ -48,9 +48,10 @@ pub const REMOTE_TEXT: usize = 120;
 /// The longest join code, in characters.
 pub const MAX_CODE: usize = 64;
 
-/// The rules as they travel: the classic rules, and `variant` (`"ultimate"`) for Ultimate
-/// tic-tac-toe, where the classic fields are 3, 3 and false and mean nothing. A classic
-/// game leaves `variant` out.
+/// The rules as they travel: the classic rules, and `variant` for the others, named as
+/// [`Variant::name`] names them: `"ultimate"`, where the classic fields are 3, 3 and false
+/// and mean nothing; `"gomoku"` with the board's side (the line is five, whatever `k` says);
+/// `"in-a-row"`, Gomoku's rules with the line `k`. A classic game leaves `variant` out.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WireRules {
     pub size: u8,
@@ -78,6 +79,7 @@ impl From<Variant> for WireRules {
             None => WireRules {
                 variant: Some(variant.name().into()),
                 size: variant.start().grid_side(),
+                k: variant.k().unwrap_or(Rules::CLASSIC.k()),
                 ..Rules::CLASSIC.into()
             },
         }
@@ -112,7 +114,7 @@ impl TryFrom<WireRules> for Variant {
             None | Some("classic") => Rules::new(w.size, w.k, w.misere)
                 .map(Variant::from)
                 .map_err(WireRulesError::Classic),
-            Some(name) => Variant::named_on(name, w.size).ok_or_else(|| {
+            Some(name) => Variant::named_on(name, w.size, w.k).ok_or_else(|| {
                 WireRulesError::Variant(printable(&name.chars().take(20).collect::<String>()))
             }),
         }
@@ -397,11 +399,28 @@ mod tests {
     fn every_named_game_and_size_goes_over_the_wire_and_comes_back() {
         let mut variants = vec![Variant::default(), Rules::new(5, 4, true).unwrap().into()];
         variants.extend(Variant::NAMED);
-        variants.extend((8..15).filter_map(|n| Variant::named_on("gomoku-exact", n)));
+        variants.extend((8..15).filter_map(|n| Variant::named_on("gomoku-exact", n, 5)));
+        variants.extend((3..=9).filter_map(|k| Variant::named_on("in-a-row-exact", 9, k)));
+        variants.extend(Variant::named_on("in-a-row", 15, 4));
+        assert_eq!(variants.len(), 5 + 7 + 7 + 1, "{variants:?}");
         for variant in variants {
             let wire = WireRules::from(variant);
             assert_eq!(Variant::try_from(wire.clone()), Ok(variant), "{wire:?}");
         }
+    }
+
+    #[test]
+    fn gomoku_from_a_program_that_sent_the_classic_line_is_still_five_in_a_row() {
+        // Programs before other lines sent Gomoku with the classic fields: k 3.
+        let older = WireRules {
+            size: 15,
+            k: 3,
+            misere: false,
+            variant: Some("gomoku".into()),
+        };
+        assert_eq!(Variant::try_from(older), Ok(Variant::GOMOKU));
+        let four = Variant::of_size(15, Some(4), false).unwrap();
+        assert_eq!(WireRules::from(four).variant.as_deref(), Some("in-a-row"));
     }
 
     #[test]

@@ -47,41 +47,54 @@ pub fn rules(variant: Variant) -> Vec<String> {
             }
         }
         Variant::Ultimate => ultimate(&mut lines),
-        Variant::Gomoku { size, exact } => gomoku(&mut lines, size, exact),
+        Variant::Gomoku { size, k, exact } => gomoku(&mut lines, size, k, exact),
     }
     lines
 }
 
-/// Gomoku's rules, freestyle, on a board of side `n`.
-fn gomoku(lines: &mut Vec<String>, n: u8, exact: bool) {
+/// A number of stones as a word up to ten (`five`), in digits past it (`11`).
+fn count_word(k: u8) -> String {
+    const WORDS: [&str; 8] = [
+        "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    ];
+    WORDS
+        .get(usize::from(k).wrapping_sub(3))
+        .map_or_else(|| k.to_string(), |w| (*w).to_string())
+}
+
+/// Gomoku's rules on a board of side `n` with `k` in a row, freestyle or `exact`.
+fn gomoku(lines: &mut Vec<String>, n: u8, k: u8, exact: bool) {
     let last = char::from(b'a' + n - 1);
-    let five = if exact {
-        "exactly five"
+    let line = if exact {
+        format!("exactly {}", count_word(k))
     } else {
-        "five in a row"
+        format!("{} in a row", count_word(k))
     };
-    let title = if n == crate::gomoku::SIZE {
-        format!("Gomoku: 15×15, {five}")
+    let title = if n == crate::gomoku::SIZE && k == crate::gomoku::FIVE {
+        format!("Gomoku: 15×15, {line}")
     } else {
-        format!("{n}×{n}, {five} (Gomoku's rules)")
+        format!("{n}×{n}, {line} (Gomoku's rules)")
     };
     lines.push(title);
-    let more = if exact {
-        "(across, down or diagonal) wins; six or more do not."
+    lines.extend(
+        [
+            "",
+            "X (black) and O (white) take turns to put a stone on an",
+            "empty point; X moves first.",
+        ]
+        .map(str::to_string),
+    );
+    lines.push(format!(
+        "The first to make a line of {} of their own stones",
+        count_word(k)
+    ));
+    let longer = count_word(k + 1);
+    lines.push(if exact {
+        format!("(across, down or diagonal) wins; {longer} or more do not.")
     } else {
-        "(across, down or diagonal) wins; six or more count too."
-    };
-    for line in [
-        "",
-        "X (black) and O (white) take turns to put a stone on an",
-        "empty point; X moves first.",
-        "The first to make a line of five of their own stones",
-        more,
-        "A full board with no line is a draw.",
-        "",
-    ] {
-        lines.push(line.to_string());
-    }
+        format!("(across, down or diagonal) wins; {longer} or more count too.")
+    });
+    lines.extend(["A full board with no line is a draw.", ""].map(str::to_string));
     lines.push(format!(
         "Points are named by column a-{last} and row 1-{n}, a1 at the"
     ));

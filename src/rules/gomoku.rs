@@ -46,27 +46,33 @@ impl Notation for Gomoku {
         format!("a1-{}{n}", char::from(b'a' + n - 1))
     }
 
+    /// `gomoku` and `gomoku-exact` for five in a row; `in-a-row` and `in-a-row-exact` for
+    /// another line, whose `k` travels beside the name (a program that knows only five in a
+    /// row then refuses the game rather than play other rules).
     fn name(&self) -> &'static str {
-        if self.is_exact() {
-            "gomoku-exact"
-        } else {
-            "gomoku"
+        match (self.k() == gomoku::FIVE, self.is_exact()) {
+            (true, false) => "gomoku",
+            (true, true) => "gomoku-exact",
+            (false, false) => "in-a-row",
+            (false, true) => "in-a-row-exact",
         }
     }
 
     fn title(&self) -> String {
-        match (self.size(), self.is_exact()) {
-            (gomoku::SIZE, false) => "Gomoku".to_string(),
-            (gomoku::SIZE, true) => "Gomoku, exactly five".to_string(),
-            (n, false) => format!("{n}×{n}, five in a row"),
-            (n, true) => format!("{n}×{n}, exactly five in a row"),
+        let exactly = if self.is_exact() { "exactly " } else { "" };
+        match (self.size(), self.k()) {
+            (gomoku::SIZE, gomoku::FIVE) if self.is_exact() => "Gomoku, exactly five".to_string(),
+            (gomoku::SIZE, gomoku::FIVE) => "Gomoku".to_string(),
+            (n, gomoku::FIVE) => format!("{n}×{n}, {exactly}five in a row"),
+            (n, k) => format!("{n}×{n}, {exactly}{k} in a row"),
         }
     }
 
     fn flags(&self) -> Vec<String> {
-        let mut flags = match self.size() {
-            gomoku::SIZE => vec!["--gomoku".to_string()],
-            n => vec![format!("--size {n}")],
+        let mut flags = match (self.size(), self.k()) {
+            (gomoku::SIZE, gomoku::FIVE) => vec!["--gomoku".to_string()],
+            (n, gomoku::FIVE) => vec![format!("--size {n}")],
+            (n, k) => vec![format!("--size {n}"), format!("--k {k}")],
         };
         if self.is_exact() {
             flags.push("--exact".to_string());

@@ -163,10 +163,8 @@ impl Choices {
         if !(MIN_SIZE..=gomoku::SIZE).contains(&self.size) {
             self.size = fresh.size;
         }
-        if self.five_in_a_row() {
-            self.k = gomoku::FIVE as u8;
-        } else if !(3..=self.size).contains(&self.k) {
-            self.k = Rules::default_k(self.size);
+        if !(3..=self.size).contains(&self.k) {
+            self.k = self.default_k();
         }
         self.address = self.address.chars().take(MAX_TYPED).collect();
         self
@@ -191,17 +189,26 @@ impl Choices {
         if let Some(named) = Variant::named(&self.game) {
             return named;
         }
-        if self.five_in_a_row() {
-            return Variant::of_size(self.size, None, false).unwrap_or(Variant::GOMOKU);
+        if self.gomoku_rules() {
+            return Variant::of_size(self.size, Some(self.k), false).unwrap_or(Variant::GOMOKU);
         }
         Rules::new(self.size, self.k, self.misere)
             .or_else(|_| Rules::new(self.size, Rules::default_k(self.size), self.misere))
             .map_or(Variant::default(), Variant::from)
     }
 
-    /// Whether the board chosen is played five in a row, with Gomoku's rules (8×8 up).
-    fn five_in_a_row(&self) -> bool {
+    /// Whether the board chosen is played with Gomoku's rules (8×8 up): any line, no misère.
+    fn gomoku_rules(&self) -> bool {
         self.size > MAX_SIZE
+    }
+
+    /// The line of the board chosen unless one is: five from 8×8 up.
+    fn default_k(&self) -> u8 {
+        if self.gomoku_rules() {
+            gomoku::FIVE
+        } else {
+            Rules::default_k(self.size)
+        }
     }
 
     /// The row's value as shown beside it, if it has one.
@@ -223,10 +230,11 @@ impl Choices {
     }
 
     /// Whether the row's value does not apply now: the classic rules in Ultimate or Gomoku,
-    /// the line and misère on a board played five in a row.
+    /// misère on a board played with Gomoku's rules.
     pub fn inactive(&self, row: Row) -> bool {
         let lines = matches!(row, Row::InARow | Row::Misere);
-        (self.fixed_rules() && (lines || row == Row::Size)) || (self.five_in_a_row() && lines)
+        (self.fixed_rules() && (lines || row == Row::Size))
+            || (self.gomoku_rules() && row == Row::Misere)
     }
 
     /// Whether the game chosen has rules of its own, not the classic rows' (Ultimate, Gomoku).
@@ -262,11 +270,7 @@ impl Choices {
             Row::Game => self.step_game(up),
             Row::Size if !self.fixed_rules() => {
                 self.size = cycle(self.size, MIN_SIZE, gomoku::SIZE, up);
-                self.k = if self.five_in_a_row() {
-                    gomoku::FIVE as u8
-                } else {
-                    Rules::default_k(self.size)
-                };
+                self.k = self.default_k();
             }
             _ if self.inactive(row) => return false,
             Row::Misere => self.misere = !self.misere,
@@ -755,12 +759,26 @@ mod tests {
             classic.variant(),
             Variant::Gomoku {
                 size: 8,
+                k: 5,
                 exact: false
             },
             "the size row goes on past 7"
         );
-        assert!(classic.inactive(Row::InARow) && classic.inactive(Row::Misere));
-        assert!(!classic.step(Row::Misere, true), "no misère five in a row");
+        assert!(!classic.inactive(Row::InARow) && classic.inactive(Row::Misere));
+        assert!(
+            !classic.step(Row::Misere, true),
+            "no misère on Gomoku's boards"
+        );
+        assert!(classic.step(Row::InARow, false));
+        assert_eq!(
+            classic.variant(),
+            Variant::of_size(8, Some(4), false).unwrap()
+        );
+        for _ in 3..=8 {
+            classic.step(Row::InARow, true);
+        }
+        assert_eq!(classic.k, 4, "the line row goes round 3 to 8 on 8×8");
+        classic.step(Row::InARow, true);
         for _ in 8..15 {
             classic.step(Row::Size, true);
         }

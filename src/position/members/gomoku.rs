@@ -9,6 +9,7 @@ impl Member for Gomoku {
     fn variant(&self) -> Variant {
         Variant::Gomoku {
             size: self.size(),
+            k: self.k(),
             exact: self.is_exact(),
         }
     }
