@@ -104,6 +104,17 @@ impl Rules {
         Ok(Rules { size, k, misere })
     }
 
+    /// Rules the proof search takes but the classic game does not offer: 8×8 with five or
+    /// more in a row, whose positions are played with Gomoku's rules ([`crate::gomoku`]) and
+    /// proven on a classic board. `None` for any other.
+    pub fn for_proof(size: u8, k: u8) -> Option<Rules> {
+        (size == crate::geometry::PROOF_SIZE && crate::geometry::takes(size, k)).then_some(Rules {
+            size,
+            k,
+            misere: false,
+        })
+    }
+
     /// The default line length for a board side: the shortest line that still gives a fair
     /// (drawn) game with perfect play. 3×3 k=3, 4×4 k=4, 5×5 k=4, 6×6 and 7×7 k=5.
     pub const fn default_k(size: u8) -> u8 {
@@ -677,6 +688,18 @@ impl Board {
                 }
             }
         }
+        board.validate()?;
+        Ok(board)
+    }
+
+    /// The board of `rules` holding the cells of `x` and of `o` (bit [`Cell::index`]),
+    /// checked as a parsed board is: the counts, and lines a game could end with.
+    pub fn from_bits(rules: Rules, x: u64, o: u64) -> Result<Board, ParseBoardError> {
+        let board = Board {
+            x,
+            o,
+            ..Board::new(rules)
+        };
         board.validate()?;
         Ok(board)
     }

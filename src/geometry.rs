@@ -7,24 +7,47 @@ use std::sync::OnceLock;
 
 /// The smallest supported board side.
 pub const MIN_SIZE: u8 = 3;
-/// The largest supported board side (7 × 7 = 49 cells fit a `u64`).
+/// The largest board side the classic game is played on.
 pub const MAX_SIZE: u8 = 7;
-/// The most cells a supported board has.
-pub const MAX_CELLS: usize = (MAX_SIZE as usize) * (MAX_SIZE as usize);
-/// The most lines a supported board has: the largest board with the shortest line (3).
-pub const MAX_LINES: usize = line_count(MAX_SIZE, 3);
+/// The largest board side the proof search takes: 8×8 (64 cells fill a `u64`), with a line
+/// of [`PROOF_K`] or more, the boards from 8×8 up being played with Gomoku's rules.
+pub const PROOF_SIZE: u8 = 8;
+/// The shortest line the proof search takes on 8×8: with four there would be more lines than
+/// a set of lines holds (130).
+pub const PROOF_K: u8 = 5;
+/// The most cells a board the search takes has.
+pub const MAX_CELLS: usize = (PROOF_SIZE as usize) * (PROOF_SIZE as usize);
+/// The most lines a board the search takes has: the classic game's largest board with the
+/// shortest line (3), more than 8×8 with five.
+pub const MAX_LINES: usize = max(line_count(MAX_SIZE, 3), line_count(PROOF_SIZE, PROOF_K));
 // Sets of lines are 128-bit masks.
 const _: () = assert!(MAX_LINES <= 128);
-/// How many (size, k) shapes there are: every size with every k from 3 to the size.
-const SHAPES: usize = {
-    let mut count = 0;
-    let mut size = MIN_SIZE;
-    while size <= MAX_SIZE {
-        count += (size - 2) as usize;
-        size += 1;
+/// How many (size, k) shapes there are: every classic size with every k from 3 to the size,
+/// and 8×8 with every k from [`PROOF_K`].
+const SHAPES: usize = shape_index(PROOF_SIZE, PROOF_SIZE) + 1;
+
+const fn max(a: usize, b: usize) -> usize {
+    if a > b { a } else { b }
+}
+
+/// Whether the search takes a board of side `size` with `k` in a row.
+pub const fn takes(size: u8, k: u8) -> bool {
+    let classic = size >= MIN_SIZE && size <= MAX_SIZE && k >= 3 && k <= size;
+    classic || (size == PROOF_SIZE && k >= PROOF_K && k <= size)
+}
+
+/// The place of the shape (`size`, `k`) among [`SHAPES`]: the classic sizes' shapes in order,
+/// then 8×8's.
+const fn shape_index(size: u8, k: u8) -> usize {
+    let mut index = 0;
+    let mut s = MIN_SIZE;
+    while s < size {
+        index += (s - 2) as usize;
+        s += 1;
     }
-    count
-};
+    let first = if size == PROOF_SIZE { PROOF_K } else { 3 };
+    index + (k - first) as usize
+}
 
 /// The number of lines of `k` cells on a `size`×`size` board: rows and columns, then the two
 /// diagonal directions.
@@ -212,13 +235,8 @@ impl Geometry {
     /// If `size` and `k` are outside what [`crate::board::Rules::new`] accepts.
     pub fn of(size: u8, k: u8) -> &'static Geometry {
         static ALL: [OnceLock<Geometry>; SHAPES] = [const { OnceLock::new() }; SHAPES];
-        assert!(
-            (MIN_SIZE..=MAX_SIZE).contains(&size) && (3..=size).contains(&k),
-            "{size} {k}"
-        );
-        let index =
-            (MIN_SIZE..size).map(|s| usize::from(s - 2)).sum::<usize>() + usize::from(k - 3);
-        ALL[index].get_or_init(|| Geometry::build(size, k))
+        assert!(takes(size, k), "{size} {k}");
+        ALL[shape_index(size, k)].get_or_init(|| Geometry::build(size, k))
     }
 
     /// Whether `bits` holds a complete line through `cell`.
@@ -294,6 +312,7 @@ mod tests {
             (5, 4, 8),
             (5, 5, 32),
             (6, 6, 192),
+            (8, 5, 8),
         ] {
             assert_eq!(Geometry::of(n, k).symmetries.len(), order, "{n}×{n} k={k}");
         }

@@ -184,6 +184,11 @@ impl Gomoku {
         self.placed
     }
 
+    /// The points of `mark`'s stones, bit `index % 64` of word `index / 64`.
+    pub fn stones_of(&self, mark: Mark) -> [u64; 4] {
+        self.stones[side(mark)]
+    }
+
     /// Whether every point holds a stone.
     pub fn is_full(&self) -> bool {
         usize::from(self.placed) == self.points()

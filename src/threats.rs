@@ -266,7 +266,7 @@ impl Threats {
     /// is worth looking at.
     pub fn candidates(&self) -> Vec<usize> {
         if self.placed == 0 {
-            return vec![self.size * self.size / 2];
+            return vec![(self.size / 2) * self.size + self.size / 2];
         }
         (0..self.size * self.size)
             .filter(|&p| self.is_empty(p) && self.near_a_stone(p))
@@ -397,6 +397,21 @@ mod tests {
 
     fn names(points: &[usize]) -> Vec<String> {
         points.iter().map(|&p| cell_of(15, p).to_string()).collect()
+    }
+
+    #[test]
+    fn on_an_empty_board_of_every_side_the_one_candidate_is_a_centre_point() {
+        for size in gomoku::MIN_SIZE..=gomoku::SIZE {
+            let threats = Threats::new(&Gomoku::with_size(size).unwrap());
+            let [p] = threats.candidates()[..] else {
+                panic!("{size}: {:?}", threats.candidates());
+            };
+            let (cell, middle) = (threats.cell(p), [(size - 1) / 2, size / 2]);
+            assert!(
+                middle.contains(&cell.row()) && middle.contains(&cell.col()),
+                "{size}×{size}: {cell}"
+            );
+        }
     }
 
     #[test]

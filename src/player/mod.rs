@@ -133,7 +133,7 @@ impl Brain {
         Brain {
             classic: engines::Classic::new(seed, Searcher::new(), meter),
             ultimate: engines::MonteCarlo::new(seed, meter, 1),
-            gomoku: threat::Threat::new(seed),
+            gomoku: threat::Threat::new(seed, meter),
             think: None,
             seed,
             meter,

@@ -11,6 +11,11 @@
 //! its own. Hints and analyses value each point near the stones the same way: proven where
 //! a five or a victory by fours decides, else an estimate from the windows still open to each
 //! side.
+//!
+//! On the board the proof search takes (8×8 with five or more in a row), `hard`, hints,
+//! analyses and reviews also ask it, for half the budget, on the same stones set on a classic
+//! board: where it proves a value (a win, a draw, a loss, or a bound: at least or at most a
+//! draw) that value and its move stand, and the threats answer the rest.
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -18,11 +23,11 @@ use std::time::Duration;
 
 use super::engines::Engine;
 use super::{Analysis, Verdict};
-use crate::board::Cell;
+use crate::board::{Board, Cell, Mark, Rules};
 use crate::gomoku::Gomoku;
 use crate::levels::Level;
 use crate::position::{Move, Position};
-use crate::search::{Value, best_of};
+use crate::search::{Meter, Searcher, Value, best_of};
 use crate::threats::{Threats, side};
 
 /// Fours a victory is looked for with, at most.
@@ -100,17 +105,43 @@ fn proven_threat(threats: &mut Threats, x: usize, side: usize, positions: u32) -
     longest.map(|plies| plies + 2)
 }
 
-/// Gomoku's engine: no state but its random numbers.
+/// Gomoku's engine: its random numbers, and the proof search for the board it takes.
 pub(super) struct Threat {
     rng: fastrand::Rng,
+    prover: Searcher,
 }
 
 impl Threat {
-    pub(super) fn new(seed: Option<u64>) -> Threat {
+    /// The engine whose random choices follow from `seed`, its proofs budgeted by `meter`.
+    pub(super) fn new(seed: Option<u64>, meter: Meter) -> Threat {
+        let mut prover = Searcher::new();
+        prover.set_meter(meter);
         Threat {
             rng: seed.map_or_else(fastrand::Rng::new, fastrand::Rng::with_seed),
+            prover,
         }
     }
+}
+
+/// `board`'s stones on a classic board, where the proof search takes the board: 8×8 with five
+/// or more in a row (not the exact rule, which the classic boards do not play).
+fn provable(board: &Gomoku) -> Option<Board> {
+    if board.is_exact() {
+        return None;
+    }
+    let rules = Rules::for_proof(board.size(), board.k())?;
+    let [x, o] = [Mark::X, Mark::O].map(|mark| board.stones_of(mark)[0]);
+    Board::from_bits(rules, x, o).ok()
+}
+
+/// What the proof search settles: a proven value or bound.
+fn settled(value: Value) -> bool {
+    value.is_proven() || value.is_bound()
+}
+
+/// The proof search's share of a budget: half.
+fn proof_share(think: Option<Duration>) -> Duration {
+    think.unwrap_or(Duration::from_secs(1)) / 2
 }
 
 fn board(position: &Position) -> &Gomoku {
@@ -259,6 +290,64 @@ impl Threat {
         best.map(|(p, v)| (threats.cell(p), v))
     }
 
+    /// The proof search's move and value for `board`, where it takes the board and settles
+    /// the value within `budget`.
+    fn proven(&mut self, board: &Gomoku, budget: Duration) -> Option<(Cell, Value)> {
+        let classic = provable(board)?;
+        let thought = self.prover.think(&classic, Some(budget))?;
+        settled(thought.value).then_some((thought.cell, thought.value))
+    }
+
+    /// `hard`'s move and its value: a win the threats prove, else what the proof search
+    /// settles, else the threats' choice. `None` once the game is over or when cancelled.
+    fn hard(&mut self, board: &Gomoku, think: Option<Duration>) -> Option<(Cell, Value)> {
+        let found = Threat::best(board, budget(think))?;
+        if matches!(found.1, Value::Win(_)) {
+            return Some(found);
+        }
+        let proven = self.proven(board, proof_share(think));
+        if self.prover.cancelled() {
+            return None;
+        }
+        Some(proven.unwrap_or(found))
+    }
+
+    /// The value of playing `cell` in `board`: the proof search's where it settles one, else
+    /// the threats'.
+    fn value_after(&mut self, board: &Gomoku, cell: Cell, think: Option<Duration>) -> Value {
+        if let Some(classic) = provable(board) {
+            let value = self
+                .prover
+                .move_value(&classic, cell, Some(proof_share(think)));
+            if settled(value) {
+                return value;
+            }
+        }
+        let mut threats = Threats::new(board);
+        value_of(
+            &mut threats,
+            cell.index(),
+            side(board.to_move()),
+            budget(think),
+        )
+    }
+
+    /// Each move's value as the threats give it, settled by the proof search where it takes
+    /// the board: an equal share of half of `think` each.
+    fn settle(&mut self, board: &Gomoku, moves: &mut [(Move, Value)], think: Option<Duration>) {
+        let Some(classic) = provable(board) else {
+            return;
+        };
+        let share = proof_share(think) / moves.len().max(1) as u32;
+        for (mv, value) in moves {
+            let Move::Cell(cell) = *mv else { continue };
+            let proven = self.prover.move_value(&classic, cell, Some(share));
+            if settled(proven) && !matches!(value, Value::Win(_) | Value::Loss(_)) {
+                *value = proven;
+            }
+        }
+    }
+
     /// A level below the top. Levels 1 to 4 take a five they see, block one from level 2 and
     /// play their own victory by fours from level 4, else choose among the best-scored points
     /// ([`CHOICES`]); level 5 searches as `hard` without winning threats, level 6 stops the
@@ -306,7 +395,7 @@ impl Engine for Threat {
         let board = board(position);
         let positions = budget(think);
         let chosen = match level.style() {
-            None => Threat::best(board, positions).map(|(c, _)| c),
+            None => self.hard(board, think).map(|(c, _)| c),
             Some(_) => self.below_top(board, level, positions),
         };
         chosen.map(Move::Cell)
@@ -317,15 +406,12 @@ impl Engine for Threat {
             unreachable!("a legal move is of the position's rule set")
         };
         let board = board(position);
-        let positions = budget(think);
-        let (best, before) = Threat::best(board, positions)?;
-        let mut threats = Threats::new(board);
-        let after = value_of(
-            &mut threats,
-            played.index(),
-            side(board.to_move()),
-            positions,
-        );
+        let (best, before) = self.hard(board, think)?;
+        let after = if played == best {
+            before
+        } else {
+            self.value_after(board, played, think)
+        };
         Some(Verdict {
             before: before.max(after),
             after,
@@ -340,8 +426,9 @@ impl Engine for Threat {
         think: Option<Duration>,
     ) -> Analysis {
         if best_only {
-            let head =
-                Threat::best(board(position), budget(think)).map(|(c, v)| (v, Move::Cell(c)));
+            let head = self
+                .hard(board(position), think)
+                .map(|(c, v)| (v, Move::Cell(c)));
             return Analysis {
                 head,
                 moves: Vec::new(),
@@ -367,8 +454,10 @@ impl Engine for Threat {
                 (Move::Cell(threats.cell(p)), value)
             })
             .collect();
-        // A victory by fours found from the position is worth as much as its first move.
-        if let Some((c, v)) = Threat::best(board, budget(think))
+        self.settle(board, &mut moves, think);
+        // A victory by fours found from the position (or a value the proof search settles)
+        // is worth as much as its first move.
+        if let Some((c, v)) = self.hard(board, think)
             && best_of(&moves).first().is_none_or(|&(_, b)| v > b)
         {
             moves.retain(|&(m, _)| m != Move::Cell(c));
@@ -378,8 +467,11 @@ impl Engine for Threat {
         moves
     }
 
-    /// Its searches are bounded by positions looked at, and short: nothing to cancel.
-    fn set_cancel(&mut self, _flag: Option<Arc<AtomicBool>>) {}
+    /// The threats' searches are bounded by positions looked at, and short; the proof search
+    /// stops at once.
+    fn set_cancel(&mut self, flag: Option<Arc<AtomicBool>>) {
+        self.prover.set_cancel(flag);
+    }
 }
 
 #[cfg(test)]

@@ -26,7 +26,7 @@
 //! A's lines, with A as the "attacker" whose lines need covering: the same search.
 
 use crate::board::bit_indices;
-use crate::geometry::{Geometry, MAX_CELLS, MAX_LINES, MAX_SIZE};
+use crate::geometry::{Geometry, MAX_CELLS, MAX_LINES, PROOF_SIZE};
 
 /// Effort of one search inside the tree, in nodes of the pairing search.
 pub(super) const TREE_EFFORT: u32 = 48;
@@ -181,7 +181,7 @@ pub(super) fn cells_after(
 const SETUP_NODES: u64 = 8;
 
 /// A line has at most this many cells, free or not, plus one.
-const FREE: usize = MAX_SIZE as usize + 1;
+const FREE: usize = PROOF_SIZE as usize + 1;
 
 /// The search's state: the lines to cover (as their empty cells) and the pairs so far.
 struct Finder<'g> {
@@ -338,7 +338,7 @@ impl<'g> Finder<'g> {
         let mut options = [(0u32, 0u8, 0u8); 28];
         let mut n = 0;
         for a in bit_indices(line) {
-            for b in bit_indices(line & !((2u64 << a) - 1)) {
+            for b in bit_indices(line & !(u64::MAX >> (63 - a))) {
                 let covers = self.geom.through_lines[a] & self.geom.through_lines[b] & uncovered;
                 if n < options.len() {
                     options[n] = (covers.count_ones(), a as u8, b as u8);

@@ -713,6 +713,34 @@ mod tests {
     }
 
     #[test]
+    fn the_line_row_applies_from_eight_by_eight_and_goes_round_three_to_the_side() {
+        let mut eight = Choices::default();
+        for _ in 3..8 {
+            eight.step(Row::Size, true);
+        }
+        assert_eq!(eight.k, 5, "five from 8×8 up");
+        assert!(
+            !eight.step(Row::Misere, true),
+            "no misère on Gomoku's boards"
+        );
+        assert!(eight.step(Row::InARow, false));
+        assert_eq!(
+            eight.variant(),
+            Variant::of_size(8, Some(4), false).unwrap()
+        );
+        for _ in 3..=8 {
+            eight.step(Row::InARow, true);
+        }
+        assert_eq!(eight.k, 4, "round 3 to 8 and back to 4");
+        eight.step(Row::Size, true);
+        assert_eq!(
+            (eight.size, eight.k),
+            (9, 5),
+            "a new size, its default line"
+        );
+    }
+
+    #[test]
     fn the_game_row_cycles_classic_ultimate_and_gomoku_and_fixes_their_rules() {
         let mut choices = Choices::default();
         let mut seen = Vec::new();
@@ -765,20 +793,6 @@ mod tests {
             "the size row goes on past 7"
         );
         assert!(!classic.inactive(Row::InARow) && classic.inactive(Row::Misere));
-        assert!(
-            !classic.step(Row::Misere, true),
-            "no misère on Gomoku's boards"
-        );
-        assert!(classic.step(Row::InARow, false));
-        assert_eq!(
-            classic.variant(),
-            Variant::of_size(8, Some(4), false).unwrap()
-        );
-        for _ in 3..=8 {
-            classic.step(Row::InARow, true);
-        }
-        assert_eq!(classic.k, 4, "the line row goes round 3 to 8 on 8×8");
-        classic.step(Row::InARow, true);
         for _ in 8..15 {
             classic.step(Row::Size, true);
         }
