@@ -10,11 +10,15 @@ pub const MIN_SIZE: u8 = 3;
 /// The largest board side the classic game is played on.
 pub const MAX_SIZE: u8 = 7;
 /// The largest board side the proof search takes: 8×8 (64 cells fill a `u64`), with a line
-/// of [`PROOF_K`] or more, the boards from 8×8 up being played with Gomoku's rules.
+/// of [`PROOF_K`] to [`PROOF_MAX_K`], the boards from 8×8 up being played with Gomoku's
+/// rules.
 pub const PROOF_SIZE: u8 = 8;
 /// The shortest line the proof search takes on 8×8: with four there would be more lines than
 /// a set of lines holds (130).
 pub const PROOF_K: u8 = 5;
+/// The longest line the proof search takes on 8×8: with eight, a line would span the side and
+/// the pairing search's scratch arrays would grow for every board (a cost measured on 7×7).
+pub const PROOF_MAX_K: u8 = 7;
 /// The most cells a board the search takes has.
 pub const MAX_CELLS: usize = (PROOF_SIZE as usize) * (PROOF_SIZE as usize);
 /// The most lines a board the search takes has: the classic game's largest board with the
@@ -23,8 +27,8 @@ pub const MAX_LINES: usize = max(line_count(MAX_SIZE, 3), line_count(PROOF_SIZE,
 // Sets of lines are 128-bit masks.
 const _: () = assert!(MAX_LINES <= 128);
 /// How many (size, k) shapes there are: every classic size with every k from 3 to the size,
-/// and 8×8 with every k from [`PROOF_K`].
-const SHAPES: usize = shape_index(PROOF_SIZE, PROOF_SIZE) + 1;
+/// and 8×8 with every k from [`PROOF_K`] to [`PROOF_MAX_K`].
+const SHAPES: usize = shape_index(PROOF_SIZE, PROOF_MAX_K) + 1;
 
 const fn max(a: usize, b: usize) -> usize {
     if a > b { a } else { b }
@@ -33,7 +37,7 @@ const fn max(a: usize, b: usize) -> usize {
 /// Whether the search takes a board of side `size` with `k` in a row.
 pub const fn takes(size: u8, k: u8) -> bool {
     let classic = size >= MIN_SIZE && size <= MAX_SIZE && k >= 3 && k <= size;
-    classic || (size == PROOF_SIZE && k >= PROOF_K && k <= size)
+    classic || (size == PROOF_SIZE && k >= PROOF_K && k <= PROOF_MAX_K)
 }
 
 /// The place of the shape (`size`, `k`) among [`SHAPES`]: the classic sizes' shapes in order,

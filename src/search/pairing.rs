@@ -26,7 +26,7 @@
 //! A's lines, with A as the "attacker" whose lines need covering: the same search.
 
 use crate::board::bit_indices;
-use crate::geometry::{Geometry, MAX_CELLS, MAX_LINES, PROOF_SIZE};
+use crate::geometry::{Geometry, MAX_CELLS, MAX_LINES};
 
 /// Effort of one search inside the tree, in nodes of the pairing search.
 pub(super) const TREE_EFFORT: u32 = 48;
@@ -180,8 +180,14 @@ pub(super) fn cells_after(
 /// misère).
 const SETUP_NODES: u64 = 8;
 
-/// A line has at most this many cells, free or not, plus one.
-const FREE: usize = PROOF_SIZE as usize + 1;
+/// A line has at most this many cells, free or not, plus one (7×7 with seven; 8×8 is taken
+/// with five to seven).
+const FREE: usize = 8;
+
+/// The most straight lines the quick way pairs ([`Finder::one_pair_per_straight`]): as many as
+/// 7×7 with five has, and no more, so that its scratch arrays stay small; a position with more
+/// (8×8 has 30) is left to the search.
+const STRAIGHTS: usize = 24;
 
 /// The search's state: the lines to cover (as their empty cells) and the pairs so far.
 struct Finder<'g> {
@@ -274,8 +280,8 @@ impl<'g> Finder<'g> {
     /// pairs on one straight, which the search looks for.
     fn one_pair_per_straight(&mut self) -> bool {
         // The straights with targets, and the cells their pair may use.
-        let mut ids = [0u8; MAX_CELLS / 2];
-        let mut wants = [0u64; MAX_CELLS];
+        let mut ids = [0u8; STRAIGHTS];
+        let mut wants = [0u64; 2 * STRAIGHTS];
         let mut n = 0;
         for i in bits128(self.lines) {
             let (target, straight) = (self.targets[i], self.geom.straight[i]);
@@ -298,7 +304,7 @@ impl<'g> Finder<'g> {
         let Some(owner) = matching(&wants[..2 * n]) else {
             return false;
         };
-        let mut first = [u8::MAX; MAX_CELLS / 2];
+        let mut first = [u8::MAX; STRAIGHTS];
         self.len = 0;
         for (cell, &node) in owner.iter().enumerate() {
             if node == u8::MAX {
