@@ -82,6 +82,9 @@ impl Row {
 const CLASSIC: &str = "classic";
 
 /// The choices the menu remembers between runs.
+// Independent toggles as the file keeps them, each read back by name: an old file lacks the
+// newer ones and takes their defaults.
+#[allow(clippy::struct_excessive_bools)]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Choices {
@@ -98,6 +101,8 @@ pub struct Choices {
     pub size: u8,
     pub k: u8,
     pub misere: bool,
+    /// Only exactly `k` in a row wins, on a board played with Gomoku's rules (8×8 up).
+    pub exact: bool,
     /// The last address joined.
     pub address: String,
     /// Host online (through the peer-to-peer layer) rather than on this network.
@@ -114,6 +119,7 @@ impl Default for Choices {
             size: 3,
             k: 3,
             misere: false,
+            exact: false,
             address: String::new(),
             online: false,
         }
@@ -190,7 +196,9 @@ impl Choices {
             return named;
         }
         if self.gomoku_rules() {
-            return Variant::of_size(self.size, Some(self.k), false).unwrap_or(Variant::GOMOKU);
+            return Variant::of_size(self.size, Some(self.k), false)
+                .and_then(|v| v.exactly(self.exact))
+                .unwrap_or(Variant::GOMOKU);
         }
         Rules::new(self.size, self.k, self.misere)
             .or_else(|_| Rules::new(self.size, Rules::default_k(self.size), self.misere))
@@ -211,6 +219,17 @@ impl Choices {
         }
     }
 
+    /// What the row says, without its value: its own label, but on a board played with
+    /// Gomoku's rules the misère row is the exact rule's (`Exactly 5`).
+    pub fn label(&self, row: Row) -> String {
+        match row {
+            Row::Misere if self.gomoku_rules() && !self.fixed_rules() => {
+                format!("Exactly {}", self.k)
+            }
+            _ => row.label().to_string(),
+        }
+    }
+
     /// The row's value as shown beside it, if it has one.
     pub fn value(&self, row: Row) -> Option<String> {
         let on_off = |on: bool| if on { "on" } else { "off" }.to_string();
@@ -224,17 +243,16 @@ impl Choices {
             Row::Game => Some(format!("◂ {} ▸", self.game_name())),
             Row::Size => Some(format!("◂ {0}×{0} ▸", self.size)),
             Row::InARow => Some(format!("◂ {} ▸", self.k)),
+            Row::Misere if self.gomoku_rules() => Some(on_off(self.exact)),
             Row::Misere => Some(on_off(self.misere)),
             _ => None,
         }
     }
 
-    /// Whether the row's value does not apply now: the classic rules in Ultimate or Gomoku,
-    /// misère on a board played with Gomoku's rules.
+    /// Whether the row's value does not apply now: the classic rules in Ultimate or Gomoku.
     pub fn inactive(&self, row: Row) -> bool {
         let lines = matches!(row, Row::InARow | Row::Misere);
-        (self.fixed_rules() && (lines || row == Row::Size))
-            || (self.gomoku_rules() && row == Row::Misere)
+        self.fixed_rules() && (lines || row == Row::Size)
     }
 
     /// Whether the game chosen has rules of its own, not the classic rows' (Ultimate, Gomoku).
@@ -273,6 +291,7 @@ impl Choices {
                 self.k = self.default_k();
             }
             _ if self.inactive(row) => return false,
+            Row::Misere if self.gomoku_rules() => self.exact = !self.exact,
             Row::Misere => self.misere = !self.misere,
             Row::InARow => self.k = cycle(self.k, 3, self.size, up),
             _ => return false,
@@ -492,7 +511,8 @@ impl Menu {
             Key::Down => self.choices.row = (self.choices.row + 1) % count,
             Key::Left | Key::Right => {
                 if !self.choices.step(self.row(), *key == Key::Right) {
-                    self.message = format!("{} has no choices: Enter", self.row().label());
+                    let label = self.choices.label(self.row());
+                    self.message = format!("{label} has no choices: Enter");
                 }
             }
             Key::Char('q') | Key::Escape => return Outcome::Done(Start::Quit),
@@ -719,10 +739,6 @@ mod tests {
             eight.step(Row::Size, true);
         }
         assert_eq!(eight.k, 5, "five from 8×8 up");
-        assert!(
-            !eight.step(Row::Misere, true),
-            "no misère on Gomoku's boards"
-        );
         assert!(eight.step(Row::InARow, false));
         assert_eq!(
             eight.variant(),
@@ -737,6 +753,39 @@ mod tests {
             (eight.size, eight.k),
             (9, 5),
             "a new size, its default line"
+        );
+    }
+
+    #[test]
+    fn on_gomokus_boards_the_misere_row_is_the_exact_rule() {
+        let mut nine = Choices {
+            size: 9,
+            k: 4,
+            ..Choices::default()
+        };
+        assert_eq!(nine.label(Row::Misere), "Exactly 4");
+        assert_eq!(nine.value(Row::Misere).as_deref(), Some("off"));
+        assert!(!nine.inactive(Row::Misere));
+        assert!(nine.step(Row::Misere, true));
+        assert_eq!(nine.value(Row::Misere).as_deref(), Some("on"));
+        assert!(!nine.misere, "not misère");
+        assert_eq!(
+            nine.variant(),
+            Variant::of_size(9, Some(4), false)
+                .and_then(|v| v.exactly(true))
+                .unwrap()
+        );
+        let seven = Choices {
+            size: 7,
+            exact: true,
+            ..Choices::default()
+        };
+        assert_eq!(seven.label(Row::Misere), "Misère");
+        assert_eq!(seven.value(Row::Misere).as_deref(), Some("off"));
+        assert_eq!(
+            seven.variant(),
+            Variant::from(Rules::new(7, 3, false).unwrap()),
+            "classic 7×7, whatever the exact rule says"
         );
     }
 
@@ -792,7 +841,7 @@ mod tests {
             },
             "the size row goes on past 7"
         );
-        assert!(!classic.inactive(Row::InARow) && classic.inactive(Row::Misere));
+        assert!(!classic.inactive(Row::InARow) && !classic.inactive(Row::Misere));
         for _ in 8..15 {
             classic.step(Row::Size, true);
         }

@@ -55,9 +55,9 @@ fn rows(frame: &mut Frame, menu: &Menu, palette: Palette) {
         let value = menu.choices.value(row).unwrap_or_default();
         let line = if compact {
             let value = value.trim_start_matches("◂ ").trim_end_matches(" ▸");
-            format!("{} {:<19} {value}", row.digit(), row.label())
+            format!("{} {:<19} {value}", row.digit(), menu.choices.label(row))
         } else {
-            format!(" {}  {:<20}{value}", row.digit(), row.label())
+            format!(" {}  {:<20}{value}", row.digit(), menu.choices.label(row))
         };
         let line = format!("{line:<width$}", width = usize::from(BLOCK));
         let style = match (row == menu.row(), menu.choices.inactive(row)) {
