@@ -84,6 +84,15 @@ fn quit(game: &Game, out: &mut dyn Write) -> io::Result<()> {
     Ok(())
 }
 
+/// Whether a typed line is `q` (or `quit`): it is answered at once, even on the other
+/// player's turn.
+fn quits(buf: &[u8]) -> bool {
+    std::str::from_utf8(buf).is_ok_and(|line| {
+        let line = line.trim();
+        line.eq_ignore_ascii_case("q") || line.eq_ignore_ascii_case("quit")
+    })
+}
+
 /// What a line typed at the prompt asks for, once the lines that only need an answer have
 /// had it.
 enum Typed {

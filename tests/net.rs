@@ -1147,6 +1147,24 @@ fn a_plain_joiner_ended_by_sigint_or_sighup_says_bye() {
 }
 
 #[test]
+fn q_typed_on_the_other_players_turn_leaves_at_once() {
+    let (mut host, addr, code) = host(&[]);
+    let mut joiner = join(&addr, &code);
+    joiner.wait_for("You play O.");
+    host.wait_for("joined. You play X.");
+    // X's turn: O types a move ahead, then q, and neither waits for X.
+    joiner.send("7\nq\n");
+    assert!(joiner.wait_exit().success(), "{}", joiner.output());
+    assert!(
+        joiner.output().trim_end().ends_with("Quit."),
+        "{}",
+        joiner.output()
+    );
+    host.wait_for("O left the game.");
+    assert!(host.wait_exit().success(), "{}", host.output());
+}
+
+#[test]
 fn a_waiting_plain_host_ends_at_once_on_sigint() {
     let (mut host, _, _) = host(&[]);
     signal(&host, Signal::SIGINT);

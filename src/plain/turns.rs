@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 
-use super::{Ending, Options, Typed, finish, hint, prompt, quit, show, typed};
+use super::{Ending, Options, Typed, finish, hint, prompt, quit, quits, show, typed};
 use crate::driver::{Driver, Refused};
 use crate::game::TYPE_AHEAD;
 use crate::line;
@@ -190,6 +190,8 @@ impl<'a> Turns<'a> {
             None => self.next_input(),
         };
         match input {
+            // `q` leaves at once, whoever's turn it is; other lines wait for this side's.
+            Input::Line(line) if quits(&line) => self.line(&line),
             Input::Line(line) if !player.is_human() => {
                 if self.typed_ahead.len() < TYPE_AHEAD {
                     self.typed_ahead.push_back(line);
