@@ -1,5 +1,5 @@
 //! A small Gomocup (piskvork) manager: plays two brains that speak the protocol on their
-//! standard input and output against each other on 15×15, refereed by our rules, and prints
+//! standard input and output against each other on 15×15 (or another side, `--size`), refereed by our rules, and prints
 //! the first brain's score with a 95% Wilson interval:
 //!
 //! ```text
@@ -24,7 +24,7 @@ use tictactoe::gomoku::{self, Gomoku};
 use tictactoe::rating;
 
 #[derive(Parser)]
-#[command(about = "Plays two Gomocup brains against each other on 15×15")]
+#[command(about = "Plays two Gomocup brains against each other on 15×15 (or --size)")]
 struct Args {
     /// The first brain's command line (split on spaces).
     #[arg(long)]
@@ -44,6 +44,9 @@ struct Args {
     /// Seed of the openings.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// The board's side, 8 to 15 (`START n`), five in a row.
+    #[arg(long, default_value_t = gomoku::SIZE)]
+    size: u8,
 }
 
 /// A brain's process, spoken to one line at a time.
@@ -93,9 +96,9 @@ impl Brain {
         }
     }
 
-    /// A new game: `START 15` and the rules.
+    /// A new game: `START n` and the rules.
     fn new_game(&mut self, args: &Args) {
-        self.send(&format!("START {}\n", gomoku::SIZE));
+        self.send(&format!("START {}\n", args.size));
         assert_eq!(self.answer().as_deref(), Some("OK"), "START answered");
         let rule = u8::from(args.exact);
         self.send(&format!(
@@ -131,12 +134,14 @@ impl Drop for Brain {
     }
 }
 
-/// Two different stones near the centre, from `rng`.
-fn opening(rng: &mut fastrand::Rng, exact: bool) -> Gomoku {
-    let mut board = Gomoku::with_rules(gomoku::SIZE, gomoku::FIVE, exact).expect("15×15");
+/// Two different stones within two points of the centre of a board of side `size`, from
+/// `rng`.
+fn opening(rng: &mut fastrand::Rng, size: u8, exact: bool) -> Gomoku {
+    let mut board = Gomoku::with_rules(size, gomoku::FIVE, exact).expect("a side of 8 to 15");
+    let near = size / 2 - 2..size / 2 + 3;
     while board.stones() < 2 {
         let cell = board
-            .cell_at(rng.u8(5..10), rng.u8(5..10))
+            .cell_at(rng.u8(near.clone()), rng.u8(near.clone()))
             .expect("on the board");
         let _ = board.play(cell);
     }
@@ -173,7 +178,7 @@ fn main() {
     let mut rng = fastrand::Rng::with_seed(args.seed);
     let (mut score, mut played) = (0.0, 0u32);
     for _ in 0..args.games.div_ceil(2) {
-        let start = opening(&mut rng, args.exact);
+        let start = opening(&mut rng, args.size, args.exact);
         for first_is_x in [true, false] {
             score += game(&mut brains, start, first_is_x, &args);
             played += 1;
