@@ -45,7 +45,7 @@ struct Args {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// The board's side, 8 to 15 (`START n`), five in a row.
-    #[arg(long, default_value_t = gomoku::SIZE)]
+    #[arg(long, default_value_t = gomoku::SIZE, value_parser = clap::value_parser!(u8).range(8..=15))]
     size: u8,
 }
 

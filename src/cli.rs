@@ -161,7 +161,7 @@ pub struct Cli {
 impl Cli {
     /// The game the flags ask for: Ultimate with `--ultimate`, Gomoku with `--gomoku`,
     /// otherwise the board `--size` gives (3 by default): classic up to 7×7 with `--k` and
-    /// `--misere`, five in a row from 8×8 up.
+    /// `--misere`, Gomoku's rules from 8×8 up (five in a row unless `--k` says otherwise).
     pub fn variant(&self) -> Result<Variant, RulesError> {
         let variant = if self.ultimate {
             Ok(Variant::Ultimate)

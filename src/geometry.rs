@@ -236,7 +236,7 @@ impl Geometry {
     /// program.
     ///
     /// # Panics
-    /// If `size` and `k` are outside what [`crate::board::Rules::new`] accepts.
+    /// If the search does not take `size` and `k` ([`takes`]).
     pub fn of(size: u8, k: u8) -> &'static Geometry {
         static ALL: [OnceLock<Geometry>; SHAPES] = [const { OnceLock::new() }; SHAPES];
         assert!(takes(size, k), "{size} {k}");

@@ -17,7 +17,7 @@ use crate::board::{self, Cell, CellError, Mark, MoveError, Squares};
 
 /// The standard board's side.
 pub const SIZE: u8 = 15;
-/// The smallest board played with five in a row (smaller ones are the classic boards').
+/// The smallest board played with Gomoku's rules (smaller ones are the classic boards').
 pub const MIN_SIZE: u8 = 8;
 /// Stones in a row that win (or more), unless the game says another number.
 pub const FIVE: u8 = 5;
@@ -400,10 +400,18 @@ impl FromStr for Gomoku {
     type Err = ParseGomokuError;
 
     /// Parses the notation ([`Gomoku`]'s `Display`) as five in a row (see
-    /// [`Gomoku::played_with`] for other rules), checking that the stones could arise in a
-    /// game: the counts, and at most one move's worth of winning lines, made by the last
-    /// mover.
+    /// [`Gomoku::parse_with`] for other rules).
     fn from_str(s: &str) -> Result<Gomoku, ParseGomokuError> {
+        Gomoku::parse_with(s, FIVE, false)
+    }
+}
+
+impl Gomoku {
+    /// Parses the notation ([`Gomoku`]'s `Display`) played with `k` in a row, exactly
+    /// (`exact`) or `k` or more, checking that the stones could arise in a game by those
+    /// rules: the counts, and at most one move's worth of winning lines, made by the last
+    /// mover.
+    pub fn parse_with(s: &str, k: u8, exact: bool) -> Result<Gomoku, ParseGomokuError> {
         let rows: Vec<&str> = s.trim().split('/').collect();
         let n = rows.len();
         let Some(empty) = u8::try_from(n).ok().and_then(Gomoku::with_size) else {
@@ -432,7 +440,18 @@ impl FromStr for Gomoku {
                 }
             }
         }
-        validated(Gomoku { stones, ..empty })
+        if !(3..=empty.size).contains(&k) {
+            return Err(ParseGomokuError::Line {
+                k,
+                size: empty.size,
+            });
+        }
+        validated(Gomoku {
+            stones,
+            k,
+            exact,
+            ..empty
+        })
     }
 }
 
@@ -581,6 +600,22 @@ mod tests {
         let read = |exact| five.played_with(4, exact).map(|p| p.winner());
         assert_eq!(read(true), Ok(None));
         assert_eq!(read(false), Ok(Some(Mark::X)));
+    }
+
+    #[test]
+    fn a_position_is_read_by_the_rules_given_not_by_five_in_a_row_first() {
+        // Five of each side, on rows 1 and 3: no game of five in a row reaches it; with six
+        // in a row it is a game in progress.
+        let both = play(&["a1", "a3", "b1", "b3", "c1", "c3", "d1", "d3"]);
+        let mut text = both.to_string();
+        text.replace_range(text.len() - 15..text.len() - 10, "XXXXX");
+        text.replace_range(text.len() - 47..text.len() - 42, "OOOOO");
+        assert_eq!(
+            Gomoku::parse_with(&text, FIVE, false),
+            Err(ParseGomokuError::PlayedAfterEnd)
+        );
+        let six = Gomoku::parse_with(&text, 6, false).unwrap();
+        assert_eq!((six.winner(), six.stones(), six.k()), (None, 10, 6));
     }
 
     #[test]

@@ -367,7 +367,7 @@ impl Position {
             return Err(ParsePositionError::GomokuRules);
         }
         let k = k.unwrap_or(gomoku::FIVE);
-        parsed(text.parse::<Gomoku>().and_then(|b| b.played_with(k, exact)))
+        parsed(Gomoku::parse_with(text, k, exact))
     }
 
     pub fn variant(&self) -> Variant {

@@ -98,7 +98,7 @@ pub(super) struct Turns<'a> {
     /// What arrived while the game looked only for a stop signal, before the AI's move.
     pending: VecDeque<Input>,
     /// Lines typed while the other player of a network game is to move, played in order on
-    /// this side's turn.
+    /// this side's turn (not `q`, which is answered at once).
     typed_ahead: VecDeque<Vec<u8>>,
     input_ended: bool,
     /// Whether this turn's prompt (or waiting line) has been printed.

@@ -151,18 +151,27 @@ impl Brain {
         self.ultimate.set_cancel(self.cancel.clone());
         if self.seed.is_none() {
             self.classic.searcher.set_threads(threads);
+            self.gomoku.prover().set_threads(threads);
         }
         self
     }
 
-    /// A search table of at most `mb` MiB.
+    /// A search table of at most `mb` MiB, for the classic boards and for 8×8's proofs.
     pub fn with_table_mb(mut self, mb: usize) -> Brain {
         let threads = self.classic.searcher.threads();
-        self.classic.searcher = Searcher::with_table_mb(mb);
-        self.classic.searcher.set_meter(self.meter);
-        self.classic.searcher.set_threads(threads);
-        self.classic.searcher.set_cancel(self.cancel.clone());
+        self.classic.searcher = self.searcher(mb, threads);
+        *self.gomoku.prover() = self.searcher(mb, threads);
         self
+    }
+
+    /// A proof search with a table of at most `mb` MiB on `threads` threads, spending its
+    /// budgets by this brain's meter and stopped by its cancel flag.
+    fn searcher(&self, mb: usize, threads: usize) -> Searcher {
+        let mut searcher = Searcher::with_table_mb(mb);
+        searcher.set_meter(self.meter);
+        searcher.set_threads(threads);
+        searcher.set_cancel(self.cancel.clone());
+        searcher
     }
 
     /// Limits each `hard` move to `budget` of search (plus the first, always completed,

@@ -12,10 +12,13 @@
 //! a five or a victory by fours decides, else an estimate from the windows still open to each
 //! side.
 //!
-//! On the board the proof search takes (8×8 with five or more in a row), `hard`, hints,
-//! analyses and reviews also ask it, for half the budget, on the same stones set on a classic
-//! board: where it proves a value (a win, a draw, a loss, or a bound: at least or at most a
-//! draw) that value and its move stand, and the threats answer the rest.
+//! On the board the proof search takes (8×8 with five to seven in a row, not exactly), `hard`,
+//! hints, analyses and reviews also ask it, on the same stones set on a classic board, for
+//! half of the budget (hints and full analyses: half to settle each move, in equal shares, and
+//! half again for the best): where it proves a value (a win, a draw, a loss, or a bound: at
+//! least or at most a draw) that value and its move stand, and the threats answer the rest.
+//! Values of both kinds then stand side by side, ranked as [`Value`] ranks them: an estimate
+//! above zero before a proven draw.
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -120,6 +123,13 @@ impl Threat {
             rng: seed.map_or_else(fastrand::Rng::new, fastrand::Rng::with_seed),
             prover,
         }
+    }
+}
+
+impl Threat {
+    /// The proof search, to size its table and its threads.
+    pub(super) fn prover(&mut self) -> &mut Searcher {
+        &mut self.prover
     }
 }
 

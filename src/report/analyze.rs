@@ -205,7 +205,7 @@ pub struct Options {
     /// Marks in a row; the board size's default if not given.
     pub k: Option<u8>,
     pub misere: bool,
-    /// Boards of five in a row are played with exactly five winning.
+    /// Gomoku's boards are played with exactly their line winning.
     pub exact: bool,
     /// Positions are Ultimate tic-tac-toe positions in their notation.
     pub ultimate: bool,

@@ -33,7 +33,7 @@ pub struct Options {
     pub size: Option<u8>,
     pub k: Option<u8>,
     pub misere: bool,
-    /// Boards of five in a row are played with exactly five winning.
+    /// Gomoku's boards are played with exactly their line winning.
     pub exact: bool,
     pub ultimate: bool,
     /// The search: a textbook one (classic rules only; minimax if none is given) or the

@@ -25,12 +25,13 @@
 use std::cmp::Ordering;
 use std::fmt;
 
-/// The score of winning on an empty board; every decided game scores within 64 of ±`WIN`.
+/// The score of winning on an empty board; a decided game scores ±(`WIN` − the marks on the
+/// board when it ends), so at most 64 from ±`WIN` (a 64-cell board filled).
 pub(super) const WIN: i32 = 1000;
 /// Above any score; `-INF` is below any.
 pub(super) const INF: i32 = WIN + 1;
-/// Scores beyond ±`DECIDED` are wins and losses.
-pub(super) const DECIDED: i32 = WIN - 64;
+/// Scores beyond ±`DECIDED` are wins and losses: every one, the 64th mark's included.
+pub(super) const DECIDED: i32 = WIN - 65;
 /// Heuristic estimates lie strictly within ±`EST_MAX`.
 pub(super) const EST_MAX: i32 = 500;
 
@@ -199,6 +200,13 @@ impl fmt::Display for Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_game_won_or_lost_with_the_64th_mark_is_decided_not_an_estimate() {
+        // Won by the last mark of a 64-cell board, one ply from a position of 63 marks.
+        assert_eq!(Value::from_score(WIN - 64, 63, false), Value::Win(1));
+        assert_eq!(Value::from_score(-(WIN - 64), 62, false), Value::Loss(2));
+    }
 
     #[test]
     fn values_order_from_quick_win_to_quick_loss() {

@@ -219,13 +219,17 @@ impl Choices {
         }
     }
 
+    /// Whether the misère row is the exact rule's: on a board played with Gomoku's rules,
+    /// chosen by size (not a named game, whose rules are its own).
+    fn exact_row(&self) -> bool {
+        self.gomoku_rules() && !self.fixed_rules()
+    }
+
     /// What the row says, without its value: its own label, but on a board played with
     /// Gomoku's rules the misère row is the exact rule's (`Exactly 5`).
     pub fn label(&self, row: Row) -> String {
         match row {
-            Row::Misere if self.gomoku_rules() && !self.fixed_rules() => {
-                format!("Exactly {}", self.k)
-            }
+            Row::Misere if self.exact_row() => format!("Exactly {}", self.k),
             _ => row.label().to_string(),
         }
     }
@@ -243,7 +247,7 @@ impl Choices {
             Row::Game => Some(format!("◂ {} ▸", self.game_name())),
             Row::Size => Some(format!("◂ {0}×{0} ▸", self.size)),
             Row::InARow => Some(format!("◂ {} ▸", self.k)),
-            Row::Misere if self.gomoku_rules() => Some(on_off(self.exact)),
+            Row::Misere if self.exact_row() => Some(on_off(self.exact)),
             Row::Misere => Some(on_off(self.misere)),
             _ => None,
         }
@@ -291,7 +295,7 @@ impl Choices {
                 self.k = self.default_k();
             }
             _ if self.inactive(row) => return false,
-            Row::Misere if self.gomoku_rules() => self.exact = !self.exact,
+            Row::Misere if self.exact_row() => self.exact = !self.exact,
             Row::Misere => self.misere = !self.misere,
             Row::InARow => self.k = cycle(self.k, 3, self.size, up),
             _ => return false,

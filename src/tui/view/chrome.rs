@@ -227,7 +227,7 @@ const KEYPAD_KEYS: [&str; 5] = [
 ];
 
 /// How a cell is played on boards named by coordinates only (classic boards larger than
-/// 3×3, those played five in a row): the first lines of their keys.
+/// 3×3, those played with Gomoku's rules): the first lines of their keys.
 const COORDINATE_KEYS: [&str; 5] = [
     "c3 h12       play a cell: its column letter, then its row",
     "h l n        where the board has such a column, that column;",
