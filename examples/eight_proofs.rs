@@ -108,10 +108,7 @@ fn proven_from(seed: u64, ms: u64) {
     let proven: Vec<bool> = boards
         .iter()
         .map(|g| {
-            let rules = Rules::for_proof(8, 5).expect("8×8");
-            let [x, o] =
-                [tictactoe::board::Mark::X, tictactoe::board::Mark::O].map(|m| g.stones_of(m)[0]);
-            let board = Board::from_bits(rules, x, o).expect("a position of a game");
+            let board = g.as_classic().expect("8×8 with five");
             let mut searcher = Searcher::new();
             searcher.set_meter(Meter::Clock);
             let thought = searcher.think(&board, Some(Duration::from_millis(ms)));

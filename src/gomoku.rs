@@ -13,7 +13,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::board::{self, Cell, CellError, Mark, MoveError, Squares};
+use crate::board::{self, Board, Cell, CellError, Mark, MoveError, Rules, Squares};
 
 /// The standard board's side.
 pub const SIZE: u8 = 15;
@@ -184,9 +184,16 @@ impl Gomoku {
         self.placed
     }
 
-    /// The points of `mark`'s stones, bit `index % 64` of word `index / 64`.
-    pub fn stones_of(&self, mark: Mark) -> [u64; 4] {
-        self.stones[side(mark)]
+    /// The same stones on a classic board, where the classic proof search takes this board
+    /// ([`Rules::for_proof`]: 8×8 with five to seven in a row), and not with the exact rule,
+    /// which the classic boards do not play.
+    pub fn as_classic(&self) -> Option<Board> {
+        if self.exact {
+            return None;
+        }
+        let rules = Rules::for_proof(self.size, self.k)?;
+        let [x, o] = self.stones.map(|words| words[0]);
+        Board::from_bits(rules, x, o).ok()
     }
 
     /// Whether every point holds a stone.

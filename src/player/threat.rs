@@ -26,7 +26,7 @@ use std::time::Duration;
 
 use super::engines::Engine;
 use super::{Analysis, Verdict};
-use crate::board::{Board, Cell, Mark, Rules};
+use crate::board::Cell;
 use crate::gomoku::Gomoku;
 use crate::levels::Level;
 use crate::position::{Move, Position};
@@ -131,17 +131,6 @@ impl Threat {
     pub(super) fn prover(&mut self) -> &mut Searcher {
         &mut self.prover
     }
-}
-
-/// `board`'s stones on a classic board, where the proof search takes the board: 8×8 with five
-/// or more in a row (not the exact rule, which the classic boards do not play).
-fn provable(board: &Gomoku) -> Option<Board> {
-    if board.is_exact() {
-        return None;
-    }
-    let rules = Rules::for_proof(board.size(), board.k())?;
-    let [x, o] = [Mark::X, Mark::O].map(|mark| board.stones_of(mark)[0]);
-    Board::from_bits(rules, x, o).ok()
 }
 
 /// What the proof search settles: a proven value or bound.
@@ -303,7 +292,7 @@ impl Threat {
     /// The proof search's move and value for `board`, where it takes the board and settles
     /// the value within `budget`.
     fn proven(&mut self, board: &Gomoku, budget: Duration) -> Option<(Cell, Value)> {
-        let classic = provable(board)?;
+        let classic = board.as_classic()?;
         let thought = self.prover.think(&classic, Some(budget))?;
         settled(thought.value).then_some((thought.cell, thought.value))
     }
@@ -325,7 +314,7 @@ impl Threat {
     /// The value of playing `cell` in `board`: the proof search's where it settles one, else
     /// the threats'.
     fn value_after(&mut self, board: &Gomoku, cell: Cell, think: Option<Duration>) -> Value {
-        if let Some(classic) = provable(board) {
+        if let Some(classic) = board.as_classic() {
             let value = self
                 .prover
                 .move_value(&classic, cell, Some(proof_share(think)));
@@ -345,7 +334,7 @@ impl Threat {
     /// Each move's value as the threats give it, settled by the proof search where it takes
     /// the board: an equal share of half of `think` each.
     fn settle(&mut self, board: &Gomoku, moves: &mut [(Move, Value)], think: Option<Duration>) {
-        let Some(classic) = provable(board) else {
+        let Some(classic) = board.as_classic() else {
             return;
         };
         let share = proof_share(think) / moves.len().max(1) as u32;
