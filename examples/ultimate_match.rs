@@ -31,6 +31,7 @@ use clap::Parser;
 use tictactoe::board::Mark;
 use tictactoe::mcts::{
     Leaf, Level, Mcts, Parallel, Playouts, Prior, Settings, UltimateEval, uniform_playout,
+    value::Network,
 };
 use tictactoe::ultimate::{Move, Outcome, UltimateBoard};
 
@@ -71,6 +72,14 @@ struct Args {
     /// after the move).
     #[arg(long, value_parser = parse_prior)]
     prior_from: Option<Prior>,
+    /// UCB1's exploration constant of every tree but the first, when the first player is
+    /// `hardN` (trees that search differently find different things).
+    #[arg(long)]
+    helper_exploration: Option<f32>,
+    /// A weights file the first player, when it is `hard` or `hardN`, values positions by
+    /// instead of the embedded network (as `ultimate_train train --out` writes it).
+    #[arg(long)]
+    network: Option<std::path::PathBuf>,
     /// Start each pair of games from its own two opening moves (a seeded draw of the 720 legal
     /// pairs, without repeats until all are used).
     #[arg(long)]
@@ -131,6 +140,8 @@ enum Spec {
     Engine(Level, Duration),
     /// `hard` on this many trees at once, one a thread (`--threads`).
     Threads(usize, Duration),
+    /// `hard` on one tree searched by this many threads at once.
+    Shared(usize, Duration),
     /// `hard` with [`Settings::FROZEN`].
     Frozen(Duration),
     Uct(Budget),
@@ -152,6 +163,12 @@ impl std::str::FromStr for Spec {
             "easy" => Ok(Spec::Engine(Level::Easy, Duration::ZERO)),
             "medium" => Ok(Spec::Engine(Level::Medium, Duration::ZERO)),
             "hard" => Ok(Spec::Engine(Level::Hard, time(1000)?)),
+            shared if shared.starts_with("shared") => {
+                let n: usize = shared["shared".len()..]
+                    .parse()
+                    .map_err(|_| format!("{s}: sharedN is hard on one tree, N threads"))?;
+                Ok(Spec::Shared(n.max(1), time(1000)?))
+            }
             threads if threads.starts_with("hard") => {
                 let n: usize = threads["hard".len()..]
                     .parse()
@@ -172,6 +189,7 @@ impl fmt::Display for Spec {
         match self {
             Spec::Engine(Level::Hard, t) => write!(f, "hard ({} ms)", t.as_millis()),
             Spec::Threads(n, t) => write!(f, "hard on {n} threads ({} ms)", t.as_millis()),
+            Spec::Shared(n, t) => write!(f, "hard on one tree, {n} threads ({} ms)", t.as_millis()),
             Spec::Engine(level, _) => write!(f, "{level:?}"),
             Spec::Frozen(t) => write!(f, "frozen hard ({} ms)", t.as_millis()),
             Spec::Uct(b) => write!(f, "baseline UCT ({b})"),
@@ -183,6 +201,7 @@ impl fmt::Display for Spec {
 enum Player {
     Engine(Level, Duration, Mcts),
     Threads(Duration, Parallel<UltimateBoard, UltimateEval>),
+    Shared(usize, Duration, Mcts),
     Uct(Budget, fastrand::Rng),
 }
 
@@ -198,6 +217,7 @@ impl Player {
                         .collect(),
                 ),
             ),
+            Spec::Shared(n, t) => Player::Shared(n, t, Mcts::new(Some(seed))),
             Spec::Frozen(t) => Player::Engine(
                 Level::Hard,
                 t,
@@ -211,6 +231,7 @@ impl Player {
         match self {
             Player::Engine(level, t, mcts) => mcts.choose(*level, board, *t),
             Player::Threads(t, search) => search.think(board, *t).map(|c| c.mv),
+            Player::Shared(n, t, mcts) => mcts.think_shared(board, *t, *n).map(|c| c.mv),
             Player::Uct(budget, rng) => Some(baseline::choose(board, *budget, rng)),
         }
         .expect("a game in progress has a move")
@@ -333,8 +354,18 @@ fn opening_pairs(seed: u64) -> Vec<[Move; 2]> {
     all
 }
 
+/// The network in `path`, kept for the whole run.
+fn load_network(path: &std::path::Path) -> &'static Network {
+    let bytes = std::fs::read(path)
+        .unwrap_or_else(|e| panic!("cannot read the network {}: {e}", path.display()));
+    let network = Network::from_bytes(&bytes)
+        .unwrap_or_else(|e| panic!("{} is not a network: {e}", path.display()));
+    Box::leak(Box::new(network))
+}
+
 fn main() {
     let args = Args::parse();
+    let network = args.network.as_deref().map(load_network);
     let start = Instant::now();
     let mut tally = (0, 0, 0);
     let openings = if args.openings {
@@ -361,7 +392,22 @@ fn main() {
             settings.leaf = args.leaf.unwrap_or(settings.leaf);
             settings.prior = args.prior_from.unwrap_or(settings.prior);
             tuned = tuned.with_settings(settings);
+            if let Some(network) = network {
+                tuned = tuned.with_network(network);
+            }
             *mcts = tuned;
+        }
+        if let Player::Threads(_, search) = &mut a {
+            for (i, tree) in search.trees().iter_mut().enumerate() {
+                let mut tuned = std::mem::replace(tree, Mcts::new(None));
+                if let Some(network) = network {
+                    tuned = tuned.with_network(network);
+                }
+                if let (Some(c), true) = (args.helper_exploration, i > 0) {
+                    tuned = tuned.with_exploration(c);
+                }
+                *tree = tuned;
+            }
         }
         let mut b = Player::new(args.b, seed ^ 0x5555_5555);
         let a_mark = if game % 2 == 0 { Mark::X } else { Mark::O };

@@ -66,6 +66,9 @@ enum Command {
         /// (guided by the embedded network: the next round's data).
         #[arg(long, default_value = "frozen", value_parser = parse_engine)]
         engine: Settings,
+        /// A weights file `hard` values positions by instead of the embedded network.
+        #[arg(long)]
+        network: Option<PathBuf>,
         /// Where to write the games.
         #[arg(long, default_value = "target/ultimate/selfplay.txt")]
         out: PathBuf,
@@ -104,8 +107,27 @@ fn main() -> anyhow::Result<()> {
             random,
             seed,
             engine,
+            network,
             out,
-        } => generate(games, (iterations, engine), random.max(2), seed, &out),
+        } => {
+            let network = match network {
+                Some(path) => {
+                    let bytes =
+                        fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
+                    let network = Network::from_bytes(&bytes)
+                        .with_context(|| format!("{} is not a network", path.display()))?;
+                    Box::leak(Box::new(network))
+                }
+                None => value::embedded(),
+            };
+            generate(
+                games,
+                (iterations, engine, network),
+                random.max(2),
+                seed,
+                &out,
+            )
+        }
         Command::Train {
             data,
             epochs,
@@ -135,7 +157,7 @@ fn parse_engine(name: &str) -> Result<Settings, String> {
 /// One self-play game: one line of `generate`'s output.
 fn self_play(
     rng: &mut fastrand::Rng,
-    (iterations, engine): (u64, Settings),
+    (iterations, engine, network): (u64, Settings, &'static Network),
     random: usize,
 ) -> Option<String> {
     let mut board = UltimateBoard::new();
@@ -150,7 +172,9 @@ fn self_play(
         }
         moves.push(mv);
     }
-    let mut mcts = Mcts::new(Some(rng.u64(..))).with_settings(engine);
+    let mut mcts = Mcts::new(Some(rng.u64(..)))
+        .with_settings(engine)
+        .with_network(network);
     let mut values = Vec::new();
     while board.outcome() == Outcome::InProgress {
         let choice = mcts.think_iterations(&board, iterations)?;
@@ -175,7 +199,7 @@ fn self_play(
 
 fn generate(
     games: u32,
-    (iterations, engine): (u64, Settings),
+    (iterations, engine, network): (u64, Settings, &'static Network),
     random: usize,
     seed: u64,
     out: &PathBuf,
@@ -188,7 +212,7 @@ fn generate(
     let (mut written, mut positions) = (0u32, 0usize);
     for game in 0..games {
         let mut rng = fastrand::Rng::with_seed(seed.wrapping_mul(1_000_003) ^ u64::from(game));
-        if let Some(line) = self_play(&mut rng, (iterations, engine), random) {
+        if let Some(line) = self_play(&mut rng, (iterations, engine, network), random) {
             positions += line
                 .split('|')
                 .nth(1)

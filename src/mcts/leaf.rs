@@ -5,7 +5,7 @@
 use super::HALF;
 use super::evaluate::Evaluator;
 use super::playouts::{DRAW, Playouts, playout_from};
-use super::value::{self, AfterMoves};
+use super::value::{self, AfterMoves, Network};
 use crate::ultimate::{UltimateBoard, threats};
 
 /// How the search values a leaf it reached.
@@ -53,7 +53,7 @@ pub(super) fn x_units(result: u8) -> u32 {
 
 /// Ultimate's evaluation: greedy random games ([`Playouts`]), the hand-made move prior and
 /// the learned network ([`value`]), in the combinations [`super::Settings`] names.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct UltimateEval {
     /// How the random games choose their moves.
     pub playouts: Playouts,
@@ -63,6 +63,8 @@ pub struct UltimateEval {
     pub prior: Prior,
     /// Whether the network is spared repeated work (see [`super::Settings::incremental`]).
     pub incremental: bool,
+    /// The network: the embedded one ([`value::embedded`]) but to measure another.
+    pub network: &'static Network,
 }
 
 impl Evaluator<UltimateBoard> for UltimateEval {
@@ -71,7 +73,7 @@ impl Evaluator<UltimateBoard> for UltimateEval {
 
     fn expansion(&self, board: &UltimateBoard, prior_visits: u32) -> Option<AfterMoves<'static>> {
         (self.incremental && prior_visits > 0 && self.prior == Prior::Network)
-            .then(|| value::embedded().after_moves(board))
+            .then(|| self.network.after_moves(board))
     }
 
     fn prior(
@@ -87,10 +89,9 @@ impl Evaluator<UltimateBoard> for UltimateEval {
         if prior_visits == 0 {
             (0, 0)
         } else if self.prior == Prior::Network && !over {
-            let v = network.as_ref().map_or_else(
-                || value::embedded().evaluate(after),
-                |n| n.evaluate(mv, after),
-            );
+            let v = network
+                .as_ref()
+                .map_or_else(|| self.network.evaluate(after), |n| n.evaluate(mv, after));
             let units = (value::rate(v, 1) * (2 * HALF * prior_visits) as f32).round();
             (prior_visits, units as u32)
         } else {
@@ -123,7 +124,7 @@ impl Evaluator<UltimateBoard> for UltimateEval {
             });
         let network = |board: &UltimateBoard| {
             known.unwrap_or_else(|| {
-                let x = value::rate(value::embedded().evaluate(board), board.side() as u8);
+                let x = value::rate(self.network.evaluate(board), board.side() as u8);
                 (x * (2 * HALF) as f32).round() as u32
             })
         };
