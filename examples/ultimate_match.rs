@@ -14,7 +14,8 @@
 //! each other. `hard` uses the learned evaluation (`mcts::value`) at its leaves and for its new
 //! nodes' priors; `--leaf playout` and `--prior-from hand` give the first player, when it is
 //! the engine, a random game and the hand-made guess instead, and `--leaf both` the mean of
-//! the evaluation and the random game. The score is (wins + draws / 2) / games; its interval is Wilson's score
+//! the evaluation and the random game; `--network FILE` gives it a network `ultimate_train`
+//! wrote instead of the embedded one. The score is (wins + draws / 2) / games; its interval is Wilson's score
 //! interval, which stays sensible near 0% and 100%.
 //!
 //! The baseline is plain UCT as textbooks give it: UCB1 with c = √2, one node added per
@@ -72,10 +73,6 @@ struct Args {
     /// after the move).
     #[arg(long, value_parser = parse_prior)]
     prior_from: Option<Prior>,
-    /// UCB1's exploration constant of every tree but the first, when the first player is
-    /// `hardN` (trees that search differently find different things).
-    #[arg(long)]
-    helper_exploration: Option<f32>,
     /// A weights file the first player, when it is `hard` or `hardN`, values positions by
     /// instead of the embedded network (as `ultimate_train train --out` writes it).
     #[arg(long)]
@@ -140,8 +137,7 @@ enum Spec {
     Engine(Level, Duration),
     /// `hard` on this many trees at once, one a thread (`--threads`).
     Threads(usize, Duration),
-    /// `hard` on one tree searched by this many threads at once.
-    Shared(usize, Duration),
+
     /// `hard` with [`Settings::FROZEN`].
     Frozen(Duration),
     Uct(Budget),
@@ -163,12 +159,6 @@ impl std::str::FromStr for Spec {
             "easy" => Ok(Spec::Engine(Level::Easy, Duration::ZERO)),
             "medium" => Ok(Spec::Engine(Level::Medium, Duration::ZERO)),
             "hard" => Ok(Spec::Engine(Level::Hard, time(1000)?)),
-            shared if shared.starts_with("shared") => {
-                let n: usize = shared["shared".len()..]
-                    .parse()
-                    .map_err(|_| format!("{s}: sharedN is hard on one tree, N threads"))?;
-                Ok(Spec::Shared(n.max(1), time(1000)?))
-            }
             threads if threads.starts_with("hard") => {
                 let n: usize = threads["hard".len()..]
                     .parse()
@@ -189,7 +179,6 @@ impl fmt::Display for Spec {
         match self {
             Spec::Engine(Level::Hard, t) => write!(f, "hard ({} ms)", t.as_millis()),
             Spec::Threads(n, t) => write!(f, "hard on {n} threads ({} ms)", t.as_millis()),
-            Spec::Shared(n, t) => write!(f, "hard on one tree, {n} threads ({} ms)", t.as_millis()),
             Spec::Engine(level, _) => write!(f, "{level:?}"),
             Spec::Frozen(t) => write!(f, "frozen hard ({} ms)", t.as_millis()),
             Spec::Uct(b) => write!(f, "baseline UCT ({b})"),
@@ -201,7 +190,6 @@ impl fmt::Display for Spec {
 enum Player {
     Engine(Level, Duration, Mcts),
     Threads(Duration, Parallel<UltimateBoard, UltimateEval>),
-    Shared(usize, Duration, Mcts),
     Uct(Budget, fastrand::Rng),
 }
 
@@ -217,7 +205,6 @@ impl Player {
                         .collect(),
                 ),
             ),
-            Spec::Shared(n, t) => Player::Shared(n, t, Mcts::new(Some(seed))),
             Spec::Frozen(t) => Player::Engine(
                 Level::Hard,
                 t,
@@ -231,7 +218,6 @@ impl Player {
         match self {
             Player::Engine(level, t, mcts) => mcts.choose(*level, board, *t),
             Player::Threads(t, search) => search.think(board, *t).map(|c| c.mv),
-            Player::Shared(n, t, mcts) => mcts.think_shared(board, *t, *n).map(|c| c.mv),
             Player::Uct(budget, rng) => Some(baseline::choose(board, *budget, rng)),
         }
         .expect("a game in progress has a move")
@@ -397,16 +383,9 @@ fn main() {
             }
             *mcts = tuned;
         }
-        if let Player::Threads(_, search) = &mut a {
-            for (i, tree) in search.trees().iter_mut().enumerate() {
-                let mut tuned = std::mem::replace(tree, Mcts::new(None));
-                if let Some(network) = network {
-                    tuned = tuned.with_network(network);
-                }
-                if let (Some(c), true) = (args.helper_exploration, i > 0) {
-                    tuned = tuned.with_exploration(c);
-                }
-                *tree = tuned;
+        if let (Player::Threads(_, search), Some(network)) = (&mut a, network) {
+            for tree in search.trees() {
+                *tree = std::mem::replace(tree, Mcts::new(None)).with_network(network);
             }
         }
         let mut b = Player::new(args.b, seed ^ 0x5555_5555);

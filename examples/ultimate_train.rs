@@ -14,7 +14,8 @@
 //! kept between moves. Each game is one line: the result (`X`,
 //! `O` or `D`), the number of random first moves, the moves as indices (board × 9 + cell),
 //! and after `|` the search's value of each searched position for its side to move (0 to 1).
-//! Everything follows from `--seed`.
+//! Everything follows from `--seed`. `--network FILE` has `hard` play on a network `train` wrote
+//! instead of the embedded one, to play the next round's games before that network is embedded.
 //!
 //! `train` replays every game in the eight symmetries of the grid (the same turn or mirror of
 //! the big board and of every small board), takes each searched position with the target

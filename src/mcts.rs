@@ -232,17 +232,11 @@ pub enum Level {
 
 /// When a search stops, besides a cancel.
 #[derive(Clone, Copy)]
-pub(crate) struct Limit {
+struct Limit {
     deadline: Option<Instant>,
     iterations: Option<u64>,
     /// Go on until every root move is proven (analysis), not just the root.
     every_move: bool,
-}
-
-impl Limit {
-    fn past_deadline(&self) -> bool {
-        self.deadline.is_some_and(|d| Instant::now() >= d)
-    }
 }
 
 /// The Monte Carlo tree search of any rule set `G` the search can play, valuing what it has
@@ -470,12 +464,6 @@ impl<G: SearchGame, E: Evaluator<G>> Mcts<G, E> {
 
     /// Runs the search; `None` if the game is over or the search was cancelled.
     fn search(&mut self, board: &G, limit: Limit) -> Option<()> {
-        self.prepare(board)?;
-        self.run(limit, 0)
-    }
-
-    /// Makes `board` the root, its moves generated; `None` if the game is over.
-    fn prepare(&mut self, board: &G) -> Option<()> {
         self.iterations = 0;
         if board.is_over() {
             return None;
@@ -486,12 +474,7 @@ impl<G: SearchGame, E: Evaluator<G>> Mcts<G, E> {
             assert!(self.expand(0, &root), "the root always fits");
             self.update_proof(0);
         }
-        Some(())
-    }
-
-    /// Iterates from `done` iterations in until `limit` (or a proof) stops the search; `None`
-    /// when cancelled.
-    fn run(&mut self, limit: Limit, mut done: u64) -> Option<()> {
+        let mut done = 0u64;
         // Where the look for a quicker win than the one proven ends, once it started.
         let mut quicker_until = None;
         loop {
@@ -499,7 +482,9 @@ impl<G: SearchGame, E: Evaluator<G>> Mcts<G, E> {
                 if self.cancelled() {
                     return None;
                 }
-                if done.is_multiple_of(4 * CHECK_EVERY) && limit.past_deadline() {
+                if done.is_multiple_of(4 * CHECK_EVERY)
+                    && limit.deadline.is_some_and(|d| Instant::now() >= d)
+                {
                     break;
                 }
             }
@@ -655,16 +640,28 @@ impl<G: SearchGame, E: Evaluator<G>> Mcts<G, E> {
         }
     }
 
-    /// The child to walk into by UCB1 (see [`pick`]).
-    fn select(&self, node: usize) -> usize {
+    /// The child to walk into by UCB1, skipping children proven lost for the chooser (and at
+    /// the root, every proven child: their value is known).
+    fn select(&mut self, node: usize) -> usize {
         let parent = self.nodes[node];
-        pick(
-            self.exploration,
-            parent.visits,
-            node == 0,
-            self.children(node).map(|i| (i, self.nodes[i])),
-        )
-        .unwrap_or(parent.first as usize)
+        let log = (parent.visits.max(1) as f32).ln();
+        let mut best = (f32::NEG_INFINITY, parent.first as usize);
+        for i in self.children(node) {
+            let c = self.nodes[i];
+            let q = match c.proof {
+                Proof::Unknown if c.visits == 0 => return i,
+                Proof::Unknown => c.score as f32 / (2 * HALF * c.visits) as f32,
+                _ if node == 0 => continue,
+                Proof::Draw => 0.5,
+                Proof::Win => return i,
+                Proof::Loss => continue,
+            };
+            let u = q + self.exploration * (log / c.visits.max(1) as f32).sqrt();
+            if u > best.0 {
+                best = (u, i);
+            }
+        }
+        best.1
     }
 
     /// Adds every move of `board` (node `node`'s position) as children, in random order;
@@ -677,8 +674,30 @@ impl<G: SearchGame, E: Evaluator<G>> Mcts<G, E> {
                 self.nodes.truncate(first);
                 return false;
             }
-            self.nodes
-                .push(child(&self.eval, self.prior, board, index, &expansion));
+            let mut after = *board;
+            let ended = after.apply_index(index);
+            let proof = match ended {
+                None => Proof::Unknown,
+                Some(Ended::Won) => Proof::Win,
+                Some(Ended::Lost) => Proof::Loss,
+                Some(Ended::Drawn) => Proof::Draw,
+            };
+            let (visits, score) = self.eval.prior(
+                board,
+                &after,
+                index,
+                ended.is_some(),
+                self.prior,
+                &expansion,
+            );
+            self.nodes.push(Node {
+                mv: index,
+                proof,
+                plies: 1,
+                visits,
+                score,
+                ..ROOT
+            });
         }
         self.rng.shuffle(&mut self.nodes[first..]);
         self.nodes[node].first = first as u32;
@@ -692,11 +711,30 @@ impl<G: SearchGame, E: Evaluator<G>> Mcts<G, E> {
         if self.nodes[node].proof != Proof::Unknown {
             return false;
         }
-        let Some((proof, plies)) = proof_from(self.children(node).map(|i| self.nodes[i])) else {
-            return false;
-        };
+        let mut quickest_win: Option<u8> = None;
+        let mut slowest_loss = 0u8;
+        let mut draw = false;
+        let mut all = true;
+        for i in self.children(node) {
+            let c = self.nodes[i];
+            match c.proof {
+                Proof::Win => quickest_win = Some(quickest_win.map_or(c.plies, |q| q.min(c.plies))),
+                Proof::Loss => slowest_loss = slowest_loss.max(c.plies),
+                Proof::Draw => draw = true,
+                Proof::Unknown => all = false,
+            }
+        }
         let n = &mut self.nodes[node];
-        (n.proof, n.plies) = (proof, plies);
+        // The children's results are the chooser's; the node's are its mover's, one ply more.
+        if let Some(q) = quickest_win {
+            (n.proof, n.plies) = (Proof::Loss, q + 1);
+        } else if !all {
+            return false;
+        } else if draw {
+            (n.proof, n.plies) = (Proof::Draw, 1);
+        } else {
+            (n.proof, n.plies) = (Proof::Win, slowest_loss + 1);
+        }
         true
     }
 
@@ -717,91 +755,6 @@ impl<G: SearchGame, E: Evaluator<G>> Mcts<G, E> {
         self.children(0)
             .map(|i| (root.move_at(self.nodes[i].mv), self.nodes[i]))
             .collect()
-    }
-}
-
-/// The new node of the move with index `index` from `board`, with `prior` imaginary visits at
-/// the rate `eval` guesses (`expansion`: what `eval` worked out once for all of `board`'s
-/// moves); a move that ends the game is proven at once.
-fn child<G: SearchGame, E: Evaluator<G>>(
-    eval: &E,
-    prior: u32,
-    board: &G,
-    index: u8,
-    expansion: &E::Expansion,
-) -> Node {
-    let mut after = *board;
-    let ended = after.apply_index(index);
-    let proof = match ended {
-        None => Proof::Unknown,
-        Some(Ended::Won) => Proof::Win,
-        Some(Ended::Lost) => Proof::Loss,
-        Some(Ended::Drawn) => Proof::Draw,
-    };
-    let (visits, score) = eval.prior(board, &after, index, ended.is_some(), prior, expansion);
-    Node {
-        mv: index,
-        proof,
-        plies: 1,
-        visits,
-        score,
-        ..ROOT
-    }
-}
-
-/// The child to walk into by UCB1 among `children` (index and node) of a node with
-/// `parent_visits` visits, skipping children proven lost for the chooser (and `at_root`,
-/// every proven child: their value is known); `None` if every child is skipped. A child never
-/// visited, or proven won for the chooser, is taken at once.
-fn pick(
-    exploration: f32,
-    parent_visits: u32,
-    at_root: bool,
-    children: impl Iterator<Item = (usize, Node)>,
-) -> Option<usize> {
-    let log = (parent_visits.max(1) as f32).ln();
-    let mut best = (f32::NEG_INFINITY, None);
-    for (i, c) in children {
-        let q = match c.proof {
-            Proof::Unknown if c.visits == 0 => return Some(i),
-            Proof::Unknown => c.score as f32 / (2 * HALF * c.visits) as f32,
-            _ if at_root => continue,
-            Proof::Draw => 0.5,
-            Proof::Win => return Some(i),
-            Proof::Loss => continue,
-        };
-        let u = q + exploration * (log / c.visits.max(1) as f32).sqrt();
-        if u > best.0 {
-            best = (u, Some(i));
-        }
-    }
-    best.1
-}
-
-/// What a node is proven to be from its `children`, with the plies to the end of the game;
-/// `None` while they prove nothing about it. The children's results are the chooser's; the
-/// node's are its mover's, one ply more.
-fn proof_from(children: impl Iterator<Item = Node>) -> Option<(Proof, u8)> {
-    let mut quickest_win: Option<u8> = None;
-    let mut slowest_loss = 0u8;
-    let mut draw = false;
-    let mut all = true;
-    for c in children {
-        match c.proof {
-            Proof::Win => quickest_win = Some(quickest_win.map_or(c.plies, |q| q.min(c.plies))),
-            Proof::Loss => slowest_loss = slowest_loss.max(c.plies),
-            Proof::Draw => draw = true,
-            Proof::Unknown => all = false,
-        }
-    }
-    if let Some(q) = quickest_win {
-        Some((Proof::Loss, q + 1))
-    } else if !all {
-        None
-    } else if draw {
-        Some((Proof::Draw, 1))
-    } else {
-        Some((Proof::Win, slowest_loss + 1))
     }
 }
 
@@ -898,7 +851,6 @@ mod parallel;
 pub use parallel::Parallel;
 mod quicker;
 pub use quicker::QUICKER_WIN_ITERATIONS;
-mod shared;
 mod tree;
 pub use tree::{NodeView, Proven, TreeView};
 mod step;
