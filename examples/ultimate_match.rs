@@ -73,8 +73,9 @@ struct Args {
     /// after the move).
     #[arg(long, value_parser = parse_prior)]
     prior_from: Option<Prior>,
-    /// A weights file the first player, when it is `hard` or `hardN`, values positions by
-    /// instead of the embedded network (as `ultimate_train train --out` writes it).
+    /// A weights file the first player, when it is the engine, values positions by instead of
+    /// the embedded network (as `ultimate_train train --out` writes it). `frozen` uses no
+    /// network unless `--leaf` or `--prior-from` names it.
     #[arg(long)]
     network: Option<std::path::PathBuf>,
     /// Start each pair of games from its own two opening moves (a seeded draw of the 720 legal
@@ -137,7 +138,6 @@ enum Spec {
     Engine(Level, Duration),
     /// `hard` on this many trees at once, one a thread (`--threads`).
     Threads(usize, Duration),
-
     /// `hard` with [`Settings::FROZEN`].
     Frozen(Duration),
     Uct(Budget),

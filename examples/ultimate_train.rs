@@ -10,7 +10,7 @@
 //!
 //! `generate` plays games of the engine against itself: a few uniformly random first moves
 //! (so that games differ), then the search (`--engine`: `Settings::FROZEN`, or `Settings::HARD`
-//! guided by the network this build embeds) with a fixed number of iterations a move, its tree
+//! guided by the network this build embeds, or the one `--network` names) with a fixed number of iterations a move, its tree
 //! kept between moves. Each game is one line: the result (`X`,
 //! `O` or `D`), the number of random first moves, the moves as indices (board × 9 + cell),
 //! and after `|` the search's value of each searched position for its side to move (0 to 1).
@@ -64,7 +64,7 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// The search that plays: `frozen` (random games, the first data set) or `hard`
-        /// (guided by the embedded network: the next round's data).
+        /// (guided by the embedded network, or `--network`'s: the next round's data).
         #[arg(long, default_value = "frozen", value_parser = parse_engine)]
         engine: Settings,
         /// A weights file `hard` values positions by instead of the embedded network.

@@ -115,7 +115,8 @@ pub struct Settings {
 }
 
 impl Settings {
-    /// The evaluation these settings name.
+    /// The evaluation these settings name, on the embedded network (the network is not a
+    /// setting: see [`Mcts::with_network`]).
     pub fn evaluation(self) -> UltimateEval {
         UltimateEval {
             playouts: self.playouts,
@@ -293,7 +294,7 @@ impl Mcts {
         self
     }
 
-    /// The search's settings.
+    /// The search's settings (which do not name its network).
     pub fn settings(&self) -> Settings {
         Settings {
             playouts: self.eval.playouts,

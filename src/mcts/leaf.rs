@@ -63,7 +63,7 @@ pub struct UltimateEval {
     pub prior: Prior,
     /// Whether the network is spared repeated work (see [`super::Settings::incremental`]).
     pub incremental: bool,
-    /// The network: the embedded one ([`value::embedded`]) but to measure another.
+    /// The network: the embedded one ([`value::embedded`]) unless another is being measured.
     pub network: &'static Network,
 }
 
