@@ -171,6 +171,40 @@ pub(super) fn prior(board: &UltimateBoard, after: &UltimateBoard, mv: usize, ove
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::mcts::value::PARAMETERS;
+    use crate::mcts::{Mcts, Settings};
+    use crate::search::{Meter, Value};
+    use std::time::Duration;
+
+    /// The root moves' values after a short seeded search of the empty grid on `network`.
+    fn values_on(network: Option<&'static Network>) -> Vec<Value> {
+        let mut mcts = Mcts::new(Some(3));
+        if let Some(network) = network {
+            mcts = mcts.with_network(network).with_settings(Settings::HARD);
+        }
+        mcts.set_meter(Meter::Work);
+        let moves = mcts.analyze(&UltimateBoard::new(), Duration::from_millis(2));
+        moves.into_iter().map(|(_, v)| v).collect()
+    }
+
+    #[test]
+    fn a_search_values_positions_by_the_network_it_is_given_even_after_new_settings() {
+        // Every weight zero: every position is worth an even game to either side.
+        let even: &'static Network =
+            Box::leak(Box::new(Network::from_parameters(&vec![0.0; PARAMETERS])));
+        let values = values_on(Some(even));
+        assert_eq!(values.len(), 81);
+        assert!(
+            values.iter().all(|&v| v == Value::WinRate(500)),
+            "{values:?}"
+        );
+        // The embedded network tells the moves apart.
+        let embedded = values_on(None);
+        assert!(
+            embedded.iter().any(|&v| v != Value::WinRate(500)),
+            "{embedded:?}"
+        );
+    }
 
     /// The prior of each of X's moves on board 5 (cells indexed 0-8, keypad digit - 1).
     fn priors(position: &str) -> Vec<(usize, f32)> {
