@@ -49,12 +49,18 @@ fn join(addr: &str, code: &str) -> Proc {
     spawn(&["join", addr, "--code", code])
 }
 
-#[test]
-fn two_processes_play_a_game_and_print_the_same_boards() {
-    let (mut host, addr, code) = host(&[]);
-    let mut joiner = join(&addr, &code);
+/// A plain host and a joiner, once both say the game has begun.
+fn connected() -> (Proc, Proc) {
+    let (host, addr, code) = host(&[]);
+    let joiner = join(&addr, &code);
     joiner.wait_for("You play O.");
     host.wait_for("joined. You play X.");
+    (host, joiner)
+}
+
+#[test]
+fn two_processes_play_a_game_and_print_the_same_boards() {
+    let (mut host, mut joiner) = connected();
     host.send("5\n4\n3\n2\n9\n");
     joiner.send("7\n6\n1\n8\n");
     assert!(host.wait_exit().success(), "{}", host.output());
@@ -1111,10 +1117,7 @@ fn signal(proc: &Proc, signal: Signal) {
 
 #[test]
 fn a_plain_host_ended_by_sigterm_says_bye() {
-    let (mut host, addr, code) = host(&[]);
-    let mut joiner = join(&addr, &code);
-    joiner.wait_for("You play O.");
-    host.wait_for("joined. You play X.");
+    let (mut host, mut joiner) = connected();
     let start = Instant::now();
     signal(&host, Signal::SIGTERM);
     joiner.wait_for("X left the game.");
@@ -1135,10 +1138,7 @@ fn a_plain_host_ended_by_sigterm_says_bye() {
 #[test]
 fn a_plain_joiner_ended_by_sigint_or_sighup_says_bye() {
     for stop in [Signal::SIGINT, Signal::SIGHUP] {
-        let (mut host, addr, code) = host(&[]);
-        let mut joiner = join(&addr, &code);
-        joiner.wait_for("You play O.");
-        host.wait_for("joined. You play X.");
+        let (mut host, mut joiner) = connected();
         signal(&joiner, stop);
         host.wait_for("O left the game.");
         assert!(host.wait_exit().success(), "{}", host.output());
@@ -1148,10 +1148,7 @@ fn a_plain_joiner_ended_by_sigint_or_sighup_says_bye() {
 
 #[test]
 fn q_typed_on_the_other_players_turn_leaves_at_once() {
-    let (mut host, addr, code) = host(&[]);
-    let mut joiner = join(&addr, &code);
-    joiner.wait_for("You play O.");
-    host.wait_for("joined. You play X.");
+    let (mut host, mut joiner) = connected();
     // X's turn: O types a move ahead, then q, and neither waits for X.
     joiner.send("7\nq\n");
     assert!(joiner.wait_exit().success(), "{}", joiner.output());
