@@ -19,12 +19,14 @@
 //! `mcts/iterations_hard_full` is `hard` evaluating every position in full
 //! (`incremental: false`, as before the evaluation was made incremental). The `midgame/` group
 //! runs `hard` both ways and the frozen search from a position 20 marks into a game
-//! ([`MIDGAME`]).
+//! ([`MIDGAME`]), and `iterations_policy`: `hard` that also weighs a policy (`Settings::policy`)
+//! of random weights beside the embedded value, to show what evaluating a policy costs.
 
 use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use tictactoe::mcts::value::{self, Network, POLICY_PARAMETERS};
 use tictactoe::mcts::{Leaf, Mcts, Playouts, Prior, Settings, playout_with, uniform_playout};
 use tictactoe::ultimate::{Outcome, UltimateBoard};
 
@@ -96,7 +98,27 @@ fn midgame(c: &mut Criterion) {
             });
         });
     }
+    let policy = with_random_policy();
+    group.bench_function("iterations_policy", |b| {
+        b.iter(|| {
+            Mcts::new(Some(1))
+                .with_network(policy)
+                .with_settings(Settings {
+                    policy: 0.1,
+                    ..Settings::HARD
+                })
+                .think_iterations(black_box(&board), N)
+        });
+    });
     group.finish();
+}
+
+/// The embedded value with a policy of seeded random weights: it costs what a trained one does.
+fn with_random_policy() -> &'static Network {
+    let mut rng = fastrand::Rng::with_seed(1);
+    let mut parameters = value::embedded().parameters();
+    parameters.extend((0..POLICY_PARAMETERS).map(|_| rng.f32() - 0.5));
+    Box::leak(Box::new(Network::from_parameters(&parameters)))
 }
 
 fn iterations(c: &mut Criterion) {

@@ -15,7 +15,8 @@
 //! nodes' priors; `--leaf playout` and `--prior-from hand` give the first player, when it is
 //! the engine, a random game and the hand-made guess instead, and `--leaf both` the mean of
 //! the evaluation and the random game; `--network FILE` gives it a network `ultimate_train`
-//! wrote instead of the embedded one. The score is (wins + draws / 2) / games; its interval is Wilson's score
+//! wrote instead of the embedded one, and with a policy `--policy W` weighs its policy
+//! in the choice of children (`Mcts::with_policy`). The score is (wins + draws / 2) / games; its interval is Wilson's score
 //! interval, which stays sensible near 0% and 100%.
 //!
 //! The baseline is plain UCT as textbooks give it: UCB1 with c = √2, one node added per
@@ -34,6 +35,7 @@ use tictactoe::mcts::{
     Leaf, Level, Mcts, Parallel, Playouts, Prior, Settings, UltimateEval, uniform_playout,
     value::Network,
 };
+use tictactoe::search::Meter;
 use tictactoe::ultimate::{Move, Outcome, UltimateBoard};
 
 #[derive(Parser)]
@@ -78,6 +80,18 @@ struct Args {
     /// network unless `--leaf` or `--prior-from` names it.
     #[arg(long)]
     network: Option<std::path::PathBuf>,
+    /// The weight of the network's policy in the first player's choice of children, when it is
+    /// the engine (`Settings::policy`; the network must have a policy).
+    #[arg(long)]
+    policy: Option<f32>,
+    /// The visits from which the first player's nodes ask the policy (`Settings::policy_visits`).
+    #[arg(long)]
+    policy_visits: Option<u32>,
+    /// Budgets by work instead of the clock, for both players when they are the engine:
+    /// `mcts::ITERATIONS_PER_MS` iterations a millisecond, so two searches compare at equal
+    /// iterations, whatever each costs.
+    #[arg(long)]
+    work: bool,
     /// Start each pair of games from its own two opening moves (a seeded draw of the 720 legal
     /// pairs, without repeats until all are used).
     #[arg(long)]
@@ -352,6 +366,10 @@ fn load_network(path: &std::path::Path) -> &'static Network {
 fn main() {
     let args = Args::parse();
     let network = args.network.as_deref().map(load_network);
+    if args.policy.is_some_and(|w| w > 0.0) && !network.is_some_and(Network::has_policy) {
+        eprintln!("--policy needs a --network with a policy");
+        std::process::exit(2);
+    }
     let start = Instant::now();
     let mut tally = (0, 0, 0);
     let openings = if args.openings {
@@ -377,6 +395,8 @@ fn main() {
             settings.playouts = args.playouts.unwrap_or(settings.playouts);
             settings.leaf = args.leaf.unwrap_or(settings.leaf);
             settings.prior = args.prior_from.unwrap_or(settings.prior);
+            settings.policy = args.policy.unwrap_or(settings.policy);
+            settings.policy_visits = args.policy_visits.unwrap_or(settings.policy_visits);
             tuned = tuned.with_settings(settings);
             if let Some(network) = network {
                 tuned = tuned.with_network(network);
@@ -389,6 +409,13 @@ fn main() {
             }
         }
         let mut b = Player::new(args.b, seed ^ 0x5555_5555);
+        if args.work {
+            for player in [&mut a, &mut b] {
+                if let Player::Engine(_, _, mcts) = player {
+                    mcts.set_meter(Meter::Work);
+                }
+            }
+        }
         let a_mark = if game % 2 == 0 { Mark::X } else { Mark::O };
         let mut board = UltimateBoard::new();
         if !openings.is_empty() {

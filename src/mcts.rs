@@ -23,7 +23,9 @@
 //! take the place of both guesses ([`Settings::leaf`], [`Settings::prior`]): a leaf is then
 //! worth the network's value of its position (or the mean of that and a random game), and a
 //! new node's imaginary visits are at the rate the network gives the position after its move.
-//! A leaf valued by the network is scored in fractions of a game (see `HALF`).
+//! A leaf valued by the network is scored in fractions of a game (see `HALF`). A network with
+//! a policy can also steer the choice of children ([`Settings::policy`], off in `hard`: it has
+//! not measured stronger yet; docs/ai.md has the matches).
 //!
 //! The search is also a solver. A move that ends the game is known the moment its parent is
 //! expanded; a position with a winning move is lost for the player who moved into it, one whose
@@ -46,7 +48,8 @@
 //! # Memory and reuse
 //!
 //! Nodes live in one arena of at most [`DEFAULT_NODE_CAP`] nodes of 16 bytes (64 MiB; see
-//! [`Mcts::with_node_cap`]). Once it is full the tree stops growing and iterations only add
+//! [`Mcts::with_node_cap`]), with 4 bytes more a node beside them when the search weighs a
+//! policy. Once it is full the tree stops growing and iterations only add
 //! random games below the existing leaves. Between moves the tree is kept: when the next search
 //! starts from the position after one or two moves of the last root (the engine's move and the
 //! opponent's reply), that subtree is copied to a fresh arena and the rest dropped.
@@ -91,6 +94,11 @@ pub const NETWORK_PRIOR_VISITS: u32 = 25;
 /// The most imaginary visits [`Mcts::with_prior`] takes: far more would drown real games and,
 /// near 2^31, overflow the counts.
 pub const MAX_PRIOR_VISITS: u32 = 1000;
+/// The visits from which a node's children are given the policy's shares, when the search
+/// weighs a policy (see [`Mcts::with_policy`]).
+pub const POLICY_VISITS: u32 = 100;
+/// A child's policy share before its parent has asked the policy.
+const NOT_YET: f32 = -1.0;
 /// The knobs of a search. [`Mcts::new`] starts with [`Settings::HARD`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Settings {
@@ -112,6 +120,11 @@ pub struct Settings {
     /// first time is worth the rate its prior already holds. Without it (the search as it was,
     /// kept to measure the difference) each position is evaluated in full, a leaf twice.
     pub incremental: bool,
+    /// The weight of the network's policy in choosing children (see [`Mcts::with_policy`]); 0
+    /// leaves it out, and the network need not have a policy.
+    pub policy: f32,
+    /// The visits from which a node's children are given the policy's shares.
+    pub policy_visits: u32,
 }
 
 impl Settings {
@@ -138,6 +151,8 @@ impl Settings {
         prior: Prior::Network,
         quicker_win: true,
         incremental: true,
+        policy: 0.0,
+        policy_visits: POLICY_VISITS,
     };
     /// The search as it was when the match tool's `frozen` player was made, kept unchanged
     /// while [`Settings::HARD`] may move on: the ladder's levels below the top use it (their
@@ -151,6 +166,8 @@ impl Settings {
         prior: Prior::Hand,
         quicker_win: false,
         incremental: false,
+        policy: 0.0,
+        policy_visits: POLICY_VISITS,
     };
 }
 
@@ -261,6 +278,13 @@ pub struct Mcts<G: SearchGame = UltimateBoard, E: Evaluator<G> = UltimateEval> {
     /// How a budget is spent: by the clock, or as [`ITERATIONS_PER_MS`] iterations a
     /// millisecond.
     meter: Meter,
+    /// The weight of the policy in choosing children (see [`Mcts::with_policy`]).
+    policy_weight: f32,
+    /// The visits from which a node's children are given the policy's shares.
+    policy_visits: u32,
+    /// The policy's share of each node's move, beside `nodes` (or [`NOT_YET`]); empty without
+    /// a policy.
+    shares: Vec<f32>,
 }
 
 impl Mcts {
@@ -284,6 +308,7 @@ impl Mcts {
         self.with_exploration(settings.exploration)
             .with_prior(settings.prior_visits)
             .with_quicker_win(settings.quicker_win)
+            .with_policy(settings.policy, settings.policy_visits)
     }
 
     /// The search valuing positions by `network` instead of the embedded one (to measure a
@@ -304,6 +329,8 @@ impl Mcts {
             prior: self.eval.prior,
             quicker_win: self.quicker_win,
             incremental: self.eval.incremental,
+            policy: self.policy_weight,
+            policy_visits: self.policy_visits,
         }
     }
 }
@@ -326,7 +353,23 @@ impl<G: SearchGame, E: Evaluator<G>> Mcts<G, E> {
             eval,
             quicker_win: false,
             meter: Meter::Clock,
+            policy_weight: 0.0,
+            policy_visits: POLICY_VISITS,
+            shares: Vec::new(),
         }
+    }
+
+    /// Adds `weight * share * sqrt(parent's visits) / (1 + visits)` to each child's UCB1 score,
+    /// where `share` is the part of the search the evaluator's policy gives its move (none
+    /// without one): the search tries first, and longer, what the policy favours. A node asks
+    /// the policy once it has `visits` visits, so that the policy is worked out only where the
+    /// search spends many iterations (most nodes never reach a hundred). A weight of 0 (the
+    /// default) leaves the policy out. The tree is cleared.
+    pub fn with_policy(mut self, weight: f32, visits: u32) -> Mcts<G, E> {
+        self.policy_weight = weight.max(0.0);
+        self.policy_visits = visits;
+        self.clear();
+        self
     }
 
     /// Whether a search that has proven a win goes on a little to look for a quicker one (see
@@ -377,7 +420,7 @@ impl<G: SearchGame, E: Evaluator<G>> Mcts<G, E> {
         self
     }
 
-    /// A tree of at most `cap` nodes (16 bytes each; at least 82, enough for the root and its
+    /// A tree of at most `cap` nodes (16 bytes each, 20 with a policy; at least 82, enough for the root and its
     /// moves). The tree is cleared.
     pub fn with_node_cap(mut self, cap: usize) -> Mcts<G, E> {
         self.cap = cap.max(82);
@@ -388,6 +431,7 @@ impl<G: SearchGame, E: Evaluator<G>> Mcts<G, E> {
     /// Forgets the tree.
     pub fn clear(&mut self) {
         self.nodes = Vec::new();
+        self.shares = Vec::new();
         self.root = None;
     }
 
@@ -545,6 +589,10 @@ impl<G: SearchGame, E: Evaluator<G>> Mcts<G, E> {
         }
         self.nodes.clear();
         self.nodes.push(ROOT);
+        self.shares.clear();
+        if self.policy_weight > 0.0 {
+            self.shares.push(NOT_YET);
+        }
         self.root = Some(*board);
     }
 
@@ -572,6 +620,9 @@ impl<G: SearchGame, E: Evaluator<G>> Mcts<G, E> {
             i += 1;
         }
         self.nodes = fresh;
+        if !self.shares.is_empty() {
+            self.shares = from.iter().map(|&i| self.shares[i as usize]).collect();
+        }
     }
 
     fn children(&self, node: usize) -> std::ops::Range<usize> {
@@ -616,7 +667,7 @@ impl<G: SearchGame, E: Evaluator<G>> Mcts<G, E> {
                     .eval
                     .leaf(&mut board, n.visits, n.score, self.prior, &mut self.rng);
             }
-            node = self.select(node);
+            node = self.select(node, &board);
             board.apply_index(self.nodes[node].mv);
             self.path.push(node as u32);
         };
@@ -643,9 +694,16 @@ impl<G: SearchGame, E: Evaluator<G>> Mcts<G, E> {
 
     /// The child to walk into by UCB1, skipping children proven lost for the chooser (and at
     /// the root, every proven child: their value is known).
-    fn select(&mut self, node: usize) -> usize {
+    fn select(&mut self, node: usize, board: &G) -> usize {
         let parent = self.nodes[node];
+        if self.policy_weight > 0.0
+            && parent.visits >= self.policy_visits
+            && self.shares[parent.first as usize] < 0.0
+        {
+            self.ask_policy(node, board);
+        }
         let log = (parent.visits.max(1) as f32).ln();
+        let policy = self.policy_weight * (parent.visits as f32).sqrt();
         let mut best = (f32::NEG_INFINITY, parent.first as usize);
         for i in self.children(node) {
             let c = self.nodes[i];
@@ -657,7 +715,10 @@ impl<G: SearchGame, E: Evaluator<G>> Mcts<G, E> {
                 Proof::Win => return i,
                 Proof::Loss => continue,
             };
-            let u = q + self.exploration * (log / c.visits.max(1) as f32).sqrt();
+            let mut u = q + self.exploration * (log / c.visits.max(1) as f32).sqrt();
+            if policy > 0.0 && self.shares[i] > 0.0 {
+                u += policy * self.shares[i] / (1 + c.visits) as f32;
+            }
             if u > best.0 {
                 best = (u, i);
             }
@@ -701,10 +762,23 @@ impl<G: SearchGame, E: Evaluator<G>> Mcts<G, E> {
             });
         }
         self.rng.shuffle(&mut self.nodes[first..]);
+        if self.policy_weight > 0.0 {
+            self.shares.resize(self.nodes.len(), NOT_YET);
+        }
         self.nodes[node].first = first as u32;
         self.nodes[node].count =
             u8::try_from(self.nodes.len() - first).expect("at most 255 moves a position");
         true
+    }
+
+    /// Gives the children of `node`, whose position is `board`, the shares the policy gives
+    /// their moves (0 each without a policy).
+    fn ask_policy(&mut self, node: usize, board: &G) {
+        let mut shares = [0.0; 256];
+        self.eval.policy(board, &mut shares);
+        for i in self.children(node) {
+            self.shares[i] = shares[usize::from(self.nodes[i].mv)];
+        }
     }
 
     /// Proves `node` from its children if it can; `true` if it was unproven and now is.

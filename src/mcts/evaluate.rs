@@ -42,6 +42,13 @@ pub trait Evaluator<G: SearchGame> {
         rng: &mut fastrand::Rng,
     ) -> u32;
 
+    /// Writes the share of the search each legal move of `position` is worth before any is
+    /// searched (a policy's output, summing to 1) at the move's index into `shares`; `false`,
+    /// and nothing written, for an evaluator without a policy.
+    fn policy(&self, _position: &G, _shares: &mut [f32; 256]) -> bool {
+        false
+    }
+
     /// Whether [`Evaluator::leaf`] plays one random game, which [`Evaluator::traced`] can show.
     fn plays_random_games(&self) -> bool {
         false

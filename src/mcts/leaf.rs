@@ -76,6 +76,13 @@ impl Evaluator<UltimateBoard> for UltimateEval {
             .then(|| self.network.after_moves(board))
     }
 
+    fn policy(&self, board: &UltimateBoard, shares: &mut [f32; 256]) -> bool {
+        let cells: &mut [f32; value::MOVES] = (&mut shares[..value::MOVES])
+            .try_into()
+            .expect("a share a cell");
+        self.network.policy(board, cells)
+    }
+
     fn prior(
         &self,
         board: &UltimateBoard,
@@ -172,7 +179,7 @@ pub(super) fn prior(board: &UltimateBoard, after: &UltimateBoard, mv: usize, ove
 mod tests {
     use super::*;
     use crate::mcts::value::PARAMETERS;
-    use crate::mcts::{Mcts, Settings};
+    use crate::mcts::{Mcts, POLICY_VISITS, SearchGame, Settings};
     use crate::search::{Meter, Value};
     use std::time::Duration;
 
@@ -204,6 +211,58 @@ mod tests {
             embedded.iter().any(|&v| v != Value::WinRate(500)),
             "{embedded:?}"
         );
+    }
+
+    #[test]
+    fn each_node_asked_keeps_the_policy_share_of_its_move_through_shuffles_and_reuse() {
+        let network: &'static Network = Box::leak(Box::new(value::tests::with_random_policy(3)));
+        let settings = Settings {
+            policy: 1.0,
+            ..Settings::HARD
+        };
+        let mut mcts = Mcts::new(Some(5))
+            .with_network(network)
+            .with_settings(settings);
+        let mut board = UltimateBoard::new();
+        let mut checked = 0;
+        for _ in 0..12 {
+            let choice = mcts.think_iterations(&board, 3000).expect("a move");
+            assert_eq!(mcts.shares.len(), mcts.nodes.len());
+            // The children of every node walked through from the policy's visits on hold the
+            // shares the policy gives their moves; the others are not asked yet.
+            let mut stack = vec![(0usize, board)];
+            while let Some((node, position)) = stack.pop() {
+                let mut shares = [0.0; value::MOVES];
+                if mcts.children(node).is_empty() || !network.policy(&position, &mut shares) {
+                    continue;
+                }
+                let asked = mcts.shares[mcts.nodes[node].first as usize] >= 0.0;
+                // A node is asked on its first walk down from the policy's visits on (a proven
+                // node is walked to, never down from).
+                let n = mcts.nodes[node];
+                let proven = n.proof != crate::mcts::Proof::Unknown;
+                assert!(asked || n.visits <= POLICY_VISITS || proven, "node {node}");
+                for child in mcts.children(node) {
+                    let mv = mcts.nodes[child].mv;
+                    let want = if asked {
+                        shares[usize::from(mv)]
+                    } else {
+                        super::super::NOT_YET
+                    };
+                    assert_eq!(mcts.shares[child].to_bits(), want.to_bits());
+                    let mut after = position;
+                    if after.apply_index(mv).is_none() {
+                        stack.push((child, after));
+                    }
+                    checked += 1;
+                }
+            }
+            board.play(choice.mv).unwrap();
+            if board.outcome() != crate::ultimate::Outcome::InProgress {
+                break;
+            }
+        }
+        assert!(checked > 1_000, "{checked} children checked");
     }
 
     /// The prior of each of X's moves on board 5 (cells indexed 0-8, keypad digit - 1).

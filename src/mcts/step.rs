@@ -13,7 +13,8 @@ use crate::ultimate::{Move, UltimateBoard};
 /// How a child stood when its parent chose among them.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Score {
-    /// UCB1: the mover's win rate plus the exploration term.
+    /// UCB1: the mover's win rate plus the exploration term (with the policy's bonus, when
+    /// the search weighs one).
     Ucb { rate: f32, exploration: f32 },
     /// Never visited (possible only without the move prior): taken at once.
     Untried,
@@ -219,7 +220,7 @@ impl<G: SearchGame, E: Evaluator<G>> Mcts<G, E> {
                         visits: n.visits,
                         score: n.score / HALF,
                         proven: proven(n),
-                        ucb: self.ucb(was.visits, n, node == 0),
+                        ucb: self.ucb(was.visits, n, node == 0, self.share(c)),
                         chosen: c == next,
                     }
                 })
@@ -240,8 +241,14 @@ impl<G: SearchGame, E: Evaluator<G>> Mcts<G, E> {
         }
     }
 
-    /// How the search scores `child` of a node of `parent_visits` visits when it walks down.
-    fn ucb(&self, parent_visits: u32, child: Node, at_root: bool) -> Score {
+    /// The policy's share of node `node`'s move (0 without a policy, or before its parent asked).
+    fn share(&self, node: usize) -> f32 {
+        self.shares.get(node).map_or(0.0, |&s| s.max(0.0))
+    }
+
+    /// How the search scores `child`, whose move the policy gives `share`, of a node of
+    /// `parent_visits` visits when it walks down.
+    fn ucb(&self, parent_visits: u32, child: Node, at_root: bool, share: f32) -> Score {
         let rate = match child.proof {
             Proof::Unknown if child.visits == 0 => return Score::Untried,
             Proof::Unknown => child.score as f32 / (2 * HALF * child.visits) as f32,
@@ -251,7 +258,11 @@ impl<G: SearchGame, E: Evaluator<G>> Mcts<G, E> {
             Proof::Loss => return Score::Skipped,
         };
         let log = (parent_visits.max(1) as f32).ln();
-        let exploration = self.exploration * (log / child.visits.max(1) as f32).sqrt();
+        let mut exploration = self.exploration * (log / child.visits.max(1) as f32).sqrt();
+        let policy = self.policy_weight * (parent_visits as f32).sqrt();
+        if policy > 0.0 {
+            exploration += policy * share / (1 + child.visits) as f32;
+        }
         Score::Ucb { rate, exploration }
     }
 

@@ -15,12 +15,20 @@
 //! The hidden layer is [`HIDDEN`] rectified units; the output is `tanh`, from −1 (the side to
 //! move loses) through 0 (a draw, or even chances) to 1 (it wins).
 //!
+//! A network may also have a policy: a second network of the same shape over the same inputs,
+//! with one output a cell ([`MOVES`]) instead of the value, turned by a softmax over the legal
+//! moves into the share of the search each move is worth ([`Network::policy`]), trained on the
+//! visits of the engine's own searches. It has hidden units of its own, so training it leaves
+//! the value as it was.
+//!
 //! # The file
 //!
 //! Little-endian: the 4 bytes `UTTV`, then the version, the number of inputs and of hidden
 //! units as `u32`, then `f32`s: the first layer's weights input by input ([`HIDDEN`] for each),
-//! its biases, the output's weights and its bias. [`Network::from_bytes`] refuses a file whose
-//! header does not match this build's shape.
+//! its biases, the output's weights and its bias. Version 3 goes on with the policy: its first
+//! layer's weights and biases as the value's, then the weights of each move's output
+//! ([`HIDDEN`] for each, move by move), then their biases.
+//! [`Network::from_bytes`] refuses a file whose header does not match this build's shape.
 //!
 //! Evaluation adds the weights of the set inputs in index order and the output in unit order,
 //! so the same position always gets the same value, bit for bit, on the same platform.
@@ -36,12 +44,18 @@ pub const INPUTS: usize = 216;
 pub const HIDDEN: usize = 64;
 /// The most inputs set at once: 81 marks, 9 board states, 9 playable boards and 18 threats.
 pub const MAX_ACTIVE: usize = 117;
-/// The file format's version.
+/// The file format's version for a network of a value alone.
 pub const VERSION: u32 = 2;
+/// The version for a network with a policy.
+pub const POLICY_VERSION: u32 = 3;
 const MAGIC: &[u8; 4] = b"UTTV";
 const HEADER: usize = 16;
-/// Parameters after the header.
+/// Parameters of the value after the header.
 pub const PARAMETERS: usize = INPUTS * HIDDEN + HIDDEN + HIDDEN + 1;
+/// Outputs of the policy: one a cell of the grid (board index × 9 + cell index).
+pub const MOVES: usize = 81;
+/// Parameters of the policy, after the value's.
+pub const POLICY_PARAMETERS: usize = INPUTS * HIDDEN + HIDDEN + MOVES * HIDDEN + MOVES;
 
 /// The weights the build embeds.
 static EMBEDDED: &[u8] = include_bytes!("ultimate_value.bin");
@@ -57,8 +71,8 @@ pub enum ModelError {
         inputs: u32,
         hidden: u32,
     },
-    /// Not as many bytes as the header's shape needs.
-    Length(usize),
+    /// Not as many bytes as the header's shape needs (the count it needs).
+    Length(usize, usize),
 }
 
 impl fmt::Display for ModelError {
@@ -72,12 +86,11 @@ impl fmt::Display for ModelError {
             } => write!(
                 f,
                 "a network of version {version} with {inputs} inputs and {hidden} hidden units, \
-                 not version {VERSION} with {INPUTS} and {HIDDEN}"
+                 not version {VERSION} or {POLICY_VERSION} with {INPUTS} and {HIDDEN}"
             ),
-            ModelError::Length(n) => write!(
+            ModelError::Length(n, want) => write!(
                 f,
-                "{n} bytes, not {} for the header and {PARAMETERS} weights",
-                HEADER + 4 * PARAMETERS
+                "{n} bytes, not the {want} of the header and the weights its version needs"
             ),
         }
     }
@@ -85,7 +98,7 @@ impl fmt::Display for ModelError {
 
 impl std::error::Error for ModelError {}
 
-/// The value network's weights.
+/// The network's weights.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Network {
     /// `w1[input * HIDDEN + unit]`.
@@ -93,6 +106,18 @@ pub struct Network {
     b1: [f32; HIDDEN],
     w2: [f32; HIDDEN],
     b2: f32,
+    policy: Option<Policy>,
+}
+
+/// The policy's weights.
+#[derive(Clone, Debug, PartialEq)]
+struct Policy {
+    /// `w1[input * HIDDEN + unit]`.
+    w1: Vec<f32>,
+    b1: [f32; HIDDEN],
+    /// `w[move * HIDDEN + unit]`.
+    w: Vec<f32>,
+    b: Vec<f32>,
 }
 
 /// Reads the `i`-th little-endian `u32` or `f32` of `bytes`.
@@ -101,21 +126,44 @@ fn word(bytes: &[u8], i: usize) -> [u8; 4] {
 }
 
 impl Network {
-    /// A network from its parameters in file order (see the module docs).
+    /// A network from its parameters in file order (see the module docs): [`PARAMETERS`]
+    /// numbers for a value alone, [`POLICY_PARAMETERS`] more with a policy.
     ///
     /// # Panics
-    /// If `parameters` does not hold exactly [`PARAMETERS`] numbers.
+    /// If `parameters` holds another number of numbers.
     pub fn from_parameters(parameters: &[f32]) -> Network {
-        assert_eq!(parameters.len(), PARAMETERS, "a network's parameters");
+        assert!(
+            [PARAMETERS, PARAMETERS + POLICY_PARAMETERS].contains(&parameters.len()),
+            "a network's parameters: {}",
+            parameters.len()
+        );
         let (w1, rest) = parameters.split_at(INPUTS * HIDDEN);
         let (b1, rest) = rest.split_at(HIDDEN);
-        let (w2, b2) = rest.split_at(HIDDEN);
+        let (w2, rest) = rest.split_at(HIDDEN);
+        let (b2, rest) = rest.split_at(1);
+        let policy = (!rest.is_empty()).then(|| {
+            let (w1, rest) = rest.split_at(INPUTS * HIDDEN);
+            let (b1, rest) = rest.split_at(HIDDEN);
+            let (w, b) = rest.split_at(MOVES * HIDDEN);
+            Policy {
+                w1: w1.to_vec(),
+                b1: b1.try_into().expect("HIDDEN biases"),
+                w: w.to_vec(),
+                b: b.to_vec(),
+            }
+        });
         Network {
             w1: w1.to_vec(),
             b1: b1.try_into().expect("HIDDEN biases"),
             w2: w2.try_into().expect("HIDDEN weights"),
             b2: b2[0],
+            policy,
         }
+    }
+
+    /// Whether the network has a policy.
+    pub fn has_policy(&self) -> bool {
+        self.policy.is_some()
     }
 
     /// Reads a weights file (see the module docs).
@@ -125,18 +173,22 @@ impl Network {
         }
         let header = |i| u32::from_le_bytes(word(bytes, i));
         let (version, inputs, hidden) = (header(1), header(2), header(3));
-        if (version, inputs as usize, hidden as usize) != (VERSION, INPUTS, HIDDEN) {
-            return Err(ModelError::Shape {
-                version,
-                inputs,
-                hidden,
-            });
-        }
-        if bytes.len() != HEADER + 4 * PARAMETERS {
-            return Err(ModelError::Length(bytes.len()));
+        let count = match (version, inputs as usize, hidden as usize) {
+            (VERSION, INPUTS, HIDDEN) => PARAMETERS,
+            (POLICY_VERSION, INPUTS, HIDDEN) => PARAMETERS + POLICY_PARAMETERS,
+            _ => {
+                return Err(ModelError::Shape {
+                    version,
+                    inputs,
+                    hidden,
+                });
+            }
+        };
+        if bytes.len() != HEADER + 4 * count {
+            return Err(ModelError::Length(bytes.len(), HEADER + 4 * count));
         }
         let body = &bytes[HEADER..];
-        let parameters: Vec<f32> = (0..PARAMETERS)
+        let parameters: Vec<f32> = (0..count)
             .map(|i| f32::from_le_bytes(word(body, i)))
             .collect();
         Ok(Network::from_parameters(&parameters))
@@ -144,16 +196,71 @@ impl Network {
 
     /// The weights file of this network.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(HEADER + 4 * PARAMETERS);
+        let mut out = Vec::with_capacity(HEADER + 4 * (PARAMETERS + POLICY_PARAMETERS));
         out.extend_from_slice(MAGIC);
-        for n in [VERSION, INPUTS as u32, HIDDEN as u32] {
+        let version = if self.has_policy() {
+            POLICY_VERSION
+        } else {
+            VERSION
+        };
+        for n in [version, INPUTS as u32, HIDDEN as u32] {
             out.extend_from_slice(&n.to_le_bytes());
         }
-        let tail = self.b1.iter().chain(&self.w2).chain([&self.b2]);
-        for x in self.w1.iter().chain(tail) {
+        for x in self.parameters() {
             out.extend_from_slice(&x.to_le_bytes());
         }
         out
+    }
+
+    /// The parameters in file order, as [`Network::from_parameters`] takes them.
+    pub fn parameters(&self) -> Vec<f32> {
+        let tail = self.b1.iter().chain(&self.w2).chain([&self.b2]);
+        let policy = self
+            .policy
+            .iter()
+            .flat_map(|p| p.w1.iter().chain(&p.b1).chain(&p.w).chain(&p.b));
+        self.w1.iter().chain(tail).chain(policy).copied().collect()
+    }
+
+    /// The policy's share of each legal move of `board` (a game in progress), written at the
+    /// move's index (board index × 9 + cell index) into `out`, 0 elsewhere; the shares sum to
+    /// 1. `false`, and nothing written, for a network without a policy.
+    pub fn policy(&self, board: &UltimateBoard, out: &mut [f32; MOVES]) -> bool {
+        let Some(head) = &self.policy else {
+            return false;
+        };
+        let mut active = [0u8; MAX_ACTIVE];
+        let n = active_features(board, &mut active);
+        let mut sums = head.b1;
+        for &f in &active[..n] {
+            let row = &head.w1[usize::from(f) * HIDDEN..][..HIDDEN];
+            for (h, w) in sums.iter_mut().zip(row) {
+                *h += w;
+            }
+        }
+        let hidden = sums.map(|h| h.max(0.0));
+        out.fill(0.0);
+        let mut top = f32::NEG_INFINITY;
+        for mv in board.legal_moves() {
+            let i = mv.index();
+            let row = &head.w[i * HIDDEN..][..HIDDEN];
+            let logit = hidden
+                .iter()
+                .zip(row)
+                .fold(head.b[i], |a, (h, w)| a + h * w);
+            out[i] = logit;
+            top = top.max(logit);
+        }
+        let mut total = 0.0;
+        for mv in board.legal_moves() {
+            let i = mv.index();
+            out[i] = (out[i] - top).exp();
+            total += out[i];
+        }
+        for mv in board.legal_moves() {
+            out[mv.index()] /= total;
+        }
+        true
     }
 
     /// The network's value of `board` (a game in progress) for the side to move, in −1..=1.
@@ -372,7 +479,7 @@ fn features(
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
     /// The positions and values the trainer wrote beside the weights, from its own forward pass.
@@ -383,11 +490,27 @@ mod tests {
         let network = embedded();
         let mut checked = 0;
         for line in CHECK.lines().filter(|l| !l.starts_with('#')) {
-            let (position, value) = line.split_once('\t').expect("position TAB value");
+            let mut columns = line.split('\t');
+            let (position, value) = (columns.next().unwrap(), columns.next().expect("a value"));
             let board: UltimateBoard = position.parse().expect("a valid position");
             let want: f32 = value.parse().expect("a number");
             let got = network.evaluate(&board);
             assert!((got - want).abs() < 1e-5, "{position}: {got}, not {want}");
+            // With a policy, the share of each legal move.
+            let mut shares = [0.0; MOVES];
+            assert_eq!(
+                network.policy(&board, &mut shares),
+                columns.clone().count() == 1
+            );
+            for pair in columns.flat_map(|c| c.split(',')) {
+                let (mv, want) = pair.split_once(':').expect("move:share");
+                let (mv, want): (usize, f32) = (mv.parse().unwrap(), want.parse().unwrap());
+                let got = shares[mv];
+                assert!(
+                    (got - want).abs() < 1e-5,
+                    "{position} {mv}: {got}, not {want}"
+                );
+            }
             checked += 1;
         }
         assert!(checked >= 10, "only {checked} positions to check");
@@ -405,9 +528,63 @@ mod tests {
         bytes[12] ^= 1;
         assert_eq!(
             Network::from_bytes(&bytes[..bytes.len() - 4]),
-            Err(ModelError::Length(bytes.len() - 4))
+            Err(ModelError::Length(bytes.len() - 4, bytes.len()))
         );
         assert_eq!(Network::from_bytes(b"junk"), Err(ModelError::Magic));
+    }
+
+    /// A network with a policy of seeded random weights beside the embedded value.
+    pub(in crate::mcts) fn with_random_policy(seed: u64) -> Network {
+        let mut rng = fastrand::Rng::with_seed(seed);
+        let mut parameters = embedded().parameters();
+        parameters.extend((0..POLICY_PARAMETERS).map(|_| rng.f32() - 0.5));
+        Network::from_parameters(&parameters)
+    }
+
+    #[test]
+    fn a_policy_network_reads_back_from_its_file_and_keeps_the_value() {
+        let network = with_random_policy(1);
+        let bytes = network.to_bytes();
+        assert_eq!(u32::from_le_bytes(word(&bytes, 1)), POLICY_VERSION);
+        assert_eq!(bytes.len(), HEADER + 4 * (PARAMETERS + POLICY_PARAMETERS));
+        assert_eq!(Network::from_bytes(&bytes).as_ref(), Ok(&network));
+        let board = UltimateBoard::new();
+        assert_eq!(
+            network.evaluate(&board).to_bits(),
+            embedded().evaluate(&board).to_bits()
+        );
+        assert!(!embedded().has_policy() || embedded().policy(&board, &mut [0.0; MOVES]));
+        assert!(matches!(
+            Network::from_bytes(&bytes[..bytes.len() - 8]),
+            Err(ModelError::Length(..))
+        ));
+    }
+
+    #[test]
+    fn the_policy_shares_out_one_over_the_legal_moves_only() {
+        let network = with_random_policy(2);
+        let mut rng = fastrand::Rng::with_seed(5);
+        let mut shares = [0.0; MOVES];
+        for _ in 0..50 {
+            let mut board = UltimateBoard::new();
+            while board.outcome() == crate::ultimate::Outcome::InProgress {
+                assert!(network.policy(&board, &mut shares));
+                let legal: Vec<usize> = board
+                    .legal_moves()
+                    .into_iter()
+                    .map(crate::ultimate::Move::index)
+                    .collect();
+                let total: f32 = shares.iter().sum();
+                assert!((total - 1.0).abs() < 1e-4, "{total}");
+                for (i, &p) in shares.iter().enumerate() {
+                    assert_eq!(p > 0.0, legal.contains(&i), "move {i}: {p}");
+                }
+                let mv = board.legal_moves().nth(rng.usize(..legal.len())).unwrap();
+                board.play(mv).unwrap();
+            }
+        }
+        let value_only = Network::from_parameters(&vec![0.0; PARAMETERS]);
+        assert!(!value_only.policy(&UltimateBoard::new(), &mut shares));
     }
 
     #[test]
