@@ -16,8 +16,9 @@
 //! the engine, a random game and the hand-made guess instead, and `--leaf both` the mean of
 //! the evaluation and the random game; `--network FILE` gives it a network `ultimate_train`
 //! wrote instead of the embedded one, and with a policy `--policy W` weighs its policy
-//! in the choice of children (`Mcts::with_policy`). The score is (wins + draws / 2) / games; its interval is Wilson's score
-//! interval, which stays sensible near 0% and 100%.
+//! in the choice of children (`Mcts::with_policy`); `--work` gives both players budgets of
+//! work instead of the clock. The score is (wins + draws / 2) / games; its interval is
+//! Wilson's score interval, which stays sensible near 0% and 100%.
 //!
 //! The baseline is plain UCT as textbooks give it: UCB1 with c = √2, one node added per
 //! iteration (a random untried move), uniformly random games to the end, a fresh tree for every
@@ -363,6 +364,35 @@ fn load_network(path: &std::path::Path) -> &'static Network {
     Box::leak(Box::new(network))
 }
 
+/// Gives the first player, when it is the engine, the settings and network the flags name.
+fn tune_first(args: &Args, network: Option<&'static Network>, a: &mut Player) {
+    if let Player::Engine(_, _, mcts) = a {
+        let mut tuned = std::mem::replace(mcts, Mcts::new(None));
+        if let Some(c) = args.exploration {
+            tuned = tuned.with_exploration(c);
+        }
+        if let Some(visits) = args.prior {
+            tuned = tuned.with_prior(visits);
+        }
+        let mut settings = tuned.settings();
+        settings.playouts = args.playouts.unwrap_or(settings.playouts);
+        settings.leaf = args.leaf.unwrap_or(settings.leaf);
+        settings.prior = args.prior_from.unwrap_or(settings.prior);
+        settings.policy = args.policy.unwrap_or(settings.policy);
+        settings.policy_visits = args.policy_visits.unwrap_or(settings.policy_visits);
+        tuned = tuned.with_settings(settings);
+        if let Some(network) = network {
+            tuned = tuned.with_network(network);
+        }
+        *mcts = tuned;
+    }
+    if let (Player::Threads(_, search), Some(network)) = (a, network) {
+        for tree in search.trees() {
+            *tree = std::mem::replace(tree, Mcts::new(None)).with_network(network);
+        }
+    }
+}
+
 fn main() {
     let args = Args::parse();
     let network = args.network.as_deref().map(load_network);
@@ -383,36 +413,19 @@ fn main() {
             .wrapping_mul(1_000_003)
             .wrapping_add(u64::from(game));
         let mut a = Player::new(args.a, seed);
-        if let Player::Engine(_, _, mcts) = &mut a {
-            let mut tuned = std::mem::replace(mcts, Mcts::new(None));
-            if let Some(c) = args.exploration {
-                tuned = tuned.with_exploration(c);
-            }
-            if let Some(visits) = args.prior {
-                tuned = tuned.with_prior(visits);
-            }
-            let mut settings = tuned.settings();
-            settings.playouts = args.playouts.unwrap_or(settings.playouts);
-            settings.leaf = args.leaf.unwrap_or(settings.leaf);
-            settings.prior = args.prior_from.unwrap_or(settings.prior);
-            settings.policy = args.policy.unwrap_or(settings.policy);
-            settings.policy_visits = args.policy_visits.unwrap_or(settings.policy_visits);
-            tuned = tuned.with_settings(settings);
-            if let Some(network) = network {
-                tuned = tuned.with_network(network);
-            }
-            *mcts = tuned;
-        }
-        if let (Player::Threads(_, search), Some(network)) = (&mut a, network) {
-            for tree in search.trees() {
-                *tree = std::mem::replace(tree, Mcts::new(None)).with_network(network);
-            }
-        }
+        tune_first(&args, network, &mut a);
         let mut b = Player::new(args.b, seed ^ 0x5555_5555);
         if args.work {
             for player in [&mut a, &mut b] {
-                if let Player::Engine(_, _, mcts) = player {
-                    mcts.set_meter(Meter::Work);
+                match player {
+                    Player::Engine(_, _, mcts) => mcts.set_meter(Meter::Work),
+                    Player::Threads(_, search) => {
+                        search
+                            .trees()
+                            .iter_mut()
+                            .for_each(|t| t.set_meter(Meter::Work));
+                    }
+                    Player::Uct(..) => {}
                 }
             }
         }

@@ -420,8 +420,8 @@ impl<G: SearchGame, E: Evaluator<G>> Mcts<G, E> {
         self
     }
 
-    /// A tree of at most `cap` nodes (16 bytes each, 20 with a policy; at least 82, enough for the root and its
-    /// moves). The tree is cleared.
+    /// A tree of at most `cap` nodes (16 bytes each, 20 with a policy; at least 82, enough for
+    /// the root and its moves). The tree is cleared.
     pub fn with_node_cap(mut self, cap: usize) -> Mcts<G, E> {
         self.cap = cap.max(82);
         self.clear();

@@ -265,6 +265,44 @@ mod tests {
         assert!(checked > 1_000, "{checked} children checked");
     }
 
+    /// The root's visits of the move of index `favoured`, and the most visits of any move,
+    /// after 5,000 iterations from the empty grid with the policy weighed `weight`.
+    fn root_visits(network: &'static Network, weight: f32, favoured: usize) -> (u32, u32) {
+        let settings = Settings {
+            policy: weight,
+            ..Settings::HARD
+        };
+        let mut mcts = Mcts::new(Some(3))
+            .with_network(network)
+            .with_settings(settings);
+        mcts.think_iterations(&UltimateBoard::new(), 5000).unwrap();
+        let tree = mcts.tree().unwrap();
+        let visits = |c: crate::mcts::NodeView<'_, _, _>| c.visits();
+        let most = tree.root().children().map(visits).max().unwrap();
+        let of = tree.root().children();
+        let favoured = of
+            .filter(|c| c.mv().unwrap().index() == favoured)
+            .map(visits);
+        (favoured.sum(), most)
+    }
+
+    #[test]
+    fn a_policy_that_favours_one_move_draws_the_search_to_it() {
+        // The embedded value beside a policy whose one weight is a bias on a corner of a
+        // corner board: the policy gives that move nearly all the share.
+        let favoured = 0;
+        let mut parameters = value::embedded().parameters();
+        let mut policy = vec![0.0; value::POLICY_PARAMETERS];
+        policy[value::POLICY_PARAMETERS - value::MOVES + favoured] = 10.0;
+        parameters.extend(policy);
+        let network: &'static Network = Box::leak(Box::new(Network::from_parameters(&parameters)));
+        let (alone, _) = root_visits(network, 0.0, favoured);
+        let (weighed, most) = root_visits(network, 1.0, favoured);
+        eprintln!("visits of the favoured move: {alone} without the policy, {weighed} with");
+        assert_eq!(weighed, most, "the favoured move is the most visited");
+        assert!(weighed > 5 * alone, "{weighed} visits against {alone}");
+    }
+
     /// The prior of each of X's moves on board 5 (cells indexed 0-8, keypad digit - 1).
     fn priors(position: &str) -> Vec<(usize, f32)> {
         let board: UltimateBoard = position.parse().expect("a valid position");
