@@ -703,7 +703,12 @@ impl<G: SearchGame, E: Evaluator<G>> Mcts<G, E> {
             self.ask_policy(node, board);
         }
         let log = (parent.visits.max(1) as f32).ln();
-        let policy = self.policy_weight * (parent.visits as f32).sqrt();
+        // The policy's bonus before each child's share, worked out only when there is one.
+        let policy = if self.policy_weight > 0.0 {
+            self.policy_weight * (parent.visits as f32).sqrt()
+        } else {
+            0.0
+        };
         let mut best = (f32::NEG_INFINITY, parent.first as usize);
         for i in self.children(node) {
             let c = self.nodes[i];
