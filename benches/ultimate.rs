@@ -20,7 +20,8 @@
 //! (`incremental: false`, as before the evaluation was made incremental). The `midgame/` group
 //! runs `hard` both ways and the frozen search from a position 20 marks into a game
 //! ([`MIDGAME`]), and `iterations_policy`: `hard` that also weighs a policy (`Settings::policy`)
-//! of random weights beside the embedded value, to show what evaluating a policy costs.
+//! of random weights beside the embedded value, to show what evaluating a policy costs, and
+//! `iterations_minimax`: `hard` that also backs up minimax estimates (`Settings::minimax`).
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -89,6 +90,13 @@ fn midgame(c: &mut Criterion) {
         ("iterations_frozen", Settings::FROZEN),
         ("iterations_hard_full", HARD_FULL),
         ("iterations_hard", Settings::HARD),
+        (
+            "iterations_minimax",
+            Settings {
+                minimax: 0.2,
+                ..Settings::HARD
+            },
+        ),
     ] {
         group.bench_function(name, |b| {
             b.iter(|| {

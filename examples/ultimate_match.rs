@@ -88,6 +88,10 @@ struct Args {
     /// The visits from which the first player's nodes ask the policy (`Settings::policy_visits`).
     #[arg(long)]
     policy_visits: Option<u32>,
+    /// The weight of the minimax estimates in the first player's choice of children, when it
+    /// is the engine (`Settings::minimax`).
+    #[arg(long)]
+    minimax: Option<f32>,
     /// Budgets by work instead of the clock, for both players when they are the engine:
     /// `mcts::ITERATIONS_PER_MS` iterations a millisecond, so two searches compare at equal
     /// iterations, whatever each costs.
@@ -203,7 +207,7 @@ impl fmt::Display for Spec {
 
 /// A player during one game.
 enum Player {
-    Engine(Level, Duration, Mcts),
+    Engine(Level, Duration, Box<Mcts>),
     Threads(Duration, Parallel<UltimateBoard, UltimateEval>),
     Uct(Budget, fastrand::Rng),
 }
@@ -211,7 +215,7 @@ enum Player {
 impl Player {
     fn new(spec: Spec, seed: u64) -> Player {
         match spec {
-            Spec::Engine(level, t) => Player::Engine(level, t, Mcts::new(Some(seed))),
+            Spec::Engine(level, t) => Player::Engine(level, t, Box::new(Mcts::new(Some(seed)))),
             Spec::Threads(n, t) => Player::Threads(
                 t,
                 Parallel::new(
@@ -223,7 +227,7 @@ impl Player {
             Spec::Frozen(t) => Player::Engine(
                 Level::Hard,
                 t,
-                Mcts::new(Some(seed)).with_settings(Settings::FROZEN),
+                Box::new(Mcts::new(Some(seed)).with_settings(Settings::FROZEN)),
             ),
             Spec::Uct(b) => Player::Uct(b, fastrand::Rng::with_seed(seed)),
         }
@@ -367,7 +371,7 @@ fn load_network(path: &std::path::Path) -> &'static Network {
 /// Gives the first player, when it is the engine, the settings and network the flags name.
 fn tune_first(args: &Args, network: Option<&'static Network>, a: &mut Player) {
     if let Player::Engine(_, _, mcts) = a {
-        let mut tuned = std::mem::replace(mcts, Mcts::new(None));
+        let mut tuned = std::mem::replace(&mut **mcts, Mcts::new(None));
         if let Some(c) = args.exploration {
             tuned = tuned.with_exploration(c);
         }
@@ -380,11 +384,12 @@ fn tune_first(args: &Args, network: Option<&'static Network>, a: &mut Player) {
         settings.prior = args.prior_from.unwrap_or(settings.prior);
         settings.policy = args.policy.unwrap_or(settings.policy);
         settings.policy_visits = args.policy_visits.unwrap_or(settings.policy_visits);
+        settings.minimax = args.minimax.unwrap_or(settings.minimax);
         tuned = tuned.with_settings(settings);
         if let Some(network) = network {
             tuned = tuned.with_network(network);
         }
-        *mcts = tuned;
+        **mcts = tuned;
     }
     if let (Player::Threads(_, search), Some(network)) = (a, network) {
         for tree in search.trees() {

@@ -125,6 +125,9 @@ pub struct Settings {
     pub policy: f32,
     /// The visits from which a node's children are given the policy's shares.
     pub policy_visits: u32,
+    /// The weight of each child's minimax estimate beside its win rate in choosing children
+    /// (see [`Mcts::with_minimax`]); 0 leaves it out.
+    pub minimax: f32,
 }
 
 impl Settings {
@@ -153,6 +156,7 @@ impl Settings {
         incremental: true,
         policy: 0.0,
         policy_visits: POLICY_VISITS,
+        minimax: 0.0,
     };
     /// The search as it was when the match tool's `frozen` player was made, kept unchanged
     /// while [`Settings::HARD`] may move on: the ladder's levels below the top use it (their
@@ -168,6 +172,7 @@ impl Settings {
         incremental: false,
         policy: 0.0,
         policy_visits: POLICY_VISITS,
+        minimax: 0.0,
     };
 }
 
@@ -285,6 +290,11 @@ pub struct Mcts<G: SearchGame = UltimateBoard, E: Evaluator<G> = UltimateEval> {
     /// The policy's share of each node's move, beside `nodes` (or [`NOT_YET`]); empty without
     /// a policy.
     shares: Vec<f32>,
+    /// The weight of the minimax estimates in choosing children (see [`Mcts::with_minimax`]).
+    minimax: f32,
+    /// Each node's minimax estimate beside `nodes`, for the player who moved into it (see
+    /// [`Mcts::with_minimax`]); empty without one.
+    estimates: Vec<f32>,
 }
 
 impl Mcts {
@@ -309,6 +319,7 @@ impl Mcts {
             .with_prior(settings.prior_visits)
             .with_quicker_win(settings.quicker_win)
             .with_policy(settings.policy, settings.policy_visits)
+            .with_minimax(settings.minimax)
     }
 
     /// The search valuing positions by `network` instead of the embedded one (to measure a
@@ -331,6 +342,7 @@ impl Mcts {
             incremental: self.eval.incremental,
             policy: self.policy_weight,
             policy_visits: self.policy_visits,
+            minimax: self.minimax,
         }
     }
 }
@@ -356,6 +368,8 @@ impl<G: SearchGame, E: Evaluator<G>> Mcts<G, E> {
             policy_weight: 0.0,
             policy_visits: POLICY_VISITS,
             shares: Vec::new(),
+            minimax: 0.0,
+            estimates: Vec::new(),
         }
     }
 
@@ -368,6 +382,19 @@ impl<G: SearchGame, E: Evaluator<G>> Mcts<G, E> {
     pub fn with_policy(mut self, weight: f32, visits: u32) -> Mcts<G, E> {
         self.policy_weight = weight.max(0.0);
         self.policy_visits = visits;
+        self.clear();
+        self
+    }
+
+    /// Chooses children by `(1 - weight) * win rate + weight * estimate` (plus UCB1's
+    /// exploration), where a child's estimate is the evaluator's guess at its position backed
+    /// up by minimax through the part of the tree below it: its prior's rate while it has no
+    /// children, then the best of its children's for the side to move there (proven values
+    /// where proven). Implicit minimax backups (Lanctot, Winands, Pepels and Sturtevant, 2014):
+    /// the win rate averages, the estimate follows the best line the evaluator sees. A weight
+    /// of 0 (the default) leaves it out. The tree is cleared.
+    pub fn with_minimax(mut self, weight: f32) -> Mcts<G, E> {
+        self.minimax = weight.clamp(0.0, 1.0);
         self.clear();
         self
     }
@@ -432,6 +459,7 @@ impl<G: SearchGame, E: Evaluator<G>> Mcts<G, E> {
     pub fn clear(&mut self) {
         self.nodes = Vec::new();
         self.shares = Vec::new();
+        self.estimates = Vec::new();
         self.root = None;
     }
 
@@ -593,6 +621,10 @@ impl<G: SearchGame, E: Evaluator<G>> Mcts<G, E> {
         if self.policy_weight > 0.0 {
             self.shares.push(NOT_YET);
         }
+        self.estimates.clear();
+        if self.minimax > 0.0 {
+            self.estimates.push(0.5);
+        }
         self.root = Some(*board);
     }
 
@@ -623,6 +655,9 @@ impl<G: SearchGame, E: Evaluator<G>> Mcts<G, E> {
         if !self.shares.is_empty() {
             self.shares = from.iter().map(|&i| self.shares[i as usize]).collect();
         }
+        if !self.estimates.is_empty() {
+            self.estimates = from.iter().map(|&i| self.estimates[i as usize]).collect();
+        }
     }
 
     fn children(&self, node: usize) -> std::ops::Range<usize> {
@@ -642,6 +677,7 @@ impl<G: SearchGame, E: Evaluator<G>> Mcts<G, E> {
         let root_side = board.side();
         let mut node = 0usize;
         let mut newly_proven = None;
+        let mut expanded = false;
         self.path.clear();
         self.path.push(0);
         // Units of score X earns.
@@ -658,6 +694,7 @@ impl<G: SearchGame, E: Evaluator<G>> Mcts<G, E> {
             }
             if n.first == 0 {
                 if (n.visits > self.prior || node == 0) && self.expand(node, &board) {
+                    expanded = true;
                     if self.update_proof(node) {
                         newly_proven = Some(self.path.len() - 1);
                     }
@@ -690,6 +727,9 @@ impl<G: SearchGame, E: Evaluator<G>> Mcts<G, E> {
                 }
             }
         }
+        if expanded && self.minimax > 0.0 {
+            self.back_up_estimates(newly_proven.is_some());
+        }
     }
 
     /// The child to walk into by UCB1, skipping children proven lost for the chooser (and at
@@ -719,6 +759,11 @@ impl<G: SearchGame, E: Evaluator<G>> Mcts<G, E> {
                 Proof::Draw => 0.5,
                 Proof::Win => return i,
                 Proof::Loss => continue,
+            };
+            let q = if self.minimax > 0.0 {
+                (1.0 - self.minimax) * q + self.minimax * self.estimates[i]
+            } else {
+                q
             };
             let mut u = q + self.exploration * (log / c.visits.max(1) as f32).sqrt();
             if policy > 0.0 && self.shares[i] > 0.0 {
@@ -769,6 +814,9 @@ impl<G: SearchGame, E: Evaluator<G>> Mcts<G, E> {
         self.rng.shuffle(&mut self.nodes[first..]);
         if self.policy_weight > 0.0 {
             self.shares.resize(self.nodes.len(), NOT_YET);
+        }
+        if self.minimax > 0.0 {
+            self.estimate_new(first);
         }
         self.nodes[node].first = first as u32;
         self.nodes[node].count =
@@ -929,6 +977,7 @@ use leaf::x_units;
 pub use leaf::{Leaf, Prior, UltimateEval};
 mod parallel;
 pub use parallel::Parallel;
+mod minimax;
 mod quicker;
 pub use quicker::QUICKER_WIN_ITERATIONS;
 mod tree;

@@ -84,12 +84,16 @@ enum Command {
         #[arg(long)]
         network: Option<PathBuf>,
         /// The weight of the network's policy in `hard`'s choice of children
-        /// (`Settings::policy`; the network must have a policy).
-        #[arg(long, default_value_t = 0.0)]
-        policy: f32,
+        /// (`Settings::policy`, the engine's own without it; the network must have a policy).
+        #[arg(long)]
+        policy: Option<f32>,
         /// The visits from which `hard`'s nodes ask the policy (`Settings::policy_visits`).
-        #[arg(long, default_value_t = tictactoe::mcts::POLICY_VISITS)]
-        policy_visits: u32,
+        #[arg(long)]
+        policy_visits: Option<u32>,
+        /// The weight of the minimax estimates in `hard`'s choice of children
+        /// (`Settings::minimax`, the engine's own without it).
+        #[arg(long)]
+        minimax: Option<f32>,
         /// Where to write the games.
         #[arg(long, default_value = "target/ultimate/selfplay.txt")]
         out: PathBuf,
@@ -140,15 +144,17 @@ fn main() -> anyhow::Result<()> {
             network,
             policy,
             policy_visits,
+            minimax,
             out,
         } => {
-            engine.policy = policy;
-            engine.policy_visits = policy_visits;
+            engine.policy = policy.unwrap_or(engine.policy);
+            engine.policy_visits = policy_visits.unwrap_or(engine.policy_visits);
+            engine.minimax = minimax.unwrap_or(engine.minimax);
             let network = match network {
                 Some(path) => Box::leak(Box::new(read_network(&path)?)),
                 None => value::embedded(),
             };
-            if policy > 0.0 && !network.has_policy() {
+            if engine.policy > 0.0 && !network.has_policy() {
                 bail!("--policy needs a --network with a policy");
             }
             generate(

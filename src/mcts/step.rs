@@ -13,8 +13,8 @@ use crate::ultimate::{Move, UltimateBoard};
 /// How a child stood when its parent chose among them.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Score {
-    /// UCB1: the mover's win rate plus the exploration term (with the policy's bonus, when
-    /// the search weighs one).
+    /// UCB1: the mover's win rate (weighed with the child's minimax estimate, when the search
+    /// weighs one) plus the exploration term (with the policy's bonus, when it weighs one).
     Ucb { rate: f32, exploration: f32 },
     /// Never visited (possible only without the move prior): taken at once.
     Untried,
@@ -141,6 +141,7 @@ impl<G: SearchGame, E: Evaluator<G>> Mcts<G, E> {
             return None;
         }
         let before = self.nodes.clone();
+        let estimates = self.estimates.clone();
         let rng = self.rng.clone();
         self.iterate();
         self.iterations += 1;
@@ -158,7 +159,7 @@ impl<G: SearchGame, E: Evaluator<G>> Mcts<G, E> {
         let mut walk = Vec::with_capacity(path.len());
         for (depth, &node) in path.iter().enumerate() {
             let next = path.get(depth + 1).map(|&n| (n, added(depth + 1)));
-            walk.push(self.walked(&before, node, added(depth), next));
+            walk.push(self.walked((&before, &estimates), node, added(depth), next));
         }
         let last = walk.last().expect("the walk starts at the root");
         let leaf = self.at_choice(&before, path[path.len() - 1], added(path.len() - 1));
@@ -200,7 +201,7 @@ impl<G: SearchGame, E: Evaluator<G>> Mcts<G, E> {
     /// the walk went on into `next` (with its half-points).
     fn walked(
         &self,
-        before: &[Node],
+        (before, estimates): (&[Node], &[f32]),
         node: usize,
         added: u32,
         next: Option<(usize, u32)>,
@@ -215,12 +216,18 @@ impl<G: SearchGame, E: Evaluator<G>> Mcts<G, E> {
                 .children(node)
                 .map(|c| {
                     let n = self.at_choice(before, c, next_added);
+                    // A child this iteration added holds the estimate it was added with.
+                    let estimate = estimates
+                        .get(c)
+                        .or(self.estimates.get(c))
+                        .copied()
+                        .unwrap_or(0.5);
                     Candidate {
                         mv: root.move_at(n.mv),
                         visits: n.visits,
                         score: n.score / HALF,
                         proven: proven(n),
-                        ucb: self.ucb(was.visits, n, node == 0, self.share(c)),
+                        ucb: self.ucb(was.visits, n, node == 0, (self.share(c), estimate)),
                         chosen: c == next,
                     }
                 })
@@ -246,9 +253,15 @@ impl<G: SearchGame, E: Evaluator<G>> Mcts<G, E> {
         self.shares.get(node).map_or(0.0, |&s| s.max(0.0))
     }
 
-    /// How the search scores `child`, whose move the policy gives `share`, of a node of
-    /// `parent_visits` visits when it walks down.
-    fn ucb(&self, parent_visits: u32, child: Node, at_root: bool, share: f32) -> Score {
+    /// How the search scores `child`, whose move the policy gives `share` and whose minimax
+    /// estimate is `estimate`, of a node of `parent_visits` visits when it walks down.
+    fn ucb(
+        &self,
+        parent_visits: u32,
+        child: Node,
+        at_root: bool,
+        (share, estimate): (f32, f32),
+    ) -> Score {
         let rate = match child.proof {
             Proof::Unknown if child.visits == 0 => return Score::Untried,
             Proof::Unknown => child.score as f32 / (2 * HALF * child.visits) as f32,
@@ -256,6 +269,11 @@ impl<G: SearchGame, E: Evaluator<G>> Mcts<G, E> {
             Proof::Draw => 0.5,
             Proof::Win => return Score::ProvenWin,
             Proof::Loss => return Score::Skipped,
+        };
+        let rate = if self.minimax > 0.0 {
+            (1.0 - self.minimax) * rate + self.minimax * estimate
+        } else {
+            rate
         };
         let log = (parent_visits.max(1) as f32).ln();
         let mut exploration = self.exploration * (log / child.visits.max(1) as f32).sqrt();
