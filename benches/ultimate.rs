@@ -125,6 +125,7 @@ fn midgame(c: &mut Criterion) {
 fn with_random_policy() -> &'static Network {
     let mut rng = fastrand::Rng::with_seed(1);
     let mut parameters = value::embedded().parameters();
+    parameters.truncate(value::PARAMETERS);
     parameters.extend((0..POLICY_PARAMETERS).map(|_| rng.f32() - 0.5));
     Box::leak(Box::new(Network::from_parameters(&parameters)))
 }

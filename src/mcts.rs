@@ -23,9 +23,10 @@
 //! take the place of both guesses ([`Settings::leaf`], [`Settings::prior`]): a leaf is then
 //! worth the network's value of its position (or the mean of that and a random game), and a
 //! new node's imaginary visits are at the rate the network gives the position after its move.
-//! A leaf valued by the network is scored in fractions of a game (see `HALF`). A network with
-//! a policy can also steer the choice of children ([`Settings::policy`], off in `hard`: it has
-//! not measured stronger yet; docs/ai.md has the matches).
+//! A leaf valued by the network is scored in fractions of a game (see `HALF`). In `hard` the
+//! embedded network's policy also steers the choice of children ([`Settings::policy`]), and
+//! so do minimax estimates backed up from the network's values beside the win rates
+//! ([`Settings::minimax`]); docs/ai.md has the matches that chose both.
 //!
 //! The search is also a solver. A move that ends the game is known the moment its parent is
 //! expanded; a position with a winning move is lost for the player who moved into it, one whose
@@ -49,7 +50,7 @@
 //!
 //! Nodes live in one arena of at most [`DEFAULT_NODE_CAP`] nodes of 16 bytes (64 MiB; see
 //! [`Mcts::with_node_cap`]), with 4 bytes more a node beside them when the search weighs a
-//! policy. Once it is full the tree stops growing and iterations only add
+//! policy and 4 more when it weighs minimax estimates (96 MiB in all for `hard`). Once it is full the tree stops growing and iterations only add
 //! random games below the existing leaves. Between moves the tree is kept: when the next search
 //! starts from the position after one or two moves of the last root (the engine's move and the
 //! opponent's reply), that subtree is copied to a fresh arena and the rest dropped.
@@ -74,7 +75,8 @@ pub use game::{Ended, SearchGame};
 use playouts::DRAW;
 pub use playouts::{Playouts, playout, playout_with, uniform_playout};
 
-/// The default cap on the tree: 4 Mi nodes, 64 MiB.
+/// The default cap on the tree: 4 Mi nodes, 64 MiB (96 MiB with `hard`'s policy shares and
+/// minimax estimates beside them).
 pub const DEFAULT_NODE_CAP: usize = 1 << 22;
 /// Iterations of a `medium` move.
 pub const MEDIUM_ITERATIONS: u64 = 250;
@@ -97,6 +99,12 @@ pub const MAX_PRIOR_VISITS: u32 = 1000;
 /// The visits from which a node's children are given the policy's shares, when the search
 /// weighs a policy (see [`Mcts::with_policy`]).
 pub const POLICY_VISITS: u32 = 100;
+/// The weight of the embedded network's policy in `hard`'s choice of children (see
+/// [`Mcts::with_policy`]; docs/ai.md has the matches that chose it).
+pub const NETWORK_POLICY: f32 = 1.0;
+/// The weight of the minimax estimates in `hard`'s choice of children (see
+/// [`Mcts::with_minimax`]; docs/ai.md has the screens that chose it).
+pub const NETWORK_MINIMAX: f32 = 0.2;
 /// A child's policy share before its parent has asked the policy.
 const NOT_YET: f32 = -1.0;
 /// The knobs of a search. [`Mcts::new`] starts with [`Settings::HARD`].
@@ -154,9 +162,9 @@ impl Settings {
         prior: Prior::Network,
         quicker_win: true,
         incremental: true,
-        policy: 0.0,
+        policy: NETWORK_POLICY,
         policy_visits: POLICY_VISITS,
-        minimax: 0.0,
+        minimax: NETWORK_MINIMAX,
     };
     /// The search as it was when the match tool's `frozen` player was made, kept unchanged
     /// while [`Settings::HARD`] may move on: the ladder's levels below the top use it (their
@@ -306,6 +314,8 @@ impl Mcts {
             .with_exploration(hard.exploration)
             .with_prior(hard.prior_visits)
             .with_quicker_win(hard.quicker_win)
+            .with_policy(hard.policy, hard.policy_visits)
+            .with_minimax(hard.minimax)
     }
 
     /// A search with `settings` instead of [`Settings::HARD`], on the same network. The tree
@@ -447,8 +457,8 @@ impl<G: SearchGame, E: Evaluator<G>> Mcts<G, E> {
         self
     }
 
-    /// A tree of at most `cap` nodes (16 bytes each, 20 with a policy; at least 82, enough for
-    /// the root and its moves). The tree is cleared.
+    /// A tree of at most `cap` nodes (16 bytes each, 4 more with a policy and 4 more with
+    /// minimax estimates; at least 82, enough for the root and its moves). The tree is cleared.
     pub fn with_node_cap(mut self, cap: usize) -> Mcts<G, E> {
         self.cap = cap.max(82);
         self.clear();

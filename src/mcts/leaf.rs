@@ -292,6 +292,7 @@ mod tests {
         // corner board: the policy gives that move nearly all the share.
         let favoured = 0;
         let mut parameters = value::embedded().parameters();
+        parameters.truncate(value::PARAMETERS);
         let mut policy = vec![0.0; value::POLICY_PARAMETERS];
         policy[value::POLICY_PARAMETERS - value::MOVES + favoured] = 10.0;
         parameters.extend(policy);

@@ -104,11 +104,8 @@ mod tests {
 
     #[test]
     fn every_node_holds_the_minimax_of_its_childrens_estimates_through_a_game_with_reuse() {
-        let settings = Settings {
-            minimax: 0.2,
-            ..Settings::HARD
-        };
-        let mut mcts = Mcts::new(Some(11)).with_settings(settings);
+        let mut mcts = Mcts::new(Some(11));
+        assert!(mcts.settings().minimax > 0.0, "hard weighs the estimates");
         let mut board = UltimateBoard::new();
         let mut checked = 0;
         while board.outcome() == Outcome::InProgress {
@@ -121,7 +118,11 @@ mod tests {
 
     #[test]
     fn a_search_without_the_weight_keeps_no_estimates() {
-        let mut mcts = Mcts::new(Some(11));
+        let settings = Settings {
+            minimax: 0.0,
+            ..Settings::HARD
+        };
+        let mut mcts = Mcts::new(Some(11)).with_settings(settings);
         mcts.think_iterations(&UltimateBoard::new(), 2000).unwrap();
         assert!(mcts.estimates.is_empty());
         assert!(mcts.nodes.len() > 1000);
