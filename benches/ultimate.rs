@@ -19,15 +19,14 @@
 //! `mcts/iterations_hard_full` is `hard` evaluating every position in full
 //! (`incremental: false`, as before the evaluation was made incremental). The `midgame/` group
 //! runs `hard` both ways and the frozen search from a position 20 marks into a game
-//! ([`MIDGAME`]), and `iterations_policy`: `hard` that also weighs a policy (`Settings::policy`)
-//! of random weights beside the embedded value, to show what evaluating a policy costs, and
-//! `iterations_minimax`: `hard` that also backs up minimax estimates (`Settings::minimax`).
+//! ([`MIDGAME`]), `iterations_without_minimax`: `hard` without its minimax estimates
+//! (`Settings::minimax`), and `iterations_value_only`: without them and without the policy
+//! (`Settings::policy`), `hard` as it was before it weighed either: what each costs.
 
 use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use tictactoe::mcts::value::{self, Network, POLICY_PARAMETERS};
 use tictactoe::mcts::{Leaf, Mcts, Playouts, Prior, Settings, playout_with, uniform_playout};
 use tictactoe::ultimate::{Outcome, UltimateBoard};
 
@@ -75,6 +74,19 @@ const HARD_FULL: Settings = Settings {
     ..Settings::HARD
 };
 
+/// `hard` without the minimax estimates: what they cost.
+const WITHOUT_MINIMAX: Settings = Settings {
+    minimax: 0.0,
+    ..Settings::HARD
+};
+
+/// `hard` as it was before it weighed the policy and the estimates: the value alone.
+const VALUE_ONLY: Settings = Settings {
+    policy: 0.0,
+    minimax: 0.0,
+    ..Settings::HARD
+};
+
 fn midgame(c: &mut Criterion) {
     const N: u64 = 20_000;
     let mut board = UltimateBoard::new();
@@ -90,13 +102,8 @@ fn midgame(c: &mut Criterion) {
         ("iterations_frozen", Settings::FROZEN),
         ("iterations_hard_full", HARD_FULL),
         ("iterations_hard", Settings::HARD),
-        (
-            "iterations_minimax",
-            Settings {
-                minimax: 0.2,
-                ..Settings::HARD
-            },
-        ),
+        ("iterations_without_minimax", WITHOUT_MINIMAX),
+        ("iterations_value_only", VALUE_ONLY),
     ] {
         group.bench_function(name, |b| {
             b.iter(|| {
@@ -106,28 +113,7 @@ fn midgame(c: &mut Criterion) {
             });
         });
     }
-    let policy = with_random_policy();
-    group.bench_function("iterations_policy", |b| {
-        b.iter(|| {
-            Mcts::new(Some(1))
-                .with_network(policy)
-                .with_settings(Settings {
-                    policy: 0.1,
-                    ..Settings::HARD
-                })
-                .think_iterations(black_box(&board), N)
-        });
-    });
     group.finish();
-}
-
-/// The embedded value with a policy of seeded random weights: it costs what a trained one does.
-fn with_random_policy() -> &'static Network {
-    let mut rng = fastrand::Rng::with_seed(1);
-    let mut parameters = value::embedded().parameters();
-    parameters.truncate(value::PARAMETERS);
-    parameters.extend((0..POLICY_PARAMETERS).map(|_| rng.f32() - 0.5));
-    Box::leak(Box::new(Network::from_parameters(&parameters)))
 }
 
 fn iterations(c: &mut Criterion) {
