@@ -14,9 +14,10 @@
 //! `mcts/iterations_without_prior` the frozen search with new nodes starting empty
 //! (`with_prior(0)`), to show what the move prior costs; `mcts/iterations_network` values
 //! each leaf by the learned evaluation instead of a random game (`Leaf::Network`),
-//! `mcts/iterations_both` by both, and `mcts/iterations_hard` also takes each new node's
-//! prior from the learned evaluation (`Prior::Network`): `Settings::HARD`;
-//! `mcts/iterations_hard_full` is `hard` evaluating every position in full
+//! `mcts/iterations_both` by both (each with the value alone: no policy, no minimax
+//! estimates), and `mcts/iterations_hard` is `Settings::HARD`, which also takes each new node's
+//! prior from the learned evaluation (`Prior::Network`) and weighs the policy and the
+//! estimates; `mcts/iterations_hard_full` is the value alone evaluating every position in full
 //! (`incremental: false`, as before the evaluation was made incremental). The `midgame/` group
 //! runs `hard` both ways and the frozen search from a position 20 marks into a game
 //! ([`MIDGAME`]), `iterations_without_minimax`: `hard` without its minimax estimates
@@ -68,10 +69,10 @@ fn playouts(c: &mut Criterion) {
 /// `hard` against itself, 20 marks in, O to move on board 8.
 const MIDGAME: &str = "55 57 77 71 11 13 33 36 62 22 26 64 48 88 84 44 42 28 86 68";
 
-/// `hard` with the learned evaluation computed in full at every position.
+/// `hard` on the value alone with the learned evaluation computed in full at every position.
 const HARD_FULL: Settings = Settings {
     incremental: false,
-    ..Settings::HARD
+    ..VALUE_ONLY
 };
 
 /// `hard` without the minimax estimates: what they cost.
@@ -151,7 +152,6 @@ fn iterations(c: &mut Criterion) {
     for (name, leaf, prior) in [
         ("iterations_network", Leaf::Network, Prior::Hand),
         ("iterations_both", Leaf::Both, Prior::Hand),
-        ("iterations_hard", Leaf::Network, Prior::Network),
     ] {
         group.bench_function(name, |b| {
             b.iter(|| {
@@ -159,12 +159,19 @@ fn iterations(c: &mut Criterion) {
                     .with_settings(Settings {
                         leaf,
                         prior,
-                        ..Settings::HARD
+                        ..VALUE_ONLY
                     })
                     .think_iterations(black_box(&start), N)
             });
         });
     }
+    group.bench_function("iterations_hard", |b| {
+        b.iter(|| {
+            Mcts::new(Some(1))
+                .with_settings(Settings::HARD)
+                .think_iterations(black_box(&start), N)
+        });
+    });
     group.bench_function("iterations_hard_full", |b| {
         b.iter(|| {
             Mcts::new(Some(1))

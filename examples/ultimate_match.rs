@@ -15,8 +15,9 @@
 //! nodes' priors; `--leaf playout` and `--prior-from hand` give the first player, when it is
 //! the engine, a random game and the hand-made guess instead, and `--leaf both` the mean of
 //! the evaluation and the random game; `--network FILE` gives it a network `ultimate_train`
-//! wrote instead of the embedded one, and with a policy `--policy W` weighs its policy
-//! in the choice of children (`Mcts::with_policy`); `--work` gives both players budgets of
+//! wrote instead of the embedded one; `--policy W` sets the weight of its policy in the choice
+//! of children (`Mcts::with_policy`; 1 in `hard`, 0 leaves it out) and `--minimax W` that of the
+//! minimax estimates (`Mcts::with_minimax`; 0.2 in `hard`); `--work` gives both players budgets of
 //! work instead of the clock. The score is (wins + draws / 2) / games; its interval is
 //! Wilson's score interval, which stays sensible near 0% and 100%.
 //!
@@ -34,7 +35,7 @@ use clap::Parser;
 use tictactoe::board::Mark;
 use tictactoe::mcts::{
     Leaf, Level, Mcts, Parallel, Playouts, Prior, Settings, UltimateEval, uniform_playout,
-    value::Network,
+    value::{self, Network},
 };
 use tictactoe::search::Meter;
 use tictactoe::ultimate::{Move, Outcome, UltimateBoard};
@@ -401,8 +402,14 @@ fn tune_first(args: &Args, network: Option<&'static Network>, a: &mut Player) {
 fn main() {
     let args = Args::parse();
     let network = args.network.as_deref().map(load_network);
-    if args.policy.is_some_and(|w| w > 0.0) && !network.is_some_and(Network::has_policy) {
-        eprintln!("--policy needs a --network with a policy");
+    // `hard` weighs the policy unless told not to: the network it plays on must have one.
+    let searches = matches!(args.a, Spec::Engine(Level::Hard, _) | Spec::Threads(..));
+    let weighs_policy = args.policy.unwrap_or(Settings::HARD.policy) > 0.0;
+    if searches && weighs_policy && !network.unwrap_or_else(value::embedded).has_policy() {
+        eprintln!(
+            "the first player weighs a policy (--policy, 1 in hard): give a --network with one, \
+             or --policy 0"
+        );
         std::process::exit(2);
     }
     let start = Instant::now();

@@ -50,8 +50,8 @@
 //!
 //! Nodes live in one arena of at most [`DEFAULT_NODE_CAP`] nodes of 16 bytes (64 MiB; see
 //! [`Mcts::with_node_cap`]), with 4 bytes more a node beside them when the search weighs a
-//! policy and 4 more when it weighs minimax estimates (96 MiB in all for `hard`). Once it is full the tree stops growing and iterations only add
-//! random games below the existing leaves. Between moves the tree is kept: when the next search
+//! policy and 4 more when it weighs minimax estimates (96 MiB in all for `hard`). Once it is
+//! full the tree stops growing and iterations only add random games below the existing leaves. Between moves the tree is kept: when the next search
 //! starts from the position after one or two moves of the last root (the engine's move and the
 //! opponent's reply), that subtree is copied to a fresh arena and the rest dropped.
 
@@ -310,13 +310,7 @@ impl Mcts {
     /// Ultimate's search with [`Settings::HARD`], whose random choices follow from `seed`, or
     /// from entropy with `None`.
     pub fn new(seed: Option<u64>) -> Mcts {
-        let hard = Settings::HARD;
-        Mcts::with_evaluator(seed, hard.evaluation())
-            .with_exploration(hard.exploration)
-            .with_prior(hard.prior_visits)
-            .with_quicker_win(hard.quicker_win)
-            .with_policy(hard.policy, hard.policy_visits)
-            .with_minimax(hard.minimax)
+        Mcts::with_evaluator(seed, Settings::HARD.evaluation()).with_settings(Settings::HARD)
     }
 
     /// A search with `settings` instead of [`Settings::HARD`], on the same network. The tree
@@ -389,7 +383,8 @@ impl<G: SearchGame, E: Evaluator<G>> Mcts<G, E> {
     /// without one): the search tries first, and longer, what the policy favours. A node asks
     /// the policy once it has `visits` visits, so that the policy is worked out only where the
     /// search spends many iterations (most nodes never reach a hundred). A weight of 0 (the
-    /// default) leaves the policy out. The tree is cleared.
+    /// default of [`Mcts::with_evaluator`]; `hard` weighs [`NETWORK_POLICY`]) leaves the policy
+    /// out. The tree is cleared.
     pub fn with_policy(mut self, weight: f32, visits: u32) -> Mcts<G, E> {
         self.policy_weight = weight.max(0.0);
         self.policy_visits = visits;
@@ -403,7 +398,8 @@ impl<G: SearchGame, E: Evaluator<G>> Mcts<G, E> {
     /// children, then the best of its children's for the side to move there (proven values
     /// where proven). Implicit minimax backups (Lanctot, Winands, Pepels and Sturtevant, 2014):
     /// the win rate averages, the estimate follows the best line the evaluator sees. A weight
-    /// of 0 (the default) leaves it out. The tree is cleared.
+    /// of 0 (the default of [`Mcts::with_evaluator`]; `hard` weighs [`NETWORK_MINIMAX`]) leaves
+    /// it out. The tree is cleared.
     pub fn with_minimax(mut self, weight: f32) -> Mcts<G, E> {
         self.minimax = weight.clamp(0.0, 1.0);
         self.clear();
@@ -771,11 +767,7 @@ impl<G: SearchGame, E: Evaluator<G>> Mcts<G, E> {
                 Proof::Win => return i,
                 Proof::Loss => continue,
             };
-            let q = if self.minimax > 0.0 {
-                (1.0 - self.minimax) * q + self.minimax * self.estimates[i]
-            } else {
-                q
-            };
+            let q = self.weighed(q, i);
             let mut u = q + self.exploration * (log / c.visits.max(1) as f32).sqrt();
             if policy > 0.0 && self.shares[i] > 0.0 {
                 u += policy * self.shares[i] / (1 + c.visits) as f32;

@@ -18,8 +18,8 @@
 //! by commas; the imaginary visits of the prior left out; `-` where the search proved the
 //! position, whose move played is then the policy's target). Everything follows from `--seed`.
 //! `--network FILE` has `hard` play on a network `train` wrote instead of the embedded one, to
-//! play the next round's games before that network is embedded, and `--policy W` weighs that
-//! network's policy.
+//! play the next round's games before that network is embedded; `--policy W` and `--minimax W`
+//! set the weights of its policy and of the minimax estimates (`hard`'s own without them).
 //!
 //! With `--policy-weight W` above 0, `train` also fits a policy (a network of its own over the
 //! same inputs; see `value`'s module docs) to the share of the visits each move got (the move
@@ -155,7 +155,9 @@ fn main() -> anyhow::Result<()> {
                 None => value::embedded(),
             };
             if engine.policy > 0.0 && !network.has_policy() {
-                bail!("--policy needs a --network with a policy");
+                bail!(
+                    "the engine weighs a policy (--policy): give a --network with one, or --policy 0"
+                );
             }
             generate(
                 games,

@@ -25,6 +25,21 @@ impl<G: SearchGame, E: Evaluator<G>> Mcts<G, E> {
         }
     }
 
+    /// The win rate `rate` of child `child` weighed with its estimate, as the walk down scores
+    /// it (the rate itself without the estimates).
+    pub(super) fn weighed(&self, rate: f32, child: usize) -> f32 {
+        self.weighed_with(rate, self.estimates.get(child).copied().unwrap_or(0.5))
+    }
+
+    /// The win rate `rate` weighed with the estimate `estimate`.
+    pub(super) fn weighed_with(&self, rate: f32, estimate: f32) -> f32 {
+        if self.minimax > 0.0 {
+            (1.0 - self.minimax) * rate + self.minimax * estimate
+        } else {
+            rate
+        }
+    }
+
     /// Works out again the minimax estimates of the walk's nodes, from the one just expanded up,
     /// stopping where one does not change unless `proofs` (nodes of the walk were proven, and
     /// their estimates are their values).
@@ -92,6 +107,8 @@ mod tests {
                     assert!((estimate - rate).abs() < 0.01, "leaf {node}");
                 }
             } else if node != 0 {
+                // (The root's own estimate is never weighed: nothing chooses the root. A new
+                // root's is set only once a change below reaches it.)
                 let best = children.clone().map(|c| mcts.estimates[c]);
                 let want = 1.0 - best.fold(0.0f32, f32::max);
                 assert_eq!(estimate.to_bits(), want.to_bits(), "node {node}");
@@ -102,18 +119,39 @@ mod tests {
         checked
     }
 
-    #[test]
-    fn every_node_holds_the_minimax_of_its_childrens_estimates_through_a_game_with_reuse() {
-        let mut mcts = Mcts::new(Some(11));
-        assert!(mcts.settings().minimax > 0.0, "hard weighs the estimates");
+    /// Plays a seeded game of `mcts` against itself, `iterations` a move with the tree kept,
+    /// checking the estimates after every search; the number of nodes checked.
+    fn checked_game(mut mcts: Mcts, iterations: u64) -> usize {
         let mut board = UltimateBoard::new();
         let mut checked = 0;
         while board.outcome() == Outcome::InProgress {
-            let choice = mcts.think_iterations(&board, 4000).expect("a move");
+            let choice = mcts.think_iterations(&board, iterations).expect("a move");
             checked += check_estimates(&mcts);
             board.play(choice.mv).unwrap();
         }
+        checked
+    }
+
+    #[test]
+    fn every_node_below_the_root_holds_the_minimax_of_its_childrens_estimates_through_a_game() {
+        assert!(
+            Mcts::new(None).settings().minimax > 0.0,
+            "hard weighs the estimates"
+        );
+        let checked = checked_game(Mcts::new(Some(11)), 4000);
         assert!(checked > 50_000, "{checked} nodes checked");
+    }
+
+    #[test]
+    fn the_estimates_stay_the_minimax_of_the_children_in_a_full_tree() {
+        // 600 nodes: the tree fills within a few hundred iterations, and expansions fail.
+        let checked = checked_game(Mcts::new(Some(12)).with_node_cap(600), 2000);
+        assert!(checked > 5_000, "{checked} nodes checked");
+    }
+
+    #[test]
+    fn a_new_search_has_hards_settings() {
+        assert_eq!(Mcts::new(Some(1)).settings(), Settings::HARD);
     }
 
     #[test]

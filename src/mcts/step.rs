@@ -270,11 +270,7 @@ impl<G: SearchGame, E: Evaluator<G>> Mcts<G, E> {
             Proof::Win => return Score::ProvenWin,
             Proof::Loss => return Score::Skipped,
         };
-        let rate = if self.minimax > 0.0 {
-            (1.0 - self.minimax) * rate + self.minimax * estimate
-        } else {
-            rate
-        };
+        let rate = self.weighed_with(rate, estimate);
         let log = (parent_visits.max(1) as f32).ln();
         let mut exploration = self.exploration * (log / child.visits.max(1) as f32).sqrt();
         let policy = self.policy_weight * (parent_visits as f32).sqrt();
@@ -356,9 +352,22 @@ pub(super) mod tests {
         n: u64,
         k: usize,
     ) -> (Mcts, Vec<Iteration>) {
-        let mut mcts = Mcts::new(Some(seed))
-            .with_settings(Settings::FROZEN)
-            .with_prior(prior);
+        let settings = Settings {
+            prior_visits: prior,
+            ..Settings::FROZEN
+        };
+        stepped_with(board, seed, settings, n, k)
+    }
+
+    /// [`stepped`] with `settings`.
+    fn stepped_with(
+        board: &UltimateBoard,
+        seed: u64,
+        settings: Settings,
+        n: u64,
+        k: usize,
+    ) -> (Mcts, Vec<Iteration>) {
+        let mut mcts = Mcts::new(Some(seed)).with_settings(settings);
         mcts.think_iterations(board, n).unwrap();
         let steps = (0..k).map_while(|_| mcts.step()).collect();
         (mcts, steps)
@@ -415,30 +424,57 @@ pub(super) mod tests {
         }
     }
 
+    /// Checks that at every node of `it`'s walk the child walked into is the one taken at
+    /// once or, failing that, the one the reported UCB ranks first.
+    fn assert_chosen_ranks_first(it: &Iteration) {
+        for w in it.walk.iter().filter(|w| !w.choices.is_empty()) {
+            let at_once = w
+                .choices
+                .iter()
+                .position(|c| matches!(c.ucb, Score::Untried | Score::ProvenWin));
+            let best = at_once.unwrap_or_else(|| {
+                let mut best = (f32::NEG_INFINITY, 0);
+                for (i, c) in w.choices.iter().enumerate() {
+                    if let Some(u) = c.ucb.ucb().filter(|&u| u > best.0) {
+                        best = (u, i);
+                    }
+                }
+                best.1
+            });
+            assert!(w.choices[best].chosen, "iteration {}", it.number);
+            assert_eq!(w.choices.iter().filter(|c| c.chosen).count(), 1);
+        }
+    }
+
     #[test]
     fn the_move_walked_into_is_the_one_ucb_ranks_first() {
         for prior in [0, PRIOR] {
             let (_, steps) = stepped(&boards()[1], 2, prior, 20, 300);
-            for it in &steps {
-                for w in it.walk.iter().filter(|w| !w.choices.is_empty()) {
-                    let at_once = w
-                        .choices
-                        .iter()
-                        .position(|c| matches!(c.ucb, Score::Untried | Score::ProvenWin));
-                    let best = at_once.unwrap_or_else(|| {
-                        let mut best = (f32::NEG_INFINITY, 0);
-                        for (i, c) in w.choices.iter().enumerate() {
-                            if let Some(u) = c.ucb.ucb().filter(|&u| u > best.0) {
-                                best = (u, i);
-                            }
-                        }
-                        best.1
-                    });
-                    assert!(w.choices[best].chosen, "iteration {}", it.number);
-                    assert_eq!(w.choices.iter().filter(|c| c.chosen).count(), 1);
-                }
-            }
+            steps.iter().for_each(assert_chosen_ranks_first);
         }
+    }
+
+    #[test]
+    fn with_minimax_estimates_the_move_walked_into_is_the_one_the_weighed_ucb_ranks_first() {
+        let settings = Settings {
+            minimax: 0.5,
+            ..Settings::FROZEN
+        };
+        let (_, steps) = stepped_with(&boards()[1], 2, settings, 20, 300);
+        steps.iter().for_each(assert_chosen_ranks_first);
+        // The rates reported are weighed: many differ from the win rate alone by more than
+        // the rounding of the half-points shown.
+        let weighed = steps
+            .iter()
+            .flat_map(|it| it.walk.iter().flat_map(|w| &w.choices))
+            .filter(|c| match c.ucb {
+                Score::Ucb { rate, .. } => {
+                    (rate - c.score as f32 / (2 * c.visits) as f32).abs() > 0.06
+                }
+                _ => false,
+            })
+            .count();
+        assert!(weighed > 100, "{weighed} weighed rates");
     }
 
     #[test]
