@@ -51,9 +51,10 @@
 //! Nodes live in one arena of at most [`DEFAULT_NODE_CAP`] nodes of 16 bytes (64 MiB; see
 //! [`Mcts::with_node_cap`]), with 4 bytes more a node beside them when the search weighs a
 //! policy and 4 more when it weighs minimax estimates (96 MiB in all for `hard`). Once it is
-//! full the tree stops growing and iterations only add random games below the existing leaves. Between moves the tree is kept: when the next search
-//! starts from the position after one or two moves of the last root (the engine's move and the
-//! opponent's reply), that subtree is copied to a fresh arena and the rest dropped.
+//! full the tree stops growing and iterations only add random games below the existing leaves.
+//! Between moves the tree is kept: when the next search starts from the position after one or
+//! two moves of the last root (the engine's move and the opponent's reply), that subtree is
+//! copied to a fresh arena and the rest dropped.
 
 // Visit counts become f32 for UCB1; far below 2^24 per search, exact enough beyond.
 #![allow(clippy::cast_precision_loss)]
@@ -659,11 +660,10 @@ impl<G: SearchGame, E: Evaluator<G>> Mcts<G, E> {
             i += 1;
         }
         self.nodes = fresh;
-        if !self.shares.is_empty() {
-            self.shares = from.iter().map(|&i| self.shares[i as usize]).collect();
-        }
-        if !self.estimates.is_empty() {
-            self.estimates = from.iter().map(|&i| self.estimates[i as usize]).collect();
+        for beside in [&mut self.shares, &mut self.estimates] {
+            if !beside.is_empty() {
+                *beside = from.iter().map(|&i| beside[i as usize]).collect();
+            }
         }
     }
 

@@ -291,12 +291,9 @@ mod tests {
         // The embedded value beside a policy whose one weight is a bias on a corner of a
         // corner board: the policy gives that move nearly all the share.
         let favoured = 0;
-        let mut parameters = value::embedded().parameters();
-        parameters.truncate(value::PARAMETERS);
         let mut policy = vec![0.0; value::POLICY_PARAMETERS];
         policy[value::POLICY_PARAMETERS - value::MOVES + favoured] = 10.0;
-        parameters.extend(policy);
-        let network: &'static Network = Box::leak(Box::new(Network::from_parameters(&parameters)));
+        let network: &'static Network = Box::leak(Box::new(value::tests::with_policy(policy)));
         let (alone, _) = root_visits(network, 0.0, favoured);
         let (weighed, most) = root_visits(network, 1.0, favoured);
         eprintln!("visits of the favoured move: {alone} without the policy, {weighed} with");

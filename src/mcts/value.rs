@@ -536,10 +536,15 @@ pub(super) mod tests {
     /// A network with a policy of seeded random weights beside the embedded value.
     pub(in crate::mcts) fn with_random_policy(seed: u64) -> Network {
         let mut rng = fastrand::Rng::with_seed(seed);
-        // The embedded value alone, without the policy it may carry.
+        with_policy((0..POLICY_PARAMETERS).map(|_| rng.f32() - 0.5).collect())
+    }
+
+    /// A network with the embedded value (without the policy it may carry) and the policy of
+    /// parameters `policy`.
+    pub(in crate::mcts) fn with_policy(policy: Vec<f32>) -> Network {
         let mut parameters = embedded().parameters();
         parameters.truncate(PARAMETERS);
-        parameters.extend((0..POLICY_PARAMETERS).map(|_| rng.f32() - 0.5));
+        parameters.extend(policy);
         Network::from_parameters(&parameters)
     }
 
