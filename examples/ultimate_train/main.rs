@@ -45,7 +45,7 @@ use std::time::Instant;
 
 use anyhow::{Context, bail};
 use clap::{Parser, Subcommand};
-use tictactoe::mcts::value::{self, MAX_ACTIVE, Network, PARAMETERS};
+use tictactoe::mcts::value::{self, MAX_ACTIVE, Network, WIDTHS, value_parameters};
 use tictactoe::mcts::{Mcts, Settings};
 use tictactoe::search::Value;
 use tictactoe::ultimate::{Outcome, UltimateBoard};
@@ -121,6 +121,10 @@ enum Command {
         /// only the policy is trained.
         #[arg(long)]
         value_from: Option<PathBuf>,
+        /// Hidden units: 64, 128 or 256 [default: those of `--value-from`, else of the
+        /// embedded network]
+        #[arg(long, value_parser = parse_width)]
+        hidden: Option<usize>,
         /// Seed for the initial weights and the order of positions.
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -174,6 +178,7 @@ fn main() -> anyhow::Result<()> {
             result_weight,
             policy_weight,
             value_from,
+            hidden,
             seed,
             out,
             check,
@@ -182,9 +187,21 @@ fn main() -> anyhow::Result<()> {
                 bail!("--value-from trains only a policy: give it a --policy-weight");
             }
             let fixed_value = match value_from {
-                Some(path) => Some(read_network(&path)?.parameters()[..PARAMETERS].to_vec()),
+                Some(path) => Some(read_network(&path)?),
                 None => None,
             };
+            let hidden = match (&fixed_value, hidden) {
+                (Some(network), Some(h)) if network.hidden() != h => {
+                    bail!(
+                        "--value-from has {} hidden units, not {h}",
+                        network.hidden()
+                    )
+                }
+                (Some(network), _) => network.hidden(),
+                (None, h) => h.unwrap_or_else(|| value::embedded().hidden()),
+            };
+            let fixed_value =
+                fixed_value.map(|n| n.parameters()[..value_parameters(hidden)].to_vec());
             let mut games = Vec::new();
             for path in &data {
                 games.extend(read_games(path)?);
@@ -195,6 +212,7 @@ fn main() -> anyhow::Result<()> {
                 fixed_value,
                 lr,
                 seed,
+                hidden,
             };
             train(&games, epochs, &how, (&out, &check))
         }
@@ -205,6 +223,13 @@ fn main() -> anyhow::Result<()> {
 fn read_network(path: &PathBuf) -> anyhow::Result<Network> {
     let bytes = fs::read(path).with_context(|| format!("reading {}", path.display()))?;
     Network::from_bytes(&bytes).with_context(|| format!("{} is not a network", path.display()))
+}
+
+fn parse_width(text: &str) -> Result<usize, String> {
+    match text.parse() {
+        Ok(n) if WIDTHS.contains(&n) => Ok(n),
+        _ => Err(format!("{text} is not one of {WIDTHS:?}")),
+    }
 }
 
 fn parse_engine(name: &str) -> Result<Settings, String> {
@@ -448,7 +473,7 @@ fn write(
     out: &PathBuf,
     check: &PathBuf,
 ) -> anyhow::Result<()> {
-    let network = Network::from_parameters(&model.p);
+    let network = Network::from_parameters(model.hidden(), &model.p);
     fs::write(out, network.to_bytes()).with_context(|| format!("writing {}", out.display()))?;
     let mut text = String::from(
         "# Validation positions and the trainer's value of each (side to move, -1 to 1).\n",
@@ -478,7 +503,7 @@ fn write(
 }
 
 /// How `train` trains: the result's weight in the value's target, the policy's weight in the
-/// loss (0: no policy), Adam's step and the seed.
+/// loss (0: no policy), Adam's step, the seed and the hidden units.
 struct Training {
     result_weight: f32,
     policy_weight: f32,
@@ -486,6 +511,8 @@ struct Training {
     fixed_value: Option<Vec<f32>>,
     lr: f32,
     seed: u64,
+    /// Hidden units.
+    hidden: usize,
 }
 
 /// One pass over `training` in the order `order`, in batches of 256; the mean errors.
@@ -510,7 +537,7 @@ fn epoch(
             *g *= scale;
         }
         if how.fixed_value.is_some() {
-            grad[..PARAMETERS].fill(0.0);
+            grad[..value_parameters(model.hidden())].fill(0.0);
         }
         adam.step(&mut model.p, &grad, how.lr);
     }
@@ -538,9 +565,9 @@ fn train(
         start.elapsed().as_secs_f64()
     );
     let mut rng = fastrand::Rng::with_seed(how.seed);
-    let mut model = Model::new(&mut rng, policy);
+    let mut model = Model::new(&mut rng, how.hidden, policy);
     if let Some(fixed) = &how.fixed_value {
-        model.p[..PARAMETERS].copy_from_slice(fixed);
+        model.p[..fixed.len()].copy_from_slice(fixed);
     }
     let mut adam = Adam {
         m: vec![0.0; model.p.len()],

@@ -6,7 +6,7 @@
 #![allow(clippy::cast_precision_loss)]
 
 use tictactoe::mcts::value::{
-    self, HIDDEN, INPUTS, MAX_ACTIVE, MOVES, PARAMETERS, POLICY_PARAMETERS,
+    self, INPUTS, MAX_ACTIVE, MOVES, policy_parameters, value_parameters,
 };
 use tictactoe::ultimate::{Move, UltimateBoard};
 
@@ -128,19 +128,44 @@ impl Samples {
 }
 
 /// The trainer's network: the parameters in the file's order (see `value`'s module docs), the
-/// policy's after the value's when it has one.
+/// policy's after the value's when it has one, and where each kind starts among them.
 pub struct Model {
     pub p: Vec<f32>,
+    at: Layout,
 }
 
-const B1: usize = INPUTS * HIDDEN;
-const W2: usize = B1 + HIDDEN;
-const B2: usize = W2 + HIDDEN;
-/// The policy's first layer, its biases, its outputs' weights (move by move) and their biases.
-const PW1: usize = PARAMETERS;
-const PB1: usize = PW1 + INPUTS * HIDDEN;
-const WP: usize = PB1 + HIDDEN;
-const BP: usize = WP + MOVES * HIDDEN;
+/// Where each kind of parameter starts in a network of `hidden` units: the value's first
+/// layer at 0, its biases, its output's weights and bias; the policy's first layer, its biases,
+/// its outputs' weights (move by move) and their biases.
+#[derive(Clone, Copy)]
+struct Layout {
+    hidden: usize,
+    b1: usize,
+    w2: usize,
+    b2: usize,
+    pw1: usize,
+    pb1: usize,
+    wp: usize,
+    bp: usize,
+}
+
+impl Layout {
+    fn new(hidden: usize) -> Layout {
+        let b1 = INPUTS * hidden;
+        let pw1 = value_parameters(hidden);
+        let pb1 = pw1 + INPUTS * hidden;
+        Layout {
+            hidden,
+            b1,
+            w2: b1 + hidden,
+            b2: b1 + 2 * hidden,
+            pw1,
+            pb1,
+            wp: pb1 + hidden,
+            bp: pb1 + hidden + MOVES * hidden,
+        }
+    }
+}
 
 /// A position's errors: the value's squared error and the policy's cross-entropy.
 #[derive(Clone, Copy, Default)]
@@ -150,66 +175,75 @@ pub struct Errors {
 }
 
 impl Model {
-    pub fn new(rng: &mut fastrand::Rng, policy: bool) -> Model {
-        let extra = if policy { POLICY_PARAMETERS } else { 0 };
-        let mut p = vec![0.0; PARAMETERS + extra];
-        for x in &mut p[..B1] {
+    /// A network of `hidden` units (one of `value::WIDTHS`), with a policy if `policy`.
+    pub fn new(rng: &mut fastrand::Rng, hidden: usize, policy: bool) -> Model {
+        let at = Layout::new(hidden);
+        let extra = if policy { policy_parameters(hidden) } else { 0 };
+        let mut p = vec![0.0; at.pw1 + extra];
+        for x in &mut p[..at.b1] {
             *x = (rng.f32() - 0.5) * 0.4;
         }
-        for x in &mut p[W2..B2] {
+        for x in &mut p[at.w2..at.b2] {
             *x = (rng.f32() - 0.5) * 0.6;
         }
         if policy {
-            for x in &mut p[PW1..PB1] {
+            for x in &mut p[at.pw1..at.pb1] {
                 *x = (rng.f32() - 0.5) * 0.4;
             }
-            for x in &mut p[WP..BP] {
+            for x in &mut p[at.wp..at.bp] {
                 *x = (rng.f32() - 0.5) * 0.2;
             }
         }
-        Model { p }
+        Model { p, at }
+    }
+
+    pub fn hidden(&self) -> usize {
+        self.at.hidden
     }
 
     pub fn has_policy(&self) -> bool {
-        self.p.len() > PARAMETERS
+        self.p.len() > self.at.pw1
     }
 
     /// The hidden layer before rectifying, and the output (after `tanh`).
-    pub fn forward(&self, active: &[u8]) -> ([f32; HIDDEN], f32) {
-        let mut pre: [f32; HIDDEN] = self.p[B1..W2].try_into().expect("HIDDEN biases");
+    pub fn forward(&self, active: &[u8]) -> (Vec<f32>, f32) {
+        let (at, h) = (self.at, self.at.hidden);
+        let mut pre = self.p[at.b1..at.w2].to_vec();
         for &f in active {
-            let row = usize::from(f) * HIDDEN;
-            for (j, h) in pre.iter_mut().enumerate() {
-                *h += self.p[row + j];
+            let row = &self.p[usize::from(f) * h..][..h];
+            for (x, w) in pre.iter_mut().zip(row) {
+                *x += w;
             }
         }
-        let mut out = self.p[B2];
-        for (j, h) in pre.iter().enumerate() {
-            out += h.max(0.0) * self.p[W2 + j];
+        let mut out = self.p[at.b2];
+        for (x, w) in pre.iter().zip(&self.p[at.w2..at.b2]) {
+            out += x.max(0.0) * w;
         }
         (pre, out.tanh())
     }
 
     /// The policy's hidden layer before rectifying.
-    pub fn policy_hidden(&self, active: &[u8]) -> [f32; HIDDEN] {
-        let mut pre: [f32; HIDDEN] = self.p[PB1..WP].try_into().expect("HIDDEN biases");
+    pub fn policy_hidden(&self, active: &[u8]) -> Vec<f32> {
+        let (at, h) = (self.at, self.at.hidden);
+        let mut pre = self.p[at.pb1..at.wp].to_vec();
         for &f in active {
-            let row = PW1 + usize::from(f) * HIDDEN;
-            for (j, h) in pre.iter_mut().enumerate() {
-                *h += self.p[row + j];
+            let row = &self.p[at.pw1 + usize::from(f) * h..][..h];
+            for (x, w) in pre.iter_mut().zip(row) {
+                *x += w;
             }
         }
         pre
     }
 
     /// The policy's share of each of `moves` for its hidden layer `pre` (before rectifying).
-    pub fn policy(&self, pre: &[f32; HIDDEN], moves: &[u8]) -> Vec<f32> {
+    pub fn policy(&self, pre: &[f32], moves: &[u8]) -> Vec<f32> {
+        let (at, h) = (self.at, self.at.hidden);
         let mut shares: Vec<f32> = moves
             .iter()
             .map(|&m| {
-                let row = &self.p[WP + usize::from(m) * HIDDEN..][..HIDDEN];
-                let dot = pre.iter().zip(row).map(|(h, w)| h.max(0.0) * w);
-                dot.fold(self.p[BP + usize::from(m)], |a, x| a + x)
+                let row = &self.p[at.wp + usize::from(m) * h..][..h];
+                let dot = pre.iter().zip(row).map(|(x, w)| x.max(0.0) * w);
+                dot.fold(self.p[at.bp + usize::from(m)], |a, x| a + x)
             })
             .collect();
         let top = shares.iter().copied().fold(f32::NEG_INFINITY, f32::max);
@@ -236,14 +270,15 @@ impl Model {
     /// Adds the gradient of the squared error on one position, and of `weight` × the policy's
     /// cross-entropy, to `grad`; returns both errors.
     pub fn backward(&self, sample: &Sample, weight: f32, grad: &mut [f32]) -> Errors {
+        let (at, h) = (self.at, self.at.hidden);
         let (pre, y) = self.forward(sample.active);
         let d = 2.0 * (y - sample.target) * (1.0 - y * y);
-        grad[B2] += d;
-        let mut dh = [0.0f32; HIDDEN];
-        for (j, &h) in pre.iter().enumerate() {
-            if h > 0.0 {
-                grad[W2 + j] += d * h;
-                dh[j] = d * self.p[W2 + j];
+        grad[at.b2] += d;
+        let mut dh = vec![0.0f32; h];
+        for (j, &x) in pre.iter().enumerate() {
+            if x > 0.0 {
+                grad[at.w2 + j] += d * x;
+                dh[j] = d * self.p[at.w2 + j];
             }
         }
         let mut policy = 0.0;
@@ -252,11 +287,11 @@ impl Model {
         }
         for (j, &x) in dh.iter().enumerate() {
             if pre[j] > 0.0 {
-                grad[B1 + j] += x;
+                grad[at.b1 + j] += x;
             }
         }
         for &f in sample.active {
-            let row = &mut grad[usize::from(f) * HIDDEN..][..HIDDEN];
+            let row = &mut grad[usize::from(f) * h..][..h];
             for (g, x) in row.iter_mut().zip(&dh) {
                 *g += x;
             }
@@ -270,29 +305,30 @@ impl Model {
     /// Adds the gradient of `weight` × the policy's cross-entropy on one position to `grad`;
     /// returns the cross-entropy.
     pub fn policy_backward(&self, sample: &Sample, weight: f32, grad: &mut [f32]) -> f64 {
+        let (at, h) = (self.at, self.at.hidden);
         let pre = self.policy_hidden(sample.active);
         let shares = self.policy(&pre, sample.moves);
-        let mut dh = [0.0f32; HIDDEN];
+        let mut dh = vec![0.0f32; h];
         let targets = sample.shares.iter().zip(&shares);
         for (&m, (&t, &p)) in sample.moves.iter().zip(targets) {
             let g = weight * (p - t);
             let m = usize::from(m);
-            grad[BP + m] += g;
-            let row = WP + m * HIDDEN;
-            for (j, &h) in pre.iter().enumerate() {
-                if h > 0.0 {
-                    grad[row + j] += g * h;
+            grad[at.bp + m] += g;
+            let row = at.wp + m * h;
+            for (j, &x) in pre.iter().enumerate() {
+                if x > 0.0 {
+                    grad[row + j] += g * x;
                     dh[j] += g * self.p[row + j];
                 }
             }
         }
         for (j, &x) in dh.iter().enumerate() {
             if pre[j] > 0.0 {
-                grad[PB1 + j] += x;
+                grad[at.pb1 + j] += x;
             }
         }
         for &f in sample.active {
-            let row = &mut grad[PW1 + usize::from(f) * HIDDEN..][..HIDDEN];
+            let row = &mut grad[at.pw1 + usize::from(f) * h..][..h];
             for (g, x) in row.iter_mut().zip(&dh) {
                 *g += x;
             }

@@ -178,7 +178,6 @@ pub(super) fn prior(board: &UltimateBoard, after: &UltimateBoard, mv: usize, ove
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mcts::value::PARAMETERS;
     use crate::mcts::{Mcts, POLICY_VISITS, SearchGame, Settings};
     use crate::search::{Meter, Value};
     use std::time::Duration;
@@ -197,8 +196,10 @@ mod tests {
     #[test]
     fn a_search_values_positions_by_the_network_it_is_given_even_after_new_settings() {
         // Every weight zero: every position is worth an even game to either side.
-        let even: &'static Network =
-            Box::leak(Box::new(Network::from_parameters(&vec![0.0; PARAMETERS])));
+        let even: &'static Network = Box::leak(Box::new(Network::from_parameters(
+            64,
+            &vec![0.0; value::value_parameters(64)],
+        )));
         let values = values_on(Some(even));
         assert_eq!(values.len(), 81);
         assert!(
@@ -291,8 +292,9 @@ mod tests {
         // The embedded value beside a policy whose one weight is a bias on a corner of a
         // corner board: the policy gives that move nearly all the share.
         let favoured = 0;
-        let mut policy = vec![0.0; value::POLICY_PARAMETERS];
-        policy[value::POLICY_PARAMETERS - value::MOVES + favoured] = 10.0;
+        let count = value::policy_parameters(value::embedded().hidden());
+        let mut policy = vec![0.0; count];
+        policy[count - value::MOVES + favoured] = 10.0;
         let network: &'static Network = Box::leak(Box::new(value::tests::with_policy(policy)));
         let (alone, _) = root_visits(network, 0.0, favoured);
         let (weighed, most) = root_visits(network, 1.0, favoured);

@@ -12,7 +12,7 @@
 //! - 198-206: open boards where I have two in a line with the third cell empty (I could win
 //!   them with one mark), 207-215: open boards where they have.
 //!
-//! The hidden layer is [`HIDDEN`] rectified units; the output is `tanh`, from −1 (the side to
+//! The hidden layer is 64, 128 or 256 rectified units ([`WIDTHS`]; the file says which); the output is `tanh`, from −1 (the side to
 //! move loses) through 0 (a draw, or even chances) to 1 (it wins).
 //!
 //! A network may also have a policy: a second network of the same shape over the same inputs,
@@ -24,11 +24,11 @@
 //! # The file
 //!
 //! Little-endian: the 4 bytes `UTTV`, then the version, the number of inputs and of hidden
-//! units as `u32`, then `f32`s: the first layer's weights input by input ([`HIDDEN`] for each),
+//! units as `u32`, then `f32`s: the first layer's weights input by input (one a hidden unit),
 //! its biases, the output's weights and its bias. Version 3 goes on with the policy: its first
 //! layer's weights and biases as the value's, then the weights of each move's output
-//! ([`HIDDEN`] for each, move by move), then their biases.
-//! [`Network::from_bytes`] refuses a file whose header does not match this build's shape.
+//! (one a hidden unit, move by move), then their biases. The policy is as wide as the value.
+//! [`Network::from_bytes`] refuses a file whose header does not match a shape this build reads.
 //!
 //! Evaluation adds the weights of the set inputs in index order and the output in unit order,
 //! so the same position always gets the same value, bit for bit, on the same platform.
@@ -40,8 +40,11 @@ use crate::ultimate::{UltimateBoard, threats};
 
 /// Inputs of the network (see the module docs).
 pub const INPUTS: usize = 216;
-/// Hidden units.
-pub const HIDDEN: usize = 64;
+/// The numbers of hidden units a network may have. Each gets loops of a length the compiler
+/// knows (see `by_width!`), as fast as a build for that width alone.
+pub const WIDTHS: [usize; 3] = [64, 128, 256];
+/// The most hidden units.
+const MAX_HIDDEN: usize = 256;
 /// The most inputs set at once: 81 marks, 9 board states, 9 playable boards and 18 threats.
 pub const MAX_ACTIVE: usize = 117;
 /// The file format's version for a network of a value alone.
@@ -50,12 +53,40 @@ pub const VERSION: u32 = 2;
 pub const POLICY_VERSION: u32 = 3;
 const MAGIC: &[u8; 4] = b"UTTV";
 const HEADER: usize = 16;
-/// Parameters of the value after the header.
-pub const PARAMETERS: usize = INPUTS * HIDDEN + HIDDEN + HIDDEN + 1;
 /// Outputs of the policy: one a cell of the grid (board index × 9 + cell index).
 pub const MOVES: usize = 81;
-/// Parameters of the policy, after the value's.
-pub const POLICY_PARAMETERS: usize = INPUTS * HIDDEN + HIDDEN + MOVES * HIDDEN + MOVES;
+
+/// Parameters of a value of `hidden` units, after the header.
+pub const fn value_parameters(hidden: usize) -> usize {
+    INPUTS * hidden + hidden + hidden + 1
+}
+
+/// Parameters of a policy of `hidden` units, after the value's.
+pub const fn policy_parameters(hidden: usize) -> usize {
+    INPUTS * hidden + hidden + MOVES * hidden + MOVES
+}
+
+/// Evaluates `$body` with `$n` a constant equal to `$hidden`, one of [`WIDTHS`], so that the
+/// loops over the hidden units in it have a fixed length.
+macro_rules! by_width {
+    ($hidden:expr, $n:ident => $body:expr) => {
+        match $hidden {
+            64 => {
+                const $n: usize = 64;
+                $body
+            }
+            128 => {
+                const $n: usize = 128;
+                $body
+            }
+            256 => {
+                const $n: usize = 256;
+                $body
+            }
+            w => unreachable!("a network is built only with a width of WIDTHS, not {w}"),
+        }
+    };
+}
 
 /// The weights the build embeds.
 static EMBEDDED: &[u8] = include_bytes!("ultimate_value.bin");
@@ -86,7 +117,7 @@ impl fmt::Display for ModelError {
             } => write!(
                 f,
                 "a network of version {version} with {inputs} inputs and {hidden} hidden units, \
-                 not version {VERSION} or {POLICY_VERSION} with {INPUTS} and {HIDDEN}"
+                 not version {VERSION} or {POLICY_VERSION} with {INPUTS} and 64, 128 or 256"
             ),
             ModelError::Length(n, want) => write!(
                 f,
@@ -101,10 +132,12 @@ impl std::error::Error for ModelError {}
 /// The network's weights.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Network {
-    /// `w1[input * HIDDEN + unit]`.
+    /// Hidden units, one of [`WIDTHS`].
+    hidden: usize,
+    /// `w1[input * hidden + unit]`.
     w1: Vec<f32>,
-    b1: [f32; HIDDEN],
-    w2: [f32; HIDDEN],
+    b1: Vec<f32>,
+    w2: Vec<f32>,
     b2: f32,
     policy: Option<Policy>,
 }
@@ -112,10 +145,10 @@ pub struct Network {
 /// The policy's weights.
 #[derive(Clone, Debug, PartialEq)]
 struct Policy {
-    /// `w1[input * HIDDEN + unit]`.
+    /// `w1[input * hidden + unit]`.
     w1: Vec<f32>,
-    b1: [f32; HIDDEN],
-    /// `w[move * HIDDEN + unit]`.
+    b1: Vec<f32>,
+    /// `w[move * hidden + unit]`.
     w: Vec<f32>,
     b: Vec<f32>,
 }
@@ -126,39 +159,48 @@ fn word(bytes: &[u8], i: usize) -> [u8; 4] {
 }
 
 impl Network {
-    /// A network from its parameters in file order (see the module docs): [`PARAMETERS`]
-    /// numbers for a value alone, [`POLICY_PARAMETERS`] more with a policy.
+    /// A network of `hidden` units from its parameters in file order (see the module docs):
+    /// [`value_parameters`] numbers for a value alone, [`policy_parameters`] more with a
+    /// policy.
     ///
     /// # Panics
-    /// If `parameters` holds another number of numbers.
-    pub fn from_parameters(parameters: &[f32]) -> Network {
+    /// If `hidden` is not one of [`WIDTHS`], or `parameters` holds another number of numbers.
+    pub fn from_parameters(hidden: usize, parameters: &[f32]) -> Network {
+        assert!(WIDTHS.contains(&hidden), "{hidden} hidden units");
+        let value = value_parameters(hidden);
         assert!(
-            [PARAMETERS, PARAMETERS + POLICY_PARAMETERS].contains(&parameters.len()),
+            [value, value + policy_parameters(hidden)].contains(&parameters.len()),
             "a network's parameters: {}",
             parameters.len()
         );
-        let (w1, rest) = parameters.split_at(INPUTS * HIDDEN);
-        let (b1, rest) = rest.split_at(HIDDEN);
-        let (w2, rest) = rest.split_at(HIDDEN);
+        let (w1, rest) = parameters.split_at(INPUTS * hidden);
+        let (b1, rest) = rest.split_at(hidden);
+        let (w2, rest) = rest.split_at(hidden);
         let (b2, rest) = rest.split_at(1);
         let policy = (!rest.is_empty()).then(|| {
-            let (w1, rest) = rest.split_at(INPUTS * HIDDEN);
-            let (b1, rest) = rest.split_at(HIDDEN);
-            let (w, b) = rest.split_at(MOVES * HIDDEN);
+            let (w1, rest) = rest.split_at(INPUTS * hidden);
+            let (b1, rest) = rest.split_at(hidden);
+            let (w, b) = rest.split_at(MOVES * hidden);
             Policy {
                 w1: w1.to_vec(),
-                b1: b1.try_into().expect("HIDDEN biases"),
+                b1: b1.to_vec(),
                 w: w.to_vec(),
                 b: b.to_vec(),
             }
         });
         Network {
+            hidden,
             w1: w1.to_vec(),
-            b1: b1.try_into().expect("HIDDEN biases"),
-            w2: w2.try_into().expect("HIDDEN weights"),
+            b1: b1.to_vec(),
+            w2: w2.to_vec(),
             b2: b2[0],
             policy,
         }
+    }
+
+    /// Its hidden units.
+    pub fn hidden(&self) -> usize {
+        self.hidden
     }
 
     /// Whether the network has a policy.
@@ -173,16 +215,19 @@ impl Network {
         }
         let header = |i| u32::from_le_bytes(word(bytes, i));
         let (version, inputs, hidden) = (header(1), header(2), header(3));
-        let count = match (version, inputs as usize, hidden as usize) {
-            (VERSION, INPUTS, HIDDEN) => PARAMETERS,
-            (POLICY_VERSION, INPUTS, HIDDEN) => PARAMETERS + POLICY_PARAMETERS,
-            _ => {
-                return Err(ModelError::Shape {
-                    version,
-                    inputs,
-                    hidden,
-                });
-            }
+        let width = hidden as usize;
+        let count = match (version, inputs as usize) {
+            _ if !WIDTHS.contains(&width) => None,
+            (VERSION, INPUTS) => Some(value_parameters(width)),
+            (POLICY_VERSION, INPUTS) => Some(value_parameters(width) + policy_parameters(width)),
+            _ => None,
+        };
+        let Some(count) = count else {
+            return Err(ModelError::Shape {
+                version,
+                inputs,
+                hidden,
+            });
         };
         if bytes.len() != HEADER + 4 * count {
             return Err(ModelError::Length(bytes.len(), HEADER + 4 * count));
@@ -191,19 +236,20 @@ impl Network {
         let parameters: Vec<f32> = (0..count)
             .map(|i| f32::from_le_bytes(word(body, i)))
             .collect();
-        Ok(Network::from_parameters(&parameters))
+        Ok(Network::from_parameters(width, &parameters))
     }
 
     /// The weights file of this network.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(HEADER + 4 * (PARAMETERS + POLICY_PARAMETERS));
+        let count = value_parameters(self.hidden) + policy_parameters(self.hidden);
+        let mut out = Vec::with_capacity(HEADER + 4 * count);
         out.extend_from_slice(MAGIC);
         let version = if self.has_policy() {
             POLICY_VERSION
         } else {
             VERSION
         };
-        for n in [version, INPUTS as u32, HIDDEN as u32] {
+        for n in [version, INPUTS as u32, self.hidden as u32] {
             out.extend_from_slice(&n.to_le_bytes());
         }
         for x in self.parameters() {
@@ -231,25 +277,11 @@ impl Network {
         };
         let mut active = [0u8; MAX_ACTIVE];
         let n = active_features(board, &mut active);
-        let mut sums = head.b1;
-        for &f in &active[..n] {
-            let row = &head.w1[usize::from(f) * HIDDEN..][..HIDDEN];
-            for (h, w) in sums.iter_mut().zip(row) {
-                *h += w;
-            }
-        }
-        let hidden = sums.map(|h| h.max(0.0));
         out.fill(0.0);
+        by_width!(self.hidden, N => head.logits::<N>(board, &active[..n], out));
         let mut top = f32::NEG_INFINITY;
         for mv in board.legal_moves() {
-            let i = mv.index();
-            let row = &head.w[i * HIDDEN..][..HIDDEN];
-            let logit = hidden
-                .iter()
-                .zip(row)
-                .fold(head.b[i], |a, (h, w)| a + h * w);
-            out[i] = logit;
-            top = top.max(logit);
+            top = top.max(out[mv.index()]);
         }
         let mut total = 0.0;
         for mv in board.legal_moves() {
@@ -272,17 +304,19 @@ impl Network {
 
     /// The value of a position whose set inputs are `active` (in increasing order).
     pub fn evaluate_features(&self, active: &[u8]) -> f32 {
-        let mut sums = self.b1;
-        for &f in active {
-            self.add(&mut sums, usize::from(f));
-        }
-        self.output(&sums)
+        by_width!(self.hidden, N => {
+            let mut sums = *first_of::<N>(&self.b1);
+            for &f in active {
+                self.add(&mut sums, usize::from(f));
+            }
+            self.output(&sums)
+        })
     }
 
     /// Adds the weights of input `input` to the first-layer `sums`.
     #[inline]
-    fn add(&self, sums: &mut Sums, input: usize) {
-        let row = &self.w1[input * HIDDEN..][..HIDDEN];
+    fn add<const N: usize>(&self, sums: &mut [f32; N], input: usize) {
+        let row = &self.w1[input * N..][..N];
         for (h, w) in sums.iter_mut().zip(row) {
             *h += w;
         }
@@ -290,8 +324,8 @@ impl Network {
 
     /// Takes the weights of input `input` from the first-layer `sums`.
     #[inline]
-    fn sub(&self, sums: &mut Sums, input: usize) {
-        let row = &self.w1[input * HIDDEN..][..HIDDEN];
+    fn sub<const N: usize>(&self, sums: &mut [f32; N], input: usize) {
+        let row = &self.w1[input * N..][..N];
         for (h, w) in sums.iter_mut().zip(row) {
             *h -= w;
         }
@@ -299,9 +333,9 @@ impl Network {
 
     /// The output for the first-layer `sums` (biases included), in unit order.
     #[inline]
-    fn output(&self, sums: &Sums) -> f32 {
+    fn output<const N: usize>(&self, sums: &[f32; N]) -> f32 {
         let mut out = self.b2;
-        for (h, w) in sums.iter().zip(&self.w2) {
+        for (h, w) in sums.iter().zip(&self.w2[..N]) {
             out += h.max(0.0) * w;
         }
         out.tanh()
@@ -310,17 +344,24 @@ impl Network {
     /// An evaluator of the positions one move after `board` (a game in progress); see
     /// [`AfterMoves`].
     pub fn after_moves(&self, board: &UltimateBoard) -> AfterMoves<'_> {
-        let mover = board.side();
+        by_width!(self.hidden, N => self.after_moves_in::<N>(board))
+    }
+
+    /// [`Network::after_moves`] for a network of `N` units.
+    fn after_moves_in<const N: usize>(&self, board: &UltimateBoard) -> AfterMoves<'_> {
         let mut active = [0u8; MAX_ACTIVE];
         // The inputs the moves leave alone, seen by the side that answers them.
-        let n = features(board, mover ^ 1, None, &mut active);
-        let mut fixed = self.b1;
+        let n = features(board, board.side() ^ 1, None, &mut active);
+        let mut fixed = [0.0; MAX_HIDDEN];
+        let sums = first::<N>(&mut fixed);
+        sums.copy_from_slice(&self.b1);
         for &f in &active[..n] {
-            self.add(&mut fixed, usize::from(f));
+            self.add(sums, usize::from(f));
         }
         let mut anywhere = fixed;
+        let sums = first::<N>(&mut anywhere);
         for b in open_boards(board.open()) {
-            self.add(&mut anywhere, PLAYABLE + b);
+            self.add(sums, PLAYABLE + b);
         }
         AfterMoves {
             network: self,
@@ -331,8 +372,42 @@ impl Network {
     }
 }
 
-/// The first-layer sums of a position, biases included, before the rectifier.
-type Sums = [f32; HIDDEN];
+impl Policy {
+    /// Writes the logit of each legal move of `board`, whose set inputs are `active`, at its
+    /// index in `out`.
+    fn logits<const N: usize>(&self, board: &UltimateBoard, active: &[u8], out: &mut [f32]) {
+        let mut sums = *first_of::<N>(&self.b1);
+        for &f in active {
+            let row = &self.w1[usize::from(f) * N..][..N];
+            for (h, w) in sums.iter_mut().zip(row) {
+                *h += w;
+            }
+        }
+        let hidden = sums.map(|h| h.max(0.0));
+        for mv in board.legal_moves() {
+            let i = mv.index();
+            let row = &self.w[i * N..][..N];
+            out[i] = hidden
+                .iter()
+                .zip(row)
+                .fold(self.b[i], |a, (h, w)| a + h * w);
+        }
+    }
+}
+
+/// First-layer sums of a position, biases included, before the rectifier: the first
+/// [`Network::hidden`] are used.
+type Sums = [f32; MAX_HIDDEN];
+
+/// The first `N` of `sums`.
+fn first<const N: usize>(sums: &mut Sums) -> &mut [f32; N] {
+    (&mut sums[..N]).try_into().expect("N sums")
+}
+
+/// The first `N` of `numbers`, as an array.
+fn first_of<const N: usize>(numbers: &[f32]) -> &[f32; N] {
+    numbers[..N].try_into().expect("N numbers")
+}
 
 /// The first input of each block (see the module docs).
 const THEIR_MARKS: usize = 81;
@@ -370,17 +445,22 @@ impl AfterMoves<'_> {
     /// 9 + cell index) from the position this was made for, for its side to move (as
     /// [`Network::evaluate`] gives it). The move must not end the game.
     pub fn evaluate(&self, mv: usize, after: &UltimateBoard) -> f32 {
+        by_width!(self.network.hidden, N => self.evaluate_in::<N>(mv, after))
+    }
+
+    /// [`AfterMoves::evaluate`] for a network of `N` units.
+    fn evaluate_in<const N: usize>(&self, mv: usize, after: &UltimateBoard) -> f32 {
         let net = self.network;
         let (b, c) = (mv / 9, mv % 9);
         let (answerer, mover) = (after.side(), after.side() ^ 1);
         let closed = after.open() & (1 << b) == 0;
         let forced = after.forced_index();
         let mut sums = if forced < 9 {
-            let mut s = self.fixed;
+            let mut s = *first_of::<N>(&self.fixed);
             net.add(&mut s, PLAYABLE + forced);
             s
         } else {
-            let mut s = self.anywhere;
+            let mut s = *first_of::<N>(&self.anywhere);
             if closed {
                 net.sub(&mut s, PLAYABLE + b);
             }
@@ -530,22 +610,78 @@ pub(super) mod tests {
             Network::from_bytes(&bytes[..bytes.len() - 4]),
             Err(ModelError::Length(bytes.len() - 4, bytes.len()))
         );
+        // Another width of the widths read, but the body of this one.
+        let other = if embedded().hidden() == 128 { 64 } else { 128 };
+        bytes[12..16].copy_from_slice(&(other as u32).to_le_bytes());
+        assert!(matches!(
+            Network::from_bytes(&bytes),
+            Err(ModelError::Length(..))
+        ));
         assert_eq!(Network::from_bytes(b"junk"), Err(ModelError::Magic));
+    }
+
+    /// A network of `hidden` units, value and policy, of seeded random weights.
+    fn random(hidden: usize, seed: u64) -> Network {
+        let mut rng = fastrand::Rng::with_seed(seed);
+        let count = value_parameters(hidden) + policy_parameters(hidden);
+        let parameters: Vec<f32> = (0..count).map(|_| (rng.f32() - 0.5) * 0.2).collect();
+        Network::from_parameters(hidden, &parameters)
+    }
+
+    #[test]
+    fn every_width_reads_back_and_values_after_moves_as_in_full() {
+        let mut rng = fastrand::Rng::with_seed(9);
+        for hidden in WIDTHS {
+            let network = random(hidden, hidden as u64);
+            let bytes = network.to_bytes();
+            assert_eq!(bytes[12..16], (hidden as u32).to_le_bytes());
+            assert_eq!(Network::from_bytes(&bytes).as_ref(), Ok(&network));
+            let (mut worst, mut compared) = (0f32, 0);
+            for _ in 0..10 {
+                let mut board = UltimateBoard::new();
+                while board.outcome() == crate::ultimate::Outcome::InProgress {
+                    let mut shares = [0.0; MOVES];
+                    assert!(network.policy(&board, &mut shares));
+                    assert!((shares.iter().sum::<f32>() - 1.0).abs() < 1e-4);
+                    let after_moves = network.after_moves(&board);
+                    let moves = board.legal_moves();
+                    for mv in moves {
+                        let mut after = board;
+                        if !after.apply(mv.board() as usize - 1, mv.cell() as usize - 1) {
+                            let full = network.evaluate(&after);
+                            worst =
+                                worst.max((full - after_moves.evaluate(mv.index(), &after)).abs());
+                            compared += 1;
+                        }
+                    }
+                    let mv = moves.nth(rng.usize(..moves.len())).expect("a move");
+                    board.play(mv).expect("a legal move");
+                }
+            }
+            assert!(compared > 500, "{hidden} units: only {compared} positions");
+            assert!(worst < 1e-4, "{hidden} units: a difference of {worst}");
+        }
     }
 
     /// A network with a policy of seeded random weights beside the embedded value.
     pub(in crate::mcts) fn with_random_policy(seed: u64) -> Network {
         let mut rng = fastrand::Rng::with_seed(seed);
-        with_policy((0..POLICY_PARAMETERS).map(|_| rng.f32() - 0.5).collect())
+        let hidden = embedded().hidden();
+        with_policy(
+            (0..policy_parameters(hidden))
+                .map(|_| rng.f32() - 0.5)
+                .collect(),
+        )
     }
 
     /// A network with the embedded value (without the policy it may carry) and the policy of
     /// parameters `policy`.
     pub(in crate::mcts) fn with_policy(policy: Vec<f32>) -> Network {
+        let hidden = embedded().hidden();
         let mut parameters = embedded().parameters();
-        parameters.truncate(PARAMETERS);
+        parameters.truncate(value_parameters(hidden));
         parameters.extend(policy);
-        Network::from_parameters(&parameters)
+        Network::from_parameters(hidden, &parameters)
     }
 
     #[test]
@@ -553,7 +689,9 @@ pub(super) mod tests {
         let network = with_random_policy(1);
         let bytes = network.to_bytes();
         assert_eq!(u32::from_le_bytes(word(&bytes, 1)), POLICY_VERSION);
-        assert_eq!(bytes.len(), HEADER + 4 * (PARAMETERS + POLICY_PARAMETERS));
+        let hidden = network.hidden();
+        let count = value_parameters(hidden) + policy_parameters(hidden);
+        assert_eq!(bytes.len(), HEADER + 4 * count);
         assert_eq!(Network::from_bytes(&bytes).as_ref(), Ok(&network));
         let board = UltimateBoard::new();
         assert_eq!(
@@ -590,7 +728,7 @@ pub(super) mod tests {
                 board.play(mv).unwrap();
             }
         }
-        let value_only = Network::from_parameters(&vec![0.0; PARAMETERS]);
+        let value_only = Network::from_parameters(64, &vec![0.0; value_parameters(64)]);
         assert!(!value_only.policy(&UltimateBoard::new(), &mut shares));
     }
 
