@@ -45,7 +45,7 @@ use std::time::Instant;
 
 use anyhow::{Context, bail};
 use clap::{Parser, Subcommand};
-use tictactoe::mcts::value::{self, MAX_ACTIVE, Network, WIDTHS, value_parameters};
+use tictactoe::mcts::value::{self, MAX_ACTIVE, Network, Shape, WIDTHS, value_parameters};
 use tictactoe::mcts::{Mcts, Settings};
 use tictactoe::search::Value;
 use tictactoe::ultimate::{Outcome, UltimateBoard};
@@ -121,8 +121,8 @@ enum Command {
         /// only the policy is trained.
         #[arg(long)]
         value_from: Option<PathBuf>,
-        /// Hidden units: 64, 128 or 256 [default: those of `--value-from`, else of the
-        /// embedded network]
+        /// Hidden units of the network trained, 64, 128 or 256; with `--value-from`, of the
+        /// policy (the value keeps its own) [default: the embedded network's value's]
         #[arg(long, value_parser = parse_width)]
         hidden: Option<usize>,
         /// Seed for the initial weights and the order of positions.
@@ -190,18 +190,13 @@ fn main() -> anyhow::Result<()> {
                 Some(path) => Some(read_network(&path)?),
                 None => None,
             };
-            let hidden = match (&fixed_value, hidden) {
-                (Some(network), Some(h)) if network.hidden() != h => {
-                    bail!(
-                        "--value-from has {} hidden units, not {h}",
-                        network.hidden()
-                    )
-                }
-                (Some(network), _) => network.hidden(),
-                (None, h) => h.unwrap_or_else(|| value::embedded().hidden()),
+            let hidden = hidden.unwrap_or_else(|| value::embedded().shape().value);
+            let shape = Shape {
+                value: fixed_value.as_ref().map_or(hidden, |n| n.shape().value),
+                policy: (policy_weight > 0.0).then_some(hidden),
             };
             let fixed_value =
-                fixed_value.map(|n| n.parameters()[..value_parameters(hidden)].to_vec());
+                fixed_value.map(|n| n.parameters()[..value_parameters(shape.value)].to_vec());
             let mut games = Vec::new();
             for path in &data {
                 games.extend(read_games(path)?);
@@ -212,7 +207,7 @@ fn main() -> anyhow::Result<()> {
                 fixed_value,
                 lr,
                 seed,
-                hidden,
+                shape,
             };
             train(&games, epochs, &how, (&out, &check))
         }
@@ -473,7 +468,7 @@ fn write(
     out: &PathBuf,
     check: &PathBuf,
 ) -> anyhow::Result<()> {
-    let network = Network::from_parameters(model.hidden(), &model.p);
+    let network = Network::from_parameters(model.shape(), &model.p);
     fs::write(out, network.to_bytes()).with_context(|| format!("writing {}", out.display()))?;
     let mut text = String::from(
         "# Validation positions and the trainer's value of each (side to move, -1 to 1).\n",
@@ -503,7 +498,7 @@ fn write(
 }
 
 /// How `train` trains: the result's weight in the value's target, the policy's weight in the
-/// loss (0: no policy), Adam's step, the seed and the hidden units.
+/// loss (0: no policy), Adam's step, the seed and the widths.
 struct Training {
     result_weight: f32,
     policy_weight: f32,
@@ -511,8 +506,8 @@ struct Training {
     fixed_value: Option<Vec<f32>>,
     lr: f32,
     seed: u64,
-    /// Hidden units.
-    hidden: usize,
+    /// The network's widths.
+    shape: Shape,
 }
 
 /// One pass over `training` in the order `order`, in batches of 256; the mean errors.
@@ -537,7 +532,7 @@ fn epoch(
             *g *= scale;
         }
         if how.fixed_value.is_some() {
-            grad[..value_parameters(model.hidden())].fill(0.0);
+            grad[..value_parameters(model.shape().value)].fill(0.0);
         }
         adam.step(&mut model.p, &grad, how.lr);
     }
@@ -565,7 +560,7 @@ fn train(
         start.elapsed().as_secs_f64()
     );
     let mut rng = fastrand::Rng::with_seed(how.seed);
-    let mut model = Model::new(&mut rng, how.hidden, policy);
+    let mut model = Model::new(&mut rng, how.shape);
     if let Some(fixed) = &how.fixed_value {
         model.p[..fixed.len()].copy_from_slice(fixed);
     }

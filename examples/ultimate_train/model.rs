@@ -5,9 +5,7 @@
 // Counts of positions become floats for averages: exact far beyond any data set here.
 #![allow(clippy::cast_precision_loss)]
 
-use tictactoe::mcts::value::{
-    self, INPUTS, MAX_ACTIVE, MOVES, policy_parameters, value_parameters,
-};
+use tictactoe::mcts::value::{self, INPUTS, MAX_ACTIVE, MOVES, Shape, value_parameters};
 use tictactoe::ultimate::{Move, UltimateBoard};
 
 use super::Game;
@@ -134,12 +132,15 @@ pub struct Model {
     at: Layout,
 }
 
-/// Where each kind of parameter starts in a network of `hidden` units: the value's first
+/// Where each kind of parameter starts in a network of shape `shape`: the value's first
 /// layer at 0, its biases, its output's weights and bias; the policy's first layer, its biases,
 /// its outputs' weights (move by move) and their biases.
 #[derive(Clone, Copy)]
 struct Layout {
+    shape: Shape,
+    /// The value's hidden units, and the policy's (the value's without a policy).
     hidden: usize,
+    policy_hidden: usize,
     b1: usize,
     w2: usize,
     b2: usize,
@@ -150,19 +151,23 @@ struct Layout {
 }
 
 impl Layout {
-    fn new(hidden: usize) -> Layout {
+    fn new(shape: Shape) -> Layout {
+        let hidden = shape.value;
+        let policy_hidden = shape.policy.unwrap_or(hidden);
         let b1 = INPUTS * hidden;
         let pw1 = value_parameters(hidden);
-        let pb1 = pw1 + INPUTS * hidden;
+        let pb1 = pw1 + INPUTS * policy_hidden;
         Layout {
+            shape,
             hidden,
+            policy_hidden,
             b1,
             w2: b1 + hidden,
             b2: b1 + 2 * hidden,
             pw1,
             pb1,
-            wp: pb1 + hidden,
-            bp: pb1 + hidden + MOVES * hidden,
+            wp: pb1 + policy_hidden,
+            bp: pb1 + policy_hidden + MOVES * policy_hidden,
         }
     }
 }
@@ -175,11 +180,11 @@ pub struct Errors {
 }
 
 impl Model {
-    /// A network of `hidden` units (one of `value::WIDTHS`), with a policy if `policy`.
-    pub fn new(rng: &mut fastrand::Rng, hidden: usize, policy: bool) -> Model {
-        let at = Layout::new(hidden);
-        let extra = if policy { policy_parameters(hidden) } else { 0 };
-        let mut p = vec![0.0; at.pw1 + extra];
+    /// A network of shape `shape` (widths of `value::WIDTHS`).
+    pub fn new(rng: &mut fastrand::Rng, shape: Shape) -> Model {
+        let at = Layout::new(shape);
+        let policy = shape.policy.is_some();
+        let mut p = vec![0.0; shape.parameters()];
         for x in &mut p[..at.b1] {
             *x = (rng.f32() - 0.5) * 0.4;
         }
@@ -197,8 +202,8 @@ impl Model {
         Model { p, at }
     }
 
-    pub fn hidden(&self) -> usize {
-        self.at.hidden
+    pub fn shape(&self) -> Shape {
+        self.at.shape
     }
 
     pub fn has_policy(&self) -> bool {
@@ -224,7 +229,7 @@ impl Model {
 
     /// The policy's hidden layer before rectifying.
     pub fn policy_hidden(&self, active: &[u8]) -> Vec<f32> {
-        let (at, h) = (self.at, self.at.hidden);
+        let (at, h) = (self.at, self.at.policy_hidden);
         let mut pre = self.p[at.pb1..at.wp].to_vec();
         for &f in active {
             let row = &self.p[at.pw1 + usize::from(f) * h..][..h];
@@ -237,7 +242,7 @@ impl Model {
 
     /// The policy's share of each of `moves` for its hidden layer `pre` (before rectifying).
     pub fn policy(&self, pre: &[f32], moves: &[u8]) -> Vec<f32> {
-        let (at, h) = (self.at, self.at.hidden);
+        let (at, h) = (self.at, self.at.policy_hidden);
         let mut shares: Vec<f32> = moves
             .iter()
             .map(|&m| {
@@ -305,7 +310,7 @@ impl Model {
     /// Adds the gradient of `weight` × the policy's cross-entropy on one position to `grad`;
     /// returns the cross-entropy.
     pub fn policy_backward(&self, sample: &Sample, weight: f32, grad: &mut [f32]) -> f64 {
-        let (at, h) = (self.at, self.at.hidden);
+        let (at, h) = (self.at, self.at.policy_hidden);
         let pre = self.policy_hidden(sample.active);
         let shares = self.policy(&pre, sample.moves);
         let mut dh = vec![0.0f32; h];

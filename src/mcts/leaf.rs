@@ -196,10 +196,12 @@ mod tests {
     #[test]
     fn a_search_values_positions_by_the_network_it_is_given_even_after_new_settings() {
         // Every weight zero: every position is worth an even game to either side.
-        let even: &'static Network = Box::leak(Box::new(Network::from_parameters(
-            64,
-            &vec![0.0; value::value_parameters(64)],
-        )));
+        let shape = value::Shape {
+            value: 64,
+            policy: None,
+        };
+        let zeros = vec![0.0; shape.parameters()];
+        let even: &'static Network = Box::leak(Box::new(Network::from_parameters(shape, &zeros)));
         let values = values_on(Some(even));
         assert_eq!(values.len(), 81);
         assert!(
@@ -292,7 +294,7 @@ mod tests {
         // The embedded value beside a policy whose one weight is a bias on a corner of a
         // corner board: the policy gives that move nearly all the share.
         let favoured = 0;
-        let count = value::policy_parameters(value::embedded().hidden());
+        let count = value::policy_parameters(value::embedded().shape().value);
         let mut policy = vec![0.0; count];
         policy[count - value::MOVES + favoured] = 10.0;
         let network: &'static Network = Box::leak(Box::new(value::tests::with_policy(policy)));

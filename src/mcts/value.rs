@@ -49,8 +49,10 @@ const MAX_HIDDEN: usize = 256;
 pub const MAX_ACTIVE: usize = 117;
 /// The file format's version for a network of a value alone.
 pub const VERSION: u32 = 2;
-/// The version for a network with a policy.
+/// The version for a network with a policy as wide as its value.
 pub const POLICY_VERSION: u32 = 3;
+/// The version for a network with a policy of its own width: the header goes on with it.
+pub const WIDE_POLICY_VERSION: u32 = 4;
 const MAGIC: &[u8; 4] = b"UTTV";
 const HEADER: usize = 16;
 /// Outputs of the policy: one a cell of the grid (board index × 9 + cell index).
@@ -96,7 +98,8 @@ static EMBEDDED: &[u8] = include_bytes!("ultimate_value.bin");
 pub enum ModelError {
     /// It does not start with `UTTV`.
     Magic,
-    /// Another version, or another number of inputs or hidden units.
+    /// Another version, another number of inputs, or a number of hidden units not in
+    /// [`WIDTHS`] (the value's, or the policy's).
     Shape {
         version: u32,
         inputs: u32,
@@ -117,7 +120,7 @@ impl fmt::Display for ModelError {
             } => write!(
                 f,
                 "a network of version {version} with {inputs} inputs and {hidden} hidden units, \
-                 not version {VERSION} or {POLICY_VERSION} with {INPUTS} and 64, 128 or 256"
+                 not version {VERSION} to {WIDE_POLICY_VERSION} with {INPUTS} and 64, 128 or 256"
             ),
             ModelError::Length(n, want) => write!(
                 f,
@@ -142,9 +145,25 @@ pub struct Network {
     policy: Option<Policy>,
 }
 
+/// The hidden units of a network's value and of its policy, if it has one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shape {
+    pub value: usize,
+    pub policy: Option<usize>,
+}
+
+impl Shape {
+    /// The parameters of a network of this shape.
+    pub fn parameters(self) -> usize {
+        value_parameters(self.value) + self.policy.map_or(0, policy_parameters)
+    }
+}
+
 /// The policy's weights.
 #[derive(Clone, Debug, PartialEq)]
 struct Policy {
+    /// Hidden units, one of [`WIDTHS`].
+    hidden: usize,
     /// `w1[input * hidden + unit]`.
     w1: Vec<f32>,
     b1: Vec<f32>,
@@ -159,29 +178,33 @@ fn word(bytes: &[u8], i: usize) -> [u8; 4] {
 }
 
 impl Network {
-    /// A network of `hidden` units from its parameters in file order (see the module docs):
-    /// [`value_parameters`] numbers for a value alone, [`policy_parameters`] more with a
-    /// policy.
+    /// A network of shape `shape` from its parameters in file order (see the module docs).
     ///
     /// # Panics
-    /// If `hidden` is not one of [`WIDTHS`], or `parameters` holds another number of numbers.
-    pub fn from_parameters(hidden: usize, parameters: &[f32]) -> Network {
-        assert!(WIDTHS.contains(&hidden), "{hidden} hidden units");
-        let value = value_parameters(hidden);
+    /// If a width of `shape` is not one of [`WIDTHS`], or `parameters` holds another number of
+    /// numbers than [`Shape::parameters`].
+    pub fn from_parameters(shape: Shape, parameters: &[f32]) -> Network {
+        let hidden = shape.value;
+        let widths = [Some(hidden), shape.policy];
         assert!(
-            [value, value + policy_parameters(hidden)].contains(&parameters.len()),
-            "a network's parameters: {}",
-            parameters.len()
+            widths.iter().flatten().all(|h| WIDTHS.contains(h)),
+            "{shape:?}"
+        );
+        assert_eq!(
+            parameters.len(),
+            shape.parameters(),
+            "a network's parameters"
         );
         let (w1, rest) = parameters.split_at(INPUTS * hidden);
         let (b1, rest) = rest.split_at(hidden);
         let (w2, rest) = rest.split_at(hidden);
         let (b2, rest) = rest.split_at(1);
-        let policy = (!rest.is_empty()).then(|| {
+        let policy = shape.policy.map(|hidden| {
             let (w1, rest) = rest.split_at(INPUTS * hidden);
             let (b1, rest) = rest.split_at(hidden);
             let (w, b) = rest.split_at(MOVES * hidden);
             Policy {
+                hidden,
                 w1: w1.to_vec(),
                 b1: b1.to_vec(),
                 w: w.to_vec(),
@@ -198,9 +221,12 @@ impl Network {
         }
     }
 
-    /// Its hidden units.
-    pub fn hidden(&self) -> usize {
-        self.hidden
+    /// The hidden units of its value and of its policy.
+    pub fn shape(&self) -> Shape {
+        Shape {
+            value: self.hidden,
+            policy: self.policy.as_ref().map(|p| p.hidden),
+        }
     }
 
     /// Whether the network has a policy.
@@ -215,41 +241,57 @@ impl Network {
         }
         let header = |i| u32::from_le_bytes(word(bytes, i));
         let (version, inputs, hidden) = (header(1), header(2), header(3));
-        let width = hidden as usize;
-        let count = match (version, inputs as usize) {
-            _ if !WIDTHS.contains(&width) => None,
-            (VERSION, INPUTS) => Some(value_parameters(width)),
-            (POLICY_VERSION, INPUTS) => Some(value_parameters(width) + policy_parameters(width)),
+        let wide = version == WIDE_POLICY_VERSION && bytes.len() >= HEADER + 4;
+        let policy = match version {
+            POLICY_VERSION => Some(hidden),
+            _ if wide => Some(header(4)),
             _ => None,
         };
-        let Some(count) = count else {
-            return Err(ModelError::Shape {
-                version,
-                inputs,
-                hidden,
-            });
+        let refused = |hidden| ModelError::Shape {
+            version,
+            inputs,
+            hidden,
         };
-        if bytes.len() != HEADER + 4 * count {
-            return Err(ModelError::Length(bytes.len(), HEADER + 4 * count));
+        let known = [VERSION, POLICY_VERSION, WIDE_POLICY_VERSION].contains(&version);
+        if !known || inputs as usize != INPUTS || (version == WIDE_POLICY_VERSION && !wide) {
+            return Err(refused(hidden));
         }
-        let body = &bytes[HEADER..];
-        let parameters: Vec<f32> = (0..count)
+        for width in [Some(hidden), policy].into_iter().flatten() {
+            if !WIDTHS.contains(&(width as usize)) {
+                return Err(refused(width));
+            }
+        }
+        let shape = Shape {
+            value: hidden as usize,
+            policy: policy.map(|p| p as usize),
+        };
+        let start = if wide { HEADER + 4 } else { HEADER };
+        let want = start + 4 * shape.parameters();
+        if bytes.len() != want {
+            return Err(ModelError::Length(bytes.len(), want));
+        }
+        let body = &bytes[start..];
+        let parameters: Vec<f32> = (0..shape.parameters())
             .map(|i| f32::from_le_bytes(word(body, i)))
             .collect();
-        Ok(Network::from_parameters(width, &parameters))
+        Ok(Network::from_parameters(shape, &parameters))
     }
 
-    /// The weights file of this network.
+    /// The weights file of this network: version 2 for a value alone, 3 with a policy as wide,
+    /// 4 with a policy of another width.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let count = value_parameters(self.hidden) + policy_parameters(self.hidden);
-        let mut out = Vec::with_capacity(HEADER + 4 * count);
-        out.extend_from_slice(MAGIC);
-        let version = if self.has_policy() {
-            POLICY_VERSION
-        } else {
-            VERSION
+        let shape = self.shape();
+        let (version, extra) = match shape.policy {
+            None => (VERSION, None),
+            Some(p) if p == shape.value => (POLICY_VERSION, None),
+            Some(p) => (WIDE_POLICY_VERSION, Some(p as u32)),
         };
-        for n in [version, INPUTS as u32, self.hidden as u32] {
+        let mut out = Vec::with_capacity(HEADER + 4 + 4 * shape.parameters());
+        out.extend_from_slice(MAGIC);
+        for n in [version, INPUTS as u32, shape.value as u32]
+            .into_iter()
+            .chain(extra)
+        {
             out.extend_from_slice(&n.to_le_bytes());
         }
         for x in self.parameters() {
@@ -278,7 +320,7 @@ impl Network {
         let mut active = [0u8; MAX_ACTIVE];
         let n = active_features(board, &mut active);
         out.fill(0.0);
-        by_width!(self.hidden, N => head.logits::<N>(board, &active[..n], out));
+        by_width!(head.hidden, N => head.logits::<N>(board, &active[..n], out));
         let mut top = f32::NEG_INFINITY;
         for mv in board.legal_moves() {
             top = top.max(out[mv.index()]);
@@ -611,33 +653,66 @@ pub(super) mod tests {
             Err(ModelError::Length(bytes.len() - 4, bytes.len()))
         );
         // Another width of the widths read, but the body of this one.
-        let other = if embedded().hidden() == 128 { 64 } else { 128 };
+        let other = if embedded().shape().value == 128 {
+            64
+        } else {
+            128
+        };
         bytes[12..16].copy_from_slice(&(other as u32).to_le_bytes());
         assert!(matches!(
             Network::from_bytes(&bytes),
             Err(ModelError::Length(..))
         ));
         assert_eq!(Network::from_bytes(b"junk"), Err(ModelError::Magic));
+        // A policy of a width not read, and a header cut short.
+        let shape = Shape {
+            value: 64,
+            policy: Some(128),
+        };
+        let mut bytes = random(shape, 1).to_bytes();
+        bytes[16..20].copy_from_slice(&100u32.to_le_bytes());
+        assert!(matches!(
+            Network::from_bytes(&bytes),
+            Err(ModelError::Shape { hidden: 100, .. })
+        ));
+        assert!(matches!(
+            Network::from_bytes(&bytes[..HEADER]),
+            Err(ModelError::Shape { version: 4, .. })
+        ));
     }
 
-    /// A network of `hidden` units, value and policy, of seeded random weights.
-    fn random(hidden: usize, seed: u64) -> Network {
+    /// A network of shape `shape` of seeded random weights.
+    fn random(shape: Shape, seed: u64) -> Network {
         let mut rng = fastrand::Rng::with_seed(seed);
-        let count = value_parameters(hidden) + policy_parameters(hidden);
-        let parameters: Vec<f32> = (0..count).map(|_| (rng.f32() - 0.5) * 0.2).collect();
-        Network::from_parameters(hidden, &parameters)
+        let parameters: Vec<f32> = (0..shape.parameters())
+            .map(|_| (rng.f32() - 0.5) * 0.2)
+            .collect();
+        Network::from_parameters(shape, &parameters)
     }
 
     #[test]
-    fn every_width_reads_back_and_values_after_moves_as_in_full() {
+    fn every_pair_of_widths_reads_back_and_values_after_moves_as_in_full() {
         let mut rng = fastrand::Rng::with_seed(9);
-        for hidden in WIDTHS {
-            let network = random(hidden, hidden as u64);
+        for (i, (hidden, policy)) in WIDTHS
+            .iter()
+            .flat_map(|&v| WIDTHS.map(|p| (v, p)))
+            .enumerate()
+        {
+            let shape = Shape {
+                value: hidden,
+                policy: Some(policy),
+            };
+            let network = random(shape, i as u64);
             let bytes = network.to_bytes();
-            assert_eq!(bytes[12..16], (hidden as u32).to_le_bytes());
+            let version = if hidden == policy {
+                POLICY_VERSION
+            } else {
+                WIDE_POLICY_VERSION
+            };
+            assert_eq!(bytes[4..8], version.to_le_bytes());
             assert_eq!(Network::from_bytes(&bytes).as_ref(), Ok(&network));
             let (mut worst, mut compared) = (0f32, 0);
-            for _ in 0..10 {
+            for _ in 0..4 {
                 let mut board = UltimateBoard::new();
                 while board.outcome() == crate::ultimate::Outcome::InProgress {
                     let mut shares = [0.0; MOVES];
@@ -658,15 +733,15 @@ pub(super) mod tests {
                     board.play(mv).expect("a legal move");
                 }
             }
-            assert!(compared > 500, "{hidden} units: only {compared} positions");
-            assert!(worst < 1e-4, "{hidden} units: a difference of {worst}");
+            assert!(compared > 200, "{shape:?}: only {compared} positions");
+            assert!(worst < 1e-4, "{shape:?}: a difference of {worst}");
         }
     }
 
     /// A network with a policy of seeded random weights beside the embedded value.
     pub(in crate::mcts) fn with_random_policy(seed: u64) -> Network {
         let mut rng = fastrand::Rng::with_seed(seed);
-        let hidden = embedded().hidden();
+        let hidden = embedded().shape().value;
         with_policy(
             (0..policy_parameters(hidden))
                 .map(|_| rng.f32() - 0.5)
@@ -677,11 +752,15 @@ pub(super) mod tests {
     /// A network with the embedded value (without the policy it may carry) and the policy of
     /// parameters `policy`.
     pub(in crate::mcts) fn with_policy(policy: Vec<f32>) -> Network {
-        let hidden = embedded().hidden();
+        let hidden = embedded().shape().value;
         let mut parameters = embedded().parameters();
         parameters.truncate(value_parameters(hidden));
         parameters.extend(policy);
-        Network::from_parameters(hidden, &parameters)
+        let shape = Shape {
+            value: hidden,
+            policy: Some(hidden),
+        };
+        Network::from_parameters(shape, &parameters)
     }
 
     #[test]
@@ -689,9 +768,7 @@ pub(super) mod tests {
         let network = with_random_policy(1);
         let bytes = network.to_bytes();
         assert_eq!(u32::from_le_bytes(word(&bytes, 1)), POLICY_VERSION);
-        let hidden = network.hidden();
-        let count = value_parameters(hidden) + policy_parameters(hidden);
-        assert_eq!(bytes.len(), HEADER + 4 * count);
+        assert_eq!(bytes.len(), HEADER + 4 * network.shape().parameters());
         assert_eq!(Network::from_bytes(&bytes).as_ref(), Ok(&network));
         let board = UltimateBoard::new();
         assert_eq!(
@@ -728,7 +805,11 @@ pub(super) mod tests {
                 board.play(mv).unwrap();
             }
         }
-        let value_only = Network::from_parameters(64, &vec![0.0; value_parameters(64)]);
+        let shape = Shape {
+            value: 64,
+            policy: None,
+        };
+        let value_only = Network::from_parameters(shape, &vec![0.0; shape.parameters()]);
         assert!(!value_only.policy(&UltimateBoard::new(), &mut shares));
     }
 
