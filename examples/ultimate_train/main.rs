@@ -25,6 +25,8 @@
 //! same inputs; see `value`'s module docs) to the share of the visits each move got (the move
 //! played, in files without visits), by cross-entropy weighted `W` beside the value's squared
 //! error; `--value-from FILE` copies the value from a weights file and keeps it as it is.
+//! `--hidden N` (64, 128 or 256) sets the network's hidden units; beside `--value-from`, the
+//! policy's (the value keeps its own, and the file says both).
 //!
 //! `train` replays every game in the eight symmetries of the grid (the same turn or mirror of
 //! the big board and of every small board), takes each searched position with the target
