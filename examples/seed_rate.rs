@@ -2,12 +2,15 @@
 //! many iterations a search by the clock runs in `--ms` milliseconds, and how long a seeded
 //! search of the same budget ([`ITERATIONS_PER_MS`] iterations a millisecond) takes, for
 //! `hard` and for `frozen`. A rate far from the clock's means seeded games play weaker (too
-//! few iterations) or slower (too many) than unseeded ones.
+//! few iterations) or slower (too many) than unseeded ones. `--network FILE` has `hard` value
+//! positions by another weights file (as `ultimate_train train --out` writes it), to compare
+//! what two networks cost.
 //!
 //! `cargo run --release --example seed_rate -- --ms 1000`
 
 use std::time::{Duration, Instant};
 
+use tictactoe::mcts::value::Network;
 use tictactoe::mcts::{ITERATIONS_PER_MS, Mcts, Settings};
 use tictactoe::search::Meter;
 use tictactoe::ultimate::UltimateBoard;
@@ -31,12 +34,26 @@ fn position(moves: &str) -> UltimateBoard {
 fn main() {
     let mut args = std::env::args().skip(1);
     let mut ms = 1000u64;
+    let mut network: Option<&'static Network> = None;
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--ms" => ms = args.next().and_then(|v| v.parse().ok()).expect("--ms N"),
-            _ => panic!("usage: seed_rate [--ms N]"),
+            "--network" => {
+                let path = args.next().expect("--network FILE");
+                let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+                let read = Network::from_bytes(&bytes).unwrap_or_else(|e| panic!("{path}: {e}"));
+                network = Some(Box::leak(Box::new(read)));
+            }
+            _ => panic!("usage: seed_rate [--ms N] [--network FILE]"),
         }
     }
+    let search = |settings: Settings| {
+        let mcts = Mcts::new(Some(1));
+        match network {
+            Some(n) if settings == Settings::HARD => mcts.with_network(n).with_settings(settings),
+            _ => mcts.with_settings(settings),
+        }
+    };
     let budget = Duration::from_millis(ms);
     println!("seeded budgets: {ITERATIONS_PER_MS} iterations a millisecond; {ms} ms a search");
     println!("| position | search | clock: iterations a ms | seed: time taken |");
@@ -46,10 +63,10 @@ fn main() {
         let board = position(&moves.join(" "));
         let name = format!("{marks} marks");
         for (label, settings) in [("hard", Settings::HARD), ("frozen", Settings::FROZEN)] {
-            let mut clock = Mcts::new(Some(1)).with_settings(settings);
+            let mut clock = search(settings);
             clock.think(&board, budget);
             let rate = clock.iterations() / ms.max(1);
-            let mut seeded = Mcts::new(Some(1)).with_settings(settings);
+            let mut seeded = search(settings);
             seeded.set_meter(Meter::Work);
             let start = Instant::now();
             seeded.think(&board, budget);

@@ -124,7 +124,8 @@ enum Command {
         #[arg(long)]
         value_from: Option<PathBuf>,
         /// Hidden units of the network trained, 64, 128 or 256; with `--value-from`, of the
-        /// policy (the value keeps its own) [default: the embedded network's value's]
+        /// policy (the value keeps its own) [default: the width of the value of
+        /// `--value-from`, else of the embedded network]
         #[arg(long, value_parser = parse_width)]
         hidden: Option<usize>,
         /// Seed for the initial weights and the order of positions.
@@ -192,7 +193,14 @@ fn main() -> anyhow::Result<()> {
                 Some(path) => Some(read_network(&path)?),
                 None => None,
             };
-            let hidden = hidden.unwrap_or_else(|| value::embedded().shape().value);
+            // By default as wide as the value kept, else as the embedded network's value.
+            let hidden = hidden.unwrap_or_else(|| {
+                fixed_value
+                    .as_ref()
+                    .unwrap_or_else(|| value::embedded())
+                    .shape()
+                    .value
+            });
             let shape = Shape {
                 value: fixed_value.as_ref().map_or(hidden, |n| n.shape().value),
                 policy: (policy_weight > 0.0).then_some(hidden),
@@ -463,15 +471,17 @@ fn split(games: &[Game], how: (f32, bool)) -> (Samples, Samples, Vec<UltimateBoa
 }
 
 /// Writes the weights file and the check file: each position, the trainer's value of it, and
-/// with a policy its share of each legal move (`index:share`, joined by commas).
+/// with a policy its share of each legal move (`index:share`, joined by commas); returns the
+/// weights file's length.
 fn write(
     model: &Model,
     boards: &[UltimateBoard],
     out: &PathBuf,
     check: &PathBuf,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<usize> {
     let network = Network::from_parameters(model.shape(), &model.p);
-    fs::write(out, network.to_bytes()).with_context(|| format!("writing {}", out.display()))?;
+    let bytes = network.to_bytes();
+    fs::write(out, &bytes).with_context(|| format!("writing {}", out.display()))?;
     let mut text = String::from(
         "# Validation positions and the trainer's value of each (side to move, -1 to 1).\n",
     );
@@ -496,7 +506,8 @@ fn write(
         }
         text.push('\n');
     }
-    fs::write(check, text).with_context(|| format!("writing {}", check.display()))
+    fs::write(check, text).with_context(|| format!("writing {}", check.display()))?;
+    Ok(bytes.len())
 }
 
 /// How `train` trains: the result's weight in the value's target, the policy's weight in the
@@ -592,12 +603,11 @@ fn train(
         }
     }
     model.p = best.1;
-    write(&model, &check_boards, out, check)?;
+    let bytes = write(&model, &check_boards, out, check)?;
     println!(
-        "kept validation loss {}; wrote {} ({} bytes) and {} in {:.0} s",
+        "kept validation loss {}; wrote {} ({bytes} bytes) and {} in {:.0} s",
         shown(best.0, policy),
         out.display(),
-        16 + 4 * model.p.len(),
         check.display(),
         start.elapsed().as_secs_f64()
     );

@@ -138,8 +138,9 @@ pub struct Model {
 #[derive(Clone, Copy)]
 struct Layout {
     shape: Shape,
-    /// The value's hidden units, and the policy's (the value's without a policy).
+    /// The value's hidden units.
     hidden: usize,
+    /// The policy's hidden units (the value's without a policy).
     policy_hidden: usize,
     b1: usize,
     w2: usize,

@@ -12,10 +12,11 @@
 //! - 198-206: open boards where I have two in a line with the third cell empty (I could win
 //!   them with one mark), 207-215: open boards where they have.
 //!
-//! The hidden layer is 64, 128 or 256 rectified units ([`WIDTHS`]; the file says which); the output is `tanh`, from −1 (the side to
-//! move loses) through 0 (a draw, or even chances) to 1 (it wins).
+//! The hidden layer is 64, 128 or 256 rectified units ([`WIDTHS`]; the file says which); the
+//! output is `tanh`, from −1 (the side to move loses) through 0 (a draw, or even chances) to 1
+//! (it wins).
 //!
-//! A network may also have a policy: a second network of the same shape over the same inputs,
+//! A network may also have a policy: a second network of the same kind over the same inputs,
 //! with one output a cell ([`MOVES`]) instead of the value, turned by a softmax over the legal
 //! moves into the share of the search each move is worth ([`Network::policy`]), trained on the
 //! visits of the engine's own searches. It has hidden units of its own, so training it leaves
@@ -27,8 +28,11 @@
 //! units as `u32`, then `f32`s: the first layer's weights input by input (one a hidden unit),
 //! its biases, the output's weights and its bias. Version 3 goes on with the policy: its first
 //! layer's weights and biases as the value's, then the weights of each move's output
-//! (one a hidden unit, move by move), then their biases. The policy is as wide as the value.
-//! [`Network::from_bytes`] refuses a file whose header does not match a shape this build reads.
+//! (one a hidden unit, move by move), then their biases; the policy is as wide as the value.
+//! Version 4 is version 3 with a policy of its own width, written as a fifth `u32` after the
+//! value's (a version 4 file whose widths are equal reads as well, and is written back as
+//! version 3). [`Network::from_bytes`] refuses a file whose header does not match a shape
+//! this build reads.
 //!
 //! Evaluation adds the weights of the set inputs in index order and the output in unit order,
 //! so the same position always gets the same value, bit for bit, on the same platform.
@@ -119,8 +123,9 @@ impl fmt::Display for ModelError {
                 hidden,
             } => write!(
                 f,
-                "a network of version {version} with {inputs} inputs and {hidden} hidden units, \
-                 not version {VERSION} to {WIDE_POLICY_VERSION} with {INPUTS} and 64, 128 or 256"
+                "a network of version {version} with {inputs} inputs and {hidden} hidden units \
+                 (in its value or its policy), not version {VERSION} to {WIDE_POLICY_VERSION} \
+                 with {INPUTS} inputs and {WIDTHS:?} hidden units"
             ),
             ModelError::Length(n, want) => write!(
                 f,
@@ -253,8 +258,11 @@ impl Network {
             hidden,
         };
         let known = [VERSION, POLICY_VERSION, WIDE_POLICY_VERSION].contains(&version);
-        if !known || inputs as usize != INPUTS || (version == WIDE_POLICY_VERSION && !wide) {
+        if !known || inputs as usize != INPUTS {
             return Err(refused(hidden));
+        }
+        if version == WIDE_POLICY_VERSION && !wide {
+            return Err(ModelError::Length(bytes.len(), HEADER + 4));
         }
         for width in [Some(hidden), policy].into_iter().flatten() {
             if !WIDTHS.contains(&(width as usize)) {
@@ -675,10 +683,10 @@ pub(super) mod tests {
             Network::from_bytes(&bytes),
             Err(ModelError::Shape { hidden: 100, .. })
         ));
-        assert!(matches!(
+        assert_eq!(
             Network::from_bytes(&bytes[..HEADER]),
-            Err(ModelError::Shape { version: 4, .. })
-        ));
+            Err(ModelError::Length(HEADER, HEADER + 4))
+        );
     }
 
     /// A network of shape `shape` of seeded random weights.
