@@ -189,7 +189,7 @@ impl Settings {
 const CHECK_EVERY: u64 = 16;
 /// Iterations per millisecond of budget when budgets are metered by work ([`Meter::Work`]):
 /// a little more than `hard` runs by the clock in the opening and middle game in a release
-/// build on one core of a shared 2020s server (499 to 601 since its network has 128 hidden
+/// build on one core of a shared 2020s server (499 to 637 since its network has 128 hidden
 /// units, idle or beside another job: `cargo run --release --example seed_rate`), so a seeded
 /// search never runs fewer iterations there than one by the clock (a seeded second takes 1.1
 /// to 1.3 s). Later positions run more a millisecond (their games are shorter and more of the
