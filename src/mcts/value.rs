@@ -719,28 +719,11 @@ pub(super) mod tests {
             };
             assert_eq!(bytes[4..8], version.to_le_bytes());
             assert_eq!(Network::from_bytes(&bytes).as_ref(), Ok(&network));
-            let (mut worst, mut compared) = (0f32, 0);
-            for _ in 0..4 {
-                let mut board = UltimateBoard::new();
-                while board.outcome() == crate::ultimate::Outcome::InProgress {
-                    let mut shares = [0.0; MOVES];
-                    assert!(network.policy(&board, &mut shares));
-                    assert!((shares.iter().sum::<f32>() - 1.0).abs() < 1e-4);
-                    let after_moves = network.after_moves(&board);
-                    let moves = board.legal_moves();
-                    for mv in moves {
-                        let mut after = board;
-                        if !after.apply(mv.board() as usize - 1, mv.cell() as usize - 1) {
-                            let full = network.evaluate(&after);
-                            worst =
-                                worst.max((full - after_moves.evaluate(mv.index(), &after)).abs());
-                            compared += 1;
-                        }
-                    }
-                    let mv = moves.nth(rng.usize(..moves.len())).expect("a move");
-                    board.play(mv).expect("a legal move");
-                }
-            }
+            let (worst, compared) = compare_after_moves(&network, 4, &mut rng, |board| {
+                let mut shares = [0.0; MOVES];
+                assert!(network.policy(board, &mut shares));
+                assert!((shares.iter().sum::<f32>() - 1.0).abs() < 1e-4);
+            });
             assert!(compared > 200, "{shape:?}: only {compared} positions");
             assert!(worst < 1e-4, "{shape:?}: a difference of {worst}");
         }
@@ -821,14 +804,20 @@ pub(super) mod tests {
         assert!(!value_only.policy(&UltimateBoard::new(), &mut shares));
     }
 
-    #[test]
-    fn values_after_each_move_match_full_evaluations_within_rounding() {
-        let network = embedded();
-        let mut rng = fastrand::Rng::with_seed(22);
+    /// Plays `games` random games on `rng` and, in each position (after calling `each` on it),
+    /// values every move that does not end the game by `network`'s [`AfterMoves`] and in full;
+    /// the largest difference and the number of moves compared.
+    fn compare_after_moves(
+        network: &Network,
+        games: usize,
+        rng: &mut fastrand::Rng,
+        mut each: impl FnMut(&UltimateBoard),
+    ) -> (f32, usize) {
         let (mut worst, mut compared) = (0f32, 0);
-        for _ in 0..300 {
+        for _ in 0..games {
             let mut board = UltimateBoard::new();
             while board.outcome() == crate::ultimate::Outcome::InProgress {
+                each(&board);
                 let after_moves = network.after_moves(&board);
                 let moves = board.legal_moves();
                 for mv in moves {
@@ -844,6 +833,13 @@ pub(super) mod tests {
                 board.play(mv).expect("a legal move");
             }
         }
+        (worst, compared)
+    }
+
+    #[test]
+    fn values_after_each_move_match_full_evaluations_within_rounding() {
+        let mut rng = fastrand::Rng::with_seed(22);
+        let (worst, compared) = compare_after_moves(embedded(), 300, &mut rng, |_| {});
         eprintln!("{compared} positions, the largest difference {worst:e}");
         assert!(compared > 30_000, "only {compared} positions");
         assert!(worst < 1e-4, "a difference of {worst}");
