@@ -366,10 +366,7 @@ impl Network {
     /// Adds the weights of input `input` to the first-layer `sums`.
     #[inline]
     fn add<const N: usize>(&self, sums: &mut [f32; N], input: usize) {
-        let row = &self.w1[input * N..][..N];
-        for (h, w) in sums.iter_mut().zip(row) {
-            *h += w;
-        }
+        add_row(&self.w1, sums, input);
     }
 
     /// Takes the weights of input `input` from the first-layer `sums`.
@@ -428,10 +425,7 @@ impl Policy {
     fn logits<const N: usize>(&self, board: &UltimateBoard, active: &[u8], out: &mut [f32]) {
         let mut sums = *first_of::<N>(&self.b1);
         for &f in active {
-            let row = &self.w1[usize::from(f) * N..][..N];
-            for (h, w) in sums.iter_mut().zip(row) {
-                *h += w;
-            }
+            add_row(&self.w1, &mut sums, usize::from(f));
         }
         let hidden = sums.map(|h| h.max(0.0));
         for mv in board.legal_moves() {
@@ -445,8 +439,17 @@ impl Policy {
     }
 }
 
-/// First-layer sums of a position, biases included, before the rectifier: the first
-/// [`Network::hidden`] are used.
+/// Adds row `input` of the first-layer weights `w1` (`N` to a row) to `sums`.
+#[inline]
+fn add_row<const N: usize>(w1: &[f32], sums: &mut [f32; N], input: usize) {
+    let row = &w1[input * N..][..N];
+    for (h, w) in sums.iter_mut().zip(row) {
+        *h += w;
+    }
+}
+
+/// First-layer sums of a position, biases included, before the rectifier: the first as many
+/// as the value's hidden units ([`Network::shape`]) are used.
 type Sums = [f32; MAX_HIDDEN];
 
 /// The first `N` of `sums`.
