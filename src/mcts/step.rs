@@ -271,7 +271,7 @@ impl<G: SearchGame, E: Evaluator<G>> Mcts<G, E> {
             Proof::Loss => return Score::Skipped,
         };
         let rate = self.weighed_with(rate, estimate);
-        let log = (parent_visits.max(1) as f32).ln();
+        let log = super::ln_visits(parent_visits);
         let mut exploration = self.exploration * (log / child.visits.max(1) as f32).sqrt();
         let policy = self.policy_weight * (parent_visits as f32).sqrt();
         if policy > 0.0 {
@@ -334,6 +334,18 @@ pub(super) fn traced_playout(board: &mut UltimateBoard, rng: &mut fastrand::Rng)
 pub(super) mod tests {
     use super::*;
     use crate::mcts::Settings;
+
+    #[test]
+    fn the_logarithm_of_visits_is_the_librarys_bit_for_bit() {
+        for visits in (0..5000).chain([u32::MAX - 1, u32::MAX]) {
+            let want = (visits.max(1) as f32).ln();
+            assert_eq!(
+                super::super::ln_visits(visits).to_bits(),
+                want.to_bits(),
+                "{visits}"
+            );
+        }
+    }
 
     /// The position after `moves` (board then cell, 1-based as the game names them).
     fn position(moves: &[&str]) -> UltimateBoard {
