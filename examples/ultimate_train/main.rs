@@ -42,7 +42,7 @@
 use std::fmt::Write as _;
 use std::fs;
 use std::io::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{Context, bail};
@@ -123,6 +123,11 @@ enum Command {
         /// only the policy is trained.
         #[arg(long)]
         value_from: Option<PathBuf>,
+        /// Start the policy from this weights file's instead of random weights (it must be as
+        /// wide as the policy trained); with `--value-from` and `--epochs 0`, writes that
+        /// value beside this policy, and their check file.
+        #[arg(long)]
+        policy_from: Option<PathBuf>,
         /// Hidden units of the network trained, 64, 128 or 256; with `--value-from`, of the
         /// policy (the value keeps its own) [default: the width of the value of
         /// `--value-from`, else of the embedded network]
@@ -181,6 +186,7 @@ fn main() -> anyhow::Result<()> {
             result_weight,
             policy_weight,
             value_from,
+            policy_from,
             hidden,
             seed,
             out,
@@ -207,6 +213,10 @@ fn main() -> anyhow::Result<()> {
             };
             let fixed_value =
                 fixed_value.map(|n| n.parameters()[..value_parameters(shape.value)].to_vec());
+            let start_policy = match policy_from {
+                Some(path) => Some(policy_of(&read_network(&path)?, shape, &path)?),
+                None => None,
+            };
             let mut games = Vec::new();
             for path in &data {
                 games.extend(read_games(path)?);
@@ -215,12 +225,27 @@ fn main() -> anyhow::Result<()> {
                 result_weight,
                 policy_weight,
                 fixed_value,
+                start_policy,
                 lr,
                 seed,
                 shape,
             };
             train(&games, epochs, &how, (&out, &check))
         }
+    }
+}
+
+/// The policy's parameters of `network` (read from `path`), which must be as wide as the
+/// policy of `shape`.
+fn policy_of(network: &Network, shape: Shape, path: &Path) -> anyhow::Result<Vec<f32>> {
+    let theirs = network.shape();
+    match (theirs.policy, shape.policy) {
+        (Some(p), Some(q)) if p == q => {
+            Ok(network.parameters()[value_parameters(theirs.value)..].to_vec())
+        }
+        (Some(p), Some(q)) => bail!("{} has a policy of {p} units, not {q}", path.display()),
+        (None, _) => bail!("{} has no policy", path.display()),
+        (_, None) => bail!("--policy-from starts a policy: give a --policy-weight"),
     }
 }
 
@@ -517,6 +542,8 @@ struct Training {
     policy_weight: f32,
     /// The value's parameters, kept fixed while the policy trains.
     fixed_value: Option<Vec<f32>>,
+    /// The policy's parameters to start from, instead of random ones.
+    start_policy: Option<Vec<f32>>,
     lr: f32,
     seed: u64,
     /// The network's widths.
@@ -576,6 +603,9 @@ fn train(
     let mut model = Model::new(&mut rng, how.shape);
     if let Some(fixed) = &how.fixed_value {
         model.p[..fixed.len()].copy_from_slice(fixed);
+    }
+    if let Some(policy) = &how.start_policy {
+        model.p[value_parameters(how.shape.value)..].copy_from_slice(policy);
     }
     let mut adam = Adam {
         m: vec![0.0; model.p.len()],
