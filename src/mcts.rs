@@ -191,8 +191,9 @@ const CHECK_EVERY: u64 = 16;
 /// a little more than `hard` runs by the clock in the opening and middle game in a release
 /// build on one core of a shared 2020s server (550 to 729, idle or beside another job: `cargo
 /// run --release --example seed_rate`), so a seeded search never runs fewer iterations there
-/// than one by the clock (a seeded second takes 1.0 to 1.4 s). Later positions run more a millisecond (their games are shorter and more of the
-/// tree is proven), so there a seeded second takes less than a second.
+/// than one by the clock (a seeded second takes 1.05 to 1.4 s). Later positions run more a
+/// millisecond (their games are shorter and more of the tree is proven), so there a seeded
+/// second takes less than a second.
 pub const ITERATIONS_PER_MS: u64 = 750;
 
 /// What a node is proven to be worth for the player who moved into it.

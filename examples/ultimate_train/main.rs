@@ -26,7 +26,9 @@
 //! played, in files without visits), by cross-entropy weighted `W` beside the value's squared
 //! error; `--value-from FILE` copies the value from a weights file and keeps it as it is.
 //! `--hidden N` (64, 128 or 256) sets the network's hidden units; beside `--value-from`, the
-//! policy's (the value keeps its own, and the file says both).
+//! policy's (the value keeps its own, and the file says both). `--policy-from FILE` starts the
+//! policy from a file's instead of random weights; with `--value-from` and `--epochs 0` it
+//! writes one file's value beside another's policy.
 //!
 //! `train` replays every game in the eight symmetries of the grid (the same turn or mirror of
 //! the big board and of every small board), takes each searched position with the target
@@ -123,9 +125,10 @@ enum Command {
         /// only the policy is trained.
         #[arg(long)]
         value_from: Option<PathBuf>,
-        /// Start the policy from this weights file's instead of random weights (it must be as
-        /// wide as the policy trained); with `--value-from` and `--epochs 0`, writes that
-        /// value beside this policy, and their check file.
+        /// Start the policy from this weights file's instead of random weights; needs a
+        /// `--policy-weight`, and the file's policy as wide as the one trained (`--hidden`, by
+        /// default the value's width). With `--value-from` and `--epochs 0`, writes that value
+        /// beside this policy, and their check file.
         #[arg(long)]
         policy_from: Option<PathBuf>,
         /// Hidden units of the network trained, 64, 128 or 256; with `--value-from`, of the
@@ -243,7 +246,10 @@ fn policy_of(network: &Network, shape: Shape, path: &Path) -> anyhow::Result<Vec
         (Some(p), Some(q)) if p == q => {
             Ok(network.parameters()[value_parameters(theirs.value)..].to_vec())
         }
-        (Some(p), Some(q)) => bail!("{} has a policy of {p} units, not {q}", path.display()),
+        (Some(p), Some(q)) => bail!(
+            "{} has a policy of {p} units, not {q}: give --hidden {p}",
+            path.display()
+        ),
         (None, _) => bail!("{} has no policy", path.display()),
         (_, None) => bail!("--policy-from starts a policy: give a --policy-weight"),
     }
