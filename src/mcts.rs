@@ -896,8 +896,8 @@ const LOGGED: usize = 1024;
 /// down for each node walked through. Most of those nodes have few visits, and a table of the
 /// first [`LOGGED`] gives the same numbers as `ln` does for them, bit for bit, without its cost.
 fn ln_visits(visits: u32) -> f32 {
-    static TABLE: LazyLock<Vec<f32>> =
-        LazyLock::new(|| (0..LOGGED).map(|v| (v.max(1) as f32).ln()).collect());
+    static TABLE: LazyLock<[f32; LOGGED]> =
+        LazyLock::new(|| std::array::from_fn(|v| (v.max(1) as f32).ln()));
     match TABLE.get(visits as usize) {
         Some(&log) => log,
         None => (visits as f32).ln(),

@@ -35,7 +35,8 @@
 //! this build reads.
 //!
 //! Evaluation adds the weights of the set inputs in index order and the output's products in
-//! sixteen lanes of a fixed order, so the same position always gets the same value, bit for bit, on the same platform.
+//! sixteen lanes of a fixed order, so the same position always gets the same value, bit for
+//! bit, on the same platform.
 
 use std::fmt;
 use std::sync::OnceLock;
