@@ -196,7 +196,7 @@ const CHECK_EVERY: u64 = 16;
 /// (docs/benchmarks.md). Later positions run more a
 /// millisecond (their games are shorter and more of the tree is proven), so there a seeded
 /// second takes less than a second.
-pub const ITERATIONS_PER_MS: u64 = 750;
+pub const ITERATIONS_PER_MS: u64 = 850;
 
 /// What a node is proven to be worth for the player who moved into it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -751,13 +751,7 @@ impl<G: SearchGame, E: Evaluator<G>> Mcts<G, E> {
         {
             self.ask_policy(node, board);
         }
-        let log = ln_visits(parent.visits);
-        // The policy's bonus before each child's share, worked out only when there is one.
-        let policy = if self.policy_weight > 0.0 {
-            self.policy_weight * (parent.visits as f32).sqrt()
-        } else {
-            0.0
-        };
+        let terms = self.bonus_terms(parent.visits);
         let mut best = (f32::NEG_INFINITY, parent.first as usize);
         for i in self.children(node) {
             let c = self.nodes[i];
@@ -769,11 +763,12 @@ impl<G: SearchGame, E: Evaluator<G>> Mcts<G, E> {
                 Proof::Win => return i,
                 Proof::Loss => continue,
             };
-            let q = self.weighed(q, i);
-            let mut u = q + self.exploration * (log / c.visits.max(1) as f32).sqrt();
-            if policy > 0.0 && self.shares[i] > 0.0 {
-                u += policy * self.shares[i] / (1 + c.visits) as f32;
-            }
+            let share = if terms.policy > 0.0 {
+                self.shares[i]
+            } else {
+                0.0
+            };
+            let u = self.weighed(q, i) + terms.bonus(c.visits, share);
             if u > best.0 {
                 best = (u, i);
             }
@@ -891,18 +886,81 @@ impl<G: SearchGame, E: Evaluator<G>> Mcts<G, E> {
     }
 }
 
-/// Visit counts below this have their logarithm in [`ln_visits`]'s table.
+/// Visit counts below this have their logarithm, and the reciprocal and reciprocal square root
+/// the walk down needs, in tables ([`VisitTables`]).
 const LOGGED: usize = 1024;
 
-/// `ln(max(visits, 1))`, the logarithm in UCB1's exploration term, worked out on every walk
-/// down for each node walked through. Most of those nodes have few visits, and a table of the
-/// first [`LOGGED`] gives the same numbers as `ln` does for them, bit for bit, without its cost.
+/// For each visit count `v` below [`LOGGED`]: `ln(max(v, 1))`, `1 / max(v, 1)` and
+/// `1 / √max(v, 1)`, worked out on every walk down for each node walked through or each of
+/// its children. Most of them have few visits, and a table gives the same numbers as working
+/// them out does, bit for bit, without its cost.
+struct VisitTables {
+    ln: [f32; LOGGED],
+    reciprocal: [f32; LOGGED],
+    root_reciprocal: [f32; LOGGED],
+}
+
+static VISIT_TABLES: LazyLock<VisitTables> = LazyLock::new(|| {
+    let of = |f: fn(f32) -> f32| std::array::from_fn(|v| f(v.max(1) as f32));
+    VisitTables {
+        ln: of(f32::ln),
+        reciprocal: of(|v| 1.0 / v),
+        root_reciprocal: of(|v| 1.0 / v.sqrt()),
+    }
+});
+
+/// `ln(max(visits, 1))`, the logarithm in UCB1's exploration term.
 fn ln_visits(visits: u32) -> f32 {
-    static TABLE: LazyLock<[f32; LOGGED]> =
-        LazyLock::new(|| std::array::from_fn(|v| (v.max(1) as f32).ln()));
-    match TABLE.get(visits as usize) {
+    match VISIT_TABLES.ln.get(visits as usize) {
         Some(&log) => log,
         None => (visits as f32).ln(),
+    }
+}
+
+/// What the walk down adds to a child's win rate at a node: UCB1's exploration and the
+/// policy's bonus (see [`Mcts::with_policy`]), the parts of them that the node's children
+/// share worked out once.
+#[derive(Clone, Copy, Debug)]
+struct BonusTerms {
+    /// `c × √ln(N)`, of the parent's visits `N`.
+    exploration: f32,
+    /// `w × √N`, 0 without a policy.
+    policy: f32,
+}
+
+impl BonusTerms {
+    /// The bonus of a child of `visits` visits whose move has the policy's share `share` (0
+    /// before its parent asked): `c × √(ln N / n) + w × share × √N / (1 + n)`.
+    #[inline]
+    fn bonus(self, visits: u32, share: f32) -> f32 {
+        let tables = &*VISIT_TABLES;
+        let n = visits.max(1) as usize;
+        let root = tables
+            .root_reciprocal
+            .get(n)
+            .copied()
+            .unwrap_or_else(|| 1.0 / (n as f32).sqrt());
+        let mut bonus = self.exploration * root;
+        if share > 0.0 {
+            let next = visits as usize + 1;
+            let reciprocal = tables
+                .reciprocal
+                .get(next)
+                .copied()
+                .unwrap_or_else(|| 1.0 / next as f32);
+            bonus += self.policy * share * reciprocal;
+        }
+        bonus
+    }
+}
+
+impl<G: SearchGame, E: Evaluator<G>> Mcts<G, E> {
+    /// The bonus terms of a node of `visits` visits.
+    fn bonus_terms(&self, visits: u32) -> BonusTerms {
+        BonusTerms {
+            exploration: self.exploration * ln_visits(visits).sqrt(),
+            policy: self.policy_weight * (visits as f32).sqrt(),
+        }
     }
 }
 

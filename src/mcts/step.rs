@@ -271,12 +271,9 @@ impl<G: SearchGame, E: Evaluator<G>> Mcts<G, E> {
             Proof::Loss => return Score::Skipped,
         };
         let rate = self.weighed_with(rate, estimate);
-        let log = super::ln_visits(parent_visits);
-        let mut exploration = self.exploration * (log / child.visits.max(1) as f32).sqrt();
-        let policy = self.policy_weight * (parent_visits as f32).sqrt();
-        if policy > 0.0 {
-            exploration += policy * share / (1 + child.visits) as f32;
-        }
+        let terms = self.bonus_terms(parent_visits);
+        let share = if terms.policy > 0.0 { share } else { 0.0 };
+        let exploration = terms.bonus(child.visits, share);
         Score::Ucb { rate, exploration }
     }
 
@@ -342,6 +339,25 @@ pub(super) mod tests {
             assert_eq!(
                 super::super::ln_visits(visits).to_bits(),
                 want.to_bits(),
+                "{visits}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_bonus_from_the_tables_is_the_one_worked_out_bit_for_bit() {
+        let terms = super::super::BonusTerms {
+            exploration: 0.7,
+            policy: 3.0,
+        };
+        for visits in (0..5000).chain([u32::MAX - 1]) {
+            let n = visits.max(1) as f32;
+            let explore = 0.7 * (1.0 / n.sqrt());
+            assert_eq!(terms.bonus(visits, 0.0).to_bits(), explore.to_bits());
+            let with_share = explore + 3.0 * 0.25 * (1.0 / (visits as f32 + 1.0));
+            assert_eq!(
+                terms.bonus(visits, 0.25).to_bits(),
+                with_share.to_bits(),
                 "{visits}"
             );
         }

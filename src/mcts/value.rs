@@ -34,9 +34,11 @@
 //! version 3). [`Network::from_bytes`] refuses a file whose header does not match a shape
 //! this build reads.
 //!
-//! Evaluation adds the weights of the set inputs in index order and the output's products in
-//! sixteen lanes of a fixed order, so the same position always gets the same value, bit for
-//! bit, on the same platform.
+//! The value's first layer is worked out in fixed point (16-bit integers, `Fixed`), whose sums
+//! are exact in any order, and the output's products in sixteen lanes of a fixed order, so the
+//! same position always gets the same value, bit for bit, on the same platform. The values
+//! differ from the float weights' by at most about a hundredth (a test bounds it); the policy
+//! is worked out in floats.
 
 use std::fmt;
 use std::sync::OnceLock;
@@ -148,7 +150,85 @@ pub struct Network {
     b1: Vec<f32>,
     w2: Vec<f32>,
     b2: f32,
+    /// The value's first layer in fixed point, which the search adds (see [`Fixed`]).
+    fixed: Fixed,
     policy: Option<Policy>,
+}
+
+/// The value's first layer in fixed point: each weight and bias of a unit × that unit's
+/// scale, rounded to an `i16`. Sixteen-bit sums take half the memory and twice the lanes of
+/// `f32` ones, and as integers they are exact, so the order of the additions cannot change a
+/// value.
+///
+/// A unit's scale is the largest power of two (at most [`MAX_SCALE`]) for which the sum of its
+/// bias and the rows of any position's inputs, each rounded, stays within the `i16`s
+/// ([`Fixed::scale_for`]): no value overflows, and a unit of small weights keeps more of their
+/// digits. The output's weights are divided by the scales, so the scales cost nothing
+/// when a value is worked out. A test bounds the difference from the float network's values.
+#[derive(Clone, Debug, PartialEq)]
+struct Fixed {
+    /// Each unit's scale.
+    scales: Vec<f32>,
+    /// `w1[input * hidden + unit]`, × the unit's scale.
+    w1: Vec<i16>,
+    /// × the unit's scale.
+    b1: Vec<i16>,
+    /// The output's weights ÷ their unit's scale, so that they weigh the fixed-point sums as
+    /// the float weights weigh the float sums.
+    w2: Vec<f32>,
+}
+
+/// The largest scale of a unit of [`Fixed`].
+const MAX_SCALE: f32 = 4096.0;
+
+impl Fixed {
+    /// The first layer `w1`, `b1` of `hidden` units, and the output's weights `w2`, in
+    /// fixed point.
+    fn new(hidden: usize, w1: &[f32], b1: &[f32], w2: &[f32]) -> Fixed {
+        let scales: Vec<f32> = (0..hidden)
+            .map(|u| Fixed::scale_for(b1[u], |i| w1[i * hidden + u]))
+            .collect();
+        let to_fixed = |x: f32, u: usize| (x * scales[u]).round() as i16;
+        Fixed {
+            w1: w1
+                .iter()
+                .enumerate()
+                .map(|(i, &w)| to_fixed(w, i % hidden))
+                .collect(),
+            b1: b1
+                .iter()
+                .enumerate()
+                .map(|(u, &b)| to_fixed(b, u))
+                .collect(),
+            w2: w2.iter().zip(&scales).map(|(w, s)| w / s).collect(),
+            scales,
+        }
+    }
+
+    /// The largest power of two up to [`MAX_SCALE`] by which the sum of a unit's `bias` and
+    /// the rows of the inputs of any position stays within the `i16`s, each rounded by up to
+    /// half a step. Of the inputs that cannot be set together (my mark and theirs on a cell;
+    /// a board won by me, by them or full), such a sum holds at most one, so it lies between
+    /// the bias plus the most negative row of each such group and of each other input, and
+    /// the bias plus the most positive ones. (Wrapping additions give the exact sum at the end
+    /// whenever it is in range, whatever the sums on the way.)
+    fn scale_for(bias: f32, row: impl Fn(usize) -> f32) -> f32 {
+        let cells = (0..81).map(|c| vec![c, THEIR_MARKS + c]);
+        let boards = (0..9).map(|b| vec![162 + b, THEIR_BOARDS + b, FULL_BOARDS + b]);
+        let others = (PLAYABLE..INPUTS).map(|i| vec![i]);
+        let (mut up, mut down) = (bias, bias);
+        for group in cells.chain(boards).chain(others) {
+            up += group.iter().map(|&i| row(i)).fold(0.0, f32::max);
+            down += group.iter().map(|&i| row(i)).fold(0.0, f32::min);
+        }
+        let bound = up.abs().max(down.abs());
+        let rounding = (INPUTS + 1) as f32 * 0.5;
+        let mut scale = MAX_SCALE;
+        while scale * bound + rounding > f32::from(i16::MAX) && scale > f32::MIN_POSITIVE {
+            scale /= 2.0;
+        }
+        scale
+    }
 }
 
 /// The hidden units of a network's value and of its policy, if it has one.
@@ -219,6 +299,7 @@ impl Network {
         });
         Network {
             hidden,
+            fixed: Fixed::new(hidden, w1, b1, w2),
             w1: w1.to_vec(),
             b1: b1.to_vec(),
             w2: w2.to_vec(),
@@ -356,7 +437,7 @@ impl Network {
     /// The value of a position whose set inputs are `active` (in increasing order).
     pub fn evaluate_features(&self, active: &[u8]) -> f32 {
         by_width!(self.hidden, N => {
-            let mut sums = *first_of::<N>(&self.b1);
+            let mut sums = *first_of::<i16, N>(&self.fixed.b1);
             for &f in active {
                 self.add(&mut sums, usize::from(f));
             }
@@ -366,23 +447,23 @@ impl Network {
 
     /// Adds the weights of input `input` to the first-layer `sums`.
     #[inline]
-    fn add<const N: usize>(&self, sums: &mut [f32; N], input: usize) {
-        add_row(&self.w1, sums, input);
+    fn add<const N: usize>(&self, sums: &mut [i16; N], input: usize) {
+        add_row(&self.fixed.w1, sums, input);
     }
 
     /// Takes the weights of input `input` from the first-layer `sums`.
     #[inline]
-    fn sub<const N: usize>(&self, sums: &mut [f32; N], input: usize) {
-        let row = &self.w1[input * N..][..N];
+    fn sub<const N: usize>(&self, sums: &mut [i16; N], input: usize) {
+        let row = &self.fixed.w1[input * N..][..N];
         for (h, w) in sums.iter_mut().zip(row) {
-            *h -= w;
+            *h = h.minus(*w);
         }
     }
 
     /// The output for the first-layer `sums` (biases included).
     #[inline]
-    fn output<const N: usize>(&self, sums: &[f32; N]) -> f32 {
-        tanh(self.b2 + rectified_dot(sums, first_of::<N>(&self.w2)))
+    fn output<const N: usize>(&self, sums: &[i16; N]) -> f32 {
+        tanh(self.b2 + rectified_dot(sums, first_of::<f32, N>(&self.fixed.w2)))
     }
 
     /// An evaluator of the positions one move after `board` (a game in progress); see
@@ -396,9 +477,9 @@ impl Network {
         let mut active = [0u8; MAX_ACTIVE];
         // The inputs the moves leave alone, seen by the side that answers them.
         let n = features(board, board.side() ^ 1, None, &mut active);
-        let mut fixed = [0.0; MAX_HIDDEN];
+        let mut fixed = [0; MAX_HIDDEN];
         let sums = first::<N>(&mut fixed);
-        sums.copy_from_slice(&self.b1);
+        sums.copy_from_slice(&self.fixed.b1[..N]);
         for &f in &active[..n] {
             self.add(sums, usize::from(f));
         }
@@ -420,23 +501,63 @@ impl Policy {
     /// Writes the logit of each legal move of `board`, whose set inputs are `active`, at its
     /// index in `out`.
     fn logits<const N: usize>(&self, board: &UltimateBoard, active: &[u8], out: &mut [f32]) {
-        let mut sums = *first_of::<N>(&self.b1);
+        let mut sums = *first_of::<f32, N>(&self.b1);
         for &f in active {
             add_row(&self.w1, &mut sums, usize::from(f));
         }
         for mv in board.legal_moves() {
             let i = mv.index();
-            out[i] = self.b[i] + rectified_dot(&sums, first_of::<N>(&self.w[i * N..]));
+            out[i] = self.b[i] + rectified_dot(&sums, first_of::<f32, N>(&self.w[i * N..]));
         }
+    }
+}
+
+/// A first-layer sum: `f32` in the policy, fixed point ([`Fixed`]) in the value.
+trait Unit: Copy {
+    fn plus(self, other: Self) -> Self;
+    fn minus(self, other: Self) -> Self;
+    /// `max(0, self)` as a float (in the sum's own units).
+    fn rectified(self) -> f32;
+}
+
+impl Unit for f32 {
+    #[inline]
+    fn plus(self, other: f32) -> f32 {
+        self + other
+    }
+    #[inline]
+    fn minus(self, other: f32) -> f32 {
+        self - other
+    }
+    #[inline]
+    fn rectified(self) -> f32 {
+        self.max(0.0)
+    }
+}
+
+/// Wrapping, though [`Fixed::scale_for`] keeps every sum in range: a wrapping add is what the
+/// processor does, and it vectorizes.
+impl Unit for i16 {
+    #[inline]
+    fn plus(self, other: i16) -> i16 {
+        self.wrapping_add(other)
+    }
+    #[inline]
+    fn minus(self, other: i16) -> i16 {
+        self.wrapping_sub(other)
+    }
+    #[inline]
+    fn rectified(self) -> f32 {
+        f32::from(self.max(0))
     }
 }
 
 /// Adds row `input` of the first-layer weights `w1` (`N` to a row) to `sums`.
 #[inline]
-fn add_row<const N: usize>(w1: &[f32], sums: &mut [f32; N], input: usize) {
+fn add_row<T: Unit, const N: usize>(w1: &[T], sums: &mut [T; N], input: usize) {
     let row = &w1[input * N..][..N];
     for (h, w) in sums.iter_mut().zip(row) {
-        *h += w;
+        *h = h.plus(*w);
     }
 }
 
@@ -457,30 +578,31 @@ const LANES: usize = 16;
 /// vector instructions (one running sum would make each addition wait on the last). `N` must
 /// be a multiple of `LANES`, as every width is: a build that makes another fails.
 #[inline]
-fn rectified_dot<const N: usize>(h: &[f32; N], w: &[f32; N]) -> f32 {
+fn rectified_dot<T: Unit, const N: usize>(h: &[T; N], w: &[f32; N]) -> f32 {
     const { assert!(N.is_multiple_of(LANES)) };
     let mut lanes = [0.0f32; LANES];
     let (hs, _) = h.as_chunks::<LANES>();
     let (ws, _) = w.as_chunks::<LANES>();
     for (h, w) in hs.iter().zip(ws) {
         for ((lane, h), w) in lanes.iter_mut().zip(h).zip(w) {
-            *lane += h.max(0.0) * w;
+            *lane += h.rectified() * w;
         }
     }
     lanes.iter().sum()
 }
 
-/// First-layer sums of a position, biases included, before the rectifier: the first as many
-/// as the value's hidden units ([`Network::shape`]) are used.
-type Sums = [f32; MAX_HIDDEN];
+/// The value's first-layer sums of a position in fixed point ([`Fixed`]), biases included,
+/// before the rectifier: the first as many as the value's hidden units ([`Network::shape`])
+/// are used.
+type Sums = [i16; MAX_HIDDEN];
 
 /// The first `N` of `sums`.
-fn first<const N: usize>(sums: &mut Sums) -> &mut [f32; N] {
+fn first<const N: usize>(sums: &mut Sums) -> &mut [i16; N] {
     (&mut sums[..N]).try_into().expect("N sums")
 }
 
 /// The first `N` of `numbers`, as an array.
-fn first_of<const N: usize>(numbers: &[f32]) -> &[f32; N] {
+fn first_of<T, const N: usize>(numbers: &[T]) -> &[T; N] {
     numbers[..N].try_into().expect("N numbers")
 }
 
@@ -502,9 +624,8 @@ fn open_boards(mask: u16) -> impl Iterator<Item = usize> {
 /// mark, its small board's state and threats, the boards playable next) instead of from all of
 /// its inputs: about a tenth of the additions of [`Network::evaluate`] in a middle game.
 ///
-/// The sums are added in another order than [`Network::evaluate`] adds them, so a value may
-/// differ from that one by float rounding (a test bounds it); the same position always gets the
-/// same value.
+/// The sums are integers (see `Fixed`), so a value is [`Network::evaluate`]'s, bit for bit,
+/// though the rows are added in another order.
 pub struct AfterMoves<'a> {
     network: &'a Network,
     /// The position the moves are made from.
@@ -531,11 +652,11 @@ impl AfterMoves<'_> {
         let closed = after.open() & (1 << b) == 0;
         let forced = after.forced_index();
         let mut sums = if forced < 9 {
-            let mut s = *first_of::<N>(&self.fixed);
+            let mut s = *first_of::<i16, N>(&self.fixed);
             net.add(&mut s, PLAYABLE + forced);
             s
         } else {
-            let mut s = *first_of::<N>(&self.anywhere);
+            let mut s = *first_of::<i16, N>(&self.anywhere);
             if closed {
                 net.sub(&mut s, PLAYABLE + b);
             }
@@ -649,8 +770,16 @@ pub(super) mod tests {
             let (position, value) = (columns.next().unwrap(), columns.next().expect("a value"));
             let board: UltimateBoard = position.parse().expect("a valid position");
             let want: f32 = value.parse().expect("a number");
+            let exact = in_floats(network, &board);
+            assert!(
+                (exact - want).abs() < 1e-5,
+                "{position}: {exact}, not {want}"
+            );
             let got = network.evaluate(&board);
-            assert!((got - want).abs() < 1e-5, "{position}: {got}, not {want}");
+            assert!(
+                (got - want).abs() < FIXED_POINT_ERROR,
+                "{position}: {got} in fixed point, not {want}"
+            );
             // With a policy, the share of each legal move.
             let mut shares = [0.0; MOVES];
             assert_eq!(
@@ -669,6 +798,89 @@ pub(super) mod tests {
             checked += 1;
         }
         assert!(checked >= 10, "only {checked} positions to check");
+    }
+
+    /// The most by which a value in fixed point may differ from the float network's.
+    const FIXED_POINT_ERROR: f32 = 0.02;
+
+    /// `network`'s value of `board` worked out in floats from its float weights, as the
+    /// trainer works it out.
+    fn in_floats(network: &Network, board: &UltimateBoard) -> f32 {
+        let mut active = [0u8; MAX_ACTIVE];
+        let n = active_features(board, &mut active);
+        let mut sums = network.b1.clone();
+        for &f in &active[..n] {
+            let row = &network.w1[usize::from(f) * network.hidden..][..network.hidden];
+            for (h, w) in sums.iter_mut().zip(row) {
+                *h += w;
+            }
+        }
+        let out: f32 = sums
+            .iter()
+            .zip(&network.w2)
+            .map(|(h, w)| h.max(0.0) * w)
+            .sum();
+        (network.b2 + out).tanh()
+    }
+
+    #[test]
+    fn values_in_fixed_point_stay_within_two_hundredths_of_the_floats_and_a_thousandth_on_average()
+    {
+        let network = embedded();
+        let mut rng = fastrand::Rng::with_seed(31);
+        let (mut worst, mut total, mut count) = (0f32, 0f32, 0);
+        for _ in 0..400 {
+            let mut board = UltimateBoard::new();
+            while board.outcome() == crate::ultimate::Outcome::InProgress {
+                let error = (network.evaluate(&board) - in_floats(network, &board)).abs();
+                (worst, total, count) = (worst.max(error), total + error, count + 1);
+                let moves = board.legal_moves();
+                let mv = moves.nth(rng.usize(..moves.len())).expect("a move");
+                board.play(mv).expect("a legal move");
+            }
+        }
+        let mean = total / count as f32;
+        eprintln!("{count} positions: the largest difference {worst:e}, the mean {mean:e}");
+        assert!(count > 20_000, "only {count} positions");
+        assert!(worst < FIXED_POINT_ERROR, "a difference of {worst}");
+        assert!(mean < 1e-3, "a mean difference of {mean}");
+    }
+
+    #[test]
+    fn no_first_layer_sum_in_fixed_point_overflows_even_with_large_weights() {
+        let shape = Shape {
+            value: 64,
+            policy: None,
+        };
+        let mut rng = fastrand::Rng::with_seed(4);
+        let parameters: Vec<f32> = (0..shape.parameters())
+            .map(|_| (rng.f32() - 0.5) * 400.0)
+            .collect();
+        let network = Network::from_parameters(shape, &parameters);
+        let scales = &network.fixed.scales;
+        assert!(scales.iter().all(|&s| s <= 4.0), "{scales:?}");
+        let mut positions = 0;
+        for _ in 0..50 {
+            let mut board = UltimateBoard::new();
+            while board.outcome() == crate::ultimate::Outcome::InProgress {
+                let mut active = [0u8; MAX_ACTIVE];
+                let n = active_features(&board, &mut active);
+                for (u, &scale) in scales.iter().enumerate() {
+                    let (mut fixed, mut float) = (network.fixed.b1[u], network.b1[u]);
+                    for &f in &active[..n] {
+                        fixed = fixed.plus(network.fixed.w1[usize::from(f) * 64 + u]);
+                        float += network.w1[usize::from(f) * 64 + u];
+                    }
+                    let error = (f32::from(fixed) / scale - float).abs();
+                    assert!(error <= (n + 1) as f32 * 0.5 / scale, "unit {u}: {error}");
+                }
+                positions += 1;
+                let moves = board.legal_moves();
+                let mv = moves.nth(rng.usize(..moves.len())).expect("a move");
+                board.play(mv).expect("a legal move");
+            }
+        }
+        assert!(positions > 2000, "only {positions} positions");
     }
 
     #[test]
@@ -724,7 +936,7 @@ pub(super) mod tests {
     }
 
     #[test]
-    fn every_pair_of_widths_reads_back_and_values_after_moves_as_in_full() {
+    fn every_pair_of_widths_reads_back_values_as_in_floats_and_after_moves_as_in_full() {
         let mut rng = fastrand::Rng::with_seed(9);
         for (i, (hidden, policy)) in WIDTHS
             .iter()
@@ -744,13 +956,18 @@ pub(super) mod tests {
             };
             assert_eq!(bytes[4..8], version.to_le_bytes());
             assert_eq!(Network::from_bytes(&bytes).as_ref(), Ok(&network));
-            let (worst, compared) = compare_after_moves(&network, 4, &mut rng, |board| {
+            let (differ, compared) = compare_after_moves(&network, 4, &mut rng, |board| {
+                let error = (network.evaluate(board) - in_floats(&network, board)).abs();
+                assert!(
+                    error < FIXED_POINT_ERROR,
+                    "{shape:?}: {error} from the floats"
+                );
                 let mut shares = [0.0; MOVES];
                 assert!(network.policy(board, &mut shares));
                 assert!((shares.iter().sum::<f32>() - 1.0).abs() < 1e-4);
             });
             assert!(compared > 200, "{shape:?}: only {compared} positions");
-            assert!(worst < 1e-4, "{shape:?}: a difference of {worst}");
+            assert_eq!(differ, 0, "{shape:?}: {differ} of {compared} values differ");
         }
     }
 
@@ -831,14 +1048,14 @@ pub(super) mod tests {
 
     /// Plays `games` random games on `rng` and, in each position (after calling `each` on it),
     /// values every move that does not end the game by `network`'s [`AfterMoves`] and in full;
-    /// the largest difference and the number of moves compared.
+    /// the number of values that differ in any bit, and the number of moves compared.
     fn compare_after_moves(
         network: &Network,
         games: usize,
         rng: &mut fastrand::Rng,
         mut each: impl FnMut(&UltimateBoard),
-    ) -> (f32, usize) {
-        let (mut worst, mut compared) = (0f32, 0);
+    ) -> (usize, usize) {
+        let (mut differ, mut compared) = (0, 0);
         for _ in 0..games {
             let mut board = UltimateBoard::new();
             while board.outcome() == crate::ultimate::Outcome::InProgress {
@@ -850,7 +1067,7 @@ pub(super) mod tests {
                     if !after.apply(mv.board() as usize - 1, mv.cell() as usize - 1) {
                         let full = network.evaluate(&after);
                         let quick = after_moves.evaluate(mv.index(), &after);
-                        worst = worst.max((full - quick).abs());
+                        differ += usize::from(full.to_bits() != quick.to_bits());
                         compared += 1;
                     }
                 }
@@ -858,16 +1075,15 @@ pub(super) mod tests {
                 board.play(mv).expect("a legal move");
             }
         }
-        (worst, compared)
+        (differ, compared)
     }
 
     #[test]
-    fn values_after_each_move_match_full_evaluations_within_rounding() {
+    fn values_after_each_move_are_the_full_evaluations_bit_for_bit() {
         let mut rng = fastrand::Rng::with_seed(22);
-        let (worst, compared) = compare_after_moves(embedded(), 300, &mut rng, |_| {});
-        eprintln!("{compared} positions, the largest difference {worst:e}");
+        let (differ, compared) = compare_after_moves(embedded(), 300, &mut rng, |_| {});
         assert!(compared > 30_000, "only {compared} positions");
-        assert!(worst < 1e-4, "a difference of {worst}");
+        assert_eq!(differ, 0, "{differ} of {compared} values differ");
     }
 
     #[test]
