@@ -189,11 +189,11 @@ impl Settings {
 const CHECK_EVERY: u64 = 16;
 /// Iterations per millisecond of budget when budgets are metered by work ([`Meter::Work`]):
 /// a little more than `hard` runs by the clock in the opening and middle game in a release
-/// build on one core of a shared 2020s server (550 to 729, idle or beside another job: `cargo
+/// build on one core of a shared 2020s server (628 to 731, idle or beside another job: `cargo
 /// run --release --example seed_rate`), so a seeded search runs no fewer iterations in those
-/// positions than one by the clock (a seeded second takes 1.05 to 1.4 s); just after a first
-/// move in the centre board, where the answer has nine cells, it runs up to about 15% fewer
-/// (docs/benchmarks.md). Later positions run more a
+/// positions than one by the clock (a seeded second takes 1.14 to 1.5 s), nor just after a
+/// first move in the centre board, where the answer has nine cells (docs/benchmarks.md).
+/// Later positions run more a
 /// millisecond (their games are shorter and more of the tree is proven), so there a seeded
 /// second takes less than a second.
 pub const ITERATIONS_PER_MS: u64 = 850;
