@@ -191,8 +191,9 @@ const CHECK_EVERY: u64 = 16;
 /// a little more than `hard` runs by the clock in the opening and middle game in a release
 /// build on one core of a shared 2020s server (628 to 731, idle or beside another job: `cargo
 /// run --release --example seed_rate`), so a seeded search runs no fewer iterations in those
-/// positions than one by the clock (a seeded second takes 1.14 to 1.5 s), nor just after a
-/// first move in the centre board, where the answer has nine cells (docs/benchmarks.md).
+/// positions than one by the clock (a seeded second takes 1.14 to 1.5 s), and about as many
+/// just after a first move in the centre board, where the answer has nine cells
+/// (docs/benchmarks.md).
 /// Later positions run more a
 /// millisecond (their games are shorter and more of the tree is proven), so there a seeded
 /// second takes less than a second.
@@ -894,6 +895,7 @@ const LOGGED: usize = 1024;
 /// `1 / √max(v, 1)`, worked out on every walk down for each node walked through or each of
 /// its children. Most of them have few visits, and a table gives the same numbers as working
 /// them out does, bit for bit, without its cost.
+#[derive(Debug)]
 struct VisitTables {
     ln: [f32; LOGGED],
     reciprocal: [f32; LOGGED],
@@ -926,26 +928,29 @@ struct BonusTerms {
     exploration: f32,
     /// `w × √N`, 0 without a policy.
     policy: f32,
+    /// Looked up once a node rather than once a child.
+    tables: &'static VisitTables,
 }
 
 impl BonusTerms {
-    /// The bonus of a child of `visits` visits whose move has the policy's share `share` (0
-    /// before its parent asked): `c × √(ln N / n) + w × share × √N / (1 + n)`.
+    /// The bonus of a child of `visits` visits whose move has the policy's share `share` (at
+    /// most 0, no policy's bonus, before its parent asked): `c × √(ln N / n) + w × share ×
+    /// √N / (1 + n)`.
     #[inline]
     fn bonus(self, visits: u32, share: f32) -> f32 {
-        let tables = &*VISIT_TABLES;
-        let n = visits.max(1) as usize;
-        let root = tables
+        let n = visits.max(1);
+        let root = self
+            .tables
             .root_reciprocal
-            .get(n)
+            .get(n as usize)
             .copied()
             .unwrap_or_else(|| 1.0 / (n as f32).sqrt());
         let mut bonus = self.exploration * root;
         if share > 0.0 {
-            let next = visits as usize + 1;
-            let reciprocal = tables
-                .reciprocal
-                .get(next)
+            let next = u64::from(visits) + 1;
+            let reciprocal = usize::try_from(next)
+                .ok()
+                .and_then(|i| self.tables.reciprocal.get(i))
                 .copied()
                 .unwrap_or_else(|| 1.0 / next as f32);
             bonus += self.policy * share * reciprocal;
@@ -960,6 +965,7 @@ impl<G: SearchGame, E: Evaluator<G>> Mcts<G, E> {
         BonusTerms {
             exploration: self.exploration * ln_visits(visits).sqrt(),
             policy: self.policy_weight * (visits as f32).sqrt(),
+            tables: &VISIT_TABLES,
         }
     }
 }

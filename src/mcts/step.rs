@@ -330,7 +330,7 @@ pub(super) fn traced_playout(board: &mut UltimateBoard, rng: &mut fastrand::Rng)
 #[cfg(test)]
 pub(super) mod tests {
     use super::*;
-    use crate::mcts::Settings;
+    use crate::mcts::{NETWORK_MINIMAX, NETWORK_POLICY, Settings};
 
     #[test]
     fn the_logarithm_of_visits_is_the_librarys_bit_for_bit() {
@@ -349,12 +349,14 @@ pub(super) mod tests {
         let terms = super::super::BonusTerms {
             exploration: 0.7,
             policy: 3.0,
+            tables: &super::super::VISIT_TABLES,
         };
-        for visits in (0..5000).chain([u32::MAX - 1]) {
+        for visits in (0..5000).chain([1 << 24, u32::MAX - 1, u32::MAX]) {
             let n = visits.max(1) as f32;
             let explore = 0.7 * (1.0 / n.sqrt());
             assert_eq!(terms.bonus(visits, 0.0).to_bits(), explore.to_bits());
-            let with_share = explore + 3.0 * 0.25 * (1.0 / (visits as f32 + 1.0));
+            assert_eq!(terms.bonus(visits, -1.0).to_bits(), explore.to_bits());
+            let with_share = explore + 3.0 * 0.25 * (1.0 / (u64::from(visits) + 1) as f32);
             assert_eq!(
                 terms.bonus(visits, 0.25).to_bits(),
                 with_share.to_bits(),
@@ -472,6 +474,26 @@ pub(super) mod tests {
             assert!(w.choices[best].chosen, "iteration {}", it.number);
             assert_eq!(w.choices.iter().filter(|c| c.chosen).count(), 1);
         }
+    }
+
+    #[test]
+    fn with_the_policy_and_the_estimates_the_move_walked_into_is_the_one_ucb_ranks_first() {
+        // Random games at the leaves (a step shows them), and `hard`'s weights of the policy,
+        // asked from 5 visits on so that most walks weigh its shares, and of the estimates.
+        let settings = Settings {
+            policy: NETWORK_POLICY,
+            policy_visits: 5,
+            minimax: NETWORK_MINIMAX,
+            ..Settings::FROZEN
+        };
+        let (mcts, steps) = stepped_with(&boards()[1], 2, settings, 200, 300);
+        assert_eq!(steps.len(), 300);
+        steps.iter().for_each(assert_chosen_ranks_first);
+        let shared = mcts.shares.iter().filter(|&&s| s > 0.0).count();
+        assert!(
+            shared > 1000,
+            "only {shared} children with a policy's share"
+        );
     }
 
     #[test]

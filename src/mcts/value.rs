@@ -36,9 +36,9 @@
 //!
 //! The value's first layer is worked out in fixed point (16-bit integers, `Fixed`), whose sums
 //! are exact in any order, and the output's products in sixteen lanes of a fixed order, so the
-//! same position always gets the same value, bit for bit, on the same platform. The values
-//! differ from the float weights' by at most about a hundredth (a test bounds it); the policy
-//! is worked out in floats.
+//! same position always gets the same value, bit for bit, on the same platform. The embedded
+//! network's values differ from its float weights' by at most about a hundredth (a test bounds
+//! it); the policy is worked out in floats.
 
 use std::fmt;
 use std::sync::OnceLock;
@@ -117,6 +117,8 @@ pub enum ModelError {
     },
     /// Not as many bytes as the header's shape needs (the count it needs).
     Length(usize, usize),
+    /// A weight that is not a finite number (its index among the weights).
+    NotFinite(usize),
 }
 
 impl fmt::Display for ModelError {
@@ -137,6 +139,7 @@ impl fmt::Display for ModelError {
                 f,
                 "{n} bytes, not the {want} of the header and the weights its version needs"
             ),
+            ModelError::NotFinite(i) => write!(f, "weight {i} is not a finite number"),
         }
     }
 }
@@ -291,6 +294,9 @@ impl Network {
         let parameters: Vec<f32> = (0..shape.parameters())
             .map(|i| f32::from_le_bytes(word(body, i)))
             .collect();
+        if let Some(i) = parameters.iter().position(|w| !w.is_finite()) {
+            return Err(ModelError::NotFinite(i));
+        }
         Ok(Network::from_parameters(shape, &parameters))
     }
 
@@ -683,6 +689,16 @@ pub(super) mod tests {
     fn values_in_fixed_point_stay_within_two_hundredths_of_the_floats_and_a_thousandth_on_average()
     {
         let network = embedded();
+        // The scales docs/ai.md gives.
+        let count = |s| {
+            network
+                .fixed
+                .scales
+                .iter()
+                .filter(|&&x| x as u32 == s)
+                .count()
+        };
+        assert_eq!([count(256), count(512), count(1024)], [94, 27, 7]);
         let mut rng = fastrand::Rng::with_seed(31);
         let (mut worst, mut total, mut count) = (0f32, 0f32, 0);
         for _ in 0..400 {
@@ -765,6 +781,15 @@ pub(super) mod tests {
             Err(ModelError::Length(..))
         ));
         assert_eq!(Network::from_bytes(b"junk"), Err(ModelError::Magic));
+        // A weight that is not a number.
+        let mut bytes = embedded().to_bytes();
+        let at = bytes.len() - 8;
+        bytes[at..at + 4].copy_from_slice(&f32::NAN.to_le_bytes());
+        let last = embedded().shape().parameters() - 2;
+        assert_eq!(
+            Network::from_bytes(&bytes),
+            Err(ModelError::NotFinite(last))
+        );
         // A policy of a width not read, and a header cut short.
         let shape = Shape {
             value: 64,

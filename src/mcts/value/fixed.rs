@@ -37,7 +37,10 @@ impl Fixed {
         let scales: Vec<f32> = (0..hidden)
             .map(|u| Fixed::scale_for(b1[u], |i| w1[i * hidden + u]))
             .collect();
-        let to_fixed = |x: f32, u: usize| (x * scales[u]).round() as i16;
+        // Through `i32`, so that a weight beyond the `i16`s wraps (its sums come out exact, as
+        // they are in range) instead of saturating. A weight may be beyond them: the bound
+        // holds sums of rows with the bias, not each row alone.
+        let to_fixed = |x: f32, u: usize| (x * scales[u]).round() as i32 as i16;
         Fixed {
             w1: w1
                 .iter()
@@ -149,4 +152,66 @@ pub(super) fn rectified_dot<T: Unit, const N: usize>(h: &[T; N], w: &[f32; N]) -
         }
     }
     lanes.iter().sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// [`Fixed::scale_for`], a whole number in every case here.
+    fn scale(bias: f32, row: impl Fn(usize) -> f32) -> u32 {
+        Fixed::scale_for(bias, row) as u32
+    }
+
+    #[test]
+    fn a_scale_counts_one_input_of_each_group_that_cannot_be_set_together() {
+        // Every row 1: a position sets at most 81 marks, 9 board states, 9 playable boards
+        // and 18 threats, 117 in all, and 117 × 256 (with the rounding) fits where × 512 not.
+        assert_eq!(scale(0.0, |_| 1.0), 256);
+        // My mark and theirs on one cell, 100 each: one of them at most.
+        let cell = |i| {
+            if i == 40 || i == THEIR_MARKS + 40 {
+                100.0
+            } else {
+                0.0
+            }
+        };
+        assert_eq!(scale(0.0, cell), 256);
+        // A board won by me, by them or full, 100 each: one of them at most.
+        let board = |i| {
+            if [162 + 4, THEIR_BOARDS + 4, FULL_BOARDS + 4].contains(&i) {
+                100.0
+            } else {
+                0.0
+            }
+        };
+        assert_eq!(scale(0.0, board), 256);
+        // Two playable boards may be set together: 200.
+        let playable = |i| {
+            if i == PLAYABLE || i == PLAYABLE + 1 {
+                100.0
+            } else {
+                0.0
+            }
+        };
+        assert_eq!(scale(0.0, playable), 128);
+        // Negative rows bound the sums from below, with the bias: −100.
+        let negative = |i| if i == 0 { -90.0 } else { 0.0 };
+        assert_eq!(scale(-10.0, negative), 256);
+        // No weights: the largest scale.
+        assert_eq!(scale(0.0, |_| 0.0), MAX_SCALE as u32);
+    }
+
+    #[test]
+    fn a_weight_beyond_the_sixteen_bit_range_wraps_and_its_sums_come_out_exact() {
+        // The bias −10 and one row 19: every sum is between −10 and 9, so the scale is 2048,
+        // and the row, 38,912 steps, is beyond the i16s on its own.
+        let hidden = 64;
+        let mut w1 = vec![0.0; INPUTS * hidden];
+        let mut b1 = vec![0.0; hidden];
+        (w1[0], b1[0]) = (19.0, -10.0);
+        let fixed = Fixed::new(hidden, &w1, &b1, &vec![1.0; hidden]);
+        assert_eq!(fixed.scales[0] as u32, 2048);
+        assert_eq!(fixed.b1[0].plus(fixed.w1[0]), 9 * 2048);
+    }
 }
