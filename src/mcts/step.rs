@@ -271,9 +271,7 @@ impl<G: SearchGame, E: Evaluator<G>> Mcts<G, E> {
             Proof::Loss => return Score::Skipped,
         };
         let rate = self.weighed_with(rate, estimate);
-        let terms = self.bonus_terms(parent_visits);
-        let share = if terms.policy > 0.0 { share } else { 0.0 };
-        let exploration = terms.bonus(child.visits, share);
+        let exploration = self.bonus_terms(parent_visits).bonus(child.visits, share);
         Score::Ucb { rate, exploration }
     }
 

@@ -46,7 +46,7 @@ use std::sync::OnceLock;
 use crate::ultimate::{UltimateBoard, threats};
 
 mod fixed;
-use fixed::{Fixed, Unit, add_row, rectified_dot};
+use fixed::{Fixed, add_row, rectified_dot, sub_row};
 
 /// Inputs of the network (see the module docs).
 pub const INPUTS: usize = 216;
@@ -387,10 +387,7 @@ impl Network {
     /// Takes the weights of input `input` from the first-layer `sums`.
     #[inline]
     fn sub<const N: usize>(&self, sums: &mut [i16; N], input: usize) {
-        let row = &self.fixed.w1[input * N..][..N];
-        for (h, w) in sums.iter_mut().zip(row) {
-            *h = h.minus(*w);
-        }
+        sub_row(&self.fixed.w1, sums, input);
     }
 
     /// The output for the first-layer `sums` (biases included).
@@ -740,7 +737,7 @@ pub(super) mod tests {
                 for (u, &scale) in scales.iter().enumerate() {
                     let (mut fixed, mut float) = (network.fixed.b1[u], network.b1[u]);
                     for &f in &active[..n] {
-                        fixed = fixed.plus(network.fixed.w1[usize::from(f) * 64 + u]);
+                        fixed = fixed.wrapping_add(network.fixed.w1[usize::from(f) * 64 + u]);
                         float += network.w1[usize::from(f) * 64 + u];
                     }
                     let error = (f32::from(fixed) / scale - float).abs();

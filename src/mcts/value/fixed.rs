@@ -1,6 +1,7 @@
 //! The arithmetic of the value's first layer and output: the first layer in fixed point
-//! ([`Fixed`]), the sums both it and the policy's float layer add ([`Unit`], [`add_row`]), and
-//! the rectified output in lanes ([`rectified_dot`]).
+//! ([`Fixed`]), the sums both it and the policy's float layer add ([`Unit`], [`add_row`]; the
+//! value's also take rows away, [`sub_row`]), and the rectified output in lanes
+//! ([`rectified_dot`]).
 
 use super::{FULL_BOARDS, INPUTS, PLAYABLE, THEIR_BOARDS, THEIR_MARKS};
 
@@ -86,7 +87,6 @@ impl Fixed {
 /// A first-layer sum: `f32` in the policy, fixed point ([`Fixed`]) in the value.
 pub(super) trait Unit: Copy {
     fn plus(self, other: Self) -> Self;
-    fn minus(self, other: Self) -> Self;
     /// `max(0, self)` as a float (in the sum's own units).
     fn rectified(self) -> f32;
 }
@@ -95,10 +95,6 @@ impl Unit for f32 {
     #[inline]
     fn plus(self, other: f32) -> f32 {
         self + other
-    }
-    #[inline]
-    fn minus(self, other: f32) -> f32 {
-        self - other
     }
     #[inline]
     fn rectified(self) -> f32 {
@@ -114,10 +110,6 @@ impl Unit for i16 {
         self.wrapping_add(other)
     }
     #[inline]
-    fn minus(self, other: i16) -> i16 {
-        self.wrapping_sub(other)
-    }
-    #[inline]
     fn rectified(self) -> f32 {
         f32::from(self.max(0))
     }
@@ -129,6 +121,15 @@ pub(super) fn add_row<T: Unit, const N: usize>(w1: &[T], sums: &mut [T; N], inpu
     let row = &w1[input * N..][..N];
     for (h, w) in sums.iter_mut().zip(row) {
         *h = h.plus(*w);
+    }
+}
+
+/// Takes row `input` of the fixed-point first-layer weights `w1` (`N` to a row) from `sums`.
+#[inline]
+pub(super) fn sub_row<const N: usize>(w1: &[i16], sums: &mut [i16; N], input: usize) {
+    let row = &w1[input * N..][..N];
+    for (h, w) in sums.iter_mut().zip(row) {
+        *h = h.wrapping_sub(*w);
     }
 }
 
