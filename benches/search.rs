@@ -76,7 +76,8 @@ mod textbook {
     }
 }
 
-fn search(c: &mut Criterion) {
+/// The textbook algorithm and the engine on the 3×3 board.
+fn three_by_three(c: &mut Criterion) {
     let empty = Board::default();
     let corner: Board = "X../.../...".parse().unwrap();
     let centre: Board = ".../.X./...".parse().unwrap();
@@ -102,8 +103,26 @@ fn search(c: &mut Criterion) {
         b.iter(|| Searcher::new().analyze(black_box(&empty)));
     });
     group.finish();
+}
 
-    let rules = |n, k| Rules::new(n, k, false).unwrap();
+fn rules(n: u8, k: u8) -> Rules {
+    Rules::new(n, k, false).unwrap()
+}
+
+fn misere(n: u8, k: u8) -> Board {
+    Board::new(Rules::new(n, k, true).unwrap())
+}
+
+/// 5×5 misère with four after X takes the centre (the default 5×5 misère board, where X then
+/// holds the mirror).
+fn misere_after_centre() -> Board {
+    let mut centre = misere(5, 4);
+    centre.play(centre.cell_at(2, 2).unwrap()).unwrap();
+    centre
+}
+
+/// 4×4 and 5×5 with four in a row proven drawn, from a fresh searcher.
+fn larger(c: &mut Criterion) {
     let four = Board::new(rules(4, 4));
     let five = Board::new(rules(5, 4));
     let mut group = c.benchmark_group("larger");
@@ -118,7 +137,10 @@ fn search(c: &mut Criterion) {
         b.iter(|| Searcher::new().best_move(black_box(&five)));
     });
     group.finish();
+}
 
+/// The five-in-a-row boards proven drawn and 6×6 with four proven won.
+fn proofs(c: &mut Criterion) {
     let mut group = c.benchmark_group("proofs");
     group.sample_size(10);
     for (n, k) in [(5, 5), (6, 5), (7, 5), (6, 4)] {
@@ -128,13 +150,12 @@ fn search(c: &mut Criterion) {
         });
     }
     group.finish();
+}
 
-    // Misère boards proven from the empty board (mirror strategies and pairings of a side's
-    // own lines), and 5×5 with four after X takes the centre (the default 5×5 misère board,
-    // where X then holds the mirror).
-    let misere = |n, k| Board::new(Rules::new(n, k, true).unwrap());
-    let mut centre = misere(5, 4);
-    centre.play(centre.cell_at(2, 2).unwrap()).unwrap();
+/// Misère boards proven from the empty board (mirror strategies and pairings of a side's own
+/// lines), and 5×5 with four after the centre.
+fn misere_proofs(c: &mut Criterion) {
+    let centre = misere_after_centre();
     let mut group = c.benchmark_group("misere");
     group.sample_size(10);
     for (n, k) in [(3, 3), (4, 4), (5, 5), (6, 6)] {
@@ -147,15 +168,17 @@ fn search(c: &mut Criterion) {
         b.iter(|| Searcher::new().best_move(black_box(&centre)));
     });
     group.finish();
+}
 
-    // The same proofs on one thread and on two sharing a table, side by side (a fresh
-    // searcher each time: on two threads that includes allocating the whole table).
+/// The same proofs on one thread and on two sharing a table, side by side (a fresh searcher
+/// each time: on two threads that includes allocating the whole table).
+fn threads(c: &mut Criterion) {
     let mut group = c.benchmark_group("threads");
     group.sample_size(10);
     let boards = [
         ("6x6_k4_prove_empty", Board::new(rules(6, 4))),
         ("7x7_k5_prove_empty", Board::new(rules(7, 5))),
-        ("5x5_k4_misere_prove_after_centre", centre),
+        ("5x5_k4_misere_prove_after_centre", misere_after_centre()),
     ];
     for (name, board) in boards {
         for threads in [1, 2] {
@@ -171,5 +194,12 @@ fn search(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, search);
+criterion_group!(
+    benches,
+    three_by_three,
+    larger,
+    proofs,
+    misere_proofs,
+    threads
+);
 criterion_main!(benches);
