@@ -3,6 +3,7 @@
 //! use a [`Link`]; what arrives goes to the game loop's channel as [`LinkEvent`]s through a
 //! [`Sink`].
 
+use std::fmt;
 use std::io::{self, BufReader, Write};
 use std::net::{Shutdown, TcpStream};
 use std::sync::mpsc::Sender;
@@ -15,7 +16,7 @@ use crate::net::peer::Peer;
 use crate::net::protocol::{
     HEARTBEAT, MAX_WIRE, Message, ProtocolError, SILENCE, SessionState, read_line,
 };
-use crate::net::seal::{Keys, Opener, Sealer};
+use crate::net::seal::{Keys, Opener, SealError, Sealer};
 
 /// More messages than this in one second close the connection.
 const FLOOD: usize = 64;
@@ -109,10 +110,29 @@ pub fn write_sealed(
     )
 }
 
+/// Why a sealed line is not a message: it does not open with the keys, or what it holds is not
+/// one.
+#[derive(Debug)]
+pub enum OpenError {
+    Seal(SealError),
+    Protocol(ProtocolError),
+}
+
+impl fmt::Display for OpenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OpenError::Seal(e) => e.fmt(f),
+            OpenError::Protocol(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for OpenError {}
+
 /// The message in a sealed line, or why it is not one.
-pub fn open_message(opener: &mut Opener, line: &[u8]) -> Result<Message, String> {
-    let text = opener.open(line).map_err(|e| e.to_string())?;
-    Message::parse(&text).map_err(|e| e.to_string())
+pub fn open_message(opener: &mut Opener, line: &[u8]) -> Result<Message, OpenError> {
+    let text = opener.open(line).map_err(OpenError::Seal)?;
+    Message::parse(&text).map_err(OpenError::Protocol)
 }
 
 /// A connection whose handshake is over: the stream, its read half, and the keys that seal
@@ -323,7 +343,7 @@ impl Link {
                     }
                     return;
                 }
-                Err(e) => e,
+                Err(e) => e.to_string(),
             };
             self.refuse_connection(Some(generation), &fault);
             break fault;
