@@ -746,10 +746,10 @@ impl<G: SearchGame, E: Evaluator<G>> Mcts<G, E> {
     /// the root, every proven child: their value is known).
     fn select(&mut self, node: usize, board: &G) -> usize {
         let parent = self.nodes[node];
-        if self.policy_weight > 0.0
-            && parent.visits >= self.policy_visits
-            && self.shares[parent.first as usize] < 0.0
-        {
+        // Below `policy_visits` the children have no shares yet (visits only grow), so their
+        // shares are not read: deep in the tree that spares a load from memory a child.
+        let asked = self.policy_weight > 0.0 && parent.visits >= self.policy_visits;
+        if asked && self.shares[parent.first as usize] < 0.0 {
             self.ask_policy(node, board);
         }
         let terms = self.bonus_terms(parent.visits);
@@ -764,11 +764,7 @@ impl<G: SearchGame, E: Evaluator<G>> Mcts<G, E> {
                 Proof::Win => return i,
                 Proof::Loss => continue,
             };
-            let share = if terms.policy > 0.0 {
-                self.shares[i]
-            } else {
-                0.0
-            };
+            let share = if asked { self.shares[i] } else { 0.0 };
             let u = self.weighed(q, i) + terms.bonus(c.visits, share);
             if u > best.0 {
                 best = (u, i);
