@@ -155,8 +155,21 @@ mod tests {
         assert!(compared > 1_000, "{compared} moves compared");
     }
 
+    /// Whether `quick`, proven by a search cut short by its budget, agrees with `exact`, one
+    /// thread's proof without a budget: the same result, a win no quicker and a loss no slower.
+    /// A search cut short may prove a win by a forcing line that is not the quickest (on one
+    /// thread as on several: 5×5 with four from `...XX/O..../...../....O/.....`, proven a win
+    /// in 9, gives a win in 15 within 5 ms).
+    fn agrees(quick: Value, exact: Value) -> bool {
+        match (quick, exact) {
+            (Value::Win(q), Value::Win(e)) => q >= e,
+            (Value::Loss(q), Value::Loss(e)) => q <= e,
+            (q, e) => q == e,
+        }
+    }
+
     #[test]
-    fn a_value_proven_on_several_threads_within_a_budget_is_the_value_one_thread_proves() {
+    fn a_value_proven_on_several_threads_within_a_budget_has_the_result_one_thread_proves() {
         let mut rng = fastrand::Rng::with_seed(7);
         let mut proven = 0;
         for rules in every_rules().into_iter().filter(|r| r.size() >= 5) {
@@ -169,7 +182,11 @@ mod tests {
                 let quick = two.think(&board, Some(Duration::from_millis(20))).unwrap();
                 if quick.value.is_proven() {
                     let alone = threaded(1).think(&board, None).unwrap().value;
-                    assert_eq!(quick.value, alone, "{rules} {board}");
+                    assert!(
+                        agrees(quick.value, alone),
+                        "{rules} {board}: {:?} within the budget, {alone:?} without",
+                        quick.value
+                    );
                     proven += 1;
                 }
             }

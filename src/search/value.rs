@@ -39,6 +39,8 @@ pub(super) const EST_MAX: i32 = 500;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Value {
     /// Wins; the game ends that many plies from now (a move that completes a line: `Win(1)`).
+    /// From a search cut short by its budget, a win may be proven by a forcing line that is
+    /// not the quickest, and then the game ends within that many plies.
     Win(u32),
     Draw,
     /// Loses; the game ends that many plies from now.
