@@ -747,7 +747,7 @@ impl<G: SearchGame, E: Evaluator<G>> Mcts<G, E> {
     fn select(&mut self, node: usize, board: &G) -> usize {
         let parent = self.nodes[node];
         // Below `policy_visits` the children have no shares yet (visits only grow), so their
-        // shares are not read: deep in the tree that spares a load from memory a child.
+        // shares are not read: deep in the tree that spares one load from memory per child.
         let asked = self.policy_weight > 0.0 && parent.visits >= self.policy_visits;
         if asked && self.shares[parent.first as usize] < 0.0 {
             self.ask_policy(node, board);
