@@ -2,11 +2,13 @@
 //! move, one JSON line each, appended to `history.jsonl` in the platform's data directory (or
 //! the directory `TICTACTOE_HOME` names).
 //!
-//! Writing is one `write(2)` of a whole line on a file opened with `O_APPEND`, so games that
-//! end at the same moment in two programs land as two whole lines and a crash loses at most
-//! the game being written. Reading skips a damaged line (one that is not JSON, or whose
-//! moves do not replay to the end of a game) with one warning per run; a directory that
-//! cannot be written gives one warning and the game goes on.
+//! Writing is one `write(2)` of a whole line on a file opened with `O_APPEND`, under an
+//! advisory lock that other appenders wait on, so games that end at the same moment in two
+//! programs land as two whole lines, one after the other, and a crash loses at most the game
+//! being written (the system lets the lock go with the program). Reading skips a damaged
+//! line (one that is not JSON, or whose moves do not replay to the end of a game) with one
+//! warning per run; a directory that cannot be written gives one warning and the game goes
+//! on.
 
 use std::fs::{self, OpenOptions};
 use std::io::{self, Write};
@@ -267,6 +269,14 @@ impl Profile {
             .read(true)
             .append(true)
             .open(&self.path)?;
+        // Another program appending is held off until this line is written: without the lock,
+        // the last byte read below can be the middle of its line, half copied, and this line
+        // would start with a needless break. Where the system cannot lock, append unlocked.
+        match file.lock() {
+            Ok(()) => {}
+            Err(e) if e.kind() == io::ErrorKind::Unsupported => {}
+            Err(e) => return Err(e),
+        }
         // A line cut short before (a crash) must not swallow this one: end it first, and the
         // cut line is skipped as damaged when read.
         if !ends_whole(&mut file)? {
@@ -740,6 +750,37 @@ mod tests {
         };
         assert_eq!(again.all_time(), Some(drawn));
         assert_eq!(profile.tally(Player::EASY, Variant::default()), Some(drawn));
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn two_writers_appending_at_once_leave_one_line_per_game_and_no_blank_line() {
+        const EACH: usize = 1500;
+        let dir = std::env::temp_dir().join(format!("tictactoe-append-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        let game = finished(
+            Variant::default(),
+            Player::Human,
+            Player::HARD,
+            &["7", "1", "8", "2", "9"],
+        );
+        // Lines of a few hundred bytes cross the file's pages often, and a line half copied
+        // across a page's end is where a writer reading the last byte saw no line break.
+        std::thread::scope(|scope| {
+            for _ in 0..2 {
+                scope.spawn(|| {
+                    let profile = Profile::at(&dir);
+                    for _ in 0..EACH {
+                        profile
+                            .append(&game, GameEnd::Finished, rfc3339(0))
+                            .unwrap();
+                    }
+                });
+            }
+        });
+        let file = fs::read_to_string(dir.join(FILE)).unwrap();
+        let blank = file.lines().filter(|line| line.is_empty()).count();
+        assert_eq!((file.lines().count(), blank), (2 * EACH, 0));
         let _ = fs::remove_dir_all(&dir);
     }
 
