@@ -271,12 +271,9 @@ impl Profile {
             .open(&self.path)?;
         // Another program appending is held off until this line is written: without the lock,
         // the last byte read below can be the middle of its line, half copied, and this line
-        // would start with a needless break. Where the system cannot lock, append unlocked.
-        match file.lock() {
-            Ok(()) => {}
-            Err(e) if e.kind() == io::ErrorKind::Unsupported => {}
-            Err(e) => return Err(e),
-        }
+        // would start with a needless break. Where the system cannot lock (some network file
+        // systems), append unlocked: keeping the game matters more than a blank line.
+        let _ = file.lock();
         // A line cut short before (a crash) must not swallow this one: end it first, and the
         // cut line is skipped as damaged when read.
         if !ends_whole(&mut file)? {
