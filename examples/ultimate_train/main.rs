@@ -25,6 +25,8 @@
 //! same inputs; see `value`'s module docs) to the share of the visits each move got (the move
 //! played, in files without visits), by cross-entropy weighted `W` beside the value's squared
 //! error; `--value-from FILE` copies the value from a weights file and keeps it as it is.
+//! `--value-start FILE` starts the value from a weights file's and trains it on (a new round
+//! of games refining the value that played them).
 //! `--hidden N` (64, 128 or 256) sets the network's hidden units; beside `--value-from`, the
 //! policy's (the value keeps its own, and the file says both). `--policy-from FILE` starts the
 //! policy from a file's instead of random weights; with `--value-from` and `--epochs 0` it
@@ -103,49 +105,58 @@ enum Command {
         out: PathBuf,
     },
     /// Fit the network to games written by `generate`.
-    Train {
-        /// The games.
-        #[arg(long, default_value = "target/ultimate/selfplay.txt")]
-        data: Vec<PathBuf>,
-        /// Passes over the training positions.
-        #[arg(long, default_value_t = 12)]
-        epochs: u32,
-        /// Adam's step size.
-        #[arg(long, default_value_t = 0.001)]
-        lr: f32,
-        /// Weight of the game's result in the target (the search's value has the rest).
-        #[arg(long, default_value_t = 0.5)]
-        result_weight: f32,
-        /// Weight of the policy's cross-entropy in the loss; above 0 the network gets a policy,
-        /// trained on the visits of each search (or the move played, in files without
-        /// them).
-        #[arg(long, default_value_t = 0.0)]
-        policy_weight: f32,
-        /// Take the value (and the hidden layer) from this weights file and keep it as it is:
-        /// only the policy is trained.
-        #[arg(long)]
-        value_from: Option<PathBuf>,
-        /// Start the policy from this weights file's instead of random weights; needs a
-        /// `--policy-weight`, and the file's policy as wide as the one trained (`--hidden`, by
-        /// default the value's width). With `--value-from` and `--epochs 0`, writes that value
-        /// beside this policy, and their check file.
-        #[arg(long)]
-        policy_from: Option<PathBuf>,
-        /// Hidden units of the network trained, 64, 128 or 256; with `--value-from`, of the
-        /// policy (the value keeps its own) [default: the width of the value of
-        /// `--value-from`, else of the embedded network]
-        #[arg(long, value_parser = parse_width)]
-        hidden: Option<usize>,
-        /// Seed for the initial weights and the order of positions.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Where to write the weights.
-        #[arg(long, default_value = "src/mcts/ultimate_value.bin")]
-        out: PathBuf,
-        /// Where to write validation positions with this program's value of each.
-        #[arg(long, default_value = "src/mcts/ultimate_value_check.txt")]
-        check: PathBuf,
-    },
+    Train(TrainArgs),
+}
+
+/// What `train` is given.
+#[derive(clap::Args)]
+struct TrainArgs {
+    /// The games.
+    #[arg(long, default_value = "target/ultimate/selfplay.txt")]
+    data: Vec<PathBuf>,
+    /// Passes over the training positions.
+    #[arg(long, default_value_t = 12)]
+    epochs: u32,
+    /// Adam's step size.
+    #[arg(long, default_value_t = 0.001)]
+    lr: f32,
+    /// Weight of the game's result in the target (the search's value has the rest).
+    #[arg(long, default_value_t = 0.5)]
+    result_weight: f32,
+    /// Weight of the policy's cross-entropy in the loss; above 0 the network gets a policy,
+    /// trained on the visits of each search (or the move played, in files without
+    /// them).
+    #[arg(long, default_value_t = 0.0)]
+    policy_weight: f32,
+    /// Take the value (and the hidden layer) from this weights file and keep it as it is:
+    /// only the policy is trained.
+    #[arg(long)]
+    value_from: Option<PathBuf>,
+    /// Start the value (and the hidden layer) from this weights file's instead of random
+    /// weights, and train it on: a round of new games refines the value played them. The
+    /// file's value must be as wide as the one trained (`--hidden`).
+    #[arg(long, conflicts_with = "value_from")]
+    value_start: Option<PathBuf>,
+    /// Start the policy from this weights file's instead of random weights; needs a
+    /// `--policy-weight`, and the file's policy as wide as the one trained (`--hidden`, by
+    /// default the value's width). With `--value-from` and `--epochs 0`, writes that value
+    /// beside this policy, and their check file.
+    #[arg(long)]
+    policy_from: Option<PathBuf>,
+    /// Hidden units of the network trained, 64, 128 or 256; with `--value-from`, of the
+    /// policy (the value keeps its own) [default: the width of the value of
+    /// `--value-from`, else of the embedded network]
+    #[arg(long, value_parser = parse_width)]
+    hidden: Option<usize>,
+    /// Seed for the initial weights and the order of positions.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Where to write the weights.
+    #[arg(long, default_value = "src/mcts/ultimate_value.bin")]
+    out: PathBuf,
+    /// Where to write validation positions with this program's value of each.
+    #[arg(long, default_value = "src/mcts/ultimate_value_check.txt")]
+    check: PathBuf,
 }
 
 fn main() -> anyhow::Result<()> {
@@ -182,60 +193,75 @@ fn main() -> anyhow::Result<()> {
                 &out,
             )
         }
-        Command::Train {
-            data,
-            epochs,
-            lr,
-            result_weight,
-            policy_weight,
-            value_from,
-            policy_from,
-            hidden,
-            seed,
-            out,
-            check,
-        } => {
-            if value_from.is_some() && policy_weight <= 0.0 {
-                bail!("--value-from trains only a policy: give it a --policy-weight");
-            }
-            let fixed_value = match value_from {
-                Some(path) => Some(read_network(&path)?),
-                None => None,
-            };
-            // By default as wide as the value kept, else as the embedded network's value.
-            let hidden = hidden.unwrap_or_else(|| {
-                fixed_value
-                    .as_ref()
-                    .unwrap_or_else(|| value::embedded())
-                    .shape()
-                    .value
-            });
-            let shape = Shape {
-                value: fixed_value.as_ref().map_or(hidden, |n| n.shape().value),
-                policy: (policy_weight > 0.0).then_some(hidden),
-            };
-            let fixed_value =
-                fixed_value.map(|n| n.parameters()[..value_parameters(shape.value)].to_vec());
-            let start_policy = match policy_from {
-                Some(path) => Some(policy_of(&read_network(&path)?, shape, &path)?),
-                None => None,
-            };
-            let mut games = Vec::new();
-            for path in &data {
-                games.extend(read_games(path)?);
-            }
-            let how = Training {
-                result_weight,
-                policy_weight,
-                fixed_value,
-                start_policy,
-                lr,
-                seed,
-                shape,
-            };
-            train(&games, epochs, &how, (&out, &check))
-        }
+        Command::Train(args) => run_train(&args),
     }
+}
+
+/// Reads what `train` starts from, and the games, then trains.
+fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
+    if args.value_from.is_some() && args.policy_weight <= 0.0 {
+        bail!("--value-from trains only a policy: give it a --policy-weight");
+    }
+    let fixed_value = match &args.value_from {
+        Some(path) => Some(read_network(path)?),
+        None => None,
+    };
+    let start_value = match &args.value_start {
+        Some(path) => Some(read_network(path)?),
+        None => None,
+    };
+    // By default as wide as the value kept or started from, else as the embedded network's.
+    let hidden = args.hidden.unwrap_or_else(|| {
+        fixed_value
+            .as_ref()
+            .or(start_value.as_ref())
+            .unwrap_or_else(|| value::embedded())
+            .shape()
+            .value
+    });
+    let shape = Shape {
+        value: fixed_value.as_ref().map_or(hidden, |n| n.shape().value),
+        policy: (args.policy_weight > 0.0).then_some(hidden),
+    };
+    let value_of = |n: Network, path: &Path| {
+        if n.shape().value == shape.value {
+            Ok(n.parameters()[..value_parameters(shape.value)].to_vec())
+        } else {
+            let theirs = n.shape().value;
+            bail!(
+                "{} has a value of {theirs} units, not {}",
+                path.display(),
+                shape.value
+            )
+        }
+    };
+    let fixed_value = match (fixed_value, &args.value_from) {
+        (Some(n), Some(path)) => Some(value_of(n, path)?),
+        _ => None,
+    };
+    let start_value = match (start_value, &args.value_start) {
+        (Some(n), Some(path)) => Some(value_of(n, path)?),
+        _ => None,
+    };
+    let start_policy = match &args.policy_from {
+        Some(path) => Some(policy_of(&read_network(path)?, shape, path)?),
+        None => None,
+    };
+    let mut games = Vec::new();
+    for path in &args.data {
+        games.extend(read_games(path)?);
+    }
+    let how = Training {
+        result_weight: args.result_weight,
+        policy_weight: args.policy_weight,
+        fixed_value,
+        start_value,
+        start_policy,
+        lr: args.lr,
+        seed: args.seed,
+        shape,
+    };
+    train(&games, args.epochs, &how, (&args.out, &args.check))
 }
 
 /// The policy's parameters of `network` (read from `path`), which must be as wide as the
@@ -548,6 +574,8 @@ struct Training {
     policy_weight: f32,
     /// The value's parameters, kept fixed while the policy trains.
     fixed_value: Option<Vec<f32>>,
+    /// The value's parameters to start from, instead of random ones, and train on.
+    start_value: Option<Vec<f32>>,
     /// The policy's parameters to start from, instead of random ones.
     start_policy: Option<Vec<f32>>,
     lr: f32,
@@ -607,8 +635,8 @@ fn train(
     );
     let mut rng = fastrand::Rng::with_seed(how.seed);
     let mut model = Model::new(&mut rng, how.shape);
-    if let Some(fixed) = &how.fixed_value {
-        model.p[..fixed.len()].copy_from_slice(fixed);
+    if let Some(value) = how.fixed_value.as_ref().or(how.start_value.as_ref()) {
+        model.p[..value.len()].copy_from_slice(value);
     }
     if let Some(policy) = &how.start_policy {
         model.p[value_parameters(how.shape.value)..].copy_from_slice(policy);
