@@ -43,7 +43,8 @@ pub enum Value {
     /// not the quickest, and then the game ends within that many plies.
     Win(u32),
     Draw,
-    /// Loses; the game ends that many plies from now.
+    /// Loses; the game ends that many plies from now. From a search cut short by its budget,
+    /// as with a win, the game may end sooner than that.
     Loss(u32),
     /// Not proven: a heuristic estimate from a search cut off by its time budget. Positive
     /// favours the side to move; always below any win and above any loss.
