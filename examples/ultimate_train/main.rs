@@ -202,46 +202,40 @@ fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
     if args.value_from.is_some() && args.policy_weight <= 0.0 {
         bail!("--value-from trains only a policy: give it a --policy-weight");
     }
-    let fixed_value = match &args.value_from {
-        Some(path) => Some(read_network(path)?),
+    // At most one of the two (clap refuses both): the value read from a file, and whether it
+    // is kept as it is or trained on.
+    let value_file = args.value_from.as_ref().or(args.value_start.as_ref());
+    let keep_value = args.value_from.is_some();
+    let read_value = match value_file {
+        Some(path) => Some((read_network(path)?, path)),
         None => None,
     };
-    let start_value = match &args.value_start {
-        Some(path) => Some(read_network(path)?),
-        None => None,
-    };
-    // By default as wide as the value kept or started from, else as the embedded network's.
+    // By default as wide as the value read, else as the embedded network's.
     let hidden = args.hidden.unwrap_or_else(|| {
-        fixed_value
+        read_value
             .as_ref()
-            .or(start_value.as_ref())
-            .unwrap_or_else(|| value::embedded())
+            .map_or_else(|| value::embedded(), |(n, _)| n)
             .shape()
             .value
     });
     let shape = Shape {
-        value: fixed_value.as_ref().map_or(hidden, |n| n.shape().value),
+        value: match &read_value {
+            Some((n, _)) if keep_value => n.shape().value,
+            _ => hidden,
+        },
         policy: (args.policy_weight > 0.0).then_some(hidden),
     };
-    let value_of = |n: Network, path: &Path| {
-        if n.shape().value == shape.value {
-            Ok(n.parameters()[..value_parameters(shape.value)].to_vec())
-        } else {
-            let theirs = n.shape().value;
-            bail!(
-                "{} has a value of {theirs} units, not {}",
-                path.display(),
-                shape.value
-            )
+    let start_value = match read_value {
+        Some((n, _)) if n.shape().value == shape.value => {
+            Some(n.parameters()[..value_parameters(shape.value)].to_vec())
         }
-    };
-    let fixed_value = match (fixed_value, &args.value_from) {
-        (Some(n), Some(path)) => Some(value_of(n, path)?),
-        _ => None,
-    };
-    let start_value = match (start_value, &args.value_start) {
-        (Some(n), Some(path)) => Some(value_of(n, path)?),
-        _ => None,
+        Some((n, path)) => bail!(
+            "{} has a value of {} units, not {}",
+            path.display(),
+            n.shape().value,
+            shape.value
+        ),
+        None => None,
     };
     let start_policy = match &args.policy_from {
         Some(path) => Some(policy_of(&read_network(path)?, shape, path)?),
@@ -254,8 +248,8 @@ fn run_train(args: &TrainArgs) -> anyhow::Result<()> {
     let how = Training {
         result_weight: args.result_weight,
         policy_weight: args.policy_weight,
-        fixed_value,
         start_value,
+        keep_value,
         start_policy,
         lr: args.lr,
         seed: args.seed,
@@ -572,10 +566,10 @@ fn write(
 struct Training {
     result_weight: f32,
     policy_weight: f32,
-    /// The value's parameters, kept fixed while the policy trains.
-    fixed_value: Option<Vec<f32>>,
-    /// The value's parameters to start from, instead of random ones, and train on.
+    /// The value's parameters to start from, instead of random ones.
     start_value: Option<Vec<f32>>,
+    /// Whether the value is kept as it starts while the policy trains.
+    keep_value: bool,
     /// The policy's parameters to start from, instead of random ones.
     start_policy: Option<Vec<f32>>,
     lr: f32,
@@ -605,7 +599,7 @@ fn epoch(
         for g in &mut grad {
             *g *= scale;
         }
-        if how.fixed_value.is_some() {
+        if how.keep_value {
             grad[..value_parameters(model.shape().value)].fill(0.0);
         }
         adam.step(&mut model.p, &grad, how.lr);
@@ -635,7 +629,7 @@ fn train(
     );
     let mut rng = fastrand::Rng::with_seed(how.seed);
     let mut model = Model::new(&mut rng, how.shape);
-    if let Some(value) = how.fixed_value.as_ref().or(how.start_value.as_ref()) {
+    if let Some(value) = &how.start_value {
         model.p[..value.len()].copy_from_slice(value);
     }
     if let Some(policy) = &how.start_policy {
