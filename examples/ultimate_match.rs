@@ -15,7 +15,8 @@
 //! nodes' priors; `--leaf playout` and `--prior-from hand` give the first player, when it is
 //! the engine, a random game and the hand-made guess instead, and `--leaf both` the mean of
 //! the evaluation and the random game; `--network FILE` gives it a network `ultimate_train`
-//! wrote instead of the embedded one; `--policy W` sets the weight of its policy in the choice
+//! wrote instead of the embedded one (`--b-network FILE` gives one to the second player, when it
+//! is `hard`); `--policy W` sets the weight of its policy in the choice
 //! of children (`Mcts::with_policy`; 1 in `hard`, 0 leaves it out) and `--minimax W` that of the
 //! minimax estimates (`Mcts::with_minimax`; 0.2 in `hard`); `--work` gives both players budgets of
 //! work instead of the clock. The score is (wins + draws / 2) / games; its interval is
@@ -82,6 +83,11 @@ struct Args {
     /// network unless `--leaf` or `--prior-from` names it.
     #[arg(long)]
     network: Option<std::path::PathBuf>,
+    /// A weights file the second player, when it is `hard`, values positions by instead of the
+    /// embedded network, with `hard`'s own settings: a candidate network measured against
+    /// another without building it in (it must have a policy).
+    #[arg(long)]
+    b_network: Option<std::path::PathBuf>,
     /// The weight of the network's policy in the first player's choice of children, when it is
     /// the engine (`Settings::policy`; the network must have a policy).
     #[arg(long)]
@@ -369,6 +375,21 @@ fn load_network(path: &std::path::Path) -> &'static Network {
     Box::leak(Box::new(network))
 }
 
+/// Gives `player`, when it searches, `network` in every tree.
+fn give_network(player: &mut Player, network: &'static Network) {
+    match player {
+        Player::Engine(_, _, mcts) => {
+            **mcts = std::mem::replace(&mut **mcts, Mcts::new(None)).with_network(network);
+        }
+        Player::Threads(_, search) => {
+            for tree in search.trees() {
+                *tree = std::mem::replace(tree, Mcts::new(None)).with_network(network);
+            }
+        }
+        Player::Uct(..) => {}
+    }
+}
+
 /// Gives the first player, when it is the engine, the settings and network the flags name.
 fn tune_first(args: &Args, network: Option<&'static Network>, a: &mut Player) {
     if let Player::Engine(_, _, mcts) = a {
@@ -386,16 +407,10 @@ fn tune_first(args: &Args, network: Option<&'static Network>, a: &mut Player) {
         settings.policy = args.policy.unwrap_or(settings.policy);
         settings.policy_visits = args.policy_visits.unwrap_or(settings.policy_visits);
         settings.minimax = args.minimax.unwrap_or(settings.minimax);
-        tuned = tuned.with_settings(settings);
-        if let Some(network) = network {
-            tuned = tuned.with_network(network);
-        }
-        **mcts = tuned;
+        **mcts = tuned.with_settings(settings);
     }
-    if let (Player::Threads(_, search), Some(network)) = (a, network) {
-        for tree in search.trees() {
-            *tree = std::mem::replace(tree, Mcts::new(None)).with_network(network);
-        }
+    if let Some(network) = network {
+        give_network(a, network);
     }
 }
 
@@ -410,6 +425,16 @@ fn main() {
             "the first player weighs a policy (--policy, 1 in hard): give a --network with one, \
              or --policy 0"
         );
+        std::process::exit(2);
+    }
+    let b_network = args.b_network.as_deref().map(load_network);
+    if b_network.is_some_and(|n| !n.has_policy()) {
+        eprintln!("the second player weighs a policy, as hard does: its --b-network needs one");
+        std::process::exit(2);
+    }
+    let b_searches = matches!(args.b, Spec::Engine(Level::Hard, _) | Spec::Threads(..));
+    if b_network.is_some() && !b_searches {
+        eprintln!("--b-network is for a second player that is hard");
         std::process::exit(2);
     }
     let start = Instant::now();
@@ -427,6 +452,9 @@ fn main() {
         let mut a = Player::new(args.a, seed);
         tune_first(&args, network, &mut a);
         let mut b = Player::new(args.b, seed ^ 0x5555_5555);
+        if let Some(network) = b_network {
+            give_network(&mut b, network);
+        }
         if args.work {
             for player in [&mut a, &mut b] {
                 match player {
