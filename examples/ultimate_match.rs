@@ -390,6 +390,21 @@ fn give_network(player: &mut Player, network: &'static Network) {
     }
 }
 
+/// The network `--b-network` names, once it is known to fit the second player (`hard`, which
+/// weighs a policy); exits with a message where it does not.
+fn second_network(args: &Args) -> Option<&'static Network> {
+    let network = args.b_network.as_deref().map(load_network)?;
+    if !matches!(args.b, Spec::Engine(Level::Hard, _) | Spec::Threads(..)) {
+        eprintln!("--b-network is for a second player that is hard");
+        std::process::exit(2);
+    }
+    if !network.has_policy() {
+        eprintln!("the second player weighs a policy, as hard does: its --b-network needs one");
+        std::process::exit(2);
+    }
+    Some(network)
+}
+
 /// Gives the first player, when it is the engine, the settings and network the flags name.
 fn tune_first(args: &Args, network: Option<&'static Network>, a: &mut Player) {
     if let Player::Engine(_, _, mcts) = a {
@@ -427,16 +442,7 @@ fn main() {
         );
         std::process::exit(2);
     }
-    let b_network = args.b_network.as_deref().map(load_network);
-    if b_network.is_some_and(|n| !n.has_policy()) {
-        eprintln!("the second player weighs a policy, as hard does: its --b-network needs one");
-        std::process::exit(2);
-    }
-    let b_searches = matches!(args.b, Spec::Engine(Level::Hard, _) | Spec::Threads(..));
-    if b_network.is_some() && !b_searches {
-        eprintln!("--b-network is for a second player that is hard");
-        std::process::exit(2);
-    }
+    let b_network = second_network(&args);
     let start = Instant::now();
     let mut tally = (0, 0, 0);
     let openings = if args.openings {
