@@ -16,7 +16,8 @@
 //! the engine, a random game and the hand-made guess instead, and `--leaf both` the mean of
 //! the evaluation and the random game; `--network FILE` gives it a network `ultimate_train`
 //! wrote instead of the embedded one (`--b-network FILE` gives one to the second player, when it
-//! is `hard`); `--policy W` sets the weight of its policy in the choice
+//! is `hard`, and `--b-policy`, `--b-policy-visits`, `--b-minimax` and `--b-exploration` its
+//! settings); `--policy W` sets the weight of its policy in the choice
 //! of children (`Mcts::with_policy`; 1 in `hard`, 0 leaves it out) and `--minimax W` that of the
 //! minimax estimates (`Mcts::with_minimax`; 0.2 in `hard`); `--work` gives both players budgets of
 //! work instead of the clock. The score is (wins + draws / 2) / games; its interval is
@@ -88,6 +89,18 @@ struct Args {
     /// another without building it in (it must have a policy).
     #[arg(long)]
     b_network: Option<std::path::PathBuf>,
+    /// `--exploration` for the second player, when it is the engine.
+    #[arg(long)]
+    b_exploration: Option<f32>,
+    /// `--policy` for the second player, when it is the engine.
+    #[arg(long)]
+    b_policy: Option<f32>,
+    /// `--policy-visits` for the second player, when it is the engine.
+    #[arg(long)]
+    b_policy_visits: Option<u32>,
+    /// `--minimax` for the second player, when it is the engine.
+    #[arg(long)]
+    b_minimax: Option<f32>,
     /// The weight of the network's policy in the first player's choice of children, when it is
     /// the engine (`Settings::policy`; the network must have a policy).
     #[arg(long)]
@@ -429,6 +442,21 @@ fn tune_first(args: &Args, network: Option<&'static Network>, a: &mut Player) {
     }
 }
 
+/// Gives the second player, when it is the engine, the settings the `--b-…` flags name.
+fn tune_second(args: &Args, b: &mut Player) {
+    if let Player::Engine(_, _, mcts) = b {
+        let mut tuned = std::mem::replace(&mut **mcts, Mcts::new(None));
+        if let Some(c) = args.b_exploration {
+            tuned = tuned.with_exploration(c);
+        }
+        let mut settings = tuned.settings();
+        settings.policy = args.b_policy.unwrap_or(settings.policy);
+        settings.policy_visits = args.b_policy_visits.unwrap_or(settings.policy_visits);
+        settings.minimax = args.b_minimax.unwrap_or(settings.minimax);
+        **mcts = tuned.with_settings(settings);
+    }
+}
+
 fn main() {
     let args = Args::parse();
     let network = args.network.as_deref().map(load_network);
@@ -458,6 +486,7 @@ fn main() {
         let mut a = Player::new(args.a, seed);
         tune_first(&args, network, &mut a);
         let mut b = Player::new(args.b, seed ^ 0x5555_5555);
+        tune_second(&args, &mut b);
         if let Some(network) = b_network {
             give_network(&mut b, network);
         }

@@ -102,7 +102,7 @@ pub const MAX_PRIOR_VISITS: u32 = 1000;
 pub const POLICY_VISITS: u32 = 100;
 /// The weight of the embedded network's policy in `hard`'s choice of children (see
 /// [`Mcts::with_policy`]; docs/ai.md has the matches that chose it).
-pub const NETWORK_POLICY: f32 = 1.0;
+pub const NETWORK_POLICY: f32 = 2.0;
 /// The weight of the minimax estimates in `hard`'s choice of children (see
 /// [`Mcts::with_minimax`]; docs/ai.md has the screens that chose it).
 pub const NETWORK_MINIMAX: f32 = 0.2;
