@@ -418,25 +418,28 @@ fn second_network(args: &Args) -> Option<&'static Network> {
     Some(network)
 }
 
+/// Changes the settings of `player`, when it is the engine, by `change`.
+fn retune(player: &mut Player, change: impl FnOnce(&mut Settings)) {
+    if let Player::Engine(_, _, mcts) = player {
+        let mut settings = mcts.settings();
+        change(&mut settings);
+        let old = std::mem::replace(&mut **mcts, Mcts::new(None));
+        **mcts = old.with_settings(settings);
+    }
+}
+
 /// Gives the first player, when it is the engine, the settings and network the flags name.
 fn tune_first(args: &Args, network: Option<&'static Network>, a: &mut Player) {
-    if let Player::Engine(_, _, mcts) = a {
-        let mut tuned = std::mem::replace(&mut **mcts, Mcts::new(None));
-        if let Some(c) = args.exploration {
-            tuned = tuned.with_exploration(c);
-        }
-        if let Some(visits) = args.prior {
-            tuned = tuned.with_prior(visits);
-        }
-        let mut settings = tuned.settings();
-        settings.playouts = args.playouts.unwrap_or(settings.playouts);
-        settings.leaf = args.leaf.unwrap_or(settings.leaf);
-        settings.prior = args.prior_from.unwrap_or(settings.prior);
-        settings.policy = args.policy.unwrap_or(settings.policy);
-        settings.policy_visits = args.policy_visits.unwrap_or(settings.policy_visits);
-        settings.minimax = args.minimax.unwrap_or(settings.minimax);
-        **mcts = tuned.with_settings(settings);
-    }
+    retune(a, |s| {
+        s.exploration = args.exploration.unwrap_or(s.exploration);
+        s.prior_visits = args.prior.unwrap_or(s.prior_visits);
+        s.playouts = args.playouts.unwrap_or(s.playouts);
+        s.leaf = args.leaf.unwrap_or(s.leaf);
+        s.prior = args.prior_from.unwrap_or(s.prior);
+        s.policy = args.policy.unwrap_or(s.policy);
+        s.policy_visits = args.policy_visits.unwrap_or(s.policy_visits);
+        s.minimax = args.minimax.unwrap_or(s.minimax);
+    });
     if let Some(network) = network {
         give_network(a, network);
     }
@@ -444,17 +447,12 @@ fn tune_first(args: &Args, network: Option<&'static Network>, a: &mut Player) {
 
 /// Gives the second player, when it is the engine, the settings the `--b-…` flags name.
 fn tune_second(args: &Args, b: &mut Player) {
-    if let Player::Engine(_, _, mcts) = b {
-        let mut tuned = std::mem::replace(&mut **mcts, Mcts::new(None));
-        if let Some(c) = args.b_exploration {
-            tuned = tuned.with_exploration(c);
-        }
-        let mut settings = tuned.settings();
-        settings.policy = args.b_policy.unwrap_or(settings.policy);
-        settings.policy_visits = args.b_policy_visits.unwrap_or(settings.policy_visits);
-        settings.minimax = args.b_minimax.unwrap_or(settings.minimax);
-        **mcts = tuned.with_settings(settings);
-    }
+    retune(b, |s| {
+        s.exploration = args.b_exploration.unwrap_or(s.exploration);
+        s.policy = args.b_policy.unwrap_or(s.policy);
+        s.policy_visits = args.b_policy_visits.unwrap_or(s.policy_visits);
+        s.minimax = args.b_minimax.unwrap_or(s.minimax);
+    });
 }
 
 fn main() {
