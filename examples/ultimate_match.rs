@@ -18,7 +18,7 @@
 //! wrote instead of the embedded one (`--b-network FILE` gives one to the second player, when it
 //! is `hard`, and `--b-policy`, `--b-policy-visits`, `--b-minimax` and `--b-exploration` its
 //! settings); `--policy W` sets the weight of its policy in the choice
-//! of children (`Mcts::with_policy`; 1 in `hard`, 0 leaves it out) and `--minimax W` that of the
+//! of children (`Mcts::with_policy`; 2 in `hard`, 0 leaves it out) and `--minimax W` that of the
 //! minimax estimates (`Mcts::with_minimax`; 0.2 in `hard`); `--work` gives both players budgets of
 //! work instead of the clock. The score is (wins + draws / 2) / games; its interval is
 //! Wilson's score interval, which stays sensible near 0% and 100%.
@@ -86,7 +86,7 @@ struct Args {
     network: Option<std::path::PathBuf>,
     /// A weights file the second player, when it is `hard`, values positions by instead of the
     /// embedded network, with `hard`'s own settings: a candidate network measured against
-    /// another without building it in (it must have a policy).
+    /// another without building it in (it must have a policy unless `--b-policy 0`).
     #[arg(long)]
     b_network: Option<std::path::PathBuf>,
     /// `--exploration` for the second player, when it is the engine.
@@ -403,16 +403,26 @@ fn give_network(player: &mut Player, network: &'static Network) {
     }
 }
 
-/// The network `--b-network` names, once it is known to fit the second player (`hard`, which
-/// weighs a policy); exits with a message where it does not.
+/// Whether `spec` searches with a policy: `hard` weighs one unless its `--policy` (or
+/// `--b-policy`), `policy`, is 0, and the network it plays on must then have one.
+fn weighs_policy(spec: Spec, policy: Option<f32>) -> bool {
+    matches!(spec, Spec::Engine(Level::Hard, _) | Spec::Threads(..))
+        && policy.unwrap_or(Settings::HARD.policy) > 0.0
+}
+
+/// The network `--b-network` names, once it is known to fit the second player (`hard`, with a
+/// policy unless `--b-policy 0`); exits with a message where it does not.
 fn second_network(args: &Args) -> Option<&'static Network> {
     let network = args.b_network.as_deref().map(load_network)?;
     if !matches!(args.b, Spec::Engine(Level::Hard, _) | Spec::Threads(..)) {
         eprintln!("--b-network is for a second player that is hard");
         std::process::exit(2);
     }
-    if !network.has_policy() {
-        eprintln!("the second player weighs a policy, as hard does: its --b-network needs one");
+    if weighs_policy(args.b, args.b_policy) && !network.has_policy() {
+        eprintln!(
+            "the second player weighs a policy, as hard does: its --b-network needs one, or \
+             --b-policy 0"
+        );
         std::process::exit(2);
     }
     Some(network)
@@ -458,13 +468,11 @@ fn tune_second(args: &Args, b: &mut Player) {
 fn main() {
     let args = Args::parse();
     let network = args.network.as_deref().map(load_network);
-    // `hard` weighs the policy unless told not to: the network it plays on must have one.
-    let searches = matches!(args.a, Spec::Engine(Level::Hard, _) | Spec::Threads(..));
-    let weighs_policy = args.policy.unwrap_or(Settings::HARD.policy) > 0.0;
-    if searches && weighs_policy && !network.unwrap_or_else(value::embedded).has_policy() {
+    if weighs_policy(args.a, args.policy) && !network.unwrap_or_else(value::embedded).has_policy() {
         eprintln!(
-            "the first player weighs a policy (--policy, 1 in hard): give a --network with one, \
-             or --policy 0"
+            "the first player weighs a policy (--policy, {} in hard): give a --network with one, \
+             or --policy 0",
+            Settings::HARD.policy
         );
         std::process::exit(2);
     }
