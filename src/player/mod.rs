@@ -117,6 +117,8 @@ pub struct Brain {
     /// How the thinking budget is spent: by work with a seed, by the clock without.
     meter: Meter,
     cancel: Option<Arc<AtomicBool>>,
+    /// Gomoku's search table, in MiB.
+    table_mb: usize,
 }
 
 impl Brain {
@@ -138,6 +140,7 @@ impl Brain {
             seed,
             meter,
             cancel: None,
+            table_mb: threat::TABLE_MB,
         }
     }
 
@@ -152,6 +155,7 @@ impl Brain {
         if self.seed.is_none() {
             self.classic.searcher.set_threads(threads);
             self.gomoku.prover().set_threads(threads);
+            self.gomoku.size_search(self.table_mb, threads);
         }
         self
     }
@@ -161,6 +165,9 @@ impl Brain {
         let threads = self.classic.searcher.threads();
         self.classic.searcher = self.searcher(mb, threads);
         *self.gomoku.prover() = self.searcher(mb, threads);
+        self.table_mb = mb;
+        let gomoku_threads = if self.seed.is_none() { threads } else { 1 };
+        self.gomoku.size_search(mb, gomoku_threads);
         self
     }
 

@@ -27,11 +27,34 @@ use std::time::Duration;
 use super::engines::Engine;
 use super::{Analysis, Verdict};
 use crate::board::Cell;
+use crate::five::{Five, Thought};
 use crate::gomoku::Gomoku;
 use crate::levels::Level;
 use crate::position::{Move, Position};
 use crate::search::{Meter, Searcher, Value, best_of};
-use crate::threats::{Threats, side};
+use crate::threats::{Threats, cell_of, side};
+
+/// The deepest `hard` searches, in plies.
+const MAX_DEPTH: u32 = 40;
+/// The score of the alpha-beta search that reads as even odds moved by about a quarter:
+/// the scale of the logistic curve from scores to estimated win rates.
+const RATE_SCALE: f64 = 600.0;
+
+/// A search's result as a value for the side to move: a victory by fours is a proven
+/// win; a forced line that is not a proof, or any other score, an estimated win rate from
+/// the score (see [`RATE_SCALE`]).
+fn value_of_thought(thought: &Thought) -> Value {
+    if let Some(line) = &thought.proof {
+        return Value::Win(line.len() as u32);
+    }
+    rate_of(thought.score)
+}
+
+/// The estimated win rate, in thousandths from 1 to 999, of a score of the alpha-beta search.
+fn rate_of(score: i32) -> Value {
+    let rate = 1.0 / (1.0 + (-f64::from(score) / RATE_SCALE).exp());
+    Value::WinRate((rate * 1000.0).round().clamp(1.0, 999.0) as u16)
+}
 
 /// Fours a victory is looked for with, at most.
 const FOURS: u32 = 12;
@@ -108,21 +131,55 @@ fn proven_threat(threats: &mut Threats, x: usize, side: usize, positions: u32) -
     longest.map(|plies| plies + 2)
 }
 
-/// Gomoku's engine: its random numbers, and the proof search for the board it takes.
+/// Gomoku's engine: its random numbers, the alpha-beta search of `hard` (made at its first
+/// use, with its table), and the proof search for the board it takes.
 pub(super) struct Threat {
     rng: fastrand::Rng,
     prover: Searcher,
+    five: Option<Five>,
+    meter: Meter,
+    /// The alpha-beta search's table, in MiB, and its threads.
+    table_mb: usize,
+    threads: usize,
+    cancel: Option<Arc<AtomicBool>>,
 }
 
+/// The alpha-beta search's table when none is asked for, in MiB.
+pub(super) const TABLE_MB: usize = 64;
+
 impl Threat {
-    /// The engine whose random choices follow from `seed`, its proofs budgeted by `meter`.
+    /// The engine whose random choices follow from `seed`, its searches budgeted by `meter`.
     pub(super) fn new(seed: Option<u64>, meter: Meter) -> Threat {
         let mut prover = Searcher::new();
         prover.set_meter(meter);
         Threat {
             rng: seed.map_or_else(fastrand::Rng::new, fastrand::Rng::with_seed),
             prover,
+            five: None,
+            meter,
+            table_mb: TABLE_MB,
+            threads: 1,
+            cancel: None,
         }
+    }
+
+    /// The alpha-beta search's table of at most `mb` MiB, searched on `threads` threads.
+    pub(super) fn size_search(&mut self, mb: usize, threads: usize) {
+        self.table_mb = mb;
+        self.threads = threads;
+        self.five = None;
+    }
+
+    /// The alpha-beta search, made at its first use.
+    fn five(&mut self) -> &mut Five {
+        let (mb, meter, threads) = (self.table_mb, self.meter, self.threads);
+        let cancel = self.cancel.clone();
+        self.five.get_or_insert_with(|| {
+            let mut five = Five::new(mb, meter);
+            five.set_threads(threads);
+            five.set_cancel(cancel);
+            five
+        })
     }
 }
 
@@ -212,7 +269,8 @@ struct Reach {
     stop_threats: bool,
 }
 
-/// `hard`: all of it.
+/// All of it: `hard` before its alpha-beta search, whose threat tests keep it.
+#[cfg(test)]
 const HARD: Reach = Reach {
     make_threats: true,
     stop_threats: true,
@@ -222,7 +280,8 @@ const HARD: Reach = Reach {
 const CHOICES: [usize; 4] = [12, 8, 5, 3];
 
 impl Threat {
-    /// `hard`'s move and its value.
+    /// The move and value of all the threats (levels 5 and 6 reach less far).
+    #[cfg(test)]
     fn best(board: &Gomoku, positions: u32) -> Option<(Cell, Value)> {
         Threat::search(board, positions, HARD)
     }
@@ -297,18 +356,32 @@ impl Threat {
         settled(thought.value).then_some((thought.cell, thought.value))
     }
 
-    /// `hard`'s move and its value: a win the threats prove, else what the proof search
-    /// settles, else the threats' choice. `None` once the game is over or when cancelled.
+    /// `hard`'s move and its value: what the proof search settles on the board it takes,
+    /// within half the budget, else the alpha-beta search's choice within the rest (all of
+    /// it elsewhere). `None` once the game is over or when cancelled.
     fn hard(&mut self, board: &Gomoku, think: Option<Duration>) -> Option<(Cell, Value)> {
-        let found = Threat::best(board, budget(think))?;
-        if matches!(found.1, Value::Win(_)) {
-            return Some(found);
+        let mut time = think.unwrap_or(Duration::from_secs(1));
+        if board.as_classic().is_some() && !board.is_over() {
+            if let Some(found) = self.proven(board, proof_share(think)) {
+                return Some(found);
+            }
+            if self.prover.cancelled() {
+                return None;
+            }
+            time -= proof_share(think);
         }
-        let proven = self.proven(board, proof_share(think));
-        if self.prover.cancelled() {
-            return None;
+        let thought = self.five().think(board, time, MAX_DEPTH)?;
+        let mut value = value_of_thought(&thought);
+        // A forced win the search found but not by fours alone is proven where every reply
+        // leaves a victory by fours.
+        if thought.proof.is_none() && thought.mate().is_some_and(|n| n > 0) {
+            let mut threats = Threats::new(board);
+            let me = side(board.to_move());
+            if let Some(n) = proven_threat(&mut threats, thought.best, me, budget(think)) {
+                value = Value::Win(n);
+            }
         }
-        Some(proven.unwrap_or(found))
+        Some((cell_of(board.size(), thought.best), value))
     }
 
     /// The value of playing `cell` in `board`: the proof search's where it settles one, else
@@ -469,7 +542,11 @@ impl Engine for Threat {
     /// The threats' searches are bounded by positions looked at, and short; the proof search
     /// stops at once.
     fn set_cancel(&mut self, flag: Option<Arc<AtomicBool>>) {
-        self.prover.set_cancel(flag);
+        self.prover.set_cancel(flag.clone());
+        if let Some(five) = &mut self.five {
+            five.set_cancel(flag.clone());
+        }
+        self.cancel = flag;
     }
 }
 

@@ -1,0 +1,130 @@
+//! The five-in-a-row search's transposition table: what an earlier search of a position
+//! found (a score, whether it is exact or a bound, how deep, the best move), keyed by the
+//! position's Zobrist hash. Entries are two atomic words, the key stored `XOR`ed with the data,
+//! so threads sharing the table never read a torn entry as valid (a torn one simply misses).
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// How a stored score bounds the true one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    Exact,
+    /// The true score is at least this (the search failed high).
+    Lower,
+    /// At most this (it failed low).
+    Upper,
+}
+
+/// One entry's contents.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    pub score: i32,
+    pub depth: i8,
+    pub bound: Bound,
+    /// The best move found, a point (255: none).
+    pub best: u8,
+}
+
+impl Entry {
+    fn pack(self) -> u64 {
+        let bound = match self.bound {
+            Bound::Exact => 1u64,
+            Bound::Lower => 2,
+            Bound::Upper => 3,
+        };
+        u64::from(self.score as u32)
+            | u64::from(self.depth as u8) << 32
+            | bound << 40
+            | u64::from(self.best) << 48
+    }
+
+    fn unpack(data: u64) -> Option<Entry> {
+        let bound = match data >> 40 & 0xff {
+            1 => Bound::Exact,
+            2 => Bound::Lower,
+            3 => Bound::Upper,
+            _ => return None,
+        };
+        Some(Entry {
+            score: data as u32 as i32,
+            depth: (data >> 32 & 0xff) as u8 as i8,
+            bound,
+            best: (data >> 48 & 0xff) as u8,
+        })
+    }
+}
+
+/// A table of entries, shared by reference between threads.
+pub struct Table {
+    slots: Vec<[AtomicU64; 2]>,
+}
+
+impl Table {
+    /// A table of about `mb` MiB (at least 1,024 entries), a power of two.
+    pub fn with_mb(mb: usize) -> Table {
+        let want = (mb.max(1) << 20) / 16;
+        let len = (want.next_power_of_two() / 2).max(1024);
+        Table {
+            slots: (0..len)
+                .map(|_| [AtomicU64::new(0), AtomicU64::new(0)])
+                .collect(),
+        }
+    }
+
+    fn slot(&self, key: u64) -> &[AtomicU64; 2] {
+        &self.slots[(key as usize) & (self.slots.len() - 1)]
+    }
+
+    /// What is stored for `key`, if anything.
+    pub fn get(&self, key: u64) -> Option<Entry> {
+        let [k, d] = self.slot(key);
+        let (stored, data) = (k.load(Ordering::Relaxed), d.load(Ordering::Relaxed));
+        (stored ^ data == key)
+            .then(|| Entry::unpack(data))
+            .flatten()
+    }
+
+    /// Stores `entry` for `key`, over whatever was there unless that was deeper for the same
+    /// key.
+    pub fn put(&self, key: u64, entry: Entry) {
+        let [k, d] = self.slot(key);
+        if let Some(old) = self.get(key)
+            && old.depth > entry.depth
+            && entry.bound != Bound::Exact
+        {
+            return;
+        }
+        let data = entry.pack();
+        k.store(key ^ data, Ordering::Relaxed);
+        d.store(data, Ordering::Relaxed);
+    }
+
+    /// Forgets every entry.
+    pub fn clear(&self) {
+        for [k, d] in &self.slots {
+            k.store(0, Ordering::Relaxed);
+            d.store(0, Ordering::Relaxed);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_entry_comes_back_as_it_went_in_and_another_key_misses() {
+        let table = Table::with_mb(1);
+        let entry = Entry {
+            score: -29_990,
+            depth: 7,
+            bound: Bound::Lower,
+            best: 112,
+        };
+        table.put(0xdead_beef, entry);
+        assert_eq!(table.get(0xdead_beef), Some(entry));
+        assert_eq!(table.get(0xdead_beef ^ 1 << 40), None);
+        table.clear();
+        assert_eq!(table.get(0xdead_beef), None);
+    }
+}
