@@ -262,8 +262,8 @@ impl Brain {
 /// read as a rate too: 1, ½ or 0) rather than by a heuristic score.
 pub fn rates(variant: Variant) -> bool {
     match variant {
-        Variant::Classic(_) | Variant::Gomoku { .. } => false,
-        Variant::Ultimate => true,
+        Variant::Classic(_) => false,
+        Variant::Ultimate | Variant::Gomoku { .. } => true,
     }
 }
 

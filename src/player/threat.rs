@@ -31,7 +31,7 @@ use crate::five::{Five, Thought};
 use crate::gomoku::Gomoku;
 use crate::levels::Level;
 use crate::position::{Move, Position};
-use crate::search::{Meter, Searcher, Value, best_of};
+use crate::search::{Meter, Searcher, Value};
 use crate::threats::{Threats, cell_of, side};
 
 /// The deepest `hard` searches, in plies.
@@ -39,16 +39,6 @@ const MAX_DEPTH: u32 = 40;
 /// The score of the alpha-beta search that reads as even odds moved by about a quarter:
 /// the scale of the logistic curve from scores to estimated win rates.
 const RATE_SCALE: f64 = 600.0;
-
-/// A search's result as a value for the side to move: a victory by fours is a proven
-/// win; a forced line that is not a proof, or any other score, an estimated win rate from
-/// the score (see [`RATE_SCALE`]).
-fn value_of_thought(thought: &Thought) -> Value {
-    if let Some(line) = &thought.proof {
-        return Value::Win(line.len() as u32);
-    }
-    rate_of(thought.score)
-}
 
 /// The estimated win rate, in thousandths from 1 to 999, of a score of the alpha-beta search.
 fn rate_of(score: i32) -> Value {
@@ -168,6 +158,13 @@ impl Threat {
         self.table_mb = mb;
         self.threads = threads;
         self.five = None;
+    }
+
+    /// Whether the search was told to stop.
+    fn cancelled(&self) -> bool {
+        self.cancel
+            .as_ref()
+            .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
     }
 
     /// The alpha-beta search, made at its first use.
@@ -371,21 +368,12 @@ impl Threat {
             time -= proof_share(think);
         }
         let thought = self.five().think(board, time, MAX_DEPTH)?;
-        let mut value = value_of_thought(&thought);
-        // A forced win the search found but not by fours alone is proven where every reply
-        // leaves a victory by fours.
-        if thought.proof.is_none() && thought.mate().is_some_and(|n| n > 0) {
-            let mut threats = Threats::new(board);
-            let me = side(board.to_move());
-            if let Some(n) = proven_threat(&mut threats, thought.best, me, budget(think)) {
-                value = Value::Win(n);
-            }
-        }
+        let value = self.proved(board, &thought, think);
         Some((cell_of(board.size(), thought.best), value))
     }
 
-    /// The value of playing `cell` in `board`: the proof search's where it settles one, else
-    /// the threats'.
+    /// The value of playing `cell` in `board`: the proof search's where it settles one; a win
+    /// where it makes five; else the reply's value to the other side, read the other way.
     fn value_after(&mut self, board: &Gomoku, cell: Cell, think: Option<Duration>) -> Value {
         if let Some(classic) = board.as_classic() {
             let value = self
@@ -395,29 +383,50 @@ impl Threat {
                 return value;
             }
         }
-        let mut threats = Threats::new(board);
-        value_of(
-            &mut threats,
-            cell.index(),
-            side(board.to_move()),
-            budget(think),
-        )
+        let mut after = *board;
+        if after.play(cell).is_err() {
+            unreachable!("a legal move is played")
+        }
+        if after.is_over() {
+            return Value::Win(1);
+        }
+        if after.is_full() {
+            return Value::Draw;
+        }
+        let time = think.unwrap_or(Duration::from_secs(1));
+        let Some(reply) = self.five().think(&after, time, MAX_DEPTH) else {
+            return Value::WinRate(500);
+        };
+        match self.proved(&after, &reply, think) {
+            Value::Win(n) => Value::Loss(n + 1),
+            Value::Loss(n) => Value::Win(n + 1),
+            Value::WinRate(r) => Value::WinRate(1000 - r),
+            other => other,
+        }
     }
 
-    /// Each move's value as the threats give it, settled by the proof search where it takes
-    /// the board: an equal share of half of `think` each.
-    fn settle(&mut self, board: &Gomoku, moves: &mut [(Move, Value)], think: Option<Duration>) {
-        let Some(classic) = board.as_classic() else {
-            return;
-        };
-        let share = proof_share(think) / moves.len().max(1) as u32;
-        for (mv, value) in moves {
-            let Move::Cell(cell) = *mv else { continue };
-            let proven = self.prover.move_value(&classic, cell, Some(share));
-            if settled(proven) && !matches!(value, Value::Win(_) | Value::Loss(_)) {
-                *value = proven;
-            }
+    /// A search's result as a value for the side to move in `board`: a victory by fours it
+    /// found, or a forced win it found that every reply leaves a victory by fours, is a proven
+    /// win; a loss at once (two fives to block) is proven; any other score an estimated win
+    /// rate (see [`rate_of`]).
+    fn proved(&mut self, board: &Gomoku, thought: &Thought, think: Option<Duration>) -> Value {
+        if let Some(line) = &thought.proof {
+            return Value::Win(line.len() as u32);
         }
+        let mut threats = Threats::new(board);
+        let me = side(board.to_move());
+        match thought.mate() {
+            Some(n) if n > 0 => {
+                if let Some(n) = proven_threat(&mut threats, thought.best, me, budget(think)) {
+                    return Value::Win(n);
+                }
+            }
+            Some(-2) if threats.fives(me).is_empty() && threats.fives(1 - me).len() > 1 => {
+                return Value::Loss(2);
+            }
+            _ => {}
+        }
+        rate_of(thought.score)
     }
 
     /// A level below the top. Levels 1 to 4 take a five they see, block one from level 2 and
@@ -509,31 +518,23 @@ impl Engine for Threat {
         Analysis::of_moves(position, self.hint(position, think))
     }
 
-    /// The points near the stones, each valued; the rest of the board is not worth a look.
+    /// The points near the stones, each valued by [`Threat::value_after`] within an equal
+    /// share of the budget; the rest of the board is not worth a look.
     fn hint(&mut self, position: &Position, think: Option<Duration>) -> Vec<(Move, Value)> {
         let board = board(position);
         if board.is_over() {
             return Vec::new();
         }
-        let me = side(board.to_move());
-        let positions = budget(think) / 8;
-        let mut threats = Threats::new(board);
-        let mut moves: Vec<(Move, Value)> = threats
-            .candidates()
-            .into_iter()
-            .map(|p| {
-                let value = value_of(&mut threats, p, me, positions);
-                (Move::Cell(threats.cell(p)), value)
-            })
-            .collect();
-        self.settle(board, &mut moves, think);
-        // A victory by fours found from the position (or a value the proof search settles)
-        // is worth as much as its first move.
-        if let Some((c, v)) = self.hard(board, think)
-            && best_of(&moves).first().is_none_or(|&(_, b)| v > b)
-        {
-            moves.retain(|&(m, _)| m != Move::Cell(c));
-            moves.push((Move::Cell(c), v));
+        let points = Threats::new(board).candidates();
+        let time = think.unwrap_or(Duration::from_secs(1));
+        let share = Some(time / points.len().max(1) as u32);
+        let mut moves: Vec<(Move, Value)> = Vec::with_capacity(points.len());
+        for p in points {
+            let cell = cell_of(board.size(), p);
+            moves.push((Move::Cell(cell), self.value_after(board, cell, share)));
+            if self.cancelled() {
+                return Vec::new();
+            }
         }
         moves.sort_by_key(|&(m, _)| position.reading_key(m));
         moves
