@@ -368,7 +368,7 @@ impl Threat {
             time -= proof_share(think);
         }
         let thought = self.five().think(board, time, MAX_DEPTH)?;
-        let value = self.proved(board, &thought, think);
+        let value = Threat::proved(board, &thought, think);
         Some((cell_of(board.size(), thought.best), value))
     }
 
@@ -397,7 +397,7 @@ impl Threat {
         let Some(reply) = self.five().think(&after, time, MAX_DEPTH) else {
             return Value::WinRate(500);
         };
-        match self.proved(&after, &reply, think) {
+        match Threat::proved(&after, &reply, think) {
             Value::Win(n) => Value::Loss(n + 1),
             Value::Loss(n) => Value::Win(n + 1),
             Value::WinRate(r) => Value::WinRate(1000 - r),
@@ -409,7 +409,7 @@ impl Threat {
     /// found, or a forced win it found that every reply leaves a victory by fours, is a proven
     /// win; a loss at once (two fives to block) is proven; any other score an estimated win
     /// rate (see [`rate_of`]).
-    fn proved(&mut self, board: &Gomoku, thought: &Thought, think: Option<Duration>) -> Value {
+    fn proved(board: &Gomoku, thought: &Thought, think: Option<Duration>) -> Value {
         if let Some(line) = &thought.proof {
             return Value::Win(line.len() as u32);
         }
