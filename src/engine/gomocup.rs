@@ -15,11 +15,18 @@
 use std::io::{BufRead, Write};
 use std::time::Duration;
 
-use super::{EngineError, Options, best_move, brain, next_line, refuse};
+use super::{EngineError, Options, brain, next_line, refuse};
 use crate::board::MIN_SIZE;
 use crate::gomoku;
 use crate::player::Brain;
 use crate::position::{Move, Position, Variant};
+
+/// Time kept back from each move for the answer to travel.
+const MARGIN: Duration = Duration::from_millis(30);
+/// Our moves a game is expected to still last at its start (a Gomoku game rarely goes past
+/// 40 a side), one fewer for every two we play, and never fewer than [`FEWEST_AHEAD`].
+const MOVES_AHEAD: u32 = 40;
+const FEWEST_AHEAD: u32 = 12;
 
 /// The rules the engine plays, besides the size `START` gives.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -205,8 +212,10 @@ impl Session {
     /// Our move on the board as it stands, played and written as `x,y`.
     fn answer(&mut self, line: &str) -> Result<Reply, EngineError> {
         let board = self.board(line)?;
-        let budget = self.budget(&board);
-        let Some(mv) = best_move(&mut self.brain, &board, budget) else {
+        let (budget, most) = self.budget(&board);
+        self.brain.set_think(budget);
+        self.brain.set_think_most(Some(most));
+        let Some(mv) = self.brain.choose(crate::player::Player::HARD, &board) else {
             return Err(refuse(line, "the game is over: there is no move to make"));
         };
         self.moves.push(mv);
@@ -215,16 +224,25 @@ impl Session {
         Ok(Reply::Line(format!("{x},{}", n - 1 - row)))
     }
 
-    /// The time for this move: the turn's allowance (or `--think`) less a margin for the
-    /// answer to travel, and never more than a share of what is left of the match.
-    fn budget(&self, board: &Position) -> Duration {
+    /// The time for this move and the most a critical one may take: the turn's allowance (or
+    /// `--think`) less a margin for the answer to travel. Where the match's time left is
+    /// known, a move's share of it, counting [`MOVES_AHEAD`] of our moves still to come (at
+    /// least [`FEWEST_AHEAD`]), and up to three shares for a move whose best choice is still
+    /// changing, never more than the turn allows or a third of what is left.
+    fn budget(&self, board: &Position) -> (Duration, Duration) {
         let turn = self.turn.unwrap_or(self.options.think);
-        let mut budget = turn.saturating_sub(turn / 10 + Duration::from_millis(30));
-        if let Some(left) = self.left {
-            let moves_left = board.legal_moves().len().div_ceil(2).max(1) as u32;
-            budget = budget.min(left / (moves_left + 1));
-        }
-        budget
+        let most = turn.saturating_sub(turn / 10 + MARGIN);
+        let Some(left) = self.left else {
+            return (most, most);
+        };
+        let left = left.saturating_sub(left / 20 + MARGIN);
+        let ours = u32::try_from(self.moves.len() / 2).unwrap_or(u32::MAX);
+        let ahead = MOVES_AHEAD
+            .saturating_sub(ours / 2)
+            .max(FEWEST_AHEAD)
+            .min(board.legal_moves().len().div_ceil(2).max(1) as u32);
+        let share = left / (ahead + 1);
+        (share.min(most), (share * 3).min(left / 3).min(most))
     }
 
     /// Reads stones until `DONE` and makes them the position: ours and the opponent's, with

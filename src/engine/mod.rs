@@ -83,6 +83,7 @@ fn next_line(input: &mut dyn BufRead) -> Result<Option<String>, EngineError> {
 /// The AI's move in `position` within `budget`, or `None` once the game is over.
 fn best_move(brain: &mut Brain, position: &Position, budget: Duration) -> Option<Move> {
     brain.set_think(budget);
+    brain.set_think_most(None);
     brain.choose(Player::HARD, position)
 }
 

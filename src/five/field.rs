@@ -480,6 +480,49 @@ mod tests {
         assert_eq!(fives, ["b8"]);
     }
 
+    /// What a field holds that must not depend on how it got there.
+    fn state(f: &Field) -> impl PartialEq + std::fmt::Debug {
+        (
+            f.count.clone(),
+            f.dead.clone(),
+            f.level.clone(),
+            (f.one_short.clone(), f.two_short.clone()),
+            (f.fives(0), f.fives(1), f.fours(0), f.fours(1)),
+            (f.candidates, f.total, f.hash(), f.to_move, f.placed),
+        )
+    }
+
+    #[test]
+    fn a_field_kept_through_random_games_equals_one_made_afresh_on_every_board() {
+        let mut rng = fastrand::Rng::with_seed(7);
+        for (size, k, exact) in [(15, 5, false), (15, 5, true), (9, 4, false), (8, 3, true)] {
+            for _ in 0..20 {
+                let mut board = Gomoku::with_rules(size, k, exact).unwrap();
+                let mut field = Field::new(&board);
+                let mut boards = vec![board];
+                while !board.is_over() && !board.is_full() {
+                    let empty: Vec<_> = board
+                        .cells()
+                        .filter(|&c| board.mark_at(c).is_none())
+                        .collect();
+                    let c = empty[rng.usize(..empty.len())];
+                    board.play(c).unwrap();
+                    field.play(c.index());
+                    let fresh = Field::new(&board);
+                    assert_eq!(state(&field), state(&fresh), "\n{board}");
+                    boards.push(board);
+                }
+                // Taken back to a random point, it is that position's field again.
+                let back = rng.usize(..boards.len());
+                for _ in back + 1..boards.len() {
+                    field.undo();
+                }
+                let fresh = Field::new(&boards[back]);
+                assert_eq!(state(&field), state(&fresh));
+            }
+        }
+    }
+
     fn cell(f: &Field, p: usize) -> String {
         crate::threats::cell_of(f.side() as u8, p).to_string()
     }

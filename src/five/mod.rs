@@ -98,17 +98,27 @@ impl Five {
             .is_some_and(|c| c.load(Ordering::Relaxed))
     }
 
-    /// The stop of a search of `budget` beginning now, with `nodes` searched so far.
-    fn stop(&self, budget: Duration, nodes: u64) -> Stop {
+    /// The stop of a search of `budget` beginning now, with `nodes` searched so far, that a
+    /// move whose best choice keeps changing may take up to `most`.
+    fn stop(&self, budget: Duration, most: Duration, nodes: u64) -> Stop {
         let mut stop = Stop {
             cancel: self.cancel.clone(),
             ..Stop::default()
         };
+        let most = most.max(budget);
+        let now = Instant::now();
+        let work = |time: Duration| {
+            let ms = u64::try_from(time.as_millis()).unwrap_or(u64::MAX);
+            nodes.saturating_add(ms.saturating_mul(NODES_PER_MS).max(1))
+        };
         match self.meter {
-            Meter::Clock => stop.deadline = Instant::now().checked_add(budget),
+            Meter::Clock => {
+                stop.deadline = now.checked_add(most);
+                stop.soft_deadline = (most > budget).then(|| now.checked_add(budget)).flatten();
+            }
             Meter::Work => {
-                let ms = u64::try_from(budget.as_millis()).unwrap_or(u64::MAX);
-                stop.nodes = Some(nodes.saturating_add(ms.saturating_mul(NODES_PER_MS).max(1)));
+                stop.nodes = Some(work(most));
+                stop.soft_nodes = (most > budget).then(|| work(budget));
             }
         }
         stop
@@ -117,12 +127,25 @@ impl Five {
     /// The best move in `board` within `budget`, searched at most `depth` plies deep; `None`
     /// once the game is over or when cancelled before a move was found.
     pub fn think(&mut self, board: &Gomoku, budget: Duration, depth: u32) -> Option<Thought> {
+        self.think_within(board, budget, budget, depth)
+    }
+
+    /// [`Five::think`] where a move whose best choice is still changing after `budget` may go
+    /// on up to `most`: no new depth begins after `budget` once a depth has confirmed the
+    /// move before it.
+    pub fn think_within(
+        &mut self,
+        board: &Gomoku,
+        budget: Duration,
+        most: Duration,
+        depth: u32,
+    ) -> Option<Thought> {
         if board.is_over() || board.is_full() {
             return None;
         }
         let mut field = Field::new(board);
         self.main.nodes = 0;
-        self.main.stop = self.stop(budget, 0);
+        self.main.stop = self.stop(budget, most, 0);
         self.main.begin();
         let (me, them) = (field.to_move(), 1 - field.to_move());
         if let Some(five) = field.fives(me).first() {
@@ -135,7 +158,7 @@ impl Five {
             }
         }
         let found = if self.threads > 1 && self.meter == Meter::Clock {
-            self.parallel(&field, budget, depth)
+            self.parallel(&field, depth)
         } else {
             deepen(&mut self.main, &mut field, depth)
         };
@@ -155,14 +178,14 @@ impl Five {
     }
 
     /// [`deepen`] on every thread at once over the shared table; the first thread's result.
-    fn parallel(&mut self, field: &Field, budget: Duration, depth: u32) -> Option<Thought> {
+    fn parallel(&mut self, field: &Field, depth: u32) -> Option<Thought> {
         let done = Arc::new(AtomicBool::new(false));
         let helpers: Vec<_> = (1..self.threads)
             .map(|i| {
                 let mut search = Search::new(Arc::clone(&self.table));
                 search.stop = Stop {
                     cancel: Some(Arc::clone(&done)),
-                    ..self.stop(budget, 0)
+                    ..self.main.stop.clone()
                 };
                 let mut field = field.clone();
                 std::thread::spawn(move || {
@@ -214,6 +237,7 @@ fn deepen_from(search: &mut Search, field: &mut Field, depth: u32, from: u32) ->
         .map(|p| (0, p))
         .collect();
     let mut best: Option<Thought> = None;
+    let mut previous = None;
     for d in from..=depth.min(MAX_PLY as u32) {
         let (score, chosen) = root(search, field, d as i32, &mut moves);
         if let Some(p) = chosen {
@@ -229,6 +253,12 @@ fn deepen_from(search: &mut Search, field: &mut Field, depth: u32, from: u32) ->
         if search.stopped() || moves.len() == 1 || score.abs() >= MATE {
             break;
         }
+        // Past the soft limit, a move the last two depths agree on is kept.
+        let settled = chosen.is_some() && chosen == previous;
+        if settled && search.stop.soft_reached(search.nodes) {
+            break;
+        }
+        previous = chosen;
     }
     best
 }

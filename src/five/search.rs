@@ -39,6 +39,18 @@ pub struct Stop {
     pub nodes: Option<u64>,
     /// When this flag is raised.
     pub cancel: Option<Arc<AtomicBool>>,
+    /// After this time, or this many nodes, no new depth is begun while the best move stays
+    /// the same; where it changes, the search goes on to the deadline.
+    pub soft_deadline: Option<Instant>,
+    pub soft_nodes: Option<u64>,
+}
+
+impl Stop {
+    /// Whether the soft limit is past, with `nodes` searched.
+    pub fn soft_reached(&self, nodes: u64) -> bool {
+        self.soft_nodes.is_some_and(|n| nodes >= n)
+            || self.soft_deadline.is_some_and(|d| Instant::now() >= d)
+    }
 }
 
 /// One thread's search: its killers, history and counts; the table may be shared.
@@ -114,6 +126,7 @@ impl Search {
             deadline,
             nodes,
             cancel,
+            ..
         } = &self.stop;
         self.stopped = cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed))
             || nodes.is_some_and(|n| self.nodes >= n)

@@ -194,6 +194,12 @@ impl Brain {
         self.think = Some(budget);
     }
 
+    /// Lets a Gomoku move of `hard` whose best choice is still changing once its budget is
+    /// spent think on up to `most` in all (`None`: the budget is all it gets).
+    pub fn set_think_most(&mut self, most: Option<Duration>) {
+        self.gomoku.set_most(most);
+    }
+
     /// Stops any search of this brain at once when `flag` is raised (see
     /// [`Searcher::set_cancel`]); a cancelled [`Brain::choose`] returns `None`.
     pub fn set_cancel(&mut self, flag: Option<Arc<AtomicBool>>) {

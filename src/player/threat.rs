@@ -132,6 +132,9 @@ pub(super) struct Threat {
     table_mb: usize,
     threads: usize,
     cancel: Option<Arc<AtomicBool>>,
+    /// How long a move whose best choice is still changing may think, where more than the
+    /// budget.
+    most: Option<Duration>,
 }
 
 /// The alpha-beta search's table when none is asked for, in MiB.
@@ -150,6 +153,7 @@ impl Threat {
             table_mb: TABLE_MB,
             threads: 1,
             cancel: None,
+            most: None,
         }
     }
 
@@ -158,6 +162,12 @@ impl Threat {
         self.table_mb = mb;
         self.threads = threads;
         self.five = None;
+    }
+
+    /// Lets `hard` think up to `most` on a move whose best choice is still changing after its
+    /// budget (`None`: the budget is all).
+    pub(super) fn set_most(&mut self, most: Option<Duration>) {
+        self.most = most;
     }
 
     /// Whether the search was told to stop.
@@ -367,7 +377,8 @@ impl Threat {
             }
             time -= proof_share(think);
         }
-        let thought = self.five().think(board, time, MAX_DEPTH)?;
+        let most = self.most.map_or(time, |most| most.max(time));
+        let thought = self.five().think_within(board, time, most, MAX_DEPTH)?;
         let value = Threat::proved(board, &thought, think);
         Some((cell_of(board.size(), thought.best), value))
     }
