@@ -8,15 +8,20 @@
 //! (throughput in positions looked at, the search's rate); `hard/midgame` is `hard`'s whole
 //! move there at `--think 100`, seeded, so a budget of positions, not of time;
 //! `puzzles/win_in_N` finds the shortest victory by fours of a puzzle of
-//! `tests/data/vcf_puzzles.txt` won in N plies (3 to 15).
+//! `tests/data/vcf_puzzles.txt` won in N plies (3 to 15). `five/play_undo`,
+//! `five/midgame_depth_6` and `five_puzzles/win_in_N` are the alpha-beta search's: see
+//! [`five`] below.
 
 use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use tictactoe::five::Five;
+use tictactoe::five::field::Field;
 use tictactoe::gomoku::Gomoku;
 use tictactoe::player::{Brain, Player};
 use tictactoe::position::Position;
+use tictactoe::search::Meter;
 use tictactoe::threats::Threats;
 
 /// The position after `moves`.
@@ -106,6 +111,8 @@ fn gomoku(c: &mut Criterion) {
     }
     group.finish();
 
+    five(c, &midgame, &puzzles());
+
     let mut group = c.benchmark_group("hard");
     group.sample_size(20);
     group.bench_function("midgame", |b| {
@@ -114,6 +121,51 @@ fn gomoku(c: &mut Criterion) {
             brain.choose(Player::HARD, &Position::Gomoku(midgame))
         });
     });
+    group.finish();
+}
+
+/// The alpha-beta search (`tictactoe::five`): a field kept as a stone goes down and comes
+/// back on the middle game's i8; a search of that position to 6 plies, in nodes; the root's
+/// search for a victory by fours on the puzzles won in 5 to 15 plies.
+fn five(c: &mut Criterion, midgame: &Gomoku, puzzles: &[(u32, Gomoku)]) {
+    let mut group = c.benchmark_group("five");
+    let mut field = Field::new(midgame);
+    let centre = 7 * 15 + 7 + 1;
+    group.throughput(Throughput::Elements(1));
+    group.bench_function("play_undo", |b| {
+        b.iter(|| {
+            field.play(black_box(centre));
+            field.undo();
+        });
+    });
+    let nodes = {
+        let mut five = Five::new(16, Meter::Work);
+        five.think(midgame, Duration::from_mins(1), 6)
+            .expect("a move")
+            .nodes
+    };
+    group.throughput(Throughput::Elements(nodes));
+    group.sample_size(20);
+    group.bench_function("midgame_depth_6", |b| {
+        b.iter(|| {
+            let mut five = Five::new(16, Meter::Work);
+            five.think(midgame, Duration::from_mins(1), 6)
+        });
+    });
+    group.finish();
+    let mut group = c.benchmark_group("five_puzzles");
+    for (n, board) in puzzles.iter().step_by(PUZZLES_EACH).skip(1).take(6) {
+        let plies = 2 * n + 1;
+        group.bench_function(format!("win_in_{plies}"), |b| {
+            b.iter(|| {
+                let mut five = Five::new(1, Meter::Work);
+                let thought = five
+                    .think(board, Duration::from_secs(1), 1)
+                    .expect("a move");
+                assert!(thought.proof.is_some(), "a victory by fours");
+            });
+        });
+    }
     group.finish();
 }
 

@@ -325,3 +325,22 @@ fn a_threat_hard_calls_a_proven_win_leaves_a_victory_by_fours_after_every_reply(
     }
     assert!(proven >= 5, "{proven} threats proven won");
 }
+
+#[test]
+fn hards_win_in_n_on_a_victory_by_fours_is_the_shortest_the_rules_find() {
+    let mut checked = 0;
+    for board in positions(12, 200) {
+        let Some(n) = shortest(&board, FOURS) else {
+            continue;
+        };
+        let mut brain = Brain::new(Some(1)).with_think(Duration::from_secs(1));
+        let head = brain.analyze(&Position::Gomoku(board), true).head;
+        let Some((value, Move::Cell(first))) = head else {
+            panic!("no move where {n} fours win:\n{board}");
+        };
+        assert_eq!(value, Value::Win(2 * n + 1), "{first}:\n{board}");
+        assert!(four_wins(&board, first, n), "{first}:\n{board}");
+        checked += 1;
+    }
+    assert!(checked >= 10, "{checked} victories by fours");
+}

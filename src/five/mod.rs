@@ -8,8 +8,8 @@
 //! - [`search`]: iterative-deepening principal variation search over a shared
 //!   [`table::Table`], with several threads searching at once (lazy SMP) where asked.
 //!
-//! [`Five::think`] is the whole move: a victory by fours if the side to move has one (a
-//! proven win), else the deepest completed search's choice within the budget.
+//! [`Five::think`] is the whole move: the shortest victory by fours if the side to move has
+//! one (a proven win), else the deepest completed search's choice within the budget.
 
 pub mod field;
 pub mod lines;
@@ -152,9 +152,17 @@ impl Five {
             return Some(proven(vec![five], 0));
         }
         if field.fives(them).is_empty() {
+            // The fewest fours first: the victory found is the shortest.
             let nodes = (Meter::work(budget) / 40).max(ROOT_VCF_MIN);
-            if let Some(line) = self.main.vcf(&mut field, ROOT_FOURS, nodes) {
-                return Some(proven(line, self.main.nodes));
+            let start = self.main.nodes;
+            for fours in 1..=ROOT_FOURS {
+                let left = nodes.saturating_sub(self.main.nodes - start);
+                if left == 0 {
+                    break;
+                }
+                if let Some(line) = self.main.vcf(&mut field, fours, left) {
+                    return Some(proven(line, self.main.nodes));
+                }
             }
         }
         let found = if self.threads > 1 && self.meter == Meter::Clock {
