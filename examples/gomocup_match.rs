@@ -47,6 +47,9 @@ struct Args {
     /// The board's side, 8 to 15 (`START n`), five in a row.
     #[arg(long, default_value_t = gomoku::SIZE, value_parser = clap::value_parser!(u8).range(8..=15))]
     size: u8,
+    /// Print each game's moves and result (as a record for `tictactoe review`).
+    #[arg(long)]
+    records: bool,
 }
 
 /// A brain's process, spoken to one line at a time.
@@ -107,11 +110,13 @@ impl Brain {
         ));
     }
 
-    /// The brain's move in `board`, where its stones are `mine`'s.
-    fn choose(&mut self, board: &Gomoku, mine: Mark) -> Option<Cell> {
+    /// The brain's move in `board`, reached by `moves`, where its stones are `mine`'s. The
+    /// stones go in the order they were played, as piskvork sends them: brains that replay
+    /// `BOARD` as a game misread a position given in any other order.
+    fn choose(&mut self, board: &Gomoku, moves: &[Cell], mine: Mark) -> Option<Cell> {
         let n = board.size();
         let mut text = String::from("BOARD\n");
-        for cell in board.cells() {
+        for &cell in moves {
             if let Some(mark) = board.mark_at(cell) {
                 let (x, y) = (cell.col(), n - 1 - cell.row());
                 let field = if mark == mine { 1 } else { 2 };
@@ -136,20 +141,29 @@ impl Drop for Brain {
 
 /// Two different stones within two points of the centre of a board of side `size`, from
 /// `rng`.
-fn opening(rng: &mut fastrand::Rng, size: u8, exact: bool) -> Gomoku {
+fn opening(rng: &mut fastrand::Rng, size: u8, exact: bool) -> (Gomoku, Vec<Cell>) {
     let mut board = Gomoku::with_rules(size, gomoku::FIVE, exact).expect("a side of 8 to 15");
     let near = size / 2 - 2..size / 2 + 3;
+    let mut moves = Vec::new();
     while board.stones() < 2 {
         let cell = board
             .cell_at(rng.u8(near.clone()), rng.u8(near.clone()))
             .expect("on the board");
-        let _ = board.play(cell);
+        if board.play(cell).is_ok() {
+            moves.push(cell);
+        }
     }
-    board
+    (board, moves)
 }
 
 /// Plays one game from `board`; the first brain plays X when `first_is_x`. Its score.
-fn game(brains: &mut [Brain; 2], mut board: Gomoku, first_is_x: bool, args: &Args) -> f64 {
+fn game(
+    brains: &mut [Brain; 2],
+    start: &(Gomoku, Vec<Cell>),
+    first_is_x: bool,
+    args: &Args,
+) -> f64 {
+    let (mut board, mut moves) = start.clone();
     for brain in brains.iter_mut() {
         brain.new_game(args);
     }
@@ -158,12 +172,22 @@ fn game(brains: &mut [Brain; 2], mut board: Gomoku, first_is_x: bool, args: &Arg
         let mark = board.to_move();
         let brain = &mut brains[index(mark)];
         let legal = brain
-            .choose(&board, mark)
+            .choose(&board, &moves, mark)
             .filter(|&c| board.play(c).is_ok());
+        moves.extend(legal);
         if legal.is_none() {
             eprintln!("brain {} made no legal move in\n{board}", index(mark) + 1);
             return if index(mark) == 0 { 0.0 } else { 1.0 };
         }
+    }
+    if args.records {
+        let names: Vec<String> = moves.iter().map(ToString::to_string).collect();
+        let first = if first_is_x { "X" } else { "O" };
+        println!(
+            "the first brain played {first}; {:?} won: {}",
+            board.winner(),
+            names.join(" ")
+        );
     }
     match board.winner() {
         Some(mark) if index(mark) == 0 => 1.0,
@@ -180,7 +204,7 @@ fn main() {
     for _ in 0..args.games.div_ceil(2) {
         let start = opening(&mut rng, args.size, args.exact);
         for first_is_x in [true, false] {
-            score += game(&mut brains, start, first_is_x, &args);
+            score += game(&mut brains, &start, first_is_x, &args);
             played += 1;
         }
         let n = f64::from(played);

@@ -174,7 +174,7 @@ impl Five {
             return None;
         }
         found.or_else(|| {
-            let moves = self.main.moves(&field, None, 0);
+            let (moves, _) = self.main.moves(&field, None, 0);
             Some(Thought {
                 best: moves[0],
                 score: 0,
@@ -241,6 +241,7 @@ fn deepen(search: &mut Search, field: &mut Field, depth: u32) -> Option<Thought>
 fn deepen_from(search: &mut Search, field: &mut Field, depth: u32, from: u32) -> Option<Thought> {
     let mut moves: Vec<(i32, usize)> = search
         .moves(field, None, 0)
+        .0
         .into_iter()
         .map(|p| (0, p))
         .collect();

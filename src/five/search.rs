@@ -27,8 +27,10 @@ pub const MAX_PLY: usize = 64;
 /// Fours a leaf's search for a victory tries, and the positions it may look at.
 const LEAF_FOURS: u8 = 8;
 const LEAF_VCF_NODES: u64 = 60;
+/// What each of the other side's threats to win costs the side to move at a leaf.
+const THREAT_COST: i32 = 120;
 /// Moves looked at in a quiet node, best-ordered first.
-const WIDTH: usize = 18;
+const WIDTH: usize = 12;
 
 /// When a search must stop.
 #[derive(Clone, Debug, Default)]
@@ -196,11 +198,14 @@ impl Search {
         if depth <= 0 && forced.is_none() {
             return self.leaf(field, ply);
         }
-        let moves = match forced {
-            Some(block) => vec![block],
+        let (moves, threatened) = match forced {
+            Some(block) => (vec![block], true),
             None => self.moves(field, stored.map(|e| e.best), ply),
         };
-        let depth = if forced.is_some() { depth } else { depth - 1 };
+        // A forced reply, or a defence against a threat to win, costs no depth while the
+        // line is not too long.
+        let free = forced.is_some() || threatened && ply < 2 * MAX_PLY / 3;
+        let depth = if free { depth } else { depth - 1 };
         self.children(field, &moves, depth, alpha, beta, ply, key)
     }
 
@@ -225,7 +230,11 @@ impl Search {
                 -self.negamax(field, depth, -beta, -alpha, ply + 1)
             } else {
                 // Late quiet moves are searched a ply shallower first.
-                let reduce = i32::from(i >= 4 && depth >= 3);
+                let reduce = if depth < 3 {
+                    0
+                } else {
+                    i32::from(i >= 3) + i32::from(i >= 8)
+                };
                 let mut s = -self.negamax(field, depth - reduce, -alpha - 1, -alpha, ply + 1);
                 if s > alpha && reduce > 0 {
                     s = -self.negamax(field, depth, -alpha - 1, -alpha, ply + 1);
@@ -287,13 +296,22 @@ impl Search {
         {
             return WIN - (ply + line.len()) as i32;
         }
-        field.estimate()
+        // The other side's threats to win (points where it makes an open four, two fours or a
+        // four and an open three) must be answered now; each costs the side to move.
+        let them = 1 - field.to_move();
+        let threats = field
+            .fours(them)
+            .iter()
+            .filter(|&q| field.worth(q, them) >= worth::WINNING / 2)
+            .count();
+        field.estimate() - THREAT_COST * threats.min(4) as i32
     }
 
     /// The moves worth a look, best first: where the other side threatens to win (it can make
     /// an open four, two fours or a four and an open three), the points that break its threats
-    /// and the side's own fours; else the best-scored points near the stones.
-    pub fn moves(&self, field: &Field, stored: Option<u8>, ply: usize) -> Vec<usize> {
+    /// and the side's own fours; else the best-scored points near the stones. And whether the
+    /// side is so threatened.
+    pub fn moves(&self, field: &Field, stored: Option<u8>, ply: usize) -> (Vec<usize>, bool) {
         let (me, them) = (field.to_move(), 1 - field.to_move());
         let mut threatened = super::field::Bits::default();
         for q in field.fours(them).iter() {
@@ -334,9 +352,10 @@ impl Search {
                     .find(|&p| field.is_empty(p))
                     .expect("a board not full")
             };
-            return vec![p];
+            return (vec![p], false);
         }
         ranked.truncate(width);
-        ranked.into_iter().map(|(_, p)| p).collect()
+        let moves = ranked.into_iter().map(|(_, p)| p).collect();
+        (moves, !threatened.is_empty())
     }
 }
