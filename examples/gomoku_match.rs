@@ -37,6 +37,9 @@ struct Args {
     /// Seed of the openings and of both players.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Exactly five in a row wins (Gomoku's standard rule); five or more otherwise.
+    #[arg(long)]
+    exact: bool,
 }
 
 /// One side of a game.
@@ -74,8 +77,13 @@ fn side(args: &Args, who: &str, seed: u64) -> Side {
 }
 
 /// Two different stones near the centre, from `rng`.
-fn opening(rng: &mut fastrand::Rng) -> Position {
-    let mut position = Variant::GOMOKU.start();
+fn opening(rng: &mut fastrand::Rng, exact: bool) -> Position {
+    let variant = if exact {
+        Variant::GOMOKU_EXACT
+    } else {
+        Variant::GOMOKU
+    };
+    let mut position = variant.start();
     while position.gomoku().is_some_and(|b| b.stones() < 2) {
         let board = position.gomoku().unwrap();
         let cell = board.cell_at(rng.u8(5..10), rng.u8(5..10)).unwrap();
@@ -110,7 +118,7 @@ fn main() {
     let mut rng = fastrand::Rng::with_seed(args.seed);
     let (mut points, mut games) = (0.0, 0u32);
     for pair in 0..args.games.div_ceil(2) {
-        let start = opening(&mut rng);
+        let start = opening(&mut rng, args.exact);
         for hard_first in [true, false] {
             let seed = args.seed ^ u64::from(pair) << 8 ^ u64::from(hard_first);
             let mut hard = side(&args, "hard", seed);

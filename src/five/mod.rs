@@ -269,7 +269,10 @@ fn deepen_from(search: &mut Search, field: &mut Field, depth: u32, from: u32) ->
         }
         previous = chosen;
     }
-    best
+    best.map(|t| Thought {
+        nodes: search.nodes,
+        ..t
+    })
 }
 
 /// One iteration at the root: each move searched at `depth`, the best first (the moves come

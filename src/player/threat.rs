@@ -1,24 +1,25 @@
-//! Gomoku's engine: threats first, then the points' scores ([`crate::threats`]).
+//! Gomoku's engine: `hard` is the alpha-beta search ([`crate::five`]); levels 1 to 6 work
+//! from threats and the points' scores ([`crate::threats`]).
 //!
-//! `hard`, in order: makes five; finds a victory by continuous fours (a proof: `win in N`);
-//! blocks the opponent's five; makes a winning threat (proven where every reply on the board
-//! leaves it a victory by fours); where the opponent has a victory by
-//! fours or a winning threat, plays a point that leaves it neither (a move that lets a
-//! victory by fours through is proven lost); and otherwise plays the best-scored point.
-//! Levels 1 to 4 take a five they see, block one from level 2, find their own victories by
-//! fours from level 4, and choose among the best-scored points, fewer the higher the level;
-//! level 5 is `hard` without winning threats, level 6 stops the opponent's but makes none of
-//! its own. Hints and analyses value each point near the stones the same way: proven where
-//! a five or a victory by fours decides, else an estimate from the windows still open to each
-//! side.
+//! `hard` plays the search's move. Its value is a proven win where the search found a
+//! victory by fours, or a forced win after which every reply on the board leaves one (checked
+//! here with the threats); a proven loss where the opponent has two fives to make; else the
+//! search's score as an estimated win rate ([`rate_of`]). Hints, analyses and reviews value a
+//! move by the search of the position after it, read the other way.
+//!
+//! Below it, the threat engine, in order: makes five; finds a victory by continuous fours;
+//! blocks the opponent's five; makes a winning threat; where the opponent has a victory by
+//! fours or a winning threat, plays a point that leaves it neither; and otherwise plays the
+//! best-scored point. Levels 1 to 4 take a five they see, block one from level 2, find their
+//! own victories by fours from level 4, and choose among the best-scored points, fewer the
+//! higher the level; level 5 is the threat engine without winning threats, level 6 stops the
+//! opponent's but makes none of its own.
 //!
 //! On the board the proof search takes (8×8 with five to seven in a row, not exactly), `hard`,
 //! hints, analyses and reviews also ask it, on the same stones set on a classic board, for
-//! half of the budget (hints and full analyses: half to settle each move, in equal shares, and
-//! half again for the best): where it proves a value (a win, a draw, a loss, or a bound: at
-//! least or at most a draw) that value and its move stand, and the threats answer the rest.
-//! Values of both kinds then stand side by side, ranked as [`Value`] ranks them: an estimate
-//! above zero before a proven draw.
+//! half of the budget: where it proves a value (a win, a draw, a loss, or a bound: at least or
+//! at most a draw) that value and its move stand, and the alpha-beta search answers the rest
+//! within the other half.
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
