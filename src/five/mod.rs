@@ -14,6 +14,7 @@
 pub mod field;
 pub mod lines;
 pub mod search;
+pub mod stop;
 pub mod table;
 pub mod vcf;
 
@@ -24,16 +25,24 @@ use std::time::{Duration, Instant};
 use crate::gomoku::Gomoku;
 use crate::search::Meter;
 use field::Field;
-use search::{MATE, MAX_PLY, Search, Stop, WIN};
+use search::{MATE, MAX_PLY, Search, WIN};
+use stop::Stop;
 use table::Table;
 
 /// Nodes a millisecond of budget buys when budgets are work (a seeded game): about what one
 /// core of a shared server searches in a millisecond on 15×15 middle games.
 pub const NODES_PER_MS: u64 = 250;
-/// Fours the root's search for a victory tries, and its share of the budget in positions
-/// (at least [`ROOT_VCF_MIN`]).
+/// Fours the root's search for a victory tries, and the positions it may look at: half of
+/// the budget's nodes, at least [`ROOT_VCF_MIN`] (it stops at the deadline or a cancel too).
 const ROOT_FOURS: u8 = 20;
 const ROOT_VCF_MIN: u64 = 4_000;
+
+/// The nodes a budget buys at [`NODES_PER_MS`].
+fn budget_nodes(budget: Duration) -> u64 {
+    u64::try_from(budget.as_millis())
+        .unwrap_or(u64::MAX)
+        .saturating_mul(NODES_PER_MS)
+}
 
 /// What a search found.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -153,7 +162,7 @@ impl Five {
         }
         if field.fives(them).is_empty() {
             // The fewest fours first: the victory found is the shortest.
-            let nodes = (Meter::work(budget) / 40).max(ROOT_VCF_MIN);
+            let nodes = (budget_nodes(budget) / 2).max(ROOT_VCF_MIN);
             let start = self.main.nodes;
             for fours in 1..=ROOT_FOURS {
                 let left = nodes.saturating_sub(self.main.nodes - start);

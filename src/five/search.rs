@@ -9,11 +9,10 @@
 //! later loss higher, and negation never overflows.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
 
 use super::field::{Field, worth};
 use super::lines::POINTS;
+use super::stop::Stop;
 use super::table::{Bound, Entry, Table};
 use super::vcf::{Refuted, Vcf};
 
@@ -31,29 +30,6 @@ const LEAF_VCF_NODES: u64 = 60;
 const THREAT_COST: i32 = 120;
 /// Moves looked at in a quiet node, best-ordered first.
 const WIDTH: usize = 12;
-
-/// When a search must stop.
-#[derive(Clone, Debug, Default)]
-pub struct Stop {
-    /// At this time.
-    pub deadline: Option<Instant>,
-    /// After this many nodes.
-    pub nodes: Option<u64>,
-    /// When this flag is raised.
-    pub cancel: Option<Arc<AtomicBool>>,
-    /// After this time, or this many nodes, no new depth is begun while the best move stays
-    /// the same; where it changes, the search goes on to the deadline.
-    pub soft_deadline: Option<Instant>,
-    pub soft_nodes: Option<u64>,
-}
-
-impl Stop {
-    /// Whether the soft limit is past, with `nodes` searched.
-    pub fn soft_reached(&self, nodes: u64) -> bool {
-        self.soft_nodes.is_some_and(|n| nodes >= n)
-            || self.soft_deadline.is_some_and(|d| Instant::now() >= d)
-    }
-}
 
 /// One thread's search: its killers, history and counts; the table may be shared.
 pub struct Search {
@@ -121,18 +97,9 @@ impl Search {
     }
 
     fn check_stop(&mut self) {
-        if self.nodes & 255 != 0 {
-            return;
+        if self.nodes.is_multiple_of(256) {
+            self.stopped = self.stop.reached(self.nodes);
         }
-        let Stop {
-            deadline,
-            nodes,
-            cancel,
-            ..
-        } = &self.stop;
-        self.stopped = cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed))
-            || nodes.is_some_and(|n| self.nodes >= n)
-            || deadline.is_some_and(|d| Instant::now() >= d);
     }
 
     /// The side to move's victory by fours within `fours` and `nodes` positions.
@@ -141,6 +108,7 @@ impl Search {
             refuted: &mut self.refuted,
             budget: nodes,
             nodes: 0,
+            stop: Some((&self.stop, self.nodes)),
         };
         let line = vcf.find(field, fours);
         self.nodes += vcf.nodes;

@@ -60,10 +60,11 @@ pub struct Table {
 }
 
 impl Table {
-    /// A table of about `mb` MiB (at least 1,024 entries), a power of two.
+    /// A table of at most `mb` MiB (at least 1 MiB): the most entries, a power of two, that
+    /// fit.
     pub fn with_mb(mb: usize) -> Table {
         let want = (mb.max(1) << 20) / 16;
-        let len = (want.next_power_of_two() / 2).max(1024);
+        let len = 1usize << want.ilog2();
         Table {
             slots: (0..len)
                 .map(|_| [AtomicU64::new(0), AtomicU64::new(0)])
@@ -111,6 +112,14 @@ impl Table {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_table_fills_the_mebibytes_it_is_given_and_no_more() {
+        assert_eq!(Table::with_mb(1).slots.len() * 16, 1 << 20);
+        assert_eq!(Table::with_mb(64).slots.len() * 16, 64 << 20);
+        assert_eq!(Table::with_mb(100).slots.len() * 16, 64 << 20);
+        assert_eq!(Table::with_mb(0).slots.len() * 16, 1 << 20);
+    }
 
     #[test]
     fn an_entry_comes_back_as_it_went_in_and_another_key_misses() {

@@ -5,6 +5,7 @@
 //! defender had no other move that did not lose at once.
 
 use super::field::Field;
+use super::stop::Stop;
 
 /// Positions known to have no victory by fours within some number of fours, by hash: a
 /// direct-mapped cache the search keeps from move to move.
@@ -47,6 +48,9 @@ pub struct Vcf<'a> {
     pub budget: u64,
     /// Positions looked at.
     pub nodes: u64,
+    /// The whole search's stop, and the nodes it had searched before this one: checked every
+    /// 256 positions, so a search for a victory stops at a deadline or a cancel too.
+    pub stop: Option<(&'a Stop, u64)>,
 }
 
 impl Vcf<'_> {
@@ -72,6 +76,13 @@ impl Vcf<'_> {
         }
         self.budget -= 1;
         self.nodes += 1;
+        if self.nodes.is_multiple_of(256)
+            && let Some((stop, before)) = self.stop
+            && stop.reached(before + self.nodes)
+        {
+            self.budget = 0;
+            return false;
+        }
         let blocks = field.fives(them);
         let mut moves: Vec<(i32, usize)> = match blocks.len() {
             0 => field.fours(me).iter().map(|p| (0, p)).collect(),
@@ -159,6 +170,7 @@ mod tests {
             refuted: &mut refuted,
             budget: 10_000,
             nodes: 0,
+            stop: None,
         };
         let line = vcf.find(&mut field, 10).expect("a victory");
         assert_eq!(line.len(), 5);
