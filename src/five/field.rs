@@ -116,7 +116,6 @@ pub struct Field {
     /// Each side's sum of its open windows' values.
     total: [i32; 2],
     hash: u64,
-    placed: usize,
     /// The moves played on this field, to take back.
     played: Vec<u8>,
     /// Whose turn it is: 0 or 1.
@@ -160,7 +159,6 @@ impl Field {
             candidates: Bits::default(),
             total: [0; 2],
             hash: 0,
-            placed: 0,
             played: Vec::new(),
             to_move: 0,
         };
@@ -189,24 +187,14 @@ impl Field {
     pub fn side(&self) -> usize {
         self.lines.side
     }
-    pub fn k(&self) -> usize {
-        self.k
-    }
     pub fn to_move(&self) -> usize {
         self.to_move
     }
     pub fn hash(&self) -> u64 {
         self.hash ^ (self.to_move as u64)
     }
-    pub fn placed(&self) -> usize {
-        self.placed
-    }
     pub fn is_empty(&self, p: usize) -> bool {
         self.stone[p] == 0
-    }
-    /// The stone on `p`: its side.
-    pub fn stone(&self, p: usize) -> Option<usize> {
-        self.stone[p].checked_sub(1).map(usize::from)
     }
     pub fn is_full(&self) -> bool {
         self.empty.is_empty()
@@ -222,10 +210,6 @@ impl Field {
     /// The empty points where `side` makes a four (or five).
     pub fn fours(&self, side: usize) -> Bits {
         self.fours[side].and(self.empty)
-    }
-    /// The moves played since the field was made.
-    pub fn played(&self) -> &[u8] {
-        &self.played
     }
 
     /// The side to move puts a stone on the empty point `p`.
@@ -319,7 +303,6 @@ impl Field {
             }
         }
         self.hash ^= keys()[side][p];
-        self.placed += 1;
     }
 
     /// Takes the stone of `side` off `p`.
@@ -347,7 +330,6 @@ impl Field {
             self.candidates.set(p);
         }
         self.hash ^= keys()[side][p];
-        self.placed -= 1;
     }
 
     /// The shape `side` makes on the empty `p` in direction `dir`.
@@ -488,7 +470,7 @@ mod tests {
             f.level.clone(),
             (f.one_short.clone(), f.two_short.clone()),
             (f.fives(0), f.fives(1), f.fours(0), f.fours(1)),
-            (f.candidates, f.total, f.hash(), f.to_move, f.placed),
+            (f.candidates, f.total, f.hash(), f.to_move),
         )
     }
 

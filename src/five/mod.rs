@@ -116,10 +116,7 @@ impl Five {
         };
         let most = most.max(budget);
         let now = Instant::now();
-        let work = |time: Duration| {
-            let ms = u64::try_from(time.as_millis()).unwrap_or(u64::MAX);
-            nodes.saturating_add(ms.saturating_mul(NODES_PER_MS).max(1))
-        };
+        let work = |time: Duration| nodes.saturating_add(budget_nodes(time).max(1));
         match self.meter {
             Meter::Clock => {
                 stop.deadline = now.checked_add(most);
@@ -221,12 +218,6 @@ impl Five {
             nodes: t.nodes + helped,
             ..t
         })
-    }
-
-    /// Forgets every position searched, as before a new game.
-    pub fn clear(&mut self) {
-        self.table.clear();
-        self.main.refuted = vcf::Refuted::new();
     }
 }
 

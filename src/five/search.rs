@@ -40,8 +40,6 @@ pub struct Search {
     pub nodes: u64,
     pub stop: Stop,
     stopped: bool,
-    /// Deepest ply reached in this search.
-    pub seldepth: usize,
 }
 
 /// Where a score is a win or a loss: plies to the end from the node it was found at.
@@ -75,7 +73,6 @@ impl Search {
             nodes: 0,
             stop: Stop::default(),
             stopped: false,
-            seldepth: 0,
         }
     }
 
@@ -93,7 +90,6 @@ impl Search {
                 *h /= 8;
             }
         }
-        self.seldepth = 0;
     }
 
     fn check_stop(&mut self) {
@@ -125,7 +121,6 @@ impl Search {
         ply: usize,
     ) -> i32 {
         self.nodes += 1;
-        self.seldepth = self.seldepth.max(ply);
         self.check_stop();
         if self.stopped {
             return 0;

@@ -99,14 +99,6 @@ impl Table {
         k.store(key ^ data, Ordering::Relaxed);
         d.store(data, Ordering::Relaxed);
     }
-
-    /// Forgets every entry.
-    pub fn clear(&self) {
-        for [k, d] in &self.slots {
-            k.store(0, Ordering::Relaxed);
-            d.store(0, Ordering::Relaxed);
-        }
-    }
 }
 
 #[cfg(test)]
@@ -133,7 +125,5 @@ mod tests {
         table.put(0xdead_beef, entry);
         assert_eq!(table.get(0xdead_beef), Some(entry));
         assert_eq!(table.get(0xdead_beef ^ 1 << 40), None);
-        table.clear();
-        assert_eq!(table.get(0xdead_beef), None);
     }
 }

@@ -425,15 +425,18 @@ impl Threat {
         if let Some(line) = &thought.proof {
             return Value::Win(line.len() as u32);
         }
+        let Some(plies) = thought.mate() else {
+            return rate_of(thought.score);
+        };
         let mut threats = Threats::new(board);
         let me = side(board.to_move());
-        match thought.mate() {
-            Some(n) if n > 0 => {
+        match plies {
+            n if n > 0 => {
                 if let Some(n) = proven_threat(&mut threats, thought.best, me, budget(think)) {
                     return Value::Win(n);
                 }
             }
-            Some(-2) if threats.fives(me).is_empty() && threats.fives(1 - me).len() > 1 => {
+            -2 if threats.fives(me).is_empty() && threats.fives(1 - me).len() > 1 => {
                 return Value::Loss(2);
             }
             _ => {}
