@@ -634,6 +634,22 @@ impl Session {
         score
     }
 
+    /// [`Session::score`] once the current round ends here: a game left unfinished that
+    /// [`Game::counts`] as lost for the person is a round won by their opponent, in this
+    /// session's score as in the all-time one.
+    fn score_as_left(&self) -> Score {
+        let mut score = self.score();
+        let person = lone_human(self.players[0], self.players[1]).map(|(side, _)| side);
+        if !self.game.is_over() && self.game.counts(GameEnd::Abandoned) == Some(Verdict::Lost) {
+            match person {
+                Some(Side::A) => score.b = score.b.saturating_add(1),
+                Some(Side::B) => score.a = score.a.saturating_add(1),
+                None => {}
+            }
+        }
+        score
+    }
+
     /// The score as one line: `Score: you 1 · level 7 AI 0 · draws 2`, and where the journal
     /// knows the person's results against this opponent, those over all time in the same
     /// order: ` (all time 12–30–5)`; where the level adapts on a measured board, the person's
@@ -722,8 +738,8 @@ impl Session {
     ///
     /// A game left unfinished is entered in the journal as [`Session::leave`] says.
     pub fn new_round_with(&mut self, choice: Option<(Side, Player)>) {
+        let score = self.score_as_left();
         self.leave();
-        let score = self.score();
         match self.past.iter_mut().find(|(p, _)| *p == self.players) {
             Some((_, past)) => *past = score,
             None => self.past.push((self.players, score)),
@@ -1046,6 +1062,33 @@ mod tests {
                 lost: 3
             })
         );
+    }
+
+    #[test]
+    fn a_round_left_after_the_persons_move_is_won_by_the_ai_in_the_sessions_score() {
+        let (mut s, _) = noted(Player::Human, Player::HARD);
+        s.new_round();
+        assert_eq!(s.score(), Score::default(), "left before a move: nothing");
+        // Round 2: the AI (side B) plays X; the person answers, then leaves.
+        play_digits(&mut s, &[5, 1]);
+        s.new_round();
+        assert_eq!(
+            s.score(),
+            Score {
+                a: 0,
+                b: 1,
+                draws: 0
+            }
+        );
+        assert_eq!(s.all_time().map(|t| t.lost), Some(3));
+    }
+
+    #[test]
+    fn a_round_left_between_two_people_counts_in_no_score() {
+        let (mut s, _) = noted(Player::Human, Player::Human);
+        play_digits(&mut s, &[5, 1]);
+        s.new_round();
+        assert_eq!(s.score(), Score::default());
     }
 
     #[test]

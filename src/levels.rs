@@ -146,10 +146,45 @@ const RATINGS: [(&str, [i32; Level::TOP as usize]); 6] = [
 
 /// The measured rating of `level` on `variant`'s board (random play is 0), where the ladder
 /// was measured: the default boards of 3×3, 5×5 and 7×7, Ultimate and Gomoku.
+///
+/// A level is never rated below a lower one: where the measured figures of neighbouring
+/// levels run the wrong way (on 3×3 levels 5 to 7 all play perfectly, and measured 460, 455
+/// and 459), they are pooled into their mean (458, 458, 459), the nearest ratings that climb
+/// with the level.
 pub fn rating(variant: Variant, level: Level) -> Option<i32> {
     let flags = variant.flags().join(" ");
     let (_, row) = RATINGS.iter().find(|(named, _)| *named == flags)?;
-    Some(row[usize::from(level.0 - 1)])
+    Some(climbing(row)[usize::from(level.0 - 1)])
+}
+
+/// The non-decreasing ratings nearest to `measured` (least squares): adjacent pools whose
+/// means run the wrong way are merged until none do, and each level takes its pool's mean,
+/// rounded.
+fn climbing(measured: &[i32; Level::TOP as usize]) -> [i32; Level::TOP as usize] {
+    // Each pool: its sum and how many levels it holds.
+    let mut pools: Vec<(i64, i64)> = Vec::new();
+    for &r in measured {
+        pools.push((i64::from(r), 1));
+        while let [.., (s1, n1), (s2, n2)] = pools[..] {
+            if s1 * n2 <= s2 * n1 {
+                break;
+            }
+            pools.pop();
+            pools.pop();
+            pools.push((s1 + s2, n1 + n2));
+        }
+    }
+    let mut out = [0; Level::TOP as usize];
+    let mut at = 0;
+    for (sum, n) in pools {
+        // The mean, halves rounded up.
+        let mean = i32::try_from((2 * sum + n).div_euclid(2 * n)).unwrap_or(i32::MAX);
+        for slot in &mut out[at..at + n as usize] {
+            *slot = mean;
+        }
+        at += n as usize;
+    }
+    out
 }
 
 /// `--level auto`: an AI level that follows one person's results. Where the ladder was
@@ -441,6 +476,26 @@ mod tests {
         assert_eq!(Level::HARD.up(), Level::HARD);
         assert_eq!(Level::EASY.down(), Level::EASY);
         assert!(Level::all().all(|l| l.style().is_some() != l.is_top()));
+    }
+
+    #[test]
+    fn ratings_climb_with_the_level_pooling_neighbours_measured_the_wrong_way() {
+        assert_eq!(
+            climbing(&[115, 365, 411, 414, 460, 455, 459]),
+            [115, 365, 411, 414, 458, 458, 459]
+        );
+        assert_eq!(
+            climbing(&[287, 497, 530, 563, 552, 577, 552]),
+            [287, 497, 530, 558, 558, 565, 565]
+        );
+        let rising = [1, 2, 3, 4, 5, 6, 7];
+        assert_eq!(climbing(&rising), rising);
+        for (flags, _) in RATINGS {
+            let variant = Variant::from_flags(flags).unwrap();
+            let ratings: Vec<i32> = Level::all().filter_map(|l| rating(variant, l)).collect();
+            assert_eq!(ratings.len(), Level::TOP as usize, "{flags}");
+            assert!(ratings.is_sorted(), "{flags}: {ratings:?}");
+        }
     }
 
     fn classic(size: u8) -> Variant {

@@ -875,7 +875,7 @@ fn quitting_keys_work_at_once_while_the_ai_thinks() {
         let mut tui = ai_thinking_on_seven_by_seven();
         tui.send(keys);
         if let Some(answer) = answer {
-            tui.wait_text("Leave this game? y/n");
+            tui.wait_text("Leave? It counts as a loss. y/n");
             tui.send(answer);
         }
         let took = wait_exit_timed(&mut tui);
@@ -910,7 +910,7 @@ fn help_and_a_new_round_while_the_ai_thinks() {
         !s.contents().contains("any other key closes")
     });
     tui.send("n");
-    tui.wait_text("Leave this game for a new round? y/n");
+    tui.wait_text("New round? This counts as a loss. y/n");
     tui.send("y");
     tui.wait_text("Round 2: level 7 AI moves first. X (level 7 AI) is thinking…");
 }

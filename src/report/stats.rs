@@ -282,7 +282,11 @@ pub fn write_text(out: &mut dyn Write, stats: &Stats, ascii: bool) -> io::Result
     )
 }
 
-/// The ratings, one line a board: `Rating on 3×3, 3 in a row: 446 (start 414) ▄▅▆▅▇`.
+/// The most ratings a sparkline shows: the last ones.
+const SPARKLINE_WIDTH: usize = 40;
+
+/// The ratings, one line a board: `Your rating on 3×3, 3 in a row: 446 (from 414 over 4
+/// games) ▄▅▆▅▇`, the sparkline saying when it shows only the last games.
 fn write_ratings(out: &mut dyn Write, ratings: &[Rating], ascii: bool) -> io::Result<()> {
     if ratings.is_empty() {
         return Ok(());
@@ -290,13 +294,18 @@ fn write_ratings(out: &mut dyn Write, ratings: &[Rating], ascii: bool) -> io::Re
     writeln!(out)?;
     for rating in ratings {
         let start = rating.history.first().copied().unwrap_or(rating.rating);
+        let last = if rating.history.len() > SPARKLINE_WIDTH {
+            format!(" (the last {SPARKLINE_WIDTH})")
+        } else {
+            String::new()
+        };
         writeln!(
             out,
-            "Your rating on {}: {} (from {start} over {}) {}",
+            "Your rating on {}: {} (from {start} over {}) {}{last}",
             rating.rules,
             rating.rating,
             plural(rating.history.len() as u32 - 1, "game"),
-            sparkline(&rating.history, 40, ascii)
+            sparkline(&rating.history, SPARKLINE_WIDTH, ascii)
         )?;
     }
     Ok(())
@@ -532,6 +541,21 @@ mod tests {
             "a game left against level 7"
         );
         assert_eq!(rating.rating, rating.history[2]);
+    }
+
+    #[test]
+    fn a_sparkline_of_more_ratings_than_it_shows_says_it_shows_the_last_ones() {
+        let rating = |n: i32| Rating {
+            rules: "3×3, 3 in a row".into(),
+            rating: 400 + n,
+            history: (0..n).map(|i| 400 + i).collect(),
+        };
+        let mut text = Vec::new();
+        write_ratings(&mut text, &[rating(41), rating(40)], true).unwrap();
+        let text = String::from_utf8(text).unwrap();
+        let lines: Vec<&str> = text.lines().filter(|l| !l.is_empty()).collect();
+        assert!(lines[0].ends_with(" (the last 40)"), "{}", lines[0]);
+        assert!(!lines[1].contains("the last"), "{}", lines[1]);
     }
 
     #[test]

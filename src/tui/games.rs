@@ -62,7 +62,7 @@ impl GameList {
             .filter(|(_, [_, rules, opponent, _])| {
                 self.rules
                     .as_ref()
-                    .is_none_or(|r| rules.starts_with(r.as_str()))
+                    .is_none_or(|r| rules.trim_end_matches(", set up") == r)
                     && self.opponent.as_ref().is_none_or(|o| o == opponent)
             })
             .collect()
@@ -194,6 +194,22 @@ mod tests {
         list.key(ListKey::Opponent);
         assert_eq!(list.opponent, None);
         assert_eq!(list.shown().len(), 3);
+    }
+
+    #[test]
+    fn the_rules_filter_keeps_misere_apart_from_the_normal_game() {
+        let misere = Variant::Classic(crate::board::Rules::new(3, 3, true).unwrap());
+        let mut list = GameList::new(vec![
+            entry(Variant::default(), Player::EASY, &["5", "1"]),
+            entry(misere, Player::EASY, &["5", "1"]),
+        ]);
+        list.key(ListKey::Rules);
+        assert_eq!(list.rules.as_deref(), Some("3×3, 3 in a row"));
+        let numbers: Vec<usize> = list.shown().iter().map(|(n, _)| *n).collect();
+        assert_eq!(numbers, [1], "the misère game is not a normal one");
+        list.key(ListKey::Rules);
+        let numbers: Vec<usize> = list.shown().iter().map(|(n, _)| *n).collect();
+        assert_eq!(numbers, [2]);
     }
 
     #[test]

@@ -619,10 +619,13 @@ impl Menu {
     /// strongest first.
     pub fn ladder(&self) -> Vec<String> {
         let variant = self.choices.variant();
-        let mut rungs: Vec<(i32, String)> = Level::all()
+        // Each row with its rating and its place among equal ratings: the higher level
+        // first, then you.
+        let mut rungs: Vec<(i32, u8, String)> = Level::all()
             .filter_map(|level| {
                 let rating = crate::levels::rating(variant, level)?;
-                Some((rating, format!("{level:<10} {rating:>5}")))
+                let name = level.to_string();
+                Some((rating, level.number(), format!("{name:<10} {rating:>5}")))
             })
             .collect();
         if rungs.is_empty() {
@@ -631,18 +634,19 @@ impl Menu {
             )];
         }
         match self.rating() {
-            Some(r) => rungs.push((r.rating, format!("{:<10} {:>5}  ◂ you", "you", r.rating))),
+            Some(r) => rungs.push((r.rating, 0, format!("{:<10} {:>5}  ◂ you", "you", r.rating))),
             None => rungs.push((
                 i32::MIN,
+                0,
                 "you: no games against the AI here yet".to_string(),
             )),
         }
-        rungs.sort_by_key(|(rating, _)| std::cmp::Reverse(*rating));
+        rungs.sort_by_key(|&(rating, level, _)| std::cmp::Reverse((rating, level)));
         let mut lines = vec![
             format!("{variant}: rating (random play is 0)"),
             String::new(),
         ];
-        lines.extend(rungs.into_iter().map(|(_, line)| line));
+        lines.extend(rungs.into_iter().map(|(_, _, line)| line));
         lines
     }
 
@@ -734,6 +738,30 @@ mod tests {
             last = menu.update(key);
         }
         last
+    }
+
+    #[test]
+    fn the_ladder_lists_levels_strongest_first_with_you_aligned_among_them() {
+        let mut menu = menu();
+        menu.ratings = vec![stats::Rating {
+            rules: Variant::default().to_string(),
+            rating: 420,
+            history: vec![414, 420],
+        }];
+        let lines = menu.ladder();
+        let rows: Vec<&str> = lines[2..].iter().map(String::as_str).collect();
+        let names: Vec<&str> = rows.iter().map(|r| r[..10].trim_end()).collect();
+        assert_eq!(
+            names,
+            [
+                "level 7", "level 6", "level 5", "you", "level 4", "level 3", "level 2", "level 1"
+            ]
+        );
+        assert!(
+            rows.iter()
+                .all(|r| r[10..16].trim().parse::<i32>().is_ok() && r.as_bytes()[10] == b' '),
+            "every rating right-aligned in one column: {rows:#?}"
+        );
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! open `Leave this game? y/n`, and only `y` (or a second `q`) leaves. Once the game is over,
 //! or before its first move, nothing is lost and they act at once.
 
+use crate::game::{GameEnd, Verdict};
 use crate::net::session::NetGame;
 use crate::tui::input::Action;
 
@@ -17,11 +18,13 @@ pub enum Leave {
 }
 
 impl Leave {
-    /// The question on the message line.
-    pub fn question(self) -> &'static str {
-        match self {
-            Leave::Quit => "Leave this game? y/n",
-            Leave::NewRound => "Leave this game for a new round? y/n",
+    /// The question on the message line; `loses` where leaving counts as a loss.
+    pub fn question(self, loses: bool) -> &'static str {
+        match (self, loses) {
+            (Leave::Quit, false) => "Leave this game? y/n",
+            (Leave::Quit, true) => "Leave? It counts as a loss. y/n",
+            (Leave::NewRound, false) => "Leave this game for a new round? y/n",
+            (Leave::NewRound, true) => "New round? This counts as a loss. y/n",
         }
     }
 }
@@ -74,7 +77,10 @@ impl App {
         loop {
             match mode {
                 Mode::Help(under) => mode = under,
-                Mode::Confirm(leave, _) => return Some(leave.question()),
+                Mode::Confirm(leave, _) => {
+                    let loses = self.game().counts(GameEnd::Abandoned) == Some(Verdict::Lost);
+                    return Some(leave.question(loses));
+                }
                 _ => return None,
             }
         }
@@ -149,6 +155,20 @@ mod tests {
         app.update(Action::NewRound);
         app.update(Action::Yes);
         assert_eq!(app.session().round(), 2);
+    }
+
+    #[test]
+    fn leaving_a_game_against_an_ai_after_a_move_says_it_counts_as_a_loss() {
+        let mut app = App::new(
+            Session::new(Rules::CLASSIC, Player::Human, Player::HARD),
+            (80, 24),
+        );
+        play(&mut app, &[5]);
+        app.update(Action::Quit);
+        assert_eq!(app.message(), "Leave? It counts as a loss. y/n");
+        app.update(Action::Digit(1));
+        app.update(Action::NewRound);
+        assert_eq!(app.message(), "New round? This counts as a loss. y/n");
     }
 
     #[test]
