@@ -9,7 +9,7 @@ use crate::driver::{Driver, NoUndo};
 use crate::game::{Game, Session, Side};
 use crate::net::link::LinkEvent;
 use crate::player::{self, Player};
-use crate::position::Move;
+use crate::position::{Move, Variant};
 use crate::record::Record;
 use crate::report::review::Judgement;
 use crate::search::Value;
@@ -304,25 +304,11 @@ impl App {
                 self.show_review_move();
             }
             (Some(Job::Hint { .. }), Reply::Hint(values)) => {
-                let mark = self.game().position().to_move();
-                let bounds = values.iter().any(|(_, v)| v.is_bound());
+                self.message = self.hint_message(&values);
                 let mode = self.base_mode_mut();
                 if let Mode::HintWaiting(under) = std::mem::replace(mode, Mode::Playing) {
                     *mode = Mode::Hint(values, under);
                 }
-                self.message = if player::rates(self.game().variant()) {
-                    format!(
-                        "Hint for {mark}: win rates in %, or W win, D draw, L loss when proven; best in bold"
-                    )
-                } else if bounds {
-                    format!(
-                        "Hint for {mark}: W win, D draw, L loss; D+ at least, D- at most a draw; best in bold"
-                    )
-                } else {
-                    format!(
-                        "Hint for {mark}: W win, D draw, L loss, in moves from now; best in bold"
-                    )
-                };
             }
             _ => {}
         }
@@ -532,6 +518,30 @@ impl App {
     /// The lesson's page on screen, if any.
     pub fn lesson(&self) -> Option<usize> {
         self.lesson
+    }
+
+    /// The message over a hint: how to read its values, and on Gomoku's points, which hold
+    /// one character each, the best move's value in words.
+    fn hint_message(&self, values: &[(Move, Value)]) -> String {
+        let mark = self.game().position().to_move();
+        let variant = self.game().variant();
+        let best = crate::search::best_of(values).first().copied();
+        let points = matches!(variant, Variant::Gomoku { .. });
+        if let Some((mv, value)) = best.filter(|_| points) {
+            format!(
+                "Hint for {mark}: best {mv} ({value}); digits are tens of % to win, W win, L loss"
+            )
+        } else if player::rates(variant) {
+            format!(
+                "Hint for {mark}: win rates in %, or W win, D draw, L loss when proven; best in bold"
+            )
+        } else if values.iter().any(|(_, v)| v.is_bound()) {
+            format!(
+                "Hint for {mark}: W win, D draw, L loss; D+ at least, D- at most a draw; best in bold"
+            )
+        } else {
+            format!("Hint for {mark}: W win, D draw, L loss, in moves from now; best in bold")
+        }
     }
 
     /// Turns hints on or off, as the settings say.

@@ -9,7 +9,7 @@ use crate::board::{Cell, Squares};
 use crate::gomoku::Gomoku;
 use crate::position::Move;
 use crate::report::review::Label;
-use crate::search::best_of;
+use crate::search::{Value, best_of};
 use crate::tui::app::App;
 use crate::tui::layout::GridLayout;
 
@@ -61,9 +61,28 @@ fn draw_labels(frame: &mut Frame, layout: &GridLayout) {
     }
 }
 
+/// A hinted move's value in the one character a point has: `W` a proven win, `L` a loss,
+/// `D` a draw (`+` at least one, `-` at most one), and an estimated win rate as its tens of
+/// percent, `0` to `9` (`6`: 60% to 69%).
+pub fn point_hint(value: Value) -> char {
+    match value {
+        Value::Win(_) => 'W',
+        Value::Loss(_) => 'L',
+        Value::Draw => 'D',
+        Value::AtLeastDraw(_) => '+',
+        Value::AtMostDraw(_) => '-',
+        Value::WinRate(r) => char::from(b'0' + u8::try_from((r / 100).min(9)).unwrap_or(9)),
+        Value::Estimate(e) => match e.signum() {
+            1 => '+',
+            -1 => '-',
+            _ => '=',
+        },
+    }
+}
+
 /// One point: its stone (the last move underlined, a winning line reversed, the review's move
-/// in its label's colour), or a `*` for the review's best move or the best hint, or an empty
-/// point; and the cursor's brackets either side.
+/// in its label's colour), or a `*` for the review's best move, or a hinted move's value (the
+/// best underlined), or an empty point; and the cursor's brackets either side.
 fn draw_point(
     frame: &mut Frame,
     layout: &GridLayout,
@@ -91,11 +110,15 @@ fn draw_point(
         (mark.symbol(), style)
     } else if review.is_some_and(|j| j.best == Some(shown)) {
         ('*', Style::PLAIN.fg(palette.label(Label::Best)).bold())
-    } else if let Some((_, value)) = app
-        .hint()
-        .and_then(|h| best_of(h).into_iter().find(|(m, _)| *m == shown))
-    {
-        ('*', Style::PLAIN.fg(palette.value(value)).bold())
+    } else if let Some(&(_, value)) = app.hint().and_then(|h| h.iter().find(|(m, _)| *m == shown)) {
+        let best = best_of(app.hint().unwrap_or_default())
+            .iter()
+            .any(|&(m, _)| m == shown);
+        let mut style = Style::PLAIN.fg(palette.value(value));
+        if best {
+            style = style.bold().underline();
+        }
+        (point_hint(value), style)
     } else if board.is_star(cell) {
         ('+', Style::PLAIN.dim())
     } else {

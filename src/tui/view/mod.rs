@@ -119,7 +119,7 @@ mod tests {
     use crate::game::Session;
     use crate::player::Player;
     use crate::position::Move;
-    use crate::search::Searcher;
+    use crate::search::{Searcher, Value};
     use crate::tui::app::Event;
     use crate::tui::input::Action;
     use crate::tui::layout::Layout;
@@ -320,6 +320,47 @@ mod tests {
             assert!(!style.bold);
             assert_eq!(style.fg, Some(Color::Red));
         }
+    }
+
+    #[test]
+    fn a_gomoku_hint_shows_each_points_value_and_the_best_stands_out() {
+        use crate::board::Squares;
+        use crate::position::Variant;
+        use crate::tui::layout::GridLayout;
+        let session = Session::new(Variant::GOMOKU, Player::Human, Player::Human);
+        let mut a = App::new(session, (80, 30));
+        // `h` is a column here; typed twice, it asks for the hint.
+        a.update(Action::Hint);
+        a.update(Action::Hint);
+        let board = *a.game().position().gomoku().unwrap();
+        let at = |row, col| board.square(row, col).unwrap();
+        let values = vec![
+            (Move::Cell(at(7, 7)), Value::WinRate(660)),
+            (Move::Cell(at(6, 6)), Value::WinRate(540)),
+            (Move::Cell(at(0, 0)), Value::Loss(4)),
+        ];
+        a.handle(Event::Answer(Reply::Hint(values)));
+        let frame = render(&a, None, true);
+        let layout = GridLayout::new((80, 30), 15);
+        assert!(layout.fits);
+        let tile = |row, col| {
+            let (x, y) = layout.origin(row, col);
+            frame.tile(x, y)
+        };
+        assert_eq!(tile(7, 7).ch, '6');
+        assert!(
+            tile(7, 7).style.bold && tile(7, 7).style.underline,
+            "the best"
+        );
+        assert_eq!(tile(6, 6).ch, '5');
+        assert!(!tile(6, 6).style.underline);
+        assert_eq!(tile(0, 0).ch, 'L');
+        assert_eq!(tile(0, 0).style.fg, Some(Color::Red));
+        assert!(
+            a.message().contains("best h8 (66%)"),
+            "the best move's value in words: {}",
+            a.message()
+        );
     }
 
     #[test]
