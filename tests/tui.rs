@@ -48,10 +48,21 @@ impl Tui {
     }
 
     fn start_with(args: &[&str], env: &[(&str, &str)]) -> Tui {
+        let tui = Tui::spawn(env!("CARGO_BIN_EXE_tictactoe"), args, env);
+        // The title: `Tic-tac-toe · round 1`, or `Ultimate tic-tac-toe · round 1`.
+        tui.wait_for("the first frame", |s| {
+            s.contents().to_lowercase().contains("tic-tac-toe")
+        });
+        tui
+    }
+
+    /// `program` with `args` in a new terminal, with the game's environment (a test profile,
+    /// a UTF-8 locale) and `env`; does not wait for anything.
+    fn spawn(program: &str, args: &[&str], env: &[(&str, &str)]) -> Tui {
         let pair = native_pty_system()
             .openpty(size(COLS, ROWS))
             .expect("a pty");
-        let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_tictactoe"));
+        let mut cmd = CommandBuilder::new(program);
         cmd.args(args);
         cmd.cwd(env!("CARGO_MANIFEST_DIR"));
         cmd.env("TERM", "xterm-256color");
@@ -101,19 +112,14 @@ impl Tui {
             }
             let _ = close(fd);
         });
-        let tui = Tui {
+        Tui {
             master: Some(pair.master),
             child,
             writer: Some(writer),
             parser,
             received,
             open,
-        };
-        // The title: `Tic-tac-toe · round 1`, or `Ultimate tic-tac-toe · round 1`.
-        tui.wait_for("the first frame", |s| {
-            s.contents().to_lowercase().contains("tic-tac-toe")
-        });
-        tui
+        }
     }
 
     fn send(&mut self, keys: &str) {
@@ -300,6 +306,36 @@ fn first_frame_is_drawn_on_the_alternate_screen() {
     let parser = tui.parser.lock().unwrap();
     assert!(parser.screen().alternate_screen());
     assert!(parser.screen().hide_cursor());
+}
+
+/// Ctrl-Z under a shell with job control: the game leaves the alternate screen and stops,
+/// the shell says so, and `fg` brings the game back, drawn whole and still playable.
+#[test]
+fn ctrl_z_suspends_to_the_shell_and_fg_restores_the_game() {
+    let game = env!("CARGO_BIN_EXE_tictactoe");
+    let mut shell = Tui::spawn(
+        "bash",
+        &["--norc", "--noprofile", "-i"],
+        &[("PS1", "shell$ ")],
+    );
+    shell.wait_text("shell$");
+    shell.send(&format!("'{game}' -o human --delay 0\r"));
+    shell.wait_text("Tic-tac-toe · round 1");
+    shell.send("5");
+    shell.wait_board(".../.X./...");
+    shell.send("\x1a");
+    shell.wait_for("the shell's notice of a stopped job", |s| {
+        !s.alternate_screen() && s.contents().contains("Stopped")
+    });
+    shell.send("fg\r");
+    shell.wait_for("the game drawn again", |s| {
+        s.alternate_screen() && read_board(s) == ".../.X./..." && s.contents().contains("round 1")
+    });
+    shell.send("1");
+    shell.wait_board(".../.X./O..");
+    shell.send("qq");
+    shell.wait_text("Record: 5 1");
+    shell.send("exit\r");
 }
 
 #[test]

@@ -61,6 +61,12 @@ pub fn run(color: bool, ascii: bool, news: Option<String>) -> anyhow::Result<Sta
             continue;
         }
         let event = event::read().context("reading input")?;
+        if terminal::is_suspend(&event) {
+            terminal::suspend()?;
+            painter.invalidate();
+            dirty = true;
+            continue;
+        }
         if let Event::Resize(columns, rows) = event {
             menu.size = (columns, rows);
             painter.invalidate();

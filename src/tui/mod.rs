@@ -224,6 +224,14 @@ impl Game<'_> {
             if let Ok(Message::Input(TermEvent::Resize(..))) = &message {
                 painter.invalidate();
             }
+            if let Ok(Message::Input(event)) = &message
+                && terminal::is_suspend(event)
+            {
+                terminal::suspend()?;
+                painter.invalidate();
+                dirty = true;
+                continue;
+            }
             dirty |= self.handle(message, job)?;
             next = rx.try_recv().ok();
         }

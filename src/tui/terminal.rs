@@ -63,6 +63,38 @@ pub fn restore() {
     }
 }
 
+/// Whether `event` is Ctrl-Z, which raw mode delivers as a key instead of stopping the game.
+pub fn is_suspend(event: &event::Event) -> bool {
+    use crossterm::event::{Event, KeyCode, KeyEventKind, KeyModifiers};
+    matches!(event, Event::Key(key)
+        if key.kind == KeyEventKind::Press
+            && key.modifiers.contains(KeyModifiers::CONTROL)
+            && matches!(key.code, KeyCode::Char('z' | 'Z')))
+}
+
+/// Ctrl-Z: puts the terminal back as the shell left it, stops the game as job control does
+/// (SIGTSTP), and once it is continued (`fg`) enters game mode again. The caller then draws
+/// the whole screen. Where the game cannot be stopped (no job control: an orphaned process
+/// group, or not Unix), the screen just comes back.
+pub fn suspend() -> anyhow::Result<()> {
+    if !ACTIVE.load(Ordering::SeqCst) {
+        return Ok(());
+    }
+    restore();
+    #[cfg(unix)]
+    signal_hook::low_level::raise(signal_hook::consts::SIGTSTP).context("suspending")?;
+    terminal::enable_raw_mode().context("enabling raw mode")?;
+    ACTIVE.store(true, Ordering::SeqCst);
+    execute!(
+        io::stdout(),
+        EnterAlternateScreen,
+        cursor::Hide,
+        EnableMouseCapture
+    )
+    .context("entering the alternate screen")?;
+    Ok(())
+}
+
 fn install_panic_hook() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
