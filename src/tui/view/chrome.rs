@@ -7,7 +7,7 @@ use super::frame::{Frame, Palette, Style};
 use crate::board::Mark;
 use crate::keypad::Digit;
 use crate::player::Player;
-use crate::position::{self, Position};
+use crate::position::{self, Position, Variant};
 use crate::tui::app::App;
 
 /// Frames of the spinner shown while the AI works.
@@ -184,8 +184,14 @@ pub(super) fn draw_status(frame: &mut Frame, y: u16, app: &App, palette: Palette
             .flatten()
             .filter(|_| rated)
             .map_or_else(String::new, |p| format!(" ({p})"));
+        // Gomoku's stones beside the marks they are, as the board draws them.
+        let stone = if matches!(variant, Variant::Gomoku { .. }) {
+            format!("{} ", super::gomoku::stone(mark))
+        } else {
+            String::new()
+        };
         format!(
-            "{marker}{mark}: {}{rating}{path}",
+            "{marker}{stone}{mark}: {}{rating}{path}",
             app.session().name_of(mark)
         )
     };

@@ -5,7 +5,7 @@
 use super::Placed;
 use super::chrome::too_small;
 use super::frame::{Frame, Palette, Style};
-use crate::board::{Cell, Squares};
+use crate::board::{Cell, Mark, Squares};
 use crate::gomoku::Gomoku;
 use crate::position::Move;
 use crate::report::review::Label;
@@ -61,6 +61,15 @@ fn draw_labels(frame: &mut Frame, layout: &GridLayout) {
     }
 }
 
+/// The stone of `mark`: X plays black (`●`), O white (`○`); `X` and `O` where the terminal
+/// shows ASCII only.
+pub(super) fn stone(mark: Mark) -> char {
+    match mark {
+        Mark::X => '●',
+        Mark::O => '○',
+    }
+}
+
 /// A hinted move's value in the one character a point has: `W` a proven win, `L` a loss,
 /// `D` a draw (`+` at least one, `-` at most one), and an estimated win rate as its tens of
 /// percent, `0` to `9` (`6`: 60% to 69%).
@@ -107,7 +116,7 @@ fn draw_point(
         if let Some(j) = played {
             style = Style::PLAIN.fg(palette.label(j.label)).reverse().bold();
         }
-        (mark.symbol(), style)
+        (stone(mark), style)
     } else if review.is_some_and(|j| j.best == Some(shown)) {
         ('*', Style::PLAIN.fg(palette.label(Label::Best)).bold())
     } else if let Some(&(_, value)) = app.hint().and_then(|h| h.iter().find(|(m, _)| *m == shown)) {

@@ -364,6 +364,37 @@ mod tests {
     }
 
     #[test]
+    fn gomoku_stones_are_black_and_white_circles_named_by_their_marks() {
+        use crate::board::Squares;
+        use crate::position::Variant;
+        use crate::tui::layout::GridLayout;
+        let session = Session::new(Variant::GOMOKU, Player::Human, Player::Human);
+        let mut a = App::new(session, (80, 30));
+        for key in [Action::Letter('g'), Action::Digit(8)] {
+            a.update(key);
+        }
+        a.update(Action::Hint);
+        a.update(Action::Digit(7));
+        let board = *a.game().position().gomoku().unwrap();
+        let layout = GridLayout::new((80, 30), 15);
+        let at = |row, col| {
+            assert!(board.square(row, col).is_some());
+            let (x, y) = layout.origin(row, col);
+            frame_of(&a).tile(x, y).ch
+        };
+        assert_eq!((at(7, 6), at(6, 7)), ('●', '○'), "g8 black, h7 white");
+        let text = frame_of(&a).to_text();
+        assert!(
+            text.contains("● X: Player 1") && text.contains("○ O: Player 2"),
+            "{text}"
+        );
+    }
+
+    fn frame_of(app: &App) -> Frame {
+        render(app, None, false)
+    }
+
+    #[test]
     fn a_small_terminal_asks_for_more_room() {
         let mut a = app(&[]);
         a.handle(Event::Resize {

@@ -119,7 +119,10 @@ pub fn ascii(ch: char) -> char {
 }
 
 /// The characters drawn outside ASCII, grouped by their ASCII stand-in.
-const STAND_INS: [(&str, char); 20] = [
+const STAND_INS: [(&str, char); 22] = [
+    // Gomoku's stones: the marks they stand for.
+    ("●", 'X'),
+    ("○", 'O'),
     ("─·…–—▄", '-'),
     ("━▅", '='),
     ("│┃", '|'),
@@ -127,7 +130,7 @@ const STAND_INS: [(&str, char); 20] = [
     ("╲", '\\'),
     ("╱½", '/'),
     ("╳×", 'x'),
-    ("●•∞▇", '*'),
+    ("◆•∞▇", '*'),
     ("◐◓◑◒", 'o'),
     ("▸→≥", '>'),
     ("◂←≤", '<'),
@@ -149,12 +152,17 @@ mod tests {
 
     #[test]
     fn every_drawing_character_has_an_ascii_stand_in() {
-        for ch in "─━│┃┌┐└┘├┤┬┴┼┏┓┗┛┣┫┳┻╋╭╮╰╯╲╱╳●•◐◓◑◒▸◂·…→←↑↓×–—èé≈≤≥±∞½αβ▁▂▃▄▅▆▇█".chars()
+        for ch in "─━│┃┌┐└┘├┤┬┴┼┏┓┗┛┣┫┳┻╋╭╮╰╯╲╱╳●○◆•◐◓◑◒▸◂·…→←↑↓×–—èé≈≤≥±∞½αβ▁▂▃▄▅▆▇█".chars()
         {
             let a = ascii(ch);
             assert!(a.is_ascii() && a != '?', "{ch} → {a}");
         }
         assert_eq!(ascii('X'), 'X');
+        assert_eq!(
+            (ascii('●'), ascii('○')),
+            ('X', 'O'),
+            "stones are their marks"
+        );
         assert_eq!(ascii('☃'), '?');
     }
 }

@@ -209,7 +209,7 @@ fn mark_playable(frame: &mut Frame, layout: &UltimateLayout, b: u8, palette: Pal
     let style = Style::PLAIN.fg(palette.accent()).bold();
     let (left, right) = (x - 1, x + layout.board_width());
     for (cx, cy) in [(left, y - 1), (right, y - 1), (left, y + 3), (right, y + 3)] {
-        frame.put(cx, cy, '●', style);
+        frame.put(cx, cy, '◆', style);
     }
     for dy in 0..3 {
         frame.put(left, y + dy, '┃', style);
@@ -290,11 +290,11 @@ mod tests {
             "          6 ┃     │     │     ┃    ╭───────╮    ┃     │     │     ┃",
             "          5 ┃     │     │     ┃    │       │    ┃     │     │     ┃",
             "          4 ┃     │     │     ┃    ╰───────╯    ┃     │     │     ┃",
-            "            ┣━━━━━━━━━━━━━━━━━╋━━━━━━━━━━━━━━━━━●━━━━━━━━━━━━━━━━━●",
+            "            ┣━━━━━━━━━━━━━━━━━╋━━━━━━━━━━━━━━━━━◆━━━━━━━━━━━━━━━━━◆",
             "          3 ┃     │     │     ┃     │     │     ┃  7  │  8  │  9  ┃",
             "          2 ┃     │  X  │     ┃     │  X  │     ┃  4  │[ 5 ]│  6  ┃",
             "          1 ┃     │     │     ┃     │     │     ┃  1  │  2  │  3  ┃",
-            "            ┗━━━━━━━━━━━━━━━━━┻━━━━━━━━━━━━━━━━━●━━━━━━━━━━━━━━━━━●",
+            "            ┗━━━━━━━━━━━━━━━━━┻━━━━━━━━━━━━━━━━━◆━━━━━━━━━━━━━━━━━◆",
             "               a     b     c     d     e     f     g     h     i",
             "                          ▸ X: Player 1   O: Player 2",
             "            O (Player 2) played 53. X to move on board 3 (Player 1)",
