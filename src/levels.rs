@@ -61,6 +61,11 @@ impl Level {
         Level(self.0 % Level::TOP + 1)
     }
 
+    /// The next level down, after the first the top again.
+    pub const fn previous(self) -> Level {
+        Level((self.0 + Level::TOP - 2) % Level::TOP + 1)
+    }
+
     /// One level up, staying at the top.
     pub const fn up(self) -> Level {
         Level(if self.0 < Level::TOP {
@@ -473,6 +478,8 @@ mod tests {
         assert_eq!(Level::new(Level::TOP + 1), None);
         assert_eq!(Level::all().count(), usize::from(Level::TOP));
         assert_eq!(Level::HARD.next(), Level::EASY);
+        assert_eq!(Level::EASY.previous(), Level::HARD);
+        assert_eq!(Level::HARD.previous().number(), 6);
         assert_eq!(Level::HARD.up(), Level::HARD);
         assert_eq!(Level::EASY.down(), Level::EASY);
         assert!(Level::all().all(|l| l.style().is_some() != l.is_top()));

@@ -1575,6 +1575,7 @@ fn a_game_of_the_history_opens_on_the_board_and_is_played_on_from_a_move() {
     assert!(tui.screen().contains("X won"), "{}", tui.screen());
     tui.send("\r");
     tui.wait_text("Move 1 of 5");
+    tui.wait_text("p play on · w record");
     tui.send("\x1b[C");
     tui.send("\x1b[C");
     tui.wait_text("Move 3 of 5");

@@ -204,6 +204,11 @@ impl App {
         }
     }
 
+    /// Whether the game shown is one of the history, opened from *Your games*.
+    pub fn archived(&self) -> bool {
+        self.archived
+    }
+
     /// Every legal move's value while a hint is shown.
     pub fn hint(&self) -> Option<&[(Move, Value)]> {
         match self.base_mode() {
@@ -402,7 +407,9 @@ impl App {
             // On a board with a column h (Ultimate's nine, Gomoku's fifteen), `h` is that
             // column first, and `h` again asks for the hint; `l` and `n` alike.
             Action::Hint if column.is_none() && side > 7 => self.letter('h'),
-            Action::Level if column.is_none() && side > 11 => self.letter('l'),
+            Action::Level | Action::LevelDown if column.is_none() && side > 11 => {
+                self.letter('l');
+            }
             Action::NewRound if column.is_none() && side > 13 => self.letter('n'),
             Action::Escape | Action::Back if column.is_some() => {
                 self.message = format!("Coordinate cancelled. {}", self.turn_message());
@@ -442,7 +449,8 @@ impl App {
             Action::Hint => self.ask_hint(),
             Action::Review => self.ask_review(),
             Action::NewRound => self.leave(Leave::NewRound),
-            Action::Level => self.change_level(),
+            Action::Level => self.change_level(true),
+            Action::LevelDown => self.change_level(false),
             Action::Explore => self.open_explorer(),
             Action::PlayOn | Action::Export => {
                 self.message =
@@ -540,7 +548,7 @@ impl App {
                 "Hint for {mark}: W win, D draw, L loss; D+ at least, D- at most a draw; best in bold"
             )
         } else {
-            format!("Hint for {mark}: W win, D draw, L loss, in moves from now; best in bold")
+            format!("Hint for {mark}: W win, D draw, L loss, in plies from now; best in bold")
         }
     }
 

@@ -36,6 +36,8 @@ pub enum Action {
     },
     Undo,
     Hint,
+    /// `L`: the AI's level for the next round, one down ([`Action::Level`] is one up).
+    LevelDown,
     /// Open (or leave) the review of the finished game.
     Review,
     NewRound,
@@ -106,7 +108,8 @@ fn key_action(key: &KeyEvent, test_panic: bool) -> Option<Action> {
         KeyCode::Char('h' | 'H') => Action::Hint,
         KeyCode::Char('r' | 'R') => Action::Review,
         KeyCode::Char('n' | 'N') => Action::NewRound,
-        KeyCode::Char('l' | 'L') => Action::Level,
+        KeyCode::Char('l') => Action::Level,
+        KeyCode::Char('L') => Action::LevelDown,
         KeyCode::Char('t' | 'T') => Action::Explore,
         KeyCode::Char('p' | 'P') => Action::PlayOn,
         KeyCode::Char('w' | 'W') => Action::Export,

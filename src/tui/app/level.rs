@@ -1,5 +1,5 @@
 //! `l` chooses the AI's level for the next round: up the ladder, 1 to 7 (hard) and round
-//! again. The game in progress keeps its AI; the score so far stays, under the new name.
+//! again; `L` down it. The game in progress keeps its AI; the score so far stays, under the new name.
 
 use crate::game::Side;
 use crate::levels::Level;
@@ -21,8 +21,9 @@ impl App {
         }
     }
 
-    /// `l`: the next level up (after the top, level 1 again), for the next round.
-    pub(super) fn change_level(&mut self) {
+    /// `l`: the next level up (after the top, level 1 again), for the next round; `L`
+    /// (`up` false) the next level down (after level 1, the top).
+    pub(super) fn change_level(&mut self, up: bool) {
         let Some(side) = self.ai_side() else {
             self.message = if self.driver.session().has_human() {
                 "There is no AI to change in this game".into()
@@ -35,10 +36,11 @@ impl App {
             Some((_, player)) => player,
             None => self.driver.session().player(side),
         };
-        let next = Player::Ai(now.level().map_or(Level::EASY, Level::next));
+        let step = if up { Level::next } else { Level::previous };
+        let next = Player::Ai(now.level().map_or(Level::EASY, step));
         self.next_level = (next != self.driver.session().player(side)).then_some((side, next));
         self.message = if self.next_level.is_some() {
-            format!("Next round: {next} AI (l changes it again)")
+            format!("Next round: {next} AI (l up, L down)")
         } else {
             format!("Next round: {next} AI, as now")
         };
@@ -60,13 +62,31 @@ mod tests {
     use crate::tui::input::Action;
 
     #[test]
+    fn capital_l_steps_the_ai_level_down_and_round_to_the_top() {
+        let mut app = App::new(
+            Session::new(Rules::CLASSIC, Player::Human, Player::Ai(Level::EASY)),
+            (80, 24),
+        );
+        app.update(Action::LevelDown);
+        assert_eq!(
+            app.next_level(),
+            Some(Player::HARD),
+            "below level 1, the top"
+        );
+        app.update(Action::LevelDown);
+        assert_eq!(app.message(), "Next round: level 6 AI (l up, L down)");
+        app.update(Action::Level);
+        assert_eq!(app.next_level(), Some(Player::HARD));
+    }
+
+    #[test]
     fn l_steps_the_ai_level_for_the_next_round_only() {
         let mut app = App::new(
             Session::new(Rules::CLASSIC, Player::Human, Player::HARD),
             (80, 24),
         );
         app.update(Action::Level);
-        assert_eq!(app.message(), "Next round: level 1 AI (l changes it again)");
+        assert_eq!(app.message(), "Next round: level 1 AI (l up, L down)");
         app.update(Action::Level);
         assert_eq!(app.next_level(), Some(Player::Ai(Level::new(2).unwrap())));
         assert_eq!(app.game().player(crate::board::Mark::O), Player::HARD);
@@ -77,7 +97,7 @@ mod tests {
         for _ in 0..4 {
             app.update(Action::Level);
         }
-        assert_eq!(app.message(), "Next round: level 6 AI (l changes it again)");
+        assert_eq!(app.message(), "Next round: level 6 AI (l up, L down)");
         for _ in 0..3 {
             app.update(Action::Level);
         }

@@ -111,6 +111,16 @@ fn key_parts(app: &App, keys: &str) -> Vec<String> {
         } else {
             &["play", "h hint", "? keys", "q quit"]
         }
+    } else if app.review().is_some() && app.archived() {
+        &[
+            "← → step",
+            "p play on",
+            "w record",
+            "7 first",
+            "1 last",
+            "t explore",
+            "q Esc back",
+        ]
     } else if app.review().is_some() {
         &[
             "← → step",
@@ -135,14 +145,16 @@ fn key_parts(app: &App, keys: &str) -> Vec<String> {
     } else {
         &["Space pause", "h hint", "n new round", "? keys", "q quit"]
     };
+    // Where the board has a column h (or n), `h` (`n`) is that column first: typed twice it
+    // is the key.
+    let side = app.game().position().grid_side();
     parts
         .iter()
-        .map(|&p| {
-            if p == "play" {
-                format!("{keys} play")
-            } else {
-                p.to_string()
-            }
+        .map(|&p| match p {
+            "play" => format!("{keys} play"),
+            "h hint" if side > 7 => "h h hint".to_string(),
+            "n new round" if side > 13 => "n n new round".to_string(),
+            p => p.to_string(),
         })
         .collect()
 }
@@ -245,9 +257,9 @@ const COORDINATE_KEYS: [&str; 5] = [
 /// The keys of every board but Ultimate's, after how a cell is played.
 const GAME_KEYS: [&str; 10] = [
     "u            undo your last move",
-    "h            hint: W win, D draw, L loss (in moves)",
+    "h            hint: W win, D draw, L loss (in plies)",
     "n            new round (the other side starts)",
-    "l            the AI's level for the next round",
+    "l L          the AI's level next round: up, down",
     "r            review the finished game, move by move",
     "t            explore the AI's search tree from here",
     "Space        pause or resume AI against AI",
@@ -284,7 +296,7 @@ pub(super) const ULTIMATE_HELP: [&str; 17] = [
     "Enter Space  play the cursor's cell; mouse: click one",
     "u h h        undo; hint: win rates, or W D L",
     "n            new round (the other side starts)",
-    "l            the AI's level for the next round",
+    "l L          the AI's level next round: up, down",
     "r            review the finished game, move by move",
     "t            explore the AI's search tree from here",
     "Space        pause or resume AI against AI",
@@ -300,7 +312,7 @@ const SHORT_GAME_KEYS: [&str; 10] = [
     "u       undo",
     "h       hint",
     "n       new round",
-    "l       the AI's level",
+    "l L     the AI's level",
     "r       review the game",
     "t       explore the search",
     "? ?     keys, then rules",
@@ -316,7 +328,7 @@ pub(super) const ULTIMATE_SHORT_HELP: [&str; 12] = [
     "arrows  move; Enter plays",
     "u h     undo, hint",
     "n       new round",
-    "l       the AI's level",
+    "l L     the AI's level",
     "r       review the game",
     "t       explore the search",
     "? ?     keys, then rules",

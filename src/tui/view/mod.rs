@@ -314,9 +314,23 @@ mod tests {
             assert!(style.bold && style.underline, "best move stands out");
             assert_eq!(style.fg, Some(Color::Yellow));
         }
+        let plies = |d: u8| match a
+            .hint()
+            .unwrap()
+            .iter()
+            .find(|(m, _)| *m == Move::Cell(board.numpad(d).unwrap()))
+        {
+            Some((_, Value::Loss(n))) => *n,
+            other => panic!("{other:?}"),
+        };
+        assert!(a.message().contains("in plies"), "{}", a.message());
         for edge in [8, 4, 6, 2] {
             let (text, style) = label(edge);
-            assert!(text.starts_with('L'), "{edge}: {text}");
+            assert_eq!(
+                text,
+                format!("L{}", plies(edge)),
+                "the label counts plies, as the legend says"
+            );
             assert!(!style.bold);
             assert_eq!(style.fg, Some(Color::Red));
         }
@@ -388,6 +402,23 @@ mod tests {
             text.contains("● X: Player 1") && text.contains("○ O: Player 2"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn where_h_is_a_column_the_key_line_says_h_twice_for_the_hint() {
+        use crate::position::Variant;
+        for (variant, twice) in [
+            (Variant::Ultimate, "h h hint"),
+            (Variant::GOMOKU, "h h hint"),
+            (Variant::from(Rules::CLASSIC), "· h hint"),
+        ] {
+            let session = Session::new(variant, Player::Human, Player::Human);
+            let text = frame_of(&App::new(session, (100, 40))).to_text();
+            assert!(text.contains(twice), "{variant}: {text}");
+        }
+        let gomoku = Session::new(Variant::GOMOKU, Player::Human, Player::Human);
+        let text = frame_of(&App::new(gomoku, (100, 40))).to_text();
+        assert!(text.contains("n n new round"), "{text}");
     }
 
     fn frame_of(app: &App) -> Frame {

@@ -299,7 +299,7 @@ mod tests {
             "                          ▸ X: Player 1   O: Player 2",
             "            O (Player 2) played 53. X to move on board 3 (Player 1)",
             "                    Score: Player 1 0 · Player 2 0 · draws 0",
-            " board+cell play · u undo · h hint · n new round · t explore · ? keys · q quit",
+            "board+cell play · u undo · h h hint · n new round · t explore · ? keys · q quit",
             "",
             "",
             "",
