@@ -48,6 +48,23 @@ fn a_drawn_game_says_draw() {
 }
 
 #[test]
+fn a_taken_cell_is_named_as_it_was_typed() {
+    let out = run(&["-o", "human"], b"5\nb2\nB2\n5\nq\n");
+    let stdout = text(&out.stdout);
+    assert_eq!(
+        stdout
+            .matches("Cell b2 is taken: pick an empty cell.")
+            .count(),
+        2,
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("Cell 5 is taken: pick an empty cell."),
+        "{stdout}"
+    );
+}
+
+#[test]
 fn bad_lines_are_refused_and_the_board_is_unchanged() {
     let input: &[u8] =
         b"abc\n\n0\n10\n-1\n5\n5\n\xff\xfe\nd4\n   \n9999999999999999999999999999999\nq\n";

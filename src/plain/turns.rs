@@ -263,7 +263,10 @@ impl<'a> Turns<'a> {
         let undo = self.driver.net().is_none();
         let game = self.driver.game();
         match typed(game, line, self.out, self.options.echo, undo)? {
-            Typed::Cell(mv) => self.person_move(mv)?,
+            Typed::Cell(mv) => {
+                let typed = String::from_utf8_lossy(line).trim().to_lowercase();
+                self.person_move(mv, &typed)?;
+            }
             Typed::Quit => {
                 self.driver.leave();
                 quit(self.driver.game(), self.out)?;
@@ -284,16 +287,20 @@ impl<'a> Turns<'a> {
         Ok(None)
     }
 
-    /// Plays a typed move and shows the board, or says why not.
-    fn person_move(&mut self, mv: Move) -> io::Result<()> {
+    /// Plays a move, typed as `typed`, and shows the board, or says why not (naming a taken
+    /// cell as it was typed: `b2`, not `5`).
+    fn person_move(&mut self, mv: Move, typed: &str) -> io::Result<()> {
         match self.driver.person_move(mv) {
             Ok(_) => write!(self.out, "{}", show(self.driver.game().position())),
             Err(Refused::Illegal(e)) if e.is_taken() => {
-                writeln!(
-                    self.out,
-                    "{}: pick an empty cell.",
-                    sentence(&e.to_string())
-                )
+                let named = mv.to_string();
+                let why = e.to_string();
+                let why = if typed.is_empty() || typed == named {
+                    why
+                } else {
+                    why.replacen(&named, typed, 1)
+                };
+                writeln!(self.out, "{}: pick an empty cell.", sentence(&why))
             }
             Err(why) => writeln!(self.out, "{}.", sentence(&why.to_string())),
         }
