@@ -518,7 +518,8 @@ impl App {
         }
     }
 
-    /// Opens the lesson of a first Ultimate game over the board.
+    /// Opens the lesson of a first Ultimate game: beside the board, or over it where the
+    /// screen is too narrow for both.
     pub fn start_lesson(&mut self) {
         self.lesson = Some(0);
     }

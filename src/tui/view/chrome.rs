@@ -369,8 +369,46 @@ pub(super) fn draw_lesson(frame: &mut Frame, page: usize) {
     };
     let mut shown: Vec<&str> = vec![title, ""];
     shown.extend(lines.iter().filter(|l| !l.is_empty()));
-    shown.extend(["", "   any key: next · Esc skips the lesson"]);
+    shown.extend(["", lesson_keys(page)]);
     draw_titled(frame, " Ultimate ", &shown);
+}
+
+/// The columns of a lesson beside the board: a box with its text wrapped to fit.
+pub(super) const LESSON_PANEL: u16 = 38;
+
+/// Lesson `page` in a box [`LESSON_PANEL`] wide from column `left`, its text wrapped to fit,
+/// beside the board it explains instead of over it.
+pub(super) fn draw_lesson_beside(frame: &mut Frame, page: usize, left: u16) {
+    let Some((title, lines)) = crate::report::rules::ULTIMATE_LESSON.get(page) else {
+        return;
+    };
+    let inner = LESSON_PANEL - 5;
+    let text = lines.iter().filter(|l| !l.is_empty()).copied();
+    let mut shown = wrap(title, inner);
+    shown.push(String::new());
+    shown.extend(wrap(&text.collect::<Vec<_>>().join(" "), inner));
+    shown.extend([String::new(), lesson_keys(page).to_string()]);
+    let shown: Vec<&str> = shown.iter().map(String::as_str).collect();
+    let h = u16::try_from(shown.len())
+        .unwrap_or(u16::MAX)
+        .saturating_add(2);
+    let top = frame.height().saturating_sub(h) / 2;
+    draw_titled_at(
+        frame,
+        " Ultimate ",
+        &shown,
+        (left, top),
+        (LESSON_PANEL - 1, h),
+    );
+}
+
+/// What a key does on lesson `page`: the next page, or on the last one the game.
+fn lesson_keys(page: usize) -> &'static str {
+    if page + 1 >= crate::report::rules::ULTIMATE_LESSON.len() {
+        "any key: play · Esc skips"
+    } else {
+        "any key: next · Esc skips"
+    }
 }
 
 fn draw_box(frame: &mut Frame, help: &[&str]) {
@@ -381,6 +419,18 @@ fn draw_titled(frame: &mut Frame, title: &str, help: &[&str]) {
     let (w, h) = help_box(help);
     let left = frame.width().saturating_sub(w) / 2;
     let top = frame.height().saturating_sub(h) / 2;
+    draw_titled_at(frame, title, help, (left, top), (w, h));
+}
+
+/// A box of size (`w`, `h`) at (`left`, `top`) with `title` on its top border and `help`
+/// inside.
+fn draw_titled_at(
+    frame: &mut Frame,
+    title: &str,
+    help: &[&str],
+    (left, top): (u16, u16),
+    (w, h): (u16, u16),
+) {
     let style = Style::PLAIN.bold();
     for dy in 0..h {
         for dx in 0..w {

@@ -111,6 +111,22 @@ impl Frame {
         }
     }
 
+    /// Copies every tile of `from` onto this frame with its top-left corner at (`x`, `y`);
+    /// what falls off is cut.
+    pub(super) fn blit(&mut self, from: &Frame, x: u16, y: u16) {
+        for dy in 0..from.height {
+            for dx in 0..from.width {
+                let tile = from.tile(dx, dy);
+                self.put(
+                    x.saturating_add(dx),
+                    y.saturating_add(dy),
+                    tile.ch,
+                    tile.style,
+                );
+            }
+        }
+    }
+
     /// Writes `text` from column `x`; what falls off the right edge is cut.
     pub(super) fn text(&mut self, x: u16, y: u16, text: &str, style: Style) {
         for (i, ch) in text.chars().enumerate() {

@@ -18,9 +18,10 @@ use std::time::Duration;
 
 use crate::position::Position;
 use crate::tui::app::App;
+use crate::tui::layout::UltimateLayout;
 use chrome::{
-    draw_help, draw_lesson, draw_rules, draw_status, key_line, keys_help, message_line, score_line,
-    wrap,
+    LESSON_PANEL, draw_help, draw_lesson, draw_lesson_beside, draw_rules, draw_status, key_line,
+    keys_help, message_line, score_line, wrap,
 };
 pub use classic::hint_label;
 use frame::Palette;
@@ -64,11 +65,30 @@ pub fn render(app: &App, busy: Option<Duration>, color: bool) -> Frame {
         }
         return frame;
     }
+    // A lesson goes beside the board it explains where there is room, not over it.
+    if let Some(page) = app.lesson() {
+        let board_width = width.saturating_sub(LESSON_PANEL);
+        if board_width >= UltimateLayout::minimum().0 {
+            let mut game = Frame::new(board_width, height);
+            draw_game(&mut game, app, busy, palette, false);
+            frame.blit(&game, 0, 0);
+            draw_lesson_beside(&mut frame, page, board_width);
+            return frame;
+        }
+    }
+    draw_game(&mut frame, app, busy, palette, true);
+    frame
+}
+
+/// The game on `frame`: the board, the text around it, and what is open over it (the
+/// lesson where `lesson` says so, the rules, the keys).
+fn draw_game(frame: &mut Frame, app: &App, busy: Option<Duration>, palette: Palette, lesson: bool) {
+    let width = frame.width();
     let shown = app.shown_position();
     let placed = match &shown {
-        Position::Classic(board) => classic::draw(&mut frame, app, board, palette),
-        Position::Ultimate(board) => ultimate::draw(&mut frame, app, board, palette),
-        Position::Gomoku(board) => gomoku::draw(&mut frame, app, board, palette),
+        Position::Classic(board) => classic::draw(frame, app, board, palette),
+        Position::Ultimate(board) => ultimate::draw(frame, app, board, palette),
+        Position::Gomoku(board) => gomoku::draw(frame, app, board, palette),
     };
     let Some(Placed {
         mut title,
@@ -77,7 +97,7 @@ pub fn render(app: &App, busy: Option<Duration>, color: bool) -> Frame {
         keys,
     }) = placed
     else {
-        return frame;
+        return;
     };
     if app.review().is_some() {
         title.push_str(" · review");
@@ -87,7 +107,7 @@ pub fn render(app: &App, busy: Option<Duration>, color: bool) -> Frame {
     if let Some(notice) = app.net_notice().filter(|_| first_row > 0) {
         frame.centred(first_row - 1, notice, Style::PLAIN.dim());
     }
-    draw_status(&mut frame, below, app, palette);
+    draw_status(frame, below, app, palette);
     let message = message_line(app, busy);
     // A host's join line is wrapped, not cut: a friend needs all of it.
     let rows = if app.waiting_for_player() {
@@ -102,14 +122,15 @@ pub fn render(app: &App, busy: Option<Duration>, color: bool) -> Frame {
     frame.centred(below + 2, &score_line(app, width), Style::PLAIN);
     frame.centred(below + 3, &key_line(app, keys, width), Style::PLAIN.dim());
     if let Some(page) = app.lesson() {
-        draw_lesson(&mut frame, page);
+        if lesson {
+            draw_lesson(frame, page);
+        }
     } else if app.rules_open() {
-        draw_rules(&mut frame, app.game().variant());
+        draw_rules(frame, app.game().variant());
     } else if app.help_open() {
         let (lines, short) = keys_help(&shown);
-        draw_help(&mut frame, &lines, &short);
+        draw_help(frame, &lines, &short);
     }
-    frame
 }
 
 #[cfg(test)]
@@ -419,6 +440,34 @@ mod tests {
         let gomoku = Session::new(Variant::GOMOKU, Player::Human, Player::Human);
         let text = frame_of(&App::new(gomoku, (100, 40))).to_text();
         assert!(text.contains("n n new round"), "{text}");
+    }
+
+    #[test]
+    fn the_ultimate_lesson_stands_beside_the_whole_board_and_its_last_page_says_play() {
+        use crate::position::Variant;
+        let session = Session::new(Variant::Ultimate, Player::Human, Player::Human);
+        let mut a = App::new(session, (80, 24));
+        a.start_lesson();
+        let text = frame_of(&a).to_text();
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(text.contains("Lesson 1 of 3"), "{text}");
+        // Every row of the grid is whole: the nine row labels and both heavy edges.
+        for row in '1'..='9' {
+            let line = lines
+                .iter()
+                .find(|l| l.trim_start().starts_with(row) && l.contains('┃'))
+                .unwrap_or_else(|| panic!("row {row} of the grid:\n{text}"));
+            assert_eq!(line.matches('┃').count(), 4, "{line}");
+        }
+        assert!(text.contains("any key: next"));
+        a.update(Action::Digit(1));
+        a.update(Action::Digit(1));
+        let text = frame_of(&a).to_text();
+        assert!(
+            text.contains("Lesson 3 of 3") && text.contains("any key: play"),
+            "{text}"
+        );
+        assert!(!text.contains("any key: next"), "{text}");
     }
 
     fn frame_of(app: &App) -> Frame {
