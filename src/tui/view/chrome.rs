@@ -419,6 +419,11 @@ fn draw_titled(frame: &mut Frame, title: &str, help: &[&str]) {
     let (w, h) = help_box(help);
     let left = frame.width().saturating_sub(w) / 2;
     let top = frame.height().saturating_sub(h) / 2;
+    // Over the game, the rows the box spans are cleared from edge to edge: no cut-off words
+    // either side of it.
+    for y in top..top.saturating_add(h) {
+        frame.text(0, y, &" ".repeat(usize::from(frame.width())), Style::PLAIN);
+    }
     draw_titled_at(frame, title, help, (left, top), (w, h));
 }
 

@@ -475,6 +475,27 @@ mod tests {
     }
 
     #[test]
+    fn the_keys_over_a_small_screen_leave_no_cut_words_beside_the_box() {
+        let mut a = app(&[]);
+        a.handle(Event::Resize {
+            columns: 40,
+            rows: 15,
+        });
+        a.update(Action::Help);
+        let text = frame_of(&a).to_text();
+        for line in text.lines().filter(|l| l.contains('│')) {
+            let (before, after) = (
+                line.split('│').next().unwrap_or(""),
+                line.rsplit('│').next().unwrap_or(""),
+            );
+            assert!(
+                before.trim().is_empty() && after.trim().is_empty(),
+                "words beside the box: {line:?}\n{text}"
+            );
+        }
+    }
+
+    #[test]
     fn a_small_terminal_asks_for_more_room() {
         let mut a = app(&[]);
         a.handle(Event::Resize {
