@@ -21,8 +21,8 @@ pub struct Layout {
     pub n: u16,
 }
 
-/// Cell interiors to try, largest first.
-const CELL_SIZES: [(u16, u16); 3] = [(7, 3), (5, 1), (3, 1)];
+/// Cell interiors to try, largest first: the board grows with the terminal.
+const CELL_SIZES: [(u16, u16); 4] = [(11, 5), (7, 3), (5, 1), (3, 1)];
 /// Text rows besides the board: title and a blank above; blank, players, message, score and
 /// keys below.
 const TEXT_ROWS: u16 = 7;
@@ -110,8 +110,10 @@ impl Layout {
 /// boards, so the grid is 13 rows high.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct UltimateLayout {
-    /// Interior width of a cell (cells are one row high).
+    /// Interior width of a cell.
     pub cell_w: u16,
+    /// Rows of a cell: 1, or 3 on a screen with room for marks drawn large.
+    pub cell_h: u16,
     /// Top-left corner of the grid's outer border.
     pub left: u16,
     pub top: u16,
@@ -120,25 +122,35 @@ pub struct UltimateLayout {
     pub fits: bool,
 }
 
-/// Cell widths to try, widest first.
-const ULTIMATE_CELL_WIDTHS: [u16; 2] = [5, 3];
-/// The grid's height: three small boards of three rows, and four heavy lines.
-const ULTIMATE_GRID_HEIGHT: u16 = 13;
+/// Cell sizes (width, rows) to try, largest first: the grid grows with the terminal.
+const ULTIMATE_CELL_SIZES: [(u16, u16); 3] = [(7, 3), (5, 1), (3, 1)];
 
 impl UltimateLayout {
     pub fn new((width, height): (u16, u16)) -> UltimateLayout {
-        let cell_w = ULTIMATE_CELL_WIDTHS
+        let fits = |c: (u16, u16)| {
+            let (w, h) = UltimateLayout::needs(c);
+            w <= width && h <= height
+        };
+        let (cell_w, cell_h) = ULTIMATE_CELL_SIZES
             .into_iter()
-            .find(|&w| UltimateLayout::needs(w).0 <= width)
-            .unwrap_or(3);
-        let (need_w, need_h) = UltimateLayout::needs(cell_w);
+            .find(|&c| fits(c))
+            .or_else(|| {
+                // Too low for any: the widest that fits across, to say what is missing.
+                ULTIMATE_CELL_SIZES
+                    .into_iter()
+                    .filter(|c| c.1 == 1)
+                    .find(|&c| UltimateLayout::needs(c).0 <= width)
+            })
+            .unwrap_or((3, 1));
+        let (_, need_h) = UltimateLayout::needs((cell_w, cell_h));
         let first_row = height.saturating_sub(need_h) / 2;
         UltimateLayout {
             cell_w,
+            cell_h,
             left: width.saturating_sub(UltimateLayout::grid_width_for(cell_w)) / 2,
             top: first_row + 2,
             first_row,
-            fits: need_w <= width && need_h <= height,
+            fits: fits((cell_w, cell_h)),
         }
     }
 
@@ -146,17 +158,23 @@ impl UltimateLayout {
         9 * cell_w + 10
     }
 
-    /// The screen a grid with cells `cell_w` wide needs, text and labels included.
-    fn needs(cell_w: u16) -> (u16, u16) {
+    /// The grid's height with cells `cell_h` rows high: three small boards of three rows of
+    /// cells, and four heavy lines.
+    const fn grid_height_for(cell_h: u16) -> u16 {
+        9 * cell_h + 4
+    }
+
+    /// The screen a grid of cells (`cell_w`, `cell_h`) needs, text and labels included.
+    fn needs((cell_w, cell_h): (u16, u16)) -> (u16, u16) {
         (
             (UltimateLayout::grid_width_for(cell_w) + 4).max(MIN_TEXT_WIDTH),
-            ULTIMATE_GRID_HEIGHT + TEXT_ROWS + 1,
+            UltimateLayout::grid_height_for(cell_h) + TEXT_ROWS + 1,
         )
     }
 
     /// The smallest screen (columns, rows) the Ultimate grid fits on.
     pub fn minimum() -> (u16, u16) {
-        UltimateLayout::needs(3)
+        UltimateLayout::needs((3, 1))
     }
 
     pub fn grid_width(&self) -> u16 {
@@ -164,7 +182,7 @@ impl UltimateLayout {
     }
 
     pub const fn grid_height(&self) -> u16 {
-        ULTIMATE_GRID_HEIGHT
+        UltimateLayout::grid_height_for(self.cell_h)
     }
 
     /// The width of one small board between its heavy lines.
@@ -172,13 +190,22 @@ impl UltimateLayout {
         3 * self.cell_w + 2
     }
 
-    /// Screen position of the left end of `mv`'s cell interior.
+    /// The height of one small board between its heavy lines.
+    pub fn board_height(&self) -> u16 {
+        3 * self.cell_h
+    }
+
+    /// Screen position of the left end of `mv`'s cell interior, on the cell's middle row.
     pub fn cell_origin(&self, mv: ultimate::Move) -> (u16, u16) {
         let col = u16::from(mv.col());
         let from_top = 8 - u16::from(mv.row());
         (
             self.left + 1 + (col / 3) * (self.board_width() + 1) + (col % 3) * (self.cell_w + 1),
-            self.top + 1 + (from_top / 3) * 4 + from_top % 3,
+            self.top
+                + 1
+                + (from_top / 3) * (self.board_height() + 1)
+                + (from_top % 3) * self.cell_h
+                + self.cell_h / 2,
         )
     }
 
@@ -188,7 +215,7 @@ impl UltimateLayout {
         let (col, from_top) = (index % 3, 2 - index / 3);
         (
             self.left + 1 + col * (self.board_width() + 1),
-            self.top + 1 + from_top * 4,
+            self.top + 1 + from_top * (self.board_height() + 1),
         )
     }
 
@@ -200,8 +227,13 @@ impl UltimateLayout {
         let x = column.checked_sub(self.left + 1)?;
         let y = row.checked_sub(self.top + 1)?;
         let (board_col, in_board) = (x / (self.board_width() + 1), x % (self.board_width() + 1));
-        let (board_row, in_rows) = (y / 4, y % 4);
-        if in_board == self.board_width() || in_rows == 3 || board_col >= 3 || board_row >= 3 {
+        let rows = self.board_height() + 1;
+        let (board_row, in_rows) = (y / rows, y % rows);
+        if in_board == self.board_width()
+            || in_rows == self.board_height()
+            || board_col >= 3
+            || board_row >= 3
+        {
             return None;
         }
         let (cell_col, in_cell) = (in_board / (self.cell_w + 1), in_board % (self.cell_w + 1));
@@ -209,7 +241,7 @@ impl UltimateLayout {
             return None;
         }
         let col = board_col * 3 + cell_col;
-        let from_top = board_row * 3 + in_rows;
+        let from_top = board_row * 3 + in_rows / self.cell_h;
         ultimate::Move::at(col as u8, (8 - from_top) as u8)
     }
 }
@@ -278,12 +310,23 @@ impl GridLayout {
     }
 }
 
+/// The compact layout of a classic board of side `n` on a screen of `size`: where its cells
+/// do not fit but a point a character does (boards above 3×3).
+pub fn compact(size: (u16, u16), n: u8) -> Option<GridLayout> {
+    let points = GridLayout::new(size, n);
+    (n > 3 && !Layout::new(size, n).fits && points.fits).then_some(points)
+}
+
 /// The move under the screen cell at (`column`, `row`) on a screen of `size`, if any.
 pub fn move_at(position: &Position, size: (u16, u16), column: u16, row: u16) -> Option<Move> {
     match position {
-        Position::Classic(board) => Layout::new(size, board.size())
-            .cell_at(board, column, row)
-            .map(Move::Cell),
+        Position::Classic(board) => match compact(size, board.size()) {
+            Some(points) => points
+                .point_at(column, row)
+                .and_then(|(col, row)| board.cell_at(row, col)),
+            None => Layout::new(size, board.size()).cell_at(board, column, row),
+        }
+        .map(Move::Cell),
         Position::Ultimate(_) => UltimateLayout::new(size)
             .move_at(column, row)
             .map(Move::Ultimate),
@@ -300,7 +343,7 @@ mod tests {
 
     #[test]
     fn ultimate_clicks_map_to_moves_and_lines_to_none() {
-        for size in [(80, 24), (44, 21)] {
+        for size in [(80, 24), (44, 21), (200, 60)] {
             let layout = UltimateLayout::new(size);
             assert!(layout.fits, "{size:?}");
             for index in 0..81 {
@@ -314,6 +357,38 @@ mod tests {
         }
         assert!(!UltimateLayout::new((30, 24)).fits);
         assert!(!UltimateLayout::new((80, 20)).fits);
+    }
+
+    #[test]
+    fn a_classic_board_grows_with_the_terminal_and_shrinks_to_a_point_a_character() {
+        let large = Layout::new((200, 60), 3);
+        assert_eq!((large.cell_w, large.cell_h), (11, 5));
+        assert_eq!(Layout::new((80, 24), 3).cell_h, 3, "as before at 80×24");
+        // 7×7 at 60×20: no room for cells, room for points.
+        assert!(!Layout::new((60, 20), 7).fits);
+        let points = compact((60, 20), 7).expect("a compact 7×7");
+        let board = Board::new(crate::board::Rules::new(7, 4, false).unwrap());
+        let position = Position::Classic(board);
+        for cell in board.cells() {
+            let (x, y) = points.origin(cell.row(), cell.col());
+            assert_eq!(move_at(&position, (60, 20), x, y), Some(Move::Cell(cell)));
+        }
+        assert_eq!(compact((80, 24), 7), None, "cells where they fit");
+        assert_eq!(compact((60, 20), 3), None, "3×3 keeps its cells");
+    }
+
+    #[test]
+    fn the_ultimate_grid_grows_with_the_terminal_and_every_row_of_a_tall_cell_is_its_move() {
+        assert_eq!(UltimateLayout::new((80, 24)).cell_h, 1);
+        let large = UltimateLayout::new((200, 60));
+        assert_eq!((large.cell_w, large.cell_h), (7, 3));
+        for index in 0..81 {
+            let mv = ultimate::Move::from_index(index).unwrap();
+            let (x, y) = large.cell_origin(mv);
+            for dy in [y - 1, y, y + 1] {
+                assert_eq!(large.move_at(x + 3, dy), Some(mv), "{mv}");
+            }
+        }
     }
 
     #[test]

@@ -4,15 +4,19 @@
 use super::Placed;
 use super::chrome::too_small;
 use super::frame::{Frame, LIGHT, Palette, Style, junction};
+use super::gomoku::{Points, draw_points};
 use crate::board::{Board, Cell, Mark, Outcome, Rules};
 use crate::position::Move;
 use crate::report::review::Label;
 use crate::search::{Value, best_of};
 use crate::tui::app::App;
-use crate::tui::layout::Layout;
+use crate::tui::layout::{GridLayout, Layout, compact};
 
-const X_ART: [&str; 3] = ["╲ ╱", " ╳ ", "╱ ╲"];
-const O_ART: [&str; 3] = ["╭─╮", "│ │", "╰─╯"];
+pub(super) const X_ART: [&str; 3] = ["╲ ╱", " ╳ ", "╱ ╲"];
+pub(super) const O_ART: [&str; 3] = ["╭─╮", "│ │", "╰─╯"];
+/// The marks in the largest cells.
+const X_ART_LARGE: [&str; 5] = ["╲   ╱", " ╲ ╱ ", "  ╳  ", " ╱ ╲ ", "╱   ╲"];
+const O_ART_LARGE: [&str; 5] = ["╭───╮", "│   │", "│   │", "│   │", "╰───╯"];
 
 /// The short label of a hint value: `W3`, `D`, `L4` when proven, `D+` (at least a draw) and
 /// `D-` (at most a draw) when proven bounds; a heuristic estimate is `~`
@@ -51,18 +55,36 @@ pub(super) fn draw(
     board: &Board,
     palette: Palette,
 ) -> Option<Placed> {
-    let layout = Layout::new((frame.width(), frame.height()), board.size());
-    if !layout.fits {
-        too_small(frame, Layout::minimum(board.size()));
+    let size = (frame.width(), frame.height());
+    let layout = Layout::new(size, board.size());
+    let (first_row, below) = if layout.fits {
+        draw_grid(frame, &layout);
+        for cell in board.cells() {
+            draw_cell(frame, &layout, app, board, cell, palette);
+        }
+        if layout.labels() {
+            draw_labels(frame, &layout, board);
+        }
+        let below = layout.top + layout.board_height() + 1 + u16::from(layout.labels());
+        (layout.first_row, below)
+    } else if let Some(compact) = compact(size, board.size()) {
+        // Too small for cells: a point a character, as Gomoku's board is drawn.
+        let won = match board.outcome() {
+            Outcome::Won { line, .. } => board.cells().filter(|&c| line.contains(c)).collect(),
+            _ => Vec::new(),
+        };
+        let points = Points {
+            board,
+            won,
+            star: &|_| false,
+            symbol: Mark::symbol,
+        };
+        draw_points(frame, &compact, app, &points, palette);
+        (compact.first_row, compact.top + compact.n + 2)
+    } else {
+        too_small(frame, minimum(board.size()));
         return None;
-    }
-    draw_grid(frame, &layout);
-    for cell in board.cells() {
-        draw_cell(frame, &layout, app, board, cell, palette);
-    }
-    if layout.labels() {
-        draw_labels(frame, &layout, board);
-    }
+    };
     let rules = board.rules();
     let round = app.session().round();
     let title = if rules == Rules::CLASSIC {
@@ -77,10 +99,25 @@ pub(super) fn draw(
     };
     Some(Placed {
         title,
-        first_row: layout.first_row,
-        below: layout.top + layout.board_height() + 1 + u16::from(layout.labels()),
+        first_row,
+        below,
         keys,
     })
+}
+
+/// The smallest screen (columns, rows) a classic board of `size` is drawn on: with cells, or
+/// above 3×3 a point a character.
+fn minimum(size: u8) -> (u16, u16) {
+    let cells = Layout::minimum(size);
+    if size <= 3 {
+        return cells;
+    }
+    let points = GridLayout::minimum(size);
+    if points.0 * points.1 < cells.0 * cells.1 {
+        points
+    } else {
+        cells
+    }
 }
 
 /// Row numbers left of the board and column letters below it.
@@ -236,15 +273,21 @@ fn draw_cell(
 fn draw_mark(frame: &mut Frame, area: Area, mark: Mark, style: Style, winning: bool) {
     let Area { x, y, w, h } = area;
     if area.big() {
-        let art = if mark == Mark::X { X_ART } else { O_ART };
+        let art: &[&str] = match (mark, h >= 5) {
+            (Mark::X, true) => &X_ART_LARGE,
+            (Mark::O, true) => &O_ART_LARGE,
+            (Mark::X, false) => &X_ART,
+            (Mark::O, false) => &O_ART,
+        };
         if winning {
             // Fill the interior so the whole line stands out.
             for dy in 0..h {
                 frame.text(x, y + dy, &" ".repeat(usize::from(w)), style);
             }
         }
-        for (dy, row) in art.iter().enumerate() {
-            frame.text(x + (w - 3) / 2, y + dy as u16, row, style);
+        let (art_w, art_h) = (art[0].chars().count() as u16, art.len() as u16);
+        for (dy, row) in (0..).zip(art) {
+            frame.text(x + (w - art_w) / 2, y + (h - art_h) / 2 + dy, row, style);
         }
     } else {
         let mid_y = area.mid_y();

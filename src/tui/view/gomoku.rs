@@ -1,5 +1,6 @@
 //! Gomoku's 15×15 board, compact: a point a character, two columns apart, row numbers on the
-//! left and column letters below (see [`GridLayout`]). Stones, the last move, the winning
+//! left and column letters below (see [`GridLayout`]); classic boards too where the screen is
+//! too small for their cells. Stones, the last move, the winning
 //! line, the best hint or the review's best move, and the cursor.
 
 use super::Placed;
@@ -27,28 +28,46 @@ pub(super) fn draw(
         too_small(frame, GridLayout::minimum(n));
         return None;
     }
-    let won: Vec<Cell> = board.won_line().unwrap_or_default();
-    for row in 0..n {
-        for col in 0..n {
-            let cell = board.square(row, col).expect("on the board");
-            draw_point(
-                frame,
-                &layout,
-                app,
-                board,
-                cell,
-                won.contains(&cell),
-                palette,
-            );
-        }
-    }
-    draw_labels(frame, &layout);
+    let points = Points {
+        board,
+        won: board.won_line().unwrap_or_default(),
+        star: &|cell| board.is_star(cell),
+        symbol: stone,
+    };
+    draw_points(frame, &layout, app, &points, palette);
     Some(Placed {
         title: format!("{} · round {}", app.game().variant(), app.session().round()),
         first_row: layout.first_row,
         below: layout.top + layout.n + 2,
         keys: "h8 or arrows",
     })
+}
+
+/// A board drawn a point a character: its squares, its winning line, the points marked to
+/// find one's way by, and how a mark is drawn.
+pub(super) struct Points<'a> {
+    pub board: &'a dyn Squares,
+    pub won: Vec<Cell>,
+    pub star: &'a dyn Fn(Cell) -> bool,
+    pub symbol: fn(Mark) -> char,
+}
+
+/// Every point of `points` on `layout`, with the coordinates around them.
+pub(super) fn draw_points(
+    frame: &mut Frame,
+    layout: &GridLayout,
+    app: &App,
+    points: &Points,
+    palette: Palette,
+) {
+    let n = points.board.side();
+    for row in 0..n {
+        for col in 0..n {
+            let cell = points.board.square(row, col).expect("on the board");
+            draw_point(frame, layout, app, points, cell, palette);
+        }
+    }
+    draw_labels(frame, layout);
 }
 
 /// Row numbers left of the board and column letters below it.
@@ -96,16 +115,16 @@ fn draw_point(
     frame: &mut Frame,
     layout: &GridLayout,
     app: &App,
-    board: &Gomoku,
+    points: &Points,
     cell: Cell,
-    winning: bool,
     palette: Palette,
 ) {
+    let winning = points.won.contains(&cell);
     let (x, y) = layout.origin(cell.row(), cell.col());
     let shown = Move::Cell(cell);
     let review = app.review().map(|(j, _, _)| j);
     let played = review.filter(|j| j.mv == shown);
-    let (ch, style) = if let Some(mark) = board.mark_on(cell).or(played.map(|j| j.mark)) {
+    let (ch, style) = if let Some(mark) = points.board.mark_on(cell).or(played.map(|j| j.mark)) {
         let mut style = Style::PLAIN.fg(palette.mark(mark)).bold();
         if review.is_none() && app.game().last_move() == Some(shown) {
             style = style.underline();
@@ -116,7 +135,7 @@ fn draw_point(
         if let Some(j) = played {
             style = Style::PLAIN.fg(palette.label(j.label)).reverse().bold();
         }
-        (stone(mark), style)
+        ((points.symbol)(mark), style)
     } else if review.is_some_and(|j| j.best == Some(shown)) {
         ('*', Style::PLAIN.fg(palette.label(Label::Best)).bold())
     } else if let Some(&(_, value)) = app.hint().and_then(|h| h.iter().find(|(m, _)| *m == shown)) {
@@ -128,7 +147,7 @@ fn draw_point(
             style = style.bold().underline();
         }
         (point_hint(value), style)
-    } else if board.is_star(cell) {
+    } else if (points.star)(cell) {
         ('+', Style::PLAIN.dim())
     } else {
         ('·', Style::PLAIN.dim())

@@ -4,7 +4,7 @@
 
 use super::Placed;
 use super::chrome::too_small;
-use super::classic::hint_label;
+use super::classic::{O_ART, X_ART, hint_label};
 use super::frame::{Frame, HEAVY, Palette, Style, junction};
 use crate::board::Mark;
 use crate::position::Move;
@@ -37,7 +37,8 @@ pub(super) fn draw(
     })
 }
 
-/// Large marks for a won small board, three rows high, for boards 11 and 17 columns wide.
+/// Large marks for a won small board, three rows high, for boards 11 and 17 (or more) columns
+/// wide.
 const BIG_X: [[&str; 3]; 2] = [
     ["  ╲     ╱  ", "     ╳     ", "  ╱     ╲  "],
     [
@@ -97,10 +98,18 @@ fn draw_ultimate(
             if let Some(j) = played {
                 style = Style::PLAIN.fg(palette.label(j.label)).reverse().bold();
             }
-            frame.put(x + w / 2, y, mark.symbol(), style);
-            if last || played.is_some() {
-                frame.put(x + w / 2 - 1, y, ' ', style);
-                frame.put(x + w / 2 + 1, y, ' ', style);
+            if layout.cell_h >= 3 {
+                // A tall cell: the mark drawn large, as on a classic board.
+                let art = if mark == Mark::X { X_ART } else { O_ART };
+                for (dy, row) in (0..).zip(art) {
+                    frame.text(x + (w - 3) / 2, y + dy - 1, row, style);
+                }
+            } else {
+                frame.put(x + w / 2, y, mark.symbol(), style);
+                if last || played.is_some() {
+                    frame.put(x + w / 2 - 1, y, ' ', style);
+                    frame.put(x + w / 2 + 1, y, ' ', style);
+                }
             }
         } else if review.is_some_and(|j| j.best == Some(shown)) {
             let style = Style::PLAIN
@@ -164,12 +173,18 @@ fn draw_closed_boards(
                 if winning.is_some_and(|line| line.contains(b)) {
                     style = style.reverse();
                 }
-                for (dy, row) in art.iter().enumerate() {
-                    frame.text(x, y + dy as u16, row, style);
+                // The board's cells give way to the mark, centred in it.
+                let (bw, bh) = (layout.board_width(), layout.board_height());
+                for dy in 0..bh {
+                    frame.text(x, y + dy, &" ".repeat(usize::from(bw)), style);
+                }
+                let (art_w, top) = (art[0].chars().count() as u16, y + (bh - 3) / 2);
+                for (dy, row) in (0..).zip(art) {
+                    frame.text(x + (bw - art_w) / 2, top + dy, row, style);
                 }
             }
             SmallStatus::Full => {
-                for dy in 0..3 {
+                for dy in 0..layout.board_height() {
                     for dx in 0..layout.board_width() {
                         let tile = frame.tile(x + dx, y + dy);
                         frame.put(x + dx, y + dy, tile.ch, tile.style.dim());
@@ -208,10 +223,16 @@ fn mark_playable(frame: &mut Frame, layout: &UltimateLayout, b: u8, palette: Pal
     let (x, y) = layout.board_origin(b);
     let style = Style::PLAIN.fg(palette.accent()).bold();
     let (left, right) = (x - 1, x + layout.board_width());
-    for (cx, cy) in [(left, y - 1), (right, y - 1), (left, y + 3), (right, y + 3)] {
+    let bottom = y + layout.board_height();
+    for (cx, cy) in [
+        (left, y - 1),
+        (right, y - 1),
+        (left, bottom),
+        (right, bottom),
+    ] {
         frame.put(cx, cy, '◆', style);
     }
-    for dy in 0..3 {
+    for dy in 0..layout.board_height() {
         frame.put(left, y + dy, '┃', style);
         frame.put(right, y + dy, '┃', style);
     }
@@ -238,7 +259,7 @@ fn draw_ultimate_lines(frame: &mut Frame, layout: &UltimateLayout) {
     };
     let style = Style::PLAIN;
     for dy in 0..gh {
-        let heavy_row = dy % 4 == 0;
+        let heavy_row = dy % (layout.board_height() + 1) == 0;
         for dx in 0..gw {
             let ch = match (heavy_row, column(dx)) {
                 (false, Line::None) => continue,
@@ -264,6 +285,30 @@ mod tests {
     use crate::tui::app::App;
     use crate::tui::input::Action;
     use crate::tui::view::render;
+
+    #[test]
+    fn on_a_large_screen_the_grid_grows_and_a_won_board_is_one_mark_centred_in_it() {
+        let mut app = App::new(
+            Session::new(Variant::Ultimate, Player::Human, Player::Human),
+            (200, 60),
+        );
+        for d in [5, 5, 1, 5, 2, 5, 3] {
+            app.update(Action::Digit(d));
+        }
+        let text = render(&app, None, false).to_text();
+        let lines: Vec<&str> = text.lines().collect();
+        let grid = lines.iter().filter(|l| l.contains('┃')).count();
+        assert_eq!(grid, 27, "nine rows of cells, each 3 high:\n{text}");
+        // Board 5's mark: one O, 3 rows high, in the middle rows of its 9; no small marks.
+        let rows_with_o: Vec<usize> = (0..lines.len())
+            .filter(|&i| lines[i].contains("╭───────╮"))
+            .collect();
+        assert_eq!(rows_with_o.len(), 1, "{text}");
+        let middle = lines[rows_with_o[0] + 1];
+        assert!(middle.contains("│       │") && !middle.contains('X'), "{text}");
+        // X's two marks, drawn large in their cells (board 1 cell 5 and board 2 cell 5).
+        assert_eq!(text.matches('╳').count(), 2, "{text}");
+    }
 
     #[test]
     #[rustfmt::skip]
