@@ -10,7 +10,8 @@
 //! `puzzles/win_in_N` finds the shortest victory by fours of a puzzle of
 //! `tests/data/vcf_puzzles.txt` won in N plies (3 to 15). `five/play_undo`,
 //! `five/midgame_depth_6` and `five_puzzles/win_in_N` are the alpha-beta search's: see
-//! [`five`] below.
+//! [`five`] below. `vct_puzzles/puzzle_N` is `hard`'s move on a puzzle of
+//! `tests/data/vct_puzzles.txt`, won by one threat that no reply stops and by no fours.
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -122,6 +123,27 @@ fn gomoku(c: &mut Criterion) {
         });
     });
     group.finish();
+
+    // The threat puzzles (won by one threat no reply stops, and by no fours): `hard`'s whole
+    // move, seeded, on the first four, at `--think 1000`; it plays the proven threat at once.
+    let mut group = c.benchmark_group("vct_puzzles");
+    group.sample_size(10);
+    for (i, board) in threat_puzzles().into_iter().take(4).enumerate() {
+        group.bench_function(format!("puzzle_{}", i + 1), |b| {
+            b.iter(|| {
+                let mut brain = Brain::new(Some(1)).with_think(Duration::from_secs(1));
+                brain.choose(Player::HARD, &Position::Gomoku(board))
+            });
+        });
+    }
+    group.finish();
+}
+
+/// The threat puzzles of `tests/data/vct_puzzles.txt`.
+fn threat_puzzles() -> Vec<Gomoku> {
+    let text = include_str!("../tests/data/vct_puzzles.txt");
+    let parse = |line: &str| line.split_once(' ').expect("1 and a position").1.parse();
+    text.lines().map(|l| parse(l).expect("a position")).collect()
 }
 
 /// The alpha-beta search (`tictactoe::five`): a field kept as a stone goes down and comes

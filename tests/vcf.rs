@@ -1,7 +1,8 @@
 //! Gomoku's `hard` against an independent search for victories by continuous fours (VCF),
 //! written from the rules alone (`play`, `legal_moves`, the stones on the board): it never
 //! misses a victory of up to eleven fours that this search finds, and never lets one through
-//! that a move could have stopped.
+//! that a move could have stopped; on the threat puzzles, where no victory by fours exists,
+//! it plays a threat after which every reply loses to one.
 
 use std::time::Duration;
 
@@ -251,6 +252,51 @@ fn every_puzzle_takes_its_fours_and_no_fewer_and_hard_plays_its_first_four() {
     }
     lengths.dedup();
     assert_eq!(lengths, (1..=FOURS).collect::<Vec<_>>(), "every length");
+}
+
+/// Whether the side to move's stone on `c` wins by threats: it makes five, or after it the
+/// other side has no five to make and every reply, anywhere on the board, leaves the side a
+/// [`vcf`] of at most `fours` fours.
+fn threat_wins(board: &Gomoku, c: Cell, fours: u32) -> bool {
+    let attacker = board.to_move();
+    let mut after = *board;
+    after.play(c).unwrap();
+    if after.is_over() {
+        return after.winner() == Some(attacker);
+    }
+    fives(&after, attacker.other()).is_empty()
+        && after.legal_moves().into_iter().all(|reply| {
+            let mut replied = after;
+            replied.play(reply).unwrap();
+            !replied.is_over() && vcf(&replied, fours)
+        })
+}
+
+/// The puzzles of `tests/data/vct_puzzles.txt` (made by `examples/vct_puzzles.rs`).
+fn threat_puzzles() -> Vec<Gomoku> {
+    let text = include_str!("data/vct_puzzles.txt");
+    let parse = |line: &str| {
+        let (_, board) = line.split_once(' ').expect("1 and a position");
+        board.parse().expect("a position")
+    };
+    text.lines().map(parse).collect()
+}
+
+#[test]
+fn every_threat_puzzle_has_no_victory_by_fours_and_hard_plays_a_threat_no_reply_stops() {
+    let puzzles = threat_puzzles();
+    assert!(puzzles.len() >= 10, "{} puzzles", puzzles.len());
+    for board in puzzles {
+        assert!(
+            shortest(&board, FOURS).is_none(),
+            "a victory by fours:\n{board}"
+        );
+        let c = hard(&board);
+        assert!(
+            threat_wins(&board, c, FOURS),
+            "hard played {c}, which a reply stops:\n{board}"
+        );
+    }
 }
 
 #[test]

@@ -97,19 +97,19 @@ fn winning_threat(threats: &mut Threats, side: usize, positions: u32) -> Option<
 
 /// The plies to the five if `x`, a threat of `side`'s, is proven to win: after it the other
 /// side has no five to make, and every reply, anywhere on the board, leaves `side` a victory
-/// by fours (all found within `positions`). The count is the slowest reply's: `x`, the reply
-/// and that victory. `None` where one reply is not shown lost in time.
-fn proven_threat(threats: &mut Threats, x: usize, side: usize, positions: u32) -> Option<u32> {
+/// by fours (all found within the `budget` of positions, which they use up). The count is
+/// the slowest reply's: `x`, the reply and that victory. `None` where one reply is not shown
+/// lost in time.
+fn proven_threat(threats: &mut Threats, x: usize, side: usize, budget: &mut u32) -> Option<u32> {
     let other = 1 - side;
     threats.place(x, side);
     let replies = threats.empty_points();
-    let mut budget = positions;
     let mut longest = None;
     if threats.fives(other).is_empty() && !replies.is_empty() {
         longest = Some(0);
         for r in replies {
             threats.place(r, other);
-            let line = threats.shortest_vcf(side, FOURS, &mut budget);
+            let line = threats.shortest_vcf(side, FOURS, budget);
             threats.remove(r, other);
             let Some(line) = line else {
                 longest = None;
@@ -120,6 +120,49 @@ fn proven_threat(threats: &mut Threats, x: usize, side: usize, positions: u32) -
     }
     threats.remove(x, side);
     longest.map(|plies| plies + 2)
+}
+
+/// The most threats [`proven_winning_threat`] tries to prove, each within a quarter of its
+/// budget.
+const PROOFS_TRIED: u32 = 8;
+
+/// A threat of the side to move's that no reply stops, proven as [`proven_threat`] proves one,
+/// and its value; looked for where the side has no victory by fours (the search finds those)
+/// and the other side no five. Candidates go best-scored first; the searches of fours that
+/// tell a threat from a quiet move share `positions`, and the first [`PROOFS_TRIED`] threats
+/// found are tried, each proof within a quarter of it and all within twice `positions`.
+fn proven_winning_threat(board: &Gomoku, positions: u32) -> Option<(Cell, Value)> {
+    let mut threats = Threats::new(board);
+    let me = side(board.to_move());
+    let other = 1 - me;
+    if !threats.fives(other).is_empty() || !threats.fives(me).is_empty() {
+        return None;
+    }
+    if threats.vcf(me, FOURS, &mut { positions }).is_some() {
+        return None;
+    }
+    // What is left for telling threats apart, and for the proofs.
+    let (mut left, mut proving) = (positions, 2 * positions);
+    let mut proofs = PROOFS_TRIED;
+    for x in ranked(&threats, me) {
+        threats.place(x, me);
+        let threat = threats.fives(other).is_empty() && threats.vcf(me, FOURS, &mut left).is_some();
+        threats.remove(x, me);
+        if threat {
+            let mut share = (positions / 4).min(proving);
+            let given = share;
+            let proof = proven_threat(&mut threats, x, me, &mut share);
+            if let Some(plies) = proof {
+                return Some((threats.cell(x), Value::Win(plies)));
+            }
+            proving -= given - share;
+            proofs -= 1;
+        }
+        if left == 0 || proving == 0 || proofs == 0 {
+            break;
+        }
+    }
+    None
 }
 
 /// Gomoku's engine: its random numbers, the alpha-beta search of `hard` (made at its first
@@ -318,7 +361,7 @@ impl Threat {
         if reach.make_threats
             && let Some(x) = winning_threat(&mut threats, me, quick)
         {
-            let value = proven_threat(&mut threats, x, me, positions)
+            let value = proven_threat(&mut threats, x, me, &mut { positions })
                 .map_or(Value::Estimate(EST_THREAT), Value::Win);
             return Some((threats.cell(x), value));
         }
@@ -378,6 +421,15 @@ impl Threat {
             }
             time -= proof_share(think);
         }
+        // A threat that wins, proven, is played at once; on the clock, what the look took
+        // comes off the search's time (as work, its budget of positions is its own).
+        let start = std::time::Instant::now();
+        if let Some(found) = proven_winning_threat(board, budget(think)) {
+            return Some(found);
+        }
+        if self.meter == Meter::Clock {
+            time = time.saturating_sub(start.elapsed());
+        }
         let most = self.most.map_or(time, |most| most.max(time));
         let thought = self.five().think_within(board, time, most, MAX_DEPTH)?;
         let value = Threat::proved(board, &thought, think);
@@ -432,7 +484,7 @@ impl Threat {
         let me = side(board.to_move());
         match plies {
             n if n > 0 => {
-                if let Some(n) = proven_threat(&mut threats, thought.best, me, budget(think)) {
+                if let Some(n) = proven_threat(&mut threats, thought.best, me, &mut budget(think)) {
                     return Value::Win(n);
                 }
             }

@@ -305,7 +305,10 @@ mod tests {
             .collect();
         assert_eq!(rows_with_o.len(), 1, "{text}");
         let middle = lines[rows_with_o[0] + 1];
-        assert!(middle.contains("│       │") && !middle.contains('X'), "{text}");
+        assert!(
+            middle.contains("│       │") && !middle.contains('X'),
+            "{text}"
+        );
         // X's two marks, drawn large in their cells (board 1 cell 5 and board 2 cell 5).
         assert_eq!(text.matches('╳').count(), 2, "{text}");
     }
