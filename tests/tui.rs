@@ -1581,11 +1581,20 @@ fn a_game_of_the_history_opens_on_the_board_and_is_played_on_from_a_move() {
     tui.wait_text("Move 3 of 5");
     tui.send("w");
     tui.wait_text("Record: 7 1 8 2 9");
+    // The last move ended the game: nothing to play on from there.
+    tui.send("1");
+    tui.wait_text("Move 5 of 5");
     tui.send("p");
-    tui.wait_text("Playing on after move 2");
-    assert_eq!(tui.board(), "X../.../O..");
+    tui.wait_text("Move 5 ended the game");
+    tui.send("\x1b[D");
+    tui.send("\x1b[D");
+    tui.wait_text("Move 3 of 5");
+    // The move shown, X's 8, is the last one played on from.
+    tui.send("p");
+    tui.wait_text("Playing on after move 3");
+    assert_eq!(tui.board(), "XX./.../O..");
     tui.send("5");
-    tui.wait_for("the move played on", |s| s.contents().contains("O to move"));
+    tui.wait_board("XX./.O./O..");
     tui.send("q");
     tui.wait_text("Leave this game? y/n");
     tui.send("y");

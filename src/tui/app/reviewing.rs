@@ -77,8 +77,8 @@ impl App {
             }
             Action::Explore => self.open_explorer(),
             Action::PlayOn if self.archived => {
-                let before = self.review().map_or(0, |(j, _, _)| j.number - 1);
-                self.play_on(before);
+                let shown = self.review().map_or(0, |(j, _, _)| j.number);
+                self.play_on(shown);
             }
             Action::Export if self.archived => {
                 self.message = format!("Record: {}", self.game().record());
@@ -114,12 +114,19 @@ impl App {
         self.ask_review();
     }
 
-    /// `p` in the review of a game of the history: a new game at the position shown (the
-    /// moves before the move on screen), between the same players (a remote player's side
-    /// played here). Set up at a position, it counts for nobody.
-    fn play_on(&mut self, before: usize) {
-        let moves = self.game().history()[..before].to_vec();
+    /// `p` in the review of a game of the history: a new game at the position shown (its
+    /// first `upto` moves, the move on screen the last of them), between the same players (a
+    /// remote player's side played here). Set up at a position, it counts for nobody. Where
+    /// the move shown ended the game, there is nothing to play on from, and the message says
+    /// so.
+    fn play_on(&mut self, upto: usize) {
+        let moves = self.game().history()[..upto].to_vec();
         let record = Record::new(self.game().variant(), moves).expect("a prefix replays");
+        if record.end().is_over() {
+            self.message =
+                format!("Move {upto} ended the game: step back (←) to play on from before it");
+            return;
+        }
         let local = |p: Player| {
             if p == Player::Remote {
                 Player::Human
@@ -135,7 +142,7 @@ impl App {
         self.archived = false;
         self.mode = Mode::Playing;
         self.cursor = self.game().position().centre();
-        self.message = format!("Playing on after move {before}. {}", self.turn_message());
+        self.message = format!("Playing on after move {upto}. {}", self.turn_message());
     }
 
     pub(super) fn ask_review(&mut self) {
