@@ -143,7 +143,9 @@ fn gomoku(c: &mut Criterion) {
 fn threat_puzzles() -> Vec<Gomoku> {
     let text = include_str!("../tests/data/vct_puzzles.txt");
     let parse = |line: &str| line.split_once(' ').expect("1 and a position").1.parse();
-    text.lines().map(|l| parse(l).expect("a position")).collect()
+    text.lines()
+        .map(|l| parse(l).expect("a position"))
+        .collect()
 }
 
 /// The alpha-beta search (`tictactoe::five`): a field kept as a stone goes down and comes

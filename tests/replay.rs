@@ -118,3 +118,34 @@ fn seeded_games_between_ladder_levels_replay() {
         }
     }
 }
+
+/// The record of a seeded Ultimate game of `hard` against itself at `--think 20`.
+fn ultimate_record(seed: u32, threads: u32) -> String {
+    let (seed, threads) = (seed.to_string(), threads.to_string());
+    let args = ["--ultimate", "--think", "20", "--threads", &threads];
+    let args = hard_against_hard(&seed, &args);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = run(&args);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let record = text.lines().find(|l| l.starts_with("Record:"));
+    record.expect("a whole game").to_string()
+}
+
+#[test]
+fn ultimate_seeds_and_thread_counts_give_different_games() {
+    let distinct = |games: &[String]| {
+        let mut games = games.to_vec();
+        games.sort();
+        games.dedup();
+        games.len()
+    };
+    let one: Vec<String> = (1..=4).map(|s| ultimate_record(s, 1)).collect();
+    assert!(distinct(&one) >= 2, "one tree: {one:#?}");
+    let two: Vec<String> = (1..=6).map(|s| ultimate_record(s, 2)).collect();
+    assert!(distinct(&two) >= 2, "two trees: {two:#?}");
+    let differ = (1..=6).any(|s| ultimate_record(s, 3) != two[s as usize - 1]);
+    assert!(
+        differ,
+        "two trees and three play the same game for every seed"
+    );
+}

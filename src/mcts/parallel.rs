@@ -9,6 +9,10 @@ use std::time::Duration;
 
 use super::{Choice, Evaluator, Mcts, Node, Proof, SearchGame, choose_among};
 
+/// How often, in percent of the most visited move's visits, a move must have been visited for
+/// [`Parallel::think_varied`] to draw it.
+const NEARLY: u64 = 95;
+
 /// A search spread over one tree a thread.
 pub struct Parallel<G: SearchGame, E: Evaluator<G>> {
     trees: Vec<Mcts<G, E>>,
@@ -56,6 +60,34 @@ where
             return None;
         }
         Some(choose_among(&self.merged()))
+    }
+
+    /// [`Parallel::think`], then, where no proof decides, a move drawn with the first tree's
+    /// random numbers among those visited at least [`NEARLY`] percent as often as the most
+    /// visited: moves the search cannot tell apart, so the seed, and the number of trees,
+    /// vary the game without costing strength. A seeded search still replays exactly.
+    pub fn think_varied(&mut self, board: &G, budget: Duration) -> Option<Choice<G::Move>> {
+        let choice = self.think(board, budget)?;
+        let children = self.merged();
+        let unproven = || children.iter().filter(|(_, n)| n.proof == Proof::Unknown);
+        let Some(most) = unproven().map(|(_, n)| n.visits).max() else {
+            return Some(choice);
+        };
+        let chosen_proven = children
+            .iter()
+            .any(|(mv, n)| *mv == choice.mv && n.proof != Proof::Unknown);
+        if chosen_proven {
+            return Some(choice);
+        }
+        let near: Vec<&(G::Move, Node)> = unproven()
+            .filter(|(_, n)| u64::from(n.visits) * 100 >= u64::from(most) * NEARLY)
+            .collect();
+        let mut rng = fastrand::Rng::with_seed(self.trees[0].draw_seed());
+        let &(mv, node) = near[rng.usize(..near.len())];
+        Some(Choice {
+            mv,
+            value: super::value_of(node),
+        })
     }
 
     /// The root's children of every tree, move by move (in move order): visits and scores

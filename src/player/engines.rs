@@ -246,7 +246,7 @@ where
         match level.style() {
             None => {
                 let budget = think.unwrap_or(ULTIMATE_THINK);
-                self.search.think(board, budget).map(|c| c.mv)
+                self.search.think_varied(board, budget).map(|c| c.mv)
             }
             Some(style) => {
                 let mut quick = G::quick(self.mcts().draw_seed());
