@@ -381,6 +381,16 @@ fn first_game_options(cli: &Cli, variant: Variant) -> tui::Options {
     }
 }
 
+/// A player of a game played on here: a network game's other player becomes a person at this
+/// screen (its game is looked at, continued and played on from here).
+fn here(player: Player) -> Player {
+    if player == Player::Remote {
+        Player::Human
+    } else {
+        player
+    }
+}
+
 /// Plays what the start screen chose, full-screen, and says how it ended.
 fn from_menu(cli: &Cli, start: Start) -> anyhow::Result<tui::Summary> {
     match start {
@@ -414,19 +424,11 @@ fn from_menu(cli: &Cli, start: Start) -> anyhow::Result<tui::Summary> {
                 open_review: true,
                 ..screen_options(cli)
             };
-            // A network game is looked at, and played on from, here.
-            let here = |p: Player| {
-                if p == Player::Remote {
-                    Player::Human
-                } else {
-                    p
-                }
-            };
             let session = Session::starting_at(&record, here(x), here(o));
             tui::run(session, brain(cli), options)
         }
         Start::Resume(record, setup, x, o) => {
-            let Some(game) = tictactoe::game::Game::resume(&record, setup, x, o) else {
+            let Some(game) = tictactoe::game::Game::resume(&record, setup, here(x), here(o)) else {
                 anyhow::bail!("the last game could not be taken up again");
             };
             tui::run(Session::resuming(game), brain(cli), screen_options(cli))

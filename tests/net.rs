@@ -1189,3 +1189,50 @@ fn a_player_coming_back_with_its_token_takes_over_its_stale_connection() {
     host.wait_for("O is back");
     assert_eq!(stale.line(), None, "the stale connection is closed");
 }
+
+/// Waits until the screen shows `text`, whatever lines it was wrapped on.
+fn wait_words(terminal: &proc::terminal::Terminal, text: &str) {
+    let words = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+    let start = Instant::now();
+    while !words(&terminal.contents()).contains(text) {
+        assert!(
+            start.elapsed() < TIMEOUT,
+            "timed out waiting for {text:?}; screen:\n{}",
+            terminal.contents()
+        );
+        thread::sleep(Duration::from_millis(5));
+    }
+}
+
+#[test]
+fn a_joiner_whose_host_died_gives_up_keeps_the_game_and_the_start_screen_continues_it() {
+    use proc::terminal::Terminal;
+    let home = concat!(env!("CARGO_TARGET_TMPDIR"), "/home-host-gone");
+    let _ = std::fs::remove_dir_all(home);
+    let (mut host, addr, code) = host(&[]);
+    let window = ["env", "TICTACTOE_REJOIN_WINDOW=2"];
+    let mut joiner = Terminal::start_in(&window, &["join", &addr, "--code", &code], home);
+    joiner.wait_for("O: you");
+    host.wait_for("joined. You play X.");
+    host.send("5\n");
+    joiner.wait_for("played 5. O to move (you)");
+    joiner.send("7");
+    host.wait_for("O (remote) plays 7");
+    host.child.kill().unwrap();
+    host.child.wait().unwrap();
+    wait_words(&joiner, "trying to get back in for 2 s (q leaves)");
+    wait_words(&joiner, "the host is gone: no answer in 2 s");
+    wait_words(
+        &joiner,
+        "The game is kept: c on the start screen continues it",
+    );
+    joiner.send("q");
+    assert!(joiner.wait_exit().success(), "{}", joiner.contents());
+    let mut menu = Terminal::start_in(&[], &[], home);
+    menu.wait_for("c continues: 3×3, 3 in a row");
+    menu.wait_for("2 moves");
+    menu.send("c");
+    menu.wait_for("X to move");
+    menu.send("3");
+    menu.wait_for("O to move");
+}

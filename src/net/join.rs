@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::net::failure::{JoinError, REJOIN_WINDOW};
+use crate::net::failure::{JoinError, rejoin_window};
 use crate::net::link::{
     Admit, Connection, Incoming, Link, LinkEvent, Sink, write_message, write_sealed,
 };
@@ -186,8 +186,8 @@ impl Joiner {
     }
 
     /// After a lost connection: tries to get back in on a thread of its own, waiting longer
-    /// after each failed try, until [`REJOIN_WINDOW`] ends or the host says something that
-    /// will not change; reports [`LinkEvent::Rejoined`] or [`LinkEvent::RejoinFailed`].
+    /// after each failed try, until [`rejoin_window`] ends (the host is gone) or the host says
+    /// something that will not change; reports [`LinkEvent::Rejoined`] or [`LinkEvent::RejoinFailed`].
     pub fn rejoin(&self, sink: &Sink) {
         let again = self.clone();
         let sink = Arc::clone(sink);
@@ -195,14 +195,18 @@ impl Joiner {
             .name("net-rejoin".into())
             .spawn(move || {
                 let start = Instant::now();
+                let window = rejoin_window();
                 let mut wait = BACK_OFF_FIRST;
                 let last = loop {
-                    thread::sleep(wait.min(REJOIN_WINDOW.saturating_sub(start.elapsed())));
+                    thread::sleep(wait.min(window.saturating_sub(start.elapsed())));
                     match again.connect(&sink, true) {
                         Ok(_) => return,
                         Err(e) if !e.is_passing() => break e,
-                        Err(e) if start.elapsed() >= REJOIN_WINDOW => {
-                            break JoinError::GaveUp(Box::new(e));
+                        Err(e) if start.elapsed() >= window => {
+                            break JoinError::GaveUp {
+                                after: window,
+                                last: Box::new(e),
+                            };
                         }
                         Err(_) => wait = (wait * 2).min(BACK_OFF_MAX),
                     }

@@ -10,10 +10,11 @@
 
 use std::fmt;
 use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
 
 use crate::board::Mark;
 use crate::game::{Score, Session, Side, Standing};
-use crate::net::failure::{JoinError, RefusalNotice};
+use crate::net::failure::{JoinError, RefusalNotice, rejoin_window};
 use crate::net::join::Joiner;
 use crate::net::link::{Link, LinkEvent, Sink};
 use crate::net::peer::Peer;
@@ -59,17 +60,21 @@ pub enum NetEvent {
     OpponentLeft {
         mark: Mark,
     },
-    /// The connection is gone; `rejoining`: this side is trying to get back in (the
-    /// joiner), otherwise it waits for the other player to come back (the host).
+    /// The connection is gone; `rejoining`: this side is trying to get back in for that
+    /// long (the joiner), otherwise it waits for the other player to come back (the host).
     ConnectionLost {
         mark: Mark,
         why: String,
-        rejoining: bool,
+        rejoining: Option<Duration>,
     },
     /// (Joiner) back in: the game is now the host's.
     Rejoined,
-    /// (Joiner) the host did not take us back; the game cannot go on.
-    RejoinFailed(JoinError),
+    /// (Joiner) the host did not take us back, or is gone; the game cannot go on. `kept`:
+    /// the game was kept to be continued.
+    RejoinFailed {
+        error: JoinError,
+        kept: bool,
+    },
     /// (Joiner) the host's game does not replay here; the game cannot go on.
     Desynced(RecordError),
     /// The other side's error message, made printable and cut to [`REMOTE_TEXT`].
@@ -99,17 +104,28 @@ impl fmt::Display for NetEvent {
             NetEvent::ConnectionLost {
                 mark,
                 why,
-                rejoining: false,
+                rejoining: None,
             } => write!(
                 f,
                 "{mark}'s connection was lost ({why}); waiting for them to rejoin"
             ),
-            NetEvent::ConnectionLost { mark, why, .. } => write!(
+            NetEvent::ConnectionLost {
+                mark,
+                why,
+                rejoining: Some(window),
+            } => write!(
                 f,
-                "The connection to {mark} was lost ({why}); trying to get back in…"
+                "The connection to {mark} was lost ({why}); trying to get back in for {} s (q leaves)…",
+                window.as_secs()
             ),
             NetEvent::Rejoined => write!(f, "Back in"),
-            NetEvent::RejoinFailed(e) => write!(f, "Could not get back in: {e}"),
+            NetEvent::RejoinFailed { error, kept } => {
+                write!(f, "Could not get back in: {error}")?;
+                if *kept {
+                    write!(f, ". The game is kept: c on the start screen continues it")?;
+                }
+                Ok(())
+            }
             NetEvent::Desynced(e) => write!(f, "The host's game does not replay here: {e}"),
             NetEvent::Reported { mark, text } => write!(f, "{mark}'s side reports: {text}"),
             NetEvent::Refused(notice) => write!(f, "{notice}"),
@@ -432,7 +448,7 @@ impl NetGame {
                 Some(NetEvent::ConnectionLost {
                     mark: them,
                     why,
-                    rejoining: !self.host,
+                    rejoining: (!self.host).then(rejoin_window),
                 })
             }
             LinkEvent::Joined(addr) => {
@@ -460,9 +476,10 @@ impl NetGame {
                     Some(NetEvent::Desynced(e))
                 }
             },
-            LinkEvent::RejoinFailed(e) => {
+            LinkEvent::RejoinFailed(error) => {
                 self.presence = Presence::Gone;
-                Some(NetEvent::RejoinFailed(e))
+                let kept = session.keep_to_continue();
+                Some(NetEvent::RejoinFailed { error, kept })
             }
             LinkEvent::Refused(notice) => Some(NetEvent::Refused(notice)),
         }
@@ -672,7 +689,7 @@ mod tests {
         let event = net.handle(&mut session, lost.clone()).unwrap();
         assert_eq!(
             event.to_string(),
-            "The connection to X was lost (no word for 10 s); trying to get back in…"
+            "The connection to X was lost (no word for 10 s); trying to get back in for 60 s (q leaves)…"
         );
         assert_eq!(net.orders(), [Order::Rejoin]);
         assert!(net.may_move().is_err());

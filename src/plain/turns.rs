@@ -323,7 +323,7 @@ impl<'a> Turns<'a> {
         }
         Ok(match event {
             NetEvent::OpponentLeft { .. } => Some(Ending::Left),
-            NetEvent::RejoinFailed(_) | NetEvent::Desynced(_) => Some(Ending::Disconnected),
+            NetEvent::RejoinFailed { .. } | NetEvent::Desynced(_) => Some(Ending::Disconnected),
             _ => None,
         })
     }

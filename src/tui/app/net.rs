@@ -46,9 +46,10 @@ impl App {
         self.net.is_some()
     }
 
-    /// Whether a network host still waits for its first player.
-    pub fn waiting_for_player(&self) -> bool {
-        self.driver.net().is_some_and(NetGame::waiting_for_player)
+    /// Whether the message line is wrapped, not cut: while a network game's other player is
+    /// not connected (a host's join line, a lost connection, a host that is gone).
+    pub fn message_wraps(&self) -> bool {
+        self.driver.net().is_some_and(|n| !n.is_connected())
     }
 
     /// The last word about connections the host refused (`Refused 4,213 more connections in
@@ -86,7 +87,9 @@ impl App {
             }
             NetEvent::NewRound => self.new_round(),
             NetEvent::RematchOffered { .. } => self.message = format!("{event}: n accepts"),
-            NetEvent::OpponentLeft { .. } | NetEvent::RejoinFailed(_) | NetEvent::Desynced(_) => {
+            NetEvent::OpponentLeft { .. }
+            | NetEvent::RejoinFailed { .. }
+            | NetEvent::Desynced(_) => {
                 self.message = format!("{event}. q quits");
             }
             NetEvent::Refused(_) => {
@@ -245,7 +248,7 @@ mod tests {
         app.handle(Event::Net(LinkEvent::Lost("the connection closed".into())));
         assert_eq!(
             app.message(),
-            "The connection to X was lost (the connection closed); trying to get back in…"
+            "The connection to X was lost (the connection closed); trying to get back in for 60 s (q leaves)…"
         );
         assert_eq!(app.outbox(), [Order::Rejoin]);
         app.update(Action::Digit(1));

@@ -89,8 +89,9 @@ pub fn render(app: &App, busy: Option<Duration>, color: bool) -> Frame {
     }
     draw_status(&mut frame, below, app, palette);
     let message = message_line(app, busy);
-    // A host's join line is wrapped, not cut: a friend needs all of it.
-    let rows = if app.waiting_for_player() {
+    // A host's join line is wrapped, not cut: a friend needs all of it; so is news of a lost
+    // connection (how to leave, whether the game is kept).
+    let rows = if app.message_wraps() {
         wrap(&message, width)
     } else {
         vec![message]
