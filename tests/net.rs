@@ -96,19 +96,20 @@ fn a_host_on_every_interface_names_an_address_a_friend_can_join() {
 }
 
 #[test]
-fn the_join_code_is_read_in_any_case_and_the_prompt_offers_no_undo() {
+fn the_join_code_is_read_in_any_case_and_the_prompt_offers_no_undo_and_no_hint() {
     let (mut host, addr, code) = host(&[]);
     let mut joiner = join(&addr, &code.to_uppercase());
     joiner.wait_for("You play O.");
-    host.wait_for("X to move (1-9, h hint, q quit): ");
+    host.wait_for("X to move (1-9, q quit): ");
     host.send("5\n");
-    joiner.wait_for("O to move (1-9, h hint, q quit): ");
+    joiner.wait_for("O to move (1-9, q quit): ");
     joiner.send("q\n");
     host.wait_for("O left the game.");
     assert!(joiner.wait_exit().success());
     host.wait_exit();
     let (h, j) = (host.output(), joiner.output());
     assert!(!h.contains("u undo") && !j.contains("u undo"), "{h}\n{j}");
+    assert!(!h.contains("h hint") && !j.contains("h hint"), "{h}\n{j}");
 }
 
 #[test]
@@ -132,7 +133,7 @@ fn a_host_started_from_a_position_gives_the_joiner_that_position() {
     let (mut host, addr, code) = host(&["--from", "5", "1"]);
     let mut joiner = join(&addr, &code);
     joiner.wait_for("You play O.");
-    host.wait_for("X to move (1-9, h hint, q quit): ");
+    host.wait_for("X to move (1-9, q quit): ");
     // X completes 3-5-7 while O looks elsewhere.
     host.send("3\n");
     joiner.wait_for("X (remote) plays 3");
@@ -643,7 +644,7 @@ fn an_ultimate_game_over_the_network_prints_the_same_grids() {
             "{seen} missing from the host's output:\n{h}"
         );
     }
-    assert!(j.contains("O to move on board 9 (1-9, h hint, q quit): 5"));
+    assert!(j.contains("O to move on board 9 (1-9, q quit): 5"));
     assert!(j.contains("O to move anywhere (board then cell, e.g. 53): 47"));
     let grids = boards(&h);
     assert_eq!(grids.len(), 18, "the empty grid and one per move:\n{h}");
@@ -1235,4 +1236,42 @@ fn a_joiner_whose_host_died_gives_up_keeps_the_game_and_the_start_screen_continu
     menu.wait_for("X to move");
     menu.send("3");
     menu.wait_for("O to move");
+}
+
+#[test]
+fn hints_are_on_in_a_network_game_only_when_both_players_ask_and_both_are_told() {
+    let (mut host, addr, code) = host(&["--hints"]);
+    let mut joiner = spawn(&["join", &addr, "--code", &code, "--hints"]);
+    joiner.wait_for("You play O.\nHints are on: both players asked for them.");
+    host.wait_for("joined. You play X.\nHints are on: both players asked for them.");
+    host.wait_for("X to move (1-9, h hint, q quit): ");
+    host.send("h\n");
+    host.wait_for("Hint:\n");
+    host.send("q\n");
+    joiner.wait_for("X left the game.");
+    host.wait_exit();
+    joiner.wait_exit();
+    drop((host, joiner));
+
+    let (mut host, addr, code) = self::host(&["--hints"]);
+    let mut joiner = join(&addr, &code);
+    joiner.wait_for("You play O.");
+    host.wait_for("X to move (1-9, q quit): ");
+    host.send("h\n");
+    host.wait_for("Hints and the explorer are off: you asked for them, the other player did not.");
+    host.send("5\n");
+    joiner.wait_for("O to move (1-9, q quit): ");
+    joiner.send("h\n");
+    joiner.wait_for(
+        "Hints and the explorer are off in network games unless both players ask for them",
+    );
+    joiner.send("q\n");
+    host.wait_for("O left the game.");
+    host.wait_exit();
+    joiner.wait_exit();
+    let (h, j) = (host.output(), joiner.output());
+    assert!(
+        !h.contains("Hints are on") && !j.contains("Hints are on"),
+        "{h}\n{j}"
+    );
 }

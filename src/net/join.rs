@@ -38,6 +38,8 @@ pub struct Welcome {
     pub state: SessionState,
     /// The host's program version.
     pub program: String,
+    /// Whether the host asks for hints.
+    pub hints: bool,
 }
 
 /// A way to a host: each [`Route::open`] is a fresh connection to it, as a TCP stream
@@ -80,20 +82,27 @@ pub struct Joiner {
     link: Link,
     /// The token the host gave at the last welcome, shown when coming back.
     token: Arc<Mutex<Option<String>>>,
+    /// Whether this player asks for hints, as every `join` says.
+    hints: bool,
 }
 
 impl Joiner {
     /// Connects to `target` (`HOST` or `HOST:PORT`, [`DEFAULT_PORT`] if none) with `code`,
-    /// and starts the connection's threads. A busy host is asked again for a few seconds.
-    pub fn join(target: &str, code: &str, sink: &Sink) -> Result<(Joiner, Welcome), JoinError> {
+    /// and starts the connection's threads, asking for hints if `hints`. A busy host is asked
+    /// again for a few seconds.
+    pub fn join(
+        target: &str,
+        (code, hints): (&str, bool),
+        sink: &Sink,
+    ) -> Result<(Joiner, Welcome), JoinError> {
         let addr = resolve(target)?;
-        Joiner::through(Arc::new(Tcp(addr)), code, sink)
+        Joiner::through(Arc::new(Tcp(addr)), (code, hints), sink)
     }
 
     /// Connects through `route` with `code`, as [`Joiner::join`] does.
     pub fn through(
         route: Arc<dyn Route>,
-        code: &str,
+        (code, hints): (&str, bool),
         sink: &Sink,
     ) -> Result<(Joiner, Welcome), JoinError> {
         let joiner = Joiner {
@@ -101,6 +110,7 @@ impl Joiner {
             code: code.to_string(),
             link: Link::new(),
             token: Arc::default(),
+            hints,
         };
         let start = Instant::now();
         let mut wait = BACK_OFF_FIRST;
@@ -167,7 +177,11 @@ impl Joiner {
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .clone();
-        write_sealed(&stream, &mut keys.seal, &Message::Join { token }).map_err(failed)?;
+        let join = Message::Join {
+            token,
+            hints: self.hints,
+        };
+        write_sealed(&stream, &mut keys.seal, &join).map_err(failed)?;
         answer(&mut reader, &mut buf, &addr)?;
         let answer = opened(&mut keys.open, &buf, &addr)?;
         let (welcome, token) = welcome(addr.clone(), program, answer)?;
@@ -294,12 +308,14 @@ fn welcome(
             rules,
             state,
             token,
+            hints,
         }) if state.round > 0 => {
             let rules = Variant::try_from(rules).map_err(JoinError::Rules)?;
             let welcome = Welcome {
                 rules,
                 state,
                 program,
+                hints,
             };
             Ok((welcome, token))
         }
@@ -419,6 +435,7 @@ mod tests {
             rules: crate::board::Rules::CLASSIC.into(),
             state: state.clone(),
             token: "t".into(),
+            hints: false,
         };
         let addr = String::from("127.0.0.1:9");
         assert_eq!(
@@ -429,6 +446,7 @@ mod tests {
             rules: crate::board::Rules::CLASSIC.into(),
             state: SessionState { round: 1, ..state },
             token: "t".into(),
+            hints: false,
         };
         assert!(welcome(addr, String::new(), Some(one)).is_ok());
     }

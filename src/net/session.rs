@@ -205,6 +205,34 @@ impl fmt::Display for MoveBlocked {
     }
 }
 
+/// Why hints and the explorer are off in a network game; `Display` is what the player is
+/// told.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HintsOff {
+    /// This side did not ask for them.
+    NotAsked,
+    /// This side asked; the other did not.
+    OtherDidNotAsk,
+}
+
+impl fmt::Display for HintsOff {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            HintsOff::NotAsked => write!(
+                f,
+                "Hints and the explorer are off in network games unless both players ask for them (host --hints, join --hints)"
+            ),
+            HintsOff::OtherDidNotAsk => write!(
+                f,
+                "Hints and the explorer are off: you asked for them, the other player did not"
+            ),
+        }
+    }
+}
+
+/// What both sides are told when hints are on in a network game.
+pub const HINTS_ON: &str = "Hints are on: both players asked for them";
+
 /// What a player is told when asking to undo in a network game.
 pub const NO_UNDO: &str = "Undo is not available in network games";
 
@@ -335,25 +363,44 @@ enum Presence {
 pub struct NetGame {
     host: bool,
     presence: Presence,
+    /// Hints asked for by this side and by the other; on only when both asked.
+    hints: (bool, bool),
     /// Rematch asked for by this side and by the other.
     rematch: (bool, bool),
     orders: Vec<Order>,
 }
 
 impl NetGame {
-    /// A host's game, waiting for its first player.
-    pub fn hosting() -> NetGame {
+    /// A host's game, waiting for its first player; `hints`: the host asks for hints.
+    pub fn hosting(hints: bool) -> NetGame {
         NetGame {
             host: true,
+            hints: (hints, false),
             ..NetGame::default()
         }
     }
 
-    /// A joiner's game, connected.
-    pub fn joined() -> NetGame {
+    /// A joiner's game, connected; `hints`: whether the joiner asked for hints, and whether
+    /// the host did.
+    pub fn joined(hints: bool, host_hints: bool) -> NetGame {
         NetGame {
             presence: Presence::Connected,
+            hints: (hints, host_hints),
             ..NetGame::default()
+        }
+    }
+
+    /// Whether hints and the explorer are on in this game: both sides asked for them.
+    pub fn hints_on(&self) -> bool {
+        self.hints.0 && self.hints.1
+    }
+
+    /// Why hints are off in this game, or `None` when they are on.
+    pub fn hints_off(&self) -> Option<HintsOff> {
+        match self.hints {
+            (true, true) => None,
+            (false, _) => Some(HintsOff::NotAsked),
+            (true, false) => Some(HintsOff::OtherDidNotAsk),
         }
     }
 
@@ -451,9 +498,10 @@ impl NetGame {
                     rejoining: (!self.host).then(rejoin_window),
                 })
             }
-            LinkEvent::Joined(addr) => {
+            LinkEvent::Joined { peer: addr, hints } => {
                 let first = self.presence == Presence::Waiting;
                 self.presence = Presence::Connected;
+                self.hints.1 = hints;
                 self.rematch = (false, false);
                 let side = session.side_of(them);
                 session.rename(side, addr.label().to_string());
@@ -679,7 +727,7 @@ mod tests {
 
     fn joined_game() -> (NetGame, Session) {
         let session = Session::new(Rules::CLASSIC, Player::Remote, Player::Human);
-        (NetGame::joined(), session)
+        (NetGame::joined(false, false), session)
     }
 
     #[test]
@@ -693,11 +741,17 @@ mod tests {
         );
         assert_eq!(net.orders(), [Order::Rejoin]);
         assert!(net.may_move().is_err());
-        let mut host = NetGame::hosting();
+        let mut host = NetGame::hosting(false);
         let mut hosted = Session::new(Rules::CLASSIC, Player::Human, Player::Remote);
         let addr = Peer::from("127.0.0.1:9".parse::<std::net::SocketAddr>().unwrap());
         let joined = host
-            .handle(&mut hosted, LinkEvent::Joined(addr.clone()))
+            .handle(
+                &mut hosted,
+                LinkEvent::Joined {
+                    peer: addr.clone(),
+                    hints: false,
+                },
+            )
             .unwrap();
         assert_eq!(joined, NetEvent::Joined { addr: addr.clone() });
         let event = host.handle(&mut hosted, lost).unwrap();
@@ -707,7 +761,11 @@ mod tests {
         );
         assert!(host.orders().is_empty(), "the host does not rejoin");
         assert!(host.may_move().is_ok(), "the host plays on");
-        let back = host.handle(&mut hosted, LinkEvent::Joined(addr)).unwrap();
+        let joined = LinkEvent::Joined {
+            peer: addr,
+            hints: false,
+        };
+        let back = host.handle(&mut hosted, joined).unwrap();
         assert_eq!(back.to_string(), "O is back (127.0.0.1:9)");
     }
 

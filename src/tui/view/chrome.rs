@@ -109,7 +109,7 @@ fn key_parts(app: &App, keys: &str) -> Vec<String> {
         if app.game().is_over() {
             &["n rematch", "r review", "? keys", "q quit"]
         } else {
-            &["play", "h hint", "? keys", "q quit"]
+            &["play", "h hint", "t explore", "? keys", "q quit"]
         }
     } else if app.review().is_some() {
         &[
@@ -135,8 +135,11 @@ fn key_parts(app: &App, keys: &str) -> Vec<String> {
     } else {
         &["Space pause", "h hint", "n new round", "? keys", "q quit"]
     };
+    // Hints off: neither `h` nor, during a game, `t` is offered.
+    let off = app.hints_off().is_some();
     parts
         .iter()
+        .filter(|&&p| !(off && p == "h hint" || p == "t explore" && !app.explorer_allowed()))
         .map(|&p| {
             if p == "play" {
                 format!("{keys} play")

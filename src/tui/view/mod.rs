@@ -82,6 +82,9 @@ pub fn render(app: &App, busy: Option<Duration>, color: bool) -> Frame {
     if app.review().is_some() {
         title.push_str(" · review");
     }
+    if app.net_hints_on() {
+        title.push_str(" · hints on");
+    }
     frame.centred(first_row, &title, Style::PLAIN.bold());
     // The host's news of refused connections, above the title: never over the message line.
     if let Some(notice) = app.net_notice().filter(|_| first_row > 0) {
