@@ -1262,9 +1262,7 @@ fn hints_are_on_in_a_network_game_only_when_both_players_ask_and_both_are_told()
     host.send("5\n");
     joiner.wait_for("O to move (1-9, q quit): ");
     joiner.send("h\n");
-    joiner.wait_for(
-        "Hints and the explorer are off in network games unless both players ask for them",
-    );
+    joiner.wait_for("Hints and the explorer are off: both players must ask (host/join --hints).");
     joiner.send("q\n");
     host.wait_for("O left the game.");
     host.wait_exit();

@@ -220,7 +220,7 @@ impl fmt::Display for HintsOff {
         match self {
             HintsOff::NotAsked => write!(
                 f,
-                "Hints and the explorer are off in network games unless both players ask for them (host --hints, join --hints)"
+                "Hints and the explorer are off: both players must ask (host/join --hints)"
             ),
             HintsOff::OtherDidNotAsk => write!(
                 f,
