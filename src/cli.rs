@@ -526,6 +526,11 @@ pub struct HostArgs {
     /// iroh-relay, like <https://relay.example.org>)
     #[arg(long, value_name = "URL")]
     pub relay: Option<String>,
+
+    /// Ask for hints and the explorer: on in the game only if the player who joins asks too
+    /// (join --hints), and then both screens say so
+    #[arg(long)]
+    pub hints: bool,
 }
 
 #[derive(Debug, Args)]
@@ -544,6 +549,11 @@ pub struct JoinArgs {
     /// With a ticket: the relay server to use instead of the ticket's
     #[arg(long, value_name = "URL")]
     pub relay: Option<String>,
+
+    /// Ask for hints and the explorer: on in the game only if the host asks too (host
+    /// --hints), and then both screens say so
+    #[arg(long)]
+    pub hints: bool,
 }
 
 #[derive(Debug, Args)]

@@ -343,10 +343,13 @@ mod tests {
     #[test]
     fn a_network_game_refuses_moves_until_a_player_joins_and_on_their_turn() {
         let session = Session::new(Rules::CLASSIC, Player::Human, Player::Remote);
-        let mut driver = Driver::networked(session, NetGame::hosting());
+        let mut driver = Driver::networked(session, NetGame::hosting(false));
         assert_eq!(driver.person_move(cell(5)), Err(Refused::NoOneJoined));
         let addr: std::net::SocketAddr = "127.0.0.1:9".parse().unwrap();
-        let joined = driver.link_event(LinkEvent::Joined(addr.into()));
+        let joined = driver.link_event(LinkEvent::Joined {
+            peer: addr.into(),
+            hints: false,
+        });
         assert!(matches!(joined, Some(NetEvent::Joined { .. })));
         assert_eq!(driver.person_move(cell(5)), Ok(Sent::Played(Mark::X)));
         assert!(driver.orders().contains(&Order::Move {

@@ -544,6 +544,20 @@ impl Session {
         Ok(())
     }
 
+    /// Keeps the current game to be continued (as [`Journal::progress`] does after a person's
+    /// move), even a network game's: its other player is gone and it cannot go on here. Where
+    /// it is not over and a person moved in it; says whether it was kept.
+    pub fn keep_to_continue(&self) -> bool {
+        let keep = !self.game.is_over() && self.game.person_moved();
+        match &self.journal {
+            Some(journal) if keep => {
+                journal.progress(&self.game);
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// The current game is left unfinished (quit, a new round, the program ending): where a
     /// person moved in it, it enters the journal as abandoned and counts as
     /// [`Game::counts`] says. A finished game, or one left already, is left alone.

@@ -381,6 +381,25 @@ fn first_game_options(cli: &Cli, variant: Variant) -> tui::Options {
     }
 }
 
+/// Options for a network game started from the start screen: it asks for no hints (only
+/// `host --hints` and `join --hints` do).
+fn network_options(cli: &Cli) -> tui::Options {
+    tui::Options {
+        hints: false,
+        ..screen_options(cli)
+    }
+}
+
+/// A player of a game played on here: a network game's other player becomes a person at this
+/// screen (its game is looked at, continued and played on from here).
+fn here(player: Player) -> Player {
+    if player == Player::Remote {
+        Player::Human
+    } else {
+        player
+    }
+}
+
 /// Plays what the start screen chose, full-screen, and says how it ended.
 fn from_menu(cli: &Cli, start: Start) -> anyhow::Result<tui::Summary> {
     match start {
@@ -399,7 +418,7 @@ fn from_menu(cli: &Cli, start: Start) -> anyhow::Result<tui::Summary> {
             tui::host(
                 (menu_listen(online), opening),
                 brain(cli),
-                screen_options(cli),
+                network_options(cli),
             )
         }
         Start::Join { address, code } => {
@@ -407,26 +426,18 @@ fn from_menu(cli: &Cli, start: Start) -> anyhow::Result<tui::Summary> {
                 target: address,
                 code,
             };
-            tui::join(target, brain(cli), screen_options(cli))
+            tui::join(target, brain(cli), network_options(cli))
         }
         Start::Open(record, x, o) => {
             let options = tui::Options {
                 open_review: true,
                 ..screen_options(cli)
             };
-            // A network game is looked at, and played on from, here.
-            let here = |p: Player| {
-                if p == Player::Remote {
-                    Player::Human
-                } else {
-                    p
-                }
-            };
             let session = Session::starting_at(&record, here(x), here(o));
             tui::run(session, brain(cli), options)
         }
         Start::Resume(record, setup, x, o) => {
-            let Some(game) = tictactoe::game::Game::resume(&record, setup, x, o) else {
+            let Some(game) = tictactoe::game::Game::resume(&record, setup, here(x), here(o)) else {
                 anyhow::bail!("the last game could not be taken up again");
             };
             tui::run(Session::resuming(game), brain(cli), screen_options(cli))
@@ -561,7 +572,7 @@ fn host(cli: &Cli, args: &HostArgs) -> anyhow::Result<ExitCode> {
         let listen = Listen::Online {
             relay: args.relay.clone(),
         };
-        return host_at(cli, (listen, opening(cli)));
+        return host_at(cli, (listen, opening(cli)), args.hints);
     }
     if args.relay.is_some() {
         usage_error("--relay goes with --online");
@@ -570,14 +581,15 @@ fn host(cli: &Cli, args: &HostArgs) -> anyhow::Result<ExitCode> {
         bind: args.bind,
         port: args.port,
     };
-    host_at(cli, (listen, opening(cli)))
+    host_at(cli, (listen, opening(cli)), args.hints)
 }
 
-/// Hosts, as `Listen` says, a game that starts at the end of a record.
-fn host_at(cli: &Cli, setup: (Listen, Record)) -> anyhow::Result<ExitCode> {
+/// Hosts, as `Listen` says, a game that starts at the end of a record, asking for hints if
+/// `hints`.
+fn host_at(cli: &Cli, setup: (Listen, Record), hints: bool) -> anyhow::Result<ExitCode> {
     let setup_again = setup.clone();
     network(
-        cli,
+        (cli, hints),
         |brain, options| tui::host(setup, brain, options),
         |brain, input, out, options| plain::host(setup_again, brain, input, out, options),
     )
@@ -596,7 +608,7 @@ fn join(cli: &Cli, args: &JoinArgs) -> anyhow::Result<ExitCode> {
         Some(_) => usage_error("--relay goes with a ticket, not with an address and --code"),
         None => online_target(address, args),
     };
-    join_at(cli, target)
+    join_at(cli, target, args.hints)
 }
 
 /// `tictactoe join` with no address: joins a host found on this network.
@@ -610,7 +622,7 @@ fn join_found(cli: &Cli, args: &JoinArgs) -> anyhow::Result<ExitCode> {
         &mut io::stdout().lock(),
     )?;
     match found {
-        plain::find::Outcome::Join(target) => join_at(cli, target),
+        plain::find::Outcome::Join(target) => join_at(cli, target, args.hints),
         plain::find::Outcome::Failed(why) => {
             eprintln!("tictactoe: {why}");
             Ok(ExitCode::from(2))
@@ -644,19 +656,20 @@ fn online_target(_: &str, _: &JoinArgs) -> Target {
     usage_error("joining needs --code (this build has no online play: tickets are not read)")
 }
 
-/// Joins the game at `target`.
-fn join_at(cli: &Cli, target: Target) -> anyhow::Result<ExitCode> {
+/// Joins the game at `target`, asking for hints if `hints`.
+fn join_at(cli: &Cli, target: Target, hints: bool) -> anyhow::Result<ExitCode> {
     let target_again = target.clone();
     network(
-        cli,
+        (cli, hints),
         |brain, options| tui::join(target, brain, options),
         |brain, input, out, options| plain::join(target_again, brain, input, out, options),
     )
 }
 
 /// A network game in the chosen front end: `screen` plays it full-screen, `lines` in lines.
+/// `hints`: this side asks for hints (`--hints`; the settings' `hints` does not apply).
 fn network(
-    cli: &Cli,
+    (cli, hints): (&Cli, bool),
     screen: impl FnOnce(Brain, tui::Options) -> anyhow::Result<tui::Summary>,
     lines: impl FnOnce(
         &mut Brain,
@@ -666,14 +679,22 @@ fn network(
     ) -> anyhow::Result<Ending>,
 ) -> anyhow::Result<ExitCode> {
     if full_screen(cli) {
-        let summary = screen(brain(cli), screen_options(cli))?;
+        let options = tui::Options {
+            hints,
+            ..screen_options(cli)
+        };
+        let summary = screen(brain(cli), options)?;
         return after_screen(cli, &summary);
     }
+    let options = plain::Options {
+        no_hints: !hints,
+        ..plain_options(cli)
+    };
     let ending = lines(
         &mut brain(cli),
         io::BufReader::new(io::stdin()),
         &mut io::stdout().lock(),
-        plain_options(cli),
+        options,
     )?;
     Ok(exit_code(ending))
 }

@@ -107,8 +107,8 @@ enum Typed {
 /// The prompt for the side to move: `X to move (1-9, u undo, h hint, q quit): `, and in
 /// Ultimate `X to move on board 3 (1-9, …): ` or, where a move takes the long form, `X to
 /// move anywhere (board then cell, e.g. 53): `. `undo` says whether `u` is offered (not in a
-/// network game).
-fn prompt(game: &Game, out: &mut dyn Write, undo: bool) -> io::Result<()> {
+/// network game), `hints` whether `h` is (not when hints are off).
+fn prompt(game: &Game, out: &mut dyn Write, (undo, hints): (bool, bool)) -> io::Result<()> {
     let position = game.position();
     let mark = position.to_move();
     let place = position
@@ -117,11 +117,14 @@ fn prompt(game: &Game, out: &mut dyn Write, undo: bool) -> io::Result<()> {
         .unwrap_or_default();
     let forms = position.move_forms();
     let keys = if forms.contains(' ') {
-        ""
-    } else if undo {
-        ", u undo, h hint, q quit"
+        String::new()
     } else {
-        ", h hint, q quit"
+        let offered = [(undo, ", u undo"), (hints, ", h hint"), (true, ", q quit")];
+        offered
+            .iter()
+            .filter(|(on, _)| *on)
+            .map(|(_, key)| *key)
+            .collect()
     };
     write!(out, "{mark} to move{place} ({forms}{keys}): ")?;
     out.flush()
@@ -201,9 +204,15 @@ fn typed(
     })
 }
 
-fn hint(game: &Game, brain: &mut Brain, out: &mut dyn Write, on: bool) -> io::Result<()> {
-    if !on {
-        return writeln!(out, "Hints are off in your settings (hints = false).");
+/// What `h` prints: the hint, or `off`, why hints are off.
+fn hint(
+    game: &Game,
+    brain: &mut Brain,
+    out: &mut dyn Write,
+    off: Option<String>,
+) -> io::Result<()> {
+    if let Some(why) = off {
+        return writeln!(out, "{why}.");
     }
     let position = game.position();
     let mut moves = brain.hint(position);

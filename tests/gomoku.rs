@@ -216,9 +216,10 @@ fn the_terminal_game_draws_the_fifteen_by_fifteen_board_and_arrows_enter_and_typ
             .collect::<String>()
             .replace(['[', ']'], "")
     };
-    assert_eq!(row("8"), "···+···X···+···".replace('+', "·"));
-    assert_eq!(row("9"), "········O······");
-    assert_eq!(row("15"), "··············X");
+    // Stones are drawn black (X) and white (O).
+    assert_eq!(row("8"), "···+···●···+···".replace('+', "·"));
+    assert_eq!(row("9"), "········○······");
+    assert_eq!(row("15"), "··············●");
     game.send("q");
     game.send("q");
     assert!(game.wait_exit().success());

@@ -96,19 +96,20 @@ fn a_host_on_every_interface_names_an_address_a_friend_can_join() {
 }
 
 #[test]
-fn the_join_code_is_read_in_any_case_and_the_prompt_offers_no_undo() {
+fn the_join_code_is_read_in_any_case_and_the_prompt_offers_no_undo_and_no_hint() {
     let (mut host, addr, code) = host(&[]);
     let mut joiner = join(&addr, &code.to_uppercase());
     joiner.wait_for("You play O.");
-    host.wait_for("X to move (1-9, h hint, q quit): ");
+    host.wait_for("X to move (1-9, q quit): ");
     host.send("5\n");
-    joiner.wait_for("O to move (1-9, h hint, q quit): ");
+    joiner.wait_for("O to move (1-9, q quit): ");
     joiner.send("q\n");
     host.wait_for("O left the game.");
     assert!(joiner.wait_exit().success());
     host.wait_exit();
     let (h, j) = (host.output(), joiner.output());
     assert!(!h.contains("u undo") && !j.contains("u undo"), "{h}\n{j}");
+    assert!(!h.contains("h hint") && !j.contains("h hint"), "{h}\n{j}");
 }
 
 #[test]
@@ -132,7 +133,7 @@ fn a_host_started_from_a_position_gives_the_joiner_that_position() {
     let (mut host, addr, code) = host(&["--from", "5", "1"]);
     let mut joiner = join(&addr, &code);
     joiner.wait_for("You play O.");
-    host.wait_for("X to move (1-9, h hint, q quit): ");
+    host.wait_for("X to move (1-9, q quit): ");
     // X completes 3-5-7 while O looks elsewhere.
     host.send("3\n");
     joiner.wait_for("X (remote) plays 3");
@@ -643,7 +644,7 @@ fn an_ultimate_game_over_the_network_prints_the_same_grids() {
             "{seen} missing from the host's output:\n{h}"
         );
     }
-    assert!(j.contains("O to move on board 9 (1-9, h hint, q quit): 5"));
+    assert!(j.contains("O to move on board 9 (1-9, q quit): 5"));
     assert!(j.contains("O to move anywhere (board then cell, e.g. 53): 47"));
     let grids = boards(&h);
     assert_eq!(grids.len(), 18, "the empty grid and one per move:\n{h}");
@@ -1188,4 +1189,87 @@ fn a_player_coming_back_with_its_token_takes_over_its_stale_connection() {
     assert_ne!(token(&welcome), token(&hello), "a fresh token each time");
     host.wait_for("O is back");
     assert_eq!(stale.line(), None, "the stale connection is closed");
+}
+
+/// Waits until the screen shows `text`, whatever lines it was wrapped on.
+fn wait_words(terminal: &proc::terminal::Terminal, text: &str) {
+    let words = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+    let start = Instant::now();
+    while !words(&terminal.contents()).contains(text) {
+        assert!(
+            start.elapsed() < TIMEOUT,
+            "timed out waiting for {text:?}; screen:\n{}",
+            terminal.contents()
+        );
+        thread::sleep(Duration::from_millis(5));
+    }
+}
+
+#[test]
+fn a_joiner_whose_host_died_gives_up_keeps_the_game_and_the_start_screen_continues_it() {
+    use proc::terminal::Terminal;
+    let home = concat!(env!("CARGO_TARGET_TMPDIR"), "/home-host-gone");
+    let _ = std::fs::remove_dir_all(home);
+    let (mut host, addr, code) = host(&[]);
+    let window = ["env", "TICTACTOE_REJOIN_WINDOW=2"];
+    let mut joiner = Terminal::start_in(&window, &["join", &addr, "--code", &code], home);
+    joiner.wait_for("O: you");
+    host.wait_for("joined. You play X.");
+    host.send("5\n");
+    joiner.wait_for("played 5. O to move (you)");
+    joiner.send("7");
+    host.wait_for("O (remote) plays 7");
+    host.child.kill().unwrap();
+    host.child.wait().unwrap();
+    wait_words(&joiner, "trying to get back in for 2 s (q leaves)");
+    wait_words(&joiner, "the host is gone: no answer in 2 s");
+    wait_words(
+        &joiner,
+        "The game is kept: c on the start screen continues it",
+    );
+    joiner.send("q");
+    assert!(joiner.wait_exit().success(), "{}", joiner.contents());
+    let mut menu = Terminal::start_in(&[], &[], home);
+    menu.wait_for("c continues: 3×3, 3 in a row");
+    menu.wait_for("2 moves");
+    menu.send("c");
+    menu.wait_for("X to move");
+    menu.send("3");
+    menu.wait_for("O to move");
+}
+
+#[test]
+fn hints_are_on_in_a_network_game_only_when_both_players_ask_and_both_are_told() {
+    let (mut host, addr, code) = host(&["--hints"]);
+    let mut joiner = spawn(&["join", &addr, "--code", &code, "--hints"]);
+    joiner.wait_for("You play O.\nHints are on: both players asked for them.");
+    host.wait_for("joined. You play X.\nHints are on: both players asked for them.");
+    host.wait_for("X to move (1-9, h hint, q quit): ");
+    host.send("h\n");
+    host.wait_for("Hint:\n");
+    host.send("q\n");
+    joiner.wait_for("X left the game.");
+    host.wait_exit();
+    joiner.wait_exit();
+    drop((host, joiner));
+
+    let (mut host, addr, code) = self::host(&["--hints"]);
+    let mut joiner = join(&addr, &code);
+    joiner.wait_for("You play O.");
+    host.wait_for("X to move (1-9, q quit): ");
+    host.send("h\n");
+    host.wait_for("Hints and the explorer are off: you asked for them, the other player did not.");
+    host.send("5\n");
+    joiner.wait_for("O to move (1-9, q quit): ");
+    joiner.send("h\n");
+    joiner.wait_for("Hints and the explorer are off: both players must ask (host/join --hints).");
+    joiner.send("q\n");
+    host.wait_for("O left the game.");
+    host.wait_exit();
+    joiner.wait_exit();
+    let (h, j) = (host.output(), joiner.output());
+    assert!(
+        !h.contains("Hints are on") && !j.contains("Hints are on"),
+        "{h}\n{j}"
+    );
 }

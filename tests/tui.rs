@@ -2035,3 +2035,33 @@ fn a_paused_game_between_ais_stays_paused_through_the_explorer() {
     tui.send("\x03");
     assert!(tui.wait_exit());
 }
+
+#[test]
+fn hints_off_in_the_settings_keep_the_explorer_shut_and_offer_neither_key() {
+    let home = format!("{}/hints-off", env!("CARGO_TARGET_TMPDIR"));
+    let _ = std::fs::remove_dir_all(&home);
+    std::fs::create_dir_all(&home).unwrap();
+    std::fs::write(format!("{home}/settings.toml"), "hints = false\n").unwrap();
+    let mut tui = Tui::start_with(
+        &["-o", "human", "--delay", "0"],
+        &[("TICTACTOE_HOME", &home)],
+    );
+    tui.send("5");
+    tui.wait_text("O to move");
+    let keys = tui.screen();
+    assert!(keys.contains("u undo"), "{keys}");
+    assert!(
+        !keys.contains("h hint") && !keys.contains("t explore"),
+        "{keys}"
+    );
+    tui.send("t");
+    tui.wait_text("Hints are off in your settings");
+    let screen = tui.screen();
+    assert!(
+        !screen.contains("Searching"),
+        "the explorer stays shut: {screen}"
+    );
+    tui.send("1");
+    tui.wait_text("X to move");
+    assert!(!tui.screen().contains("Hints are off"));
+}

@@ -11,8 +11,23 @@ use crate::text::grouped;
 /// How long a new connection has to send its whole hello.
 pub const HELLO_WITHIN: Duration = Duration::from_secs(3);
 
-/// How long a joiner whose connection was lost keeps trying to get back in.
-pub const REJOIN_WINDOW: Duration = Duration::from_mins(3);
+/// How long a joiner whose connection was lost keeps trying to get back in before it says
+/// the host is gone (docs/network.md).
+pub const REJOIN_WINDOW: Duration = Duration::from_mins(1);
+
+/// The environment variable that shortens [`REJOIN_WINDOW`] to a number of seconds, for
+/// tests of a host that is gone.
+pub const REJOIN_WINDOW_VAR: &str = "TICTACTOE_REJOIN_WINDOW";
+
+/// How long a joiner keeps trying to get back in: [`REJOIN_WINDOW`], or the whole seconds in
+/// [`REJOIN_WINDOW_VAR`] where it is set to a number from 1 to 60.
+pub fn rejoin_window() -> Duration {
+    std::env::var(REJOIN_WINDOW_VAR)
+        .ok()
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .filter(|s| (1..=REJOIN_WINDOW.as_secs()).contains(s))
+        .map_or(REJOIN_WINDOW, Duration::from_secs)
+}
 
 /// Why the host refused a connection: sent to it as an `error` (the text, and the
 /// [`RefusalKind`]) and counted for the host's screen.
@@ -155,8 +170,12 @@ pub enum JoinError {
     Unproven(String),
     /// The host's rules are not playable here.
     Rules(WireRulesError),
-    /// Every try within the rejoin window failed; the last one's error.
-    GaveUp(Box<JoinError>),
+    /// Every try within the rejoin window (`after`) failed: the host is gone. The last
+    /// try's error.
+    GaveUp {
+        after: Duration,
+        last: Box<JoinError>,
+    },
 }
 
 impl JoinError {
@@ -196,10 +215,10 @@ impl fmt::Display for JoinError {
                 "that host does not know the code: {addr} could not prove it (nothing of the code was sent)"
             ),
             JoinError::Rules(why) => write!(f, "the host's rules are not playable here: {why}"),
-            JoinError::GaveUp(last) => write!(
+            JoinError::GaveUp { after, last } => write!(
                 f,
-                "could not get back in within {} minutes ({last})",
-                REJOIN_WINDOW.as_secs() / 60
+                "the host is gone: no answer in {} s ({last})",
+                after.as_secs()
             ),
         }
     }

@@ -208,6 +208,8 @@ pub struct Host {
     source: Source,
     code: String,
     rules: Variant,
+    /// Whether the host asks for hints, as its welcome tells the joiner.
+    hints: bool,
 }
 
 impl Host {
@@ -218,6 +220,7 @@ impl Host {
             source: Source::Listener(listener),
             code: new_code(),
             rules,
+            hints: false,
         })
     }
 
@@ -228,7 +231,14 @@ impl Host {
             source: Source::Fed(Mutex::new(feed)),
             code: new_code(),
             rules,
+            hints: false,
         }
+    }
+
+    /// Whether the host asks for hints (it does not unless told): hints are on in the game
+    /// only when the player who joins asks too.
+    pub fn ask_hints(&mut self, on: bool) {
+        self.hints = on;
     }
 
     pub fn code(&self) -> &str {
@@ -381,7 +391,7 @@ impl Shared {
             locked(&self.gate).done_penalty(ip);
             self.served.notify_all();
         }
-        let (keys, shown) = exchanged?;
+        let (keys, shown, hints) = exchanged?;
         locked(&self.gate).failures.remove(&ip);
         let peer = peer.ok_or(Refusal::Closed)?;
         let issued = new_code();
@@ -392,6 +402,7 @@ impl Shared {
             rules: self.host.rules.into(),
             state: locked(&self.state).clone(),
             token: issued.clone(),
+            hints: self.host.hints,
         };
         let connection = Connection {
             stream: stream.try_clone().map_err(|_| Refusal::Closed)?,
@@ -402,7 +413,7 @@ impl Shared {
             shown,
             issued: issued.clone(),
         };
-        let joined = Some(LinkEvent::Joined(peer));
+        let joined = Some(LinkEvent::Joined { peer, hints });
         match self
             .link
             .install(connection, Some(&greeting), joined, admit, &self.sink)
@@ -415,13 +426,14 @@ impl Shared {
 
     /// The key exchange with the join code, after the joiner's hello (`pake`, its half):
     /// ours, and the joiner's first sealed message, which opens only if it used the same
-    /// code. Returns the keys and the token the joiner shows, if any.
+    /// code. Returns the keys, the token the joiner shows, if any, and whether it asks for
+    /// hints.
     fn exchange(
         &self,
         stream: &TcpStream,
         reader: &mut BufReader<Incoming>,
         pake: &str,
-    ) -> Result<(Keys, Option<String>), Refusal> {
+    ) -> Result<(Keys, Option<String>, bool), Refusal> {
         let (exchange, mine) = Exchange::start(Role::Host, &self.host.code);
         let mut keys = exchange.finish(pake).map_err(|_| Refusal::NoExchange)?;
         let hello = Message::Hello {
@@ -434,7 +446,7 @@ impl Shared {
         first_line(reader, &mut buf)?;
         let text = keys.open.open(&buf).map_err(|_| Refusal::WrongCode)?;
         match Message::parse(&text).map_err(Refusal::Junk)? {
-            Message::Join { token } => Ok((keys, token)),
+            Message::Join { token, hints } => Ok((keys, token, hints)),
             _ => Err(Refusal::NotHello),
         }
     }

@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::net::failure::{JoinError, REJOIN_WINDOW};
+use crate::net::failure::{JoinError, rejoin_window};
 use crate::net::link::{
     Admit, Connection, Incoming, Link, LinkEvent, Sink, write_message, write_sealed,
 };
@@ -38,6 +38,8 @@ pub struct Welcome {
     pub state: SessionState,
     /// The host's program version.
     pub program: String,
+    /// Whether the host asks for hints.
+    pub hints: bool,
 }
 
 /// A way to a host: each [`Route::open`] is a fresh connection to it, as a TCP stream
@@ -80,20 +82,27 @@ pub struct Joiner {
     link: Link,
     /// The token the host gave at the last welcome, shown when coming back.
     token: Arc<Mutex<Option<String>>>,
+    /// Whether this player asks for hints, as every `join` says.
+    hints: bool,
 }
 
 impl Joiner {
     /// Connects to `target` (`HOST` or `HOST:PORT`, [`DEFAULT_PORT`] if none) with `code`,
-    /// and starts the connection's threads. A busy host is asked again for a few seconds.
-    pub fn join(target: &str, code: &str, sink: &Sink) -> Result<(Joiner, Welcome), JoinError> {
+    /// and starts the connection's threads, asking for hints if `hints`. A busy host is asked
+    /// again for a few seconds.
+    pub fn join(
+        target: &str,
+        (code, hints): (&str, bool),
+        sink: &Sink,
+    ) -> Result<(Joiner, Welcome), JoinError> {
         let addr = resolve(target)?;
-        Joiner::through(Arc::new(Tcp(addr)), code, sink)
+        Joiner::through(Arc::new(Tcp(addr)), (code, hints), sink)
     }
 
     /// Connects through `route` with `code`, as [`Joiner::join`] does.
     pub fn through(
         route: Arc<dyn Route>,
-        code: &str,
+        (code, hints): (&str, bool),
         sink: &Sink,
     ) -> Result<(Joiner, Welcome), JoinError> {
         let joiner = Joiner {
@@ -101,6 +110,7 @@ impl Joiner {
             code: code.to_string(),
             link: Link::new(),
             token: Arc::default(),
+            hints,
         };
         let start = Instant::now();
         let mut wait = BACK_OFF_FIRST;
@@ -167,7 +177,11 @@ impl Joiner {
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .clone();
-        write_sealed(&stream, &mut keys.seal, &Message::Join { token }).map_err(failed)?;
+        let join = Message::Join {
+            token,
+            hints: self.hints,
+        };
+        write_sealed(&stream, &mut keys.seal, &join).map_err(failed)?;
         answer(&mut reader, &mut buf, &addr)?;
         let answer = opened(&mut keys.open, &buf, &addr)?;
         let (welcome, token) = welcome(addr.clone(), program, answer)?;
@@ -186,8 +200,8 @@ impl Joiner {
     }
 
     /// After a lost connection: tries to get back in on a thread of its own, waiting longer
-    /// after each failed try, until [`REJOIN_WINDOW`] ends or the host says something that
-    /// will not change; reports [`LinkEvent::Rejoined`] or [`LinkEvent::RejoinFailed`].
+    /// after each failed try, until [`rejoin_window`] ends (the host is gone) or the host says
+    /// something that will not change; reports [`LinkEvent::Rejoined`] or [`LinkEvent::RejoinFailed`].
     pub fn rejoin(&self, sink: &Sink) {
         let again = self.clone();
         let sink = Arc::clone(sink);
@@ -195,14 +209,18 @@ impl Joiner {
             .name("net-rejoin".into())
             .spawn(move || {
                 let start = Instant::now();
+                let window = rejoin_window();
                 let mut wait = BACK_OFF_FIRST;
                 let last = loop {
-                    thread::sleep(wait.min(REJOIN_WINDOW.saturating_sub(start.elapsed())));
+                    thread::sleep(wait.min(window.saturating_sub(start.elapsed())));
                     match again.connect(&sink, true) {
                         Ok(_) => return,
                         Err(e) if !e.is_passing() => break e,
-                        Err(e) if start.elapsed() >= REJOIN_WINDOW => {
-                            break JoinError::GaveUp(Box::new(e));
+                        Err(e) if start.elapsed() >= window => {
+                            break JoinError::GaveUp {
+                                after: window,
+                                last: Box::new(e),
+                            };
                         }
                         Err(_) => wait = (wait * 2).min(BACK_OFF_MAX),
                     }
@@ -290,12 +308,14 @@ fn welcome(
             rules,
             state,
             token,
+            hints,
         }) if state.round > 0 => {
             let rules = Variant::try_from(rules).map_err(JoinError::Rules)?;
             let welcome = Welcome {
                 rules,
                 state,
                 program,
+                hints,
             };
             Ok((welcome, token))
         }
@@ -415,6 +435,7 @@ mod tests {
             rules: crate::board::Rules::CLASSIC.into(),
             state: state.clone(),
             token: "t".into(),
+            hints: false,
         };
         let addr = String::from("127.0.0.1:9");
         assert_eq!(
@@ -425,6 +446,7 @@ mod tests {
             rules: crate::board::Rules::CLASSIC.into(),
             state: SessionState { round: 1, ..state },
             token: "t".into(),
+            hints: false,
         };
         assert!(welcome(addr, String::new(), Some(one)).is_ok());
     }

@@ -24,8 +24,8 @@ const FLOOD: usize = 64;
 /// What the connection tells the game loop, before the game makes sense of it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LinkEvent {
-    /// (Host) a player joined, or rejoined, from there.
-    Joined(Peer),
+    /// (Host) a player joined, or rejoined, from `peer`; `hints`: it asks for hints.
+    Joined { peer: Peer, hints: bool },
     /// (Joiner) back in after a lost connection: the host's session, which is the truth.
     Rejoined(SessionState),
     /// A message from the other side, after the handshake. Pings are not passed on.

@@ -9,12 +9,16 @@
 //! 2. The host answers with its own `hello` and half of the exchange, or with `error` (the
 //!    [`RefusalKind`] as `kind`) and closes the connection.
 //! 3. From here every line is sealed with the exchange's key. The joiner sends `join` (coming
-//!    back after a lost connection, with the token the host gave it). A host that cannot
+//!    back after a lost connection, with the token the host gave it; `hints: true` if this
+//!    player asks for hints). A host that cannot
 //!    open it had another code: it answers `error` (kind `wrong_code`, not sealed) after a
 //!    delay. Otherwise it sends `welcome`: the rules, the state of the session (the round,
 //!    the score and the moves of the current game, so that a player who rejoins gets the
-//!    exact game back) and a token for coming back. A joiner that cannot open the welcome
-//!    is talking to a host that does not know the code, and leaves.
+//!    exact game back), a token for coming back and `hints`, whether the host asks for
+//!    hints. Hints (and the explorer) are on in the game only when both sides asked; a
+//!    program that sends no `hints` (before they were agreed on) counts as not asking. A
+//!    joiner that cannot open the welcome is talking to a host that does not know the code,
+//!    and leaves.
 //! 4. Then either side sends `move` (on its own turn), `rematch` (after a game; a new game
 //!    starts when both have sent it), `ping` (every [`HEARTBEAT`]) and `bye` (leaving).
 //!    Anything else, anything at the wrong time, or a line that does not open is answered
@@ -149,13 +153,18 @@ pub enum Message {
     Join {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         token: Option<String>,
+        /// This player asks for hints (absent: does not).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        hints: bool,
     },
-    /// The host's first sealed message: the rules, the session as it stands and a token for
-    /// coming back.
+    /// The host's first sealed message: the rules, the session as it stands, a token for
+    /// coming back, and whether the host asks for hints (absent: it does not).
     Welcome {
         rules: WireRules,
         state: SessionState,
         token: String,
+        #[serde(default)]
+        hints: bool,
     },
     /// A move: `seq` is its number in the game, from 1; `cell` its name (`5`, `c3`).
     Move { seq: u32, cell: String },
@@ -270,14 +279,17 @@ impl Message {
                 program: printable(&program),
                 pake: pake.map(|p| printable(&p)),
             },
-            Message::Join { token } => Message::Join {
+            Message::Join { token, hints } => Message::Join {
                 token: token.map(|t| printable(&t)),
+                hints,
             },
             Message::Welcome {
                 rules,
                 state,
                 token,
+                hints,
             } => Message::Welcome {
+                hints,
                 rules,
                 state: SessionState {
                     moves: state.moves.iter().map(|m| printable(m)).collect(),
@@ -359,13 +371,18 @@ mod tests {
                 moves: vec!["5".into(), "1".into()],
             },
             token: "t0k3n".into(),
+            hints: true,
         };
         for message in [
             hello,
             welcome,
-            Message::Join { token: None },
+            Message::Join {
+                token: None,
+                hints: false,
+            },
             Message::Join {
                 token: Some("t0k3n".into()),
+                hints: true,
             },
             Message::Move {
                 seq: 3,
@@ -421,6 +438,42 @@ mod tests {
         assert_eq!(Variant::try_from(older), Ok(Variant::GOMOKU));
         let four = Variant::of_size(15, Some(4), false).unwrap();
         assert_eq!(WireRules::from(four).variant.as_deref(), Some("in-a-row"));
+    }
+
+    #[test]
+    fn a_join_or_welcome_without_hints_from_an_older_program_asks_for_none() {
+        let join = br#"{"type":"join","token":"t"}"#;
+        assert_eq!(
+            Message::parse(join),
+            Ok(Message::Join {
+                token: Some("t".into()),
+                hints: false
+            })
+        );
+        let welcome = br#"{"type":"welcome","rules":{"size":3,"k":3,"misere":false},"state":{"round":1,"score":[0,0,0],"moves":[]},"token":"t"}"#;
+        assert!(matches!(
+            Message::parse(welcome),
+            Ok(Message::Welcome { hints: false, .. })
+        ));
+        // A player who does not ask sends what an older program sent.
+        let line = Message::Join {
+            token: None,
+            hints: false,
+        };
+        assert_eq!(line.to_line().unwrap(), "{\"type\":\"join\"}\n");
+        let asking = Message::Join {
+            token: None,
+            hints: true,
+        };
+        assert_eq!(
+            asking.to_line().unwrap(),
+            "{\"type\":\"join\",\"hints\":true}\n"
+        );
+        let junk = br#"{"type":"join","hints":"yes"}"#;
+        assert!(matches!(
+            Message::parse(junk),
+            Err(ProtocolError::Invalid(_))
+        ));
     }
 
     #[test]

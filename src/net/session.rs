@@ -10,10 +10,11 @@
 
 use std::fmt;
 use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
 
 use crate::board::Mark;
 use crate::game::{Score, Session, Side, Standing};
-use crate::net::failure::{JoinError, RefusalNotice};
+use crate::net::failure::{JoinError, RefusalNotice, rejoin_window};
 use crate::net::join::Joiner;
 use crate::net::link::{Link, LinkEvent, Sink};
 use crate::net::peer::Peer;
@@ -59,17 +60,21 @@ pub enum NetEvent {
     OpponentLeft {
         mark: Mark,
     },
-    /// The connection is gone; `rejoining`: this side is trying to get back in (the
-    /// joiner), otherwise it waits for the other player to come back (the host).
+    /// The connection is gone; `rejoining`: this side is trying to get back in for that
+    /// long (the joiner), otherwise it waits for the other player to come back (the host).
     ConnectionLost {
         mark: Mark,
         why: String,
-        rejoining: bool,
+        rejoining: Option<Duration>,
     },
     /// (Joiner) back in: the game is now the host's.
     Rejoined,
-    /// (Joiner) the host did not take us back; the game cannot go on.
-    RejoinFailed(JoinError),
+    /// (Joiner) the host did not take us back, or is gone; the game cannot go on. `kept`:
+    /// the game was kept to be continued.
+    RejoinFailed {
+        error: JoinError,
+        kept: bool,
+    },
     /// (Joiner) the host's game does not replay here; the game cannot go on.
     Desynced(RecordError),
     /// The other side's error message, made printable and cut to [`REMOTE_TEXT`].
@@ -99,17 +104,28 @@ impl fmt::Display for NetEvent {
             NetEvent::ConnectionLost {
                 mark,
                 why,
-                rejoining: false,
+                rejoining: None,
             } => write!(
                 f,
                 "{mark}'s connection was lost ({why}); waiting for them to rejoin"
             ),
-            NetEvent::ConnectionLost { mark, why, .. } => write!(
+            NetEvent::ConnectionLost {
+                mark,
+                why,
+                rejoining: Some(window),
+            } => write!(
                 f,
-                "The connection to {mark} was lost ({why}); trying to get back in…"
+                "The connection to {mark} was lost ({why}); trying to get back in for {} s (q leaves)…",
+                window.as_secs()
             ),
             NetEvent::Rejoined => write!(f, "Back in"),
-            NetEvent::RejoinFailed(e) => write!(f, "Could not get back in: {e}"),
+            NetEvent::RejoinFailed { error, kept } => {
+                write!(f, "Could not get back in: {error}")?;
+                if *kept {
+                    write!(f, ". The game is kept: c on the start screen continues it")?;
+                }
+                Ok(())
+            }
             NetEvent::Desynced(e) => write!(f, "The host's game does not replay here: {e}"),
             NetEvent::Reported { mark, text } => write!(f, "{mark}'s side reports: {text}"),
             NetEvent::Refused(notice) => write!(f, "{notice}"),
@@ -188,6 +204,34 @@ impl fmt::Display for MoveBlocked {
         }
     }
 }
+
+/// Why hints and the explorer are off in a network game; `Display` is what the player is
+/// told.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HintsOff {
+    /// This side did not ask for them.
+    NotAsked,
+    /// This side asked; the other did not.
+    OtherDidNotAsk,
+}
+
+impl fmt::Display for HintsOff {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            HintsOff::NotAsked => write!(
+                f,
+                "Hints and the explorer are off: both players must ask (host/join --hints)"
+            ),
+            HintsOff::OtherDidNotAsk => write!(
+                f,
+                "Hints and the explorer are off: you asked for them, the other player did not"
+            ),
+        }
+    }
+}
+
+/// What both sides are told when hints are on in a network game.
+pub const HINTS_ON: &str = "Hints are on: both players asked for them";
 
 /// What a player is told when asking to undo in a network game.
 pub const NO_UNDO: &str = "Undo is not available in network games";
@@ -319,25 +363,44 @@ enum Presence {
 pub struct NetGame {
     host: bool,
     presence: Presence,
+    /// Hints asked for by this side and by the other; on only when both asked.
+    hints: (bool, bool),
     /// Rematch asked for by this side and by the other.
     rematch: (bool, bool),
     orders: Vec<Order>,
 }
 
 impl NetGame {
-    /// A host's game, waiting for its first player.
-    pub fn hosting() -> NetGame {
+    /// A host's game, waiting for its first player; `hints`: the host asks for hints.
+    pub fn hosting(hints: bool) -> NetGame {
         NetGame {
             host: true,
+            hints: (hints, false),
             ..NetGame::default()
         }
     }
 
-    /// A joiner's game, connected.
-    pub fn joined() -> NetGame {
+    /// A joiner's game, connected; `hints`: whether the joiner asked for hints, and whether
+    /// the host did.
+    pub fn joined(hints: bool, host_hints: bool) -> NetGame {
         NetGame {
             presence: Presence::Connected,
+            hints: (hints, host_hints),
             ..NetGame::default()
+        }
+    }
+
+    /// Whether hints and the explorer are on in this game: both sides asked for them.
+    pub fn hints_on(&self) -> bool {
+        self.hints.0 && self.hints.1
+    }
+
+    /// Why hints are off in this game, or `None` when they are on.
+    pub fn hints_off(&self) -> Option<HintsOff> {
+        match self.hints {
+            (true, true) => None,
+            (false, _) => Some(HintsOff::NotAsked),
+            (true, false) => Some(HintsOff::OtherDidNotAsk),
         }
     }
 
@@ -432,12 +495,13 @@ impl NetGame {
                 Some(NetEvent::ConnectionLost {
                     mark: them,
                     why,
-                    rejoining: !self.host,
+                    rejoining: (!self.host).then(rejoin_window),
                 })
             }
-            LinkEvent::Joined(addr) => {
+            LinkEvent::Joined { peer: addr, hints } => {
                 let first = self.presence == Presence::Waiting;
                 self.presence = Presence::Connected;
+                self.hints.1 = hints;
                 self.rematch = (false, false);
                 let side = session.side_of(them);
                 session.rename(side, addr.label().to_string());
@@ -460,9 +524,10 @@ impl NetGame {
                     Some(NetEvent::Desynced(e))
                 }
             },
-            LinkEvent::RejoinFailed(e) => {
+            LinkEvent::RejoinFailed(error) => {
                 self.presence = Presence::Gone;
-                Some(NetEvent::RejoinFailed(e))
+                let kept = session.keep_to_continue();
+                Some(NetEvent::RejoinFailed { error, kept })
             }
             LinkEvent::Refused(notice) => Some(NetEvent::Refused(notice)),
         }
@@ -662,7 +727,7 @@ mod tests {
 
     fn joined_game() -> (NetGame, Session) {
         let session = Session::new(Rules::CLASSIC, Player::Remote, Player::Human);
-        (NetGame::joined(), session)
+        (NetGame::joined(false, false), session)
     }
 
     #[test]
@@ -672,15 +737,21 @@ mod tests {
         let event = net.handle(&mut session, lost.clone()).unwrap();
         assert_eq!(
             event.to_string(),
-            "The connection to X was lost (no word for 10 s); trying to get back in…"
+            "The connection to X was lost (no word for 10 s); trying to get back in for 60 s (q leaves)…"
         );
         assert_eq!(net.orders(), [Order::Rejoin]);
         assert!(net.may_move().is_err());
-        let mut host = NetGame::hosting();
+        let mut host = NetGame::hosting(false);
         let mut hosted = Session::new(Rules::CLASSIC, Player::Human, Player::Remote);
         let addr = Peer::from("127.0.0.1:9".parse::<std::net::SocketAddr>().unwrap());
         let joined = host
-            .handle(&mut hosted, LinkEvent::Joined(addr.clone()))
+            .handle(
+                &mut hosted,
+                LinkEvent::Joined {
+                    peer: addr.clone(),
+                    hints: false,
+                },
+            )
             .unwrap();
         assert_eq!(joined, NetEvent::Joined { addr: addr.clone() });
         let event = host.handle(&mut hosted, lost).unwrap();
@@ -690,7 +761,11 @@ mod tests {
         );
         assert!(host.orders().is_empty(), "the host does not rejoin");
         assert!(host.may_move().is_ok(), "the host plays on");
-        let back = host.handle(&mut hosted, LinkEvent::Joined(addr)).unwrap();
+        let joined = LinkEvent::Joined {
+            peer: addr,
+            hints: false,
+        };
+        let back = host.handle(&mut hosted, joined).unwrap();
         assert_eq!(back.to_string(), "O is back (127.0.0.1:9)");
     }
 

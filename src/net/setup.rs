@@ -142,6 +142,8 @@ pub struct Listening {
     advert: Option<Advert>,
     /// An online host's way to tell how it is connected to a peer.
     path_to: Option<PathTo>,
+    /// Whether the host asks for hints.
+    hints: bool,
 }
 
 /// Listens as `how` says for a game of `opening`'s rules, whose first round starts at the
@@ -182,6 +184,7 @@ pub fn listen(how: Listen, opening: Record) -> anyhow::Result<Listening> {
         keep: Keep(None),
         advert: discover::advertise(&offer, rules),
         path_to: None,
+        hints: false,
     })
 }
 
@@ -209,10 +212,18 @@ fn listen_online(relay: Option<&str>, opening: Record) -> anyhow::Result<Listeni
         keep: Keep(Some(Box::new(hosting.keep.clone()))),
         advert: discover::advertise(&offer, rules),
         path_to: Some(Arc::new(move |key| hosting.keep.path_to(key))),
+        hints: false,
     })
 }
 
 impl Listening {
+    /// Whether the host asks for hints (not unless told): they are on in the game only when
+    /// the player who joins asks too.
+    pub fn ask_hints(&mut self, on: bool) {
+        self.hints = on;
+        self.host.ask_hints(on);
+    }
+
     /// A line to show before the join line, if there is something to say (an online host
     /// that could not reach its relay).
     pub fn note(&self) -> Option<&str> {
@@ -249,7 +260,7 @@ impl Listening {
         let player: Arc<Mutex<Option<[u8; 32]>>> = Arc::default();
         let joined = Arc::clone(&player);
         let sink: Sink = Arc::new(move |event| {
-            if let LinkEvent::Joined(peer) = &event {
+            if let LinkEvent::Joined { peer, .. } = &event {
                 drop(advert.lock().map(|mut held| held.take()));
                 if let PeerKey::Endpoint(key) = peer.key() {
                     *joined.lock().unwrap_or_else(PoisonError::into_inner) = Some(key);
@@ -271,7 +282,7 @@ impl Listening {
             .context("starting to listen")?;
         Ok(Network {
             session,
-            net: NetGame::hosting(),
+            net: NetGame::hosting(self.hints),
             connection: Connection::host(link, published, sink),
             keep: self.keep,
             path: None,
@@ -281,11 +292,11 @@ impl Listening {
 }
 
 /// Joins the first of `targets` that proves the code; the error of the last when none does.
-fn join_any(targets: Vec<Target>, sink: &Sink) -> anyhow::Result<(Network, String)> {
+fn join_any(targets: Vec<Target>, hints: bool, sink: &Sink) -> anyhow::Result<(Network, String)> {
     let count = targets.len();
     let mut last = None;
     for target in targets {
-        match join(target, Arc::clone(sink)) {
+        match join(target, hints, Arc::clone(sink)) {
             Ok(joined) => return Ok(joined),
             Err(e) => last = Some(e),
         }
@@ -297,13 +308,14 @@ fn join_any(targets: Vec<Target>, sink: &Sink) -> anyhow::Result<(Network, Strin
 }
 
 /// Joins the game at `target`; returns the game and the line that says so (`Joined
-/// 127.0.0.1:7373 (3×3, 3 in a row). You play O.`, and online how the two are connected).
-pub fn join(target: Target, sink: Sink) -> anyhow::Result<(Network, String)> {
+/// 127.0.0.1:7373 (3×3, 3 in a row). You play O.`, and online how the two are connected),
+/// asking for hints if `hints`.
+pub fn join(target: Target, hints: bool, sink: Sink) -> anyhow::Result<(Network, String)> {
     let (joiner, welcome, keep) = match target {
-        Target::Any(targets) => return join_any(targets, &sink),
+        Target::Any(targets) => return join_any(targets, hints, &sink),
         Target::Address { target, code } => {
             let code: JoinCode = code.parse()?;
-            let (joiner, welcome) = Joiner::join(&target, &code.0, &sink)?;
+            let (joiner, welcome) = Joiner::join(&target, (&code.0, hints), &sink)?;
             (joiner, welcome, Keep(None))
         }
         #[cfg(feature = "online")]
@@ -312,7 +324,7 @@ pub fn join(target: Target, sink: Sink) -> anyhow::Result<(Network, String)> {
             let relay = relay.as_deref().map(online::relay_url).transpose()?;
             let code: JoinCode = ticket.code().parse()?;
             let (dialer, keep) = online::Dialer::new(&ticket, relay)?;
-            let (joiner, welcome) = Joiner::through(Arc::new(dialer), &code.0, &sink)?;
+            let (joiner, welcome) = Joiner::through(Arc::new(dialer), (&code.0, hints), &sink)?;
             (joiner, welcome, Keep(Some(Box::new(keep))))
         }
     };
@@ -340,7 +352,7 @@ pub fn join(target: Target, sink: Sink) -> anyhow::Result<(Network, String)> {
     );
     let network = Network {
         session,
-        net: NetGame::joined(),
+        net: NetGame::joined(hints, welcome.hints),
         connection: Connection::joiner(joiner, sink),
         keep,
         path,

@@ -11,7 +11,7 @@ use super::turns::{Input, Turns, on_stop_signal, read_lines};
 use super::{Ending, Options};
 use crate::driver::Driver;
 use crate::net::link::sink;
-use crate::net::session::NetEvent;
+use crate::net::session::{HINTS_ON, NetEvent};
 use crate::net::setup::{self, Listen, Network, Target};
 use crate::player::Brain;
 use crate::record::Record;
@@ -34,7 +34,8 @@ pub fn host(
     let Some(listening) = waiting::cancellable(keys, move || setup::listen(how, opening))? else {
         return Ok(Ending::Cancelled);
     };
-    let listening = listening?;
+    let mut listening = listening?;
+    listening.ask_hints(!options.no_hints);
     if let Some(note) = listening.note() {
         writeln!(out, "{note}.")?;
     }
@@ -57,6 +58,7 @@ pub fn host(
         match event {
             Some(NetEvent::Joined { addr }) => {
                 writeln!(out, "{addr} joined. You play X.")?;
+                say_hints(&network, out)?;
                 break;
             }
             Some(event) => writeln!(out, "{event}.")?,
@@ -83,14 +85,24 @@ pub fn join(
         out.flush()?;
     }
     let into = sink(tx.clone(), Input::Net);
-    let Some(joined) = waiting::cancellable(keys, move || setup::join(target, into))? else {
+    let asks = !options.no_hints;
+    let Some(joined) = waiting::cancellable(keys, move || setup::join(target, asks, into))? else {
         return Ok(Ending::Cancelled);
     };
     let (network, line) = joined?;
     on_stop_signal(tx.clone(), None)?;
     writeln!(out, "{line}")?;
+    say_hints(&network, out)?;
     read_lines(input, tx).context("reading input")?;
     play(network, brain, &rx, out, options)
+}
+
+/// Says so when hints are on in the game (both players asked), as both sides do.
+fn say_hints(network: &Network, out: &mut dyn Write) -> std::io::Result<()> {
+    if network.net.hints_on() {
+        writeln!(out, "{HINTS_ON}.")?;
+    }
+    Ok(())
 }
 
 /// Plays the network game to its end, its orders carried out by its connection.

@@ -170,7 +170,8 @@ impl<'a> Turns<'a> {
         }
         if !self.announced {
             if player.is_human() {
-                prompt(game, self.out, self.driver.net().is_none())?;
+                let hints = self.hints_off().is_none();
+                prompt(game, self.out, (self.driver.net().is_none(), hints))?;
             } else {
                 writeln!(self.out, "Waiting for {mark} (remote)…")?;
             }
@@ -281,10 +282,25 @@ impl<'a> Turns<'a> {
                     write!(self.out, "{}", show(self.driver.game().position()))?;
                 }
             },
-            Typed::Hint => hint(game, self.brain, self.out, !self.options.no_hints)?,
+            Typed::Hint => {
+                let off = self.hints_off();
+                hint(self.driver.game(), self.brain, self.out, off)?;
+            }
             Typed::Handled => {}
         }
         Ok(None)
+    }
+
+    /// Why hints are off, or `None` when `h` gives them: in a network game, unless both
+    /// players asked for them; otherwise as the settings say.
+    fn hints_off(&self) -> Option<String> {
+        match self.driver.net() {
+            Some(net) => net.hints_off().map(|why| why.to_string()),
+            None => self
+                .options
+                .no_hints
+                .then(|| "Hints are off in your settings (hints = false)".to_string()),
+        }
     }
 
     /// Plays a move, typed as `typed`, and shows the board, or says why not (naming a taken
@@ -330,7 +346,7 @@ impl<'a> Turns<'a> {
         }
         Ok(match event {
             NetEvent::OpponentLeft { .. } => Some(Ending::Left),
-            NetEvent::RejoinFailed(_) | NetEvent::Desynced(_) => Some(Ending::Disconnected),
+            NetEvent::RejoinFailed { .. } | NetEvent::Desynced(_) => Some(Ending::Disconnected),
             _ => None,
         })
     }

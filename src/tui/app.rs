@@ -558,11 +558,27 @@ impl App {
         self.no_hints = !on;
     }
 
+    /// Why hints (`h`) and the explorer during a game (`t`) are off, or `None` when they
+    /// are on: in a network game unless both players asked for them, otherwise as the
+    /// settings say.
+    pub fn hints_off(&self) -> Option<String> {
+        match self.driver.net() {
+            Some(net) => net.hints_off().map(|why| why.to_string()),
+            None => self
+                .no_hints
+                .then(|| "Hints are off in your settings (s on the start screen)".to_string()),
+        }
+    }
+
+    /// Whether the explorer (`t`) may open now: with hints on, or once the game is over or
+    /// when it is one of the history.
+    pub fn explorer_allowed(&self) -> bool {
+        self.game().is_over() || self.archived || self.hints_off().is_none()
+    }
+
     fn ask_hint(&mut self) {
         match self.game().turn() {
-            _ if self.no_hints => {
-                self.message = "Hints are off in your settings (s on the start screen)".into();
-            }
+            _ if let Some(why) = self.hints_off() => self.message = why,
             None => self.message = "The game is over: no hint".into(),
             Some((_, player)) if !player.is_human() && !self.paused() => {
                 self.message = "Hints are for your turn".into();

@@ -32,7 +32,8 @@ pub fn host(
     let Some(listening) = listening? else {
         return Ok(Summary::cancelled());
     };
-    let listening = listening?;
+    let mut listening = listening?;
+    listening.ask_hints(options.hints);
     // Everything a friend needs, on the screen while it waits (and nothing left behind on the
     // terminal after): the ticket or address and code, and an online host's code on this
     // network beside it.
@@ -63,7 +64,8 @@ pub fn join(target: Target, brain: Brain, options: Options) -> anyhow::Result<Su
     println!("Connecting to {} (q cancels)…", target.name());
     let into = sink(tx.clone(), Message::Net);
     let keys = waiting::keys_cancel();
-    let joined = waiting::cancellable(keys, move || setup::join(target, into));
+    let asks = options.hints;
+    let joined = waiting::cancellable(keys, move || setup::join(target, asks, into));
     unsay()?;
     let Some(joined) = joined? else {
         return Ok(Summary::cancelled());

@@ -480,6 +480,10 @@ impl App {
 
     /// `t`: opens the explorer on the position on screen.
     pub(super) fn open_explorer(&mut self) {
+        if !self.explorer_allowed() {
+            self.message = self.hints_off().unwrap_or_default();
+            return;
+        }
         let explorer = Explorer::new(self.shown_position());
         let message = explorer.opening();
         let under = std::mem::replace(&mut self.mode, Mode::Playing);

@@ -4,7 +4,7 @@
 
 use super::{App, Mode};
 use crate::net::link::LinkEvent;
-use crate::net::session::{NetEvent, NetGame, Order, Rematch};
+use crate::net::session::{HINTS_ON, NetEvent, NetGame, Order, Rematch};
 
 /// A network game as the app sees it.
 #[derive(Clone, Debug)]
@@ -24,10 +24,11 @@ impl App {
     pub fn connect(&mut self, game: NetGame, join_line: Option<String>) {
         let waiting = game.waiting_for_player();
         self.driver.connect(game);
+        let hints = self.hints_news();
         self.message = match &join_line {
             Some(line) if waiting => format!("Waiting for a player. {line}"),
-            Some(line) => format!("{line} {}", self.turn_message()),
-            None => self.turn_message(),
+            Some(line) => format!("{line} {hints}{}", self.turn_message()),
+            None => format!("{hints}{}", self.turn_message()),
         };
         self.net = Some(Net {
             join_line,
@@ -46,9 +47,25 @@ impl App {
         self.net.is_some()
     }
 
-    /// Whether a network host still waits for its first player.
-    pub fn waiting_for_player(&self) -> bool {
-        self.driver.net().is_some_and(NetGame::waiting_for_player)
+    /// Whether hints and the explorer are on in a network game (both players asked): the
+    /// title says so.
+    pub fn net_hints_on(&self) -> bool {
+        self.driver.net().is_some_and(NetGame::hints_on)
+    }
+
+    /// `Hints are on: both players asked for them. ` where they are, else nothing.
+    fn hints_news(&self) -> String {
+        if self.net_hints_on() {
+            format!("{HINTS_ON}. ")
+        } else {
+            String::new()
+        }
+    }
+
+    /// Whether the message line is wrapped, not cut: while a network game's other player is
+    /// not connected (a host's join line, a lost connection, a host that is gone).
+    pub fn message_wraps(&self) -> bool {
+        self.driver.net().is_some_and(|n| !n.is_connected())
     }
 
     /// The last word about connections the host refused (`Refused 4,213 more connections in
@@ -78,7 +95,8 @@ impl App {
         match event {
             NetEvent::OpponentMoved { mark, mv } => self.after_move(mark, mv),
             NetEvent::Joined { .. } | NetEvent::Back { .. } => {
-                self.message = format!("{event}. {}", self.turn_message());
+                let hints = self.hints_news();
+                self.message = format!("{event}. {hints}{}", self.turn_message());
             }
             NetEvent::Rejoined => {
                 self.mode = Mode::Playing;
@@ -86,7 +104,9 @@ impl App {
             }
             NetEvent::NewRound => self.new_round(),
             NetEvent::RematchOffered { .. } => self.message = format!("{event}: n accepts"),
-            NetEvent::OpponentLeft { .. } | NetEvent::RejoinFailed(_) | NetEvent::Desynced(_) => {
+            NetEvent::OpponentLeft { .. }
+            | NetEvent::RejoinFailed { .. }
+            | NetEvent::Desynced(_) => {
                 self.message = format!("{event}. q quits");
             }
             NetEvent::Refused(_) => {
@@ -131,10 +151,13 @@ mod tests {
     fn hosting() -> App {
         let session = Session::new(Rules::CLASSIC, Player::Human, Player::Remote);
         let mut app = App::new(session, (80, 24));
-        app.connect(NetGame::hosting(), Some("Join with: …".into()));
+        app.connect(NetGame::hosting(false), Some("Join with: …".into()));
         assert_eq!(app.message(), "Waiting for a player. Join with: …");
         let addr: std::net::SocketAddr = "127.0.0.1:9".parse().unwrap();
-        app.handle(Event::Net(LinkEvent::Joined(addr.into())));
+        app.handle(Event::Net(LinkEvent::Joined {
+            peer: addr.into(),
+            hints: false,
+        }));
         app
     }
 
@@ -236,16 +259,77 @@ mod tests {
         );
     }
 
+    /// A host that asks for hints, joined by a player who asks (`joiner_asks`) or not.
+    fn hosting_with_hints(joiner_asks: bool) -> App {
+        let session = Session::new(Rules::CLASSIC, Player::Human, Player::Remote);
+        let mut app = App::new(session, (80, 24));
+        app.connect(NetGame::hosting(true), Some("Join with: …".into()));
+        let addr: std::net::SocketAddr = "127.0.0.1:9".parse().unwrap();
+        let joined = LinkEvent::Joined {
+            peer: addr.into(),
+            hints: joiner_asks,
+        };
+        app.handle(Event::Net(joined));
+        app
+    }
+
+    fn screen(app: &App) -> String {
+        crate::tui::view::render(app, None, false).to_text()
+    }
+
+    #[test]
+    fn hints_and_the_explorer_are_on_and_shown_only_when_both_players_asked() {
+        let mut app = hosting_with_hints(true);
+        assert_eq!(
+            app.message(),
+            "127.0.0.1:9 joined. Hints are on: both players asked for them. X to move (you)"
+        );
+        let shown = screen(&app);
+        assert!(
+            shown.contains("Tic-tac-toe · round 1 · hints on"),
+            "{shown}"
+        );
+        assert!(
+            shown.contains("h hint") && shown.contains("t explore"),
+            "{shown}"
+        );
+        app.update(Action::Explore);
+        assert!(app.explorer().is_some(), "the explorer opens");
+
+        let mut app = hosting_with_hints(false);
+        let shown = screen(&app);
+        assert!(!shown.contains("hints on"), "{shown}");
+        assert!(
+            !shown.contains("h hint") && !shown.contains("t explore"),
+            "{shown}"
+        );
+        app.update(Action::Explore);
+        assert!(app.explorer().is_none(), "the explorer stays shut");
+        assert_eq!(
+            app.message(),
+            "Hints and the explorer are off: you asked for them, the other player did not"
+        );
+        app.update(Action::Hint);
+        assert!(matches!(app.mode, Mode::Playing), "no hint is worked out");
+        // A host that did not ask, joined by a player who did.
+        let session = Session::new(Rules::CLASSIC, Player::Remote, Player::Human);
+        let mut joined = App::new(session, (80, 24));
+        joined.connect(NetGame::joined(true, false), None);
+        joined.update(Action::Explore);
+        assert!(joined.explorer().is_none());
+        assert!(!screen(&joined).contains("hints on"));
+    }
+
     #[test]
     fn a_joiner_cut_off_waits_to_be_back_in_and_gets_the_hosts_game() {
         let session = Session::new(Rules::CLASSIC, Player::Remote, Player::Human);
         let mut app = App::new(session, (80, 24));
-        app.connect(NetGame::joined(), None);
+        app.connect(NetGame::joined(false, false), None);
         app.handle(remote_move(1, "5"));
         app.handle(Event::Net(LinkEvent::Lost("the connection closed".into())));
         assert_eq!(
             app.message(),
-            "The connection to X was lost (the connection closed); trying to get back in…"
+            "The connection to X was lost (the connection closed); trying to get back in for 60 s (q leaves)…"
         );
         assert_eq!(app.outbox(), [Order::Rejoin]);
         app.update(Action::Digit(1));

@@ -109,7 +109,7 @@ fn key_parts(app: &App, keys: &str) -> Vec<String> {
         if app.game().is_over() {
             &["n rematch", "r review", "? keys", "q quit"]
         } else {
-            &["play", "h hint", "? keys", "q quit"]
+            &["play", "h hint", "t explore", "? keys", "q quit"]
         }
     } else if app.review().is_some() && app.archived() {
         &[
@@ -145,11 +145,13 @@ fn key_parts(app: &App, keys: &str) -> Vec<String> {
     } else {
         &["Space pause", "h hint", "n new round", "? keys", "q quit"]
     };
-    // Where the board has a column h (or n), `h` (`n`) is that column first: typed twice it
-    // is the key.
+    // Hints off: neither `h` nor, during a game, `t` is offered. Where the board has a
+    // column h (or n), `h` (`n`) is that column first: typed twice it is the key.
+    let off = app.hints_off().is_some();
     let side = app.game().position().grid_side();
     parts
         .iter()
+        .filter(|&&p| !(off && p == "h hint" || p == "t explore" && !app.explorer_allowed()))
         .map(|&p| match p {
             "play" => format!("{keys} play"),
             "h hint" if side > 7 => "h h hint".to_string(),

@@ -102,6 +102,9 @@ fn draw_game(frame: &mut Frame, app: &App, busy: Option<Duration>, palette: Pale
     if app.review().is_some() {
         title.push_str(" · review");
     }
+    if app.net_hints_on() {
+        title.push_str(" · hints on");
+    }
     frame.centred(first_row, &title, Style::PLAIN.bold());
     // The host's news of refused connections, above the title: never over the message line.
     if let Some(notice) = app.net_notice().filter(|_| first_row > 0) {
@@ -109,8 +112,9 @@ fn draw_game(frame: &mut Frame, app: &App, busy: Option<Duration>, palette: Pale
     }
     draw_status(frame, below, app, palette);
     let message = message_line(app, busy);
-    // A host's join line is wrapped, not cut: a friend needs all of it.
-    let rows = if app.waiting_for_player() {
+    // A host's join line is wrapped, not cut: a friend needs all of it; so is news of a lost
+    // connection (how to leave, whether the game is kept).
+    let rows = if app.message_wraps() {
         wrap(&message, width)
     } else {
         vec![message]
