@@ -276,16 +276,18 @@ fn engine(cli: &Cli, args: &EngineArgs) -> anyhow::Result<ExitCode> {
         threads: usize::from(cli.threads),
         seed: cli.seed,
     };
-    let (input, output) = (&mut io::stdin().lock(), &mut io::stdout().lock());
+    let output = &mut io::stdout().lock();
     let outcome = match args.protocol {
         Protocol::Gomocup => {
             let lines = gomocup::Lines {
                 k: cli.k,
                 misere: cli.misere,
             };
+            // Read on a thread of its own, so that END is seen while a move is searched.
+            let input = Box::new(io::BufReader::new(io::stdin()));
             gomocup::run(&options, lines, input, output)
         }
-        Protocol::Codingame => codingame::run(&options, input, output),
+        Protocol::Codingame => codingame::run(&options, &mut io::stdin().lock(), output),
     };
     match outcome {
         Ok(()) => Ok(ExitCode::SUCCESS),

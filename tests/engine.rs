@@ -239,3 +239,59 @@ fn codingame_names_a_referee_that_disagrees_and_exits_with_status_2() {
         assert!(out.stdout.is_empty(), "{input:?}");
     }
 }
+
+#[test]
+fn gomocup_board_with_a_wrong_line_is_read_to_done_and_answered_once() {
+    let (lines, out) = gomocup("START 15\nBOARD\n7,7,1\nfoo\n8,8,2\nDONE\nABOUT\nEND\n");
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(lines.len(), 3, "OK, one ERROR, the ABOUT line: {lines:?}");
+    assert_eq!(lines[0], "OK");
+    assert!(
+        lines[1].starts_with("ERROR") && lines[1].contains("foo"),
+        "{lines:?}"
+    );
+    assert!(
+        lines[2].starts_with("name="),
+        "in step after the block: {lines:?}"
+    );
+}
+
+#[test]
+fn gomocup_end_while_thinking_ends_the_search_and_the_brain() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tictactoe"))
+        .args(["engine", "--protocol", "gomocup"])
+        .env(
+            "TICTACTOE_HOME",
+            concat!(env!("CARGO_TARGET_TMPDIR"), "/home"),
+        )
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("the engine starts");
+    let mut stdin = child.stdin.take().unwrap();
+    // A turn with no end: only END can stop this search.
+    writeln!(
+        stdin,
+        "START 15\nINFO timeout_turn 18446744073709551615\nBEGIN"
+    )
+    .unwrap();
+    let mut reader = BufReader::new(child.stdout.take().unwrap());
+    let mut ok = String::new();
+    reader.read_line(&mut ok).unwrap();
+    assert_eq!(ok.trim(), "OK");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    writeln!(stdin, "END").unwrap();
+    let started = std::time::Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            assert!(status.success(), "{status}");
+            break;
+        }
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(10),
+            "still searching 10 s after END"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    drop(stdin);
+}

@@ -13,6 +13,10 @@
 //! says so.
 
 use std::io::{BufRead, Write};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::thread;
 use std::time::Duration;
 
 use super::{EngineError, Options, brain, next_line, refuse};
@@ -50,6 +54,8 @@ struct Session {
     /// Time for each move and what is left of the match (`INFO timeout_turn`, `time_left`).
     turn: Option<Duration>,
     left: Option<Duration>,
+    /// Raised when `END` is read, even while a move is being searched.
+    end: Arc<AtomicBool>,
 }
 
 /// What a command asks to be written back.
@@ -59,27 +65,104 @@ enum Reply {
     End,
 }
 
+/// The manager's lines, read on a thread of their own, so that `END` is seen while we think;
+/// and how many of the commands read ask for a move and are not yet taken.
+struct Input {
+    lines: Receiver<Result<String, EngineError>>,
+    asking: Arc<AtomicUsize>,
+}
+
+/// Whether `line` is a command we answer with a move.
+fn asks_for_a_move(line: &str) -> bool {
+    let word = line.split_whitespace().next().unwrap_or("");
+    ["BEGIN", "TURN", "BOARD"]
+        .iter()
+        .any(|c| word.eq_ignore_ascii_case(c))
+}
+
+impl Input {
+    /// The next line; `None` at the end of the input.
+    fn next(&self) -> Result<Option<String>, EngineError> {
+        let Ok(line) = self.lines.recv() else {
+            return Ok(None);
+        };
+        if let Ok(text) = &line
+            && asks_for_a_move(text)
+        {
+            self.asking.fetch_sub(1, Ordering::SeqCst);
+        }
+        line.map(Some)
+    }
+}
+
+/// Reads `input` line by line into `lines` until its end or an unreadable line. An `END` read
+/// while no command asking for a move waits behind the one being answered raises `end` at
+/// once: the search in progress stops, and the session ends.
+fn pump(
+    mut input: Box<dyn BufRead + Send>,
+    lines: &Sender<Result<String, EngineError>>,
+    asking: &AtomicUsize,
+    end: &AtomicBool,
+) {
+    loop {
+        match next_line(&mut *input) {
+            Ok(Some(text)) => {
+                if asks_for_a_move(&text) {
+                    asking.fetch_add(1, Ordering::SeqCst);
+                } else if text.trim().eq_ignore_ascii_case("END")
+                    && asking.load(Ordering::SeqCst) == 0
+                {
+                    end.store(true, Ordering::SeqCst);
+                }
+                if lines.send(Ok(text)).is_err() {
+                    return;
+                }
+            }
+            Ok(None) => return,
+            Err(e) => {
+                let _ = lines.send(Err(e));
+                return;
+            }
+        }
+    }
+}
+
 /// Reads the manager's commands from `input` and answers them on `output`, until `END` or
 /// the end of the input. A command that cannot be carried out is answered `ERROR` and the
-/// session goes on; only a line too long to read ends it.
+/// session goes on; only a line too long to read ends it. `input` is read on a thread of its
+/// own: an `END` that comes while a move is being searched stops the search and the session.
 pub fn run(
     options: &Options,
     lines: Lines,
-    input: &mut dyn BufRead,
+    input: Box<dyn BufRead + Send>,
     output: &mut dyn Write,
 ) -> Result<(), EngineError> {
+    let end = Arc::new(AtomicBool::new(false));
+    let (send, received) = mpsc::channel();
+    let asking = Arc::new(AtomicUsize::new(0));
+    let (raised, counted) = (Arc::clone(&end), Arc::clone(&asking));
+    thread::Builder::new()
+        .name("gomocup-input".into())
+        .spawn(move || pump(input, &send, &counted, &raised))?;
+    let lines_in = Input {
+        lines: received,
+        asking,
+    };
+    let mut brain = brain(options);
+    brain.set_cancel(Some(Arc::clone(&end)));
     let mut session = Session {
         options: *options,
         lines,
-        brain: brain(options),
+        brain,
         start: None,
         exact: false,
         moves: Vec::new(),
         turn: None,
         left: None,
+        end,
     };
-    while let Some(line) = next_line(input)? {
-        let reply = match session.command(&line, input) {
+    while let Some(line) = lines_in.next()? {
+        let reply = match session.command(&line, &lines_in) {
             Ok(reply) => reply,
             Err(EngineError::Protocol { line, why }) => Reply::Line(format!("ERROR {line}: {why}")),
             Err(e) => return Err(e),
@@ -97,7 +180,7 @@ pub fn run(
 }
 
 impl Session {
-    fn command(&mut self, line: &str, input: &mut dyn BufRead) -> Result<Reply, EngineError> {
+    fn command(&mut self, line: &str, input: &Input) -> Result<Reply, EngineError> {
         let mut words = line.split_whitespace();
         let Some(word) = words.next() else {
             return Ok(Reply::Nothing);
@@ -216,6 +299,10 @@ impl Session {
         self.brain.set_think(budget);
         self.brain.set_think_most(Some(most));
         let Some(mv) = self.brain.choose(crate::player::Player::HARD, &board) else {
+            if self.end.load(Ordering::SeqCst) {
+                // `END` came while we thought: no move, and the session is over.
+                return Ok(Reply::End);
+            }
             return Err(refuse(line, "the game is over: there is no move to make"));
         };
         self.moves.push(mv);
@@ -246,28 +333,29 @@ impl Session {
     }
 
     /// Reads stones until `DONE` and makes them the position: ours and the opponent's, with
-    /// whoever moved first as X.
-    fn read_board(&mut self, line: &str, input: &mut dyn BufRead) -> Result<(), EngineError> {
-        let start = self.board(line)?.variant().start();
+    /// whoever moved first as X. The whole block is read even where a line is wrong, so the
+    /// answer, one `ERROR` for its first wrong line, stays in step with the manager.
+    fn read_board(&mut self, line: &str, input: &Input) -> Result<(), EngineError> {
+        let start = self.board(line);
         let mut stones: [Vec<Move>; 2] = [Vec::new(), Vec::new()];
+        let mut wrong: Option<EngineError> = None;
         loop {
-            let Some(text) = next_line(input)? else {
+            let Some(text) = input.next()? else {
                 return Err(refuse(line, "the input ended before DONE"));
             };
             if text.trim().eq_ignore_ascii_case("DONE") {
                 break;
             }
-            let (at, field) = text
-                .trim()
-                .rsplit_once(',')
-                .ok_or_else(|| refuse(&text, "expected x,y,field"))?;
-            let mv = self.cell(&text, at)?;
-            match field.trim() {
-                "1" => stones[0].push(mv),
-                "2" => stones[1].push(mv),
-                _ => return Err(refuse(&text, "a field is 1 (ours) or 2 (the opponent's)")),
+            if wrong.is_none()
+                && let Err(e) = self.stone(&text).map(|(mv, i)| stones[i].push(mv))
+            {
+                wrong = Some(e);
             }
         }
+        if let Some(e) = wrong {
+            return Err(e);
+        }
+        let start = start?.variant().start();
         let [ours, theirs] = stones;
         // We are to move: X if the counts are equal, else O one stone behind.
         let (first, second) = match ours.len() {
@@ -285,6 +373,21 @@ impl Session {
         }
         self.moves = moves;
         Ok(())
+    }
+
+    /// One stone of a `BOARD` block, `x,y,field`: its move, and 0 where it is ours, 1 where
+    /// it is the opponent's.
+    fn stone(&self, text: &str) -> Result<(Move, usize), EngineError> {
+        let (at, field) = text
+            .trim()
+            .rsplit_once(',')
+            .ok_or_else(|| refuse(text, "expected x,y,field"))?;
+        let mv = self.cell(text, at)?;
+        match field.trim() {
+            "1" => Ok((mv, 0)),
+            "2" => Ok((mv, 1)),
+            _ => Err(refuse(text, "a field is 1 (ours) or 2 (the opponent's)")),
+        }
     }
 
     /// Takes the manager's information: the time allowed, what is left of the match, the

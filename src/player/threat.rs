@@ -142,7 +142,7 @@ fn proven_winning_threat(board: &Gomoku, positions: u32) -> Option<(Cell, Value)
         return None;
     }
     // What is left for telling threats apart, and for the proofs.
-    let (mut left, mut proving) = (positions, 2 * positions);
+    let (mut left, mut proving) = (positions, positions.saturating_mul(2));
     let mut proofs = PROOFS_TRIED;
     for x in ranked(&threats, me) {
         threats.place(x, me);
