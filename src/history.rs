@@ -221,7 +221,7 @@ impl Profile {
 
     /// The last game a person played here and did not finish, if it is kept and whole.
     pub fn unfinished(&self) -> Option<Entry> {
-        let text = fs::read(self.current()).ok()?;
+        let text = crate::files::read(&self.current()).ok()?;
         let line = serde_json::from_slice::<Line>(text.get(..MAX_LINE.min(text.len()))?).ok()?;
         let entry = Entry::from_line(&line)?;
         (entry.end == GameEnd::Abandoned).then_some(entry)
@@ -264,6 +264,7 @@ impl Profile {
         if let Some(dir) = self.path.parent() {
             fs::create_dir_all(dir)?;
         }
+        crate::files::regular(&self.path)?;
         let mut file = OpenOptions::new()
             .create(true)
             .read(true)
@@ -300,7 +301,7 @@ impl Profile {
     /// history; damaged lines are skipped with one warning per run.
     pub fn read(&self) -> io::Result<Vec<Entry>> {
         self.not_a_file()?;
-        let bytes = match fs::read(&self.path) {
+        let bytes = match crate::files::read(&self.path) {
             Ok(bytes) => bytes,
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
             Err(e) => return Err(e),

@@ -41,6 +41,7 @@ pub mod cli;
 pub mod driver;
 pub mod engine;
 pub mod explain;
+pub mod files;
 pub mod five;
 pub mod game;
 mod geometry;

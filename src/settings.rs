@@ -5,7 +5,6 @@
 //! A missing file is the defaults. A file that is not TOML, or a value out of range, gives one
 //! warning and the default for what could not be read; nothing in it can stop a game.
 
-use std::fs;
 use std::io;
 use std::path::PathBuf;
 use std::str::FromStr;
@@ -123,7 +122,7 @@ pub fn load() -> Settings {
     let Some(path) = path() else {
         return Settings::default();
     };
-    let text = match fs::read_to_string(&path) {
+    let text = match crate::files::read_to_string(&path) {
         Ok(text) => text,
         // No file, or no directory where it would be: nothing was set.
         Err(e)

@@ -1465,6 +1465,20 @@ fn menu(name: &str) -> Tui {
 }
 
 #[test]
+fn a_fifo_for_the_start_screens_choices_is_passed_over_and_q_quits() {
+    let home = format!("{}/menu-fifo", env!("CARGO_TARGET_TMPDIR"));
+    let _ = std::fs::remove_dir_all(&home);
+    std::fs::create_dir_all(&home).unwrap();
+    let fifo = format!("{home}/menu.json");
+    nix::unistd::mkfifo(fifo.as_str(), nix::sys::stat::Mode::S_IRWXU).unwrap();
+    let mut tui = Tui::start_with(&[], &[("TICTACTOE_HOME", &home)]);
+    tui.wait_text("1  Play the AI");
+    tui.send("q");
+    assert!(tui.wait_exit(), "exit status");
+    tui.assert_restored();
+}
+
+#[test]
 fn no_flags_open_the_start_screen() {
     let tui = menu("open");
     let screen = tui.screen();

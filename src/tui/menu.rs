@@ -700,7 +700,7 @@ fn choices_file() -> Option<PathBuf> {
 /// with the settings' opponent.
 pub fn load() -> Choices {
     choices_file()
-        .and_then(|path| std::fs::read_to_string(path).ok())
+        .and_then(|path| crate::files::read_to_string(&path).ok())
         .and_then(|text| serde_json::from_str::<Choices>(&text).ok())
         .unwrap_or_else(|| Choices {
             level: match crate::settings::load().opponent() {

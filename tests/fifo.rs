@@ -1,0 +1,60 @@
+//! A profile whose files are FIFOs (or other things that are not files) never hangs the game:
+//! each is refused with a message naming it, and the game goes on without it.
+
+#![cfg(unix)]
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// A fresh profile directory with a FIFO named `name` in it.
+fn profile_with_fifo(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("fifo-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    nix::unistd::mkfifo(&dir.join(name), nix::sys::stat::Mode::S_IRWXU).unwrap();
+    dir
+}
+
+/// The plain game on `home`, fed `input`; panics if it is still running after 20 s.
+fn play(home: &PathBuf, input: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tictactoe"))
+        .args(["--plain", "-o", "human"])
+        .env("TICTACTOE_HOME", home)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > Duration::from_secs(20) {
+            let _ = child.kill();
+            panic!("the game hangs on a FIFO in its profile");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn fifos_for_the_settings_history_and_unfinished_game_are_refused_and_the_game_plays() {
+    for name in ["settings.toml", "history.jsonl", "current.json"] {
+        let home = profile_with_fifo(name);
+        // X wins along the top row: the game ends, and is kept (or refused) in the history.
+        let out = play(&home, b"7\n1\n8\n2\n9\n");
+        let (stdout, stderr) = (
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr),
+        );
+        assert!(stdout.contains("X wins"), "{name}: {stdout}\n{stderr}");
+        if name != "current.json" {
+            assert!(
+                stderr.contains(name) && stderr.contains("not a regular file"),
+                "{name}: {stderr}"
+            );
+        }
+    }
+}
