@@ -1522,7 +1522,7 @@ fn question_mark_shows_the_rules_on_the_start_screen_and_in_the_game_after_the_f
 }
 
 #[test]
-fn a_game_of_the_history_opens_on_the_board_and_is_played_on_from_a_move() {
+fn a_game_of_the_history_opens_on_the_board_and_is_played_on_after_the_move_shown() {
     let mut tui = menu("journey");
     tui.send("2");
     tui.send("\r");
@@ -1544,11 +1544,13 @@ fn a_game_of_the_history_opens_on_the_board_and_is_played_on_from_a_move() {
     tui.wait_text("Move 3 of 5");
     tui.send("w");
     tui.wait_text("Record: 7 1 8 2 9");
+    // Move 3 (X on 8) is drawn on the board: playing on keeps it, and O is to move.
     tui.send("p");
-    tui.wait_text("Playing on after move 2");
-    assert_eq!(tui.board(), "X../.../O..");
+    tui.wait_text("Playing on after move 3");
+    assert_eq!(tui.board(), "XX./.../O..");
+    assert!(tui.screen().contains("O to move"), "{}", tui.screen());
     tui.send("5");
-    tui.wait_for("the move played on", |s| s.contents().contains("O to move"));
+    tui.wait_for("the move played on", |s| s.contents().contains("X to move"));
     tui.send("q");
     tui.wait_text("Leave this game? y/n");
     tui.send("y");

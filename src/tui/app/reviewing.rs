@@ -77,8 +77,13 @@ impl App {
             }
             Action::Explore => self.open_explorer(),
             Action::PlayOn if self.archived => {
-                let before = self.review().map_or(0, |(j, _, _)| j.number - 1);
-                self.play_on(before);
+                // The move shown is on the board (drawn reversed): play on after it.
+                let through = self.review().map_or(0, |(j, _, _)| j.number);
+                if self.ends_the_game(through) {
+                    self.message = "This move ended the game: step back (←) to play on".into();
+                } else {
+                    self.play_on(through);
+                }
             }
             Action::Export if self.archived => {
                 self.message = format!("Record: {}", self.game().record());
@@ -89,7 +94,7 @@ impl App {
             }
             _ => {
                 self.message = if self.archived {
-                    "← → step, p plays on from here, w shows the record, t explores, q leaves"
+                    "← → step, p plays on after this move, w shows the record, t explores, q leaves"
                 } else {
                     "In the review: ← → step through the moves, t explores the search, r or Esc leaves"
                 }
@@ -108,17 +113,26 @@ impl App {
     }
 
     /// Opens the session's game, one of the history, in the review: it may be unfinished
-    /// (left), and `p` plays on from the position shown.
+    /// (left), and `p` plays on after the move shown.
     pub fn open_archived(&mut self) {
         self.archived = true;
         self.ask_review();
     }
 
-    /// `p` in the review of a game of the history: a new game at the position shown (the
-    /// moves before the move on screen), between the same players (a remote player's side
-    /// played here). Set up at a position, it counts for nobody.
-    fn play_on(&mut self, before: usize) {
-        let moves = self.game().history()[..before].to_vec();
+    /// Whether the game is over after its first `through` moves.
+    fn ends_the_game(&self, through: usize) -> bool {
+        let mut position = self.game().variant().start();
+        for &mv in &self.game().history()[..through] {
+            position.play(mv).expect("the history replays");
+        }
+        position.is_over()
+    }
+
+    /// `p` in the review of a game of the history: a new game after the first `through`
+    /// moves (the move on screen, drawn on the board, included), between the same players (a
+    /// remote player's side played here). Set up at a position, it counts for nobody.
+    fn play_on(&mut self, through: usize) {
+        let moves = self.game().history()[..through].to_vec();
         let record = Record::new(self.game().variant(), moves).expect("a prefix replays");
         let local = |p: Player| {
             if p == Player::Remote {
@@ -135,7 +149,7 @@ impl App {
         self.archived = false;
         self.mode = Mode::Playing;
         self.cursor = self.game().position().centre();
-        self.message = format!("Playing on after move {before}. {}", self.turn_message());
+        self.message = format!("Playing on after move {through}. {}", self.turn_message());
     }
 
     pub(super) fn ask_review(&mut self) {
