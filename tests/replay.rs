@@ -87,6 +87,31 @@ fn a_seeded_ultimate_game_on_two_threads_replays_under_load() {
     replays_hard_against_hard("6", &["--ultimate", "--think", "20", "--threads", "2"]);
 }
 
+/// The record of a seeded Ultimate game of `hard` against `hard` at 20 ms a move, on
+/// `threads` trees.
+fn ultimate_record(seed: &str, threads: &str) -> String {
+    let args = hard_against_hard(seed, &["--ultimate", "--think", "20", "--threads", threads]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = run(&args);
+    assert!(out.status.success(), "{args:?}: {out:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let record = text.lines().find(|l| l.starts_with("Record:"));
+    record
+        .unwrap_or_else(|| panic!("{args:?}: a whole game\n{text}"))
+        .to_string()
+}
+
+#[test]
+fn seeded_ultimate_games_on_several_trees_differ_by_seed_and_by_thread_count() {
+    let three_on_two = ultimate_record("3", "2");
+    let five_on_two = ultimate_record("5", "2");
+    let three_on_three = ultimate_record("3", "3");
+    let three_on_four = ultimate_record("3", "4");
+    assert_ne!(three_on_two, five_on_two, "another seed, another game");
+    assert_ne!(three_on_two, three_on_three, "another tree, another game");
+    assert_ne!(three_on_three, three_on_four, "another tree, another game");
+}
+
 #[test]
 fn a_seeded_game_against_medium_and_easy_replays() {
     for (x, o) in [("medium", "hard"), ("hard", "easy")] {
