@@ -897,6 +897,54 @@ mod tests {
     }
 
     #[test]
+    fn sent_to_board_three_typing_three_then_nine_plays_board_three_cell_nine() {
+        let mut app = ultimate_app();
+        app.update(Action::Digit(5));
+        app.update(Action::Digit(5));
+        ultimate_answer(&mut app, "53");
+        assert_eq!(app.game().position().forced_board(), Some(3));
+        app.update(Action::Digit(3));
+        assert_eq!(app.game().history().len(), 2, "3 alone waits for its cell");
+        assert!(
+            app.message().starts_with("Board 3: now the cell"),
+            "{}",
+            app.message()
+        );
+        app.update(Action::Digit(9));
+        assert_eq!(
+            app.game().last_move(),
+            Some(Move::Ultimate("39".parse().unwrap()))
+        );
+    }
+
+    #[test]
+    fn sent_to_board_three_typing_three_then_enter_plays_cell_three() {
+        let mut app = ultimate_app();
+        app.update(Action::Digit(5));
+        app.update(Action::Digit(5));
+        ultimate_answer(&mut app, "53");
+        app.update(Action::Digit(3));
+        app.update(Action::Activate);
+        assert_eq!(
+            app.game().last_move(),
+            Some(Move::Ultimate("33".parse().unwrap()))
+        );
+    }
+
+    #[test]
+    fn sent_to_board_three_another_digit_plays_its_cell_at_once() {
+        let mut app = ultimate_app();
+        app.update(Action::Digit(5));
+        app.update(Action::Digit(5));
+        ultimate_answer(&mut app, "53");
+        app.update(Action::Digit(7));
+        assert_eq!(
+            app.game().last_move(),
+            Some(Move::Ultimate("37".parse().unwrap()))
+        );
+    }
+
+    #[test]
     fn a_refused_queued_move_drops_the_ones_typed_after_it() {
         let mut app = ultimate_app();
         for d in [5, 5, 1, 5, 5, 9] {
