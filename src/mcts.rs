@@ -308,6 +308,11 @@ pub struct Mcts<G: SearchGame = UltimateBoard, E: Evaluator<G> = UltimateEval> {
     /// Each node's minimax estimate beside `nodes`, for the player who moved into it (see
     /// [`Mcts::with_minimax`]); empty without one.
     estimates: Vec<f32>,
+    /// The most a root child's worth is moved by [`Mcts::set_root_noise`] (0: never).
+    root_noise: f32,
+    /// Each root child's offset for the current search, drawn from `rng` when it starts;
+    /// empty without noise.
+    root_bias: Vec<f32>,
 }
 
 impl Mcts {
@@ -378,6 +383,8 @@ impl<G: SearchGame, E: Evaluator<G>> Mcts<G, E> {
             policy_visits: POLICY_VISITS,
             shares: Vec::new(),
             minimax: 0.0,
+            root_noise: 0.0,
+            root_bias: Vec::new(),
             estimates: Vec::new(),
         }
     }
@@ -514,6 +521,15 @@ impl<G: SearchGame, E: Evaluator<G>> Mcts<G, E> {
         self.nodes.len()
     }
 
+    /// From the next search on, each root child's worth in choosing which to search is moved
+    /// by a random amount up to `noise` either way (a win rate, 0 to 1), drawn from this
+    /// search's random numbers when the search starts. A tree beside others
+    /// ([`Parallel`]) searches other moves than they do, as its seed decides; the
+    /// moves' values and the choice at the end read no noise.
+    pub fn set_root_noise(&mut self, noise: f32) {
+        self.root_noise = noise;
+    }
+
     /// Searches `board` for `budget` (less if the position is proven sooner) and returns the
     /// best move with its value; `None` once the game is over or when cancelled. Even with a
     /// zero budget the root's moves are generated, so a move that wins at once is found.
@@ -558,6 +574,7 @@ impl<G: SearchGame, E: Evaluator<G>> Mcts<G, E> {
             assert!(self.expand(0, &root), "the root always fits");
             self.update_proof(0);
         }
+        self.draw_root_bias();
         let mut done = 0u64;
         // Where the look for a quicker win than the one proven ends, once it started.
         let mut quicker_until = None;
@@ -583,6 +600,17 @@ impl<G: SearchGame, E: Evaluator<G>> Mcts<G, E> {
         }
         self.iterations = done;
         Some(())
+    }
+
+    /// Draws each root child's offset for this search (see [`Mcts::set_root_noise`]).
+    fn draw_root_bias(&mut self) {
+        self.root_bias.clear();
+        if self.root_noise > 0.0 {
+            for _ in self.children(0) {
+                let offset = self.root_noise * (2.0 * self.rng.f32() - 1.0);
+                self.root_bias.push(offset);
+            }
+        }
     }
 
     /// Whether searching on is pointless: the root is proven (or, for an analysis, every root
@@ -765,7 +793,10 @@ impl<G: SearchGame, E: Evaluator<G>> Mcts<G, E> {
                 Proof::Loss => continue,
             };
             let share = if asked { self.shares[i] } else { 0.0 };
-            let u = self.weighed(q, i) + terms.bonus(c.visits, share);
+            let mut u = self.weighed(q, i) + terms.bonus(c.visits, share);
+            if node == 0 && !self.root_bias.is_empty() {
+                u += self.root_bias[i - parent.first as usize];
+            }
             if u > best.0 {
                 best = (u, i);
             }

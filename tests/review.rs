@@ -119,8 +119,8 @@ fn review_agrees_with_naive_minimax_on_random_classic_games() {
             let moves = random_game(rules, &[], best, &mut rng, &mut memo);
             let record = Record::new(rules, classic(&moves)).unwrap();
             let mut calls = Vec::new();
-            let judgements = review(&record, &mut brain, &mut |done, total| {
-                calls.push((done, total));
+            let judgements = review(&record, &mut brain, &mut |judged, total| {
+                calls.push((judged.number, total));
             })
             .unwrap();
             let n = moves.len();

@@ -1572,7 +1572,7 @@ fn question_mark_shows_the_rules_on_the_start_screen_and_in_the_game_after_the_f
 }
 
 #[test]
-fn a_game_of_the_history_opens_on_the_board_and_is_played_on_from_a_move() {
+fn a_game_of_the_history_opens_on_the_board_and_is_played_on_after_the_move_shown() {
     let mut tui = menu("journey");
     tui.send("2");
     tui.send("\r");

@@ -1,7 +1,10 @@
 //! Root parallelism: several trees of the same position searched at once, one a thread, their
 //! root statistics summed before the move is chosen. Each tree is a whole search of its own,
 //! with its own random numbers and its tree kept between moves, so nothing is shared while
-//! they run; a proof found by any tree is a proof. With budgets by work each tree runs the
+//! they run; a proof found by any tree is a proof. The trees after the first move their root
+//! children's worth by a little noise of their own ([`ROOT_NOISE`]): without it every tree
+//! of a position with a learned evaluation grows the same, and more trees (or another seed)
+//! would play the very same moves as one. With budgets by work each tree runs the
 //! same iterations whatever the load, so a seeded search still replays exactly.
 
 use std::thread;
@@ -12,6 +15,11 @@ use super::{Choice, Evaluator, Mcts, Node, Proof, SearchGame, choose_among};
 /// How often, in percent of the most visited move's visits, a move must have been visited for
 /// [`Parallel::think_varied`] to draw it.
 const NEARLY: u64 = 95;
+
+/// The most each root child's worth (a win rate, 0 to 1) is moved, either way, in choosing
+/// which to search, in every tree but the first; drawn anew by each search from its tree's
+/// random numbers.
+pub const ROOT_NOISE: f32 = 0.05;
 
 /// A search spread over one tree a thread.
 pub struct Parallel<G: SearchGame, E: Evaluator<G>> {
@@ -24,12 +32,16 @@ where
     G::Move: Send,
     E: Evaluator<G> + Send,
 {
-    /// A search over `trees`, each searched on a thread of its own.
+    /// A search over `trees`, each searched on a thread of its own; every tree but the first
+    /// searches with [`ROOT_NOISE`], the first as it would alone.
     ///
     /// # Panics
     /// If `trees` is empty.
-    pub fn new(trees: Vec<Mcts<G, E>>) -> Parallel<G, E> {
+    pub fn new(mut trees: Vec<Mcts<G, E>>) -> Parallel<G, E> {
         assert!(!trees.is_empty(), "a search needs a tree");
+        for tree in &mut trees[1..] {
+            tree.set_root_noise(ROOT_NOISE);
+        }
         Parallel { trees }
     }
 

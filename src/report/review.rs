@@ -186,18 +186,19 @@ pub fn judge(brain: &mut Brain, position: &Position, mv: Move, number: usize) ->
     })
 }
 
-/// Judges every move of `record` with `brain` (see [`judge`]), calling `progress` with (moves
-/// done, moves in all) after each one. `None` if the search was cancelled.
+/// Judges every move of `record` with `brain` (see [`judge`]), calling `progress` with (the
+/// move's judgement, moves in all) after each one, in order. `None` if the search was cancelled.
 pub fn review(
     record: &Record,
     brain: &mut Brain,
-    progress: &mut dyn FnMut(usize, usize),
+    progress: &mut dyn FnMut(&Judgement, usize),
 ) -> Option<Vec<Judgement>> {
     let total = record.len();
     let mut judgements = Vec::with_capacity(total);
     for (i, (position, &mv)) in record.positions().zip(record.moves()).enumerate() {
-        judgements.push(judge(brain, &position, mv, i + 1)?);
-        progress(i + 1, total);
+        let judgement = judge(brain, &position, mv, i + 1)?;
+        progress(&judgement, total);
+        judgements.push(judgement);
     }
     Some(judgements)
 }
@@ -399,7 +400,7 @@ pub fn run(
         Err(e) => return refuse(&options, &e, out, err),
     };
     let mut progress = Progress::new(err, options.progress_after);
-    let mut show = |done, total| progress.show(done, total);
+    let mut show = |judged: &Judgement, total| progress.show(judged.number, total);
     let mut brain = Brain::new(None)
         .with_table_mb(options.table_mb)
         .with_think(options.budget)

@@ -52,10 +52,15 @@ pub enum Mode {
     HintWaiting(Box<Mode>),
     /// Every legal move's value, shown until the next key; then back to the mode inside.
     Hint(Vec<(Move, Value)>, Box<Mode>),
-    /// The worker is judging the finished game's moves: `done` of `total` so far.
+    /// The worker is judging the finished game's first move, of `total`.
     ReviewWaiting { done: usize, total: usize },
-    /// The finished game's moves, judged, with the one at index `at` on screen.
-    Review { moves: Vec<Judgement>, at: usize },
+    /// The game's moves judged so far, of `total` (the worker judges the rest meanwhile),
+    /// with the one at index `at` on screen.
+    Review {
+        moves: Vec<Judgement>,
+        at: usize,
+        total: usize,
+    },
     /// `Leave this game? y/n`, over the mode it returns to if the answer is no. The AI does
     /// not think meanwhile.
     Confirm(Leave, Box<Mode>),
@@ -260,6 +265,9 @@ impl App {
             Mode::ReviewWaiting { .. } => Some(Job::Review {
                 record: self.game().record(),
             }),
+            Mode::Review { moves, total, .. } if moves.len() < *total => Some(Job::Review {
+                record: self.game().record(),
+            }),
             // The base mode is never Help.
             Mode::Paused
             | Mode::Hint(..)
@@ -299,14 +307,23 @@ impl App {
             | (Some(Job::WatchMcts { .. }), reply @ Reply::Watched(_)) => {
                 self.explained_mcts(reply);
             }
-            (Some(Job::Review { .. }), Reply::Progress { done, total }) => {
-                *self.base_mode_mut() = Mode::ReviewWaiting { done, total };
-                self.message = format!("Reviewing the game: move {done} of {total} judged…");
+            (Some(Job::Review { .. }), Reply::Progress { judged, total }) => {
+                self.judged(judged, total);
             }
             (Some(Job::Review { record }), Reply::Review(moves)) if !moves.is_empty() => {
                 self.reviewed = Some((record, moves.clone()));
-                *self.base_mode_mut() = Mode::Review { moves, at: 0 };
-                self.show_review_move();
+                let total = moves.len();
+                match self.base_mode_mut() {
+                    Mode::Review { moves: shown, .. } => *shown = moves,
+                    mode => {
+                        *mode = Mode::Review {
+                            moves,
+                            at: 0,
+                            total,
+                        };
+                        self.show_review_move();
+                    }
+                }
             }
             (Some(Job::Hint { .. }), Reply::Hint(values)) => {
                 self.message = self.hint_message(&values);
@@ -379,8 +396,8 @@ impl App {
                 self.review_waiting_key(action);
                 return;
             }
-            Mode::Review { moves, at } => {
-                self.mode = Mode::Review { moves, at };
+            Mode::Review { moves, at, total } => {
+                self.mode = Mode::Review { moves, at, total };
                 self.review_key(action);
                 return;
             }
@@ -932,6 +949,54 @@ mod tests {
     }
 
     #[test]
+    fn sent_to_board_three_typing_three_then_nine_plays_board_three_cell_nine() {
+        let mut app = ultimate_app();
+        app.update(Action::Digit(5));
+        app.update(Action::Digit(5));
+        ultimate_answer(&mut app, "53");
+        assert_eq!(app.game().position().forced_board(), Some(3));
+        app.update(Action::Digit(3));
+        assert_eq!(app.game().history().len(), 2, "3 alone waits for its cell");
+        assert!(
+            app.message().starts_with("Board 3: now the cell"),
+            "{}",
+            app.message()
+        );
+        app.update(Action::Digit(9));
+        assert_eq!(
+            app.game().last_move(),
+            Some(Move::Ultimate("39".parse().unwrap()))
+        );
+    }
+
+    #[test]
+    fn sent_to_board_three_typing_three_then_enter_plays_cell_three() {
+        let mut app = ultimate_app();
+        app.update(Action::Digit(5));
+        app.update(Action::Digit(5));
+        ultimate_answer(&mut app, "53");
+        app.update(Action::Digit(3));
+        app.update(Action::Activate);
+        assert_eq!(
+            app.game().last_move(),
+            Some(Move::Ultimate("33".parse().unwrap()))
+        );
+    }
+
+    #[test]
+    fn sent_to_board_three_another_digit_plays_its_cell_at_once() {
+        let mut app = ultimate_app();
+        app.update(Action::Digit(5));
+        app.update(Action::Digit(5));
+        ultimate_answer(&mut app, "53");
+        app.update(Action::Digit(7));
+        assert_eq!(
+            app.game().last_move(),
+            Some(Move::Ultimate("37".parse().unwrap()))
+        );
+    }
+
+    #[test]
     fn a_refused_queued_move_drops_the_ones_typed_after_it() {
         let mut app = ultimate_app();
         for d in [5, 5, 1, 5, 5, 9] {
@@ -1138,6 +1203,68 @@ mod tests {
         app
     }
 
+    /// The judgements of `app`'s game, as the worker would send them.
+    fn judgements(app: &App) -> Vec<crate::report::review::Judgement> {
+        let mut brain =
+            crate::player::Brain::new(None).with_think(std::time::Duration::from_secs(5));
+        crate::report::review::review(&app.game().record(), &mut brain, &mut |_, _| {}).unwrap()
+    }
+
+    #[test]
+    fn the_review_opens_on_the_first_judged_move_and_steps_as_the_others_arrive() {
+        let mut app = finished_with_a_blunder();
+        let all = judgements(&app);
+        app.update(Action::Review);
+        let total = all.len();
+        app.handle(Event::Answer(Reply::Progress {
+            judged: all[0],
+            total,
+        }));
+        assert_eq!(app.message(), "Move 1 of 6: 1. X 5 best draw → draw");
+        assert!(
+            matches!(app.job(), Some(Job::Review { .. })),
+            "the rest still judged"
+        );
+        app.update(Action::Move(Direction::Right));
+        assert_eq!(app.message(), "Move 2 of 6 is being judged…");
+        app.handle(Event::Answer(Reply::Progress {
+            judged: all[1],
+            total,
+        }));
+        app.update(Action::Move(Direction::Right));
+        assert!(
+            app.message().starts_with("Move 2 of 6: 2. O 9"),
+            "{}",
+            app.message()
+        );
+        app.update(Action::Move(Direction::Left));
+        assert!(
+            app.message().starts_with("Move 1 of 6"),
+            "{}",
+            app.message()
+        );
+        app.handle(Event::Answer(Reply::Review(all)));
+        assert_eq!(app.job(), None);
+        assert_eq!(
+            app.review().map(|(_, at, _)| at),
+            Some(0),
+            "still on the move shown"
+        );
+    }
+
+    #[test]
+    fn escape_in_the_review_of_a_game_of_the_history_goes_back_to_the_list() {
+        let mut app = finished_with_a_blunder();
+        app.open_archived();
+        app.update(Action::Escape);
+        assert!(app.should_quit(), "while it is judged");
+        let mut app = finished_with_a_blunder();
+        app.open_archived();
+        work(&mut app);
+        app.update(Action::Escape);
+        assert!(app.should_quit(), "once judged");
+    }
+
     #[test]
     fn the_review_opens_after_the_game_and_steps_through_it() {
         let mut app = app(Player::Human, Player::Human);
@@ -1148,8 +1275,6 @@ mod tests {
         app.update(Action::Review);
         assert_eq!(app.mode(), &Mode::ReviewWaiting { done: 0, total: 6 });
         assert!(matches!(app.job(), Some(Job::Review { .. })));
-        app.handle(Event::Answer(Reply::Progress { done: 4, total: 6 }));
-        assert_eq!(app.message(), "Reviewing the game: move 4 of 6 judged…");
         work(&mut app);
         assert_eq!(app.job(), None);
         assert_eq!(app.message(), "Move 1 of 6: 1. X 5 best draw → draw");

@@ -43,7 +43,7 @@ pub enum Action {
     NewRound,
     /// `l`: the AI's level for the next round.
     Level,
-    /// `p`: in the review of a game of the history, play on from the position shown.
+    /// `p`: in the review of a game of the history, play on after the move shown.
     PlayOn,
     /// `w`: in the review of a game of the history, show its record to copy.
     Export,

@@ -60,9 +60,9 @@ const EXPLAIN_ORDER: [Algorithm; 5] = [
 pub enum Reply {
     Move(Move),
     Hint(Vec<(Move, Value)>),
-    /// Not an answer yet: how far a review has come.
+    /// Not an answer yet: a review's next move judged, of `total`.
     Progress {
-        done: usize,
+        judged: Judgement,
         total: usize,
     },
     Review(Vec<Judgement>),
@@ -134,8 +134,9 @@ impl Worker {
                         }
                         Job::Hint { position } => Some(Reply::Hint(brain.hint(&position))),
                         Job::Review { record } => {
-                            let mut progress = |done, total| {
-                                let _ = answers.send(wrap(id, Reply::Progress { done, total }));
+                            let mut progress = |judged: &Judgement, total| {
+                                let judged = *judged;
+                                let _ = answers.send(wrap(id, Reply::Progress { judged, total }));
                             };
                             review::review(&record, &mut brain, &mut progress).map(Reply::Review)
                         }

@@ -26,6 +26,17 @@ impl App {
             position.digit(selected, d)
         };
         match meaning {
+            // Sent to board b, the digit b is cell b or the start of the whole move b·c: it
+            // waits for the cell, and Enter plays cell b (the cursor is on it).
+            Digit::Move(mv)
+                if mover_is_human && selected.is_none() && position.forced_board() == Some(d) =>
+            {
+                self.selected = Some(d);
+                self.cursor = mv;
+                self.message = format!(
+                    "Board {d}: now the cell, 1-9, or Enter plays cell {d} (Esc chooses again)"
+                );
+            }
             Digit::NoDigits => {
                 self.message =
                     "Digits name cells on 3×3 only: type a coordinate (c3) or use the arrows"
@@ -209,13 +220,16 @@ impl App {
         self.after_move(mark, cell);
         let humans_turn = matches!(self.game().turn(), Some((_, p)) if p.is_human());
         if let Some(b) = self.selected.take() {
-            // A board chosen ahead in Ultimate: where the player is sent to it, one digit plays
-            // there anyway; sent anywhere, it stays chosen if open; otherwise it is dropped.
+            // A board chosen ahead in Ultimate stays chosen where the player is sent to it, or
+            // sent anywhere, if it is open; otherwise it is dropped.
             let position = self.game().position();
             let (forced, open) = (position.forced_board(), position.board_open(b));
             if humans_turn && forced.is_none() && open {
                 self.selected = Some(b);
                 self.message = format!("{}; board {b} chosen", self.message);
+            } else if humans_turn && forced == Some(b) {
+                // Sent where the player chose: the next digit is its cell.
+                self.selected = Some(b);
             } else if humans_turn && forced != Some(b) {
                 self.message = format!("{}; board {b} dropped", self.message);
             }

@@ -30,7 +30,7 @@ impl App {
     /// In the review: the move on screen, its index and the number of moves.
     pub fn review(&self) -> Option<(&Judgement, usize, usize)> {
         match self.base_mode() {
-            Mode::Review { moves, at } => Some((&moves[*at], *at, moves.len())),
+            Mode::Review { moves, at, total } => Some((&moves[*at], *at, *total)),
             _ => None,
         }
     }
@@ -38,6 +38,7 @@ impl App {
     /// Keys while the review is worked out: it can be left, nothing else happens.
     pub(super) fn review_waiting_key(&mut self, action: Action) {
         match action {
+            Action::Escape | Action::Review if self.archived => self.quit = true,
             Action::Escape | Action::Review => {
                 self.mode = Mode::Playing;
                 self.message = format!("Review cancelled. {}", self.turn_message());
@@ -52,10 +53,19 @@ impl App {
 
     /// Keys in the review: step through the moves, or leave.
     pub(super) fn review_key(&mut self, action: Action) {
-        let Mode::Review { moves, at } = &mut self.mode else {
+        let Mode::Review { moves, at, total } = &mut self.mode else {
             return;
         };
         let last = moves.len() - 1;
+        // Past the moves judged so far: the next is on its way.
+        let forward = matches!(
+            action,
+            Action::Move(Direction::Right) | Action::Digit(1 | 6) | Action::Activate
+        );
+        if forward && *at == last && moves.len() < *total {
+            self.message = format!("Move {} of {} is being judged…", last + 2, *total);
+            return;
+        }
         let step = match action {
             Action::Move(Direction::Left) | Action::Digit(4) => Some(at.saturating_sub(1)),
             Action::Move(Direction::Right) | Action::Digit(6) | Action::Activate => {
@@ -71,6 +81,8 @@ impl App {
             return;
         }
         match action {
+            // A game of the history: back to the list.
+            Action::Escape | Action::Review if self.archived => self.quit = true,
             Action::Escape | Action::Review => {
                 self.mode = Mode::Playing;
                 self.message = self.turn_message();
@@ -89,12 +101,30 @@ impl App {
             }
             _ => {
                 self.message = if self.archived {
-                    "← → step, p plays on from here, w shows the record, t explores, q leaves"
+                    "← → step, p plays on after this move, w shows the record, t explores, q leaves"
                 } else {
                     "In the review: ← → step through the moves, t explores the search, r or Esc leaves"
                 }
                 .into();
             }
+        }
+    }
+
+    /// A move of the review judged by the worker: the review opens on the first, and the
+    /// others join it as they come.
+    pub(super) fn judged(&mut self, judged: Judgement, total: usize) {
+        match self.base_mode_mut() {
+            // A review started again (after the explorer) skips the moves it has.
+            Mode::Review { moves, .. } if moves.len() < judged.number => moves.push(judged),
+            mode @ Mode::ReviewWaiting { .. } => {
+                *mode = Mode::Review {
+                    moves: vec![judged],
+                    at: 0,
+                    total,
+                };
+                self.show_review_move();
+            }
+            _ => {}
         }
     }
 
@@ -108,7 +138,7 @@ impl App {
     }
 
     /// Opens the session's game, one of the history, in the review: it may be unfinished
-    /// (left), and `p` plays on from the position shown.
+    /// (left), and `p` plays on after the move shown.
     pub fn open_archived(&mut self) {
         self.archived = true;
         self.ask_review();
@@ -157,6 +187,7 @@ impl App {
             self.mode = Mode::Review {
                 moves: moves.clone(),
                 at: 0,
+                total: moves.len(),
             };
             self.show_review_move();
             return;
