@@ -245,7 +245,15 @@ fn analyze(cli: &Cli, args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn review(cli: &Cli, args: &ReviewArgs) -> anyhow::Result<ExitCode> {
-    let (variant, moves) = match history::chosen(args.last, args.game)? {
+    let chosen = match history::chosen(args.last, args.game) {
+        Ok(chosen) => chosen,
+        // A game the history does not hold is a usage error, as a bad argument is.
+        Err(e) => {
+            eprintln!("tictactoe: {e:#}");
+            return Ok(ExitCode::from(2));
+        }
+    };
+    let (variant, moves) = match chosen {
         Some(record) => (
             record.variant(),
             record.moves().iter().map(ToString::to_string).collect(),
