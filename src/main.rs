@@ -215,9 +215,50 @@ fn brain(cli: &Cli) -> Brain {
         .with_threads(usize::from(cli.threads))
 }
 
-/// Whether the full-screen game can run: both ends are a terminal and `--plain` is off.
+/// Whether the full-screen game can run: both ends are a terminal that can draw (`TERM` is
+/// not `dumb`) and `--plain` is off.
 fn full_screen(cli: &Cli) -> bool {
-    !cli.plain && io::stdin().is_terminal() && io::stdout().is_terminal()
+    !cli.plain
+        && io::stdin().is_terminal()
+        && io::stdout().is_terminal()
+        && std::env::var_os("TERM").is_none_or(|t| t != "dumb")
+}
+
+/// Standard output, and with it standard error where a person types at a terminal but
+/// standard output goes elsewhere (`tictactoe > game.txt`): the game is kept in the file and
+/// still seen.
+struct Tee<'a> {
+    out: io::StdoutLock<'a>,
+    echo: Option<io::Stderr>,
+}
+
+impl Tee<'_> {
+    fn new() -> Tee<'static> {
+        let echo =
+            io::stdin().is_terminal() && !io::stdout().is_terminal() && io::stderr().is_terminal();
+        Tee {
+            out: io::stdout().lock(),
+            echo: echo.then(io::stderr),
+        }
+    }
+}
+
+impl Write for Tee<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.out.write(buf)?;
+        if let Some(echo) = &mut self.echo {
+            // What the terminal cannot show costs the file nothing.
+            let _ = echo.write_all(&buf[..n]);
+        }
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        if let Some(echo) = &mut self.echo {
+            let _ = echo.flush();
+        }
+        self.out.flush()
+    }
 }
 
 fn analyze(cli: &Cli, args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
@@ -478,7 +519,7 @@ fn play(cli: &Cli, session: Session) -> anyhow::Result<ExitCode> {
         &mut Driver::new(session),
         &mut brain(cli),
         io::BufReader::new(io::stdin()),
-        &mut io::stdout().lock(),
+        &mut Tee::new(),
         plain_options(cli),
     )
     .context("playing in plain mode")?;
@@ -680,7 +721,7 @@ fn network(
     let ending = lines(
         &mut brain(cli),
         io::BufReader::new(io::stdin()),
-        &mut io::stdout().lock(),
+        &mut Tee::new(),
         plain_options(cli),
     )?;
     Ok(exit_code(ending))
