@@ -158,18 +158,27 @@ fn paths(out: &mut dyn Write) -> io::Result<()> {
         };
         writeln!(out, "{what}: {}{state}", path.display())?;
     }
+    if let Some(path) = settings::path() {
+        let state = if path.exists() {
+            ""
+        } else {
+            " (not there yet)"
+        };
+        writeln!(out, "Settings: {}{state}", path.display())?;
+    }
     Ok(())
 }
 
 /// `tictactoe man`: one page on standard output, or every page into a directory.
 fn man(args: &cli::ManArgs) -> anyhow::Result<ExitCode> {
+    let keys = cli::keys_section(&tui::view::manual_keys());
     if let Some(dir) = &args.dir {
-        let names = cli::write_man_pages(dir)
+        let names = cli::write_man_pages(dir, &keys)
             .with_context(|| format!("writing the manual pages into {}", dir.display()))?;
         println!("Wrote {} pages into {}.", names.len(), dir.display());
         return Ok(ExitCode::SUCCESS);
     }
-    cli::write_man(args.page.as_deref(), &mut io::stdout().lock())?;
+    cli::write_man(args.page.as_deref(), &keys, &mut io::stdout().lock())?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -290,8 +290,7 @@ fn in_terminal(
         thread::sleep(Duration::from_millis(5));
     }
     thread::sleep(Duration::from_millis(50));
-    let out = seen.lock().unwrap().clone();
-    out
+    seen.lock().unwrap().clone()
 }
 
 #[test]
@@ -320,4 +319,59 @@ fn a_game_with_its_output_in_a_file_is_still_seen_on_the_terminal() {
         kept.contains(" 4 | X | 6") && kept.contains("Record: 5"),
         "{kept}"
     );
+}
+
+/// The top level's help with `flag` on a terminal 80 columns wide.
+fn help_at_80_columns(flag: &str) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_tictactoe"))
+        .arg(flag)
+        .env("COLUMNS", "80")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    text(&out.stdout)
+}
+
+#[test]
+fn short_help_fits_a_24_line_screen_80_columns_wide_and_long_help_wraps_to_80() {
+    let short = help_at_80_columns("-h");
+    assert!(short.lines().count() <= 24, "{short}");
+    let long = help_at_80_columns("--help");
+    assert!(long.lines().count() > 24, "--help is the full text: {long}");
+    for help in [&short, &long] {
+        let widest = help.lines().map(|l| l.chars().count()).max().unwrap();
+        assert!(widest <= 80, "a line of {widest} columns: {help}");
+    }
+    assert!(
+        short.contains("--help"),
+        "-h says where to read more: {short}"
+    );
+}
+
+#[test]
+fn the_man_pages_carry_the_version_the_settings_file_the_engine_page_and_the_keys() {
+    let version = env!("CARGO_PKG_VERSION");
+    let page = text(&run(&["man"], b"").stdout);
+    let title = page.lines().find(|l| l.starts_with(".TH")).unwrap();
+    assert!(title.contains(version), "{title}");
+    for word in [
+        "settings.toml",
+        "\\fBtictactoe\\-engine\\fR(1)",
+        ".SH KEYS",
+        "undo your last move",
+        "hint: W win, D draw, L loss (in moves)",
+        "Esc Bksp     choose another board after a first digit",
+    ] {
+        assert!(page.contains(word), "the page lacks {word}");
+    }
+    let explain = text(&run(&["man", "explain"], b"").stdout);
+    let title = explain.lines().find(|l| l.starts_with(".TH")).unwrap();
+    assert!(title.contains(version), "{title}");
+}
+
+#[test]
+fn explain_help_shows_no_rustdoc_links() {
+    let help = text(&run(&["explain", "--help"], b"").stdout);
+    assert!(help.contains("Monte Carlo tree search"), "{help}");
+    assert!(!help.contains("[`"), "{help}");
 }

@@ -567,3 +567,19 @@ fn review_of_a_game_the_history_does_not_hold_exits_2_naming_it() {
     assert_eq!(last.status.code(), Some(2), "{}", text(&last.stderr));
     assert!(text(&last.stderr).contains("the history has no games yet"));
 }
+
+#[test]
+fn paths_names_the_settings_file_and_whether_it_exists() {
+    let home = home("paths");
+    let before = text(&run(&home, &["paths"], "").stdout);
+    let file = home.join("settings.toml");
+    let line = format!("Settings: {} (not there yet)", file.display());
+    assert!(before.contains(&line), "{before}");
+    fs::create_dir_all(&home).unwrap();
+    fs::write(&file, "hints = false\n").unwrap();
+    let after = text(&run(&home, &["paths"], "").stdout);
+    assert!(
+        after.contains(&format!("Settings: {}\n", file.display())),
+        "{after}"
+    );
+}

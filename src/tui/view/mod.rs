@@ -18,6 +18,7 @@ use std::time::Duration;
 
 use crate::position::Position;
 use crate::tui::app::App;
+pub use chrome::manual_keys;
 use chrome::{
     draw_help, draw_lesson, draw_rules, draw_status, key_line, keys_help, message_line, score_line,
     wrap,
