@@ -2,6 +2,7 @@
 
 use clap::{Args, CommandFactory, Parser, Subcommand};
 
+use std::fmt::Write as _;
 use std::io::{self, Write};
 use std::net::IpAddr;
 use std::time::Duration;
@@ -19,8 +20,16 @@ use crate::search::DEFAULT_TABLE_MB;
 // Each bool is an independent on/off flag of the command line, not a hidden state machine.
 #[allow(clippy::struct_excessive_bools)]
 #[derive(Debug, Parser)]
-#[command(name = "tictactoe", version, about, long_about = None)]
+#[command(
+    name = "tictactoe",
+    version,
+    about = "Tic-tac-toe in the terminal: 3×3 to 7×7, Ultimate, Gomoku; people or an AI",
+    long_about
+)]
 #[command(after_help = "\
+Cells are numbered like a numeric keypad: 7 8 9 / 4 5 6 / 1 2 3 (7 is top left).
+Every option and examples: tictactoe --help. The manual: tictactoe man")]
+#[command(after_long_help = "\
 Cells are numbered like a numeric keypad:  7 8 9 / 4 5 6 / 1 2 3  (7 is top left).
 
 Examples:
@@ -66,7 +75,7 @@ pub struct Cli {
     pub seed: Option<u64>,
 
     /// Use the line-based front end even on a terminal (it is chosen anyway when stdin or
-    /// stdout is not a terminal)
+    /// stdout is not a terminal, or `TERM` is `dumb`)
     #[arg(long, global = true)]
     pub plain: bool,
 
@@ -204,33 +213,56 @@ fn utf8_locale(var: impl Fn(&str) -> Option<String>) -> bool {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Value every legal move of positions and name the best moves
+    ///
     /// Show the side to move, the value of every legal move and the best moves: win, draw or
     /// loss where proven, "at least a draw" or "at most a draw" where only that is proven
     /// (mirror or pairing strategies), else an estimate
     Analyze(AnalyzeArgs),
+    /// Replay a game and judge each move, from best to blunder
+    ///
     /// Replay a game and judge every move: best, inaccuracy, mistake or blunder
     Review(ReviewArgs),
+    /// Host a game over the network and play whoever joins
+    ///
     /// Host a game over the network: print how to join, wait for a player, play them (you
     /// play X in the first game). The rule flags choose the game
     Host(HostArgs),
+    /// Join a game hosted with `tictactoe host`
+    ///
     /// Join a game hosted with `tictactoe host`; the host's rules apply
     Join(JoinArgs),
+    /// Show the tree a search visits from a position
+    ///
     /// Show the tree a textbook search (minimax, alpha-beta...) visits from a position, or with
     /// --ultimate or --gomoku the Monte Carlo search's tree: as indented text with the totals
     /// (the default, or --plain), as JSON, or as Graphviz DOT
     Explain(ExplainArgs),
+    /// Print a completion script for a shell
+    ///
     /// Print a completion script for a shell (bash, zsh, fish, elvish, powershell)
     Completions(CompletionsArgs),
+    /// Print the manual pages, or write them into a directory
+    ///
     /// Print the manual page (roff) of `tictactoe` or of one subcommand, for `man -l -`, or
     /// write every page into a man directory
     Man(ManArgs),
+    /// Print your results from the history
+    ///
     /// Print your results from the history: won, drawn and lost per opponent and per rules,
     /// and streaks
     Stats(StatsArgs),
+    /// List the games in the history, numbered
+    ///
     /// List the games in the history, numbered, oldest first (`review --game N` reviews one)
     History,
-    /// Print where the history, the start screen's choices and the game to continue are kept
+    /// Print where the profile's files are kept
+    ///
+    /// Print where the history, the start screen's choices, the game to continue and the
+    /// settings are kept
     Paths,
+    /// Play as an engine for tournament managers (Gomocup, CodinGame)
+    ///
     /// Play as an engine on standard input and output, for tournament managers and arenas:
     /// the Gomocup (piskvork) brain protocol on our m,n,k boards, or CodinGame's Ultimate
     /// referee protocol
@@ -355,18 +387,22 @@ pub fn command() -> clap::Command {
         .filter(|a| a.is_global_set())
         .cloned()
         .collect();
-    command.mut_subcommands(|sub| {
-        let name = sub.get_name().to_string();
-        let copies = globals.iter().filter_map(|a| match a.get_id().as_str() {
-            "plain" if name == "explain" => Some(
-                a.clone()
+    command
+        .mut_subcommands(|sub| {
+            let name = sub.get_name().to_string();
+            let copies = globals.iter().map(|a| match a.get_id().as_str() {
+                "plain" if name == "explain" => a
+                    .clone()
                     .help("Print the tree as indented text (the default)"),
-            ),
-            id if applies(&name).contains(&id) => None,
-            _ => Some(a.clone().hide(true)),
-        });
-        sub.args(copies.collect::<Vec<_>>())
-    })
+                // Visible in the subcommand's short help too (the copy keeps it from taking the
+                // top level's short help, where every option is hidden).
+                id if applies(&name).contains(&id) => a.clone(),
+                _ => a.clone().hide(true),
+            });
+            sub.args(copies.collect::<Vec<_>>())
+        })
+        // The top level's `-h` fits a 24-line screen: the commands, then where to read more.
+        .mut_args(|a| a.hide_short_help(true))
 }
 
 /// The message for options given on the command line that the subcommand does not take, or
@@ -438,7 +474,7 @@ fn man_pages() -> Vec<(String, clap_mangen::Man)> {
     let main = clap_mangen::Man::new(command);
     let mut pages = vec![(main.get_filename(), main)];
     for sub in subcommands {
-        let page = clap_mangen::Man::new(sub);
+        let page = clap_mangen::Man::new(sub.version(env!("CARGO_PKG_VERSION")));
         pages.push((page.get_filename(), page));
     }
     pages
@@ -446,13 +482,15 @@ fn man_pages() -> Vec<(String, clap_mangen::Man)> {
 
 /// Writes the manual page of `tictactoe`, or of the subcommand `page`, in roff. The main
 /// page ends with the environment variables and the files the program reads and writes.
-pub fn write_man(page: Option<&str>, out: &mut dyn Write) -> io::Result<()> {
+/// `keys` is the main page's KEYS section in roff (see [`keys_section`]).
+pub fn write_man(page: Option<&str>, keys: &str, out: &mut dyn Write) -> io::Result<()> {
     let pages = man_pages();
     let Some(page) = page else {
         let (_, main) = &pages[0];
         let mut text = Vec::new();
         main.render(&mut text)?;
         out.write_all(&text)?;
+        out.write_all(keys.as_bytes())?;
         return out.write_all(MAN_ENVIRONMENT_AND_FILES.as_bytes());
     };
     let file = format!("tictactoe-{page}.1");
@@ -465,8 +503,26 @@ pub fn write_man(page: Option<&str>, out: &mut dyn Write) -> io::Result<()> {
     }
 }
 
-/// Writes every manual page into `dir` (made if missing) and returns their file names.
-pub fn write_man_pages(dir: &std::path::Path) -> io::Result<Vec<String>> {
+/// The main page's KEYS section in roff: for each kind of board (a title), the keys of the
+/// terminal game as its help overlay lists them, one line each.
+pub fn keys_section(tables: &[(&str, Vec<&str>)]) -> String {
+    let mut roff = String::from(
+        ".SH KEYS\nThe keys of the terminal game, as \\fB?\\fR shows them during a game.\n",
+    );
+    for (title, lines) in tables {
+        let _ = write!(roff, ".SS \"{title}\"\n.nf\n");
+        for line in lines {
+            roff.push_str(&line.replace('\\', "\\e").replace('-', "\\-"));
+            roff.push('\n');
+        }
+        roff.push_str(".fi\n");
+    }
+    roff
+}
+
+/// Writes every manual page into `dir` (made if missing) and returns their file names; `keys`
+/// as [`write_man`] takes it.
+pub fn write_man_pages(dir: &std::path::Path, keys: &str) -> io::Result<Vec<String>> {
     std::fs::create_dir_all(dir)?;
     let mut names = Vec::new();
     for (name, _) in man_pages() {
@@ -474,7 +530,7 @@ pub fn write_man_pages(dir: &std::path::Path) -> io::Result<Vec<String>> {
             .strip_prefix("tictactoe-")
             .and_then(|rest| rest.strip_suffix(".1"));
         let mut text = Vec::new();
-        write_man(page, &mut text)?;
+        write_man(page, keys, &mut text)?;
         std::fs::write(dir.join(&name), text)?;
         names.push(name);
     }
@@ -485,7 +541,7 @@ pub fn write_man_pages(dir: &std::path::Path) -> io::Result<Vec<String>> {
 const MAN_ENVIRONMENT_AND_FILES: &str = r#".SH ENVIRONMENT
 .TP
 \fBTICTACTOE_HOME\fR
-The directory of the history and the start screen's choices, instead of the platform's data directory.
+The directory of the history, the start screen's choices and the settings, instead of the platform's data and config directories.
 .TP
 \fBNO_COLOR\fR
 When set and not empty, draw without colours (as \fB\-\-no\-color\fR does).
@@ -502,8 +558,11 @@ The choices last made on the start screen.
 .TP
 \fIcurrent.json\fR, in the same directory
 The last game played here and not finished, which the start screen offers to continue.
+.TP
+\fI$XDG_CONFIG_HOME/tictactoe/settings.toml\fR (\fI~/.config/tictactoe\fR on Linux; in \fBTICTACTOE_HOME\fR when it is set)
+The settings: the opponent, the AI's delay, hints, colours, ASCII. The start screen's settings page writes it; it can be edited by hand. \fBtictactoe paths\fR prints where each of these files is.
 .SH "SEE ALSO"
-\fBtictactoe\-analyze\fR(1), \fBtictactoe\-review\fR(1), \fBtictactoe\-host\fR(1), \fBtictactoe\-join\fR(1), \fBtictactoe\-explain\fR(1), \fBtictactoe\-stats\fR(1), \fBtictactoe\-history\fR(1), \fBtictactoe\-paths\fR(1), \fBtictactoe\-completions\fR(1), \fBtictactoe\-man\fR(1)
+\fBtictactoe\-analyze\fR(1), \fBtictactoe\-review\fR(1), \fBtictactoe\-host\fR(1), \fBtictactoe\-join\fR(1), \fBtictactoe\-explain\fR(1), \fBtictactoe\-stats\fR(1), \fBtictactoe\-history\fR(1), \fBtictactoe\-paths\fR(1), \fBtictactoe\-engine\fR(1), \fBtictactoe\-completions\fR(1), \fBtictactoe\-man\fR(1)
 "#;
 
 #[derive(Debug, Args)]
@@ -833,7 +892,7 @@ mod tests {
     #[test]
     fn every_page_the_manual_names_is_written() {
         let dir = std::env::temp_dir().join(format!("tictactoe-man-{}", std::process::id()));
-        let written = write_man_pages(&dir).unwrap();
+        let written = write_man_pages(&dir, "").unwrap();
         let mut named = Vec::new();
         for page in &written {
             let text = std::fs::read_to_string(dir.join(page)).unwrap();
@@ -865,13 +924,13 @@ mod tests {
             );
         }
         let mut main = Vec::new();
-        write_man(None, &mut main).unwrap();
+        write_man(None, "", &mut main).unwrap();
         let main = String::from_utf8(main).unwrap();
         for section in [".SH ENVIRONMENT", ".SH FILES", "TICTACTOE_HOME", "NO_COLOR"] {
             assert!(main.contains(section), "{section}");
         }
         let mut host = Vec::new();
-        write_man(Some("host"), &mut host).unwrap();
+        write_man(Some("host"), "", &mut host).unwrap();
         let host = String::from_utf8(host).unwrap();
         assert!(
             host.contains("online") && !host.contains("o\\-player"),

@@ -158,18 +158,27 @@ fn paths(out: &mut dyn Write) -> io::Result<()> {
         };
         writeln!(out, "{what}: {}{state}", path.display())?;
     }
+    if let Some(path) = settings::path() {
+        let state = if path.exists() {
+            ""
+        } else {
+            " (not there yet)"
+        };
+        writeln!(out, "Settings: {}{state}", path.display())?;
+    }
     Ok(())
 }
 
 /// `tictactoe man`: one page on standard output, or every page into a directory.
 fn man(args: &cli::ManArgs) -> anyhow::Result<ExitCode> {
+    let keys = cli::keys_section(&tui::view::manual_keys());
     if let Some(dir) = &args.dir {
-        let names = cli::write_man_pages(dir)
+        let names = cli::write_man_pages(dir, &keys)
             .with_context(|| format!("writing the manual pages into {}", dir.display()))?;
         println!("Wrote {} pages into {}.", names.len(), dir.display());
         return Ok(ExitCode::SUCCESS);
     }
-    cli::write_man(args.page.as_deref(), &mut io::stdout().lock())?;
+    cli::write_man(args.page.as_deref(), &keys, &mut io::stdout().lock())?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -215,9 +224,50 @@ fn brain(cli: &Cli) -> Brain {
         .with_threads(usize::from(cli.threads))
 }
 
-/// Whether the full-screen game can run: both ends are a terminal and `--plain` is off.
+/// Whether the full-screen game can run: both ends are a terminal that can draw (`TERM` is
+/// not `dumb`) and `--plain` is off.
 fn full_screen(cli: &Cli) -> bool {
-    !cli.plain && io::stdin().is_terminal() && io::stdout().is_terminal()
+    !cli.plain
+        && io::stdin().is_terminal()
+        && io::stdout().is_terminal()
+        && std::env::var_os("TERM").is_none_or(|t| t != "dumb")
+}
+
+/// Standard output, and with it standard error where a person types at a terminal but
+/// standard output goes elsewhere (`tictactoe > game.txt`): the game is kept in the file and
+/// still seen.
+struct Tee<'a> {
+    out: io::StdoutLock<'a>,
+    echo: Option<io::Stderr>,
+}
+
+impl Tee<'_> {
+    fn new() -> Tee<'static> {
+        let echo =
+            io::stdin().is_terminal() && !io::stdout().is_terminal() && io::stderr().is_terminal();
+        Tee {
+            out: io::stdout().lock(),
+            echo: echo.then(io::stderr),
+        }
+    }
+}
+
+impl Write for Tee<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.out.write(buf)?;
+        if let Some(echo) = &mut self.echo {
+            // What the terminal cannot show costs the file nothing.
+            let _ = echo.write_all(&buf[..n]);
+        }
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        if let Some(echo) = &mut self.echo {
+            let _ = echo.flush();
+        }
+        self.out.flush()
+    }
 }
 
 fn analyze(cli: &Cli, args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
@@ -245,7 +295,15 @@ fn analyze(cli: &Cli, args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn review(cli: &Cli, args: &ReviewArgs) -> anyhow::Result<ExitCode> {
-    let (variant, moves) = match history::chosen(args.last, args.game)? {
+    let chosen = match history::chosen(args.last, args.game) {
+        Ok(chosen) => chosen,
+        // A game the history does not hold is a usage error, as a bad argument is.
+        Err(e) => {
+            eprintln!("tictactoe: {e:#}");
+            return Ok(ExitCode::from(2));
+        }
+    };
+    let (variant, moves) = match chosen {
         Some(record) => (
             record.variant(),
             record.moves().iter().map(ToString::to_string).collect(),
@@ -483,7 +541,7 @@ fn play(cli: &Cli, session: Session) -> anyhow::Result<ExitCode> {
         &mut Driver::new(session),
         &mut brain(cli),
         io::BufReader::new(io::stdin()),
-        &mut io::stdout().lock(),
+        &mut Tee::new(),
         plain_options(cli),
     )
     .context("playing in plain mode")?;
@@ -695,7 +753,7 @@ fn network(
     let ending = lines(
         &mut brain(cli),
         io::BufReader::new(io::stdin()),
-        &mut io::stdout().lock(),
+        &mut Tee::new(),
         options,
     )?;
     Ok(exit_code(ending))

@@ -239,3 +239,65 @@ fn analyze_ultimate_in_text_reports_bad_positions_after_the_good_ones() {
         text(&out.stderr)
     );
 }
+
+/// `analyze --json` for `args`: the headline's value and best move, each listed move's value
+/// and the best moves, checked to be one answer: the best move is listed among the best and
+/// carries the headline's value.
+fn assert_one_answer(args: &[&str]) {
+    let out = run(args, b"");
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{args:?}: {stdout}");
+    let report: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap();
+    let best_move = report["best_move"].as_str().expect("a best move");
+    let headline = &report["value"]["value"];
+    let best: Vec<&str> = report["best"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    assert!(best.contains(&best_move), "{args:?}: {stdout}");
+    let listed = report["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["cell"].as_str().or(m["move"].as_str()) == Some(best_move))
+        .unwrap_or_else(|| panic!("{args:?}: the best move is not listed: {stdout}"));
+    assert_eq!(&listed["value"], headline, "{args:?}: {stdout}");
+}
+
+#[test]
+fn analyze_best_move_is_among_the_best_with_the_headline_value_on_every_rule_set() {
+    let seven_c1 = "......./......./......./......./......./......./..X....";
+    let five_a1 = "...../...../...../...../X....";
+    let nine =
+        "........./........./........./.....X.../....X..../...O...../........./........./.........";
+    let cases: [&[&str]; 6] = [
+        &["analyze", "--json", "X.O/.X./..O"],
+        &[
+            "analyze", "--json", "--think", "100", "--size", "7", "--k", "4", seven_c1,
+        ],
+        &[
+            "analyze",
+            "--json",
+            "--think",
+            "100",
+            "--k",
+            "4",
+            "...../...../..X../...../.....",
+        ],
+        &["analyze", "--json", "--think", "100", "--misere", five_a1],
+        &[
+            "analyze",
+            "--json",
+            "--think",
+            "100",
+            "--ultimate",
+            ULTIMATE_WIN_IN_ONE,
+        ],
+        &["analyze", "--json", "--think", "100", nine],
+    ];
+    for args in cases {
+        assert_one_answer(args);
+    }
+}

@@ -222,3 +222,156 @@ fn ctrl_c_stops_a_game_between_two_ais_with_the_record_so_far() {
     assert_eq!(code, Some(130), "{out}");
     assert!(out.contains("Quit.\nRecord: --size 7 --k 4 "), "{out}");
 }
+
+/// Runs `program` with `args` in a pseudo-terminal with `env`, types `input` once it has
+/// printed `ready`, and returns every byte it wrote to the terminal once it exits.
+fn in_terminal(
+    program: &str,
+    args: &[&str],
+    env: &[(&str, &str)],
+    ready: &str,
+    input: &str,
+) -> String {
+    use portable_pty::{CommandBuilder, PtySize, native_pty_system};
+    use std::sync::{Arc, Mutex};
+    let pair = native_pty_system()
+        .openpty(PtySize {
+            rows: 24,
+            cols: 80,
+            pixel_width: 0,
+            pixel_height: 0,
+        })
+        .expect("a pty");
+    let mut cmd = CommandBuilder::new(program);
+    cmd.args(args);
+    cmd.env(
+        "TICTACTOE_HOME",
+        concat!(env!("CARGO_TARGET_TMPDIR"), "/home"),
+    );
+    cmd.env("RUST_BACKTRACE", "0");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let mut child = pair.slave.spawn_command(cmd).expect("the program starts");
+    drop(pair.slave);
+    let seen = Arc::new(Mutex::new(String::new()));
+    let mut reader = pair.master.try_clone_reader().unwrap();
+    let copy = Arc::clone(&seen);
+    thread::spawn(move || {
+        let mut buf = [0u8; 4096];
+        while let Ok(n) = reader.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            copy.lock()
+                .unwrap()
+                .push_str(&String::from_utf8_lossy(&buf[..n]));
+        }
+    });
+    let start = Instant::now();
+    while !seen.lock().unwrap().contains(ready) {
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "timed out waiting for {ready:?}: {}",
+            seen.lock().unwrap()
+        );
+        thread::sleep(Duration::from_millis(5));
+    }
+    let mut writer = pair.master.take_writer().unwrap();
+    writer.write_all(input.as_bytes()).unwrap();
+    writer.flush().unwrap();
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "it did not exit: {}",
+            seen.lock().unwrap()
+        );
+        thread::sleep(Duration::from_millis(5));
+    }
+    thread::sleep(Duration::from_millis(50));
+    seen.lock().unwrap().clone()
+}
+
+#[test]
+fn term_dumb_gets_the_plain_game_on_a_terminal() {
+    let bin = env!("CARGO_BIN_EXE_tictactoe");
+    let prompt = "X to move (1-9, u undo, h hint, q quit):";
+    let seen = in_terminal(bin, &["-o", "human"], &[("TERM", "dumb")], prompt, "5\nq\n");
+    assert!(!seen.contains("\x1b[?1049h"), "no full screen: {seen:?}");
+    assert!(seen.contains(" 4 | X | 6"), "{seen:?}");
+    assert!(seen.contains("Record: 5"), "{seen:?}");
+}
+
+#[test]
+fn a_game_with_its_output_in_a_file_is_still_seen_on_the_terminal() {
+    let file = concat!(env!("CARGO_TARGET_TMPDIR"), "/redirected-game.txt");
+    let _ = std::fs::remove_file(file);
+    let bin = env!("CARGO_BIN_EXE_tictactoe");
+    let script = "exec \"$0\" -o human > \"$1\"";
+    let prompt = "X to move (1-9, u undo, h hint, q quit):";
+    let env = [("TERM", "xterm-256color")];
+    let seen = in_terminal("sh", &["-c", script, bin, file], &env, prompt, "5\nq\n");
+    assert!(!seen.contains("\x1b[?1049h"), "no full screen: {seen:?}");
+    assert!(seen.contains(" 4 | X | 6"), "the move is seen: {seen:?}");
+    let kept = std::fs::read_to_string(file).unwrap();
+    assert!(
+        kept.contains(" 4 | X | 6") && kept.contains("Record: 5"),
+        "{kept}"
+    );
+}
+
+/// The top level's help with `flag` on a terminal 80 columns wide.
+fn help_at_80_columns(flag: &str) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_tictactoe"))
+        .arg(flag)
+        .env("COLUMNS", "80")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    text(&out.stdout)
+}
+
+#[test]
+fn short_help_fits_a_24_line_screen_80_columns_wide_and_long_help_wraps_to_80() {
+    let short = help_at_80_columns("-h");
+    assert!(short.lines().count() <= 24, "{short}");
+    let long = help_at_80_columns("--help");
+    assert!(long.lines().count() > 24, "--help is the full text: {long}");
+    for help in [&short, &long] {
+        let widest = help.lines().map(|l| l.chars().count()).max().unwrap();
+        assert!(widest <= 80, "a line of {widest} columns: {help}");
+    }
+    assert!(
+        short.contains("--help"),
+        "-h says where to read more: {short}"
+    );
+}
+
+#[test]
+fn the_man_pages_carry_the_version_the_settings_file_the_engine_page_and_the_keys() {
+    let version = env!("CARGO_PKG_VERSION");
+    let page = text(&run(&["man"], b"").stdout);
+    let title = page.lines().find(|l| l.starts_with(".TH")).unwrap();
+    assert!(title.contains(version), "{title}");
+    for word in [
+        "settings.toml",
+        "\\fBtictactoe\\-engine\\fR(1)",
+        ".SH KEYS",
+        "undo your last move",
+        "hint: W win, D draw, L loss (in moves)",
+        "Esc Bksp     choose another board after a first digit",
+    ] {
+        assert!(page.contains(word), "the page lacks {word}");
+    }
+    let explain = text(&run(&["man", "explain"], b"").stdout);
+    let title = explain.lines().find(|l| l.starts_with(".TH")).unwrap();
+    assert!(title.contains(version), "{title}");
+}
+
+#[test]
+fn explain_help_shows_no_rustdoc_links() {
+    let help = text(&run(&["explain", "--help"], b"").stdout);
+    assert!(help.contains("Monte Carlo tree search"), "{help}");
+    assert!(!help.contains("[`"), "{help}");
+}

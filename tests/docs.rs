@@ -343,6 +343,8 @@ fn run(command: &str, home: &Path) -> (Vec<String>, Option<i32>) {
         .env("PATH", path)
         .env("TICTACTOE_HOME", home)
         .env("RUST_BACKTRACE", "0")
+        // Help is shown as a terminal 80 columns wide prints it.
+        .env("COLUMNS", "80")
         .env_remove("NO_COLOR")
         .current_dir(home)
         .stdin(Stdio::null())

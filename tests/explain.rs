@@ -697,8 +697,47 @@ fn ultimate_plain_text_and_dot_name_visits_win_rates_and_ucb() {
         1,
         "one level shown, one bold edge"
     );
-    let why = refusal(&["--ultimate", "--iterations", "300", "--max-nodes", "50"]);
+    let why = refusal(&[
+        "--ultimate",
+        "--iterations",
+        "300",
+        "--depth",
+        "2",
+        "--max-nodes",
+        "50",
+    ]);
     assert!(why.contains("more than --max-nodes 50"), "{why}");
+}
+
+#[test]
+fn monte_carlo_trees_over_max_nodes_are_shown_to_the_depth_that_fits_with_a_note() {
+    let boards: [&[&str]; 2] = [&["--ultimate"], &["--gomoku", "h8", "i9"]];
+    for board in boards {
+        let args = [
+            &["explain"],
+            board,
+            &["--iterations", "300", "--max-nodes", "120"],
+        ]
+        .concat();
+        let out = run(&args, b"");
+        let note = text(&out.stderr);
+        assert!(out.status.success(), "{args:?}: {note}");
+        assert!(
+            note.starts_with("Shown to depth 1: the whole tree has ")
+                && note.contains(
+                    " nodes, more than --max-nodes 120. --depth 2 or a larger \
+                     --max-nodes shows more."
+                ),
+            "{args:?}: {note}"
+        );
+        let shown = text(&out.stdout);
+        let children = shown.lines().filter(|l| l.starts_with("  X ")).count();
+        assert!(children > 0, "{args:?}: {shown}");
+        assert!(
+            !shown.lines().any(|l| l.starts_with("    ")),
+            "nothing below depth 1: {shown}"
+        );
+    }
 }
 
 /// The backup lines of the last iteration of a `--steps` report: each node on the walk, root

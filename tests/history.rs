@@ -110,7 +110,11 @@ fn a_plain_game_is_kept_counted_listed_and_reviewed() {
     let numbered = run(&home, &["review", "--game", "1", "--think", "50"], "");
     assert_eq!(text(&numbered.stdout), text(&review.stdout));
     let missing = run(&home, &["review", "--game", "2"], "");
-    assert_eq!(missing.status.code(), Some(1));
+    assert_eq!(
+        missing.status.code(),
+        Some(2),
+        "a missing game is a usage error"
+    );
     assert!(
         text(&missing.stderr).contains("there is no game 2 in the history: it has 1"),
         "{}",
@@ -546,5 +550,36 @@ fn the_settings_choose_the_opponent_and_turn_hints_off_and_flags_win() {
     assert!(
         !out.contains("O (level"),
         "-o wins over the settings: {out}"
+    );
+}
+
+#[test]
+fn review_of_a_game_the_history_does_not_hold_exits_2_naming_it() {
+    let home = home("no-such-game");
+    let missing = run(&home, &["review", "--game", "99"], "");
+    assert_eq!(missing.status.code(), Some(2), "{}", text(&missing.stderr));
+    assert!(
+        text(&missing.stderr).contains("there is no game 99 in the history: it has 0"),
+        "{}",
+        text(&missing.stderr)
+    );
+    let last = run(&home, &["review", "--last"], "");
+    assert_eq!(last.status.code(), Some(2), "{}", text(&last.stderr));
+    assert!(text(&last.stderr).contains("the history has no games yet"));
+}
+
+#[test]
+fn paths_names_the_settings_file_and_whether_it_exists() {
+    let home = home("paths");
+    let before = text(&run(&home, &["paths"], "").stdout);
+    let file = home.join("settings.toml");
+    let line = format!("Settings: {} (not there yet)", file.display());
+    assert!(before.contains(&line), "{before}");
+    fs::create_dir_all(&home).unwrap();
+    fs::write(&file, "hints = false\n").unwrap();
+    let after = text(&run(&home, &["paths"], "").stdout);
+    assert!(
+        after.contains(&format!("Settings: {}\n", file.display())),
+        "{after}"
     );
 }

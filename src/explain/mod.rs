@@ -50,8 +50,10 @@ pub enum Algorithm {
     /// is the same entry.
     Symmetry,
     /// Monte Carlo tree search: random games from the leaves of a tree that grows toward the
-    /// moves that won them. Not one of the textbook searches above ([`Algorithm::ALL`]): its
-    /// tree is explained by [`explain_mcts`].
+    /// moves that won them. Not one of the textbook searches above: its tree is shown with
+    /// the visits, win rates and UCB scores of its nodes
+    // Its doc is the `--help` text of the value: no rustdoc links. It is not in
+    // `Algorithm::ALL`; `explain_mcts` explains its tree.
     Mcts,
 }
 

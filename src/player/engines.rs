@@ -122,16 +122,19 @@ impl Engine for Classic {
         best_only: bool,
         think: Option<Duration>,
     ) -> Analysis {
+        if !best_only {
+            // One search, one answer: the position's value and best move are its best
+            // listed move's, never those of another search cut short elsewhere.
+            return Analysis::of_moves(position, self.hint(position, think));
+        }
         let head = self
             .searcher
             .think(Classic::board(position), think)
             .map(|t| (t.value, Move::from(t.cell)));
-        let moves = if best_only {
-            Vec::new()
-        } else {
-            self.hint(position, think)
-        };
-        Analysis { head, moves }
+        Analysis {
+            head,
+            moves: Vec::new(),
+        }
     }
 
     fn hint(&mut self, position: &Position, think: Option<Duration>) -> Vec<(Move, Value)> {

@@ -247,9 +247,10 @@ impl Brain {
         self.engine(position).judge(position, mv, think)
     }
 
-    /// What is known of `position` within the thinking budget: its value with a best move
-    /// (unless the game is over), and, unless `best_only`, every legal move's value within
-    /// another budget. Each position is searched afresh.
+    /// What is known of `position` within the thinking budget: unless `best_only`, every
+    /// legal move's value, the position's value and best move being its best listed move's
+    /// (one search, one answer); with `best_only`, its value and one best move only (unless
+    /// the game is over). Each position is searched afresh.
     pub fn analyze(&mut self, position: &Position, best_only: bool) -> Analysis {
         let think = self.think;
         self.engine(position).analyze(position, best_only, think)

@@ -209,7 +209,7 @@ pub struct Options {
     pub exact: bool,
     /// Positions are Ultimate tic-tac-toe positions in their notation.
     pub ultimate: bool,
-    /// Search time for the position, and again for its moves.
+    /// Search time for the position's moves (with `best_only`, for its value).
     pub budget: Duration,
     pub json: bool,
     /// Only the position's value and one best move.

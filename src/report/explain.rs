@@ -3,6 +3,8 @@
 
 use std::fmt::{self, Write as _};
 use std::io::{self, Write};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 
 use serde::Serialize;
 
@@ -158,6 +160,40 @@ fn fitted(
     Ok(first)
 }
 
+/// The Monte Carlo tree of `position` within `limits`; where no `--depth` was given and the
+/// whole tree has more nodes than allowed, the deepest tree that fits instead, with a note on
+/// `err` saying how to see more (as [`fitted`] does for the textbook searches).
+fn mcts_fitted(
+    position: &Position,
+    iterations: u64,
+    seed: u64,
+    limits: Limits,
+    err: &mut dyn Write,
+) -> io::Result<Result<explain::MctsExplanation, ExplainError>> {
+    if limits.depth.is_some() {
+        return Ok(explain::explain_mcts(position, iterations, seed, limits));
+    }
+    let never = Arc::new(AtomicBool::new(false));
+    let fitted =
+        explain::explain_mcts_fitting(position, iterations, seed, limits.max_nodes, &never);
+    if let Ok(
+        x @ explain::MctsExplanation {
+            depth: Some(depth), ..
+        },
+    ) = &fitted
+    {
+        writeln!(
+            err,
+            "Shown to depth {depth}: the whole tree has {} nodes, more than --max-nodes {}. \
+             --depth {} or a larger --max-nodes shows more.",
+            x.nodes,
+            limits.max_nodes,
+            depth + 1
+        )?;
+    }
+    Ok(fitted)
+}
+
 /// [`run`] for the Monte Carlo tree search: its tree, or on Ultimate its steps.
 fn monte_carlo(
     position: &Position,
@@ -181,8 +217,7 @@ fn monte_carlo(
             }
         };
     }
-    let explained = explain::explain_mcts(position, iterations, seed, options.limits);
-    match explained {
+    match mcts_fitted(position, iterations, seed, options.limits, err)? {
         Ok(x) => {
             let text = match options.format {
                 Format::Plain => explain_mcts::plain(position, &x),

@@ -286,6 +286,23 @@ pub(super) fn keys_help(position: &Position) -> (Vec<&'static str>, Vec<&'static
     (full, short)
 }
 
+/// The keys of each kind of board as the help overlay lists them, without its closing line,
+/// for the manual: a title, then the lines. One source, so the manual cannot drift from `?`.
+pub fn manual_keys() -> [(&'static str, Vec<&'static str>); 3] {
+    let game = &GAME_KEYS[..GAME_KEYS.len() - 1];
+    [
+        ("3×3", KEYPAD_KEYS.iter().chain(game).copied().collect()),
+        (
+            "Larger boards and Gomoku",
+            COORDINATE_KEYS.iter().chain(game).copied().collect(),
+        ),
+        (
+            "Ultimate tic-tac-toe",
+            ULTIMATE_HELP[..ULTIMATE_HELP.len() - 1].to_vec(),
+        ),
+    ]
+}
+
 /// The keys of Ultimate tic-tac-toe.
 pub(super) const ULTIMATE_HELP: [&str; 17] = [
     "two digits   board, then cell: both laid out as the",

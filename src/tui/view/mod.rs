@@ -19,6 +19,7 @@ use std::time::Duration;
 use crate::position::Position;
 use crate::tui::app::App;
 use crate::tui::layout::UltimateLayout;
+pub use chrome::manual_keys;
 use chrome::{
     LESSON_PANEL, draw_help, draw_lesson, draw_lesson_beside, draw_rules, draw_status, key_line,
     keys_help, message_line, score_line, wrap,
