@@ -71,8 +71,8 @@ pub struct Cli {
     pub plain: bool,
 
     /// Milliseconds the terminal game waits before showing an AI move, so a person can follow
-    /// [default: 400, or the `delay` of settings.toml]
-    #[arg(long, value_name = "MS")]
+    /// (0 to 5000) [default: 400, or the `delay` of settings.toml]
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(..=u64::from(crate::settings::MAX_DELAY)))]
     pub delay: Option<u64>,
 
     /// Board side, 3 to 15: up to 7 the classic game with --k in a row, from 8 Gomoku's
@@ -959,6 +959,14 @@ mod tests {
             cli.variant().map(|v| v.rules().map(Rules::misere)),
             Ok(Some(true))
         );
+    }
+
+    #[test]
+    fn a_delay_over_the_settings_cap_is_refused() {
+        let delay = |d: &str| Cli::try_parse_from(["t", "--delay", d]).map(|c| c.delay);
+        assert_eq!(delay("5000").ok(), Some(Some(5000)));
+        let refused = delay("99999").unwrap_err().to_string();
+        assert!(refused.contains("0..=5000"), "{refused}");
     }
 
     #[test]

@@ -1625,6 +1625,59 @@ fn the_settings_page_saves_and_the_game_follows_it() {
 }
 
 #[test]
+fn the_opponent_saved_in_the_settings_is_the_one_the_play_row_offers_and_plays() {
+    let home = format!("{}/menu-opponent", env!("CARGO_TARGET_TMPDIR"));
+    let mut tui = menu("opponent");
+    tui.send("s");
+    tui.wait_text("AI move delay");
+    for _ in 0..3 {
+        tui.send("\x1b[D");
+    }
+    tui.wait_text("Opponent              ◂ 4 ▸");
+    tui.send("\r");
+    tui.wait_text("Settings saved");
+    tui.wait_text("◂ 4 ▸");
+    // On the Play row the opponent changes the settings too: one step up, level 5.
+    tui.send("1");
+    tui.send("\x1b[C");
+    tui.wait_text("◂ 5 ▸");
+    tui.send("q");
+    assert!(tui.wait_exit());
+    let settings = std::fs::read_to_string(format!("{home}/settings.toml")).unwrap();
+    assert!(settings.contains("opponent = \"5\""), "{settings}");
+    let choices = std::fs::read_to_string(format!("{home}/menu.json")).unwrap();
+    assert!(!choices.contains("level"), "{choices}");
+    // Started again: the settings' opponent, whatever an older menu.json says.
+    std::fs::write(format!("{home}/menu.json"), r#"{"level": "hard"}"#).unwrap();
+    let mut tui = Tui::start_with(&[], &[("TICTACTOE_HOME", &home)]);
+    tui.wait_text("Your games");
+    assert!(tui.screen().contains("◂ 5 ▸"), "{}", tui.screen());
+    tui.send("\r");
+    tui.wait_text("level 5");
+}
+
+#[test]
+fn escape_on_the_settings_page_cancels_and_enter_saves() {
+    let home = format!("{}/menu-settings-escape", env!("CARGO_TARGET_TMPDIR"));
+    let mut tui = menu("settings-escape");
+    tui.send("s");
+    tui.wait_text("AI move delay");
+    tui.send("\x1b[B");
+    tui.send("\x1b[B");
+    tui.send("\x1b[C");
+    tui.wait_text("Hints                 ◂ off ▸");
+    tui.send("\x1b");
+    tui.wait_text("Settings not changed");
+    assert!(!std::path::Path::new(&format!("{home}/settings.toml")).exists());
+    tui.send("s");
+    tui.wait_text("Hints                 ◂ on ▸");
+    tui.send("q");
+    tui.wait_text("9  Your games");
+    tui.send("q");
+    assert!(tui.wait_exit());
+}
+
+#[test]
 fn the_choices_replace_a_link_in_their_place_and_never_write_through_it() {
     let home = format!("{}/menu-link", env!("CARGO_TARGET_TMPDIR"));
     let _ = std::fs::remove_dir_all(&home);

@@ -19,6 +19,7 @@ use crate::player::Player;
 use crate::position::Variant;
 use crate::record::Record;
 use crate::report::stats;
+use crate::settings::{Opponent, Settings};
 
 /// The file in the profile directory that keeps the last choices.
 const FILE: &str = "menu.json";
@@ -90,7 +91,9 @@ const CLASSIC: &str = "classic";
 pub struct Choices {
     /// The highlighted row, by index.
     pub row: usize,
-    /// The AI's level, by its command-line name (`hard`).
+    /// The AI's level, by its command-line name (`hard`): the settings' opponent, kept in
+    /// `settings.toml` only (a `level` an older file holds is not read).
+    #[serde(skip)]
     pub level: String,
     /// The game by its name: `classic` (with the size, line and misère rows), or a rule set's
     /// own ([`Variant::name`]: `ultimate`, `gomoku`).
@@ -489,22 +492,32 @@ impl Menu {
                 Outcome::Stay
             }
             Screen::Games => self.on_games(key),
-            Screen::Settings => {
-                let page_key = match key {
-                    Key::Up | Key::Char('8') => PageKey::Up,
-                    Key::Down | Key::Char('2') => PageKey::Down,
-                    Key::Left | Key::Char('4') => PageKey::Left,
-                    Key::Right | Key::Char('6') => PageKey::Right,
-                    Key::Enter | Key::Escape | Key::Char('q' | 's') => PageKey::Leave,
-                    _ => return Outcome::Stay,
-                };
-                if self.settings.key(page_key) {
-                    self.screen = Screen::Rows;
-                    return Outcome::SaveSettings;
-                }
-                Outcome::Stay
-            }
+            Screen::Settings => self.on_settings(key),
         }
+    }
+
+    /// A key on the settings page: Enter saves, Esc puts them back as they were saved; the
+    /// Play row then offers the settings' opponent.
+    fn on_settings(&mut self, key: &Key) -> Outcome {
+        let page_key = match key {
+            Key::Up | Key::Char('8') => PageKey::Up,
+            Key::Down | Key::Char('2') => PageKey::Down,
+            Key::Left | Key::Char('4') => PageKey::Left,
+            Key::Right | Key::Char('6') => PageKey::Right,
+            Key::Enter | Key::Char('s') => PageKey::Save,
+            Key::Escape | Key::Char('q') => PageKey::Cancel,
+            _ => return Outcome::Stay,
+        };
+        if !self.settings.key(page_key) {
+            return Outcome::Stay;
+        }
+        self.screen = Screen::Rows;
+        self.choices.level = level_name(&self.settings.settings);
+        if page_key == PageKey::Cancel {
+            self.message = "Settings not changed (Enter saves them)".into();
+            return Outcome::Stay;
+        }
+        Outcome::SaveSettings
     }
 
     fn on_rows(&mut self, key: &Key) -> Outcome {
@@ -517,6 +530,11 @@ impl Menu {
                 if !self.choices.step(self.row(), *key == Key::Right) {
                     let label = self.choices.label(self.row());
                     self.message = format!("{label} has no choices: Enter");
+                } else if self.row() == Row::PlayAi {
+                    // One opponent: the Play row's is the settings'.
+                    let level = self.choices.level.clone();
+                    self.settings.settings.opponent.clone_from(&level);
+                    self.settings.saved.opponent = level;
                 }
             }
             Key::Char('q') | Key::Escape => return Outcome::Done(Start::Quit),
@@ -692,20 +710,26 @@ fn choices_file() -> Option<PathBuf> {
     history::profile_dir().map(|dir| dir.join(FILE))
 }
 
-/// The remembered choices: where there are none or the file cannot be read, the defaults
-/// with the settings' opponent.
-pub fn load() -> Choices {
-    choices_file()
+/// The Play row's name for the opponent of `settings`: `hard`, `4`, `auto`.
+pub fn level_name(settings: &Settings) -> String {
+    match settings.opponent() {
+        Opponent::Fixed(ai) => name(ai),
+        Opponent::Auto => AUTO.to_string(),
+    }
+}
+
+/// The remembered choices (the defaults where there are none or the file cannot be read),
+/// with the opponent of `settings`.
+pub fn load(settings: &Settings) -> Choices {
+    let choices = choices_file()
         .and_then(|path| std::fs::read_to_string(path).ok())
         .and_then(|text| serde_json::from_str::<Choices>(&text).ok())
-        .unwrap_or_else(|| Choices {
-            level: match crate::settings::load().opponent() {
-                crate::settings::Opponent::Fixed(ai) => name(ai),
-                crate::settings::Opponent::Auto => AUTO.to_string(),
-            },
-            ..Choices::default()
-        })
-        .checked()
+        .unwrap_or_default();
+    Choices {
+        level: level_name(settings),
+        ..choices
+    }
+    .checked()
 }
 
 /// Remembers `choices` for the next time; a failure only costs the memory.

@@ -191,7 +191,7 @@ fn settings(frame: &mut Frame, menu: &Menu) {
     }
     frame.centred(
         top + count + 3,
-        "↑↓ choose · ←→ change · Enter saves",
+        "↑↓ choose · ←→ change · Enter saves · Esc cancels",
         Style::PLAIN.dim(),
     );
 }
