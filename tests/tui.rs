@@ -1492,6 +1492,30 @@ fn arrows_change_the_rules_before_the_game_starts() {
 }
 
 #[test]
+fn gomoku_on_the_start_screen_offers_its_board_sizes_and_exactly_five() {
+    let mut tui = menu("gomoku-rows");
+    tui.send("5");
+    tui.send("\x1b[C");
+    tui.send("\x1b[C");
+    tui.wait_text("◂ Gomoku ▸");
+    let screen = tui.screen();
+    for text in ["◂ 15×15 ▸", "Exactly 5"] {
+        assert!(screen.contains(text), "{text:?} missing:\n{screen}");
+    }
+    for text in ["3×3", "Misère"] {
+        assert!(!screen.contains(text), "{text:?} shown:\n{screen}");
+    }
+    tui.send("6");
+    tui.send("\x1b[D");
+    tui.wait_text("◂ 14×14 ▸");
+    tui.send("2");
+    tui.send("\r");
+    tui.wait_text("X to move (Player 1)");
+    let screen = tui.screen();
+    assert!(screen.contains("14×14"), "{screen}");
+}
+
+#[test]
 fn question_mark_shows_the_rules_on_the_start_screen_and_in_the_game_after_the_first_lesson() {
     let mut tui = menu("rules-page");
     tui.send("?");

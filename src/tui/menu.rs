@@ -110,6 +110,8 @@ pub struct Choices {
     pub address: String,
     /// Host online (through the peer-to-peer layer) rather than on this network.
     pub online: bool,
+    /// The board side of Gomoku chosen on the Game row, 8 to 15.
+    pub gomoku_size: u8,
 }
 
 impl Default for Choices {
@@ -125,6 +127,7 @@ impl Default for Choices {
             exact: false,
             address: String::new(),
             online: false,
+            gomoku_size: gomoku::SIZE,
         }
     }
 }
@@ -172,6 +175,9 @@ impl Choices {
         if !(MIN_SIZE..=gomoku::SIZE).contains(&self.size) {
             self.size = fresh.size;
         }
+        if !(gomoku::MIN_SIZE..=gomoku::SIZE).contains(&self.gomoku_size) {
+            self.gomoku_size = fresh.gomoku_size;
+        }
         if !(3..=self.size).contains(&self.k) {
             self.k = self.default_k();
         }
@@ -196,7 +202,7 @@ impl Choices {
     /// The game the choices describe.
     pub fn variant(&self) -> Variant {
         if let Some(named) = Variant::named(&self.game) {
-            return named;
+            return Variant::named_on(&self.game, self.gomoku_size, gomoku::FIVE).unwrap_or(named);
         }
         if self.gomoku_rules() {
             return Variant::of_size(self.size, Some(self.k), false)
@@ -232,6 +238,7 @@ impl Choices {
     /// Gomoku's rules the misère row is the exact rule's (`Exactly 5`).
     pub fn label(&self, row: Row) -> String {
         match row {
+            Row::Misere if self.named_gomoku().is_some() => format!("Exactly {}", gomoku::FIVE),
             Row::Misere if self.exact_row() => format!("Exactly {}", self.k),
             _ => row.label().to_string(),
         }
@@ -248,18 +255,46 @@ impl Choices {
             )),
             Row::Join if !self.address.is_empty() => Some(self.address.clone()),
             Row::Game => Some(format!("◂ {} ▸", self.game_name())),
+            Row::Size if self.named_gomoku().is_some() => {
+                Some(format!("◂ {0}×{0} ▸", self.gomoku_size))
+            }
+            Row::InARow if self.named_gomoku().is_some() => Some(gomoku::FIVE.to_string()),
+            Row::Misere => match self.named_gomoku() {
+                Some(exact) => Some(on_off(exact)),
+                None if self.exact_row() => Some(on_off(self.exact)),
+                None => Some(on_off(self.misere)),
+            },
             Row::Size => Some(format!("◂ {0}×{0} ▸", self.size)),
             Row::InARow => Some(format!("◂ {} ▸", self.k)),
-            Row::Misere if self.exact_row() => Some(on_off(self.exact)),
-            Row::Misere => Some(on_off(self.misere)),
             _ => None,
         }
     }
 
-    /// Whether the row's value does not apply now: the classic rules in Ultimate or Gomoku.
+    /// Whether the row's value does not apply now or cannot change: the classic rules in
+    /// Ultimate, the line in Gomoku (five).
     pub fn inactive(&self, row: Row) -> bool {
+        if self.named_gomoku().is_some() {
+            return row == Row::InARow;
+        }
         let lines = matches!(row, Row::InARow | Row::Misere);
         self.fixed_rules() && (lines || row == Row::Size)
+    }
+
+    /// Whether Gomoku is chosen on the Game row, and if so whether exactly five wins.
+    fn named_gomoku(&self) -> Option<bool> {
+        match Variant::named(&self.game) {
+            Some(Variant::Gomoku { exact, .. }) => Some(exact),
+            _ => None,
+        }
+    }
+
+    /// Why an inactive row has no choices, said on Enter.
+    fn fixed_note(&self) -> &'static str {
+        if self.named_gomoku().is_some() {
+            "Gomoku is five in a row (Exactly 5: a longer line wins nothing)"
+        } else {
+            "Ultimate is on: the board is 3×3 boards"
+        }
     }
 
     /// Whether the game chosen has rules of its own, not the classic rows' (Ultimate, Gomoku).
@@ -293,6 +328,17 @@ impl Choices {
             }
             Row::Host if ONLINE => self.online = !self.online,
             Row::Game => self.step_game(up),
+            Row::Size if self.named_gomoku().is_some() => {
+                self.gomoku_size = cycle(self.gomoku_size, gomoku::MIN_SIZE, gomoku::SIZE, up);
+            }
+            Row::Misere if self.named_gomoku().is_some() => {
+                let exact = self.named_gomoku() == Some(false);
+                self.game = Variant::GOMOKU
+                    .exactly(exact)
+                    .unwrap_or(Variant::GOMOKU)
+                    .name()
+                    .into();
+            }
             Row::Size if !self.fixed_rules() => {
                 self.size = cycle(self.size, MIN_SIZE, gomoku::SIZE, up);
                 self.k = self.default_k();
@@ -586,7 +632,7 @@ impl Menu {
             Row::Quit => Start::Quit,
             row => {
                 if !self.choices.step(row, true) {
-                    self.message = "Ultimate is on: the board is 3×3 boards".into();
+                    self.message = self.choices.fixed_note().into();
                 }
                 return Outcome::Stay;
             }
@@ -818,6 +864,30 @@ mod tests {
     }
 
     #[test]
+    fn gomoku_chosen_by_name_has_its_board_sizes_and_exactly_five_and_a_fixed_line() {
+        let mut choices = Choices {
+            game: Variant::GOMOKU_EXACT.name().to_string(),
+            ..Choices::default()
+        };
+        assert!(choices.inactive(Row::InARow), "Gomoku is five in a row");
+        assert!(!choices.inactive(Row::Size) && !choices.inactive(Row::Misere));
+        choices.step(Row::Size, false);
+        assert_eq!(choices.size, 3, "Gomoku's size is its own");
+        assert_eq!(choices.value(Row::Size).as_deref(), Some("◂ 14×14 ▸"));
+        assert_eq!(choices.label(Row::Misere), "Exactly 5");
+        assert_eq!(choices.value(Row::Misere).as_deref(), Some("on"));
+        choices.step(Row::Misere, true);
+        let fourteen = Variant::Gomoku {
+            size: 14,
+            k: 5,
+            exact: false,
+        };
+        assert_eq!(choices.variant(), fourteen, "Exactly 5 off, on 14×14");
+        choices.gomoku_size = 20;
+        assert_eq!(choices.checked().gomoku_size, 15, "out of range: 15×15");
+    }
+
+    #[test]
     fn the_game_row_cycles_classic_ultimate_and_gomoku_and_fixes_their_rules() {
         let mut choices = Choices::default();
         let mut seen = Vec::new();
@@ -852,10 +922,6 @@ mod tests {
             Variant::GOMOKU_EXACT,
             "down from classic"
         );
-        assert!(choices.inactive(Row::Size) && choices.inactive(Row::Misere));
-        let size = choices.size;
-        choices.step(Row::Size, true);
-        assert_eq!(choices.size, size, "Gomoku's size is its own");
         let mut classic = Choices::default();
         for _ in 3..8 {
             classic.step(Row::Size, true);
