@@ -1726,6 +1726,22 @@ fn a_flag_skips_the_start_screen() {
 }
 
 #[test]
+fn escape_on_the_start_screen_asks_and_a_second_escape_quits() {
+    let mut tui = menu("escape");
+    tui.send("\x1b");
+    tui.wait_text("Quit? Esc again or y quits");
+    // Any other key stays, and does nothing else.
+    tui.send("2");
+    tui.wait_for("the question gone", |s| !s.contents().contains("Quit?"));
+    assert!(tui.screen().contains("9  Your games"), "{}", tui.screen());
+    tui.send("\x1b");
+    tui.wait_text("Quit? Esc again or y quits");
+    tui.send("\x1b");
+    assert!(tui.wait_exit());
+    tui.assert_restored();
+}
+
+#[test]
 fn q_on_the_start_screen_quits_with_the_terminal_restored() {
     let mut tui = menu("quit");
     tui.send("q");

@@ -485,6 +485,8 @@ pub struct Menu {
     pub unfinished: Option<history::Entry>,
     /// The settings, as the settings page (`s`) changes them.
     pub settings: SettingsPage,
+    /// Esc asked whether to quit: Esc again or `y` quits, any other key stays.
+    pub quitting: bool,
 }
 
 impl Menu {
@@ -498,6 +500,7 @@ impl Menu {
             games: GameList::default(),
             unfinished: None,
             settings: SettingsPage::default(),
+            quitting: false,
         }
     }
 
@@ -570,6 +573,14 @@ impl Menu {
         let count = Row::ALL.len();
         self.message.clear();
         match key {
+            Key::Escape | Key::Char('y') if std::mem::take(&mut self.quitting) => {
+                return Outcome::Done(Start::Quit);
+            }
+            _ if std::mem::take(&mut self.quitting) => {}
+            Key::Escape => {
+                self.quitting = true;
+                self.message = "Quit? Esc again or y quits, any other key stays".into();
+            }
             Key::Up => self.choices.row = (self.choices.row + count - 1) % count,
             Key::Down => self.choices.row = (self.choices.row + 1) % count,
             Key::Left | Key::Right => {
@@ -583,7 +594,7 @@ impl Menu {
                     self.settings.saved.opponent = level;
                 }
             }
-            Key::Char('q') | Key::Escape => return Outcome::Done(Start::Quit),
+            Key::Char('q') => return Outcome::Done(Start::Quit),
             Key::Char(c @ '0'..='9') => {
                 let digit = c.to_digit(10).unwrap_or(0) as usize;
                 self.choices.row = (digit + count - 1) % count;
@@ -677,37 +688,6 @@ impl Menu {
                 None => Outcome::Stay,
             },
         }
-    }
-
-    /// The ladder's lines on the chosen game: each level's measured rating and the person's,
-    /// strongest first.
-    pub fn ladder(&self) -> Vec<String> {
-        let variant = self.choices.variant();
-        let mut rungs: Vec<(i32, String)> = Level::all()
-            .filter_map(|level| {
-                let rating = crate::levels::rating(variant, level)?;
-                Some((rating, format!("{level:<10} {rating:>5}")))
-            })
-            .collect();
-        if rungs.is_empty() {
-            return vec![format!(
-                "The levels were measured on 3×3, 5×5, 7×7 and Ultimate, not on {variant}."
-            )];
-        }
-        match self.rating() {
-            Some(r) => rungs.push((r.rating, format!("{:<10} {:>5}  ◂ you", "you", r.rating))),
-            None => rungs.push((
-                i32::MIN,
-                "you: no games against the AI here yet".to_string(),
-            )),
-        }
-        rungs.sort_by_key(|(rating, _)| std::cmp::Reverse(*rating));
-        let mut lines = vec![
-            format!("{variant}: rating (random play is 0)"),
-            String::new(),
-        ];
-        lines.extend(rungs.into_iter().map(|(_, line)| line));
-        lines
     }
 
     /// A key on the join screen: typing the address, then the code.

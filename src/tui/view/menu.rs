@@ -28,7 +28,7 @@ pub fn render(menu: &Menu, color: bool) -> Frame {
             let lines = crate::report::rules::rules(menu.choices.variant());
             statistics(&mut frame, "Rules", &lines);
         }
-        Screen::Ladder => statistics(&mut frame, "Ladder", &menu.ladder()),
+        Screen::Ladder => statistics(&mut frame, "Ladder", &ladder(menu)),
         Screen::Games => games(&mut frame, menu),
         Screen::Settings => settings(&mut frame, menu),
     }
@@ -212,6 +212,37 @@ fn statistics(frame: &mut Frame, title: &str, lines: &[String]) {
         frame.text(left, y, line, Style::PLAIN);
     }
     frame.centred(top + shown + 3, "Any key goes back", Style::PLAIN.dim());
+}
+
+/// The ladder's lines on the chosen game: each level's measured rating and the person's,
+/// strongest first.
+fn ladder(menu: &Menu) -> Vec<String> {
+    let variant = menu.choices.variant();
+    let mut rungs: Vec<(i32, String)> = crate::levels::Level::all()
+        .filter_map(|level| {
+            let rating = crate::levels::rating(variant, level)?;
+            Some((rating, format!("{level:<10} {rating:>5}")))
+        })
+        .collect();
+    if rungs.is_empty() {
+        return vec![format!(
+            "The levels were measured on 3×3, 5×5, 7×7 and Ultimate, not on {variant}."
+        )];
+    }
+    match menu.rating() {
+        Some(r) => rungs.push((r.rating, format!("{:<10} {:>5}  ◂ you", "you", r.rating))),
+        None => rungs.push((
+            i32::MIN,
+            "you: no games against the AI here yet".to_string(),
+        )),
+    }
+    rungs.sort_by_key(|(rating, _)| std::cmp::Reverse(*rating));
+    let mut lines = vec![
+        format!("{variant}: rating (random play is 0)"),
+        String::new(),
+    ];
+    lines.extend(rungs.into_iter().map(|(_, line)| line));
+    lines
 }
 
 #[cfg(test)]
