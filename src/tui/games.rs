@@ -34,6 +34,12 @@ pub enum Choice {
 pub enum ListKey {
     Up,
     Down,
+    /// Home: the newest game shown; End: the oldest.
+    First,
+    Last,
+    /// Page up and page down: this many rows up or down.
+    PageUp(usize),
+    PageDown(usize),
     Enter,
     Back,
     /// `r`: the next rules filter.
@@ -76,9 +82,14 @@ impl GameList {
     /// Acts on one key.
     pub fn key(&mut self, key: ListKey) -> Choice {
         let shown = self.shown();
+        let last = shown.len().saturating_sub(1);
         match key {
             ListKey::Up => self.at = self.at.saturating_sub(1),
-            ListKey::Down => self.at = (self.at + 1).min(shown.len().saturating_sub(1)),
+            ListKey::Down => self.at = (self.at + 1).min(last),
+            ListKey::First => self.at = 0,
+            ListKey::Last => self.at = last,
+            ListKey::PageUp(rows) => self.at = self.at.saturating_sub(rows),
+            ListKey::PageDown(rows) => self.at = (self.at + rows).min(last),
             ListKey::Enter => {
                 if let Some((number, _)) = shown.get(self.at) {
                     return Choice::Open(*number);
@@ -194,6 +205,25 @@ mod tests {
         list.key(ListKey::Opponent);
         assert_eq!(list.opponent, None);
         assert_eq!(list.shown().len(), 3);
+    }
+
+    #[test]
+    fn home_end_and_the_page_keys_move_through_the_list() {
+        let mut list = list();
+        list.key(ListKey::Last);
+        assert_eq!(list.key(ListKey::Enter), Choice::Open(1), "End: the oldest");
+        list.key(ListKey::First);
+        assert_eq!(
+            list.key(ListKey::Enter),
+            Choice::Open(3),
+            "Home: the newest"
+        );
+        list.key(ListKey::PageDown(2));
+        assert_eq!(list.at, 2);
+        list.key(ListKey::PageDown(2));
+        assert_eq!(list.at, 2, "no further than the last");
+        list.key(ListKey::PageUp(5));
+        assert_eq!(list.at, 0, "no further than the first");
     }
 
     #[test]

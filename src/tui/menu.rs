@@ -551,6 +551,8 @@ impl Menu {
         let page_key = match key {
             Key::Up | Key::Char('8') => PageKey::Up,
             Key::Down | Key::Char('2') => PageKey::Down,
+            Key::Char('7' | '9') => PageKey::First,
+            Key::Char('1' | '3') => PageKey::Last,
             Key::Left | Key::Char('4') => PageKey::Left,
             Key::Right | Key::Char('6') => PageKey::Right,
             Key::Enter | Key::Char('s') => PageKey::Save,
@@ -653,9 +655,15 @@ impl Menu {
 
     /// A key on *Your games*: choose, filter, open; `s` the statistics, `l` the ladder.
     fn on_games(&mut self, key: &Key) -> Outcome {
+        // Home, page up, End and page down arrive as the keypad's 7, 9, 1 and 3 ([`Key::of`]).
+        let page = usize::from(self.size.1.saturating_sub(6)).max(1);
         let list_key = match key {
             Key::Up | Key::Char('8') => ListKey::Up,
             Key::Down | Key::Char('2') => ListKey::Down,
+            Key::Char('7') => ListKey::First,
+            Key::Char('1') => ListKey::Last,
+            Key::Char('9') => ListKey::PageUp(page),
+            Key::Char('3') => ListKey::PageDown(page),
             Key::Enter | Key::Char(' ') => ListKey::Enter,
             Key::Escape | Key::Backspace | Key::Char('q') => ListKey::Back,
             Key::Char('r') => ListKey::Rules,

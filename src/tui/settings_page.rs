@@ -16,6 +16,9 @@ pub const ROWS: [&str; 5] = ["Opponent", "AI move delay", "Hints", "Colour", "AS
 pub enum PageKey {
     Up,
     Down,
+    /// Home or page up: the first row; End or page down: the last.
+    First,
+    Last,
     Left,
     Right,
     /// Enter or `s`: back to the start screen, saving.
@@ -62,6 +65,8 @@ impl SettingsPage {
         match key {
             PageKey::Up => self.row = (self.row + count - 1) % count,
             PageKey::Down => self.row = (self.row + 1) % count,
+            PageKey::First => self.row = 0,
+            PageKey::Last => self.row = count - 1,
             PageKey::Left | PageKey::Right => self.step(key == PageKey::Right),
             PageKey::Save => {
                 self.saved = self.settings.clone();
@@ -141,6 +146,10 @@ mod tests {
         assert_eq!(page.row, 4, "up from the top is the last row");
         page.key(PageKey::Right);
         assert!(page.settings.ascii);
+        page.key(PageKey::First);
+        assert_eq!(page.row, 0, "Home: the first row");
+        page.key(PageKey::Last);
+        assert_eq!(page.row, 4, "End: the last row");
         assert!(page.key(PageKey::Save));
         assert_eq!(page.saved, page.settings, "Enter keeps what was changed");
         let (checked, fixed) = page.settings.clone().checked();
