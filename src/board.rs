@@ -160,6 +160,8 @@ pub enum RulesError {
     Misere(u8),
     /// `--exact` for a game not played with Gomoku's rules.
     ExactFive,
+    /// Gomoku on a board smaller than its smallest, 8×8.
+    GomokuSize(u8),
 }
 
 impl fmt::Display for RulesError {
@@ -171,6 +173,10 @@ impl fmt::Display for RulesError {
                     "board size {n} is not supported: use {MIN_SIZE} to 15 (from 8×8 up with Gomoku's rules)"
                 )
             }
+            RulesError::GomokuSize(n) => write!(
+                f,
+                "Gomoku is played on 8×8 to 15×15, not on {n}×{n}: give --size 8 to 15, or drop --gomoku"
+            ),
             RulesError::ExactFive => write!(
                 f,
                 "--exact is a rule of Gomoku's boards: give --gomoku or a board from 8×8 up"

@@ -80,8 +80,8 @@ pub struct Cli {
     pub plain: bool,
 
     /// Milliseconds the terminal game waits before showing an AI move, so a person can follow
-    /// [default: 400, or the `delay` of settings.toml]
-    #[arg(long, value_name = "MS")]
+    /// (0 to 5000) [default: 400, or the `delay` of settings.toml]
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(..=u64::from(crate::settings::MAX_DELAY)))]
     pub delay: Option<u64>,
 
     /// Board side, 3 to 15: up to 7 the classic game with --k in a row, from 8 Gomoku's
@@ -106,8 +106,9 @@ pub struct Cli {
     /// Ultimate tic-tac-toe: nine small boards in a 3×3; a move is a board and a cell (53)
     #[arg(long, global = true, conflicts_with_all = ["size", "k", "misere"])]
     pub ultimate: bool,
-    /// Gomoku: five in a row on a 15×15 board (six or more count too); moves are h8, o15
-    #[arg(long, global = true, conflicts_with_all = ["size", "k", "misere", "ultimate"])]
+    /// Gomoku: five in a row on a 15×15 board, or --size 8 to 15 (six or more count too);
+    /// moves are h8, o15
+    #[arg(long, global = true, conflicts_with_all = ["k", "misere", "ultimate"])]
     pub gomoku: bool,
     /// Exactly five in a row wins (or exactly --k): a longer line (an overline) wins
     /// nothing. With --gomoku or a board from 8×8 up
@@ -175,7 +176,11 @@ impl Cli {
         let variant = if self.ultimate {
             Ok(Variant::Ultimate)
         } else if self.gomoku {
-            Ok(Variant::GOMOKU)
+            match self.size {
+                Some(n) if n < crate::gomoku::MIN_SIZE => Err(RulesError::GomokuSize(n)),
+                Some(n) => Variant::of_size(n, Some(crate::gomoku::FIVE), false),
+                None => Ok(Variant::GOMOKU),
+            }
         } else {
             Variant::of_size(self.size.unwrap_or(3), self.k, self.misere)
         };
@@ -1028,6 +1033,33 @@ mod tests {
             cli.variant().map(|v| v.rules().map(Rules::misere)),
             Ok(Some(true))
         );
+    }
+
+    #[test]
+    fn gomoku_takes_a_board_size_from_eight_to_fifteen() {
+        let variant = |args: &[&str]| Cli::try_parse_from(args).unwrap().variant();
+        let eleven = Variant::Gomoku {
+            size: 11,
+            k: 5,
+            exact: false,
+        };
+        assert_eq!(variant(&["t", "--gomoku", "--size", "11"]), Ok(eleven));
+        assert_eq!(
+            variant(&["t", "--gomoku", "--size", "11", "--exact"]),
+            eleven.exactly(true)
+        );
+        assert_eq!(variant(&["t", "--gomoku"]), Ok(Variant::GOMOKU));
+        let small = variant(&["t", "--gomoku", "--size", "5"]).unwrap_err();
+        assert_eq!(small, RulesError::GomokuSize(5));
+        assert!(small.to_string().contains("8×8 to 15×15"), "{small}");
+    }
+
+    #[test]
+    fn a_delay_over_the_settings_cap_is_refused() {
+        let delay = |d: &str| Cli::try_parse_from(["t", "--delay", d]).map(|c| c.delay);
+        assert_eq!(delay("5000").ok(), Some(Some(5000)));
+        let refused = delay("99999").unwrap_err().to_string();
+        assert!(refused.contains("0..=5000"), "{refused}");
     }
 
     #[test]

@@ -17,8 +17,8 @@ use crate::player::Player;
 /// The settings file's name.
 pub const FILE: &str = "settings.toml";
 
-/// The largest AI delay the settings take, in milliseconds.
-pub const MAX_DELAY: u64 = 5_000;
+/// The largest AI delay the settings and `--delay` take, in milliseconds.
+pub const MAX_DELAY: u16 = 5_000;
 
 /// What the player chose once, for every game after.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -82,7 +82,7 @@ impl Settings {
             ));
             self.opponent = defaults.opponent;
         }
-        if self.delay > MAX_DELAY {
+        if self.delay > u64::from(MAX_DELAY) {
             fixed.push(format!("delay {} is over {MAX_DELAY} ms", self.delay));
             self.delay = defaults.delay;
         }

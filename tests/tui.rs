@@ -1542,6 +1542,30 @@ fn arrows_change_the_rules_before_the_game_starts() {
 }
 
 #[test]
+fn gomoku_on_the_start_screen_offers_its_board_sizes_and_exactly_five() {
+    let mut tui = menu("gomoku-rows");
+    tui.send("5");
+    tui.send("\x1b[C");
+    tui.send("\x1b[C");
+    tui.wait_text("◂ Gomoku ▸");
+    let screen = tui.screen();
+    for text in ["◂ 15×15 ▸", "Exactly 5"] {
+        assert!(screen.contains(text), "{text:?} missing:\n{screen}");
+    }
+    for text in ["3×3", "Misère"] {
+        assert!(!screen.contains(text), "{text:?} shown:\n{screen}");
+    }
+    tui.send("6");
+    tui.send("\x1b[D");
+    tui.wait_text("◂ 14×14 ▸");
+    tui.send("2");
+    tui.send("\r");
+    tui.wait_text("X to move (Player 1)");
+    let screen = tui.screen();
+    assert!(screen.contains("14×14"), "{screen}");
+}
+
+#[test]
 fn question_mark_shows_the_rules_on_the_start_screen_and_in_the_game_after_the_first_lesson() {
     let mut tui = menu("rules-page");
     tui.send("?");
@@ -1685,6 +1709,59 @@ fn the_settings_page_saves_and_the_game_follows_it() {
 }
 
 #[test]
+fn the_opponent_saved_in_the_settings_is_the_one_the_play_row_offers_and_plays() {
+    let home = format!("{}/menu-opponent", env!("CARGO_TARGET_TMPDIR"));
+    let mut tui = menu("opponent");
+    tui.send("s");
+    tui.wait_text("AI move delay");
+    for _ in 0..3 {
+        tui.send("\x1b[D");
+    }
+    tui.wait_text("Opponent              ◂ 4 ▸");
+    tui.send("\r");
+    tui.wait_text("Settings saved");
+    tui.wait_text("◂ 4 ▸");
+    // On the Play row the opponent changes the settings too: one step up, level 5.
+    tui.send("1");
+    tui.send("\x1b[C");
+    tui.wait_text("◂ 5 ▸");
+    tui.send("q");
+    assert!(tui.wait_exit());
+    let settings = std::fs::read_to_string(format!("{home}/settings.toml")).unwrap();
+    assert!(settings.contains("opponent = \"5\""), "{settings}");
+    let choices = std::fs::read_to_string(format!("{home}/menu.json")).unwrap();
+    assert!(!choices.contains("level"), "{choices}");
+    // Started again: the settings' opponent, whatever an older menu.json says.
+    std::fs::write(format!("{home}/menu.json"), r#"{"level": "hard"}"#).unwrap();
+    let mut tui = Tui::start_with(&[], &[("TICTACTOE_HOME", &home)]);
+    tui.wait_text("Your games");
+    assert!(tui.screen().contains("◂ 5 ▸"), "{}", tui.screen());
+    tui.send("\r");
+    tui.wait_text("level 5");
+}
+
+#[test]
+fn escape_on_the_settings_page_cancels_and_enter_saves() {
+    let home = format!("{}/menu-settings-escape", env!("CARGO_TARGET_TMPDIR"));
+    let mut tui = menu("settings-escape");
+    tui.send("s");
+    tui.wait_text("AI move delay");
+    tui.send("\x1b[B");
+    tui.send("\x1b[B");
+    tui.send("\x1b[C");
+    tui.wait_text("Hints                 ◂ off ▸");
+    tui.send("\x1b");
+    tui.wait_text("Settings not changed");
+    assert!(!std::path::Path::new(&format!("{home}/settings.toml")).exists());
+    tui.send("s");
+    tui.wait_text("Hints                 ◂ on ▸");
+    tui.send("q");
+    tui.wait_text("9  Your games");
+    tui.send("q");
+    assert!(tui.wait_exit());
+}
+
+#[test]
 fn the_choices_replace_a_link_in_their_place_and_never_write_through_it() {
     let home = format!("{}/menu-link", env!("CARGO_TARGET_TMPDIR"));
     let _ = std::fs::remove_dir_all(&home);
@@ -1706,6 +1783,22 @@ fn a_flag_skips_the_start_screen() {
     let tui = Tui::start(&["--delay", "0"]);
     tui.wait_text("X to move (you)");
     assert!(!tui.screen().contains("Your games"));
+}
+
+#[test]
+fn escape_on_the_start_screen_asks_and_a_second_escape_quits() {
+    let mut tui = menu("escape");
+    tui.send("\x1b");
+    tui.wait_text("Quit? Esc again or y quits");
+    // Any other key stays, and does nothing else.
+    tui.send("2");
+    tui.wait_for("the question gone", |s| !s.contents().contains("Quit?"));
+    assert!(tui.screen().contains("9  Your games"), "{}", tui.screen());
+    tui.send("\x1b");
+    tui.wait_text("Quit? Esc again or y quits");
+    tui.send("\x1b");
+    assert!(tui.wait_exit());
+    tui.assert_restored();
 }
 
 #[test]

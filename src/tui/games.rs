@@ -1,6 +1,8 @@
 //! *Your games* on the start screen: the history's games, newest first, filtered by rules and
 //! by opponent, and the one to open on the board. Pure state: keys in, what to do out.
 
+use chrono::{DateTime, FixedOffset, Local, Offset, TimeZone};
+
 use crate::history::Entry;
 use crate::report::stats;
 
@@ -34,6 +36,12 @@ pub enum Choice {
 pub enum ListKey {
     Up,
     Down,
+    /// Home: the newest game shown; End: the oldest.
+    First,
+    Last,
+    /// Page up and page down: this many rows up or down.
+    PageUp(usize),
+    PageDown(usize),
     Enter,
     Back,
     /// `r`: the next rules filter.
@@ -58,7 +66,14 @@ impl GameList {
             .iter()
             .enumerate()
             .rev()
-            .map(|(i, entry)| (i + 1, stats::columns(entry)))
+            .map(|(i, entry)| {
+                let mut columns = stats::columns(entry);
+                // A time that does not read as one stays as the history has it.
+                if let Some(local) = when(&entry.time, local_offset(&entry.time)) {
+                    columns[0] = local;
+                }
+                (i + 1, columns)
+            })
             .filter(|(_, [_, rules, opponent, _])| {
                 self.rules
                     .as_ref()
@@ -76,9 +91,14 @@ impl GameList {
     /// Acts on one key.
     pub fn key(&mut self, key: ListKey) -> Choice {
         let shown = self.shown();
+        let last = shown.len().saturating_sub(1);
         match key {
             ListKey::Up => self.at = self.at.saturating_sub(1),
-            ListKey::Down => self.at = (self.at + 1).min(shown.len().saturating_sub(1)),
+            ListKey::Down => self.at = (self.at + 1).min(last),
+            ListKey::First => self.at = 0,
+            ListKey::Last => self.at = last,
+            ListKey::PageUp(rows) => self.at = self.at.saturating_sub(rows),
+            ListKey::PageDown(rows) => self.at = (self.at + rows).min(last),
             ListKey::Enter => {
                 if let Some((number, _)) = shown.get(self.at) {
                     return Choice::Open(*number);
@@ -112,6 +132,29 @@ impl GameList {
         }
         values
     }
+}
+
+/// The offset from UTC of the local zone at the moment `time` (as the history writes it,
+/// `2026-11-25T10:00:00Z`); `None` where no local zone is set (no `TZ`, no `/etc/localtime`).
+fn local_offset(time: &str) -> Option<FixedOffset> {
+    let zone_set = std::env::var_os("TZ").is_some_and(|tz| !tz.is_empty())
+        || !cfg!(unix)
+        || std::path::Path::new("/etc/localtime").exists();
+    let utc = DateTime::parse_from_rfc3339(time).ok()?.naive_utc();
+    zone_set.then(|| Local.offset_from_utc_datetime(&utc).fix())
+}
+
+/// `time` as the list shows it: in the zone `offset` (`2026-11-25 11:00`), or in UTC and saying
+/// so where there is none (`2026-11-25 10:00 UTC`); `None` if `time` is not a date and time.
+fn when(time: &str, offset: Option<FixedOffset>) -> Option<String> {
+    let at = DateTime::parse_from_rfc3339(time).ok()?;
+    Some(match offset {
+        Some(offset) => at
+            .with_timezone(&offset)
+            .format("%Y-%m-%d %H:%M")
+            .to_string(),
+        None => at.to_utc().format("%Y-%m-%d %H:%M UTC").to_string(),
+    })
 }
 
 /// The filter after `now`: none, then each value in turn, then none again.
@@ -210,6 +253,34 @@ mod tests {
         list.key(ListKey::Rules);
         let numbers: Vec<usize> = list.shown().iter().map(|(n, _)| *n).collect();
         assert_eq!(numbers, [2]);
+    }
+
+    #[test]
+    fn home_end_and_the_page_keys_move_through_the_list() {
+        let mut list = list();
+        list.key(ListKey::Last);
+        assert_eq!(list.key(ListKey::Enter), Choice::Open(1), "End: the oldest");
+        list.key(ListKey::First);
+        assert_eq!(
+            list.key(ListKey::Enter),
+            Choice::Open(3),
+            "Home: the newest"
+        );
+        list.key(ListKey::PageDown(2));
+        assert_eq!(list.at, 2);
+        list.key(ListKey::PageDown(2));
+        assert_eq!(list.at, 2, "no further than the last");
+        list.key(ListKey::PageUp(5));
+        assert_eq!(list.at, 0, "no further than the first");
+    }
+
+    #[test]
+    fn times_are_shown_in_the_local_zone_or_in_utc_saying_so() {
+        let time = "2026-11-25T23:30:00Z";
+        let tokyo = FixedOffset::east_opt(9 * 3600);
+        assert_eq!(when(time, tokyo).as_deref(), Some("2026-11-26 08:30"));
+        assert_eq!(when(time, None).as_deref(), Some("2026-11-25 23:30 UTC"));
+        assert_eq!(when("yesterday", tokyo), None);
     }
 
     #[test]

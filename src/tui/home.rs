@@ -10,6 +10,7 @@ use crossterm::event::{self, Event};
 
 use super::games::GameList;
 use super::menu::{Key, Menu, Outcome, Screen, Start, load, save};
+use super::settings_page::SettingsPage;
 use super::terminal::{self, TerminalGuard};
 use super::view::{self, Painter};
 use crate::history;
@@ -34,12 +35,13 @@ pub fn run(color: bool, ascii: bool, news: Option<String>) -> anyhow::Result<Sta
     terminal::on_stop_signal(move |signal| flag.store(signal, Ordering::SeqCst))?;
     let guard = TerminalGuard::enter()?;
     let size = crossterm::terminal::size().context("reading the terminal size")?;
-    let mut menu = Menu::new(load(), size);
+    let settings = crate::settings::load();
+    let mut menu = Menu::new(load(&settings), size);
     let games = history::games();
     menu.ratings = stats::Stats::of(&games).ratings;
     menu.games = GameList::new(games);
     menu.unfinished = history::unfinished();
-    menu.settings.settings = crate::settings::load();
+    menu.settings = SettingsPage::of(settings);
     menu.message = news.unwrap_or_default();
     let mut out = std::io::BufWriter::new(std::io::stdout());
     let mut painter = Painter::new(ascii);
@@ -91,5 +93,13 @@ pub fn run(color: bool, ascii: bool, news: Option<String>) -> anyhow::Result<Sta
     };
     drop(guard);
     save(&menu.choices);
+    // The opponent changed on the Play row is the settings' from now on.
+    let saved = crate::settings::load();
+    if saved.opponent() != menu.settings.saved.opponent() {
+        let opponent = menu.settings.saved.opponent.clone();
+        if let Err(e) = crate::settings::save(&crate::settings::Settings { opponent, ..saved }) {
+            history::warn(&format!("the opponent chosen was not saved: {e}"));
+        }
+    }
     Ok(start)
 }

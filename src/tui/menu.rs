@@ -19,6 +19,7 @@ use crate::player::Player;
 use crate::position::Variant;
 use crate::record::Record;
 use crate::report::stats;
+use crate::settings::{Opponent, Settings};
 
 /// The file in the profile directory that keeps the last choices.
 const FILE: &str = "menu.json";
@@ -90,7 +91,9 @@ const CLASSIC: &str = "classic";
 pub struct Choices {
     /// The highlighted row, by index.
     pub row: usize,
-    /// The AI's level, by its command-line name (`hard`).
+    /// The AI's level, by its command-line name (`hard`): the settings' opponent, kept in
+    /// `settings.toml` only (a `level` an older file holds is not read).
+    #[serde(skip)]
     pub level: String,
     /// The game by its name: `classic` (with the size, line and misère rows), or a rule set's
     /// own ([`Variant::name`]: `ultimate`, `gomoku`).
@@ -107,6 +110,8 @@ pub struct Choices {
     pub address: String,
     /// Host online (through the peer-to-peer layer) rather than on this network.
     pub online: bool,
+    /// The board side of Gomoku chosen on the Game row, 8 to 15.
+    pub gomoku_size: u8,
 }
 
 impl Default for Choices {
@@ -122,6 +127,7 @@ impl Default for Choices {
             exact: false,
             address: String::new(),
             online: false,
+            gomoku_size: gomoku::SIZE,
         }
     }
 }
@@ -169,6 +175,9 @@ impl Choices {
         if !(MIN_SIZE..=gomoku::SIZE).contains(&self.size) {
             self.size = fresh.size;
         }
+        if !(gomoku::MIN_SIZE..=gomoku::SIZE).contains(&self.gomoku_size) {
+            self.gomoku_size = fresh.gomoku_size;
+        }
         if !(3..=self.size).contains(&self.k) {
             self.k = self.default_k();
         }
@@ -193,7 +202,7 @@ impl Choices {
     /// The game the choices describe.
     pub fn variant(&self) -> Variant {
         if let Some(named) = Variant::named(&self.game) {
-            return named;
+            return Variant::named_on(&self.game, self.gomoku_size, gomoku::FIVE).unwrap_or(named);
         }
         if self.gomoku_rules() {
             return Variant::of_size(self.size, Some(self.k), false)
@@ -229,6 +238,7 @@ impl Choices {
     /// Gomoku's rules the misère row is the exact rule's (`Exactly 5`).
     pub fn label(&self, row: Row) -> String {
         match row {
+            Row::Misere if self.named_gomoku().is_some() => format!("Exactly {}", gomoku::FIVE),
             Row::Misere if self.exact_row() => format!("Exactly {}", self.k),
             _ => row.label().to_string(),
         }
@@ -245,18 +255,46 @@ impl Choices {
             )),
             Row::Join if !self.address.is_empty() => Some(self.address.clone()),
             Row::Game => Some(format!("◂ {} ▸", self.game_name())),
+            Row::Size if self.named_gomoku().is_some() => {
+                Some(format!("◂ {0}×{0} ▸", self.gomoku_size))
+            }
+            Row::InARow if self.named_gomoku().is_some() => Some(gomoku::FIVE.to_string()),
+            Row::Misere => match self.named_gomoku() {
+                Some(exact) => Some(on_off(exact)),
+                None if self.exact_row() => Some(on_off(self.exact)),
+                None => Some(on_off(self.misere)),
+            },
             Row::Size => Some(format!("◂ {0}×{0} ▸", self.size)),
             Row::InARow => Some(format!("◂ {} ▸", self.k)),
-            Row::Misere if self.exact_row() => Some(on_off(self.exact)),
-            Row::Misere => Some(on_off(self.misere)),
             _ => None,
         }
     }
 
-    /// Whether the row's value does not apply now: the classic rules in Ultimate or Gomoku.
+    /// Whether the row's value does not apply now or cannot change: the classic rules in
+    /// Ultimate, the line in Gomoku (five).
     pub fn inactive(&self, row: Row) -> bool {
+        if self.named_gomoku().is_some() {
+            return row == Row::InARow;
+        }
         let lines = matches!(row, Row::InARow | Row::Misere);
         self.fixed_rules() && (lines || row == Row::Size)
+    }
+
+    /// Whether Gomoku is chosen on the Game row, and if so whether exactly five wins.
+    fn named_gomoku(&self) -> Option<bool> {
+        match Variant::named(&self.game) {
+            Some(Variant::Gomoku { exact, .. }) => Some(exact),
+            _ => None,
+        }
+    }
+
+    /// Why an inactive row has no choices, said on Enter.
+    fn fixed_note(&self) -> &'static str {
+        if self.named_gomoku().is_some() {
+            "Gomoku is five in a row (Exactly 5: a longer line wins nothing)"
+        } else {
+            "Ultimate is on: the board is 3×3 boards"
+        }
     }
 
     /// Whether the game chosen has rules of its own, not the classic rows' (Ultimate, Gomoku).
@@ -290,6 +328,17 @@ impl Choices {
             }
             Row::Host if ONLINE => self.online = !self.online,
             Row::Game => self.step_game(up),
+            Row::Size if self.named_gomoku().is_some() => {
+                self.gomoku_size = cycle(self.gomoku_size, gomoku::MIN_SIZE, gomoku::SIZE, up);
+            }
+            Row::Misere if self.named_gomoku().is_some() => {
+                let exact = self.named_gomoku() == Some(false);
+                self.game = Variant::GOMOKU
+                    .exactly(exact)
+                    .unwrap_or(Variant::GOMOKU)
+                    .name()
+                    .into();
+            }
             Row::Size if !self.fixed_rules() => {
                 self.size = cycle(self.size, MIN_SIZE, gomoku::SIZE, up);
                 self.k = self.default_k();
@@ -436,6 +485,8 @@ pub struct Menu {
     pub unfinished: Option<history::Entry>,
     /// The settings, as the settings page (`s`) changes them.
     pub settings: SettingsPage,
+    /// Esc asked whether to quit: Esc again or `y` quits, any other key stays.
+    pub quitting: bool,
 }
 
 impl Menu {
@@ -449,6 +500,7 @@ impl Menu {
             games: GameList::default(),
             unfinished: None,
             settings: SettingsPage::default(),
+            quitting: false,
         }
     }
 
@@ -489,37 +541,62 @@ impl Menu {
                 Outcome::Stay
             }
             Screen::Games => self.on_games(key),
-            Screen::Settings => {
-                let page_key = match key {
-                    Key::Up | Key::Char('8') => PageKey::Up,
-                    Key::Down | Key::Char('2') => PageKey::Down,
-                    Key::Left | Key::Char('4') => PageKey::Left,
-                    Key::Right | Key::Char('6') => PageKey::Right,
-                    Key::Enter | Key::Escape | Key::Char('q' | 's') => PageKey::Leave,
-                    _ => return Outcome::Stay,
-                };
-                if self.settings.key(page_key) {
-                    self.screen = Screen::Rows;
-                    return Outcome::SaveSettings;
-                }
-                Outcome::Stay
-            }
+            Screen::Settings => self.on_settings(key),
         }
+    }
+
+    /// A key on the settings page: Enter saves, Esc puts them back as they were saved; the
+    /// Play row then offers the settings' opponent.
+    fn on_settings(&mut self, key: &Key) -> Outcome {
+        let page_key = match key {
+            Key::Up | Key::Char('8') => PageKey::Up,
+            Key::Down | Key::Char('2') => PageKey::Down,
+            Key::Char('7' | '9') => PageKey::First,
+            Key::Char('1' | '3') => PageKey::Last,
+            Key::Left | Key::Char('4') => PageKey::Left,
+            Key::Right | Key::Char('6') => PageKey::Right,
+            Key::Enter | Key::Char('s') => PageKey::Save,
+            Key::Escape | Key::Char('q') => PageKey::Cancel,
+            _ => return Outcome::Stay,
+        };
+        if !self.settings.key(page_key) {
+            return Outcome::Stay;
+        }
+        self.screen = Screen::Rows;
+        self.choices.level = level_name(&self.settings.settings);
+        if page_key == PageKey::Cancel {
+            self.message = "Settings not changed (Enter saves them)".into();
+            return Outcome::Stay;
+        }
+        Outcome::SaveSettings
     }
 
     fn on_rows(&mut self, key: &Key) -> Outcome {
         let count = Row::ALL.len();
         self.message.clear();
         match key {
+            Key::Escape | Key::Char('y') if std::mem::take(&mut self.quitting) => {
+                return Outcome::Done(Start::Quit);
+            }
+            _ if std::mem::take(&mut self.quitting) => {}
+            Key::Escape => {
+                self.quitting = true;
+                self.message = "Quit? Esc again or y quits, any other key stays".into();
+            }
             Key::Up => self.choices.row = (self.choices.row + count - 1) % count,
             Key::Down => self.choices.row = (self.choices.row + 1) % count,
             Key::Left | Key::Right => {
                 if !self.choices.step(self.row(), *key == Key::Right) {
                     let label = self.choices.label(self.row());
                     self.message = format!("{label} has no choices: Enter");
+                } else if self.row() == Row::PlayAi {
+                    // One opponent: the Play row's is the settings'.
+                    let level = self.choices.level.clone();
+                    self.settings.settings.opponent.clone_from(&level);
+                    self.settings.saved.opponent = level;
                 }
             }
-            Key::Char('q') | Key::Escape => return Outcome::Done(Start::Quit),
+            Key::Char('q') => return Outcome::Done(Start::Quit),
             Key::Char(c @ '0'..='9') => {
                 let digit = c.to_digit(10).unwrap_or(0) as usize;
                 self.choices.row = (digit + count - 1) % count;
@@ -568,7 +645,7 @@ impl Menu {
             Row::Quit => Start::Quit,
             row => {
                 if !self.choices.step(row, true) {
-                    self.message = "Ultimate is on: the board is 3×3 boards".into();
+                    self.message = self.choices.fixed_note().into();
                 }
                 return Outcome::Stay;
             }
@@ -578,9 +655,15 @@ impl Menu {
 
     /// A key on *Your games*: choose, filter, open; `s` the statistics, `l` the ladder.
     fn on_games(&mut self, key: &Key) -> Outcome {
+        // Home, page up, End and page down arrive as the keypad's 7, 9, 1 and 3 ([`Key::of`]).
+        let page = usize::from(self.size.1.saturating_sub(6)).max(1);
         let list_key = match key {
             Key::Up | Key::Char('8') => ListKey::Up,
             Key::Down | Key::Char('2') => ListKey::Down,
+            Key::Char('7') => ListKey::First,
+            Key::Char('1') => ListKey::Last,
+            Key::Char('9') => ListKey::PageUp(page),
+            Key::Char('3') => ListKey::PageDown(page),
             Key::Enter | Key::Char(' ') => ListKey::Enter,
             Key::Escape | Key::Backspace | Key::Char('q') => ListKey::Back,
             Key::Char('r') => ListKey::Rules,
@@ -613,41 +696,6 @@ impl Menu {
                 None => Outcome::Stay,
             },
         }
-    }
-
-    /// The ladder's lines on the chosen game: each level's measured rating and the person's,
-    /// strongest first.
-    pub fn ladder(&self) -> Vec<String> {
-        let variant = self.choices.variant();
-        // Each row with its rating and its place among equal ratings: the higher level
-        // first, then you.
-        let mut rungs: Vec<(i32, u8, String)> = Level::all()
-            .filter_map(|level| {
-                let rating = crate::levels::rating(variant, level)?;
-                let name = level.to_string();
-                Some((rating, level.number(), format!("{name:<10} {rating:>5}")))
-            })
-            .collect();
-        if rungs.is_empty() {
-            return vec![format!(
-                "The levels were measured on 3×3, 5×5, 7×7 and Ultimate, not on {variant}."
-            )];
-        }
-        match self.rating() {
-            Some(r) => rungs.push((r.rating, 0, format!("{:<10} {:>5}  ◂ you", "you", r.rating))),
-            None => rungs.push((
-                i32::MIN,
-                0,
-                "you: no games against the AI here yet".to_string(),
-            )),
-        }
-        rungs.sort_by_key(|&(rating, level, _)| std::cmp::Reverse((rating, level)));
-        let mut lines = vec![
-            format!("{variant}: rating (random play is 0)"),
-            String::new(),
-        ];
-        lines.extend(rungs.into_iter().map(|(_, _, line)| line));
-        lines
     }
 
     /// A key on the join screen: typing the address, then the code.
@@ -696,20 +744,26 @@ fn choices_file() -> Option<PathBuf> {
     history::profile_dir().map(|dir| dir.join(FILE))
 }
 
-/// The remembered choices: where there are none or the file cannot be read, the defaults
-/// with the settings' opponent.
-pub fn load() -> Choices {
-    choices_file()
+/// The Play row's name for the opponent of `settings`: `hard`, `4`, `auto`.
+pub fn level_name(settings: &Settings) -> String {
+    match settings.opponent() {
+        Opponent::Fixed(ai) => name(ai),
+        Opponent::Auto => AUTO.to_string(),
+    }
+}
+
+/// The remembered choices (the defaults where there are none or the file cannot be read),
+/// with the opponent of `settings`.
+pub fn load(settings: &Settings) -> Choices {
+    let choices = choices_file()
         .and_then(|path| crate::files::read_to_string(&path).ok())
         .and_then(|text| serde_json::from_str::<Choices>(&text).ok())
-        .unwrap_or_else(|| Choices {
-            level: match crate::settings::load().opponent() {
-                crate::settings::Opponent::Fixed(ai) => name(ai),
-                crate::settings::Opponent::Auto => AUTO.to_string(),
-            },
-            ..Choices::default()
-        })
-        .checked()
+        .unwrap_or_default();
+    Choices {
+        level: level_name(settings),
+        ..choices
+    }
+    .checked()
 }
 
 /// Remembers `choices` for the next time; a failure only costs the memory.
@@ -738,30 +792,6 @@ mod tests {
             last = menu.update(key);
         }
         last
-    }
-
-    #[test]
-    fn the_ladder_lists_levels_strongest_first_with_you_aligned_among_them() {
-        let mut menu = menu();
-        menu.ratings = vec![stats::Rating {
-            rules: Variant::default().to_string(),
-            rating: 420,
-            history: vec![414, 420],
-        }];
-        let lines = menu.ladder();
-        let rows: Vec<&str> = lines[2..].iter().map(String::as_str).collect();
-        let names: Vec<&str> = rows.iter().map(|r| r[..10].trim_end()).collect();
-        assert_eq!(
-            names,
-            [
-                "level 7", "level 6", "level 5", "you", "level 4", "level 3", "level 2", "level 1"
-            ]
-        );
-        assert!(
-            rows.iter()
-                .all(|r| r[10..16].trim().parse::<i32>().is_ok() && r.as_bytes()[10] == b' '),
-            "every rating right-aligned in one column: {rows:#?}"
-        );
     }
 
     #[test]
@@ -822,6 +852,30 @@ mod tests {
     }
 
     #[test]
+    fn gomoku_chosen_by_name_has_its_board_sizes_and_exactly_five_and_a_fixed_line() {
+        let mut choices = Choices {
+            game: Variant::GOMOKU_EXACT.name().to_string(),
+            ..Choices::default()
+        };
+        assert!(choices.inactive(Row::InARow), "Gomoku is five in a row");
+        assert!(!choices.inactive(Row::Size) && !choices.inactive(Row::Misere));
+        choices.step(Row::Size, false);
+        assert_eq!(choices.size, 3, "Gomoku's size is its own");
+        assert_eq!(choices.value(Row::Size).as_deref(), Some("◂ 14×14 ▸"));
+        assert_eq!(choices.label(Row::Misere), "Exactly 5");
+        assert_eq!(choices.value(Row::Misere).as_deref(), Some("on"));
+        choices.step(Row::Misere, true);
+        let fourteen = Variant::Gomoku {
+            size: 14,
+            k: 5,
+            exact: false,
+        };
+        assert_eq!(choices.variant(), fourteen, "Exactly 5 off, on 14×14");
+        choices.gomoku_size = 20;
+        assert_eq!(choices.checked().gomoku_size, 15, "out of range: 15×15");
+    }
+
+    #[test]
     fn the_game_row_cycles_classic_ultimate_and_gomoku_and_fixes_their_rules() {
         let mut choices = Choices::default();
         let mut seen = Vec::new();
@@ -856,10 +910,6 @@ mod tests {
             Variant::GOMOKU_EXACT,
             "down from classic"
         );
-        assert!(choices.inactive(Row::Size) && choices.inactive(Row::Misere));
-        let size = choices.size;
-        choices.step(Row::Size, true);
-        assert_eq!(choices.size, size, "Gomoku's size is its own");
         let mut classic = Choices::default();
         for _ in 3..8 {
             classic.step(Row::Size, true);

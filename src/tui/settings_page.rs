@@ -1,5 +1,6 @@
 //! The start screen's settings page: the rows of `settings.toml`, changed with ←→. Pure state:
-//! keys in, what to do out; the start screen saves the settings when the page is left.
+//! keys in, what to do out; the start screen saves the settings when the page is left with
+//! Enter, and Esc puts back the settings as they were saved.
 
 use crate::levels::Level;
 use crate::settings::Settings;
@@ -15,16 +16,22 @@ pub const ROWS: [&str; 5] = ["Opponent", "AI move delay", "Hints", "Colour", "AS
 pub enum PageKey {
     Up,
     Down,
+    /// Home or page up: the first row; End or page down: the last.
+    First,
+    Last,
     Left,
     Right,
-    /// Enter, Esc or `q`: back to the start screen, saving.
-    Leave,
+    /// Enter or `s`: back to the start screen, saving.
+    Save,
+    /// Esc or `q`: back to the start screen, the settings as they were saved.
+    Cancel,
 }
 
-/// The settings being changed and the highlighted row.
+/// The settings being changed, the settings as last saved, and the highlighted row.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SettingsPage {
     pub settings: Settings,
+    pub saved: Settings,
     pub row: usize,
 }
 
@@ -43,14 +50,32 @@ impl SettingsPage {
         format!("◂ {value} ▸")
     }
 
-    /// Acts on one key; `true` when the page is left.
+    /// The page for `settings`, as saved.
+    pub fn of(settings: Settings) -> SettingsPage {
+        SettingsPage {
+            saved: settings.clone(),
+            settings,
+            row: 0,
+        }
+    }
+
+    /// Acts on one key; `true` when the page is left (saved, or put back as it was saved).
     pub fn key(&mut self, key: PageKey) -> bool {
         let count = ROWS.len();
         match key {
             PageKey::Up => self.row = (self.row + count - 1) % count,
             PageKey::Down => self.row = (self.row + 1) % count,
+            PageKey::First => self.row = 0,
+            PageKey::Last => self.row = count - 1,
             PageKey::Left | PageKey::Right => self.step(key == PageKey::Right),
-            PageKey::Leave => return true,
+            PageKey::Save => {
+                self.saved = self.settings.clone();
+                return true;
+            }
+            PageKey::Cancel => {
+                self.settings = self.saved.clone();
+                return true;
+            }
         }
         false
     }
@@ -121,7 +146,12 @@ mod tests {
         assert_eq!(page.row, 4, "up from the top is the last row");
         page.key(PageKey::Right);
         assert!(page.settings.ascii);
-        assert!(page.key(PageKey::Leave));
+        page.key(PageKey::First);
+        assert_eq!(page.row, 0, "Home: the first row");
+        page.key(PageKey::Last);
+        assert_eq!(page.row, 4, "End: the last row");
+        assert!(page.key(PageKey::Save));
+        assert_eq!(page.saved, page.settings, "Enter keeps what was changed");
         let (checked, fixed) = page.settings.clone().checked();
         assert_eq!((checked, fixed), (page.settings, Vec::new()));
     }
@@ -135,5 +165,17 @@ mod tests {
             };
             assert!(settings.checked().1.is_empty(), "{name}");
         }
+    }
+
+    #[test]
+    fn escape_puts_back_the_settings_as_saved() {
+        let mut page = SettingsPage::of(Settings::default());
+        page.key(PageKey::Right);
+        page.key(PageKey::Down);
+        page.key(PageKey::Right);
+        assert_ne!(page.settings, Settings::default());
+        assert!(page.key(PageKey::Cancel));
+        assert_eq!(page.settings, Settings::default());
+        assert_eq!(page.saved, Settings::default());
     }
 }

@@ -28,7 +28,7 @@ pub fn render(menu: &Menu, color: bool) -> Frame {
             let lines = crate::report::rules::rules(menu.choices.variant());
             statistics(&mut frame, "Rules", &lines);
         }
-        Screen::Ladder => statistics(&mut frame, "Ladder", &menu.ladder()),
+        Screen::Ladder => statistics(&mut frame, "Ladder", &ladder(menu)),
         Screen::Games => games(&mut frame, menu),
         Screen::Settings => settings(&mut frame, menu),
     }
@@ -191,7 +191,7 @@ fn settings(frame: &mut Frame, menu: &Menu) {
     }
     frame.centred(
         top + count + 3,
-        "↑↓ choose · ←→ change · Enter saves",
+        "↑↓ choose · ←→ change · Enter saves · Esc cancels",
         Style::PLAIN.dim(),
     );
 }
@@ -214,6 +214,41 @@ fn statistics(frame: &mut Frame, title: &str, lines: &[String]) {
     frame.centred(top + shown + 3, "Any key goes back", Style::PLAIN.dim());
 }
 
+/// The ladder's lines on the chosen game: each level's measured rating and the person's,
+/// strongest first.
+fn ladder(menu: &Menu) -> Vec<String> {
+    let variant = menu.choices.variant();
+    // Each row with its rating and its place among equal ratings: the higher level first,
+    // then you.
+    let mut rungs: Vec<(i32, u8, String)> = crate::levels::Level::all()
+        .filter_map(|level| {
+            let rating = crate::levels::rating(variant, level)?;
+            let name = level.to_string();
+            Some((rating, level.number(), format!("{name:<10} {rating:>5}")))
+        })
+        .collect();
+    if rungs.is_empty() {
+        return vec![format!(
+            "The levels were measured on 3×3, 5×5, 7×7 and Ultimate, not on {variant}."
+        )];
+    }
+    match menu.rating() {
+        Some(r) => rungs.push((r.rating, 0, format!("{:<10} {:>5}  ◂ you", "you", r.rating))),
+        None => rungs.push((
+            i32::MIN,
+            0,
+            "you: no games against the AI here yet".to_string(),
+        )),
+    }
+    rungs.sort_by_key(|&(rating, level, _)| std::cmp::Reverse((rating, level)));
+    let mut lines = vec![
+        format!("{variant}: rating (random play is 0)"),
+        String::new(),
+    ];
+    lines.extend(rungs.into_iter().map(|(_, _, line)| line));
+    lines
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -230,6 +265,30 @@ mod tests {
     } else {
         "3 Host a network game"
     };
+
+    #[test]
+    fn the_ladder_lists_levels_strongest_first_with_you_aligned_among_them() {
+        let mut menu = Menu::new(Choices::default(), (80, 24));
+        menu.ratings = vec![crate::report::stats::Rating {
+            rules: crate::position::Variant::default().to_string(),
+            rating: 420,
+            history: vec![414, 420],
+        }];
+        let lines = ladder(&menu);
+        let rows: Vec<&str> = lines[2..].iter().map(String::as_str).collect();
+        let names: Vec<&str> = rows.iter().map(|r| r[..10].trim_end()).collect();
+        assert_eq!(
+            names,
+            [
+                "level 7", "level 6", "level 5", "you", "level 4", "level 3", "level 2", "level 1"
+            ]
+        );
+        assert!(
+            rows.iter()
+                .all(|r| r[10..16].trim().parse::<i32>().is_ok() && r.as_bytes()[10] == b' '),
+            "every rating right-aligned in one column: {rows:#?}"
+        );
+    }
 
     #[test]
     fn every_character_of_every_start_screen_page_has_an_ascii_stand_in() {
