@@ -359,7 +359,7 @@ fn the_man_pages_carry_the_version_the_settings_file_the_engine_page_and_the_key
         "\\fBtictactoe\\-engine\\fR(1)",
         ".SH KEYS",
         "undo your last move",
-        "hint: W win, D draw, L loss (in moves)",
+        "hint: W win, D draw, L loss (in plies)",
         "Esc Bksp     choose another board after a first digit",
     ] {
         assert!(page.contains(word), "the page lacks {word}");
