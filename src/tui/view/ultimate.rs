@@ -98,19 +98,7 @@ fn draw_ultimate(
             if let Some(j) = played {
                 style = Style::PLAIN.fg(palette.label(j.label)).reverse().bold();
             }
-            if layout.cell_h >= 3 {
-                // A tall cell: the mark drawn large, as on a classic board.
-                let art = if mark == Mark::X { X_ART } else { O_ART };
-                for (dy, row) in (0..).zip(art) {
-                    frame.text(x + (w - 3) / 2, y + dy - 1, row, style);
-                }
-            } else {
-                frame.put(x + w / 2, y, mark.symbol(), style);
-                if last || played.is_some() {
-                    frame.put(x + w / 2 - 1, y, ' ', style);
-                    frame.put(x + w / 2 + 1, y, ' ', style);
-                }
-            }
+            draw_mark(frame, layout, (x, y), mark, style, last || played.is_some());
         } else if review.is_some_and(|j| j.best == Some(shown)) {
             let style = Style::PLAIN
                 .fg(palette.label(Label::Best))
@@ -145,6 +133,32 @@ fn draw_ultimate(
     }
     draw_closed_boards(frame, layout, board, palette);
     draw_ultimate_labels(frame, layout);
+}
+
+/// A cell's mark, its middle row at (`x`, `y`): large in a tall cell, as on a classic board;
+/// otherwise one character, widened by a space each side where it is `marked` (the last move,
+/// the review's move).
+fn draw_mark(
+    frame: &mut Frame,
+    layout: &UltimateLayout,
+    (x, y): (u16, u16),
+    mark: Mark,
+    style: Style,
+    marked: bool,
+) {
+    let w = layout.cell_w;
+    if layout.cell_h >= 3 {
+        let art = if mark == Mark::X { X_ART } else { O_ART };
+        for (dy, row) in (0..).zip(art) {
+            frame.text(x + (w - 3) / 2, y + dy - 1, row, style);
+        }
+    } else {
+        frame.put(x + w / 2, y, mark.symbol(), style);
+        if marked {
+            frame.put(x + w / 2 - 1, y, ' ', style);
+            frame.put(x + w / 2 + 1, y, ' ', style);
+        }
+    }
 }
 
 /// Closed boards over their cells: a large mark for a won board (reversed when part of the
