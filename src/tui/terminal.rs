@@ -23,16 +23,9 @@ impl TerminalGuard {
     /// Enters game mode. If any step fails, what was done is undone before returning.
     pub fn enter() -> anyhow::Result<TerminalGuard> {
         install_panic_hook();
-        terminal::enable_raw_mode().context("enabling raw mode")?;
-        ACTIVE.store(true, Ordering::SeqCst);
+        // Made first: where a step below fails, dropping it undoes the steps before.
         let guard = TerminalGuard(());
-        execute!(
-            io::stdout(),
-            EnterAlternateScreen,
-            cursor::Hide,
-            EnableMouseCapture
-        )
-        .context("entering the alternate screen")?;
+        game_mode()?;
         // crossterm installs its resize (SIGWINCH) handler on the first poll; do it now so an
         // early resize is not lost.
         event::poll(Duration::ZERO).context("polling the terminal")?;
@@ -83,6 +76,12 @@ pub fn suspend() -> anyhow::Result<()> {
     restore();
     #[cfg(unix)]
     signal_hook::low_level::raise(signal_hook::consts::SIGTSTP).context("suspending")?;
+    game_mode()
+}
+
+/// Raw mode, the alternate screen, the cursor hidden and mouse reports: game mode, which
+/// [`restore`] leaves.
+fn game_mode() -> anyhow::Result<()> {
     terminal::enable_raw_mode().context("enabling raw mode")?;
     ACTIVE.store(true, Ordering::SeqCst);
     execute!(
@@ -91,8 +90,7 @@ pub fn suspend() -> anyhow::Result<()> {
         cursor::Hide,
         EnableMouseCapture
     )
-    .context("entering the alternate screen")?;
-    Ok(())
+    .context("entering the alternate screen")
 }
 
 fn install_panic_hook() {

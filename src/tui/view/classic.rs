@@ -1,14 +1,14 @@
 //! The classic N×N board: its grid, its cells (marks, hints, the review's moves, the
 //! cursor) and the coordinates around it.
 
-use super::Placed;
 use super::chrome::too_small;
 use super::frame::{Frame, LIGHT, Palette, Style, junction};
 use super::gomoku::{Points, draw_points};
+use super::{Placed, hinted};
 use crate::board::{Board, Cell, Mark, Outcome, Rules};
 use crate::position::Move;
 use crate::report::review::Label;
-use crate::search::{Value, best_of};
+use crate::search::Value;
 use crate::tui::app::App;
 use crate::tui::layout::{GridLayout, Layout, compact};
 
@@ -245,16 +245,9 @@ fn draw_cell(
             .bold()
             .underline();
         area.label(frame, label, style);
-    } else if let Some(&(_, value)) = app.hint().and_then(|h| h.iter().find(|(c, _)| *c == shown)) {
-        let best = best_of(app.hint().unwrap_or_default())
-            .iter()
-            .any(|&(c, _)| c == shown);
-        let mut style = Style::PLAIN.fg(palette.value(value));
+    } else if let Some((value, mut style)) = hinted(app, shown, palette) {
         if !value.is_proven() && !value.is_bound() {
             style = style.dim();
-        }
-        if best {
-            style = style.bold().underline();
         }
         area.label(frame, &hint_label(value, area.w), style);
     } else if let Some(d) = cell.numpad() {

@@ -3,14 +3,14 @@
 //! too small for their cells. Stones, the last move, the winning
 //! line, the best hint or the review's best move, and the cursor.
 
-use super::Placed;
 use super::chrome::too_small;
 use super::frame::{Frame, Palette, Style};
+use super::{Placed, hinted};
 use crate::board::{Cell, Mark, Squares};
 use crate::gomoku::Gomoku;
 use crate::position::Move;
 use crate::report::review::Label;
-use crate::search::{Value, best_of};
+use crate::search::Value;
 use crate::tui::app::App;
 use crate::tui::layout::GridLayout;
 
@@ -138,14 +138,7 @@ fn draw_point(
         ((points.symbol)(mark), style)
     } else if review.is_some_and(|j| j.best == Some(shown)) {
         ('*', Style::PLAIN.fg(palette.label(Label::Best)).bold())
-    } else if let Some(&(_, value)) = app.hint().and_then(|h| h.iter().find(|(m, _)| *m == shown)) {
-        let best = best_of(app.hint().unwrap_or_default())
-            .iter()
-            .any(|&(m, _)| m == shown);
-        let mut style = Style::PLAIN.fg(palette.value(value));
-        if best {
-            style = style.bold().underline();
-        }
+    } else if let Some((value, style)) = hinted(app, shown, palette) {
         (point_hint(value), style)
     } else if (points.star)(cell) {
         ('+', Style::PLAIN.dim())

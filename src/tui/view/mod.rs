@@ -17,6 +17,7 @@ mod ultimate;
 use std::time::Duration;
 
 use crate::position::Position;
+use crate::search::{Value, best_of};
 use crate::tui::app::App;
 use crate::tui::layout::UltimateLayout;
 pub use chrome::manual_keys;
@@ -39,6 +40,18 @@ struct Placed {
     below: u16,
     /// How moves are typed, for the line of keys: `1-9`.
     keys: &'static str,
+}
+
+/// The hint's value for `shown`, where a hint is up and values it, and its style: in the
+/// value's colour, bold and underlined where it is one of the best.
+fn hinted(app: &App, shown: crate::position::Move, palette: Palette) -> Option<(Value, Style)> {
+    let hint = app.hint()?;
+    let &(_, value) = hint.iter().find(|(m, _)| *m == shown)?;
+    let mut style = Style::PLAIN.fg(palette.value(value));
+    if best_of(hint).iter().any(|&(m, _)| m == shown) {
+        style = style.bold().underline();
+    }
+    Some((value, style))
 }
 
 /// The whole screen for the app's state and terminal size; `busy` is how long the AI has

@@ -2,14 +2,13 @@
 //! play in, won boards as one large mark, and the cursor, the last move, hints and the
 //! review's moves.
 
-use super::Placed;
 use super::chrome::too_small;
 use super::classic::{O_ART, X_ART, hint_label};
 use super::frame::{Frame, HEAVY, Palette, Style, junction};
+use super::{Placed, hinted};
 use crate::board::Mark;
 use crate::position::Move;
 use crate::report::review::Label;
-use crate::search::best_of;
 use crate::tui::app::App;
 use crate::tui::layout::UltimateLayout;
 use crate::ultimate::{self, SmallStatus, UltimateBoard};
@@ -105,17 +104,8 @@ fn draw_ultimate(
                 .bold()
                 .underline();
             frame.put(x + w / 2, y, '*', style);
-        } else if let Some(&(_, value)) =
-            app.hint().and_then(|h| h.iter().find(|(m, _)| *m == shown))
-        {
+        } else if let Some((value, style)) = hinted(app, shown, palette) {
             let label = hint_label(value, w);
-            let best = best_of(app.hint().unwrap_or_default())
-                .iter()
-                .any(|&(m, _)| m == shown);
-            let mut style = Style::PLAIN.fg(palette.value(value));
-            if best {
-                style = style.bold().underline();
-            }
             let len = label.chars().count() as u16;
             frame.text(x + (w.saturating_sub(len)) / 2, y, &label, style);
         } else if digits_board == Some(mv.board()) {
