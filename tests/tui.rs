@@ -338,6 +338,73 @@ fn ctrl_z_suspends_to_the_shell_and_fg_restores_the_game() {
     shell.send("exit\r");
 }
 
+/// A shell with job control in a terminal, running the game with `args` in the foreground
+/// in a profile of its own; returns once `ready` is on the screen.
+fn game_under_a_shell(args: &str, home: &str, ready: &str) -> Tui {
+    let game = env!("CARGO_BIN_EXE_tictactoe");
+    let home = format!("{}/{home}", env!("CARGO_TARGET_TMPDIR"));
+    let _ = std::fs::remove_dir_all(&home);
+    let mut shell = Tui::spawn(
+        "bash",
+        &["--norc", "--noprofile", "-i"],
+        &[("PS1", "shell$ "), ("TICTACTOE_HOME", &home)],
+    );
+    shell.wait_text("shell$");
+    shell.send(&format!("'{game}' {args}\r"));
+    shell.wait_text(ready);
+    shell
+}
+
+/// Sends SIGTSTP to the game running under `shell` from outside, as `kill -TSTP` does, and
+/// waits until the shell has the screen back and says the job stopped.
+fn stop_from_outside(shell: &Tui) {
+    let bash = shell.child.process_id().expect("the shell's pid");
+    let children = std::fs::read_to_string(format!("/proc/{bash}/task/{bash}/children"))
+        .expect("the shell's children");
+    let pid: i32 = children.split_whitespace().next().unwrap().parse().unwrap();
+    kill(Pid::from_raw(pid), Signal::SIGTSTP).unwrap();
+    shell.wait_for("the shell's notice of a stopped job", |s| {
+        !s.alternate_screen() && s.contents().contains("Stopped")
+    });
+}
+
+/// SIGTSTP sent by another process, not typed: the game leaves the alternate screen while
+/// stopped, and after `fg` it is drawn whole, in raw mode again (a single key plays), and
+/// `q` still quits.
+#[test]
+fn sigtstp_from_outside_leaves_the_screen_and_fg_brings_back_a_playable_game() {
+    let mut shell = game_under_a_shell("-o human --delay 0", "tstp-game", "round 1");
+    shell.send("5");
+    shell.wait_board(".../.X./...");
+    stop_from_outside(&shell);
+    shell.send("fg\r");
+    shell.wait_for("the game drawn again", |s| {
+        s.alternate_screen() && read_board(s) == ".../.X./..." && s.contents().contains("round 1")
+    });
+    shell.send("1");
+    shell.wait_board(".../.X./O..");
+    shell.send("qq");
+    shell.wait_text("Record: 5 1");
+    shell.send("exit\r");
+}
+
+/// The same on the start screen: stopped from outside and continued, it is drawn whole and
+/// its keys still work at once.
+#[test]
+fn sigtstp_from_outside_on_the_start_screen_and_fg_brings_it_back_working() {
+    let mut shell = game_under_a_shell("", "tstp-menu", "Your games");
+    stop_from_outside(&shell);
+    shell.send("fg\r");
+    shell.wait_for("the start screen drawn again", |s| {
+        s.alternate_screen() && s.contents().contains("1  Play the AI")
+    });
+    shell.send("q");
+    shell.wait_for("the shell's prompt after quitting", |s| {
+        !s.alternate_screen() && s.contents().matches("shell$").count() >= 2
+    });
+    shell.send("exit\r");
+}
+
 #[test]
 fn five_takes_the_centre_and_the_ai_answers() {
     let mut tui = Tui::start(&["--delay", "0", "--seed", "1"]);

@@ -46,7 +46,14 @@ pub fn run(color: bool, ascii: bool, news: Option<String>) -> anyhow::Result<Sta
     let mut out = std::io::BufWriter::new(std::io::stdout());
     let mut painter = Painter::new(ascii);
     let mut dirty = true;
+    let mut continued = terminal::continued();
     let start = loop {
+        if continued != terminal::continued() {
+            // Stopped by a signal and continued: the screen is the shell's until drawn whole.
+            continued = terminal::continued();
+            painter.invalidate();
+            dirty = true;
+        }
         if dirty {
             painter
                 .paint(&mut out, view::menu::render(&menu, color))

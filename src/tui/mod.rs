@@ -319,7 +319,16 @@ fn read_input(tx: Sender<Message>) -> anyhow::Result<InputReader> {
     thread::Builder::new()
         .name("input".into())
         .spawn(move || {
+            let mut continued = terminal::continued();
             while !stopped.load(Ordering::Relaxed) {
+                if continued != terminal::continued() {
+                    // Stopped by a signal and continued: the screen is drawn whole, at the
+                    // size the terminal has now.
+                    continued = terminal::continued();
+                    if let Ok((columns, rows)) = crossterm::terminal::size() {
+                        let _ = tx.send(Message::Input(TermEvent::Resize(columns, rows)));
+                    }
+                }
                 // Polled with a timeout, so the thread sees the game end and takes no key
                 // meant for what comes after it (the start screen).
                 match event::poll(INPUT_POLL) {

@@ -1,10 +1,12 @@
 //! A guard that puts the terminal into game mode (raw mode, alternate screen, hidden cursor,
 //! mouse reports) and always puts it back: on drop, on panic, and, through a message to the
-//! game loop, on every catchable signal that would end the game ([`STOP_SIGNALS`]).
+//! game loop, on every catchable signal that would end the game ([`STOP_SIGNALS`]). A stop
+//! (Ctrl-Z, or SIGTSTP sent by anyone) leaves game mode before the game stops and enters it
+//! again once it is continued; the loops see [`continued`] change and draw the whole screen.
 
 use std::io::{self, Write};
-use std::sync::Once;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Mutex, Once, PoisonError};
 use std::time::Duration;
 
 use anyhow::Context;
@@ -16,6 +18,14 @@ use crossterm::{cursor, execute};
 /// Whether the terminal is in game mode now, so restoring happens once.
 static ACTIVE: AtomicBool = AtomicBool::new(false);
 
+/// How many times the game has been stopped and continued; a loop that saw another number
+/// draws the whole screen again.
+static CONTINUED: AtomicU64 = AtomicU64::new(0);
+
+/// Held while the game stops and comes back, so a Ctrl-Z key and a SIGTSTP arriving together
+/// stop it once each, one after the other.
+static STOPPING: Mutex<()> = Mutex::new(());
+
 /// While this lives the terminal is in game mode.
 pub struct TerminalGuard(());
 
@@ -23,6 +33,7 @@ impl TerminalGuard {
     /// Enters game mode. If any step fails, what was done is undone before returning.
     pub fn enter() -> anyhow::Result<TerminalGuard> {
         install_panic_hook();
+        install_stop_handler();
         // Made first: where a step below fails, dropping it undoes the steps before.
         let guard = TerminalGuard(());
         game_mode()?;
@@ -65,18 +76,75 @@ pub fn is_suspend(event: &event::Event) -> bool {
             && matches!(key.code, KeyCode::Char('z' | 'Z')))
 }
 
-/// Ctrl-Z: puts the terminal back as the shell left it, stops the game as job control does
-/// (SIGTSTP), and once it is continued (`fg`) enters game mode again. The caller then draws
-/// the whole screen. Where the game cannot be stopped (no job control: an orphaned process
-/// group, or not Unix), the screen just comes back.
+/// Ctrl-Z: puts the terminal back as the shell left it, stops the game as job control does,
+/// and once it is continued (`fg`) enters game mode again. The caller then draws the whole
+/// screen. Where the game cannot be stopped (no job control: an orphaned process group, or
+/// not Unix), the screen just comes back.
 pub fn suspend() -> anyhow::Result<()> {
     if !ACTIVE.load(Ordering::SeqCst) {
         return Ok(());
     }
+    stop_as_a_job()
+}
+
+/// How many times the game has been stopped and continued so far: when it differs from the
+/// number a loop saw last, that loop draws the whole screen.
+pub fn continued() -> u64 {
+    CONTINUED.load(Ordering::SeqCst)
+}
+
+/// Leaves game mode if in it, stops the process where a shell can continue it, and after
+/// that enters game mode again if it was in it.
+fn stop_as_a_job() -> anyhow::Result<()> {
+    let _one_at_a_time = STOPPING.lock().unwrap_or_else(PoisonError::into_inner);
+    let was_active = ACTIVE.load(Ordering::SeqCst);
     restore();
     #[cfg(unix)]
-    signal_hook::low_level::raise(signal_hook::consts::SIGTSTP).context("suspending")?;
-    game_mode()
+    if under_job_control() {
+        // SIGSTOP, not SIGTSTP: our own handler has SIGTSTP, and SIGSTOP cannot be caught.
+        signal_hook::low_level::raise(signal_hook::consts::SIGSTOP).context("stopping")?;
+    }
+    CONTINUED.fetch_add(1, Ordering::SeqCst);
+    if was_active {
+        game_mode()?;
+    }
+    Ok(())
+}
+
+/// Whether a shell with job control could continue the game once stopped: the parent is in
+/// the same session and in another process group, so ours is not orphaned (POSIX drops the
+/// terminal's stop signals for orphaned groups, which nothing could continue).
+#[cfg(unix)]
+fn under_job_control() -> bool {
+    use rustix::process::{getpgid, getpgrp, getppid, getsid};
+    let Some(parent) = getppid() else {
+        return false;
+    };
+    match (getpgid(Some(parent)), getsid(Some(parent)), getsid(None)) {
+        (Ok(parent_group), Ok(parent_session), Ok(session)) => {
+            parent_group != getpgrp() && parent_session == session
+        }
+        _ => false,
+    }
+}
+
+/// SIGTSTP from outside the game (`kill -TSTP`; Ctrl-Z itself arrives as a key in raw mode):
+/// handled as Ctrl-Z is, so the game never stops with the terminal left in game mode.
+fn install_stop_handler() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        #[cfg(unix)]
+        if let Ok(mut signals) = signal_hook::iterator::Signals::new([signal_hook::consts::SIGTSTP])
+        {
+            let _ = std::thread::Builder::new()
+                .name("job-stop".into())
+                .spawn(move || {
+                    for _ in signals.forever() {
+                        let _ = stop_as_a_job();
+                    }
+                });
+        }
+    });
 }
 
 /// Raw mode, the alternate screen, the cursor hidden and mouse reports: game mode, which
