@@ -1,5 +1,5 @@
-//! Plays Gomoku's `hard` against another player on 15×15 and prints its score with a 95%
-//! Wilson interval:
+//! Plays Gomoku's `hard` (or another level, `--player`) against another player on 15×15 and
+//! prints its score with a 95% Wilson interval:
 //!
 //! ```text
 //! cargo run --release --example gomoku_match -- --against mcts --games 20 --think 100
@@ -23,8 +23,13 @@ use tictactoe::rating;
 use tictactoe::search::Meter;
 
 #[derive(Parser)]
-#[command(about = "Plays Gomoku's hard against a level or the plain Monte Carlo search")]
+#[command(
+    about = "Plays Gomoku's hard, or a level, against a level or the plain Monte Carlo search"
+)]
 struct Args {
+    /// The player scored: `hard` or a level 1 to 6.
+    #[arg(long, default_value = "hard")]
+    player: String,
     /// The opponent: a level 1 to 6, or `mcts`.
     #[arg(long, default_value = "mcts")]
     against: String,
@@ -121,7 +126,7 @@ fn main() {
         let start = opening(&mut rng, args.exact);
         for hard_first in [true, false] {
             let seed = args.seed ^ u64::from(pair) << 8 ^ u64::from(hard_first);
-            let mut hard = side(&args, "hard", seed);
+            let mut hard = side(&args, &args.player, seed);
             let mut other = side(&args, &args.against, seed ^ 1);
             let (x, o) = if hard_first {
                 (&mut hard, &mut other)
@@ -139,7 +144,8 @@ fn main() {
         }
         let (low, high) = rating::wilson(points / f64::from(games), f64::from(games));
         println!(
-            "after {games} games: hard scored {points} ({:.3}, 95% {low:.3}-{high:.3})",
+            "after {games} games: {} scored {points} ({:.3}, 95% {low:.3}-{high:.3})",
+            args.player,
             points / f64::from(games)
         );
     }
