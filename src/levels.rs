@@ -138,16 +138,14 @@ const STYLES: [Style; (Level::TOP - 1) as usize] = [
 /// The measured ratings of levels 1 to 7 (random play is 0), by board, named by its flags
 /// ([`Variant::flags`]): 3×3, 5×5 and 7×7 with the default k, Ultimate and Gomoku (five or
 /// more, and exactly five; see
-/// `docs/ai.md` and `examples/ladder.rs`). Gomoku's levels 6 and 7 are rated up from level 5
-/// by their scores against the level below alone, since they became the search
-/// (`examples/gomoku_match.rs`, 100 games each).
+/// `docs/ai.md` and `examples/ladder.rs`).
 const RATINGS: [(&str, [i32; Level::TOP as usize]); 6] = [
     ("", [115, 365, 411, 414, 460, 455, 459]),
     ("--size 5", [390, 674, 673, 807, 864, 915, 919]),
     ("--size 7", [287, 497, 530, 563, 552, 577, 552]),
     ("--ultimate", [166, 321, 423, 542, 594, 655, 869]),
-    ("--gomoku", [637, 936, 1066, 1339, 1753, 1988, 2148]),
-    ("--gomoku --exact", [623, 962, 1070, 1384, 1742, 2124, 2334]),
+    ("--gomoku", [641, 927, 1055, 1317, 1571, 1796, 2054]),
+    ("--gomoku --exact", [656, 871, 978, 1274, 1541, 1842, 2106]),
 ];
 
 /// The measured rating of `level` on `variant`'s board (random play is 0), where the ladder

@@ -13,7 +13,8 @@
 //! fours or a winning threat, plays a point that leaves it neither; and otherwise plays the
 //! best-scored point. Levels 1 to 4 take a five they see, block one from level 2, find their
 //! own victories by fours from level 4, and choose among the best-scored points, fewer the
-//! higher the level; level 5 is the threat engine without winning threats.
+//! higher the level; level 5 is the threat engine without winning threats, choosing between
+//! the two best-scored points where nothing threatens.
 //!
 //! On the board the proof search takes (8×8 with five to seven in a row, not exactly), `hard`,
 //! hints, analyses and reviews also ask it, on the same stones set on a classic board, for
@@ -312,12 +313,14 @@ fn value_of(threats: &mut Threats, p: usize, me: usize, positions: u32) -> Value
     value
 }
 
-/// How far the engine looks at levels 5 and up: whether it makes winning threats, and
-/// whether it stops the opponent's.
+/// How far the engine looks at level 5 and in its tests: whether it makes winning threats,
+/// whether it stops the opponent's, and among how many best-scored points it chooses where
+/// nothing is threatened.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Reach {
     make_threats: bool,
     stop_threats: bool,
+    quiet_choices: usize,
 }
 
 /// All of it: `hard` before its alpha-beta search, whose threat tests keep it.
@@ -325,27 +328,36 @@ struct Reach {
 const HARD: Reach = Reach {
     make_threats: true,
     stop_threats: true,
+    quiet_choices: 1,
 };
 
 /// The level below `hard` that searches as it does, with `1 /` [`SEARCHING_SHARE`] of the
-/// time: against level 5 it scored 79.5% (90% with exactly five), and `hard` 71.5% (77%)
-/// against it (`examples/gomoku_match.rs`, 100 games each at 100 ms, seed 2).
+/// time: a step of 82% over level 5 and 84% under `hard` in the ladder (see `docs/ai.md`).
 const SEARCHING_LEVEL: u8 = 6;
 const SEARCHING_SHARE: u32 = 16;
 
+/// Level 5 chooses among this many best-scored points where nothing is threatened.
+const LEVEL_5_CHOICES: usize = 2;
+
 /// Levels 1 to 4 choose among this many best-scored points.
-const CHOICES: [usize; 4] = [12, 8, 5, 3];
+const CHOICES: [usize; 4] = [9, 8, 5, 3];
 
 impl Threat {
     /// The move and value of all the threats (levels 5 and 6 reach less far).
     #[cfg(test)]
     fn best(board: &Gomoku, positions: u32) -> Option<(Cell, Value)> {
-        Threat::search(board, positions, HARD)
+        Threat::search(board, positions, HARD, &mut fastrand::Rng::with_seed(0))
     }
 
     /// The move and its value of the engine reaching as far as `reach`: a five, a victory by
-    /// fours, a block, a winning threat, a move that leaves the opponent none, or a quiet one.
-    fn search(board: &Gomoku, positions: u32, reach: Reach) -> Option<(Cell, Value)> {
+    /// fours, a block, a winning threat, a move that leaves the opponent none, or a quiet one
+    /// (drawn by `rng` among the best-scored where `reach` allows several).
+    fn search(
+        board: &Gomoku,
+        positions: u32,
+        reach: Reach,
+        rng: &mut fastrand::Rng,
+    ) -> Option<(Cell, Value)> {
         if board.is_over() {
             return None;
         }
@@ -378,7 +390,7 @@ impl Threat {
         let attacked = threats.vcf(them, FOURS, &mut { positions }).is_some()
             || reach.stop_threats && winning_threat(&mut threats, them, quick).is_some();
         if !attacked {
-            let p = ranked[0];
+            let p = ranked[rng.usize(..reach.quiet_choices.min(ranked.len()).max(1))];
             return Some((
                 threats.cell(p),
                 value_of(&mut threats, p, me, positions / 4),
@@ -512,8 +524,9 @@ impl Threat {
             let reach = Reach {
                 make_threats: false,
                 stop_threats: false,
+                quiet_choices: LEVEL_5_CHOICES,
             };
-            return Threat::search(board, positions, reach).map(|(c, _)| c);
+            return Threat::search(board, positions, reach, &mut self.rng).map(|(c, _)| c);
         }
         if board.is_over() {
             return None;
