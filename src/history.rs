@@ -10,6 +10,7 @@
 //! warning per run; a directory that cannot be written gives one warning and the game goes
 //! on.
 
+use std::collections::HashMap;
 use std::fs::{self, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -363,9 +364,18 @@ fn ends_whole(file: &mut fs::File) -> io::Result<bool> {
 }
 
 /// The games in the bytes of a history file, and how many non-empty lines were damaged.
+///
+/// A game taken up again replaces the last line before it of the game as it was left
+/// ([`Entry::continues`]). The games left are found by a key of their rules, players, setup
+/// and moves ([`prefix_keys`]), so each line costs the same however long the file: no line is
+/// compared with every line before it, and none is removed from the middle of the list.
 fn parse(bytes: &[u8]) -> (Vec<Entry>, usize) {
     let mut damaged = 0;
-    let mut entries: Vec<Entry> = Vec::new();
+    // `None` where a line was replaced by the game taken up again.
+    let mut entries: Vec<Option<Entry>> = Vec::new();
+    // The games left unfinished, by the key of all their moves: their places in `entries`,
+    // oldest first.
+    let mut left: HashMap<u64, Vec<usize>> = HashMap::new();
     for line in bytes.split(|&b| b == b'\n') {
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
@@ -374,18 +384,54 @@ fn parse(bytes: &[u8]) -> (Vec<Entry>, usize) {
             .then(|| serde_json::from_slice::<Line>(line).ok())
             .flatten()
             .and_then(|line| Entry::from_line(&line));
-        match entry {
-            Some(entry) => {
-                // A game taken up again replaces the line kept when it was left.
-                if let Some(at) = entries.iter().rposition(|left| entry.continues(left)) {
-                    entries.remove(at);
-                }
-                entries.push(entry);
+        let Some(entry) = entry else {
+            damaged += 1;
+            continue;
+        };
+        let keys = prefix_keys(&entry.game);
+        if entry.game.is_resumed() {
+            // The latest game left that this one continues: of each beginning of its moves,
+            // the last left with them.
+            let found = keys
+                .iter()
+                .filter_map(|key| {
+                    let at = *left.get(key)?.last()?;
+                    let before = entries[at].as_ref()?;
+                    entry.continues(before).then_some((*key, at))
+                })
+                .max_by_key(|&(_, at)| at);
+            if let Some((key, at)) = found {
+                left.get_mut(&key).map(Vec::pop);
+                entries[at] = None;
             }
-            None => damaged += 1,
         }
+        if entry.end == GameEnd::Abandoned
+            && let Some(&all) = keys.last()
+        {
+            left.entry(all).or_default().push(entries.len());
+        }
+        entries.push(Some(entry));
     }
-    (entries, damaged)
+    (entries.into_iter().flatten().collect(), damaged)
+}
+
+/// A key for each beginning of `game`'s moves (none, the first, the first two… all of them)
+/// with its rules, players and setup: equal keys for a game left and one that continues it
+/// from where it was left (collisions are ruled out by [`Entry::continues`]).
+fn prefix_keys(game: &Game) -> Vec<u64> {
+    use std::hash::{DefaultHasher, Hash, Hasher};
+    let mut hasher = DefaultHasher::new();
+    game.variant().hash(&mut hasher);
+    game.player(Mark::X).hash(&mut hasher);
+    game.player(Mark::O).hash(&mut hasher);
+    game.setup().hash(&mut hasher);
+    let mut keys = Vec::with_capacity(game.history().len() + 1);
+    keys.push(hasher.finish());
+    for mv in game.history() {
+        mv.hash(&mut hasher);
+        keys.push(hasher.finish());
+    }
+    keys
 }
 
 impl Journal for Profile {

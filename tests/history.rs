@@ -570,7 +570,7 @@ fn review_of_a_game_the_history_does_not_hold_exits_2_naming_it() {
 
 #[test]
 fn paths_names_the_settings_file_and_whether_it_exists() {
-    let home = home("paths");
+    let home = home("paths-settings");
     let before = text(&run(&home, &["paths"], "").stdout);
     let file = home.join("settings.toml");
     let line = format!("Settings: {} (not there yet)", file.display());
@@ -581,5 +581,67 @@ fn paths_names_the_settings_file_and_whether_it_exists() {
     assert!(
         after.contains(&format!("Settings: {}\n", file.display())),
         "{after}"
+    );
+}
+
+/// A history of 100,000 games marked as taken up again that continue nothing kept before:
+/// `stats` reads it in bounded time (each line is not compared with every line before it),
+/// counts every game once, and the one that does continue a game left still replaces it.
+#[test]
+fn stats_of_a_hundred_thousand_resumed_games_counts_each_once_and_ends_in_time() {
+    let home = home("resumed-many");
+    fs::create_dir_all(&home).unwrap();
+    let game = |o: &str, moves: &str, end: &str| {
+        format!(
+            "{{\"time\":\"2026-01-01T00:00:00Z\",\"rules\":\"\",\"x\":\"human\",\"o\":\"{o}\",\
+             \"winner\":null,\"result\":null,\"moves\":[{moves}]{end}}}\n"
+        )
+    };
+    let won = "\"7\",\"1\",\"8\",\"2\",\"9\"";
+    let mut file = game("level 1", "\"7\",\"1\"", ",\"end\":\"abandoned\"");
+    let resumed = game("level 2", won, ",\"resumed\":true");
+    for _ in 0..100_000 {
+        file.push_str(&resumed);
+    }
+    file.push_str(&game("level 1", won, ",\"resumed\":true"));
+    fs::write(home.join("history.jsonl"), file).unwrap();
+
+    // The answer goes to a file, which never fills as a pipe does.
+    let answer = home.join("stats.json");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tictactoe"))
+        .env("TICTACTOE_HOME", &home)
+        .args(["stats", "--json"])
+        .stdin(Stdio::null())
+        .stdout(fs::File::create(&answer).unwrap())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("stats still reading 100,000 resumed lines after 20 s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stats: serde_json::Value = serde_json::from_slice(&fs::read(&answer).unwrap()).unwrap();
+    assert_eq!(stats["games"], 100_001);
+    let opponent = |name: &str| {
+        stats["opponents"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|o| o["name"] == name)
+            .cloned()
+            .unwrap_or_else(|| panic!("{name} among {}", stats["opponents"]))
+    };
+    assert_eq!(opponent("level 2 AI")["won"], 100_000);
+    let first = opponent("level 1 AI");
+    assert_eq!(
+        (&first["won"], &first["lost"]),
+        (&1.into(), &0.into()),
+        "{first}"
     );
 }
