@@ -7,6 +7,23 @@ use std::fs;
 use std::io;
 use std::path::Path;
 
+/// From now on a write past the size limit of files (`ulimit -f`) fails with an error that
+/// the writer reports (the history, the game to continue, the settings), where by default
+/// the signal it raises (SIGXFSZ) would end the program on the spot with nothing said and the
+/// game's result lost. Called once, at the start.
+pub fn limits_as_errors() {
+    #[cfg(unix)]
+    {
+        use std::sync::Arc;
+        use std::sync::atomic::AtomicBool;
+        // Any handler does: with one, the kernel fails the write with EFBIG instead.
+        let _ = signal_hook::flag::register(
+            signal_hook::consts::SIGXFSZ,
+            Arc::new(AtomicBool::new(false)),
+        );
+    }
+}
+
 /// Ok where `path` is a regular file or there is nothing there (the open that follows says
 /// so); an error where it is anything else.
 pub fn regular(path: &Path) -> io::Result<()> {

@@ -32,6 +32,7 @@ use tictactoe::tui::{self, menu::Start};
 fn main() -> ExitCode {
     let matches = cli::command().get_matches();
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    tictactoe::files::limits_as_errors();
     // The full-screen game owns the terminal: warnings about the history wait for its end.
     if full_screen(&cli) {
         history::hold_warnings();

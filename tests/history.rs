@@ -645,3 +645,53 @@ fn stats_of_a_hundred_thousand_resumed_games_counts_each_once_and_ends_in_time()
         "{first}"
     );
 }
+
+/// The history exactly at the size limit of files (`ulimit -f`): the winning move's line
+/// cannot be added. The program is not killed by the limit's signal (SIGXFSZ): it says the
+/// game was not kept and why, gives its record, and the history is left as it was.
+#[test]
+fn a_history_at_the_file_size_limit_is_reported_not_a_kill_and_left_whole() {
+    let home = home("size-limit");
+    fs::create_dir_all(&home).unwrap();
+    let kept = "{\"time\":\"2026-01-01T00:00:00Z\",\"rules\":\"\",\"x\":\"human\",\"o\":\"human\",\
+                \"winner\":\"X\",\"result\":null,\"moves\":[\"7\",\"1\",\"8\",\"2\",\"9\"]}\n";
+    // 4 blocks of 1,024 bytes (bash's unit for `ulimit -f`): whole lines, then blanks.
+    let mut file = kept.repeat(4096 / kept.len());
+    file.push_str(&" ".repeat(4096 - file.len() - 1));
+    file.push('\n');
+    assert_eq!(file.len(), 4096);
+    fs::write(home.join("history.jsonl"), &file).unwrap();
+    let mut child = Command::new("bash")
+        .args(["-c", "ulimit -f 4 && exec \"$0\" --plain -o human"])
+        .arg(env!("CARGO_BIN_EXE_tictactoe"))
+        .env("TICTACTOE_HOME", &home)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(X_WINS.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    assert!(
+        out.status.code().is_some(),
+        "ended by a signal: {:?}\n{stderr}",
+        out.status
+    );
+    assert!(stdout.contains("X wins"), "{stdout}");
+    assert!(stderr.contains("this game was not kept"), "{stderr}");
+    assert!(stderr.contains("too large"), "{stderr}");
+    assert!(
+        stderr.contains("7 1 8 2 9"),
+        "the game's record is given: {stderr}"
+    );
+    assert_eq!(
+        fs::read_to_string(home.join("history.jsonl")).unwrap(),
+        file
+    );
+}
