@@ -38,6 +38,8 @@ pub const FILE: &str = "history.jsonl";
 /// The file, beside the history, of the last game a person played here and did not finish:
 /// what *Continue your last game* takes up.
 pub const CURRENT: &str = "current.json";
+/// The file whose lock is the claim on the game to continue ([`Claim`]), beside it.
+const CLAIM: &str = "current.lock";
 
 /// A line longer than this is damaged: no game's line comes near it.
 const MAX_LINE: usize = 64 * 1024;
@@ -228,6 +230,28 @@ impl Profile {
         (entry.end == GameEnd::Abandoned).then_some(entry)
     }
 
+    /// The claim on the game to continue, for as long as the claim lives; an error saying
+    /// so where another program holds it.
+    fn claim(&self) -> anyhow::Result<Claim> {
+        let path = self.current().with_file_name(CLAIM);
+        let failed =
+            |e: io::Error| anyhow::anyhow!("cannot claim the last game ({}): {e}", path.display());
+        crate::files::regular(&path).map_err(failed)?;
+        let file = fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .map_err(failed)?;
+        match file.try_lock() {
+            Ok(()) => Ok(Claim(file)),
+            Err(fs::TryLockError::WouldBlock) => bail!(
+                "the last game is being continued in another tictactoe already: finish it there"
+            ),
+            Err(fs::TryLockError::Error(e)) => Err(failed(e)),
+        }
+    }
+
     /// Keeps `game`, not over, as the last unfinished game: written whole to a new file that
     /// then takes the old one's place, so a crash leaves the old file or the new, never half.
     fn keep_unfinished(&self, game: &Game) -> io::Result<()> {
@@ -361,6 +385,28 @@ fn ends_whole(file: &mut fs::File) -> io::Result<bool> {
     let mut last = [0; 1];
     file.read_exact(&mut last)?;
     Ok(last[0] == b'\n')
+}
+
+/// A claim on the game kept to continue, held while a program plays it on, so a second
+/// program cannot take the same game up again and record a second result for it. The
+/// system lets go of it when the program ends, however it ends.
+pub struct Claim(#[allow(dead_code)] fs::File);
+
+/// The claim on the last unfinished game and that game, as the file has it now (not as a
+/// screen drawn earlier showed it: it may have been finished or taken further since). An
+/// error where another program holds the claim, or where there is no game to continue any
+/// more.
+pub fn claim_unfinished() -> anyhow::Result<(Claim, Entry)> {
+    let Some(profile) = profile_dir().map(Profile::at) else {
+        bail!("there is no profile directory to continue a game from");
+    };
+    let claim = profile.claim()?;
+    let Some(entry) = profile.unfinished() else {
+        bail!(
+            "the last game is no longer there to continue: it was finished or taken up in another tictactoe"
+        );
+    };
+    Ok((claim, entry))
 }
 
 /// The games in the bytes of a history file, and how many non-empty lines were damaged.

@@ -498,8 +498,18 @@ fn from_menu(cli: &Cli, start: Start) -> anyhow::Result<tui::Summary> {
             tui::run(session, brain(cli), options)
         }
         Start::Resume(record, setup, x, o) => {
-            let Some(game) = tictactoe::game::Game::resume(&record, setup, here(x), here(o)) else {
-                anyhow::bail!("the last game could not be taken up again");
+            // Held until the game ends: no other program takes the same game up meanwhile.
+            let (_claim, kept) = history::claim_unfinished()?;
+            let same =
+                kept.game.history().starts_with(record.moves()) && kept.game.setup() == setup;
+            let kept = kept.game.record();
+            let game = same
+                .then(|| tictactoe::game::Game::resume(&kept, setup, here(x), here(o)))
+                .flatten();
+            let Some(game) = game else {
+                anyhow::bail!(
+                    "the last game changed since the start screen showed it: open it again to continue"
+                );
             };
             tui::run(Session::resuming(game), brain(cli), screen_options(cli))
         }

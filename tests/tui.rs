@@ -1746,6 +1746,56 @@ fn a_game_killed_mid_way_is_continued_from_the_start_screen() {
     assert!(history.contains(r#""resumed":true"#), "{history}");
 }
 
+/// Two programs on one profile, one game left to continue: the first takes it up; the
+/// second is told on its start screen that it is being continued elsewhere; a third, whose
+/// start screen offered it before the first finished it, is told it is no longer there. The
+/// history gets one result.
+#[test]
+fn a_game_left_is_continued_by_one_program_only_and_counted_once() {
+    let home = format!("{}/menu-claim", env!("CARGO_TARGET_TMPDIR"));
+    let _ = std::fs::remove_dir_all(&home);
+    let env = [("TICTACTOE_HOME", home.as_str())];
+    let mut left = Tui::start_with(&[], &env);
+    left.wait_text("9  Your games");
+    left.send("2");
+    left.send("\r");
+    left.wait_text("X to move (Player 1)");
+    left.send("7");
+    left.send("1");
+    left.wait_board("X../.../O..");
+    kill(left.pid(), Signal::SIGKILL).unwrap();
+    left.wait_exit();
+
+    let offered = "c continues: 3×3, 3 in a row, two players, 2 moves";
+    let mut first = Tui::start_with(&[], &env);
+    first.wait_text(offered);
+    first.send("c");
+    first.wait_board("X../.../O..");
+    let mut second = Tui::start_with(&[], &env);
+    second.wait_text(offered);
+    second.send("c");
+    second.wait_text("being continued in another tictactoe");
+    second.send("q");
+    assert!(second.wait_exit());
+
+    let mut late = Tui::start_with(&[], &env);
+    late.wait_text(offered);
+    for key in ["8", "2", "9"] {
+        first.send(key);
+    }
+    first.wait_text("X (Player 1) wins");
+    first.send("q");
+    first.wait_text("9  Your games");
+    late.send("c");
+    late.wait_text("no longer there to continue");
+    late.send("q");
+    assert!(late.wait_exit());
+    first.send("q");
+    assert!(first.wait_exit());
+    let history = std::fs::read_to_string(format!("{home}/history.jsonl")).unwrap();
+    assert_eq!(history.lines().count(), 1, "{history}");
+}
+
 #[test]
 fn the_settings_page_saves_and_the_game_follows_it() {
     let mut tui = menu("settings");
