@@ -597,7 +597,7 @@ pub struct HostArgs {
     pub hints: bool,
 }
 
-#[derive(Debug, Args)]
+#[derive(Clone, Debug, Args)]
 pub struct JoinArgs {
     /// The host's address, as `tictactoe host` printed it (the port defaults to 7373), or
     /// the ticket `tictactoe host --online` printed; with neither, looks for a host on this
@@ -605,8 +605,10 @@ pub struct JoinArgs {
     #[arg(value_name = "HOST[:PORT]|TICKET")]
     pub target: Option<String>,
 
-    /// The join code the host printed (a ticket holds its own; without an address, asked
-    /// for on a terminal)
+    /// The join code the host printed (a ticket holds its own). Without it, taken from
+    /// TICTACTOE_CODE, else asked for on a terminal. A code given here can be read by any
+    /// user of this machine while the game runs (in its list of processes): on a shared
+    /// machine, set TICTACTOE_CODE or type it when asked
     #[arg(long, value_name = "CODE")]
     pub code: Option<String>,
 

@@ -668,19 +668,53 @@ fn host_at(cli: &Cli, setup: (Listen, Record), hints: bool) -> anyhow::Result<Ex
 
 /// `tictactoe join`: the chosen front end connects with the code and plays the host's game.
 fn join(cli: &Cli, args: &JoinArgs) -> anyhow::Result<ExitCode> {
-    let Some(address) = &args.target else {
-        return join_found(cli, args);
+    // A ticket holds its own code: the environment's is for an address or a search.
+    let ticket = args
+        .target
+        .as_ref()
+        .is_some_and(|t| !t.contains(['.', ':']));
+    let mut args = JoinArgs {
+        code: args
+            .code
+            .clone()
+            .or_else(|| code_from_environment().filter(|_| !ticket)),
+        ..args.clone()
     };
+    let Some(address) = args.target.clone() else {
+        return join_found(cli, &args);
+    };
+    let terminal = io::stdin().is_terminal() && io::stdout().is_terminal();
+    if args.code.is_none() && address.contains(['.', ':']) && terminal {
+        match plain::find::ask_code(&mut io::stdin().lock(), &mut io::stdout().lock())? {
+            Some(code) => args.code = Some(code),
+            None => {
+                println!("Cancelled.");
+                return Ok(ExitCode::FAILURE);
+            }
+        }
+    }
+    let args = &args;
     let target = match &args.code {
         Some(code) if args.relay.is_none() => Target::Address {
             target: address.clone(),
             code: code.clone(),
         },
         Some(_) => usage_error("--relay goes with a ticket, not with an address and --code"),
-        None => online_target(address, args),
+        None => online_target(&address, args),
     };
     join_at(cli, target, args.hints)
 }
+
+/// The join code in [`CODE_VAR`], where it is set and not empty: a code given there is not
+/// in the command line, which any user of the machine can read while the game runs.
+fn code_from_environment() -> Option<String> {
+    std::env::var(CODE_VAR)
+        .ok()
+        .filter(|code| !code.trim().is_empty())
+}
+
+/// The environment variable `join` takes its code from when `--code` is not given.
+const CODE_VAR: &str = "TICTACTOE_CODE";
 
 /// `tictactoe join` with no address: joins a host found on this network.
 fn join_found(cli: &Cli, args: &JoinArgs) -> anyhow::Result<ExitCode> {
@@ -709,7 +743,9 @@ fn join_found(cli: &Cli, args: &JoinArgs) -> anyhow::Result<ExitCode> {
 #[cfg(feature = "online")]
 fn online_target(address: &str, args: &JoinArgs) -> Target {
     if address.contains(['.', ':']) {
-        usage_error("joining HOST[:PORT] needs --code CODE, the code the host printed");
+        usage_error(
+            "joining HOST[:PORT] needs the code the host printed: --code CODE, or in TICTACTOE_CODE",
+        );
     }
     match address.parse() {
         Ok(ticket) => Target::Ticket {

@@ -1273,3 +1273,32 @@ fn hints_are_on_in_a_network_game_only_when_both_players_ask_and_both_are_told()
         "{h}\n{j}"
     );
 }
+
+/// The join code taken from `TICTACTOE_CODE` when `--code` is not given: a wrong one there
+/// is refused as wrong, the right one joins, and the joiner's command line never holds it.
+#[test]
+fn the_join_code_comes_from_the_environment_and_stays_out_of_the_command_line() {
+    let (mut host, addr, code) = host(&[]);
+    let mut wrong = Proc::spawn(
+        &["join", &addr],
+        &[("TICTACTOE_CODE", "abcd-2345")],
+        TIMEOUT,
+    );
+    assert!(!wrong.wait_exit().success());
+    assert!(
+        wrong.output().contains("the host refused: wrong code"),
+        "{}",
+        wrong.output()
+    );
+    let mut joiner = Proc::spawn(&["join", &addr], &[("TICTACTOE_CODE", &code)], TIMEOUT);
+    joiner.wait_for("You play O.");
+    let cmdline = std::fs::read(format!("/proc/{}/cmdline", joiner.child.id())).unwrap();
+    assert!(
+        !String::from_utf8_lossy(&cmdline).contains(&code),
+        "the code is in the command line"
+    );
+    host.send("q\n");
+    assert!(host.wait_exit().success());
+    joiner.wait_for("X left the game.");
+    assert!(joiner.wait_exit().success());
+}

@@ -1796,6 +1796,21 @@ fn a_game_left_is_continued_by_one_program_only_and_counted_once() {
     assert_eq!(history.lines().count(), 1, "{history}");
 }
 
+/// `join ADDRESS` on a terminal with no code given anywhere asks for it (so it need not be
+/// in the command line); `q` cancels.
+#[test]
+fn join_with_an_address_and_no_code_asks_for_it_on_a_terminal() {
+    let mut tui = Tui::spawn(
+        env!("CARGO_BIN_EXE_tictactoe"),
+        &["join", "127.0.0.1:9"],
+        &[],
+    );
+    tui.wait_text("Join code (as the host printed it):");
+    tui.send("q\r");
+    tui.wait_text("Cancelled.");
+    assert!(!tui.wait_exit(), "a cancelled join fails");
+}
+
 #[test]
 fn the_settings_page_saves_and_the_game_follows_it() {
     let mut tui = menu("settings");
