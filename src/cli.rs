@@ -548,6 +548,9 @@ const MAN_ENVIRONMENT_AND_FILES: &str = r#".SH ENVIRONMENT
 \fBTICTACTOE_HOME\fR
 The directory of the history, the start screen's choices and the settings, instead of the platform's data and config directories.
 .TP
+\fBTICTACTOE_CODE\fR
+The join code for \fBtictactoe join\fR when \fB\-\-code\fR is not given: unlike the command line, not readable by other users of the machine.
+.TP
 \fBNO_COLOR\fR
 When set and not empty, draw without colours (as \fB\-\-no\-color\fR does).
 .TP
@@ -606,9 +609,9 @@ pub struct JoinArgs {
     pub target: Option<String>,
 
     /// The join code the host printed (a ticket holds its own). Without it, taken from
-    /// TICTACTOE_CODE, else asked for on a terminal. A code given here can be read by any
+    /// `TICTACTOE_CODE`, else asked for on a terminal. A code given here can be read by any
     /// user of this machine while the game runs (in its list of processes): on a shared
-    /// machine, set TICTACTOE_CODE or type it when asked
+    /// machine, set `TICTACTOE_CODE` or type it when asked
     #[arg(long, value_name = "CODE")]
     pub code: Option<String>,
 

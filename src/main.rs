@@ -685,13 +685,12 @@ fn join(cli: &Cli, args: &JoinArgs) -> anyhow::Result<ExitCode> {
     };
     let terminal = io::stdin().is_terminal() && io::stdout().is_terminal();
     if args.code.is_none() && address.contains(['.', ':']) && terminal {
-        match plain::find::ask_code(&mut io::stdin().lock(), &mut io::stdout().lock())? {
-            Some(code) => args.code = Some(code),
-            None => {
-                println!("Cancelled.");
-                return Ok(ExitCode::FAILURE);
-            }
-        }
+        let Some(code) = plain::find::ask_code(&mut io::stdin().lock(), &mut io::stdout().lock())?
+        else {
+            println!("Cancelled.");
+            return Ok(ExitCode::FAILURE);
+        };
+        args.code = Some(code);
     }
     let args = &args;
     let target = match &args.code {

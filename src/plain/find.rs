@@ -89,14 +89,14 @@ pub fn target(
     Ok(Outcome::Join(target_of(host, code, relay)))
 }
 
-/// The target `host` is joined at with `code`.
-#[cfg_attr(not(feature = "online"), allow(clippy::needless_pass_by_value))]
 /// Asks for the join code on a terminal; `None` where the player cancels (`q`, or the end of
 /// input).
 pub fn ask_code(input: &mut dyn BufRead, out: &mut dyn Write) -> io::Result<Option<String>> {
     ask(input, out, "Join code (as the host printed it): ")
 }
 
+/// The target `host` is joined at with `code`.
+#[cfg_attr(not(feature = "online"), allow(clippy::needless_pass_by_value))]
 fn target_of(host: Found, code: String, relay: Option<&str>) -> Target {
     let _ = relay;
     match host.way {
