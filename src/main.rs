@@ -743,7 +743,7 @@ fn join_found(cli: &Cli, args: &JoinArgs) -> anyhow::Result<ExitCode> {
 fn online_target(address: &str, args: &JoinArgs) -> Target {
     if address.contains(['.', ':']) {
         usage_error(
-            "joining HOST[:PORT] needs the code the host printed: --code CODE, or in TICTACTOE_CODE",
+            "joining HOST[:PORT] needs --code CODE, the code the host printed (or it in TICTACTOE_CODE)",
         );
     }
     match address.parse() {

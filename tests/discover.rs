@@ -210,7 +210,7 @@ fn a_wrong_code_for_a_found_host_is_refused() {
     let mut joiner = net.spawn(&["join", "--code", "zzzz-zzzz"]);
     assert!(!joiner.wait_exit().success(), "{}", joiner.output());
     assert!(
-        joiner.output().contains("wrong code"),
+        joiner.output().contains("the code did not match"),
         "{}",
         joiner.output()
     );

@@ -158,11 +158,17 @@ pub enum JoinError {
     Closed(String),
     /// What answered is not a tictactoe host.
     NotAHost(String),
-    /// The host refused, saying why (`kind` from a host that says which kind).
+    /// The host refused, saying why (`kind` from a host that says which kind); `verified`
+    /// where the refusal came sealed, after the code was proven, so only the host could have
+    /// written it. Before that anyone on the way could have.
     Refused {
         kind: Option<RefusalKind>,
         message: String,
+        verified: bool,
     },
+    /// After the code was proven, an answer came unsealed: not the host's (only it can seal),
+    /// so not believed; the connection is taken as lost.
+    Unsealed(String),
     /// The host speaks another protocol version.
     Version(u32),
     /// The host could not open what was sealed with the code, nor seal its answer with it:
@@ -183,12 +189,32 @@ impl JoinError {
     /// code, a game with another player, another version or other rules will not change.
     pub fn is_passing(&self) -> bool {
         match self {
-            JoinError::Connect { .. } | JoinError::Failed { .. } | JoinError::Closed(_) => true,
+            JoinError::Connect { .. }
+            | JoinError::Failed { .. }
+            | JoinError::Closed(_)
+            | JoinError::Unsealed(_) => true,
             JoinError::Refused {
                 kind: Some(kind), ..
             } => kind.is_passing(),
             _ => false,
         }
+    }
+
+    /// Whether a rejoin stops at this: what will not change, and only where the host said
+    /// it. The code was proven when the game began, so an answer that does not open with it
+    /// now, or a refusal in the clear (the host seals every refusal it makes after the key
+    /// exchange, and before it says only what passes), is someone on the way: the rejoin
+    /// goes on trying.
+    pub fn ends_a_rejoin(&self) -> bool {
+        !self.is_passing()
+            && !matches!(
+                self,
+                JoinError::Unproven(_)
+                    | JoinError::Refused {
+                        verified: false,
+                        ..
+                    }
+            )
     }
 
     /// Whether this is the host saying it is busy (or that the hello came too slowly).
@@ -205,14 +231,26 @@ impl fmt::Display for JoinError {
             JoinError::Failed { addr, why } => write!(f, "the connection to {addr} failed: {why}"),
             JoinError::Closed(addr) => write!(f, "{addr} closed the connection"),
             JoinError::NotAHost(addr) => write!(f, "{addr} did not answer like a tictactoe host"),
-            JoinError::Refused { message, .. } => write!(f, "the host refused: {message}"),
+            JoinError::Refused {
+                message,
+                verified: true,
+                ..
+            } => write!(f, "the host refused: {message}"),
+            JoinError::Refused { message, .. } => write!(
+                f,
+                "the host refused: {message} (unverified: said before the code was proven)"
+            ),
+            JoinError::Unsealed(addr) => write!(
+                f,
+                "{addr} answered unsealed after the code was proven: not the host's word, not believed"
+            ),
             JoinError::Version(v) => write!(
                 f,
                 "the host speaks protocol version {v}, this program {PROTOCOL}: both players need the same version of tictactoe"
             ),
             JoinError::Unproven(addr) => write!(
                 f,
-                "that host does not know the code: {addr} could not prove it (nothing of the code was sent)"
+                "the code did not match: {addr} could not prove it knows this code (check the code the host printed; nothing of the code was sent)"
             ),
             JoinError::Rules(why) => write!(f, "the host's rules are not playable here: {why}"),
             JoinError::GaveUp { after, last } => write!(

@@ -22,10 +22,12 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use crate::net::failure::{HELLO_WITHIN, Refusal, RefusalNotice};
-use crate::net::link::{Admit, Connection, Incoming, Link, LinkEvent, Sink, write_message};
+use crate::net::link::{
+    Admit, Connection, Incoming, Link, LinkEvent, Sink, write_message, write_sealed,
+};
 use crate::net::peer::{Peer, PeerKey};
 use crate::net::protocol::{Message, PROTOCOL, ProtocolError, SessionState, program, read_line};
-use crate::net::seal::{Exchange, Keys, Role};
+use crate::net::seal::{Exchange, Keys, Role, Sealer};
 use crate::position::Variant;
 
 /// Handshakes heard at once, and at most this many from one address (or online peer).
@@ -332,7 +334,16 @@ impl Shared {
                 .name("net-handshake".into())
                 .spawn(move || {
                     if let Err(refusal) = shared.greet(&stream, id, ip, peer.clone()) {
-                        refuse(&stream, &refusal);
+                        let refusal = match refusal {
+                            Answer::Clear(refusal) => {
+                                refuse(&stream, &refusal);
+                                refusal
+                            }
+                            Answer::Sealed(refusal, mut sealer) => {
+                                refuse_sealed(&stream, &mut sealer, &refusal);
+                                refusal
+                            }
+                        };
                         shared.count(peer, refusal);
                     }
                 });
@@ -360,40 +371,71 @@ impl Shared {
         }
     }
 
-    /// The handshake with one connection.
+    /// The handshake with one connection; a refusal to send in the clear (before the key
+    /// exchange) or sealed (after it: the joiner trusts nothing unsealed from then on).
     fn greet(
         &self,
         stream: &TcpStream,
         id: u64,
         ip: PeerKey,
         peer: Option<Peer>,
-    ) -> Result<(), Refusal> {
+    ) -> Result<(), Answer> {
         stream
             .set_write_timeout(Some(HELLO_WITHIN))
-            .map_err(|_| Refusal::Closed)?;
-        let mut reader = Incoming::new(stream, HELLO_WITHIN).map_err(|_| Refusal::Closed)?;
+            .map_err(|_| Answer::Clear(Refusal::Closed))?;
+        let mut reader =
+            Incoming::new(stream, HELLO_WITHIN).map_err(|_| Answer::Clear(Refusal::Closed))?;
         let mut buf = Vec::new();
         let first = first_line(&mut reader, &mut buf);
         if !locked(&self.gate).release(id) {
-            return Err(Refusal::Busy);
+            return Err(Answer::Clear(Refusal::Busy));
         }
-        first?;
-        let pake = read_hello(&buf)?;
+        first.map_err(Answer::Clear)?;
+        let pake = read_hello(&buf).map_err(Answer::Clear)?;
         // The rest of the exchange waits among those counted per address, as wrong codes do.
         if !locked(&self.gate).enter(ip) {
-            return Err(Refusal::Busy);
+            return Err(Answer::Clear(Refusal::Busy));
         }
         let exchanged = self.exchange(stream, &mut reader, &pake);
         locked(&self.gate).done_waiting(ip);
-        if exchanged.as_ref().err() == Some(&Refusal::WrongCode) {
-            let delay = self.penalty(ip).ok_or(Refusal::Busy)?;
-            thread::sleep(delay);
-            locked(&self.gate).done_penalty(ip);
-            self.served.notify_all();
-        }
-        let (keys, shown, hints) = exchanged?;
+        let (keys, joined) = exchanged.map_err(Answer::Clear)?;
+        let (shown, hints) = match joined {
+            Ok(joined) => joined,
+            Err(Refusal::WrongCode) => {
+                let refusal = match self.penalty(ip) {
+                    Some(delay) => {
+                        thread::sleep(delay);
+                        locked(&self.gate).done_penalty(ip);
+                        self.served.notify_all();
+                        Refusal::WrongCode
+                    }
+                    None => Refusal::Busy,
+                };
+                return Err(Answer::Sealed(refusal, Box::new(keys.seal)));
+            }
+            Err(refusal) => return Err(Answer::Sealed(refusal, Box::new(keys.seal))),
+        };
         locked(&self.gate).failures.remove(&ip);
-        let peer = peer.ok_or(Refusal::Closed)?;
+        let (Some(peer), Ok(copy)) = (peer, stream.try_clone()) else {
+            return Err(Answer::Clear(Refusal::Closed));
+        };
+        let connection = Connection {
+            stream: copy,
+            reader,
+            keys,
+        };
+        self.seat(peer, connection, shown, hints)
+    }
+
+    /// Seats the joiner whose code is proven on `connection`: the welcome, with the session
+    /// as it is now, or the refusal, sealed.
+    fn seat(
+        &self,
+        peer: Peer,
+        connection: Connection,
+        shown: Option<String>,
+        hints: bool,
+    ) -> Result<(), Answer> {
         let issued = new_code();
         // The session is read, the welcome written and the connection installed under the
         // connection's lock: a move the host makes meanwhile is either in the welcome or sent
@@ -404,11 +446,6 @@ impl Shared {
             token: issued.clone(),
             hints: self.host.hints,
         };
-        let connection = Connection {
-            stream: stream.try_clone().map_err(|_| Refusal::Closed)?,
-            reader,
-            keys,
-        };
         let admit = Admit::Seat {
             shown,
             issued: issued.clone(),
@@ -418,22 +455,23 @@ impl Shared {
             .link
             .install(connection, Some(&greeting), joined, admit, &self.sink)
         {
-            Ok(true) => Ok(()),
-            Ok(false) => Err(Refusal::InProgress),
-            Err(_) => Err(Refusal::Closed),
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(sealer)) => Err(Answer::Sealed(Refusal::InProgress, Box::new(sealer))),
+            Err(_) => Err(Answer::Clear(Refusal::Closed)),
         }
     }
 
     /// The key exchange with the join code, after the joiner's hello (`pake`, its half):
     /// ours, and the joiner's first sealed message, which opens only if it used the same
-    /// code. Returns the keys, the token the joiner shows, if any, and whether it asks for
-    /// hints.
+    /// code. Returns the keys (a refusal from here on is sealed with them), and the token the
+    /// joiner shows, if any, and whether it asks for hints, or why it is refused.
+    #[allow(clippy::type_complexity)]
     fn exchange(
         &self,
         stream: &TcpStream,
         reader: &mut BufReader<Incoming>,
         pake: &str,
-    ) -> Result<(Keys, Option<String>, bool), Refusal> {
+    ) -> Result<(Keys, Result<(Option<String>, bool), Refusal>), Refusal> {
         let (exchange, mine) = Exchange::start(Role::Host, &self.host.code);
         let mut keys = exchange.finish(pake).map_err(|_| Refusal::NoExchange)?;
         let hello = Message::Hello {
@@ -443,12 +481,18 @@ impl Shared {
         };
         write_message(stream, &hello).map_err(|_| Refusal::Closed)?;
         let mut buf = Vec::new();
-        first_line(reader, &mut buf)?;
-        let text = keys.open.open(&buf).map_err(|_| Refusal::WrongCode)?;
-        match Message::parse(&text).map_err(Refusal::Junk)? {
-            Message::Join { token, hints } => Ok((keys, token, hints)),
-            _ => Err(Refusal::NotHello),
+        if let Err(refusal) = first_line(reader, &mut buf) {
+            return Ok((keys, Err(refusal)));
         }
+        let joined = match keys.open.open(&buf) {
+            Err(_) => Err(Refusal::WrongCode),
+            Ok(text) => match Message::parse(&text) {
+                Ok(Message::Join { token, hints }) => Ok((token, hints)),
+                Ok(_) => Err(Refusal::NotHello),
+                Err(e) => Err(Refusal::Junk(e)),
+            },
+        };
+        Ok((keys, joined))
     }
 
     /// Counts a refusal: shown by itself while few have been this window, else summed up.
@@ -569,6 +613,26 @@ fn read_hello(line: &[u8]) -> Result<String, Refusal> {
         Message::Hello { protocol, .. } => Err(Refusal::Version(protocol)),
         _ => Err(Refusal::NotHello),
     }
+}
+
+/// How a refusal is told: in the clear before the key exchange, sealed after it (a joiner
+/// believes nothing unsealed once the exchange is done).
+enum Answer {
+    Clear(Refusal),
+    Sealed(Refusal, Box<Sealer>),
+}
+
+/// Tells a connection why it is refused, sealed with `sealer`, and closes it. A joiner with
+/// another code cannot open it, and takes that as the host not knowing its code.
+fn refuse_sealed(stream: &TcpStream, sealer: &mut Sealer, refusal: &Refusal) {
+    let message = Message::Error {
+        message: refusal.to_string(),
+        kind: Some(refusal.kind()),
+    };
+    if refusal != &Refusal::Closed {
+        let _ = write_sealed(stream, sealer, &message);
+    }
+    let _ = stream.shutdown(Shutdown::Both);
 }
 
 /// Tells a connection why it is refused, and closes it.

@@ -195,7 +195,8 @@ impl Joiner {
         };
         self.link
             .install(connection, None, rejoined, Admit::Always, sink)
-            .map_err(failed)?;
+            .map_err(failed)?
+            .map_err(|_| JoinError::Closed(addr.clone()))?;
         Ok(welcome)
     }
 
@@ -215,7 +216,7 @@ impl Joiner {
                     thread::sleep(wait.min(window.saturating_sub(start.elapsed())));
                     match again.connect(&sink, true) {
                         Ok(_) => return,
-                        Err(e) if !e.is_passing() => break e,
+                        Err(e) if e.ends_a_rejoin() => break e,
                         Err(e) if start.elapsed() >= window => {
                             break JoinError::GaveUp {
                                 after: window,
@@ -265,7 +266,7 @@ fn exchanged(
             .finish(&pake)
             .map(|keys| (keys, program))
             .map_err(|_| JoinError::NotAHost(addr.to_string())),
-        Some(Message::Error { message, kind }) => Err(refused(kind, &message)),
+        Some(Message::Error { message, kind }) => Err(refused(kind, &message, false)),
         Some(Message::Hello { protocol, .. }) if protocol != PROTOCOL => {
             Err(JoinError::Version(protocol))
         }
@@ -273,15 +274,12 @@ fn exchanged(
     }
 }
 
-/// The host's second answer: a refusal in the clear (a wrong code, a game in progress), or
-/// a sealed line, which must open. Anything else is a host that could not prove the code.
+/// The host's second answer, which must be sealed: a welcome or a refusal only the host
+/// could have written. One in the clear is not believed ([`JoinError::Unsealed`]); one that
+/// does not open is from a host that does not know this code.
 fn opened(opener: &mut Opener, line: &[u8], addr: &str) -> Result<Option<Message>, JoinError> {
     if line.first() == Some(&b'{') {
-        // Only a refusal comes unsealed; a welcome must prove the code.
-        return match Message::parse(line) {
-            Ok(error @ Message::Error { .. }) => Ok(Some(error)),
-            _ => Err(JoinError::Unproven(addr.to_string())),
-        };
+        return Err(JoinError::Unsealed(addr.to_string()));
     }
     let text = opener
         .open(line)
@@ -289,11 +287,13 @@ fn opened(opener: &mut Opener, line: &[u8], addr: &str) -> Result<Option<Message
     Ok(Message::parse(&text).ok())
 }
 
-/// A refusal as the host gave it, its text cut to [`REMOTE_TEXT`] characters.
-fn refused(kind: Option<RefusalKind>, message: &str) -> JoinError {
+/// A refusal as the host gave it, its text cut to [`REMOTE_TEXT`] characters; `verified`
+/// where it came sealed.
+fn refused(kind: Option<RefusalKind>, message: &str, verified: bool) -> JoinError {
     JoinError::Refused {
         kind,
         message: cut(message, REMOTE_TEXT),
+        verified,
     }
 }
 
@@ -319,7 +319,7 @@ fn welcome(
             };
             Ok((welcome, token))
         }
-        Some(Message::Error { message, kind }) => Err(refused(kind, &message)),
+        Some(Message::Error { message, kind }) => Err(refused(kind, &message, true)),
         _ => Err(JoinError::NotAHost(addr)),
     }
 }
@@ -375,6 +375,7 @@ mod tests {
         let refused = |kind| JoinError::Refused {
             kind: Some(kind),
             message: String::new(),
+            verified: true,
         };
         assert!(!refused(RefusalKind::WrongCode).is_passing());
         assert!(!refused(RefusalKind::InProgress).is_passing());
@@ -400,6 +401,31 @@ mod tests {
         assert!(JoinError::Closed(addr.clone()).is_passing());
         assert!(!JoinError::NotAHost(addr).is_passing());
         assert!(!JoinError::Version(2).is_passing());
+    }
+
+    #[test]
+    fn a_refusal_before_the_code_is_proven_says_it_is_unverified_and_one_after_in_the_clear_is_not_believed()
+     {
+        let (exchange, _) = Exchange::start(Role::Joiner, "k7m2-qx4p");
+        let busy = Message::Error {
+            message: "the host is busy".into(),
+            kind: Some(RefusalKind::Busy),
+        };
+        let Err(error) = exchanged("h:1", Some(busy), exchange) else {
+            panic!("a refusal is no exchange");
+        };
+        assert_eq!(
+            error.to_string(),
+            "the host refused: the host is busy (unverified: said before the code was proven)"
+        );
+        let (host, to_joiner) = Exchange::start(Role::Host, "k7m2-qx4p");
+        let (joiner, to_host) = Exchange::start(Role::Joiner, "k7m2-qx4p");
+        let _ = host.finish(&to_host).unwrap();
+        let mut keys = joiner.finish(&to_joiner).unwrap();
+        let forged = b"{\"type\":\"error\",\"message\":\"wrong code\",\"kind\":\"wrong_code\"}";
+        let error = opened(&mut keys.open, forged, "h:1").unwrap_err();
+        assert_eq!(error, JoinError::Unsealed("h:1".into()));
+        assert!(error.is_passing(), "a rejoin keeps trying");
     }
 
     #[test]
@@ -469,11 +495,7 @@ mod tests {
         let line = other.seal.seal(b"{\"type\":\"bye\"}");
         let error = opened(&mut keys.open, line.trim_end().as_bytes(), "h:1").unwrap_err();
         assert_eq!(error, JoinError::Unproven("h:1".into()));
-        assert!(
-            error
-                .to_string()
-                .starts_with("that host does not know the code")
-        );
+        assert!(error.to_string().starts_with("the code did not match"));
         assert!(!error.is_passing());
     }
 }

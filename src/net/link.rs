@@ -265,7 +265,7 @@ impl Link {
         announce: Option<LinkEvent>,
         admit: Admit,
         sink: &Sink,
-    ) -> io::Result<bool> {
+    ) -> io::Result<Result<(), Sealer>> {
         let Connection {
             stream,
             mut reader,
@@ -280,7 +280,7 @@ impl Link {
             let mut slot = lock(&self.slot);
             if let Admit::Seat { shown, issued } = admit {
                 if slot.stream.is_some() && (shown.is_none() || shown != slot.token) {
-                    return Ok(false);
+                    return Ok(Err(sealer));
                 }
                 slot.token = Some(issued);
             }
@@ -305,7 +305,7 @@ impl Link {
         thread::Builder::new()
             .name("net-reader".into())
             .spawn(move || link.read(reader, opener, generation, &sink))?;
-        Ok(true)
+        Ok(Ok(()))
     }
 
     /// The reader thread of connection `generation`: passes messages on until the connection
