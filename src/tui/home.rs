@@ -48,9 +48,8 @@ pub fn run(color: bool, ascii: bool, news: Option<String>) -> anyhow::Result<Sta
     let mut dirty = true;
     let mut continued = terminal::continued();
     let start = loop {
-        if continued != terminal::continued() {
-            // Stopped by a signal and continued: the screen is the shell's until drawn whole.
-            continued = terminal::continued();
+        if stopped_and_continued(&mut continued) {
+            // The screen is the shell's until drawn whole.
             painter.invalidate();
             dirty = true;
         }
@@ -109,4 +108,11 @@ pub fn run(color: bool, ascii: bool, news: Option<String>) -> anyhow::Result<Sta
         }
     }
     Ok(start)
+}
+
+/// Whether the game was stopped by a signal and continued since `seen` was taken, which it
+/// then brings up to date.
+fn stopped_and_continued(seen: &mut u64) -> bool {
+    let now = terminal::continued();
+    std::mem::replace(seen, now) != now
 }
