@@ -272,3 +272,85 @@ fn an_online_host_is_found_on_its_network_and_joined_with_the_code_it_prints() {
     assert!(joiner.output().contains(" online, "), "{}", joiner.output());
     host.wait_for("joined. You play X.");
 }
+
+/// Set for this test binary where it runs, inside a test's network, as the fake announcers
+/// of [`fake_announcers`].
+const FAKES_VAR: &str = "TICTACTOE_TEST_FAKE_ANNOUNCERS";
+
+/// Not a test of its own but a helper process, run (ignored otherwise) by
+/// `fake_announcements_that_sort_first_and_answer_busy_do_not_hide_the_host` inside its
+/// network with [`FAKES_VAR`] set: announces that many games under names that sort before any
+/// host's, all leading to one port that answers every connection "busy" and closes, until
+/// killed.
+#[test]
+#[ignore = "a helper process of a test, not a test"]
+fn fake_announcers() {
+    use std::io::Write;
+    let Ok(count) = std::env::var(FAKES_VAR) else {
+        return;
+    };
+    let count: usize = count.parse().expect("a count");
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let daemon = mdns_sd::ServiceDaemon::new().unwrap();
+    let txt = [("v", "1"), ("name", "aaaa"), ("rules", "3×3")];
+    for n in 0..count {
+        let info = mdns_sd::ServiceInfo::new(
+            "_tictactoe._tcp.local.",
+            &format!("aaaa fake {n:02}"),
+            &format!("fake-{n}.local."),
+            "127.0.0.1",
+            port,
+            &txt[..],
+        )
+        .unwrap();
+        daemon.register(info).unwrap();
+    }
+    println!("announcing");
+    std::io::stdout().flush().unwrap();
+    let busy = "{\"type\":\"error\",\"message\":\"the host is busy: try again in a moment\",\"kind\":\"busy\"}\n";
+    for mut stream in listener.incoming().flatten() {
+        let _ = stream.write_all(busy.as_bytes());
+    }
+}
+
+/// 25 announcements whose names sort before the host's, each answering busy: with the code,
+/// `join` still finds the real host among them and gets in, well within its time (before,
+/// the first 20 found were kept and tried one by one, and the host was never reached).
+#[test]
+fn fake_announcements_that_sort_first_and_answer_busy_do_not_hide_the_host() {
+    let Some(net) = Network::new() else { return };
+    let me = std::env::current_exe().unwrap();
+    let mut fakes = Command::new(net.wrapper()[0])
+        .args(&net.wrapper()[1..])
+        .arg(&me)
+        .args(["--exact", "fake_announcers", "--ignored", "--nocapture"])
+        .env(FAKES_VAR, "25")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut out = std::io::BufReader::new(fakes.stdout.take().unwrap());
+    let mut line = String::new();
+    while !line.contains("announcing") {
+        line.clear();
+        let read = std::io::BufRead::read_line(&mut out, &mut line).unwrap();
+        assert!(
+            read > 0,
+            "the fake announcers did not start: {:?}",
+            fakes.wait()
+        );
+    }
+    let (mut host, code) = net.host(&[]);
+    let start = Instant::now();
+    let joiner = net.spawn(&["join", "--code", &code]);
+    joiner.wait_for("You play O.");
+    let took = start.elapsed();
+    host.wait_for("joined. You play X.");
+    host.send("q\n");
+    assert!(host.wait_exit().success(), "{}", host.output());
+    let _ = fakes.kill();
+    let _ = fakes.wait();
+    eprintln!("joined among 25 fakes in {took:?}");
+    assert!(took < Duration::from_secs(15), "took {took:?}");
+}

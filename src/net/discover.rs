@@ -30,8 +30,10 @@ const VERSION: &str = "1";
 /// At most this many characters of a name or rules text from the network are shown.
 const MAX_TEXT: usize = 40;
 
-/// At most this many hosts are kept from one browse.
-const MAX_FOUND: usize = 20;
+/// At most this many hosts are kept from one browse: enough that a network full of
+/// announcements, real or not, still lists the game a friend hosts (with a code, each is
+/// tried, several at once), and a bound on what strangers can make the joiner hold.
+const MAX_FOUND: usize = 256;
 
 /// How to reach a host that was found.
 #[derive(Clone, Debug, PartialEq, Eq)]

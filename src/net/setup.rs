@@ -292,11 +292,43 @@ impl Listening {
 }
 
 /// Joins the first of `targets` that proves the code; the error of the last when none does.
-fn join_any(targets: Vec<Target>, hints: bool, sink: &Sink) -> anyhow::Result<(Network, String)> {
+/// They are tried [`AT_ONCE`] at a time, in random order, so hosts that answer slowly or busy
+/// (announcing themselves under names that sort first, say) cannot hold up the one that
+/// proves it.
+fn join_any(
+    mut targets: Vec<Target>,
+    hints: bool,
+    sink: &Sink,
+) -> anyhow::Result<(Network, String)> {
     let count = targets.len();
+    fastrand::shuffle(&mut targets);
+    let queue = Arc::new(Mutex::new(std::collections::VecDeque::from(targets)));
+    let (tx, rx) = std::sync::mpsc::channel();
+    for _ in 0..count.min(AT_ONCE) {
+        let (queue, sender, sink) = (Arc::clone(&queue), tx.clone(), Arc::clone(sink));
+        let spawned = std::thread::Builder::new()
+            .name("net-try".into())
+            .spawn(move || {
+                loop {
+                    let next = queue
+                        .lock()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .pop_front();
+                    let Some(target) = next else { return };
+                    // Tried for as long as the first one that proves the code is not yet taken.
+                    if sender.send(join(target, hints, Arc::clone(&sink))).is_err() {
+                        return;
+                    }
+                }
+            });
+        if let Err(e) = spawned {
+            let _ = tx.send(Err(anyhow::Error::from(e).context("trying the games found")));
+        }
+    }
+    drop(tx);
     let mut last = None;
-    for target in targets {
-        match join(target, hints, Arc::clone(sink)) {
+    for result in rx {
+        match result {
             Ok(joined) => return Ok(joined),
             Err(e) => last = Some(e),
         }
@@ -306,6 +338,10 @@ fn join_any(targets: Vec<Target>, hints: bool, sink: &Sink) -> anyhow::Result<(N
         None => anyhow::anyhow!("no game to join"),
     })
 }
+
+/// Games found on the network tried at once by [`join_any`]: a busy one is asked again for
+/// a few seconds, on its own thread.
+const AT_ONCE: usize = 64;
 
 /// Joins the game at `target`; returns the game and the line that says so (`Joined
 /// 127.0.0.1:7373 (3×3, 3 in a row). You play O.`, and online how the two are connected),
