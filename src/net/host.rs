@@ -16,8 +16,9 @@
 use std::collections::{BTreeMap, HashMap};
 use std::io::{self, BufReader};
 use std::net::{IpAddr, Ipv4Addr, Shutdown, SocketAddr, TcpListener, TcpStream, UdpSocket};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::Receiver;
-use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -33,18 +34,22 @@ use crate::position::Variant;
 /// Handshakes heard at once, and at most this many from one address (or online peer).
 const PLACES: usize = 16;
 const PLACES_PER_ADDRESS: usize = 4;
-/// Connections waiting for the answer to a wrong code, in all and from one address.
-const WAITING: usize = 32;
-const WAITING_PER_ADDRESS: usize = 8;
-/// Each wrong code in a row from an address waits this much longer for its answer, up to
-/// [`PENALTY_MAX`]; an address forgets its wrong codes after [`FORGET`].
+/// Key exchanges under way or waiting to give their answer, in all and from one address
+/// (the online peers counting as one address, and an IPv6 network's /64 too).
+const SLOTS: usize = 48;
+const SLOTS_PER_ADDRESS: usize = 16;
+/// Each wrong code in a row from an address makes the answers to that address wait this much
+/// longer, up to [`PENALTY_MAX`]; so does each [`WRONG_PER_STEP`] wrong codes from anywhere.
+/// An address forgets its wrong codes after [`FORGET`] without one, the host its count too.
 const PENALTY_STEP: Duration = Duration::from_millis(250);
 const PENALTY_MAX: Duration = Duration::from_secs(3);
-/// How long a wrong code waits in line for its delay before it is answered busy instead.
-const PENALTY_QUEUE: Duration = Duration::from_secs(10);
+const WRONG_PER_STEP: u32 = 4;
 const FORGET: Duration = Duration::from_mins(1);
 /// Addresses remembered for their wrong codes, at most.
 const REMEMBERED: usize = 4096;
+/// Threads working on strangers' connections, at most: past it a connection is told the
+/// host is busy by the accepting thread, which starts none.
+const THREADS: usize = 128;
 /// Refusals shown one by one in each [`TALLY_WINDOW`]; the rest are counted and summed up
 /// at its end, and while they keep coming (a window had some counted), the next window shows
 /// its summary only.
@@ -64,18 +69,28 @@ struct Place {
     stream: TcpStream,
 }
 
-/// The handshake places, the connections waiting for a wrong code's answer, and each
-/// address's wrong codes in a row.
+/// A key exchange under way, or waiting to give its answer.
+struct Slot {
+    id: u64,
+    ip: PeerKey,
+    stream: TcpStream,
+    /// Whether the joiner's sealed `join` has been read: from then on the slot waits for its
+    /// answer, and never gives way (that the code was right or wrong is known here only).
+    answering: bool,
+}
+
+/// The handshake places, the key exchanges' slots, and the wrong codes of each address and
+/// of all of them.
 #[derive(Default)]
 struct Gate {
     /// Oldest first.
     places: Vec<Place>,
     next: u64,
-    /// Key exchanges in flight, by address.
-    waiting: HashMap<PeerKey, usize>,
-    /// Wrong codes serving their delay, by address.
-    penalized: HashMap<PeerKey, usize>,
+    /// Oldest first.
+    slots: Vec<Slot>,
     failures: HashMap<PeerKey, (u32, Instant)>,
+    /// Wrong codes from anywhere, and when the last came.
+    wrong: (u32, Option<Instant>),
 }
 
 impl Gate {
@@ -123,61 +138,105 @@ impl Gate {
         self.places.len() < before
     }
 
-    /// A wrong code from `ip`: how long its answer waits, or `None` when too many wait
-    /// already (it is told the host is busy).
-    fn penalty(&mut self, ip: PeerKey) -> Option<Duration> {
-        if !take(&mut self.penalized, ip) {
-            return None;
-        }
-        let now = Instant::now();
+    /// A slot for the key exchange of a connection from `ip`, and the connection that gave
+    /// way for it, if one had to: of those whose `join` has not come yet, the oldest of `ip`'s
+    /// own when it holds its share, else when every slot is taken the oldest of the address
+    /// holding the most. `None` where none can give way (the host is busy).
+    fn take_slot(&mut self, ip: PeerKey, stream: TcpStream) -> Option<(u64, Option<TcpStream>)> {
+        let ip = group(ip);
+        let count = |ip: PeerKey| self.slots.iter().filter(|s| s.ip == ip).count();
+        let victim_ip = if count(ip) >= SLOTS_PER_ADDRESS {
+            Some(ip)
+        } else if self.slots.len() >= SLOTS {
+            let yielding = self.slots.iter().filter(|s| !s.answering);
+            Some(yielding.map(|s| s.ip).max_by_key(|&a| count(a))?)
+        } else {
+            None
+        };
+        let evicted = match victim_ip {
+            Some(v) => {
+                let at = self.slots.iter().position(|s| s.ip == v && !s.answering)?;
+                Some(self.slots.remove(at).stream)
+            }
+            None => None,
+        };
+        self.next += 1;
+        self.slots.push(Slot {
+            id: self.next,
+            ip,
+            stream,
+            answering: false,
+        });
+        Some((self.next, evicted))
+    }
+
+    /// Slot `id`'s `join` has come: it waits for its answer; `false` if it gave way before.
+    fn answering(&mut self, id: u64) -> bool {
+        self.slots
+            .iter_mut()
+            .find(|s| s.id == id)
+            .map(|s| s.answering = true)
+            .is_some()
+    }
+
+    fn release_slot(&mut self, id: u64) {
+        self.slots.retain(|s| s.id != id);
+    }
+
+    /// How long an answer to `ip` waits now: longer for each of its wrong codes in a row and
+    /// for every [`WRONG_PER_STEP`] from anywhere, up to [`PENALTY_MAX`]. The same for a right
+    /// code as for a wrong one, so the time of an answer tells nothing.
+    fn answer_delay(&mut self, ip: PeerKey, now: Instant) -> Duration {
+        let mine = match self.failures.get(&group(ip)) {
+            Some(&(n, at)) if now.duration_since(at) < FORGET => n,
+            _ => 0,
+        };
+        let all = match self.wrong {
+            (n, Some(at)) if now.duration_since(at) < FORGET => n / WRONG_PER_STEP,
+            _ => 0,
+        };
+        (PENALTY_STEP * mine.max(all)).min(PENALTY_MAX)
+    }
+
+    /// A wrong code from `ip`, counted as soon as it is known, whether or not its sender waits
+    /// for the answer.
+    fn count_wrong(&mut self, ip: PeerKey, now: Instant) {
         if self.failures.len() >= REMEMBERED {
             self.failures
                 .retain(|_, (_, at)| now.duration_since(*at) < FORGET);
         }
-        let entry = self.failures.entry(ip).or_insert((0, now));
+        let entry = self.failures.entry(group(ip)).or_insert((0, now));
         if now.duration_since(entry.1) >= FORGET {
             entry.0 = 0;
         }
-        let delay = (PENALTY_STEP * entry.0).min(PENALTY_MAX);
         *entry = (entry.0.saturating_add(1), now);
-        Some(delay)
-    }
-
-    /// A connection from `ip` starts to wait (for the key exchange to end, or for a wrong
-    /// code's answer); `false` when too many wait already, in all or from `ip`.
-    fn enter(&mut self, ip: PeerKey) -> bool {
-        take(&mut self.waiting, ip)
-    }
-
-    fn done_waiting(&mut self, ip: PeerKey) {
-        give(&mut self.waiting, ip);
-    }
-
-    /// A wrong code from `ip` has served its delay.
-    fn done_penalty(&mut self, ip: PeerKey) {
-        give(&mut self.penalized, ip);
+        let quiet = self
+            .wrong
+            .1
+            .is_none_or(|at| now.duration_since(at) >= FORGET);
+        self.wrong = (
+            if quiet {
+                1
+            } else {
+                self.wrong.0.saturating_add(1)
+            },
+            Some(now),
+        );
     }
 }
 
-/// One more of `counts` for `ip`; `false` when [`WAITING`] are counted in all or
-/// [`WAITING_PER_ADDRESS`] for `ip`.
-fn take(counts: &mut HashMap<PeerKey, usize>, ip: PeerKey) -> bool {
-    let in_all: usize = counts.values().sum();
-    let mine = counts.get(&ip).copied().unwrap_or(0);
-    if in_all >= WAITING || mine >= WAITING_PER_ADDRESS {
-        return false;
-    }
-    *counts.entry(ip).or_insert(0) += 1;
-    true
-}
-
-/// One fewer of `counts` for `ip`.
-fn give(counts: &mut HashMap<PeerKey, usize>, ip: PeerKey) {
-    if let Some(n) = counts.get_mut(&ip) {
-        *n -= 1;
-        if *n == 0 {
-            counts.remove(&ip);
+/// The key under which a peer's slots and wrong codes are counted: an online peer's key costs
+/// nothing to make, so all online peers count as one; an IPv6 address as its /64, which one
+/// machine may hold whole.
+fn group(ip: PeerKey) -> PeerKey {
+    match ip {
+        PeerKey::Endpoint(_) => PeerKey::Endpoint([0; 32]),
+        PeerKey::Ip(IpAddr::V6(v6)) => {
+            let mut octets = v6.octets();
+            octets[8..].fill(0);
+            PeerKey::Ip(IpAddr::from(octets))
         }
+        ip @ PeerKey::Ip(IpAddr::V4(_)) => ip,
     }
 }
 
@@ -188,9 +247,18 @@ struct Shared {
     state: Arc<Mutex<SessionState>>,
     sink: Sink,
     gate: Mutex<Gate>,
-    /// Told when a wrong code has served its delay, for those waiting in line for theirs.
-    served: Condvar,
+    /// Handshake threads running ([`THREADS`] at most).
+    threads: AtomicUsize,
     tally: Mutex<Tally>,
+}
+
+/// One handshake thread counted in [`Shared::threads`] while it lives.
+struct Running(Arc<Shared>);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        self.0.threads.fetch_sub(1, Ordering::SeqCst);
+    }
 }
 
 fn locked<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -277,7 +345,7 @@ impl Host {
             state,
             sink,
             gate: Mutex::new(Gate::default()),
-            served: Condvar::new(),
+            threads: AtomicUsize::new(0),
             tally: Mutex::new(Tally {
                 shown: 0,
                 hidden: BTreeMap::new(),
@@ -318,6 +386,12 @@ impl Shared {
                 self.count(peer, Refusal::Closed);
                 continue;
             }
+            if self.threads.load(Ordering::SeqCst) >= THREADS {
+                let _ = stream.set_write_timeout(Some(Duration::from_millis(50)));
+                refuse(&stream, &Refusal::Busy);
+                self.count(peer, Refusal::Busy);
+                continue;
+            }
             let Ok(copy) = stream.try_clone() else {
                 continue;
             };
@@ -329,12 +403,14 @@ impl Shared {
                 let _ = old.set_write_timeout(Some(Duration::from_millis(50)));
                 refuse(&old, &Refusal::Busy);
             }
-            let shared = Arc::clone(self);
+            self.threads.fetch_add(1, Ordering::SeqCst);
+            let running = Running(Arc::clone(self));
             let spawned = thread::Builder::new()
                 .name("net-handshake".into())
                 .spawn(move || {
-                    if let Err(refusal) = shared.greet(&stream, id, ip, peer.clone()) {
-                        let refusal = match refusal {
+                    let shared = &running.0;
+                    if let Err(answer) = shared.greet(&stream, id, ip, peer.clone()) {
+                        let refusal = match answer {
                             Answer::Clear(refusal) => {
                                 refuse(&stream, &refusal);
                                 refusal
@@ -350,24 +426,6 @@ impl Shared {
             if spawned.is_err() {
                 locked(&self.gate).release(id);
             }
-        }
-    }
-
-    /// The delay a wrong code from `ip` waits before its answer, once its turn comes among
-    /// the wrong codes of its address; `None` if none comes within [`PENALTY_QUEUE`].
-    fn penalty(&self, ip: PeerKey) -> Option<Duration> {
-        let deadline = Instant::now() + PENALTY_QUEUE;
-        let mut gate = locked(&self.gate);
-        loop {
-            if let Some(delay) = gate.penalty(ip) {
-                return Some(delay);
-            }
-            let left = deadline.checked_duration_since(Instant::now())?;
-            gate = self
-                .served
-                .wait_timeout(gate, left)
-                .unwrap_or_else(PoisonError::into_inner)
-                .0;
         }
     }
 
@@ -392,30 +450,54 @@ impl Shared {
         }
         first.map_err(Answer::Clear)?;
         let pake = read_hello(&buf).map_err(Answer::Clear)?;
-        // The rest of the exchange waits among those counted per address, as wrong codes do.
-        if !locked(&self.gate).enter(ip) {
+        let copy = stream
+            .try_clone()
+            .map_err(|_| Answer::Clear(Refusal::Closed))?;
+        let Some((slot, evicted)) = locked(&self.gate).take_slot(ip, copy) else {
             return Err(Answer::Clear(Refusal::Busy));
+        };
+        if let Some(old) = evicted {
+            let _ = old.shutdown(Shutdown::Both);
         }
-        let exchanged = self.exchange(stream, &mut reader, &pake);
-        locked(&self.gate).done_waiting(ip);
-        let (keys, joined) = exchanged.map_err(Answer::Clear)?;
+        let answered = self.answer(stream, reader, &pake, (slot, ip), peer);
+        locked(&self.gate).release_slot(slot);
+        answered
+    }
+
+    /// The key exchange in `slot` for a connection from `ip`, and its answer: the welcome,
+    /// or the refusal, sealed. Either waits as long as the other would have
+    /// ([`Gate::answer_delay`]), so that neither its time nor whether it comes tells a
+    /// guesser anything before that.
+    fn answer(
+        &self,
+        stream: &TcpStream,
+        mut reader: BufReader<Incoming>,
+        pake: &str,
+        (slot, ip): (u64, PeerKey),
+        peer: Option<Peer>,
+    ) -> Result<(), Answer> {
+        let (keys, joined) = self
+            .exchange(stream, &mut reader, pake)
+            .map_err(Answer::Clear)?;
+        if !locked(&self.gate).answering(slot) {
+            // It gave way to another before its `join` came.
+            return Err(Answer::Clear(Refusal::Closed));
+        }
+        let now = Instant::now();
+        let delay = {
+            let mut gate = locked(&self.gate);
+            let delay = gate.answer_delay(ip, now);
+            if matches!(joined, Err(Refusal::WrongCode)) {
+                gate.count_wrong(ip, now);
+            }
+            delay
+        };
+        thread::sleep(delay);
         let (shown, hints) = match joined {
             Ok(joined) => joined,
-            Err(Refusal::WrongCode) => {
-                let refusal = match self.penalty(ip) {
-                    Some(delay) => {
-                        thread::sleep(delay);
-                        locked(&self.gate).done_penalty(ip);
-                        self.served.notify_all();
-                        Refusal::WrongCode
-                    }
-                    None => Refusal::Busy,
-                };
-                return Err(Answer::Sealed(refusal, Box::new(keys.seal)));
-            }
             Err(refusal) => return Err(Answer::Sealed(refusal, Box::new(keys.seal))),
         };
-        locked(&self.gate).failures.remove(&ip);
+        locked(&self.gate).failures.remove(&group(ip));
         let (Some(peer), Ok(copy)) = (peer, stream.try_clone()) else {
             return Err(Answer::Clear(Refusal::Closed));
         };
@@ -741,19 +823,89 @@ mod tests {
     }
 
     #[test]
-    fn wrong_codes_wait_longer_in_a_row_and_only_so_many_wait() {
+    fn answers_wait_longer_for_each_wrong_code_in_a_row_and_for_wrong_codes_from_anywhere() {
         let mut gate = Gate::default();
-        let ip = PeerKey::Endpoint([1; 32]);
-        let delays: Vec<Duration> = (0..3).map(|_| gate.penalty(ip).unwrap()).collect();
+        let now = Instant::now();
+        let (ip, other) = (key([10, 0, 0, 1]), key([10, 0, 0, 2]));
+        let delays: Vec<Duration> = (0..3)
+            .map(|_| {
+                let delay = gate.answer_delay(ip, now);
+                gate.count_wrong(ip, now);
+                delay
+            })
+            .collect();
         assert_eq!(delays, [Duration::ZERO, PENALTY_STEP, PENALTY_STEP * 2]);
-        for _ in 3..WAITING_PER_ADDRESS {
-            assert!(gate.penalty(ip).is_some());
+        assert_eq!(
+            gate.answer_delay(other, now),
+            Duration::ZERO,
+            "3 from anywhere"
+        );
+        gate.count_wrong(ip, now);
+        assert_eq!(
+            gate.answer_delay(other, now),
+            PENALTY_STEP,
+            "4 from anywhere"
+        );
+        for _ in 0..100 {
+            gate.count_wrong(ip, now);
         }
-        assert_eq!(gate.penalty(ip), None, "too many wait from one address");
-        assert!(gate.penalty(PeerKey::Endpoint([2; 32])).is_some());
-        assert!(gate.enter(ip), "a key exchange is counted apart");
-        gate.done_penalty(ip);
-        assert!(gate.penalty(ip).unwrap() <= PENALTY_MAX);
+        assert_eq!(gate.answer_delay(ip, now), PENALTY_MAX);
+        assert_eq!(
+            gate.answer_delay(ip, now + FORGET),
+            Duration::ZERO,
+            "forgotten"
+        );
+    }
+
+    #[test]
+    fn online_peers_share_one_address_and_an_ipv6_network_its_64() {
+        assert_eq!(
+            group(PeerKey::Endpoint([1; 32])),
+            group(PeerKey::Endpoint([2; 32]))
+        );
+        let a: IpAddr = "2001:db8::1".parse().unwrap();
+        let b: IpAddr = "2001:db8::ffff:2".parse().unwrap();
+        let c: IpAddr = "2001:db8:0:1::1".parse().unwrap();
+        assert_eq!(group(PeerKey::Ip(a)), group(PeerKey::Ip(b)));
+        assert_ne!(group(PeerKey::Ip(a)), group(PeerKey::Ip(c)));
+    }
+
+    #[test]
+    fn a_key_exchange_not_yet_answering_gives_way_and_one_answering_never_does() {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let mut gate = Gate::default();
+        let a = key([10, 0, 0, 1]);
+        let ids: Vec<u64> = (0..SLOTS_PER_ADDRESS)
+            .map(|_| gate.take_slot(a, pair(&listener)).unwrap().0)
+            .collect();
+        assert!(gate.answering(ids[0]));
+        let (_, evicted) = gate.take_slot(a, pair(&listener)).unwrap();
+        assert!(
+            evicted.is_some(),
+            "past its share, an address gives way its own"
+        );
+        assert!(!gate.answering(ids[1]), "the oldest not answering gave way");
+        assert!(gate.answering(ids[0]), "one answering stays");
+        // Fill the rest from other addresses, none past its share: a full host takes from
+        // the address with the most.
+        let mut n = 2u8;
+        while gate.slots.len() < SLOTS {
+            let ip = key([10, 0, 1, n / 8]);
+            n += 1;
+            gate.take_slot(ip, pair(&listener)).unwrap();
+        }
+        let (_, evicted) = gate.take_slot(key([10, 0, 0, 3]), pair(&listener)).unwrap();
+        assert!(evicted.is_some());
+        assert_eq!(gate.slots.len(), SLOTS);
+        // Where every slot answers, none gives way: busy.
+        let all: Vec<u64> = gate.slots.iter().map(|s| s.id).collect();
+        for id in all {
+            gate.answering(id);
+        }
+        assert!(
+            gate.take_slot(key([10, 0, 0, 4]), pair(&listener))
+                .is_none()
+        );
     }
 
     #[test]
