@@ -11,6 +11,10 @@ use crate::text::grouped;
 /// How long a new connection has to send its whole hello.
 pub const HELLO_WITHIN: Duration = Duration::from_secs(3);
 
+/// The longest a host makes an answer after the key exchange wait, welcome or refusal: the
+/// more wrong codes it has been sent of late, the longer, so guessing the code is slow.
+pub const ANSWER_DELAY_MAX: Duration = Duration::from_secs(3);
+
 /// How long a joiner whose connection was lost keeps trying to get back in before it says
 /// the host is gone (docs/network.md).
 pub const REJOIN_WINDOW: Duration = Duration::from_mins(1);

@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::net::failure::{JoinError, rejoin_window};
+use crate::net::failure::{ANSWER_DELAY_MAX, HELLO_WITHIN, JoinError, rejoin_window};
 use crate::net::link::{
     Admit, Connection, Incoming, Link, LinkEvent, Sink, write_message, write_sealed,
 };
@@ -23,6 +23,12 @@ use crate::position::Variant;
 pub const DEFAULT_PORT: u16 = 7373;
 /// How long a joiner waits to connect, and then for the host's answer.
 const ANSWER_WITHIN: Duration = Duration::from_secs(5);
+/// How long the whole handshake may take: the host may keep the key exchange in line for
+/// [`HELLO_WITHIN`] and wait [`ANSWER_DELAY_MAX`] before its answer, and takes its time to
+/// answer on top of that.
+const HANDSHAKE_WITHIN: Duration = ANSWER_WITHIN
+    .saturating_add(HELLO_WITHIN)
+    .saturating_add(ANSWER_DELAY_MAX);
 /// How long a first join keeps asking a busy host.
 const JOIN_PATIENCE: Duration = Duration::from_secs(10);
 /// The first wait before trying again, doubled after each try up to [`BACK_OFF_MAX`].
@@ -168,7 +174,7 @@ impl Joiner {
             .set_write_timeout(Some(ANSWER_WITHIN))
             .map_err(failed)?;
         write_message(&stream, &hello).map_err(failed)?;
-        let mut reader = Incoming::new(&stream, ANSWER_WITHIN).map_err(failed)?;
+        let mut reader = Incoming::new(&stream, HANDSHAKE_WITHIN).map_err(failed)?;
         let mut buf = Vec::new();
         answer(&mut reader, &mut buf, &addr)?;
         let (mut keys, program) = exchanged(&addr, Message::parse(&buf).ok(), exchange)?;
@@ -242,6 +248,20 @@ fn answer(
         Ok(false) => Err(JoinError::Closed(addr.to_string())),
         Err(e) if e.kind() == io::ErrorKind::InvalidData => {
             Err(JoinError::NotAHost(addr.to_string()))
+        }
+        Err(e)
+            if matches!(
+                e.kind(),
+                io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
+            ) =>
+        {
+            Err(JoinError::Failed {
+                addr: addr.to_string(),
+                why: format!(
+                    "the host did not finish the handshake within {} s",
+                    HANDSHAKE_WITHIN.as_secs()
+                ),
+            })
         }
         Err(e) => Err(JoinError::Failed {
             addr: addr.to_string(),

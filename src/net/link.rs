@@ -77,6 +77,11 @@ impl Incoming {
         }))
     }
 
+    /// The next line of the handshake has the whole of the next `within` to come.
+    pub fn renew(reader: &mut BufReader<Incoming>, within: Duration) {
+        reader.get_mut().deadline = Some(Instant::now() + within);
+    }
+
     /// The handshake is over: from now on silence, not a deadline, ends the connection.
     fn settle(reader: &mut BufReader<Incoming>) -> io::Result<()> {
         let incoming = reader.get_mut();

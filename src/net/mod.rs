@@ -6,6 +6,7 @@
 
 pub mod discover;
 pub mod failure;
+mod gate;
 pub mod host;
 pub mod join;
 pub mod link;
