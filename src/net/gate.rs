@@ -39,6 +39,10 @@ const REMEMBERED: usize = 4096;
 /// Connections in line for a slot, in all and from one address.
 const WAITING: usize = 32;
 const WAITING_PER_ADDRESS: usize = 8;
+/// A key exchange gives way to a newcomer from its own address only once its `join` has been
+/// this long coming: a proper joiner's comes within a round trip, so strangers sharing its
+/// address cannot push it out.
+const OWN_GIVES_WAY_AFTER: Duration = Duration::from_secs(1);
 
 /// A connection holding a handshake place, or a place in line for a slot.
 struct Place {
@@ -55,6 +59,8 @@ struct Slot {
     /// Whether the joiner's sealed `join` has been read: from then on the slot waits for its
     /// answer, and never gives way (that the code was right or wrong is known here only).
     answering: bool,
+    /// When the slot was taken.
+    since: Instant,
 }
 
 /// What a connection in line finds when it looks.
@@ -70,20 +76,30 @@ pub(super) enum Turn {
 /// Room for one more key exchange.
 enum Room {
     Free,
-    /// The oldest slot of this address whose `join` has not come gives way.
-    From(PeerKey),
+    /// The oldest slot of this address whose `join` has not come, and that is at least this
+    /// old, gives way.
+    From(PeerKey, Duration),
 }
 
-/// The slots of each address, and whether one of them can give way; the address holding the
-/// most of those that have one that can, and how many it holds.
+/// An address's slots: how many, whether one of them can give way to another address, and
+/// whether one can to its own (it has waited [`OWN_GIVES_WAY_AFTER`] for its `join`).
+#[derive(Clone, Copy, Default)]
+struct Held {
+    slots: usize,
+    yielding: bool,
+    stale: bool,
+}
+
+/// The slots of each address; the address holding the most of those that have one that can
+/// give way, and how many it holds.
 struct Holdings {
-    by_address: HashMap<PeerKey, (usize, bool)>,
+    by_address: HashMap<PeerKey, Held>,
     most_yielding: Option<(PeerKey, usize)>,
 }
 
 impl Holdings {
     fn held(&self, ip: PeerKey) -> usize {
-        self.by_address.get(&ip).map_or(0, |&(held, _)| held)
+        self.by_address.get(&ip).map_or(0, |held| held.slots)
     }
 }
 
@@ -143,13 +159,13 @@ impl Gate {
     /// free or one can give way, the connection of the address holding the fewest slots goes
     /// first, the oldest among equals: strangers answering in every slot from a few addresses
     /// do not keep out a joiner from another.
-    pub(super) fn turn(&mut self, id: u64) -> Turn {
+    pub(super) fn turn(&mut self, id: u64, now: Instant) -> Turn {
         let Some(me) = self.line.iter().position(|w| w.id == id) else {
             return Turn::Gone;
         };
         // Counted once for the whole line: every connection in line looks every few
         // milliseconds.
-        let holdings = self.holdings();
+        let holdings = self.holdings(now);
         let first = self
             .line
             .iter()
@@ -163,11 +179,10 @@ impl Gate {
         };
         let evicted = match room {
             Room::Free => None,
-            Room::From(victim) => {
-                let at = self
-                    .slots
-                    .iter()
-                    .position(|s| s.ip == victim && !s.answering);
+            Room::From(victim, age) => {
+                let at = self.slots.iter().position(|s| {
+                    s.ip == victim && !s.answering && now.duration_since(s.since) >= age
+                });
                 at.map(|at| self.slots.remove(at).stream)
             }
         };
@@ -178,6 +193,7 @@ impl Gate {
             ip: waiter.ip,
             stream: waiter.stream,
             answering: false,
+            since: now,
         });
         Turn::Slot(self.next, evicted)
     }
@@ -188,18 +204,19 @@ impl Gate {
     }
 
     /// The slots each address holds, and which of them can give way.
-    fn holdings(&self) -> Holdings {
-        let mut by_address: HashMap<PeerKey, (usize, bool)> = HashMap::new();
+    fn holdings(&self, now: Instant) -> Holdings {
+        let mut by_address: HashMap<PeerKey, Held> = HashMap::new();
         for slot in &self.slots {
-            let (held, yielding) = by_address.entry(slot.ip).or_default();
-            *held += 1;
-            *yielding |= !slot.answering;
+            let held = by_address.entry(slot.ip).or_default();
+            held.slots += 1;
+            held.yielding |= !slot.answering;
+            held.stale |= !slot.answering && now.duration_since(slot.since) >= OWN_GIVES_WAY_AFTER;
         }
         let most_yielding = by_address
             .iter()
-            .filter(|&(_, &(_, yielding))| yielding)
-            .max_by_key(|&(_, &(held, _))| held)
-            .map(|(&ip, &(held, _))| (ip, held));
+            .filter(|(_, held)| held.yielding)
+            .max_by_key(|(_, held)| held.slots)
+            .map(|(&ip, held)| (ip, held.slots));
         Holdings {
             by_address,
             most_yielding,
@@ -207,16 +224,17 @@ impl Gate {
     }
 
     /// Room for a key exchange from (grouped) `ip`: a free slot, a slot giving way (of those
-    /// whose `join` has not come yet, the oldest of `ip`'s own when it holds its share, else
-    /// when every slot is taken the oldest of the address holding the most, if that is more
-    /// than `ip` would hold with it), or none.
+    /// whose `join` has not come yet, the oldest of `ip`'s own that has waited
+    /// [`OWN_GIVES_WAY_AFTER`] when `ip` holds its share, else when every slot is taken the
+    /// oldest of the address holding the most, if that is more than `ip` would hold with
+    /// it), or none.
     fn room_for(&self, holdings: &Holdings, ip: PeerKey) -> Option<Room> {
-        let (held, yielding) = holdings.by_address.get(&ip).copied().unwrap_or_default();
-        if held >= SLOTS_PER_ADDRESS {
-            yielding.then_some(Room::From(ip))
+        let held = holdings.by_address.get(&ip).copied().unwrap_or_default();
+        if held.slots >= SLOTS_PER_ADDRESS {
+            held.stale.then_some(Room::From(ip, OWN_GIVES_WAY_AFTER))
         } else if self.slots.len() >= SLOTS {
             let (most, most_held) = holdings.most_yielding?;
-            (most_held > held + 1).then_some(Room::From(most))
+            (most_held > held.slots + 1).then_some(Room::From(most, Duration::ZERO))
         } else {
             Some(Room::Free)
         }
@@ -361,8 +379,18 @@ mod tests {
         ip: PeerKey,
         stream: TcpStream,
     ) -> Option<(u64, Option<TcpStream>)> {
+        take_slot_at(gate, ip, stream, Instant::now())
+    }
+
+    /// [`take_slot`] at `now`.
+    fn take_slot_at(
+        gate: &mut Gate,
+        ip: PeerKey,
+        stream: TcpStream,
+        now: Instant,
+    ) -> Option<(u64, Option<TcpStream>)> {
         let id = gate.queue(ip, stream);
-        match gate.turn(id) {
+        match gate.turn(id, now) {
             Turn::Slot(slot, evicted) => Some((slot, evicted)),
             Turn::Wait | Turn::Gone => {
                 gate.leave_line(id);
@@ -482,10 +510,15 @@ mod tests {
             .map(|_| take_slot(&mut gate, a, pair(&listener)).unwrap().0)
             .collect();
         assert!(gate.answering(ids[0]));
-        let (_, evicted) = take_slot(&mut gate, a, pair(&listener)).unwrap();
+        assert!(
+            take_slot(&mut gate, a, pair(&listener)).is_none(),
+            "a key exchange just begun does not give way to its own address"
+        );
+        let later = Instant::now() + OWN_GIVES_WAY_AFTER;
+        let (_, evicted) = take_slot_at(&mut gate, a, pair(&listener), later).unwrap();
         assert!(
             evicted.is_some(),
-            "past its share, an address gives way its own"
+            "past its share, an address gives way its own that waited for its join"
         );
         assert!(!gate.answering(ids[1]), "the oldest not answering gave way");
         assert!(gate.answering(ids[0]), "one answering stays");
@@ -527,20 +560,26 @@ mod tests {
         let stranger = gate.queue(attackers[0], pair(&listener));
         let friend = gate.queue(key([192, 168, 1, 9]), pair(&listener));
         assert!(
-            matches!(gate.turn(stranger), Turn::Wait),
+            matches!(gate.turn(stranger, Instant::now()), Turn::Wait),
             "every slot answers"
         );
         assert!(
-            matches!(gate.turn(friend), Turn::Wait),
+            matches!(gate.turn(friend, Instant::now()), Turn::Wait),
             "every slot answers"
         );
         gate.release_slot(first_of_b.unwrap());
         assert!(
-            matches!(gate.turn(stranger), Turn::Wait),
+            matches!(gate.turn(stranger, Instant::now()), Turn::Wait),
             "the stranger came first but its address holds a quarter of the slots"
         );
-        assert!(matches!(gate.turn(friend), Turn::Slot(_, None)));
-        assert!(matches!(gate.turn(stranger), Turn::Wait), "full again");
+        assert!(matches!(
+            gate.turn(friend, Instant::now()),
+            Turn::Slot(_, None)
+        ));
+        assert!(
+            matches!(gate.turn(stranger, Instant::now()), Turn::Wait),
+            "full again"
+        );
     }
 
     #[test]
@@ -552,13 +591,16 @@ mod tests {
         for _ in 1..WAITING_PER_ADDRESS {
             gate.queue(a, pair(&listener));
         }
-        assert!(matches!(gate.turn(first), Turn::Slot(..)), "slots are free");
+        assert!(
+            matches!(gate.turn(first, Instant::now()), Turn::Slot(..)),
+            "slots are free"
+        );
         let oldest = gate.queue(a, pair(&listener));
         for _ in 0..WAITING_PER_ADDRESS {
             gate.queue(a, pair(&listener));
         }
         assert!(
-            matches!(gate.turn(oldest), Turn::Gone),
+            matches!(gate.turn(oldest, Instant::now()), Turn::Gone),
             "its own oldest gave way"
         );
         // One each from other addresses: once the line is full, `a`, holding the most,

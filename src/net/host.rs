@@ -265,7 +265,7 @@ impl Shared {
         let id = locked(&self.gate).queue(ip, stream);
         loop {
             // The gate is locked for the look only, never through the wait.
-            let turn = locked(&self.gate).turn(id);
+            let turn = locked(&self.gate).turn(id, Instant::now());
             match turn {
                 Turn::Slot(slot, evicted) => {
                     if let Some(old) = evicted {
