@@ -63,21 +63,6 @@ pub(super) fn wrap(text: &str, width: u16) -> Vec<String> {
     lines
 }
 
-/// Writes the too-small message for a board that needs `(w, h)`.
-pub(super) fn too_small(frame: &mut Frame, (w, h): (u16, u16)) {
-    let (width, height) = (frame.width(), frame.height());
-    let long = format!("Terminal too small: please enlarge it to at least {w}×{h}");
-    let short = format!("Need at least {w}×{h}");
-    let text = [long, short]
-        .into_iter()
-        .find(|t| t.chars().count() <= usize::from(width));
-    frame.centred(
-        height / 2,
-        &text.unwrap_or_else(|| format!("{w}×{h}")),
-        Style::PLAIN,
-    );
-}
-
 /// The line of keys under the board, for what can be done now, as many as fit in `width`;
 /// `keys` says how moves are typed (`1-9`). Where the line is too wide the keys before `?
 /// keys` go first, the nearest first; `? keys` and `q quit` always stay.

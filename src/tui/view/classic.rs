@@ -1,7 +1,7 @@
 //! The classic N×N board: its grid, its cells (marks, hints, the review's moves, the
 //! cursor) and the coordinates around it.
 
-use super::chrome::too_small;
+use super::frame::too_small;
 use super::frame::{Frame, LIGHT, Palette, Style, junction};
 use super::gomoku::{Points, draw_points};
 use super::{Placed, hinted};

@@ -4,7 +4,8 @@
 
 use std::time::Duration;
 
-use super::chrome::{message_line, too_small};
+use super::chrome::message_line;
+use super::frame::too_small;
 use super::frame::{Frame, Palette, Style};
 use crate::board::{Cell, Squares};
 use crate::explain::{self, Algorithm, Bound, ExplainError, Explanation, Hit, Node, StepKind};

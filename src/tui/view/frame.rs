@@ -227,6 +227,21 @@ pub(super) fn junction(edges: (bool, bool, bool, bool), set: &[char; 9]) -> char
     }]
 }
 
+/// Writes the too-small message for a board that needs `(w, h)`.
+pub(super) fn too_small(frame: &mut Frame, (w, h): (u16, u16)) {
+    let (width, height) = (frame.width(), frame.height());
+    let long = format!("Terminal too small: please enlarge it to at least {w}×{h}");
+    let short = format!("Need at least {w}×{h}");
+    let text = [long, short]
+        .into_iter()
+        .find(|t| t.chars().count() <= usize::from(width));
+    frame.centred(
+        height / 2,
+        &text.unwrap_or_else(|| format!("{w}×{h}")),
+        Style::PLAIN,
+    );
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

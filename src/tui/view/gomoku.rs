@@ -3,8 +3,7 @@
 //! too small for their cells. Stones, the last move, the winning
 //! line, the best hint or the review's best move, and the cursor.
 
-use super::chrome::too_small;
-use super::frame::{Frame, Palette, Style};
+use super::frame::{Frame, Palette, Style, too_small};
 use super::{Placed, hinted};
 use crate::board::{Cell, Mark, Squares};
 use crate::gomoku::Gomoku;

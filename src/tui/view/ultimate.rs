@@ -2,8 +2,8 @@
 //! play in, won boards as one large mark, and the cursor, the last move, hints and the
 //! review's moves.
 
-use super::chrome::too_small;
 use super::classic::{O_ART, X_ART, hint_label};
+use super::frame::too_small;
 use super::frame::{Frame, HEAVY, Palette, Style, junction};
 use super::{Placed, hinted};
 use crate::board::Mark;
