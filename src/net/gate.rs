@@ -5,7 +5,8 @@
 //! key exchange runs and its answer waits ([`SLOTS`]), and a place in line while every slot
 //! is busy answering ([`WAITING`]). Each is shared between addresses, an address holding at
 //! most its share, and when all are taken the address holding the most gives way its oldest:
-//! a place whose hello has not come, a slot whose `join` has not come, a connection in line.
+//! a place whose hello has not come, a slot whose `join` has not come (to its own address
+//! only after [`OWN_GIVES_WAY_AFTER`]), a connection in line.
 //! A slot whose `join` has come never gives way (its answer would tell right from wrong), so
 //! a freed slot goes to the connection in line whose address holds the fewest: strangers on
 //! a few addresses cannot keep a friend on another out. Every answer after the exchange,
@@ -145,11 +146,12 @@ impl Gate {
     /// when it has one); the oldest in line of the address with the most there gives way to
     /// it when the line is full, or `ip`'s own oldest when `ip` has its share there.
     pub(super) fn queue(&mut self, ip: PeerKey, stream: TcpStream) -> u64 {
-        make_room(&mut self.line, group(ip), WAITING, WAITING_PER_ADDRESS);
+        let ip = group(ip);
+        make_room(&mut self.line, ip, WAITING, WAITING_PER_ADDRESS);
         self.next += 1;
         self.line.push(Place {
             id: self.next,
-            ip: group(ip),
+            ip,
             stream,
         });
         self.next
@@ -256,7 +258,7 @@ impl Gate {
     /// How long an answer to `ip` waits now: longer for each of its wrong codes in a row and
     /// for every [`WRONG_PER_STEP`] from anywhere, up to [`PENALTY_MAX`]. The same for a right
     /// code as for a wrong one, so the time of an answer tells nothing.
-    pub(super) fn answer_delay(&mut self, ip: PeerKey, now: Instant) -> Duration {
+    pub(super) fn answer_delay(&self, ip: PeerKey, now: Instant) -> Duration {
         let mine = match self.failures.get(&group(ip)) {
             Some(&(n, at)) if now.duration_since(at) < FORGET => n,
             _ => 0,

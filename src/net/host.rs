@@ -453,6 +453,8 @@ pub fn network_address(v6: bool) -> Option<IpAddr> {
     (!ip.is_loopback() && !ip.is_unspecified()).then_some(ip)
 }
 
+/// Whether `stream` was closed (or reset) by the other side before anything arrived, found
+/// without waiting.
 fn closed_already(stream: &TcpStream) -> bool {
     if stream.set_nonblocking(true).is_err() {
         return false;

@@ -21,7 +21,7 @@ use crate::position::Variant;
 
 /// The port `host` listens on unless told otherwise.
 pub const DEFAULT_PORT: u16 = 7373;
-/// How long a joiner waits to connect, and then for the host's answer.
+/// How long a joiner waits to connect, and to send each line of the handshake.
 const ANSWER_WITHIN: Duration = Duration::from_secs(5);
 /// How long the whole handshake may take: the host may keep the key exchange in line for
 /// [`HELLO_WITHIN`] and wait [`ANSWER_DELAY_MAX`] before its answer, and takes its time to
