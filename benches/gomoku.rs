@@ -17,13 +17,13 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use tictactoe::five::Five;
-use tictactoe::five::field::Field;
-use tictactoe::gomoku::Gomoku;
-use tictactoe::player::{Brain, Player};
-use tictactoe::position::Position;
-use tictactoe::search::Meter;
-use tictactoe::threats::Threats;
+use tictactoe::ai::five::Five;
+use tictactoe::ai::five::field::Field;
+use tictactoe::ai::player::{Brain, Player};
+use tictactoe::ai::search::Meter;
+use tictactoe::ai::threats::Threats;
+use tictactoe::rules::gomoku::Gomoku;
+use tictactoe::rules::position::Position;
 
 /// The position after `moves`.
 fn position(moves: &[&str]) -> Gomoku {
@@ -148,7 +148,7 @@ fn threat_puzzles() -> Vec<Gomoku> {
         .collect()
 }
 
-/// The alpha-beta search (`tictactoe::five`): a field kept as a stone goes down and comes
+/// The alpha-beta search (`tictactoe::ai::five`): a field kept as a stone goes down and comes
 /// back on the middle game's i8; a search of that position to 6 plies, in nodes; the root's
 /// search for a victory by fours on the puzzles won in 5 to 15 plies.
 fn five(c: &mut Criterion, midgame: &Gomoku, puzzles: &[(u32, Gomoku)]) {

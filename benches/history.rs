@@ -7,7 +7,7 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use tictactoe::history::Profile;
+use tictactoe::store::history::Profile;
 
 /// One line of the history: X (a person) against `o`, with `moves`, and `end` as the file
 /// keeps it.

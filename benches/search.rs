@@ -11,8 +11,8 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use tictactoe::board::{Board, Rules};
-use tictactoe::search::Searcher;
+use tictactoe::ai::search::Searcher;
+use tictactoe::rules::classic::{Board, Rules};
 
 /// The algorithm as textbooks and tutorials write it: a grid of characters, a recursive
 /// minimax with no pruning, +10 / -10 / 0 scores, and a loop over the empty cells at the root.

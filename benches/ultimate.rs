@@ -28,8 +28,8 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use tictactoe::mcts::{Leaf, Mcts, Playouts, Prior, Settings, playout_with, uniform_playout};
-use tictactoe::ultimate::{Outcome, UltimateBoard};
+use tictactoe::ai::mcts::{Leaf, Mcts, Playouts, Prior, Settings, playout_with, uniform_playout};
+use tictactoe::rules::ultimate::{Outcome, UltimateBoard};
 
 /// A uniform random game through the rules' public API: every legal move equally likely.
 fn api_playout(board: &UltimateBoard, rng: &mut fastrand::Rng) -> Outcome {

@@ -14,10 +14,10 @@
 use std::time::{Duration, Instant};
 
 use clap::Parser;
-use tictactoe::board::{Board, Cell, Rules};
-use tictactoe::player::{Brain, Player};
-use tictactoe::position::{Position, Variant};
-use tictactoe::search::{Meter, Searcher, Value};
+use tictactoe::ai::player::{Brain, Player};
+use tictactoe::ai::search::{Meter, Searcher, Value};
+use tictactoe::rules::classic::{Board, Cell, Rules};
+use tictactoe::rules::position::{Position, Variant};
 
 #[derive(Parser)]
 #[command(about = "Measures how far the proof search reaches on 8×8 with five in a row")]
@@ -117,7 +117,7 @@ fn proven_from(seed: u64, ms: u64) {
         .collect();
     let from = proven.iter().rposition(|&p| !p).map_or(0, |i| i + 1);
     let outcome = match Position::outcome(&position) {
-        tictactoe::position::Outcome::Won(mark) => format!("{mark} won"),
+        tictactoe::rules::position::Outcome::Won(mark) => format!("{mark} won"),
         _ => "a draw".to_string(),
     };
     println!(

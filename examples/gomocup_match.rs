@@ -19,9 +19,9 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
 use clap::Parser;
-use tictactoe::board::{Cell, Mark};
-use tictactoe::gomoku::{self, Gomoku};
-use tictactoe::rating;
+use tictactoe::ai::rating;
+use tictactoe::rules::classic::{Cell, Mark};
+use tictactoe::rules::gomoku::{self, Gomoku};
 
 #[derive(Parser)]
 #[command(about = "Plays two Gomocup brains against each other on 15×15 (or --size)")]

@@ -13,9 +13,9 @@
 use std::time::{Duration, Instant};
 
 use clap::Parser;
-use tictactoe::five::Five;
-use tictactoe::gomoku::Gomoku;
-use tictactoe::search::Meter;
+use tictactoe::ai::five::Five;
+use tictactoe::ai::search::Meter;
+use tictactoe::rules::gomoku::Gomoku;
 
 #[derive(Parser)]
 #[command(about = "Depth and speed of Gomoku's alpha-beta search in self-play")]

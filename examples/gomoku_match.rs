@@ -14,13 +14,13 @@
 use std::time::Duration;
 
 use clap::Parser;
-use tictactoe::board::Mark;
-use tictactoe::gomoku::Gomoku;
-use tictactoe::mcts::{Mcts, RandomGames};
-use tictactoe::player::{Brain, Player};
-use tictactoe::position::{Move, Outcome, Position, Variant};
-use tictactoe::rating;
-use tictactoe::search::Meter;
+use tictactoe::ai::mcts::{Mcts, RandomGames};
+use tictactoe::ai::player::{Brain, Player};
+use tictactoe::ai::rating;
+use tictactoe::ai::search::Meter;
+use tictactoe::rules::classic::Mark;
+use tictactoe::rules::gomoku::Gomoku;
+use tictactoe::rules::position::{Move, Outcome, Position, Variant};
 
 #[derive(Parser)]
 #[command(

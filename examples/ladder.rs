@@ -17,12 +17,12 @@ use std::collections::HashSet;
 use std::time::Duration;
 
 use clap::Parser;
-use tictactoe::board::{Mark, Rules};
-use tictactoe::levels::{Adaptive, Level};
-use tictactoe::mcts::{self, Mcts};
-use tictactoe::player::{Brain, Player, medium_candidates};
-use tictactoe::position::{Move, Outcome, Position, Variant};
-use tictactoe::rating::{self, Pairing};
+use tictactoe::ai::levels::{Adaptive, Level};
+use tictactoe::ai::mcts::{self, Mcts};
+use tictactoe::ai::player::{Brain, Player, medium_candidates};
+use tictactoe::ai::rating::{self, Pairing};
+use tictactoe::rules::classic::{Mark, Rules};
+use tictactoe::rules::position::{Move, Outcome, Position, Variant};
 
 #[derive(Parser)]
 #[command(about = "Plays the AI levels against each other and anchors, and rates them")]

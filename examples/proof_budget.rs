@@ -22,9 +22,9 @@
 use std::time::{Duration, Instant};
 
 use clap::Parser;
-use tictactoe::board::{Board, Outcome, Rules};
-use tictactoe::player::{Brain, Player};
-use tictactoe::search::{Meter, Searcher, Value, WORK_PER_MS};
+use tictactoe::ai::player::{Brain, Player};
+use tictactoe::ai::search::{Meter, Searcher, Value, WORK_PER_MS};
+use tictactoe::rules::classic::{Board, Outcome, Rules};
 
 #[derive(Parser)]
 #[command(about = "Plays seeded hard-against-hard games and measures the work of each proof")]

@@ -10,10 +10,10 @@
 
 use std::time::{Duration, Instant};
 
-use tictactoe::mcts::value::Network;
-use tictactoe::mcts::{ITERATIONS_PER_MS, Mcts, Settings};
-use tictactoe::search::Meter;
-use tictactoe::ultimate::UltimateBoard;
+use tictactoe::ai::mcts::value::Network;
+use tictactoe::ai::mcts::{ITERATIONS_PER_MS, Mcts, Settings};
+use tictactoe::ai::search::Meter;
+use tictactoe::rules::ultimate::UltimateBoard;
 
 /// A game of seeded `hard` against itself (`tictactoe --ultimate -x hard -o hard --seed 1
 /// --think 300 --plain`).

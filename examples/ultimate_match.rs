@@ -34,13 +34,13 @@ use std::fmt;
 use std::time::{Duration, Instant};
 
 use clap::Parser;
-use tictactoe::board::Mark;
-use tictactoe::mcts::{
+use tictactoe::ai::mcts::{
     Leaf, Level, Mcts, Parallel, Playouts, Prior, Settings, UltimateEval, uniform_playout,
     value::{self, Network},
 };
-use tictactoe::search::Meter;
-use tictactoe::ultimate::{Move, Outcome, UltimateBoard};
+use tictactoe::ai::search::Meter;
+use tictactoe::rules::classic::Mark;
+use tictactoe::rules::ultimate::{Move, Outcome, UltimateBoard};
 
 #[derive(Parser)]
 #[command(about = "Ultimate tic-tac-toe matches between AIs, with a 95% confidence interval")]
@@ -356,7 +356,7 @@ mod baseline {
 fn report(a: Spec, b: Spec, (wins, draws, losses): (u32, u32, u32)) {
     let n = f64::from(wins + draws + losses);
     let score = (f64::from(wins) + f64::from(draws) / 2.0) / n;
-    let (lo, hi) = tictactoe::rating::wilson(score, n);
+    let (lo, hi) = tictactoe::ai::rating::wilson(score, n);
     println!(
         "{a} vs {b}: {wins} won, {draws} drawn, {losses} lost of {n}: score {:.1}% (95% CI {:.1}%-{:.1}%)",
         100.0 * score,

@@ -15,9 +15,9 @@
 use std::collections::BTreeMap;
 
 use clap::Parser;
-use tictactoe::board::Mark;
-use tictactoe::gomoku::Gomoku;
-use tictactoe::threats::{Threats, side};
+use tictactoe::ai::threats::{Threats, side};
+use tictactoe::rules::classic::Mark;
+use tictactoe::rules::gomoku::Gomoku;
 
 #[derive(Parser)]
 #[command(about = "Finds Gomoku positions won by fours in exactly N fours")]

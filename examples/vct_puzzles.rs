@@ -13,8 +13,8 @@
 //! threat that wins.
 
 use clap::Parser;
-use tictactoe::gomoku::Gomoku;
-use tictactoe::threats::{Threats, side};
+use tictactoe::ai::threats::{Threats, side};
+use tictactoe::rules::gomoku::Gomoku;
 
 #[derive(Parser)]
 #[command(about = "Finds Gomoku positions won by one threat and then fours, and not by fours")]

@@ -7,13 +7,13 @@ use std::io::{self, Write};
 use std::net::IpAddr;
 use std::time::Duration;
 
-use crate::board::{MIN_SIZE, RulesError};
+use crate::ai::levels::Level;
+use crate::ai::player::Player;
+use crate::ai::search::DEFAULT_TABLE_MB;
 use crate::explain::Algorithm;
-use crate::levels::Level;
 use crate::net::join::DEFAULT_PORT;
-use crate::player::Player;
-use crate::position::Variant;
-use crate::search::DEFAULT_TABLE_MB;
+use crate::rules::classic::{MIN_SIZE, RulesError};
+use crate::rules::position::Variant;
 
 /// Tic-tac-toe in the terminal: numpad keys, two players on one keyboard, or an AI that
 /// searches the whole game tree and never loses.
@@ -81,19 +81,19 @@ pub struct Cli {
 
     /// Milliseconds the terminal game waits before showing an AI move, so a person can follow
     /// (0 to 5000) [default: 400, or the `delay` of settings.toml]
-    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(..=u64::from(crate::settings::MAX_DELAY)))]
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(..=u64::from(crate::store::settings::MAX_DELAY)))]
     pub delay: Option<u64>,
 
     /// Board side, 3 to 15: up to 7 the classic game with --k in a row, from 8 Gomoku's
     /// rules, five in a row unless --k says otherwise (for `analyze`, boards must have this
     /// size)
-    #[arg(long, value_name = "N", global = true, value_parser = clap::value_parser!(u8).range(i64::from(MIN_SIZE)..=i64::from(crate::gomoku::SIZE)))]
+    #[arg(long, value_name = "N", global = true, value_parser = clap::value_parser!(u8).range(i64::from(MIN_SIZE)..=i64::from(crate::rules::gomoku::SIZE)))]
     pub size: Option<u8>,
 
     /// Marks in a row that complete a line, 3 to the board side [default: the shortest line
     /// that still gives a drawn game: 3 on 3×3, 4 on 4×4 and 5×5, 5 on 6×6 and 7×7; 5 from
     /// 8×8 up]
-    #[arg(long, value_name = "K", global = true, value_parser = clap::value_parser!(u8).range(3..=i64::from(crate::gomoku::SIZE)))]
+    #[arg(long, value_name = "K", global = true, value_parser = clap::value_parser!(u8).range(3..=i64::from(crate::rules::gomoku::SIZE)))]
     pub k: Option<u8>,
 
     /// Misère rules: whoever completes a line loses. One side can always mirror the other
@@ -177,8 +177,8 @@ impl Cli {
             Ok(Variant::Ultimate)
         } else if self.gomoku {
             match self.size {
-                Some(n) if n < crate::gomoku::MIN_SIZE => Err(RulesError::GomokuSize(n)),
-                Some(n) => Variant::of_size(n, Some(crate::gomoku::FIVE), false),
+                Some(n) if n < crate::rules::gomoku::MIN_SIZE => Err(RulesError::GomokuSize(n)),
+                Some(n) => Variant::of_size(n, Some(crate::rules::gomoku::FIVE), false),
                 None => Ok(Variant::GOMOKU),
             }
         } else {
@@ -748,7 +748,7 @@ fn level_parser() -> impl clap::builder::TypedValueParser<Value = LevelChoice> {
         }
         match s.parse::<Player>()? {
             Player::Ai(level) => Ok(LevelChoice::Fixed(level)),
-            _ => Err(crate::player::ParsePlayerError),
+            _ => Err(crate::ai::player::ParsePlayerError),
         }
     })
 }
@@ -762,7 +762,8 @@ fn player_parser() -> impl clap::builder::TypedValueParser<Value = Player> {
 /// `human`, the levels' names, then the levels by number.
 fn player_values() -> Vec<clap::builder::PossibleValue> {
     use clap::builder::PossibleValue;
-    const NUMBERS: [&str; crate::levels::Level::TOP as usize] = ["1", "2", "3", "4", "5", "6", "7"];
+    const NUMBERS: [&str; crate::ai::levels::Level::TOP as usize] =
+        ["1", "2", "3", "4", "5", "6", "7"];
     let named = [
         ("human", "a person at the keyboard"),
         ("easy", "level 1"),
@@ -780,7 +781,9 @@ fn player_values() -> Vec<clap::builder::PossibleValue> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Rules;
+    use crate::game::record::Record;
+    use crate::rules::classic::Rules;
+    use crate::rules::position::Variant;
     use clap::FromArgMatches;
 
     #[test]
@@ -1131,5 +1134,42 @@ mod tests {
             ("LC_CTYPE", "de_DE.UTF-8"),
             ("LANG", "C")
         ]));
+    }
+
+    /// Reads a record back from its text as the command line does: `tictactoe review …`.
+    fn read_back(text: &str) -> Record {
+        let args = ["tictactoe", "review"].into_iter().chain(text.split(' '));
+        let cli = Cli::try_parse_from(args).unwrap_or_else(|e| panic!("{text}: {e}"));
+        let Some(Command::Review(review)) = &cli.command else {
+            panic!("{text}: not a review");
+        };
+        Record::parse(cli.variant().unwrap(), &review.moves).unwrap()
+    }
+
+    #[test]
+    fn records_round_trip_through_the_review_arguments() {
+        for (rules, moves, text) in [
+            (Rules::CLASSIC, &["5", "9", "4", "6", "1"][..], "5 9 4 6 1"),
+            (
+                Rules::new(5, 4, false).unwrap(),
+                &["c3", "b2", "d4"],
+                "--size 5 c3 b2 d4",
+            ),
+            (
+                Rules::new(4, 3, true).unwrap(),
+                &["a1", "d4"],
+                "--size 4 --k 3 --misere a1 d4",
+            ),
+            (Rules::new(3, 3, true).unwrap(), &["b2"], "--misere 5"),
+            (Rules::new(7, 5, false).unwrap(), &["g7"], "--size 7 g7"),
+        ] {
+            let record = Record::parse(rules, moves).unwrap();
+            assert_eq!(record.to_string(), text);
+            assert_eq!(read_back(text), record, "{text}");
+            assert_eq!(Record::new(rules, record.moves().to_vec()), Ok(record));
+        }
+        let ultimate = Record::parse(Variant::Ultimate, &["55", "1", "a1"]).unwrap();
+        assert_eq!(ultimate.to_string(), "--ultimate 55 51 11");
+        assert_eq!(read_back("--ultimate 55 51 11"), ultimate);
     }
 }

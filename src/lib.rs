@@ -1,31 +1,27 @@
 //! Tic-tac-toe with a perfect game-tree search, playable in any terminal.
 //!
-//! The house, from the bottom up:
-//! - rules: [`board`] (classic N×N, k in a row, misère) and [`ultimate`], each a
-//!   [`rules::RuleSet`] with its [`rules::Notation`], and [`position`], the one enum over
-//!   them that forwards to those traits; they know nothing of the AI or of input and output;
-//!   [`keypad`]: how moves are typed on the keypad and lie on the screen's grid, for the
-//!   front ends;
-//! - AIs: [`search`] (negamax with proofs), [`mcts`] (Ultimate) and [`levels`] (the ladder of
-//!   strengths, rated with [`rating`]), reached through one dispatch, [`player::Brain`]; they
+//! The house is its folders, each a layer that uses only the layers below it (a test,
+//! `tests/layers.rs`, reads every `use crate::…` and holds it to this order), from the bottom
+//! up:
+//! - [`text`]: text from outside made safe to print, and lines read with a cap;
+//! - [`rules`]: the traits every rule set implements ([`rules::RuleSet`],
+//!   [`rules::Notation`]), one folder per rule set ([`rules::classic`],
+//!   [`rules::ultimate`], [`rules::gomoku`]) and [`rules::position`], the one enum over them;
+//!   they know nothing of the AI or of input and output;
+//! - [`ai`]: the searches and the ladder of strengths, reached through [`ai::player`]; they
 //!   know nothing of input or output;
-//! - a game: [`game::Game`] and [`game::Session`], and [`record::Record`], a game as data;
-//!   [`history`], the finished games kept on disk;
+//! - [`game`]: a game and a session of rounds, and [`game::record`], a game as data;
+//! - [`store`]: the history, the settings and the profile's files;
 //! - [`net`]: the connection to the other player and the network session;
-//! - [`driver`]: a game run the same way under every front end (whose turn, who may move,
-//!   moves typed ahead, the AI's move, the network game's part), below both;
-//! - [`explain`]: the textbook searches (minimax, alpha-beta and its refinements),
-//!   instrumented to record the tree they visit, for people learning game search;
-//! - [`report`]: what several front ends print (boards as text, [`report::analyze`],
-//!   [`report::review`], [`report::explain`]);
-//! - front ends: [`plain`] (lines) and [`tui`] (the full-screen terminal game), which drive a
-//!   game through the interface above, once for every rule set; [`waiting`]: the waits
-//!   before a network game that a key cancels, for both; [`engine`]: the engine protocols
-//!   (Gomocup, CodinGame), glue over the same AI.
+//! - [`explain`]: the textbook searches, instrumented to record the tree they visit;
+//! - [`report`]: what several front ends print (boards as text, analyze, review, explain);
+//! - [`ui`]: the front ends (terminal, plain lines, engine protocols) and the driver that runs
+//!   a game the same way under each;
+//! - [`cli`] and the binary's `main.rs` on top.
 //!
 //! ```
-//! use tictactoe::board::Board;
-//! use tictactoe::search::{Searcher, Value};
+//! use tictactoe::rules::classic::Board;
+//! use tictactoe::ai::search::{Searcher, Value};
 //!
 //! // X on 7 and 8, O on 4 and 5: X to move completes the top row on 9.
 //! let board: Board = "XX./OO./...".parse()?;
@@ -36,33 +32,13 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-pub mod board;
+pub mod ai;
 pub mod cli;
-pub mod driver;
-pub mod engine;
 pub mod explain;
-pub mod files;
-pub mod five;
 pub mod game;
-mod geometry;
-pub mod gomoku;
-pub mod history;
-pub mod keypad;
-pub mod levels;
-pub mod line;
-pub mod mcts;
 pub mod net;
-pub mod plain;
-pub mod player;
-pub mod position;
-pub mod rating;
-pub mod record;
 pub mod report;
 pub mod rules;
-pub mod search;
-pub mod settings;
+pub mod store;
 pub mod text;
-pub mod threats;
-pub mod tui;
-pub mod ultimate;
-pub mod waiting;
+pub mod ui;

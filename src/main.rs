@@ -3,36 +3,37 @@
 use std::io::{self, IsTerminal, Write};
 use std::net::IpAddr;
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context;
 use clap::error::ErrorKind;
 use clap::parser::ValueSource;
 use clap::{ArgMatches, CommandFactory, FromArgMatches};
+use tictactoe::ai::levels::Adaptive;
+use tictactoe::ai::player::{Brain, Player};
 use tictactoe::cli::{
     self, AnalyzeArgs, Cli, Command, EngineArgs, ExplainArgs, HostArgs, JoinArgs, Protocol,
     ReviewArgs,
 };
-use tictactoe::driver::Driver;
-use tictactoe::engine::{EngineError, codingame, gomocup};
 use tictactoe::explain::Limits;
-use tictactoe::game::Session;
-use tictactoe::history;
-use tictactoe::levels::Adaptive;
+use tictactoe::game::record::Record;
+use tictactoe::game::{Journal, Session};
 use tictactoe::net::join::DEFAULT_PORT;
 use tictactoe::net::setup::{Listen, Target};
-use tictactoe::plain::{self, Ending};
-use tictactoe::player::{Brain, Player};
-use tictactoe::position::Variant;
-use tictactoe::record::Record;
 use tictactoe::report::{analyze, explain, review, stats};
-use tictactoe::settings;
-use tictactoe::tui::{self, menu::Start};
+use tictactoe::rules::position::Variant;
+use tictactoe::store::history;
+use tictactoe::store::settings;
+use tictactoe::ui::driver::Driver;
+use tictactoe::ui::engine::{EngineError, codingame, gomocup};
+use tictactoe::ui::plain::{self, Ending};
+use tictactoe::ui::tui::{self, menu::Start};
 
 fn main() -> ExitCode {
     let matches = cli::command().get_matches();
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
-    tictactoe::files::limits_as_errors();
+    tictactoe::store::files::limits_as_errors();
     // The full-screen game owns the terminal: warnings about the history wait for its end.
     if full_screen(&cli) {
         history::hold_warnings();
@@ -62,7 +63,6 @@ fn closed_pipe(e: &anyhow::Error) -> bool {
 
 fn try_main(cli: &Cli, matches: &ArgMatches) -> anyhow::Result<ExitCode> {
     refuse_misplaced(cli, matches);
-    history::keep_games(cli.no_history);
     match &cli.command {
         Some(Command::Completions(args)) => {
             cli::write_completions(args.shell, &mut io::stdout().lock())?;
@@ -329,7 +329,7 @@ fn review(cli: &Cli, args: &ReviewArgs) -> anyhow::Result<ExitCode> {
 /// An engine protocol on standard input and output; a line the protocol does not allow ends
 /// it with a message and status 2.
 fn engine(cli: &Cli, args: &EngineArgs) -> anyhow::Result<ExitCode> {
-    let options = tictactoe::engine::Options {
+    let options = tictactoe::ui::engine::Options {
         think: cli.think_budget(),
         table_mb: usize::from(cli.table_mb),
         threads: usize::from(cli.threads),
@@ -461,16 +461,22 @@ fn here(player: Player) -> Player {
     }
 }
 
+/// Where this run's games go: the profile, unless `--no-history`.
+fn journal(cli: &Cli) -> Option<Arc<dyn Journal>> {
+    history::journal(cli.no_history)
+}
+
 /// Plays what the start screen chose, full-screen, and says how it ended.
 fn from_menu(cli: &Cli, start: Start) -> anyhow::Result<tui::Summary> {
     match start {
         Start::Play(variant, x, o) => tui::run(
-            Session::new(variant, x, o),
+            Session::new(variant, x, o).kept_in(journal(cli)),
             brain(cli),
             first_game_options(cli, variant),
         ),
         Start::PlayAuto(variant) => {
-            let mut session = Session::new(variant, Player::Human, Player::Ai(Adaptive::MIDDLE));
+            let mut session = Session::new(variant, Player::Human, Player::Ai(Adaptive::MIDDLE))
+                .kept_in(journal(cli));
             session.adapt_level();
             tui::run(session, brain(cli), first_game_options(cli, variant))
         }
@@ -494,7 +500,7 @@ fn from_menu(cli: &Cli, start: Start) -> anyhow::Result<tui::Summary> {
                 open_review: true,
                 ..screen_options(cli)
             };
-            let session = Session::starting_at(&record, here(x), here(o));
+            let session = Session::starting_at(&record, here(x), here(o)).kept_in(journal(cli));
             tui::run(session, brain(cli), options)
         }
         Start::Resume(record, setup, x, o) => {
@@ -511,7 +517,8 @@ fn from_menu(cli: &Cli, start: Start) -> anyhow::Result<tui::Summary> {
                     "the last game changed since the start screen showed it: open it again to continue"
                 );
             };
-            tui::run(Session::resuming(game), brain(cli), screen_options(cli))
+            let session = Session::resuming(game).kept_in(journal(cli));
+            tui::run(session, brain(cli), screen_options(cli))
         }
         Start::Quit | Start::Stopped(_) => Ok(tui::Summary::cancelled()),
     }
@@ -535,7 +542,7 @@ fn local(cli: &Cli, matches: &ArgMatches) -> anyhow::Result<ExitCode> {
             "--level sets the level of an AI that plays a person: one of -x and -o must be human, the other an AI"
         );
     };
-    let mut session = Session::starting_at(&opening(cli), x, o);
+    let mut session = Session::starting_at(&opening(cli), x, o).kept_in(journal(cli));
     if adapts {
         session.adapt_level();
     }
@@ -570,6 +577,7 @@ fn screen_options(cli: &Cli) -> tui::Options {
         open_review: false,
         hints: settings.hints,
         lesson: false,
+        journal: journal(cli),
     }
 }
 
@@ -810,5 +818,6 @@ fn plain_options(cli: &Cli) -> plain::Options {
         no_hints: !settings::load().hints,
         echo: !io::stdin().is_terminal(),
         review: cli.review,
+        journal: journal(cli),
     }
 }

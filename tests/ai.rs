@@ -2,9 +2,9 @@
 
 use std::collections::{HashMap, HashSet};
 
-use tictactoe::board::{Board, Cell, Mark, Outcome, Rules};
-use tictactoe::player::{Brain, Player, medium_candidates};
-use tictactoe::search::{Searcher, Value};
+use tictactoe::ai::player::{Brain, Player, medium_candidates};
+use tictactoe::ai::search::{Searcher, Value};
+use tictactoe::rules::classic::{Board, Cell, Mark, Outcome, Rules};
 
 mod common;
 use common::{naive_move, naive_position};

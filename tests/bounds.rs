@@ -10,8 +10,8 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use pipe::{run, text};
-use tictactoe::board::{Board, Mark, Rules};
-use tictactoe::search::{Meter, Searcher, Value, pairing};
+use tictactoe::ai::search::{Meter, Searcher, Value, pairing};
+use tictactoe::rules::classic::{Board, Mark, Rules};
 
 fn empty(n: usize) -> String {
     vec![".".repeat(n); n].join("/")
@@ -224,7 +224,7 @@ fn a_pairing_the_other_side_holds_bounds_the_side_to_move_at_most_a_draw() {
         let rules = Rules::new(n, k, misere).unwrap();
         for _ in 0..20 {
             let board = common::random_position(rules, marks, &mut rng);
-            if tictactoe::search::pairing(&board, board.to_move().other()).is_none() {
+            if tictactoe::ai::search::pairing(&board, board.to_move().other()).is_none() {
                 continue;
             }
             let mut searcher = Searcher::new();

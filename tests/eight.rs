@@ -6,10 +6,10 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
-use tictactoe::gomoku::Gomoku;
-use tictactoe::player::Brain;
-use tictactoe::position::Position;
-use tictactoe::search::Value;
+use tictactoe::ai::player::Brain;
+use tictactoe::ai::search::Value;
+use tictactoe::rules::gomoku::Gomoku;
+use tictactoe::rules::position::Position;
 
 /// The outcome for the side to move with best play: 1 a win, 0 a draw, -1 a loss.
 fn minimax(board: &Gomoku, seen: &mut HashMap<Gomoku, i8>) -> i8 {

@@ -6,9 +6,9 @@ mod pipe;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 
-use tictactoe::position::{Move, Position, Variant};
-use tictactoe::search::Searcher;
-use tictactoe::ultimate;
+use tictactoe::ai::search::Searcher;
+use tictactoe::rules::position::{Move, Position, Variant};
+use tictactoe::rules::ultimate;
 
 fn gomocup(script: &str) -> (Vec<String>, std::process::Output) {
     let out = pipe::run(

@@ -10,10 +10,10 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 
 use serde_json::Value as Json;
-use tictactoe::board::{Board, Mark, Outcome, Rules};
+use tictactoe::ai::search::{Searcher, Value};
 use tictactoe::explain::{Algorithm, Limits, explain};
-use tictactoe::position::Position;
-use tictactoe::search::{Searcher, Value};
+use tictactoe::rules::classic::{Board, Mark, Outcome, Rules};
+use tictactoe::rules::position::Position;
 
 /// The eight lines of a 3×3 board, cells numbered 0 to 8 row by row.
 const LINES: [[usize; 3]; 8] = [

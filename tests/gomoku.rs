@@ -252,8 +252,8 @@ fn a_finished_gomoku_game_is_kept_in_the_history_and_reviewed_from_it() {
 }
 
 /// The position after `moves`, typed as a player types them.
-fn position_after(moves: &[&str]) -> tictactoe::position::Position {
-    let mut position = tictactoe::position::Variant::GOMOKU.start();
+fn position_after(moves: &[&str]) -> tictactoe::rules::position::Position {
+    let mut position = tictactoe::rules::position::Variant::GOMOKU.start();
     for text in moves {
         let mv = position.parse_move(text).unwrap();
         position.play(mv).unwrap();
@@ -263,7 +263,7 @@ fn position_after(moves: &[&str]) -> tictactoe::position::Position {
 
 #[test]
 fn hard_takes_a_five_on_offer_and_blocks_the_only_point_that_stops_one() {
-    use tictactoe::player::{Brain, Player};
+    use tictactoe::ai::player::{Brain, Player};
     let mut brain = Brain::new(Some(3)).with_think(Duration::from_millis(30));
     // Four of X on b1-e1 with a1 taken by O: only f1 makes five, and only f1 stops it.
     let four = ["b1", "a1", "c1", "h8", "d1", "h9", "e1"];

@@ -9,7 +9,7 @@ use std::process::{Command, Output, Stdio};
 use std::thread;
 
 use tictactoe::game::Journal;
-use tictactoe::history::{FILE, Profile};
+use tictactoe::store::history::{FILE, Profile};
 
 /// A fresh, empty profile directory for one test.
 fn home(name: &str) -> PathBuf {
@@ -357,14 +357,14 @@ fn the_score_line_counts_games_against_this_opponent_over_all_time() {
     game_against_easy(&home);
     game_against_easy(&home);
     let profile = Profile::at(&home);
-    let classic = tictactoe::position::Variant::default();
+    let classic = tictactoe::rules::position::Variant::default();
     let tally = profile
-        .tally(tictactoe::player::Player::EASY, classic)
+        .tally(tictactoe::ai::player::Player::EASY, classic)
         .unwrap();
     assert_eq!(tally.games(), 2);
     assert_eq!(
         profile
-            .tally(tictactoe::player::Player::HARD, classic)
+            .tally(tictactoe::ai::player::Player::HARD, classic)
             .unwrap()
             .games(),
         0
@@ -384,9 +384,9 @@ fn first_auto_level(home: &Path) -> u8 {
 
 #[test]
 fn the_auto_level_starts_from_the_persons_results_in_the_history() {
-    use tictactoe::board::Rules;
-    use tictactoe::levels::{Level, rating};
-    use tictactoe::position::Variant;
+    use tictactoe::ai::levels::{Level, rating};
+    use tictactoe::rules::classic::Rules;
+    use tictactoe::rules::position::Variant;
     // The person plays X; the file's `winner` and `result` are worked out again from the moves.
     let game = |rules: &str, o: &str, moves: &str| {
         let moves: Vec<String> = moves.split(' ').map(|m| format!("\"{m}\"")).collect();
@@ -467,10 +467,10 @@ fn all_time_tallies_are_kept_per_rule_set() {
     let home = home("per-rules");
     game_against_easy(&home);
     let profile = Profile::at(&home);
-    let easy = tictactoe::player::Player::EASY;
-    let classic = tictactoe::position::Variant::default();
+    let easy = tictactoe::ai::player::Player::EASY;
+    let classic = tictactoe::rules::position::Variant::default();
     assert_eq!(profile.tally(easy, classic).unwrap().games(), 1);
-    let ultimate = tictactoe::position::Variant::Ultimate;
+    let ultimate = tictactoe::rules::position::Variant::Ultimate;
     assert_eq!(profile.tally(easy, ultimate).unwrap().games(), 0);
 }
 

@@ -4,10 +4,10 @@
 
 use std::time::Duration;
 
-use tictactoe::board::{Board, Cell, Mark, Outcome, Rules};
-use tictactoe::levels::Level;
-use tictactoe::player::{Brain, Player};
-use tictactoe::position::{Position, Variant};
+use tictactoe::ai::levels::Level;
+use tictactoe::ai::player::{Brain, Player};
+use tictactoe::rules::classic::{Board, Cell, Mark, Outcome, Rules};
+use tictactoe::rules::position::{Position, Variant};
 
 fn variants() -> Vec<Variant> {
     let mut all: Vec<Variant> = (3..=7)
@@ -144,8 +144,8 @@ fn level_one_beats_random_play_on_three_by_three() {
             position.play(mv).unwrap();
         }
         score += match position.outcome() {
-            tictactoe::position::Outcome::Won(m) if m == level_is => 1.0,
-            tictactoe::position::Outcome::Won(_) => 0.0,
+            tictactoe::rules::position::Outcome::Won(m) if m == level_is => 1.0,
+            tictactoe::rules::position::Outcome::Won(_) => 0.0,
             _ => 0.5,
         };
     }

@@ -12,9 +12,9 @@ mod common;
 use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
-use tictactoe::board::{Board, Cell, Mark, Outcome, Rules};
-use tictactoe::player::{Brain, Player};
-use tictactoe::search::{Meter, Searcher, Value, mirror, pairing};
+use tictactoe::ai::player::{Brain, Player};
+use tictactoe::ai::search::{Meter, Searcher, Value, mirror, pairing};
+use tictactoe::rules::classic::{Board, Cell, Mark, Outcome, Rules};
 
 fn rules(n: u8, k: u8) -> Rules {
     Rules::new(n, k, true).unwrap()

@@ -6,8 +6,8 @@ mod common;
 use std::collections::{HashMap, HashSet};
 
 use common::random_position;
-use tictactoe::board::{Board, Cell, Mark, Outcome, Rules};
-use tictactoe::search::pairing;
+use tictactoe::ai::search::pairing;
+use tictactoe::rules::classic::{Board, Cell, Mark, Outcome, Rules};
 
 fn rules(n: u8, k: u8) -> Rules {
     Rules::new(n, k, false).unwrap()

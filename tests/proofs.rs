@@ -4,9 +4,9 @@
 
 use std::time::Duration;
 
-use tictactoe::board::{Board, Mark, Outcome, Rules};
-use tictactoe::player::{Brain, Player};
-use tictactoe::search::{Searcher, Value};
+use tictactoe::ai::player::{Brain, Player};
+use tictactoe::ai::search::{Searcher, Value};
+use tictactoe::rules::classic::{Board, Mark, Outcome, Rules};
 
 fn rules(n: u8, k: u8) -> Rules {
     Rules::new(n, k, false).unwrap()

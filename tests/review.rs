@@ -5,12 +5,12 @@ use std::collections::HashMap;
 use std::process::{Command, Output};
 use std::time::Duration;
 
-use tictactoe::board::{Board, Cell, Outcome, Rules};
-use tictactoe::player::Brain;
-use tictactoe::position::Move;
-use tictactoe::record::Record;
+use tictactoe::ai::player::Brain;
+use tictactoe::ai::search::Value;
+use tictactoe::game::record::Record;
 use tictactoe::report::review::{Label, Summary, judge, review};
-use tictactoe::search::Value;
+use tictactoe::rules::classic::{Board, Cell, Outcome, Rules};
+use tictactoe::rules::position::Move;
 
 mod common;
 use common::{naive_move, naive_position};

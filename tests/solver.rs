@@ -4,9 +4,9 @@
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use tictactoe::board::{Board, Cell, Mark, Outcome, Rules};
-use tictactoe::player::{Brain, Player};
-use tictactoe::search::{Searcher, Value};
+use tictactoe::ai::player::{Brain, Player};
+use tictactoe::ai::search::{Searcher, Value};
+use tictactoe::rules::classic::{Board, Cell, Mark, Outcome, Rules};
 
 fn rules(n: u8, k: u8, misere: bool) -> Rules {
     Rules::new(n, k, misere).unwrap()

@@ -5,10 +5,12 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use tictactoe::board::Mark;
-use tictactoe::mcts::{self, Leaf, Level, Mcts, Prior, Settings};
-use tictactoe::search::Value;
-use tictactoe::ultimate::{
+use tictactoe::ai::mcts::{Leaf, Level, Mcts, Prior, Settings};
+use tictactoe::ai::player::Brain;
+use tictactoe::ai::search::Value;
+use tictactoe::rules::classic::Mark;
+use tictactoe::rules::position::{Move as PlayedMove, Position};
+use tictactoe::rules::ultimate::{
     Move, MoveError, Outcome, ParseMoveError, ParseUltimateError, SmallStatus, UltimateBoard,
 };
 
@@ -689,17 +691,17 @@ fn analysis_values_every_move_and_review_sees_a_thrown_win() {
     let all = mcts.analyze(&board, Duration::from_millis(50));
     assert_eq!(all.len(), board.legal_moves().len());
     assert!(all.iter().any(|&(_, v)| v == Value::Win(1)));
-    // A move that does not win at once, judged against the win.
+    // A move that does not win at once, judged against the win by the brain the review asks.
     let Some(&(slow, _)) = all.iter().find(|&&(_, v)| v != Value::Win(1)) else {
         return;
     };
-    let verdict = mcts::judge(&mut mcts, &board, slow, Duration::from_millis(20)).unwrap();
+    let mut brain = Brain::new(Some(6)).with_think(Duration::from_millis(20));
+    let position = Position::Ultimate(board);
+    let verdict = brain.judge(&position, PlayedMove::Ultimate(slow)).unwrap();
     assert_eq!(verdict.before, Value::Win(1));
-    assert_ne!(verdict.after, Value::Win(1));
-    assert!(verdict.cost() >= 0.0);
-    let best = mcts::judge(&mut mcts, &board, verdict.best, Duration::from_millis(20)).unwrap();
-    assert!(best.cost().abs() < 1e-6);
-    assert!(best.is_proven());
+    assert!(verdict.after < Value::Win(1), "{verdict:?}");
+    let best = brain.judge(&position, verdict.best).unwrap();
+    assert_eq!((best.before, best.after), (Value::Win(1), Value::Win(1)));
     assert!((Value::WinRate(620).rate().unwrap() - 0.62).abs() < 1e-6);
 }
 

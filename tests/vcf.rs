@@ -6,11 +6,11 @@
 
 use std::time::Duration;
 
-use tictactoe::board::{Cell, Mark};
-use tictactoe::gomoku::{self, Gomoku};
-use tictactoe::player::{Brain, Player};
-use tictactoe::position::{Move, Position};
-use tictactoe::search::Value;
+use tictactoe::ai::player::{Brain, Player};
+use tictactoe::ai::search::Value;
+use tictactoe::rules::classic::{Cell, Mark};
+use tictactoe::rules::gomoku::{self, Gomoku};
+use tictactoe::rules::position::{Move, Position};
 
 /// The longest victory checked, in fours before the five.
 const FOURS: u32 = 11;

@@ -1,5 +1,5 @@
 //! Self-play games and training for the learned evaluation of Ultimate positions
-//! (`src/mcts/value.rs`), in plain Rust.
+//! (`src/ai/mcts/value.rs`), in plain Rust.
 //!
 //! ```text
 //! cargo run --release --example ultimate_train -- generate --games 3000 --out target/ultimate/selfplay.txt
@@ -51,10 +51,10 @@ use std::time::Instant;
 
 use anyhow::{Context, bail};
 use clap::{Parser, Subcommand};
-use tictactoe::mcts::value::{self, MAX_ACTIVE, Network, Shape, WIDTHS, value_parameters};
-use tictactoe::mcts::{Mcts, Settings};
-use tictactoe::search::Value;
-use tictactoe::ultimate::{Outcome, UltimateBoard};
+use tictactoe::ai::mcts::value::{self, MAX_ACTIVE, Network, Shape, WIDTHS, value_parameters};
+use tictactoe::ai::mcts::{Mcts, Settings};
+use tictactoe::ai::search::Value;
+use tictactoe::rules::ultimate::{Outcome, UltimateBoard};
 
 mod model;
 use model::{Adam, Errors, Model, Samples};
@@ -152,10 +152,10 @@ struct TrainArgs {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Where to write the weights.
-    #[arg(long, default_value = "src/mcts/ultimate_value.bin")]
+    #[arg(long, default_value = "src/ai/mcts/ultimate_value.bin")]
     out: PathBuf,
     /// Where to write validation positions with this program's value of each.
-    #[arg(long, default_value = "src/mcts/ultimate_value_check.txt")]
+    #[arg(long, default_value = "src/ai/mcts/ultimate_value_check.txt")]
     check: PathBuf,
 }
 

@@ -5,8 +5,8 @@
 // Counts of positions become floats for averages: exact far beyond any data set here.
 #![allow(clippy::cast_precision_loss)]
 
-use tictactoe::mcts::value::{self, INPUTS, MAX_ACTIVE, MOVES, Shape, value_parameters};
-use tictactoe::ultimate::{Move, UltimateBoard};
+use tictactoe::ai::mcts::value::{self, INPUTS, MAX_ACTIVE, MOVES, Shape, value_parameters};
+use tictactoe::rules::ultimate::{Move, UltimateBoard};
 
 use super::Game;
 

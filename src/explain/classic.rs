@@ -7,7 +7,7 @@ use super::{
     Algorithm, Bound, ExplainError, Explanation, Hit, Limits, Node, TABLE_LIMIT, Totals,
     VISIT_LIMIT, Window,
 };
-use crate::board::{Board, Cell, Mark, Outcome};
+use crate::rules::classic::{Board, Cell, Mark, Outcome};
 
 /// Beyond any value (values are -1, 0 and +1): the unbounded ends of a window.
 const INF: i32 = 2;

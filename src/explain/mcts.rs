@@ -1,5 +1,5 @@
 //! Monte Carlo tree search explained, on any rule set it plays: the tree after a search of a
-//! chosen number of iterations, read through [`crate::mcts::TreeView`]. Every child shows its
+//! chosen number of iterations, read through [`crate::ai::mcts::TreeView`]. Every child shows its
 //! visits, its win rate, and the UCB1 score the search last compared it by, split into the win
 //! rate and the exploration term; proven nodes are marked, and the principal variation is the
 //! line the search would follow. The search shown is the textbook one of each rule set
@@ -14,13 +14,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use serde::Serialize;
 
 use super::{ExplainError, Limits};
-use crate::board::Board;
-use crate::gomoku::Gomoku;
-use crate::mcts::{
+use crate::ai::mcts::{
     Evaluator, Iteration, Mcts, NodeView, Proven, RandomGames, SearchGame, Settings, TreeView,
     UltimateEval,
 };
-use crate::ultimate::UltimateBoard;
+use crate::rules::classic::Board;
+use crate::rules::gomoku::Gomoku;
+use crate::rules::ultimate::UltimateBoard;
 
 /// A rule set whose Monte Carlo tree can be explained, with the search that shows it.
 pub trait Explained: SearchGame {
@@ -401,11 +401,11 @@ mod tests {
         let mut rng = fastrand::Rng::with_seed(3);
         loop {
             let mut board = UltimateBoard::new();
-            while board.outcome() == crate::ultimate::Outcome::InProgress {
+            while board.outcome() == crate::rules::ultimate::Outcome::InProgress {
                 let moves: Vec<_> = board.legal_moves().into_iter().collect();
                 let wins = moves.iter().any(|&m| {
                     let after = board.with_move(m).unwrap();
-                    matches!(after.outcome(), crate::ultimate::Outcome::Won { .. })
+                    matches!(after.outcome(), crate::rules::ultimate::Outcome::Won { .. })
                 });
                 if wins {
                     return board;

@@ -2,7 +2,7 @@
 //! alpha-beta, alpha-beta with move ordering, with a transposition table, and with symmetry.
 //! Each records the tree it visits (every node's move, value, the (α, β) window on entry,
 //! cut-offs, pruned branches and table hits) and its totals. They are kept apart from the
-//! production solver ([`crate::search`]), which they are checked against, and they are
+//! production solver ([`crate::ai::search`]), which they are checked against, and they are
 //! written to be read, not to be fast.
 //!
 //! # Values
@@ -14,7 +14,7 @@
 //!
 //! The Monte Carlo tree search ([`Algorithm::Mcts`], Ultimate's AI) is shown otherwise:
 //! [`explain_mcts`] gives its tree after a chosen number of iterations on any rule set, read
-//! through [`crate::mcts::Mcts::tree`].
+//! through [`crate::ai::mcts::Mcts::tree`].
 
 mod classic;
 mod mcts;
@@ -26,8 +26,8 @@ use std::sync::atomic::AtomicBool;
 
 use serde::Serialize;
 
-use crate::mcts::Iteration;
-use crate::position::{Move, Position, each};
+use crate::ai::mcts::Iteration;
+use crate::rules::position::{Move, Position, each};
 
 pub use mcts::{Explained, MctsExplanation, MctsNode};
 pub use steps::{Step, StepKind, done_children, node_at, progress, steps};
@@ -425,7 +425,7 @@ pub fn explain_fitting(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Board;
+    use crate::rules::classic::Board;
     use clap::ValueEnum;
 
     fn explained(board: &str, algorithm: Algorithm, depth: Option<u32>) -> Explanation {
@@ -529,7 +529,7 @@ mod tests {
         for name in &x.pv {
             board.play(board.parse_cell(name).unwrap()).unwrap();
         }
-        assert_eq!(board.outcome(), crate::board::Outcome::Draw);
+        assert_eq!(board.outcome(), crate::rules::classic::Outcome::Draw);
         assert_eq!(x.value, 0);
     }
 
@@ -551,7 +551,7 @@ mod tests {
 
     #[test]
     fn the_textbook_searches_refuse_ultimate() {
-        let position = crate::position::Variant::Ultimate.start();
+        let position = crate::rules::position::Variant::Ultimate.start();
         let limits = Limits {
             depth: Some(0),
             max_nodes: 1,

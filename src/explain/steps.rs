@@ -97,9 +97,9 @@ pub fn node_at<'a>(root: &'a Node, path: &[usize]) -> Option<&'a Node> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Board;
     use crate::explain::{Algorithm, Limits, explain};
-    use crate::position::Position;
+    use crate::rules::classic::Board;
+    use crate::rules::position::Position;
 
     fn tree(board: &str, algorithm: Algorithm) -> Node {
         let position = Position::Classic(board.parse::<Board>().unwrap());

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use mdns_sd::{ResolvedService, ServiceDaemon, ServiceEvent, ServiceInfo};
 
 use crate::net::protocol::{self, cut};
-use crate::position::Variant;
+use crate::rules::position::Variant;
 
 /// The DNS-SD service type every host advertises.
 pub const SERVICE: &str = "_tictactoe._tcp.local.";

@@ -21,7 +21,7 @@ use crate::net::link::{
 use crate::net::peer::{Peer, PeerKey};
 use crate::net::protocol::{Message, PROTOCOL, ProtocolError, SessionState, program, read_line};
 use crate::net::seal::{Exchange, Keys, Role, Sealer};
-use crate::position::Variant;
+use crate::rules::position::Variant;
 
 /// Threads working on strangers' connections, at most: past it a connection is told the
 /// host is busy by the accepting thread, which starts none. More than the places, slots and

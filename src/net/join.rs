@@ -17,7 +17,7 @@ use crate::net::protocol::{
     Message, PROTOCOL, REMOTE_TEXT, RefusalKind, SessionState, cut, program, read_line,
 };
 use crate::net::seal::{Exchange, Keys, Opener, Role};
-use crate::position::Variant;
+use crate::rules::position::Variant;
 
 /// The port `host` listens on unless told otherwise.
 pub const DEFAULT_PORT: u16 = 7373;
@@ -478,7 +478,7 @@ mod tests {
             moves: vec![],
         };
         let zero = Message::Welcome {
-            rules: crate::board::Rules::CLASSIC.into(),
+            rules: crate::rules::classic::Rules::CLASSIC.into(),
             state: state.clone(),
             token: "t".into(),
             hints: false,
@@ -489,7 +489,7 @@ mod tests {
             JoinError::NotAHost(addr.clone())
         );
         let one = Message::Welcome {
-            rules: crate::board::Rules::CLASSIC.into(),
+            rules: crate::rules::classic::Rules::CLASSIC.into(),
             state: SessionState { round: 1, ..state },
             token: "t".into(),
             hints: false,

@@ -30,7 +30,7 @@ use crate::net::host::Host;
 use crate::net::join::Route;
 use crate::net::peer::Peer;
 use crate::net::protocol::MAX_CODE;
-use crate::position::Variant;
+use crate::rules::position::Variant;
 
 /// The protocol name both endpoints agree on in the QUIC handshake.
 const ALPN: &[u8] = b"tictactoe/1";

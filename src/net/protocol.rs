@@ -32,8 +32,8 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use crate::board::{Rules, RulesError};
-use crate::position::Variant;
+use crate::rules::classic::{Rules, RulesError};
+use crate::rules::position::Variant;
 pub use crate::text::{cut, printable};
 
 /// The protocol version spoken here.

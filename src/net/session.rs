@@ -12,16 +12,16 @@ use std::fmt;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use crate::board::Mark;
+use crate::ai::player::Player;
+use crate::game::record::{Record, RecordError};
 use crate::game::{Score, Session, Side, Standing};
 use crate::net::failure::{JoinError, RefusalNotice, rejoin_window};
 use crate::net::join::Joiner;
 use crate::net::link::{Link, LinkEvent, Sink};
 use crate::net::peer::Peer;
 use crate::net::protocol::{Message, REMOTE_TEXT, SessionState, cut};
-use crate::player::Player;
-use crate::position::{Move, MoveError, ParseMoveError, Variant};
-use crate::record::{Record, RecordError};
+use crate::rules::classic::Mark;
+use crate::rules::position::{Move, MoveError, ParseMoveError, Variant};
 
 /// What a network game tells the front end. Each prints, with `Display`, the sentence a
 /// player is told (without a full stop; a front end adds its own ending).
@@ -653,7 +653,7 @@ pub fn joiner_session(host: &str, standing: &Standing) -> Session {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Rules;
+    use crate::rules::classic::Rules;
 
     fn play_digits(session: &mut Session, digits: &[u8]) {
         for &d in digits {

@@ -8,7 +8,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use anyhow::Context;
 
-use crate::board::Mark;
+use crate::ai::player::Player;
+use crate::game::record::Record;
 use crate::game::{Session, Side};
 use crate::net::discover::{self, Advert, Offer};
 use crate::net::host::Host;
@@ -17,9 +18,8 @@ use crate::net::link::{LinkEvent, Sink};
 use crate::net::peer::PeerKey;
 use crate::net::protocol::{MAX_CODE, cut};
 use crate::net::session::{Connection, NetGame, joiner_session, standing_of, state_of};
-use crate::player::Player;
-use crate::position::Variant;
-use crate::record::Record;
+use crate::rules::classic::Mark;
+use crate::rules::position::Variant;
 
 /// A join code as a person typed it: checked for length where it enters.
 #[derive(Clone, Debug, PartialEq, Eq)]

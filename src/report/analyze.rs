@@ -7,13 +7,13 @@ use std::time::Duration;
 
 use serde::{Serialize, Serializer, ser::SerializeMap};
 
-use crate::board::Mark;
-use crate::line;
-use crate::player::{self, Analysis, Brain};
-use crate::position::{Move, Outcome, Position, WonLine};
+use crate::ai::player::{self, Analysis, Brain};
+use crate::ai::search::Value;
 use crate::report::board;
 use crate::report::json::JsonValue;
-use crate::search::Value;
+use crate::rules::classic::Mark;
+use crate::rules::position::{Move, Outcome, Position, WonLine};
+use crate::text::line;
 
 /// What is known of one position: what the AI found, for the position it was found in.
 #[derive(Clone, Debug)]
@@ -27,14 +27,14 @@ impl Report {
     pub fn from_moves(position: &Position, moves: Vec<(Move, Value)>) -> Report {
         Report {
             position: *position,
-            analysis: Analysis::of_moves(position, moves),
+            analysis: Analysis::of_moves(moves),
         }
     }
 
-    /// The moves analysed, in the order people read them (see [`Position::reading_key`]).
+    /// The moves analysed, in the order people read them (see [`Move::reading_key`]).
     fn moves(&self) -> Vec<(Move, Value)> {
         let mut moves = self.analysis.moves.clone();
-        moves.sort_by_key(|&(m, _)| self.position.reading_key(m));
+        moves.sort_by_key(|&(m, _)| m.reading_key());
         moves
     }
 }
@@ -83,7 +83,7 @@ pub fn text(report: &Report) -> String {
                 let _ = writeln!(s, "  {mv}: {value}");
             }
             if !listed.is_empty() {
-                let best = names(&report.analysis.best(position));
+                let best = names(&report.analysis.best());
                 let _ = writeln!(s, "  best: {}", best.join(" "));
             }
         }
@@ -190,7 +190,7 @@ pub fn json(report: &Report) -> String {
                 value: JsonValue::new(v, rates),
             })
             .collect(),
-        best: names(&report.analysis.best(position)),
+        best: names(&report.analysis.best()),
     };
     serde_json::to_string(&json).expect("a report serializes")
 }
@@ -341,8 +341,8 @@ mod tests {
 
     #[test]
     fn text_lists_moves_top_row_first() {
-        let board: crate::board::Board = "X.O/.X./..O".parse().unwrap();
-        let analysis = crate::search::Searcher::new().analyze(&board);
+        let board: crate::rules::classic::Board = "X.O/.X./..O".parse().unwrap();
+        let analysis = crate::ai::search::Searcher::new().analyze(&board);
         let moves = analysis.into_iter().map(|(c, v)| (c.into(), v)).collect();
         let report = text(&Report::from_moves(&Position::Classic(board), moves));
         let cells: Vec<&str> = report

@@ -4,10 +4,10 @@
 
 use std::fmt::Write as _;
 
-use crate::board::{Board, Mark};
-use crate::gomoku::Gomoku;
-use crate::position::{Outcome, Position};
-use crate::ultimate::{self, SmallStatus, UltimateBoard};
+use crate::rules::classic::{Board, Mark};
+use crate::rules::gomoku::Gomoku;
+use crate::rules::position::{Outcome, Position};
+use crate::rules::ultimate::{self, SmallStatus, UltimateBoard};
 
 /// The board in the classic layout, top row first. On 3×3 empty cells show their numpad
 /// digit; larger boards show `.` and coordinate labels along the edges.

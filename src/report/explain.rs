@@ -8,12 +8,12 @@ use std::sync::atomic::AtomicBool;
 
 use serde::Serialize;
 
-use crate::board::RulesError;
 use crate::explain::{self, Algorithm, Bound, ExplainError, Explanation, Hit, Limits, Node};
-use crate::position::{ParsePositionError, Position, Variant};
-use crate::record::{Record, RecordError};
+use crate::game::record::{Record, RecordError};
 use crate::report::dot::quoted;
 use crate::report::{explain_mcts, explain_watch};
+use crate::rules::classic::RulesError;
+use crate::rules::position::{ParsePositionError, Position, Variant};
 
 /// How the tree is printed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -206,7 +206,7 @@ fn monte_carlo(
     if let Some(steps) = options.steps {
         return match explain::watch_mcts(position, iterations, seed, steps) {
             Ok(watched) => {
-                let c = crate::mcts::EXPLORATION;
+                let c = crate::ai::mcts::EXPLORATION;
                 let text = explain_watch::plain(position, iterations, seed, c, &watched);
                 out.write_all(text.as_bytes())?;
                 Ok(0)

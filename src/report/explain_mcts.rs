@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use crate::explain::{MctsExplanation, MctsNode};
-use crate::position::Position;
+use crate::rules::position::Position;
 
 /// A rate or score to three decimals.
 fn three(x: f32) -> String {

@@ -1,12 +1,12 @@
 //! `tictactoe explain --algorithm mcts --steps K` (or `--ultimate`): iterations of the Monte Carlo tree search, one at a
-//! time ([`crate::mcts::Iteration`]), as text: the walk down the tree with each choice's UCB1
+//! time ([`crate::ai::mcts::Iteration`]), as text: the walk down the tree with each choice's UCB1
 //! scores, the node expanded, the random game and its result, and the backup.
 
 use std::fmt::Write as _;
 
-use crate::board::Mark;
-use crate::mcts::{Candidate, Ending, Iteration, Proven, Score, Walked};
-use crate::position::{Move, Position};
+use crate::ai::mcts::{Candidate, Ending, Iteration, Proven, Score, Walked};
+use crate::rules::classic::Mark;
+use crate::rules::position::{Move, Position};
 
 /// Children listed at each choice besides the one taken: the best scored.
 const RIVALS: usize = 3;

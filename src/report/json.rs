@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use crate::search::Value;
+use crate::ai::search::Value;
 
 /// A value in JSON: its words, its result, the plies to the end when decided, whether it is
 /// proven, the score of a heuristic estimate, and, where the AI reads values as win rates, the

@@ -2,8 +2,8 @@
 //! position ([`analyze`]), the review of a game ([`review`]), the tree a textbook search
 //! visits ([`explain`]) and Ultimate's Monte Carlo tree ([`explain_mcts`]), the statistics of the history ([`stats`]), the rules of each game ([`rules`]) and values in JSON
 //! ([`json`]).
-//! Reports are made from the rule-set interface ([`crate::position`]) and the AI's answers
-//! ([`crate::player::Brain`]), once for every rule set.
+//! Reports are made from the rule-set interface ([`crate::rules::position`]) and the AI's answers
+//! ([`crate::ai::player::Brain`]), once for every rule set.
 
 pub mod analyze;
 pub mod board;

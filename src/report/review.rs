@@ -25,12 +25,12 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
-use crate::board::Mark;
-use crate::player::{self, Brain, Verdict};
-use crate::position::{Move, Position, Variant};
-use crate::record::{Record, RecordError};
+use crate::ai::player::{self, Brain, Verdict};
+use crate::ai::search::Value;
+use crate::game::record::{Record, RecordError};
 use crate::report::json::JsonValue;
-use crate::search::Value;
+use crate::rules::classic::Mark;
+use crate::rules::position::{Move, Position, Variant};
 
 /// An Ultimate move that lowers the win rate by less than this is `best`.
 pub const BEST_DROP: f32 = 0.03;

@@ -1,7 +1,7 @@
 //! The rules of each game in a few lines, as the program teaches them: the terminal game's
 //! rules page, the start screen's, and the plain front end's `?` print the same text.
 
-use crate::position::Variant;
+use crate::rules::position::Variant;
 
 /// The rules of `variant`, one line each, at most [`WIDTH`] characters a line (blank lines
 /// separate paragraphs).
@@ -70,7 +70,7 @@ fn gomoku(lines: &mut Vec<String>, n: u8, k: u8, exact: bool) {
     } else {
         format!("{} in a row", count_word(k))
     };
-    let title = if n == crate::gomoku::SIZE && k == crate::gomoku::FIVE {
+    let title = if n == crate::rules::gomoku::SIZE && k == crate::rules::gomoku::FIVE {
         format!("Gomoku: 15×15, {line}")
     } else {
         format!("{n}×{n}, {line} (Gomoku's rules)")
@@ -98,7 +98,7 @@ fn gomoku(lines: &mut Vec<String>, n: u8, k: u8, exact: bool) {
     lines.push(format!(
         "Points are named by column a-{last} and row 1-{n}, a1 at the"
     ));
-    lines.push(if n == crate::gomoku::SIZE {
+    lines.push(if n == crate::rules::gomoku::SIZE {
         "bottom left: h8 is the centre.".to_string()
     } else {
         "bottom left.".to_string()
@@ -175,7 +175,7 @@ fn ultimate(lines: &mut Vec<String>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Rules;
+    use crate::rules::classic::Rules;
 
     fn every_variant() -> Vec<Variant> {
         let mut variants = vec![Variant::Ultimate];

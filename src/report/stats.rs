@@ -5,12 +5,12 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
-use crate::board::Mark;
+use crate::ai::levels::{Adaptive, Level};
+use crate::ai::player::Player;
 use crate::game::{Tally, Verdict};
-use crate::history::Entry;
-use crate::levels::{Adaptive, Level};
-use crate::player::Player;
-use crate::position::{Outcome, Variant};
+use crate::rules::classic::Mark;
+use crate::rules::position::{Outcome, Variant};
+use crate::store::history::Entry;
 
 /// Results against one opponent, or under one set of rules.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -198,7 +198,7 @@ fn opponent_name(player: Player) -> String {
 
 /// Opponents from the easiest AI up, then remote players.
 fn opponent_rank(name: &str) -> usize {
-    crate::levels::Level::all()
+    crate::ai::levels::Level::all()
         .map(Player::Ai)
         .chain([Player::Remote])
         .position(|p| opponent_name(p) == name)
@@ -389,8 +389,8 @@ pub fn columns(entry: &Entry) -> [String; 4] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::record::Record;
     use crate::game::{Game, GameEnd};
-    use crate::record::Record;
 
     fn entry(x: Player, o: Player, moves: &[&str]) -> Entry {
         let record = Record::parse(Variant::default(), moves).unwrap();
@@ -528,7 +528,7 @@ mod tests {
         let [rating] = &stats.ratings[..] else {
             panic!("{:?}", stats.ratings);
         };
-        let start = crate::levels::rating(Variant::default(), Adaptive::MIDDLE).unwrap();
+        let start = crate::ai::levels::rating(Variant::default(), Adaptive::MIDDLE).unwrap();
         assert_eq!(
             rating.history.len(),
             3,

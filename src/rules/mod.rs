@@ -1,23 +1,24 @@
 //! What every rule set is, whatever its board: a position that says whose turn it is, which
 //! moves are legal, plays one, and says how the game stands. Classic m,n,k boards
-//! ([`crate::board`]), Ultimate ([`crate::ultimate`]) and Gomoku ([`crate::gomoku`])
-//! implement [`RuleSet`]; naming and parsing moves is [`Notation`], and how moves are typed on
-//! the keypad and where they lie on the screen is the front ends' [`crate::keypad`]. The rules
-//! know nothing of I/O, of the AI or of the front ends.
+//! ([`crate::rules::classic`]), Ultimate ([`crate::rules::ultimate`]) and Gomoku ([`crate::rules::gomoku`])
+//! implement [`RuleSet`]; naming and parsing moves is [`Notation`] (how moves are typed on the
+//! keypad and where they lie on the screen is the front ends' business, in `ui::keypad`). The
+//! rules know nothing of I/O, of the AI or of the front ends.
 //!
-//! [`crate::position::Position`] is the one enum over the rule sets that the game, the
+//! [`crate::rules::position::Position`] is the one enum over the rule sets that the game, the
 //! records and the network pass around; it only forwards to these traits.
 
-mod classic;
-mod gomoku;
-mod ultimate;
+pub mod classic;
+pub mod gomoku;
+pub mod position;
+pub mod ultimate;
 
 use std::fmt;
 use std::hash::Hash;
 
 use serde::Serialize;
 
-use crate::board::Mark;
+use classic::Mark;
 
 /// How a game stands, the same for every rule set (each says more: the line won).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -129,9 +130,9 @@ pub trait Notation: RuleSet {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{Board, Rules};
-    use crate::gomoku::Gomoku;
-    use crate::ultimate::UltimateBoard;
+    use crate::rules::classic::{Board, Rules};
+    use crate::rules::gomoku::Gomoku;
+    use crate::rules::ultimate::UltimateBoard;
 
     /// Plays random games to the end through the trait alone, checking its invariants.
     fn invariants_hold<R: RuleSet>(start: R, rng: &mut fastrand::Rng) {

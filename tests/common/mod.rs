@@ -5,8 +5,8 @@
 
 use std::collections::HashMap;
 
-use tictactoe::board::{Board, Cell, Mark, Outcome, Rules};
-use tictactoe::search::{Value, mirror};
+use tictactoe::ai::search::{Value, mirror};
+use tictactoe::rules::classic::{Board, Cell, Mark, Outcome, Rules};
 
 /// A value as a number, written independently of the engine's ordering: quicker wins and
 /// slower losses are better.

@@ -1,0 +1,699 @@
+//! Gomoku's engine: `hard` is the alpha-beta search ([`crate::ai::five`]), and level 6 the same
+//! with a sixteenth of the time; levels 1 to 5 work from threats and the points' scores
+//! ([`crate::ai::threats`]).
+//!
+//! `hard` plays the search's move. Its value is a proven win where the search found a
+//! victory by fours, or a forced win after which every reply on the board leaves one (checked
+//! here with the threats); a proven loss where the opponent has two fives to make; else the
+//! search's score as an estimated win rate ([`rate_of`]). Hints, analyses and reviews value a
+//! move by the search of the position after it, read the other way.
+//!
+//! Below it, the threat engine, in order: makes five; finds a victory by continuous fours;
+//! blocks the opponent's five; makes a winning threat; where the opponent has a victory by
+//! fours or a winning threat, plays a point that leaves it neither; and otherwise plays the
+//! best-scored point. Levels 1 to 4 take a five they see, block one from level 2, find their
+//! own victories by fours from level 4, and choose among the best-scored points, fewer the
+//! higher the level; level 5 is the threat engine without winning threats, choosing between
+//! the two best-scored points where nothing threatens.
+//!
+//! On the board the proof search takes (8×8 with five to seven in a row, not exactly), `hard`,
+//! hints, analyses and reviews also ask it, on the same stones set on a classic board, for
+//! half of the budget: where it proves a value (a win, a draw, a loss, or a bound: at least or
+//! at most a draw) that value and its move stand, and the alpha-beta search answers the rest
+//! within the other half.
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use super::engines::Engine;
+use crate::ai::five::{Five, Thought};
+use crate::ai::levels::Level;
+use crate::ai::search::{Meter, Searcher, Value};
+use crate::ai::threats::{Threats, cell_of, side};
+use crate::rules::classic::Cell;
+use crate::rules::gomoku::Gomoku;
+
+/// The deepest `hard` searches, in plies.
+const MAX_DEPTH: u32 = 40;
+/// The score of the alpha-beta search that reads as even odds moved by about a quarter:
+/// the scale of the logistic curve from scores to estimated win rates.
+const RATE_SCALE: f64 = 600.0;
+
+/// The estimated win rate, in thousandths from 1 to 999, of a score of the alpha-beta search.
+fn rate_of(score: i32) -> Value {
+    let rate = 1.0 / (1.0 + (-f64::from(score) / RATE_SCALE).exp());
+    Value::WinRate((rate * 1000.0).round().clamp(1.0, 999.0) as u16)
+}
+
+/// Fours a victory is looked for with, at most.
+const FOURS: u32 = 12;
+/// Positions one search for a victory by fours may look at per millisecond of `--think`
+/// (with the default second: 40,000), and at least.
+const POSITIONS_PER_MS: u32 = 40;
+const MIN_POSITIONS: u32 = 2_000;
+
+/// The points of the best-scored candidates tried as threats, in [`winning_threat`].
+const THREATS_TRIED: usize = 12;
+/// The estimate of a move that makes a winning threat (for it) or leaves one (against it):
+/// near a proof, but not one.
+const EST_THREAT: i32 = 400;
+
+/// A move for `side`, as if to move, that makes a threat no reply answers: after it `side`
+/// has a victory by fours, and still has one after each reply that could stop it (a point
+/// where the other side makes a four, blocking or counter-attacking, or where `side` would).
+/// The replies are those only, so this is a strong guess, not a proof (a victory by threats
+/// of three with one threat, such as two open threes made at once). Each search for a victory
+/// looks at `positions` at most.
+fn winning_threat(threats: &mut Threats, side: usize, positions: u32) -> Option<usize> {
+    let other = 1 - side;
+    if !threats.fives(other).is_empty() {
+        return None;
+    }
+    for x in ranked(threats, side).into_iter().take(THREATS_TRIED) {
+        threats.place(x, side);
+        let wins = threats.vcf(side, FOURS, &mut { positions }).is_some() && {
+            let mut replies = threats.fours(side);
+            replies.extend(threats.fours(other));
+            replies.extend(threats.fives(side));
+            replies.sort_unstable();
+            replies.dedup();
+            replies.into_iter().all(|r| {
+                threats.place(r, other);
+                let still = threats.fives(other).is_empty()
+                    && threats.vcf(side, FOURS, &mut { positions }).is_some();
+                threats.remove(r, other);
+                still
+            })
+        };
+        threats.remove(x, side);
+        if wins {
+            return Some(x);
+        }
+    }
+    None
+}
+
+/// The plies to the five if `x`, a threat of `side`'s, is proven to win: after it the other
+/// side has no five to make, and every reply, anywhere on the board, leaves `side` a victory
+/// by fours (all found within the `budget` of positions, which they use up). The count is
+/// the slowest reply's: `x`, the reply and that victory. `None` where one reply is not shown
+/// lost in time.
+fn proven_threat(threats: &mut Threats, x: usize, side: usize, budget: &mut u32) -> Option<u32> {
+    let other = 1 - side;
+    threats.place(x, side);
+    let replies = threats.empty_points();
+    let mut longest = None;
+    if threats.fives(other).is_empty() && !replies.is_empty() {
+        longest = Some(0);
+        for r in replies {
+            threats.place(r, other);
+            let line = threats.shortest_vcf(side, FOURS, budget);
+            threats.remove(r, other);
+            let Some(line) = line else {
+                longest = None;
+                break;
+            };
+            longest = longest.max(Some(line.len() as u32));
+        }
+    }
+    threats.remove(x, side);
+    longest.map(|plies| plies + 2)
+}
+
+/// The most threats [`proven_winning_threat`] tries to prove, each within a quarter of its
+/// budget.
+const PROOFS_TRIED: u32 = 8;
+
+/// A threat of the side to move's that no reply stops, proven as [`proven_threat`] proves one,
+/// and its value; looked for where the side has no victory by fours (the search finds those)
+/// and the other side no five. Candidates go best-scored first; the searches of fours that
+/// tell a threat from a quiet move share `positions`, and the first [`PROOFS_TRIED`] threats
+/// found are tried, each proof within a quarter of it and all within twice `positions`.
+fn proven_winning_threat(board: &Gomoku, positions: u32) -> Option<(Cell, Value)> {
+    let mut threats = Threats::new(board);
+    let me = side(board.to_move());
+    let other = 1 - me;
+    if !threats.fives(other).is_empty() || !threats.fives(me).is_empty() {
+        return None;
+    }
+    if threats.vcf(me, FOURS, &mut { positions }).is_some() {
+        return None;
+    }
+    // What is left for telling threats apart, and for the proofs.
+    let (mut left, mut proving) = (positions, positions.saturating_mul(2));
+    let mut proofs = PROOFS_TRIED;
+    for x in ranked(&threats, me) {
+        threats.place(x, me);
+        let threat = threats.fives(other).is_empty() && threats.vcf(me, FOURS, &mut left).is_some();
+        threats.remove(x, me);
+        if threat {
+            let mut share = (positions / 4).min(proving);
+            let given = share;
+            let proof = proven_threat(&mut threats, x, me, &mut share);
+            if let Some(plies) = proof {
+                return Some((threats.cell(x), Value::Win(plies)));
+            }
+            proving -= given - share;
+            proofs -= 1;
+        }
+        if left == 0 || proving == 0 || proofs == 0 {
+            break;
+        }
+    }
+    None
+}
+
+/// Gomoku's engine: its random numbers, the alpha-beta search of `hard` (made at its first
+/// use, with its table), and the proof search for the board it takes.
+pub(super) struct Threat {
+    rng: fastrand::Rng,
+    prover: Searcher,
+    five: Option<Five>,
+    meter: Meter,
+    /// The alpha-beta search's table, in MiB, and its threads.
+    table_mb: usize,
+    threads: usize,
+    cancel: Option<Arc<AtomicBool>>,
+    /// How long a move whose best choice is still changing may think, where more than the
+    /// budget.
+    most: Option<Duration>,
+}
+
+/// The alpha-beta search's table when none is asked for, in MiB.
+pub(super) const TABLE_MB: usize = 64;
+
+impl Threat {
+    /// The engine whose random choices follow from `seed`, its searches budgeted by `meter`.
+    pub(super) fn new(seed: Option<u64>, meter: Meter) -> Threat {
+        let mut prover = Searcher::new();
+        prover.set_meter(meter);
+        Threat {
+            rng: seed.map_or_else(fastrand::Rng::new, fastrand::Rng::with_seed),
+            prover,
+            five: None,
+            meter,
+            table_mb: TABLE_MB,
+            threads: 1,
+            cancel: None,
+            most: None,
+        }
+    }
+
+    /// The alpha-beta search's table of at most `mb` MiB, searched on `threads` threads.
+    pub(super) fn size_search(&mut self, mb: usize, threads: usize) {
+        self.table_mb = mb;
+        self.threads = threads;
+        self.five = None;
+    }
+
+    /// Lets `hard` think up to `most` on a move whose best choice is still changing after its
+    /// budget (`None`: the budget is all).
+    pub(super) fn set_most(&mut self, most: Option<Duration>) {
+        self.most = most;
+    }
+
+    /// Whether the search was told to stop.
+    fn cancelled(&self) -> bool {
+        self.cancel
+            .as_ref()
+            .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
+    }
+
+    /// The alpha-beta search, made at its first use.
+    fn five(&mut self) -> &mut Five {
+        let (mb, meter, threads) = (self.table_mb, self.meter, self.threads);
+        let cancel = self.cancel.clone();
+        self.five.get_or_insert_with(|| {
+            let mut five = Five::new(mb, meter);
+            five.set_threads(threads);
+            five.set_cancel(cancel);
+            five
+        })
+    }
+}
+
+impl Threat {
+    /// The proof search, to size its table and its threads.
+    pub(super) fn prover(&mut self) -> &mut Searcher {
+        &mut self.prover
+    }
+}
+
+/// What the proof search settles: a proven value or bound.
+fn settled(value: Value) -> bool {
+    value.is_proven() || value.is_bound()
+}
+
+/// The proof search's share of a budget: half.
+fn proof_share(think: Option<Duration>) -> Duration {
+    think.unwrap_or(Duration::from_secs(1)) / 2
+}
+
+/// The positions a search for a victory by fours may look at within `think`.
+fn budget(think: Option<Duration>) -> u32 {
+    let ms = think.map_or(1_000, |t| t.as_millis().min(u128::from(u32::MAX)) as u32);
+    ms.saturating_mul(POSITIONS_PER_MS).max(MIN_POSITIONS)
+}
+
+/// The candidates for the side to move, best-scored first (ties in board order).
+fn ranked(threats: &Threats, me: usize) -> Vec<usize> {
+    let mut points = threats.candidates();
+    points.sort_by_key(|&p| std::cmp::Reverse(threats.score(p, me)));
+    points
+}
+
+/// The windows still open to `me` against those open to the other side, scaled into an
+/// estimate's range.
+fn balance(threats: &Threats, me: usize) -> i32 {
+    let open = |s: usize| -> i64 {
+        (0..threats.window_count())
+            .map(|w| threats.window_value(w, s))
+            .sum()
+    };
+    ((open(me) - open(1 - me)) / 16).clamp(-499, 499) as i32
+}
+
+/// The value for `me` of playing `p`: a five, a victory by fours that starts with it, a five
+/// or a victory by fours it lets the opponent have, or an estimate.
+fn value_of(threats: &mut Threats, p: usize, me: usize, positions: u32) -> Value {
+    if threats.fives(me).contains(&p) {
+        return Value::Win(1);
+    }
+    let other = 1 - me;
+    threats.place(p, me);
+    let value = if !threats.fives(other).is_empty() {
+        Value::Loss(2)
+    } else if let Some(line) = threats.shortest_vcf(other, FOURS, &mut { positions }) {
+        Value::Loss(line.len() as u32 + 1)
+    } else {
+        match threats.fives(me)[..] {
+            [] => Value::Estimate(-balance(threats, other)),
+            [_, _, ..] => Value::Win(3),
+            [block] => {
+                threats.place(block, other);
+                let line = threats.shortest_vcf(me, FOURS, &mut { positions });
+                threats.remove(block, other);
+                line.map_or_else(
+                    || Value::Estimate(-balance(threats, other)),
+                    |l| Value::Win(l.len() as u32 + 2),
+                )
+            }
+        }
+    };
+    threats.remove(p, me);
+    value
+}
+
+/// How far the engine looks at level 5 and in its tests: whether it makes winning threats,
+/// whether it stops the opponent's, and among how many best-scored points it chooses where
+/// nothing is threatened.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Reach {
+    make_threats: bool,
+    stop_threats: bool,
+    quiet_choices: usize,
+}
+
+/// All of it: `hard` before its alpha-beta search, whose threat tests keep it.
+#[cfg(test)]
+const HARD: Reach = Reach {
+    make_threats: true,
+    stop_threats: true,
+    quiet_choices: 1,
+};
+
+/// The level below `hard` that searches as it does, with `1 /` [`SEARCHING_SHARE`] of the
+/// time: a step of 82% over level 5 and 84% under `hard` in the ladder (see `docs/ai.md`).
+const SEARCHING_LEVEL: u8 = 6;
+const SEARCHING_SHARE: u32 = 16;
+
+/// Level 5 chooses among this many best-scored points where nothing is threatened.
+const LEVEL_5_CHOICES: usize = 2;
+
+/// Levels 1 to 4 choose among this many best-scored points.
+const CHOICES: [usize; 4] = [9, 8, 5, 3];
+
+impl Threat {
+    /// The move and value of all the threats (levels 5 and 6 reach less far).
+    #[cfg(test)]
+    fn best(board: &Gomoku, positions: u32) -> Option<(Cell, Value)> {
+        Threat::search(board, positions, HARD, &mut fastrand::Rng::with_seed(0))
+    }
+
+    /// The move and its value of the engine reaching as far as `reach`: a five, a victory by
+    /// fours, a block, a winning threat, a move that leaves the opponent none, or a quiet one
+    /// (drawn by `rng` among the best-scored where `reach` allows several).
+    fn search(
+        board: &Gomoku,
+        positions: u32,
+        reach: Reach,
+        rng: &mut fastrand::Rng,
+    ) -> Option<(Cell, Value)> {
+        if board.is_over() {
+            return None;
+        }
+        let me = side(board.to_move());
+        let mut threats = Threats::new(board);
+        if let Some(&five) = threats.fives(me).first() {
+            return Some((threats.cell(five), Value::Win(1)));
+        }
+        if let Some(line) = threats.shortest_vcf(me, FOURS, &mut { positions }) {
+            return Some((threats.cell(line[0]), Value::Win(line.len() as u32)));
+        }
+        let blocks = threats.fives(1 - me);
+        if let Some(&block) = blocks.first() {
+            let value = value_of(&mut threats, block, me, positions);
+            return Some((threats.cell(block), value));
+        }
+        let ranked = ranked(&threats, me);
+        let quick = positions / 16;
+        if reach.make_threats
+            && let Some(x) = winning_threat(&mut threats, me, quick)
+        {
+            let value = proven_threat(&mut threats, x, me, &mut { positions })
+                .map_or(Value::Estimate(EST_THREAT), Value::Win);
+            return Some((threats.cell(x), value));
+        }
+        // Where the opponent has no victory by fours nor a threat that wins, the best-scored
+        // point will do. Where it has, each point is tried, best-scored first, until one
+        // leaves it neither.
+        let them = 1 - me;
+        let attacked = threats.vcf(them, FOURS, &mut { positions }).is_some()
+            || reach.stop_threats && winning_threat(&mut threats, them, quick).is_some();
+        if !attacked {
+            let p = ranked[rng.usize(..reach.quiet_choices.min(ranked.len()).max(1))];
+            return Some((
+                threats.cell(p),
+                value_of(&mut threats, p, me, positions / 4),
+            ));
+        }
+        let checked = ranked.len();
+        let mut best: Option<(usize, Value)> = None;
+        for &p in ranked.iter().take(checked) {
+            let mut value = value_of(&mut threats, p, me, positions / 4);
+            if reach.stop_threats && !matches!(value, Value::Loss(_)) {
+                threats.place(p, me);
+                if winning_threat(&mut threats, them, quick).is_some() {
+                    value = Value::Estimate(-EST_THREAT);
+                }
+                threats.remove(p, me);
+            }
+            if best.is_none_or(|(_, v)| value > v) {
+                best = Some((p, value));
+            }
+            if !matches!(value, Value::Loss(_)) && value != Value::Estimate(-EST_THREAT) {
+                break;
+            }
+        }
+        best.map(|(p, v)| (threats.cell(p), v))
+    }
+
+    /// The proof search's move and value for `board`, where it takes the board and settles
+    /// the value within `budget`.
+    fn proven(&mut self, board: &Gomoku, budget: Duration) -> Option<(Cell, Value)> {
+        let classic = board.as_classic()?;
+        let thought = self.prover.think(&classic, Some(budget))?;
+        settled(thought.value).then_some((thought.cell, thought.value))
+    }
+
+    /// `hard`'s move and its value: what the proof search settles on the board it takes,
+    /// within half the budget, else the alpha-beta search's choice within the rest (all of
+    /// it elsewhere). `None` once the game is over or when cancelled.
+    fn hard(&mut self, board: &Gomoku, think: Option<Duration>) -> Option<(Cell, Value)> {
+        let mut time = think.unwrap_or(Duration::from_secs(1));
+        if board.as_classic().is_some() && !board.is_over() {
+            if let Some(found) = self.proven(board, proof_share(think)) {
+                return Some(found);
+            }
+            if self.prover.cancelled() {
+                return None;
+            }
+            time -= proof_share(think);
+        }
+        // A threat that wins, proven, is played at once; on the clock, what the look took
+        // comes off the search's time (as work, its budget of positions is its own).
+        let start = std::time::Instant::now();
+        if let Some(found) = proven_winning_threat(board, budget(think)) {
+            return Some(found);
+        }
+        if self.meter == Meter::Clock {
+            time = time.saturating_sub(start.elapsed());
+        }
+        let most = self.most.map_or(time, |most| most.max(time));
+        let thought = self.five().think_within(board, time, most, MAX_DEPTH)?;
+        let value = Threat::proved(board, &thought, think);
+        Some((cell_of(board.size(), thought.best), value))
+    }
+
+    /// The value of playing `cell` in `board`: the proof search's where it settles one; a win
+    /// where it makes five; else the reply's value to the other side, read the other way.
+    fn value_after(&mut self, board: &Gomoku, cell: Cell, think: Option<Duration>) -> Value {
+        if let Some(classic) = board.as_classic() {
+            let value = self
+                .prover
+                .move_value(&classic, cell, Some(proof_share(think)));
+            if settled(value) {
+                return value;
+            }
+        }
+        let mut after = *board;
+        if after.play(cell).is_err() {
+            unreachable!("a legal move is played")
+        }
+        if after.is_over() {
+            return Value::Win(1);
+        }
+        if after.is_full() {
+            return Value::Draw;
+        }
+        let time = think.unwrap_or(Duration::from_secs(1));
+        let Some(reply) = self.five().think(&after, time, MAX_DEPTH) else {
+            return Value::WinRate(500);
+        };
+        match Threat::proved(&after, &reply, think) {
+            Value::Win(n) => Value::Loss(n + 1),
+            Value::Loss(n) => Value::Win(n + 1),
+            Value::WinRate(r) => Value::WinRate(1000 - r),
+            other => other,
+        }
+    }
+
+    /// A search's result as a value for the side to move in `board`: a victory by fours it
+    /// found, or a forced win it found that every reply leaves a victory by fours, is a proven
+    /// win; a loss at once (two fives to block) is proven; any other score an estimated win
+    /// rate (see [`rate_of`]).
+    fn proved(board: &Gomoku, thought: &Thought, think: Option<Duration>) -> Value {
+        if let Some(line) = &thought.proof {
+            return Value::Win(line.len() as u32);
+        }
+        let Some(plies) = thought.mate() else {
+            return rate_of(thought.score);
+        };
+        let mut threats = Threats::new(board);
+        let me = side(board.to_move());
+        match plies {
+            n if n > 0 => {
+                if let Some(n) = proven_threat(&mut threats, thought.best, me, &mut budget(think)) {
+                    return Value::Win(n);
+                }
+            }
+            -2 if threats.fives(me).is_empty() && threats.fives(1 - me).len() > 1 => {
+                return Value::Loss(2);
+            }
+            _ => {}
+        }
+        rate_of(thought.score)
+    }
+
+    /// Levels 1 to 5. Levels 1 to 4 take a five they see, block one from level 2 and play
+    /// their own victory by fours from level 4, else choose among the best-scored points
+    /// ([`CHOICES`]); level 5 is the threat engine without winning threats, its own or the
+    /// opponent's.
+    fn below_top(&mut self, board: &Gomoku, level: Level, positions: u32) -> Option<Cell> {
+        let n = usize::from(level.number());
+        if n >= 5 {
+            let reach = Reach {
+                make_threats: false,
+                stop_threats: false,
+                quiet_choices: LEVEL_5_CHOICES,
+            };
+            return Threat::search(board, positions, reach, &mut self.rng).map(|(c, _)| c);
+        }
+        if board.is_over() {
+            return None;
+        }
+        let me = side(board.to_move());
+        let mut threats = Threats::new(board);
+        if let Some(&five) = threats.fives(me).first() {
+            return Some(threats.cell(five));
+        }
+        if n >= 4
+            && let Some(line) = threats.shortest_vcf(me, FOURS, &mut { positions })
+        {
+            return Some(threats.cell(line[0]));
+        }
+        if n >= 2
+            && let Some(&block) = threats.fives(1 - me).first()
+        {
+            return Some(threats.cell(block));
+        }
+        let ranked = ranked(&threats, me);
+        let choices = CHOICES[n - 1].min(ranked.len());
+        Some(threats.cell(ranked[self.rng.usize(..choices)]))
+    }
+}
+
+impl Engine<Gomoku> for Threat {
+    fn choose(&mut self, level: Level, board: &Gomoku, think: Option<Duration>) -> Option<Cell> {
+        let positions = budget(think);
+        match level.style() {
+            None => self.hard(board, think).map(|(c, _)| c),
+            Some(_) if level.number() == SEARCHING_LEVEL => {
+                let time = think.unwrap_or(Duration::from_secs(1)) / SEARCHING_SHARE;
+                self.hard(board, Some(time)).map(|(c, _)| c)
+            }
+            Some(_) => self.below_top(board, level, positions),
+        }
+    }
+
+    fn best(&mut self, board: &Gomoku, think: Option<Duration>) -> Option<(Cell, Value)> {
+        self.hard(board, think)
+    }
+
+    fn value_of(&mut self, board: &Gomoku, cell: Cell, think: Option<Duration>) -> Option<Value> {
+        let value = self.value_after(board, cell, think);
+        (!self.cancelled()).then_some(value)
+    }
+
+    /// The points near the stones, each valued by [`Threat::value_after`] within an equal
+    /// share of the budget; the rest of the board is not worth a look.
+    fn hint(&mut self, board: &Gomoku, think: Option<Duration>) -> Vec<(Cell, Value)> {
+        if board.is_over() {
+            return Vec::new();
+        }
+        let points = Threats::new(board).candidates();
+        let time = think.unwrap_or(Duration::from_secs(1));
+        let share = Some(time / points.len().max(1) as u32);
+        let mut moves: Vec<(Cell, Value)> = Vec::with_capacity(points.len());
+        for p in points {
+            let cell = cell_of(board.size(), p);
+            moves.push((cell, self.value_after(board, cell, share)));
+            if self.cancelled() {
+                return Vec::new();
+            }
+        }
+        moves.sort_by_key(|&(c, _)| c.reading_key());
+        moves
+    }
+
+    /// The threats' searches are bounded by positions looked at, and short; the proof search
+    /// stops at once.
+    fn set_cancel(&mut self, flag: Option<Arc<AtomicBool>>) {
+        self.prover.set_cancel(flag.clone());
+        if let Some(five) = &mut self.five {
+            five.set_cancel(flag.clone());
+        }
+        self.cancel = flag;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ai::threats::random_positions;
+
+    /// Whether `side` has a victory by fours in `board` as if it were to move.
+    fn has_vcf(board: &Gomoku, side: usize) -> bool {
+        Threats::new(board).vcf(side, FOURS, &mut 200_000).is_some()
+    }
+
+    #[test]
+    fn hard_plays_into_every_victory_by_fours_the_search_finds() {
+        let mut found = 0;
+        for board in random_positions(60, 21) {
+            let me = side(board.to_move());
+            if !has_vcf(&board, me) {
+                continue;
+            }
+            found += 1;
+            let (c, value) = Threat::best(&board, 40_000).unwrap();
+            assert!(matches!(value, Value::Win(_)), "{board}: {value:?}");
+            let mut after = board;
+            after.play(c).unwrap();
+            // It made five, or two fours, or a four whose forced block leaves it a victory
+            // by fours.
+            let mut threats = Threats::new(&after);
+            if after.is_over() {
+                assert_eq!(after.winner(), Some(board.to_move()), "{board}: {c}");
+                continue;
+            }
+            match threats.fives(me)[..] {
+                [] => panic!("{board}: {c} makes neither five nor four"),
+                [_, _, ..] => {}
+                [block] => {
+                    threats.place(block, 1 - me);
+                    let rest = threats.vcf(me, FOURS, &mut 200_000);
+                    assert!(rest.is_some(), "{board}: {c}, then {block}, lets it go");
+                }
+            }
+        }
+        assert!(found >= 10, "{found} positions with a victory by fours");
+    }
+
+    fn position(moves: &[&str]) -> Gomoku {
+        let mut board = Gomoku::new();
+        for m in moves {
+            board.play(board.parse_cell(m).unwrap()).unwrap();
+        }
+        board
+    }
+
+    #[test]
+    fn two_open_threes_made_at_once_are_a_winning_threat_and_hard_leaves_the_opponent_none() {
+        // X: f8 g8 along row 8 and h6 h7 up column h; h8 makes two open threes at once.
+        let moves = ["f8", "a1", "g8", "o1", "h6", "a15", "h7", "o15"];
+        let x_to_move = position(&moves);
+        let mut threats = Threats::new(&x_to_move);
+        assert!(
+            threats.vcf(0, FOURS, &mut 100_000).is_none(),
+            "no victory by fours"
+        );
+        let fork = winning_threat(&mut threats, 0, 10_000).expect("a winning threat");
+        assert_eq!(threats.cell(fork).to_string(), "h8");
+        let o_to_move = position(&[&moves[..], &["b14"]].concat());
+        let (c, value) = Threat::best(&o_to_move, 40_000).unwrap();
+        let mut after = o_to_move;
+        after.play(c).unwrap();
+        let threats = &mut Threats::new(&after);
+        assert!(
+            winning_threat(threats, 0, 10_000).is_none(),
+            "{c} leaves h8's fork"
+        );
+        assert!(!matches!(value, Value::Loss(_)), "{value:?}");
+    }
+
+    #[test]
+    fn hard_stops_the_opponents_victory_by_fours_wherever_one_point_does() {
+        let mut defended = 0;
+        for board in random_positions(120, 33) {
+            let (me, them) = (side(board.to_move()), 1 - side(board.to_move()));
+            let threats = Threats::new(&board);
+            if has_vcf(&board, me) || !threats.fives(them).is_empty() || !has_vcf(&board, them) {
+                continue;
+            }
+            let stops = |c: Cell| {
+                let mut after = board;
+                after.play(c).is_ok() && !has_vcf(&after, them)
+            };
+            if !board.legal_moves().into_iter().any(stops) {
+                continue;
+            }
+            defended += 1;
+            let (c, value) = Threat::best(&board, 40_000).unwrap();
+            assert!(stops(c), "{board}: {c} lets a victory by fours through");
+            assert!(!matches!(value, Value::Loss(_)), "{board}: {value:?}");
+        }
+        assert!(defended >= 5, "{defended} positions to defend");
+    }
+}

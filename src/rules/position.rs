@@ -1,0 +1,606 @@
+//! One interface over every rule set, classic N×N ([`board`]), Ultimate ([`ultimate`]) and
+//! Gomoku ([`gomoku`]):
+//! whose turn it is, the legal moves, playing one, how the game stands, naming and parsing
+//! moves, how a move is typed on the keypad and where it sits on the screen's grid. The
+//! game, the session, records, review, analyze, the network and the front ends work through
+//! it once for all; only drawing a board and the AI behind it are per rule set.
+//!
+//! The rule sets are one enum matched here and nowhere above (the AI dispatch and the board
+//! drawing aside): a position is a small `Copy` value that the game, the records, the
+//! network and the worker thread pass around freely, and a match on three variants costs
+//! nothing next to a move's bit arithmetic. Every method is one match, [`each!`], that
+//! forwards to the rule set's traits ([`RuleSet`], [`Notation`]) and to [`Member`], which
+//! each rule set declares in a file of its own (`position/members/`): how its positions, moves and
+//! errors are wrapped in this file's enums. A fourth rule set is a fourth variant of the
+//! enums, an arm of [`each!`] and [`Variant::start`], and one such file.
+
+mod members;
+
+use std::fmt;
+
+use crate::rules::classic::{self, Board, Cell, Mark, Rules, RulesError, Squares};
+use crate::rules::gomoku::{self, Gomoku};
+use crate::rules::ultimate::{self, UltimateBoard};
+use crate::rules::{Notation, RuleSet};
+pub use crate::rules::{Outcome, WonLine};
+
+/// Runs `$body` with `$p` bound to the position of whichever rule set `$position` holds: the
+/// one match over the rule sets that every forwarding method of [`Position`] goes through.
+macro_rules! each {
+    ($position:expr, $p:ident => $body:expr) => {
+        match $position {
+            Position::Classic($p) => $body,
+            Position::Ultimate($p) => $body,
+            Position::Gomoku($p) => $body,
+        }
+    };
+}
+pub(crate) use each;
+
+/// Which game is played: classic with its rules, Ultimate tic-tac-toe, or Gomoku.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Variant {
+    Classic(Rules),
+    Ultimate,
+    /// Gomoku's rules on a board of side `size` (15, or 8 to 14): `k` in a row (five, or 3 to
+    /// `size`) or more, or with `exact` exactly `k`.
+    Gomoku {
+        size: u8,
+        k: u8,
+        exact: bool,
+    },
+}
+
+impl Default for Variant {
+    fn default() -> Self {
+        Rules::CLASSIC.into()
+    }
+}
+
+impl Variant {
+    /// The starting position: the empty board, X to move.
+    pub fn start(self) -> Position {
+        match self {
+            Variant::Classic(rules) => Board::new(rules).into(),
+            Variant::Ultimate => UltimateBoard::new().into(),
+            Variant::Gomoku { size, k, exact } => Gomoku::with_rules(size, k, exact)
+                .unwrap_or_default()
+                .into(),
+        }
+    }
+
+    /// The variants besides classic play, each selected by its name.
+    pub const NAMED: [Variant; 3] = [Variant::Ultimate, Variant::GOMOKU, Variant::GOMOKU_EXACT];
+
+    /// Gomoku on its standard board, 15×15, five or more in a row.
+    pub const GOMOKU: Variant = Variant::Gomoku {
+        size: gomoku::SIZE,
+        k: gomoku::FIVE,
+        exact: false,
+    };
+
+    /// Gomoku on 15×15 with exactly five in a row.
+    pub const GOMOKU_EXACT: Variant = Variant::Gomoku {
+        size: gomoku::SIZE,
+        k: gomoku::FIVE,
+        exact: true,
+    };
+
+    /// The game of a board of side `size` with `k` in a row (the size's default if `None`):
+    /// classic up to 7×7, Gomoku's rules from 8×8 to 15×15 (five in a row by default).
+    pub fn of_size(size: u8, k: Option<u8>, misere: bool) -> Result<Variant, RulesError> {
+        if size < gomoku::MIN_SIZE {
+            let k = k.unwrap_or(Rules::default_k(size));
+            return Rules::new(size, k, misere).map(Variant::from);
+        }
+        if size > gomoku::SIZE {
+            return Err(RulesError::Size(size));
+        }
+        if misere {
+            return Err(RulesError::Misere(size));
+        }
+        let k = k.unwrap_or(gomoku::FIVE);
+        match Gomoku::with_rules(size, k, false) {
+            Some(_) => Ok(Variant::Gomoku {
+                size,
+                k,
+                exact: false,
+            }),
+            None => Err(RulesError::K { k, size }),
+        }
+    }
+
+    /// This game with exactly its line winning (`exact`), a rule of Gomoku's boards only;
+    /// without, this game unchanged.
+    pub fn exactly(self, exact: bool) -> Result<Variant, RulesError> {
+        match self {
+            _ if !exact => Ok(self),
+            Variant::Gomoku { size, k, .. } => Ok(Variant::Gomoku { size, k, exact }),
+            _ => Err(RulesError::ExactFive),
+        }
+    }
+
+    /// The variant's name, for the wire and its command-line flag: `classic`, `ultimate`,
+    /// `gomoku`; `in-a-row` for Gomoku's boards with another line than five.
+    pub fn name(self) -> &'static str {
+        each!(self.start(), p => p.name())
+    }
+
+    /// The variant besides classic play that is called `name`.
+    pub fn named(name: &str) -> Option<Variant> {
+        Variant::NAMED.into_iter().find(|v| v.name() == name)
+    }
+
+    /// The variant called `name` on a board of side `side` with `k` in a row, where the
+    /// variant's boards have several sides (Gomoku's, 8 to 15) and several lines (those not
+    /// named after five in a row, [`Variant::name`]); side and line are ignored where they do
+    /// not apply.
+    pub fn named_on(name: &str, side: u8, k: u8) -> Option<Variant> {
+        let (in_a_row, exact) = match name {
+            "in-a-row" => (true, false),
+            "in-a-row-exact" => (true, true),
+            _ => (false, false),
+        };
+        let (k, exact) = match Variant::named(name) {
+            _ if in_a_row => (k, exact),
+            Some(Variant::Gomoku { k, exact, .. }) => (k, exact),
+            other => return other,
+        };
+        Gomoku::with_rules(side, k, exact).map(|b| b.variant())
+    }
+
+    /// The command-line flags that select this variant and differ from the defaults:
+    /// none for classic 3×3, `--size 5`, `--size 4 --k 3 --misere`, `--ultimate`, `--gomoku`.
+    pub fn flags(self) -> Vec<String> {
+        each!(self.start(), p => p.flags())
+    }
+
+    /// The variant that [`Variant::flags`] names, read back from its words (`--size 4 --k 3
+    /// --misere`, `--ultimate`, or nothing for classic 3×3); `None` for anything else.
+    pub fn from_flags(text: &str) -> Option<Variant> {
+        if let Some(named) = text.trim().strip_prefix("--").and_then(Variant::named) {
+            return Some(named);
+        }
+        let mut words = text.split_whitespace();
+        let (mut size, mut k, mut misere, mut exact, mut gomoku) =
+            (None, None, false, false, false);
+        while let Some(word) = words.next() {
+            match word {
+                "--size" if size.is_none() && !gomoku => {
+                    size = Some(words.next()?.parse::<u8>().ok()?);
+                }
+                "--k" if k.is_none() => k = Some(words.next()?.parse::<u8>().ok()?),
+                "--misere" if !misere => misere = true,
+                "--exact" if !exact => exact = true,
+                "--gomoku" if !gomoku && size.is_none() => gomoku = true,
+                _ => return None,
+            }
+        }
+        let size = if gomoku { Some(gomoku::SIZE) } else { size };
+        let variant = Variant::of_size(size.unwrap_or(Rules::CLASSIC.size()), k, misere).ok()?;
+        variant.exactly(exact).ok()
+    }
+
+    /// What one position of this rule set is called in reports: `board`, or `position` for
+    /// Ultimate, whose notation says more than the marks.
+    pub fn noun(self) -> &'static str {
+        each!(self.start(), p => p.noun())
+    }
+
+    /// What one move is called in reports: `cell`, or `move` for Ultimate.
+    pub fn move_noun(self) -> &'static str {
+        each!(self.start(), p => p.move_noun())
+    }
+
+    /// Whether a move is a cell of a board chosen first (Ultimate's small boards).
+    pub fn has_boards(self) -> bool {
+        each!(self.start(), p => p.has_boards())
+    }
+
+    /// How moves are typed, for a player who asks.
+    pub fn typing_help(self, forms: &str) -> String {
+        each!(self.start(), p => p.typing_help(forms))
+    }
+
+    /// Stones in a row that win, where the game counts them (classic and Gomoku's boards).
+    pub fn k(self) -> Option<u8> {
+        match self {
+            Variant::Classic(rules) => Some(rules.k()),
+            Variant::Gomoku { k, .. } => Some(k),
+            Variant::Ultimate => None,
+        }
+    }
+
+    /// The classic rules, if this is classic play.
+    pub fn rules(self) -> Option<Rules> {
+        match self {
+            Variant::Classic(rules) => Some(rules),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Variant {
+    /// For people: `3×3`, `5×5, four in a row, misère`, `Ultimate`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&each!(self.start(), p => p.title()))
+    }
+}
+
+/// A move of any variant: a cell of a square board (classic or Gomoku), or a board and a
+/// cell of Ultimate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Move {
+    Cell(Cell),
+    Ultimate(ultimate::Move),
+}
+
+impl Move {
+    /// The order moves are listed in for people: a square board's cells top row first, left
+    /// to right, as the board looks; Ultimate's moves board by board, cell by cell.
+    pub fn reading_key(self) -> (u8, u8) {
+        match self {
+            Move::Cell(cell) => cell.reading_key(),
+            Move::Ultimate(mv) => (mv.board(), mv.cell()),
+        }
+    }
+}
+
+impl fmt::Display for Move {
+    /// As players type it: `5` or `b2` on a square board, `53` in Ultimate.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Move::Cell(cell) => write!(f, "{cell}"),
+            Move::Ultimate(mv) => write!(f, "{mv}"),
+        }
+    }
+}
+
+/// Why a move was refused; the position is unchanged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveError {
+    /// A cell of a square board (classic or Gomoku) refused.
+    Cell(classic::MoveError),
+    Ultimate(ultimate::MoveError),
+    /// A move of the other variant.
+    OtherVariant,
+    /// A cell of a board of another size.
+    OtherBoard,
+}
+
+impl MoveError {
+    /// Whether a cell of a single board was taken: any empty cell will do instead (in
+    /// Ultimate the cell's board matters too, and its message says so).
+    pub fn is_taken(self) -> bool {
+        matches!(self, MoveError::Cell(classic::MoveError::Occupied(_)))
+    }
+
+    /// Whether the game was already over.
+    pub fn is_game_over(self) -> bool {
+        matches!(
+            self,
+            MoveError::Cell(classic::MoveError::GameOver)
+                | MoveError::Ultimate(ultimate::MoveError::GameOver)
+        )
+    }
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveError::Cell(e) => write!(f, "{e}"),
+            MoveError::Ultimate(e) => write!(f, "{e}"),
+            MoveError::OtherVariant => write!(f, "the move is from another game"),
+            MoveError::OtherBoard => write!(f, "the cell is from a board of another size"),
+        }
+    }
+}
+
+impl std::error::Error for MoveError {}
+
+/// Text that names no move of the position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParseMoveError {
+    Cell(classic::CellError),
+    Ultimate(ultimate::ParseMoveError),
+}
+
+impl fmt::Display for ParseMoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParseMoveError::Cell(e) => write!(f, "{e}"),
+            ParseMoveError::Ultimate(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for ParseMoveError {}
+
+/// Text that is no position of the rule set it was read for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParsePositionError {
+    Classic(classic::ParseBoardError),
+    Ultimate(ultimate::ParseUltimateError),
+    Gomoku(gomoku::ParseGomokuError),
+    /// Gomoku's boards are not played misère.
+    GomokuRules,
+    /// `--exact` with a board that is not played with Gomoku's rules.
+    ExactFive,
+}
+
+impl fmt::Display for ParsePositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParsePositionError::Classic(e) => write!(f, "{e}"),
+            ParsePositionError::Ultimate(e) => write!(f, "{e}"),
+            ParsePositionError::Gomoku(e) => write!(f, "{e}"),
+            ParsePositionError::GomokuRules => {
+                write!(f, "a board from 8×8 up is not played misère: drop --misere")
+            }
+            ParsePositionError::ExactFive => write!(f, "{}", RulesError::ExactFive),
+        }
+    }
+}
+
+impl std::error::Error for ParsePositionError {}
+
+/// A position of any variant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Position {
+    Classic(Board),
+    Ultimate(UltimateBoard),
+    Gomoku(Gomoku),
+}
+
+impl Position {
+    /// A position in its rule set's notation: Ultimate's with `ultimate`; else a board of 8 to
+    /// 15 rows is Gomoku's, and any other a classic board, with `k` in a row (the size's
+    /// default if `None`), exactly `k` (`exact`, Gomoku's only) and misère rules (classic
+    /// only).
+    pub fn parse(
+        text: &str,
+        ultimate: bool,
+        k: Option<u8>,
+        misere: bool,
+        exact: bool,
+    ) -> Result<Position, ParsePositionError> {
+        let gomoku = !ultimate && text.trim().split('/').count() >= usize::from(gomoku::MIN_SIZE);
+        if exact && !gomoku {
+            return Err(ParsePositionError::ExactFive);
+        }
+        if ultimate {
+            return parsed(text.parse::<UltimateBoard>());
+        }
+        if !gomoku {
+            return parsed(Board::parse_with(text, k, misere));
+        }
+        if misere {
+            return Err(ParsePositionError::GomokuRules);
+        }
+        let k = k.unwrap_or(gomoku::FIVE);
+        parsed(Gomoku::parse_with(text, k, exact))
+    }
+
+    pub fn variant(&self) -> Variant {
+        each!(self, p => p.variant())
+    }
+
+    /// Whose turn it is (once the game is over: who would move next).
+    pub fn to_move(&self) -> Mark {
+        each!(self, p => RuleSet::to_move(p))
+    }
+
+    pub fn outcome(&self) -> Outcome {
+        each!(self, p => RuleSet::outcome(p))
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.outcome() != Outcome::InProgress
+    }
+
+    /// Under misère rules, once the game is won: the side that completed a line and so lost.
+    pub fn line_completed_by_loser(&self) -> Option<Mark> {
+        match (self.variant().rules(), self.outcome()) {
+            (Some(rules), Outcome::Won(winner)) if rules.misere() => Some(winner.other()),
+            _ => None,
+        }
+    }
+
+    /// The moves the side to move may make, in board order; none once the game is over.
+    pub fn legal_moves(&self) -> Vec<Move> {
+        each!(self, p => legal_moves(p))
+    }
+
+    /// Plays `mv` for the side to move; on error nothing changes.
+    pub fn play(&mut self, mv: Move) -> Result<(), MoveError> {
+        each!(self, p => play(p, mv))
+    }
+
+    /// Names a move as a player types it (`5`, `b2`; `53`, `e5`, or `3` when sent to a
+    /// board). Whether it is legal is for [`Position::play`] to say.
+    pub fn parse_move(&self, text: &str) -> Result<Move, ParseMoveError> {
+        each!(self, p => parse_move(p, text))
+    }
+
+    /// Where the side to move may play, for messages: `on board 3` or `anywhere` in Ultimate;
+    /// `None` where the question does not arise.
+    pub fn whereabouts(&self) -> Option<String> {
+        each!(self, p => p.whereabouts())
+    }
+
+    /// What a move looks like, for prompts and messages: `1-9`, `a1-e5`, or in Ultimate
+    /// `1-9` when sent to a board and `board then cell, e.g. 53` when not.
+    pub fn move_forms(&self) -> String {
+        each!(self, p => p.move_forms())
+    }
+
+    /// The line that won the game, if it is won.
+    pub fn won_line(&self) -> Option<WonLine> {
+        each!(self, p => RuleSet::won_line(p))
+    }
+
+    /// The board of Ultimate the side to move is sent to, if any.
+    pub fn forced_board(&self) -> Option<u8> {
+        self.ultimate().and_then(UltimateBoard::forced_board)
+    }
+
+    /// The classic board, in classic play.
+    pub fn classic(&self) -> Option<&Board> {
+        Board::within(self)
+    }
+
+    /// The Ultimate position, in Ultimate play.
+    pub fn ultimate(&self) -> Option<&UltimateBoard> {
+        UltimateBoard::within(self)
+    }
+
+    /// The Gomoku position, in Gomoku play.
+    pub fn gomoku(&self) -> Option<&Gomoku> {
+        Gomoku::within(self)
+    }
+}
+
+/// A rule set as a member of [`Position`]: how its positions are wrapped in the enum that
+/// every layer above passes around. Its moves and their errors convert into this file's
+/// enums (`From`, and `TryFrom<Move>` back), once for each kind of move: the cells of every
+/// square board alike (`position/members/cells.rs`). Each rule set declares it in a file of
+/// its own under `position/members/`.
+trait Member:
+    Notation<
+        Move: Into<Move> + TryFrom<Move, Error = MoveError>,
+        MoveError: Into<MoveError>,
+        ParseMoveError: Into<ParseMoveError>,
+    > + Into<Position>
+{
+    /// The game this position is one of.
+    fn variant(&self) -> Variant;
+    /// The position of this rule set that `position` holds, if it holds one.
+    fn within(position: &Position) -> Option<&Self>;
+    /// `mv` as this rule set's move, or why it is none: a move of another game (or, on a
+    /// square board, a cell of a board of another size).
+    fn own_move(&self, mv: Move) -> Result<Self::Move, MoveError> {
+        mv.try_into()
+    }
+}
+
+fn legal_moves<R: Member>(position: &R) -> Vec<Move> {
+    let moves = RuleSet::legal_moves(position).into_iter();
+    moves.map(Into::into).collect()
+}
+
+fn play<R: Member>(position: &mut R, mv: Move) -> Result<(), MoveError> {
+    let mv = position.own_move(mv)?;
+    RuleSet::play(position, mv).map_err(Into::into)
+}
+
+fn parse_move<R: Member>(position: &R, text: &str) -> Result<Move, ParseMoveError> {
+    let parsed = Notation::parse_move(position, text);
+    parsed.map(Into::into).map_err(Into::into)
+}
+
+/// A cell of a square board, refused if `mv` is not a cell or lies off the board.
+fn own_cell(board: &impl Squares, mv: Move) -> Result<Cell, MoveError> {
+    let cell = Cell::try_from(mv)?;
+    if board.holds(cell) {
+        Ok(cell)
+    } else {
+        Err(MoveError::OtherBoard)
+    }
+}
+
+/// A position read as one rule set's, wrapped.
+fn parsed<P, E>(result: Result<P, E>) -> Result<Position, ParsePositionError>
+where
+    P: Into<Position>,
+    ParsePositionError: From<E>,
+{
+    result.map(Into::into).map_err(ParsePositionError::from)
+}
+
+impl fmt::Display for Position {
+    /// The variant's notation (see [`board`] and [`ultimate`]).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        each!(self, p => write!(f, "{p}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flags_read_back_as_the_same_variant() {
+        let mut variants = Variant::NAMED.to_vec();
+        for exact in [false, true] {
+            for size in 8..=15 {
+                variants.extend((3..=size).map(|k| Variant::Gomoku { size, k, exact }));
+            }
+        }
+        for size in 3..=7 {
+            for k in 3..=size {
+                for misere in [false, true] {
+                    variants.push(Variant::Classic(Rules::new(size, k, misere).unwrap()));
+                }
+            }
+        }
+        for variant in variants {
+            let text = variant.flags().join(" ");
+            assert_eq!(Variant::from_flags(&text), Some(variant), "{text:?}");
+        }
+        for bad in [
+            "--size",
+            "--size 16",
+            "--size 9 --k 10",
+            "--size 9 --misere",
+            "--k 4",
+            "--size 4 --size 4",
+            "--ultimate --misere",
+            "--gomoku --size 5",
+            "--classic",
+            "-x",
+        ] {
+            assert_eq!(Variant::from_flags(bad), None, "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn both_variants_play_through_one_interface() {
+        for (variant, moves) in [
+            (Variant::default(), ["5", "1", "9"]),
+            (Variant::Ultimate, ["55", "1", "19"]),
+        ] {
+            let mut position = variant.start();
+            for text in moves {
+                let mv = position.parse_move(text).unwrap();
+                assert!(position.legal_moves().contains(&mv));
+                position.play(mv).unwrap();
+            }
+            assert_eq!(position.to_move(), Mark::O);
+            assert_eq!(position.outcome(), Outcome::InProgress);
+            assert_eq!(position.variant(), variant);
+        }
+    }
+
+    #[test]
+    fn moves_of_another_game_are_refused() {
+        let mut classic = Variant::default().start();
+        let mut ultimate = Variant::Ultimate.start();
+        let cell = classic.parse_move("5").unwrap();
+        let mv = ultimate.parse_move("55").unwrap();
+        assert_eq!(ultimate.play(cell), Err(MoveError::OtherVariant));
+        assert_eq!(classic.play(mv), Err(MoveError::OtherVariant));
+        let big = Variant::Classic(Rules::new(5, 4, false).unwrap()).start();
+        let b2 = big.parse_move("b2").unwrap();
+        assert_eq!(classic.play(b2), Err(MoveError::OtherBoard));
+        assert_eq!(classic, Variant::default().start());
+    }
+
+    #[test]
+    fn flags_name_what_differs_from_the_defaults() {
+        let flags = |v: Variant| v.flags().join(" ");
+        assert_eq!(flags(Variant::default()), "");
+        assert_eq!(flags(Variant::Ultimate), "--ultimate");
+        let odd = Variant::Classic(Rules::new(4, 3, true).unwrap());
+        assert_eq!(flags(odd), "--size 4 --k 3 --misere");
+    }
+}

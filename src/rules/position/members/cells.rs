@@ -1,0 +1,34 @@
+//! The cells of every square board (classic and Gomoku) as moves of [`Position`], with their
+//! errors.
+
+use crate::rules::classic::{self, Cell, CellError};
+use crate::rules::position::{Move, MoveError, ParseMoveError};
+
+impl From<Cell> for Move {
+    fn from(cell: Cell) -> Move {
+        Move::Cell(cell)
+    }
+}
+
+impl TryFrom<Move> for Cell {
+    type Error = MoveError;
+
+    fn try_from(mv: Move) -> Result<Cell, MoveError> {
+        match mv {
+            Move::Cell(cell) => Ok(cell),
+            Move::Ultimate(_) => Err(MoveError::OtherVariant),
+        }
+    }
+}
+
+impl From<classic::MoveError> for MoveError {
+    fn from(e: classic::MoveError) -> MoveError {
+        MoveError::Cell(e)
+    }
+}
+
+impl From<CellError> for ParseMoveError {
+    fn from(e: CellError) -> ParseMoveError {
+        ParseMoveError::Cell(e)
+    }
+}

@@ -1,0 +1,379 @@
+//! One game run the same way under every front end: whose turn it is, who may move now, the
+//! moves a person types while the AI thinks, the AI's move and the network game's part in
+//! each. The terminal app and the plain front end read input, ask the AI when [`Driver::ai_to_move`]
+//! says so, and put into words what the driver reports; the rules of a turn are here once.
+//!
+//! The driver does no input, output or search: it is a state machine over a [`Session`] and,
+//! in a network game, the [`NetGame`] that decides what the network means for it.
+
+use std::collections::VecDeque;
+use std::fmt;
+
+use crate::ai::player::Player;
+use crate::game::{Game, Session, Side, TYPE_AHEAD};
+use crate::net::link::LinkEvent;
+use crate::net::session::{MoveBlocked, NO_UNDO, NetEvent, NetGame, Order, Rematch};
+use crate::rules::classic::Mark;
+use crate::rules::position::{Move, MoveError, Position};
+
+/// A game being played: the session, its network game if any, and the moves typed ahead.
+#[derive(Clone, Debug)]
+pub struct Driver {
+    session: Session,
+    net: Option<NetGame>,
+    /// Moves a person typed while the AI was to move, played in order on their turn.
+    queued: VecDeque<Move>,
+}
+
+/// What became of a move a person made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sent {
+    /// Played for `Mark` (and, in a network game, sent).
+    Played(Mark),
+    /// The AI is to move: the move waits, with this many in all.
+    Queued(usize),
+}
+
+/// Why a move a person made was not played; the game is unchanged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refused {
+    /// The game is over.
+    Over,
+    /// No person plays: two AIs play each other.
+    AisPlay,
+    /// The other player of a network game is to move.
+    RemoteTurn(Mark),
+    /// A network host's game has no second player yet.
+    NoOneJoined,
+    /// The network game does not take moves now (the connection is down, the other left).
+    Blocked(MoveBlocked),
+    /// The AI is to move and as many moves as may wait already do.
+    QueueFull,
+    /// The rules refuse the move.
+    Illegal(MoveError),
+}
+
+impl fmt::Display for Refused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Refused::Over => write!(f, "the game is over"),
+            Refused::AisPlay => write!(f, "the AIs play each other"),
+            Refused::RemoteTurn(mark) => write!(f, "it is {mark}'s turn: wait for their move"),
+            Refused::NoOneJoined => write!(f, "no one has joined yet"),
+            Refused::Blocked(blocked) => write!(f, "{blocked}"),
+            Refused::QueueFull => write!(f, "wait for the AI: no more moves can be queued"),
+            Refused::Illegal(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+/// Why `u` takes nothing back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoUndo {
+    /// A network game: the other player has seen the move.
+    Network,
+    /// The game is over and its result counts.
+    Over,
+}
+
+impl fmt::Display for NoUndo {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NoUndo::Network => f.write_str(NO_UNDO),
+            NoUndo::Over => write!(f, "the game is over and its result counts: no undo"),
+        }
+    }
+}
+
+/// The first move typed while the AI thought, played once it had moved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Queued {
+    pub mv: Move,
+    pub result: Result<Sent, Refused>,
+    /// The move was refused and the ones typed after it, meant for later turns, dropped.
+    pub dropped: bool,
+}
+
+impl Driver {
+    /// A game on this machine.
+    pub fn new(session: Session) -> Driver {
+        Driver {
+            session,
+            net: None,
+            queued: VecDeque::new(),
+        }
+    }
+
+    /// A network game, played by `net`'s rules.
+    pub fn networked(session: Session, net: NetGame) -> Driver {
+        Driver {
+            net: Some(net),
+            ..Driver::new(session)
+        }
+    }
+
+    pub fn session(&self) -> &Session {
+        &self.session
+    }
+
+    pub fn game(&self) -> &Game {
+        self.session.game()
+    }
+
+    /// The network game, in a network game.
+    pub fn net(&self) -> Option<&NetGame> {
+        self.net.as_ref()
+    }
+
+    /// The moves typed ahead, in the order they will be played.
+    pub fn queued(&self) -> &VecDeque<Move> {
+        &self.queued
+    }
+
+    /// The position and the AI that is to choose a move in it, when an AI is to move.
+    pub fn ai_to_move(&self) -> Option<(Position, Player)> {
+        match self.game().turn() {
+            Some((_, player)) if player.is_ai() => Some((*self.game().position(), player)),
+            _ => None,
+        }
+    }
+
+    /// A move a person made: played (and sent, in a network game), kept for later while the
+    /// AI is to move, or refused with the reason.
+    pub fn person_move(&mut self, mv: Move) -> Result<Sent, Refused> {
+        let (mark, player) = self.game().turn().ok_or(Refused::Over)?;
+        if !self.session.has_human() {
+            return Err(Refused::AisPlay);
+        }
+        if player == Player::Remote {
+            return Err(Refused::RemoteTurn(mark));
+        }
+        if let Some(net) = &self.net {
+            if net.waiting_for_player() {
+                return Err(Refused::NoOneJoined);
+            }
+            net.may_move().map_err(Refused::Blocked)?;
+        }
+        if player.is_ai() {
+            if self.queued.len() >= TYPE_AHEAD {
+                return Err(Refused::QueueFull);
+            }
+            self.queued.push_back(mv);
+            return Ok(Sent::Queued(self.queued.len()));
+        }
+        self.session.play(mv).map_err(Refused::Illegal)?;
+        if let Some(net) = self.net.as_mut() {
+            net.played(&self.session);
+        }
+        Ok(Sent::Played(mark))
+    }
+
+    /// Plays the AI's move for the side to move; `None` (and nothing played) if the game is
+    /// over or the move is not legal. Moves typed meanwhile are dropped unless a person is
+    /// to move next: then [`Driver::play_queued`] plays them.
+    pub fn ai_move(&mut self, mv: Move) -> Option<Mark> {
+        let (mark, _) = self.game().turn()?;
+        self.session.play(mv).ok()?;
+        if !matches!(self.game().turn(), Some((_, p)) if p.is_human()) {
+            self.queued.clear();
+        }
+        Some(mark)
+    }
+
+    /// Plays the first move typed ahead, if any; a refused one drops those after it, which
+    /// were meant for later turns.
+    pub fn play_queued(&mut self) -> Option<Queued> {
+        let mv = self.queued.pop_front()?;
+        let rest = std::mem::take(&mut self.queued);
+        let result = self.person_move(mv);
+        let dropped = result.is_err() && !rest.is_empty();
+        if !dropped {
+            self.queued = rest;
+        }
+        Some(Queued {
+            mv,
+            result,
+            dropped,
+        })
+    }
+
+    /// Takes back the last move (and the AI's answer to it): how many were taken back.
+    pub fn undo(&mut self) -> Result<usize, NoUndo> {
+        if self.net.is_some() {
+            return Err(NoUndo::Network);
+        }
+        if self.game().is_over() {
+            return Err(NoUndo::Over);
+        }
+        self.queued.clear();
+        Ok(self.session.undo())
+    }
+
+    /// Makes this a network game, played by `net`'s rules.
+    pub fn connect(&mut self, net: NetGame) {
+        self.net = Some(net);
+    }
+
+    /// Starts the next round, with `level` for the AI of one side if one was chosen.
+    pub fn new_round(&mut self, level: Option<(Side, Player)>) {
+        self.session.new_round_with(level);
+        self.queued.clear();
+    }
+
+    /// Starts a new session of this game: another opening, other players. A network game
+    /// never does.
+    /// The new session keeps its games where this one did.
+    pub fn restart(&mut self, session: Session) {
+        self.session = session.kept_in(self.session.journal());
+        self.queued.clear();
+    }
+
+    /// Ends the game here: it is recorded as left, and a network game says goodbye.
+    pub fn leave(&mut self) {
+        self.session.leave();
+        if let Some(net) = self.net.as_mut() {
+            net.leave();
+        }
+    }
+
+    /// News from the network game's connection: what it means for the game, if anything.
+    pub fn link_event(&mut self, event: LinkEvent) -> Option<NetEvent> {
+        let net = self.net.as_mut()?;
+        net.handle(&mut self.session, event)
+    }
+
+    /// The orders for the network game's connection, taken.
+    pub fn orders(&mut self) -> Vec<Order> {
+        self.net.as_mut().map(NetGame::orders).unwrap_or_default()
+    }
+
+    /// `n` after a network game: a rematch asked for (`None` in a game on this machine).
+    pub fn ask_rematch(&mut self) -> Option<Rematch> {
+        let net = self.net.as_mut()?;
+        Some(net.ask_rematch(&self.session))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::net::protocol::Message;
+    use crate::rules::classic::{Board, Rules};
+
+    fn cell(digit: u8) -> Move {
+        Move::Cell(Board::default().numpad(digit).unwrap())
+    }
+
+    fn against_the_ai() -> Driver {
+        Driver::new(Session::new(Rules::CLASSIC, Player::Human, Player::HARD))
+    }
+
+    #[test]
+    fn a_persons_move_is_played_and_the_ai_is_asked_for_its_own() {
+        let mut driver = against_the_ai();
+        assert_eq!(driver.ai_to_move(), None);
+        assert_eq!(driver.person_move(cell(5)), Ok(Sent::Played(Mark::X)));
+        let (position, player) = driver.ai_to_move().expect("the AI is to move");
+        assert_eq!(
+            (position.to_string(), player),
+            (".../.X./...".into(), Player::HARD)
+        );
+    }
+
+    #[test]
+    fn moves_made_while_the_ai_thinks_wait_and_are_played_after_its_move() {
+        let mut driver = against_the_ai();
+        driver.person_move(cell(5)).unwrap();
+        assert_eq!(driver.person_move(cell(1)), Ok(Sent::Queued(1)));
+        assert_eq!(driver.person_move(cell(3)), Ok(Sent::Queued(2)));
+        assert_eq!(driver.ai_move(cell(7)), Some(Mark::O));
+        let first = driver.play_queued().expect("a move waits");
+        assert_eq!(
+            (first.mv, first.result),
+            (cell(1), Ok(Sent::Played(Mark::X)))
+        );
+        assert!(!first.dropped);
+        assert_eq!(
+            driver.queued().len(),
+            1,
+            "the second waits for the next turn"
+        );
+        assert_eq!(driver.game().record().to_string(), "5 7 1");
+    }
+
+    #[test]
+    fn a_refused_queued_move_drops_the_ones_after_it() {
+        let mut driver = against_the_ai();
+        driver.person_move(cell(5)).unwrap();
+        driver.person_move(cell(7)).unwrap();
+        driver.person_move(cell(3)).unwrap();
+        driver.ai_move(cell(7));
+        let first = driver.play_queued().unwrap();
+        assert!(matches!(first.result, Err(Refused::Illegal(e)) if e.is_taken()));
+        assert!(first.dropped);
+        assert!(driver.queued().is_empty());
+        assert_eq!(driver.game().record().to_string(), "5 7");
+    }
+
+    #[test]
+    fn no_more_than_the_type_ahead_limit_waits() {
+        let mut driver = against_the_ai();
+        driver.person_move(cell(5)).unwrap();
+        for digit in 1..=TYPE_AHEAD as u8 {
+            assert!(driver.person_move(cell(digit)).is_ok());
+        }
+        assert_eq!(driver.person_move(cell(9)), Err(Refused::QueueFull));
+    }
+
+    #[test]
+    fn undo_takes_back_a_turn_until_the_game_is_over() {
+        let mut driver = against_the_ai();
+        assert_eq!(driver.undo(), Ok(0));
+        driver.person_move(cell(5)).unwrap();
+        driver.ai_move(cell(1));
+        assert_eq!(driver.undo(), Ok(2));
+        let two = Session::new(Rules::CLASSIC, Player::Human, Player::Human);
+        let mut driver = Driver::new(two);
+        for digit in [7, 1, 8, 2, 9] {
+            driver.person_move(cell(digit)).unwrap();
+        }
+        assert_eq!(driver.undo(), Err(NoUndo::Over));
+        assert_eq!(driver.person_move(cell(3)), Err(Refused::Over));
+    }
+
+    #[test]
+    fn a_network_game_refuses_moves_until_a_player_joins_and_on_their_turn() {
+        let session = Session::new(Rules::CLASSIC, Player::Human, Player::Remote);
+        let mut driver = Driver::networked(session, NetGame::hosting(false));
+        assert_eq!(driver.person_move(cell(5)), Err(Refused::NoOneJoined));
+        let addr: std::net::SocketAddr = "127.0.0.1:9".parse().unwrap();
+        let joined = driver.link_event(LinkEvent::Joined {
+            peer: addr.into(),
+            hints: false,
+        });
+        assert!(matches!(joined, Some(NetEvent::Joined { .. })));
+        assert_eq!(driver.person_move(cell(5)), Ok(Sent::Played(Mark::X)));
+        assert!(driver.orders().contains(&Order::Move {
+            seq: 1,
+            mv: cell(5)
+        }));
+        assert_eq!(
+            driver.person_move(cell(1)),
+            Err(Refused::RemoteTurn(Mark::O))
+        );
+        assert_eq!(driver.undo(), Err(NoUndo::Network));
+        let moved = driver.link_event(LinkEvent::Received(Message::Move {
+            seq: 2,
+            cell: "1".into(),
+        }));
+        assert!(matches!(moved, Some(NetEvent::OpponentMoved { .. })));
+        assert_eq!(driver.game().record().to_string(), "5 1");
+    }
+
+    #[test]
+    fn two_ais_take_no_move_from_a_person() {
+        let session = Session::new(Rules::CLASSIC, Player::HARD, Player::HARD);
+        let mut driver = Driver::new(session);
+        assert_eq!(driver.person_move(cell(5)), Err(Refused::AisPlay));
+    }
+}

@@ -1,0 +1,258 @@
+//! The line-based front end, for pipes, scripts and terminals that want no full screen.
+//!
+//! It prints the board after every move, prompts a human for a line, and announces AI moves.
+//! A bad line gets one line naming the problem and the same prompt again; the board is
+//! untouched.
+
+pub mod find;
+mod net;
+mod turns;
+
+use std::io::{self, BufRead, Write};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::sync::mpsc;
+
+use crate::ai::player::{self, Brain};
+use crate::game::{Game, Journal};
+use crate::report::board::{result_sentence, show};
+use crate::report::{analyze, review};
+use crate::rules::position::Move;
+use crate::text::line;
+use crate::ui::driver::Driver;
+
+/// How a plain session ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// The game reached a result.
+    Finished,
+    /// The player typed `q`.
+    Quit,
+    /// Input ended before the game did.
+    InputEnded,
+    /// The other player of a network game left.
+    Left,
+    /// The connection of a network game was lost for good.
+    Disconnected,
+    /// The wait before a network game (for a relay, for the host) was cancelled with a key.
+    Cancelled,
+    /// This stop signal ended the game (a network game after saying goodbye, a local one
+    /// after `Quit.` and the record).
+    Stopped(i32),
+}
+
+pub use net::{host, join};
+
+use turns::{Turns, on_stop_signal, read_lines};
+
+/// How the plain front end talks.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// Write each line read back after the prompt, so a transcript of piped input reads like
+    /// a terminal session.
+    pub echo: bool,
+    /// Judge every move once the game is over and print the review.
+    pub review: bool,
+    /// The settings turned hints off: `h` says so.
+    pub no_hints: bool,
+    /// Where the games of a network game go (the session made on connecting enters them
+    /// there); a game on this machine comes with its session's own.
+    pub journal: Option<Arc<dyn Journal>>,
+}
+
+/// Plays the driver's game to the end through lines of text read from `input` (on a thread
+/// of their own, beside the stop signals). A finished game ends with the result line and the
+/// game's `Record:` line (and, with `options.review`, its review); a game left with `q`, or
+/// stopped by a signal, ends with `Quit.` and its record so far.
+pub fn run(
+    driver: &mut Driver,
+    brain: &mut Brain,
+    input: impl BufRead + Send + 'static,
+    out: &mut dyn Write,
+    options: Options,
+) -> anyhow::Result<Ending> {
+    let (tx, rx) = mpsc::channel();
+    let cancel = Arc::new(AtomicBool::new(false));
+    on_stop_signal(tx.clone(), Some(Arc::clone(&cancel)))?;
+    read_lines(input, tx)?;
+    let turns = Turns::new(driver, brain, &rx, out, options).cancelled_by(cancel);
+    Ok(turns.play()?)
+}
+
+/// What `q` prints: `Quit.` and the record so far, if a move was played.
+fn quit(game: &Game, out: &mut dyn Write) -> io::Result<()> {
+    writeln!(out, "Quit.")?;
+    if !game.history().is_empty() {
+        writeln!(out, "Record: {}", game.record())?;
+    }
+    Ok(())
+}
+
+/// Whether a typed line is `q` (or `quit`): it is answered at once, even on the other
+/// player's turn.
+fn quits(buf: &[u8]) -> bool {
+    std::str::from_utf8(buf).is_ok_and(|line| {
+        let line = line.trim();
+        line.eq_ignore_ascii_case("q") || line.eq_ignore_ascii_case("quit")
+    })
+}
+
+/// What a line typed at the prompt asks for, once the lines that only need an answer have
+/// had it.
+enum Typed {
+    Cell(Move),
+    Quit,
+    Undo,
+    Hint,
+    /// Answered already (help, a blank line, a line that names no cell).
+    Handled,
+}
+
+/// The prompt for the side to move: `X to move (1-9, u undo, h hint, q quit): `, and in
+/// Ultimate `X to move on board 3 (1-9, …): ` or, where a move takes the long form, `X to
+/// move anywhere (board then cell, e.g. 53): `. `undo` says whether `u` is offered (not in a
+/// network game), `hints` whether `h` is (not when hints are off).
+fn prompt(game: &Game, out: &mut dyn Write, (undo, hints): (bool, bool)) -> io::Result<()> {
+    let position = game.position();
+    let mark = position.to_move();
+    let place = position
+        .whereabouts()
+        .map(|w| format!(" {w}"))
+        .unwrap_or_default();
+    let forms = position.move_forms();
+    let keys = if forms.contains(' ') {
+        String::new()
+    } else {
+        let offered = [(undo, ", u undo"), (hints, ", h hint"), (true, ", q quit")];
+        offered
+            .iter()
+            .filter(|(on, _)| *on)
+            .map(|(_, key)| *key)
+            .collect()
+    };
+    write!(out, "{mark} to move{place} ({forms}{keys}): ")?;
+    out.flush()
+}
+
+/// Reads one typed line (echoed back with `echo`); a line that asks for nothing the game must
+/// do is answered here. `undo` says whether `u` is offered.
+fn typed(
+    game: &Game,
+    buf: &[u8],
+    out: &mut dyn Write,
+    echo: bool,
+    undo: bool,
+) -> io::Result<Typed> {
+    let range = game.position().move_forms();
+    let keys = if undo { "u, h or q" } else { "h or q" };
+    if line::too_long(buf) {
+        if echo {
+            writeln!(out, "{}", line::quote(buf))?;
+        }
+        let why = line::why_too_long(buf);
+        writeln!(out, "That line is {why}: type a cell ({range}), {keys}.")?;
+        return Ok(Typed::Handled);
+    }
+    let Ok(line) = std::str::from_utf8(buf) else {
+        if echo {
+            writeln!(out, "{}", String::from_utf8_lossy(buf).trim_end())?;
+        }
+        writeln!(
+            out,
+            "That line is not valid text (UTF-8): type a cell ({range}), {keys}."
+        )?;
+        return Ok(Typed::Handled);
+    };
+    if echo {
+        writeln!(out, "{}", line.trim_end())?;
+    }
+    let command = line.trim().to_ascii_lowercase();
+    Ok(match command.as_str() {
+        "" => {
+            let undo = if undo { ", u to undo" } else { "" };
+            writeln!(
+                out,
+                "Type a cell ({range}){undo}, h for a hint or q to quit."
+            )?;
+            Typed::Handled
+        }
+        "q" | "quit" => Typed::Quit,
+        "u" | "undo" => Typed::Undo,
+        "h" | "hint" => Typed::Hint,
+        "?" | "help" => {
+            let typing = game.variant().typing_help(&range);
+            let hint = if player::rates(game.variant()) {
+                "every move's win rate"
+            } else {
+                "the value of every move"
+            };
+            let undo = if undo {
+                "u to undo your last move, "
+            } else {
+                ""
+            };
+            for line in crate::report::rules::rules(game.variant()) {
+                writeln!(out, "{line}")?;
+            }
+            writeln!(out)?;
+            writeln!(out, "{typing}; {undo}h for {hint}, q to quit.")?;
+            Typed::Handled
+        }
+        _ => match game.position().parse_move(line) {
+            Err(e) => {
+                writeln!(out, "{e}.")?;
+                Typed::Handled
+            }
+            Ok(mv) => Typed::Cell(mv),
+        },
+    })
+}
+
+/// What `h` prints: the hint, or `off`, why hints are off.
+fn hint(
+    game: &Game,
+    brain: &mut Brain,
+    out: &mut dyn Write,
+    off: Option<String>,
+) -> io::Result<()> {
+    if let Some(why) = off {
+        return writeln!(out, "{why}.");
+    }
+    let position = game.position();
+    let mut moves = brain.hint(position);
+    // On a big board the best few points, not the whole board (printed in board order).
+    let left_out = moves.len().saturating_sub(HINT_MOVES);
+    if left_out > 0 {
+        moves.sort_by_key(|&(mv, value)| (std::cmp::Reverse(value), mv.reading_key()));
+        moves.truncate(HINT_MOVES);
+    }
+    let report = analyze::Report::from_moves(position, moves);
+    write!(out, "Hint:\n{}", analyze::text(&report))?;
+    if left_out > 0 {
+        let noun = position.variant().move_noun();
+        writeln!(out, "  ({left_out} more {noun}s, none better)")?;
+    }
+    Ok(())
+}
+
+/// The most moves a hint lists, the best: every move of 3×3, the best few of a bigger board.
+const HINT_MOVES: usize = 12;
+
+/// The end of a game: the result line, the record and, if asked for, the review.
+fn finish(
+    game: &Game,
+    brain: &mut Brain,
+    out: &mut dyn Write,
+    options: &Options,
+) -> io::Result<()> {
+    writeln!(out, "{}", result_sentence(game.position()))?;
+    let record = game.record();
+    writeln!(out, "Record: {record}")?;
+    if options.review {
+        let judgements = review::review(&record, brain, &mut |_, _| {})
+            .expect("nothing cancels the plain front end's searches");
+        writeln!(out, "Review:")?;
+        review::write_text(out, &judgements)?;
+    }
+    Ok(())
+}

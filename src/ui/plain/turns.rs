@@ -1,0 +1,353 @@
+//! One loop for every plain game, on this machine or over the network: typed lines, the
+//! network's [`NetEvent`]s and the stop signals arrive on one channel, and the [`Driver`]
+//! says whose turn it is and what became of each move. This file only prints it.
+
+use std::collections::VecDeque;
+use std::io::{self, BufRead, Write};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, Sender, TryRecvError};
+use std::thread;
+use std::time::Duration;
+
+use anyhow::Context;
+
+use super::{Ending, Options, Typed, finish, hint, prompt, quit, quits, show, typed};
+use crate::ai::player::Brain;
+use crate::game::TYPE_AHEAD;
+use crate::net::link::LinkEvent;
+use crate::net::session::{Connection, NetEvent};
+use crate::rules::position::Move;
+use crate::text::line;
+use crate::text::sentence;
+use crate::ui::driver::{Driver, Refused};
+
+/// What the plain game waits for.
+#[derive(Debug)]
+pub enum Input {
+    /// A line typed (or piped) by the local player.
+    Line(Vec<u8>),
+    /// The local input ended.
+    Ended,
+    Net(LinkEvent),
+    /// SIGINT, SIGTERM or SIGHUP, with its number.
+    Stop(i32),
+}
+
+/// How long a stopped game has to say goodbye before the process ends anyway.
+const STOP_GRACE: Duration = Duration::from_secs(3);
+
+/// Reads `input`'s lines on a thread of their own and sends them, then [`Input::Ended`].
+pub(super) fn read_lines(
+    mut input: impl BufRead + Send + 'static,
+    tx: Sender<Input>,
+) -> io::Result<()> {
+    thread::Builder::new().name("input".into()).spawn(move || {
+        loop {
+            let mut buf = Vec::new();
+            let message = match line::read_line(&mut input, &mut buf) {
+                Ok(0) | Err(_) => Input::Ended,
+                Ok(_) => Input::Line(buf),
+            };
+            let ended = matches!(message, Input::Ended);
+            if tx.send(message).is_err() || ended {
+                break;
+            }
+        }
+    })?;
+    Ok(())
+}
+
+/// Sends SIGINT, SIGTERM and SIGHUP to the game as [`Input::Stop`], then raises `cancel` (if
+/// given) so that a search under way ends at once; if the game has not ended [`STOP_GRACE`]
+/// later, ends the process.
+pub(super) fn on_stop_signal(
+    tx: Sender<Input>,
+    cancel: Option<Arc<AtomicBool>>,
+) -> anyhow::Result<()> {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    use signal_hook::iterator::Signals;
+    let mut signals = Signals::new([SIGINT, SIGTERM, SIGHUP]).context("handling signals")?;
+    thread::Builder::new()
+        .name("stop-signals".into())
+        .spawn(move || {
+            if let Some(signal) = signals.forever().next() {
+                let _ = tx.send(Input::Stop(signal));
+                if let Some(cancel) = cancel {
+                    cancel.store(true, Ordering::SeqCst);
+                }
+                thread::sleep(STOP_GRACE);
+                std::process::exit(128 + signal);
+            }
+        })
+        .context("starting the signal handler")?;
+    Ok(())
+}
+
+/// One game in lines of text.
+pub(super) struct Turns<'a> {
+    driver: &'a mut Driver,
+    /// A network game's connection, which carries out the driver's orders after each step.
+    connection: Option<&'a Connection>,
+    brain: &'a mut Brain,
+    events: &'a Receiver<Input>,
+    /// Raised by a stop signal, to end the AI's search under way.
+    cancel: Option<Arc<AtomicBool>>,
+    out: &'a mut dyn Write,
+    options: Options,
+    /// What arrived while the game looked only for a stop signal, before the AI's move.
+    pending: VecDeque<Input>,
+    /// Lines typed while the other player of a network game is to move, played in order on
+    /// this side's turn (not `q`, which is answered at once).
+    typed_ahead: VecDeque<Vec<u8>>,
+    input_ended: bool,
+    /// Whether this turn's prompt (or waiting line) has been printed.
+    announced: bool,
+}
+
+impl<'a> Turns<'a> {
+    pub(super) fn new(
+        driver: &'a mut Driver,
+        brain: &'a mut Brain,
+        events: &'a Receiver<Input>,
+        out: &'a mut dyn Write,
+        options: Options,
+    ) -> Turns<'a> {
+        Turns {
+            driver,
+            connection: None,
+            brain,
+            events,
+            cancel: None,
+            out,
+            options,
+            pending: VecDeque::new(),
+            typed_ahead: VecDeque::new(),
+            input_ended: false,
+            announced: false,
+        }
+    }
+
+    /// The game's orders go to `connection`.
+    pub(super) fn over(mut self, connection: &'a Connection) -> Turns<'a> {
+        self.connection = Some(connection);
+        self
+    }
+
+    /// The AI's searches end when `cancel` is raised.
+    pub(super) fn cancelled_by(mut self, cancel: Arc<AtomicBool>) -> Turns<'a> {
+        self.cancel = Some(cancel);
+        self
+    }
+
+    /// Plays the game to its end: in a network game the other side's moves are checked
+    /// before they are played, this side's are sent, and a lost connection waits for a
+    /// rejoin.
+    pub(super) fn play(mut self) -> io::Result<Ending> {
+        write!(self.out, "{}", show(self.driver.game().position()))?;
+        loop {
+            let ending = self.step();
+            if let Some(connection) = self.connection {
+                let orders = self.driver.orders();
+                connection.sync(self.driver.session(), orders);
+            }
+            if let Some(ending) = ending? {
+                return Ok(ending);
+            }
+        }
+    }
+
+    /// Waits for one thing to happen and acts on it; `Some` ends the game.
+    fn step(&mut self) -> io::Result<Option<Ending>> {
+        let game = self.driver.game();
+        let Some((mark, player)) = game.turn() else {
+            finish(game, self.brain, self.out, &self.options)?;
+            self.driver.leave();
+            return Ok(Some(Ending::Finished));
+        };
+        if player.is_ai() {
+            return self.ai_move();
+        }
+        if !self.announced {
+            if player.is_human() {
+                let hints = self.hints_off().is_none();
+                prompt(game, self.out, (self.driver.net().is_none(), hints))?;
+            } else {
+                writeln!(self.out, "Waiting for {mark} (remote)…")?;
+            }
+            self.announced = true;
+        }
+        let input = match self.typed_ahead.pop_front() {
+            Some(line) if player.is_human() => Input::Line(line),
+            None if self.input_ended && player.is_human() => {
+                writeln!(self.out)?;
+                self.driver.leave();
+                return Ok(Some(Ending::InputEnded));
+            }
+            Some(line) => {
+                self.typed_ahead.push_front(line);
+                self.next_input()
+            }
+            None => self.next_input(),
+        };
+        match input {
+            // `q` leaves at once, whoever's turn it is; other lines wait for this side's.
+            Input::Line(line) if quits(&line) => self.line(&line),
+            Input::Line(line) if !player.is_human() => {
+                if self.typed_ahead.len() < TYPE_AHEAD {
+                    self.typed_ahead.push_back(line);
+                }
+                Ok(None)
+            }
+            Input::Line(line) => self.line(&line),
+            Input::Ended => {
+                self.input_ended = true;
+                Ok(None)
+            }
+            Input::Net(event) => match self.driver.link_event(event) {
+                Some(event) => self.on_event(&event),
+                None => Ok(None),
+            },
+            Input::Stop(signal) => self.stop(signal),
+        }
+    }
+
+    fn next_input(&mut self) -> Input {
+        self.pending
+            .pop_front()
+            .unwrap_or_else(|| self.events.recv().unwrap_or(Input::Ended))
+    }
+
+    /// A stop signal that has arrived, if one has: what else arrived waits its turn.
+    fn stop_arrived(&mut self) -> Option<i32> {
+        loop {
+            match self.events.try_recv() {
+                Ok(Input::Stop(signal)) => return Some(signal),
+                Ok(input) => self.pending.push_back(input),
+                Err(TryRecvError::Empty | TryRecvError::Disconnected) => return None,
+            }
+        }
+    }
+
+    /// The AI's move, searched under the stop signals' cancel flag: a signal ends the search
+    /// at once and the game as `q` does.
+    fn ai_move(&mut self) -> io::Result<Option<Ending>> {
+        if let Some(signal) = self.stop_arrived() {
+            return self.stop(signal);
+        }
+        let (position, player) = self.driver.ai_to_move().expect("called on the AI's turn");
+        self.brain.set_cancel(self.cancel.clone());
+        let chosen = self.brain.choose(player, &position);
+        self.brain.set_cancel(None);
+        let Some(mv) = chosen else {
+            // Only a stop signal cancels the search, and it is sent before the flag is raised.
+            let signal = self.stop_arrived().unwrap_or(2);
+            return self.stop(signal);
+        };
+        let mark = self.driver.ai_move(mv).expect("the AI plays legal moves");
+        writeln!(self.out, "{mark} ({player}) plays {mv}")?;
+        write!(self.out, "{}", show(self.driver.game().position()))?;
+        Ok(None)
+    }
+
+    /// A stop signal: the game ends as `q` ends it, `Quit.` and the record so far.
+    fn stop(&mut self, signal: i32) -> io::Result<Option<Ending>> {
+        self.driver.leave();
+        writeln!(self.out)?;
+        quit(self.driver.game(), self.out)?;
+        Ok(Some(Ending::Stopped(signal)))
+    }
+
+    /// A line typed on this side's turn.
+    fn line(&mut self, line: &[u8]) -> io::Result<Option<Ending>> {
+        self.announced = false;
+        let undo = self.driver.net().is_none();
+        let game = self.driver.game();
+        match typed(game, line, self.out, self.options.echo, undo)? {
+            Typed::Cell(mv) => {
+                let typed = String::from_utf8_lossy(line).trim().to_lowercase();
+                self.person_move(mv, &typed)?;
+            }
+            Typed::Quit => {
+                self.driver.leave();
+                quit(self.driver.game(), self.out)?;
+                return Ok(Some(Ending::Quit));
+            }
+            Typed::Undo => match self.driver.undo() {
+                Err(why) => writeln!(self.out, "{}.", sentence(&why.to_string()))?,
+                Ok(0) => writeln!(self.out, "Nothing to undo.")?,
+                Ok(n) => {
+                    let s = if n == 1 { "" } else { "s" };
+                    writeln!(self.out, "Took back {n} move{s}.")?;
+                    write!(self.out, "{}", show(self.driver.game().position()))?;
+                }
+            },
+            Typed::Hint => {
+                let off = self.hints_off();
+                hint(self.driver.game(), self.brain, self.out, off)?;
+            }
+            Typed::Handled => {}
+        }
+        Ok(None)
+    }
+
+    /// Why hints are off, or `None` when `h` gives them: in a network game, unless both
+    /// players asked for them; otherwise as the settings say.
+    fn hints_off(&self) -> Option<String> {
+        match self.driver.net() {
+            Some(net) => net.hints_off().map(|why| why.to_string()),
+            None => self
+                .options
+                .no_hints
+                .then(|| "Hints are off in your settings (hints = false)".to_string()),
+        }
+    }
+
+    /// Plays a move, typed as `typed`, and shows the board, or says why not (naming a taken
+    /// cell as it was typed: `b2`, not `5`).
+    fn person_move(&mut self, mv: Move, typed: &str) -> io::Result<()> {
+        match self.driver.person_move(mv) {
+            Ok(_) => write!(self.out, "{}", show(self.driver.game().position())),
+            Err(Refused::Illegal(e)) if e.is_taken() => {
+                let named = mv.to_string();
+                let why = e.to_string();
+                let why = if typed.is_empty() || typed == named {
+                    why
+                } else {
+                    why.replacen(&named, typed, 1)
+                };
+                writeln!(self.out, "{}: pick an empty cell.", sentence(&why))
+            }
+            Err(why) => writeln!(self.out, "{}.", sentence(&why.to_string())),
+        }
+    }
+
+    /// Prints what the network game reports; `Some` ends the game.
+    fn on_event(&mut self, event: &NetEvent) -> io::Result<Option<Ending>> {
+        let out = &mut *self.out;
+        let position = *self.driver.game().position();
+        match event {
+            NetEvent::OpponentMoved { .. } | NetEvent::Rejoined => {
+                let end = if matches!(event, NetEvent::Rejoined) {
+                    "."
+                } else {
+                    ""
+                };
+                writeln!(out, "{event}{end}")?;
+                write!(out, "{}", show(&position))?;
+                self.announced = false;
+            }
+            NetEvent::ConnectionLost { .. } => writeln!(out, "{event}")?,
+            NetEvent::Back { .. } => {
+                writeln!(out, "{event}.")?;
+                self.announced = false;
+            }
+            _ => writeln!(out, "{event}.")?,
+        }
+        Ok(match event {
+            NetEvent::OpponentLeft { .. } => Some(Ending::Left),
+            NetEvent::RejoinFailed { .. } | NetEvent::Desynced(_) => Some(Ending::Disconnected),
+            _ => None,
+        })
+    }
+}

@@ -1,0 +1,1409 @@
+//! The terminal game's state: the session, the mode, the cursor and the message line.
+//!
+//! [`App::update`] applies one of the player's [`Action`]s and [`App::handle`] one event of
+//! the loop (a resize, the worker's answer); neither does input, output or search. What the
+//! AI worker should be busy with follows from the state alone: [`App::job`].
+
+use crate::ai::player::{self, Player};
+use crate::ai::search::Value;
+use crate::game::record::Record;
+use crate::game::{Game, Session, Side};
+use crate::net::link::LinkEvent;
+use crate::report::review::Judgement;
+use crate::rules::classic::Mark;
+use crate::rules::position::{Move, Variant};
+use crate::text::sentence;
+use crate::ui::driver::{Driver, NoUndo};
+use crate::ui::tui::input::Action;
+use crate::ui::tui::layout;
+use crate::ui::tui::worker::{Job, Reply};
+
+mod browse;
+mod confirm;
+mod entry;
+mod explore;
+mod explore_mcts;
+mod level;
+mod net;
+mod reviewing;
+
+pub use browse::{Replay, SPEEDS};
+pub use confirm::Leave;
+#[cfg(test)]
+pub(crate) use explore::answer_searches;
+pub use explore::{Explore, Explorer, Stepping, step_words};
+#[cfg(test)]
+pub(crate) use explore_mcts::answer_mcts;
+pub use explore_mcts::{COUNTS, MctsExplore, STEP_LIMIT};
+
+/// The message line of a game between two AIs that is paused.
+const PAUSED: &str = "Paused: Space resumes";
+
+/// What the screen is doing; each mode decides what keys mean.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Mode {
+    /// A game in progress or just finished.
+    Playing,
+    /// A game between two AIs, stopped until Space.
+    Paused,
+    /// The keys overlay, over the mode it returns to.
+    Help(Box<Mode>),
+    /// The worker is working out a hint; then back to the mode inside (playing or paused).
+    HintWaiting(Box<Mode>),
+    /// Every legal move's value, shown until the next key; then back to the mode inside.
+    Hint(Vec<(Move, Value)>, Box<Mode>),
+    /// The worker is judging the finished game's first move, of `total`.
+    ReviewWaiting { done: usize, total: usize },
+    /// The game's moves judged so far, of `total` (the worker judges the rest meanwhile),
+    /// with the one at index `at` on screen.
+    Review {
+        moves: Vec<Judgement>,
+        at: usize,
+        total: usize,
+    },
+    /// `Leave this game? y/n`, over the mode it returns to if the answer is no. The AI does
+    /// not think meanwhile.
+    Confirm(Leave, Box<Mode>),
+    /// The explorer of the AI's search tree, over the mode it returns to. The AI does not
+    /// think meanwhile: the worker runs the explorer's searches.
+    Explore(Box<Explorer>, Box<Mode>),
+}
+
+impl Mode {
+    fn is_explorer(&self) -> bool {
+        matches!(self, Mode::Explore(..))
+    }
+}
+
+/// Something the loop, not the player, tells the app.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Event {
+    /// The terminal now has this many columns and rows.
+    Resize { columns: u16, rows: u16 },
+    /// The worker's answer (or, for a review, its progress) on the app's current [`Job`].
+    Answer(Reply),
+    /// News from the connection of a network game.
+    Net(LinkEvent),
+    /// The loop's clock, while [`App::ticking`].
+    Tick,
+}
+
+// The bools are independent switches (the rules' page, a game of the history, hints off,
+// quitting), not a hidden state machine: the mode is `mode`.
+#[allow(clippy::struct_excessive_bools)]
+pub struct App {
+    driver: Driver,
+    mode: Mode,
+    cursor: Move,
+    /// In Ultimate, the board chosen by a first digit, waiting for the cell's.
+    selected: Option<u8>,
+    /// A column letter typed, waiting for its row: the first half of `c3`.
+    column: Option<char>,
+    /// After the column, a `1` that may begin a row from 10 up, on boards that have one.
+    first_digit: Option<u8>,
+    /// The AI's level chosen for the next round, with the side it plays.
+    next_level: Option<(Side, Player)>,
+    message: String,
+    /// The record of the last game that was left unfinished or finished for a new round.
+    previous: Option<Record>,
+    /// The last review worked out, for the game it judged: opening it again is instant.
+    reviewed: Option<(Record, Vec<Judgement>)>,
+    size: (u16, u16),
+    /// The help shows the rules of the game instead of the keys (`?` twice).
+    rules_page: bool,
+    /// The game is one of the history, opened to be reviewed (and played on from).
+    archived: bool,
+    /// The settings turned hints off.
+    no_hints: bool,
+    /// The page of the first Ultimate game's lesson on screen, if it is.
+    lesson: Option<usize>,
+    quit: bool,
+    /// Set in a network game.
+    net: Option<net::Net>,
+}
+
+impl App {
+    /// The terminal game of `session`, on a screen of `size` (columns, rows).
+    pub fn new(session: Session, size: (u16, u16)) -> App {
+        let cursor = session.game().position().centre();
+        let mut app = App {
+            driver: Driver::new(session),
+            mode: Mode::Playing,
+            cursor,
+            selected: None,
+            column: None,
+            first_digit: None,
+            next_level: None,
+            message: String::new(),
+            previous: None,
+            reviewed: None,
+            size,
+            rules_page: false,
+            archived: false,
+            no_hints: false,
+            lesson: None,
+            quit: false,
+            net: None,
+        };
+        app.message = app.turn_message();
+        app
+    }
+
+    pub fn session(&self) -> &Session {
+        self.driver.session()
+    }
+
+    /// The player is done with this screen: a game left unfinished is entered as abandoned
+    /// (see [`Session::leave`]).
+    pub fn close(&mut self) {
+        self.driver.leave();
+    }
+
+    pub fn game(&self) -> &Game {
+        self.driver.game()
+    }
+
+    pub fn mode(&self) -> &Mode {
+        &self.mode
+    }
+
+    /// The mode under the help overlay, if it is open.
+    fn base_mode(&self) -> &Mode {
+        let mut mode = &self.mode;
+        while let Mode::Help(under) = mode {
+            mode = under;
+        }
+        mode
+    }
+
+    fn base_mode_mut(&mut self) -> &mut Mode {
+        let mut mode = &mut self.mode;
+        while let Mode::Help(under) = mode {
+            mode = under;
+        }
+        mode
+    }
+
+    pub fn cursor(&self) -> Move {
+        self.cursor
+    }
+
+    /// In Ultimate, the board the player chose with a first digit, if any.
+    pub fn selected(&self) -> Option<u8> {
+        self.selected
+    }
+
+    /// The message line: a question being asked, or else the last word on the game.
+    pub fn message(&self) -> &str {
+        self.question().unwrap_or(&self.message)
+    }
+
+    /// The record of the last game with a move in it: the current one, or else the one
+    /// before it.
+    pub fn last_record(&self) -> Option<Record> {
+        let current = self.game().record();
+        if current.is_empty() {
+            self.previous.clone()
+        } else {
+            Some(current)
+        }
+    }
+
+    /// Whether the game shown is one of the history, opened from *Your games*.
+    pub fn archived(&self) -> bool {
+        self.archived
+    }
+
+    /// Every legal move's value while a hint is shown.
+    pub fn hint(&self) -> Option<&[(Move, Value)]> {
+        match self.base_mode() {
+            Mode::Hint(values, _) => Some(values),
+            _ => None,
+        }
+    }
+
+    pub fn help_open(&self) -> bool {
+        matches!(self.mode, Mode::Help(_))
+    }
+
+    /// Whether the help shows the rules of the game (a second `?`) rather than the keys.
+    pub fn rules_open(&self) -> bool {
+        self.help_open() && self.rules_page
+    }
+
+    /// Whether a game between two AIs is paused (under any hint, help or explorer shown over
+    /// it).
+    pub fn paused(&self) -> bool {
+        let mut mode = &self.mode;
+        loop {
+            match mode {
+                Mode::Help(under)
+                | Mode::HintWaiting(under)
+                | Mode::Hint(_, under)
+                | Mode::Explore(_, under) => mode = under,
+                Mode::Paused => return true,
+                _ => return false,
+            }
+        }
+    }
+
+    pub fn size(&self) -> (u16, u16) {
+        self.size
+    }
+
+    pub fn should_quit(&self) -> bool {
+        self.quit
+    }
+
+    /// What the AI worker should be doing now: a move on the AI's turn, a hint that was asked
+    /// for, or nothing. When this changes, the loop cancels the old job and starts the new.
+    pub fn job(&self) -> Option<Job> {
+        let position = *self.game().position();
+        match self.base_mode() {
+            Mode::HintWaiting(_) => Some(Job::Hint { position }),
+            Mode::Explore(explore, _) => explore.job(),
+            Mode::ReviewWaiting { .. } => Some(Job::Review {
+                record: self.game().record(),
+            }),
+            Mode::Review { moves, total, .. } if moves.len() < *total => Some(Job::Review {
+                record: self.game().record(),
+            }),
+            // The base mode is never Help.
+            Mode::Paused
+            | Mode::Hint(..)
+            | Mode::Review { .. }
+            | Mode::Help(_)
+            | Mode::Confirm(..) => None,
+            Mode::Playing => self
+                .driver
+                .ai_to_move()
+                .map(|(position, player)| Job::Move { position, player }),
+        }
+    }
+
+    /// Applies an event of the loop.
+    pub fn handle(&mut self, event: Event) {
+        match event {
+            Event::Resize { columns, rows } => self.size = (columns, rows),
+            Event::Answer(reply) => self.done(reply),
+            Event::Net(event) => self.link_event(event),
+            Event::Tick => self.tick(),
+        }
+    }
+
+    /// Takes the worker's answer to the current job; an answer to anything else is ignored.
+    fn done(&mut self, reply: Reply) {
+        match (self.job(), reply) {
+            (Some(Job::Move { .. }), Reply::Move(mv)) => self.ai_move(mv),
+            (
+                Some(Job::Explain { .. }),
+                Reply::Explained {
+                    algorithm, result, ..
+                },
+            ) => {
+                self.explained(algorithm, *result);
+            }
+            (Some(Job::ExplainMcts { .. }), reply @ Reply::ExplainedMcts(_))
+            | (Some(Job::WatchMcts { .. }), reply @ Reply::Watched(_)) => {
+                self.explained_mcts(reply);
+            }
+            (Some(Job::Review { .. }), Reply::Progress { judged, total }) => {
+                self.judged(judged, total);
+            }
+            (Some(Job::Review { record }), Reply::Review(moves)) if !moves.is_empty() => {
+                self.reviewed = Some((record, moves.clone()));
+                let total = moves.len();
+                match self.base_mode_mut() {
+                    Mode::Review { moves: shown, .. } => *shown = moves,
+                    mode => {
+                        *mode = Mode::Review {
+                            moves,
+                            at: 0,
+                            total,
+                        };
+                        self.show_review_move();
+                    }
+                }
+            }
+            (Some(Job::Hint { .. }), Reply::Hint(values)) => {
+                self.message = self.hint_message(&values);
+                let mode = self.base_mode_mut();
+                if let Mode::HintWaiting(under) = std::mem::replace(mode, Mode::Playing) {
+                    *mode = Mode::Hint(values, under);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Applies one action of the player.
+    ///
+    /// # Panics
+    /// On [`Action::Panic`], which only a test build of the key map produces.
+    pub fn update(&mut self, action: Action) {
+        // The lesson's pages go by with any key; Esc skips the rest, Ctrl-C still quits.
+        if let Some(page) = self.lesson {
+            self.lesson = match action {
+                Action::Escape => None,
+                Action::Interrupt => {
+                    self.quit = true;
+                    None
+                }
+                _ => Some(page + 1).filter(|&p| p < crate::report::rules::ULTIMATE_LESSON.len()),
+            };
+            return;
+        }
+        // The help opens over whatever is on screen, and what was going on goes on under it.
+        if action == Action::Help && !self.help_open() {
+            let under = std::mem::replace(&mut self.mode, Mode::Playing);
+            self.mode = Mode::Help(Box::new(under));
+            self.rules_page = false;
+            return;
+        }
+        match std::mem::replace(&mut self.mode, Mode::Playing) {
+            // `?` again turns the keys' page to the rules' (outside the explorer).
+            Mode::Help(under)
+                if action == Action::Help && !self.rules_page && !under.is_explorer() =>
+            {
+                self.mode = Mode::Help(under);
+                self.rules_page = true;
+            }
+            // Any key closes the help without acting; q and Ctrl-C still act as they would
+            // under it (q asks first in the middle of a game).
+            Mode::Help(under) => {
+                self.mode = *under;
+                self.rules_page = false;
+                if matches!(action, Action::Quit | Action::Interrupt) {
+                    self.update(action);
+                }
+                return;
+            }
+            Mode::Confirm(leave, under) => {
+                self.mode = *under;
+                self.confirm_key(leave, &action);
+                return;
+            }
+            // A hint lasts until the next key; Esc only closes it.
+            Mode::Hint(_, under) | Mode::HintWaiting(under) => {
+                self.mode = *under;
+                if action == Action::Escape {
+                    self.message = self.turn_message();
+                    return;
+                }
+            }
+            Mode::ReviewWaiting { done, total } => {
+                self.mode = Mode::ReviewWaiting { done, total };
+                self.review_waiting_key(action);
+                return;
+            }
+            Mode::Review { moves, at, total } => {
+                self.mode = Mode::Review { moves, at, total };
+                self.review_key(action);
+                return;
+            }
+            Mode::Explore(explore, under) => {
+                self.mode = Mode::Explore(explore, under);
+                self.explore_key(&action);
+                return;
+            }
+            other => self.mode = other,
+        }
+        self.play_key(action);
+    }
+
+    fn play_key(&mut self, action: Action) {
+        // A board chosen in Ultimate waits for its cell; most other keys put it down.
+        let selected = self.selected.take();
+        let column = self.column.take();
+        let first = self.first_digit.take();
+        let side = self.game().position().grid_side();
+        match action {
+            Action::Digit(d) if column.is_some() => self.row_digit(column, first, d),
+            Action::Zero if column.is_some() => self.row_digit(column, first, 0),
+            Action::Letter(c) => self.letter(c),
+            // On a board with a column h (Ultimate's nine, Gomoku's fifteen), `h` is that
+            // column first, and `h` again asks for the hint; `l` and `n` alike.
+            Action::Hint if column.is_none() && side > 7 => self.letter('h'),
+            Action::Level | Action::LevelDown if column.is_none() && side > 11 => {
+                self.letter('l');
+            }
+            Action::NewRound if column.is_none() && side > 13 => self.letter('n'),
+            Action::Escape | Action::Back if column.is_some() => {
+                self.message = format!("Coordinate cancelled. {}", self.turn_message());
+            }
+            Action::Activate if column.is_some() => {
+                if let Some(row) = first {
+                    self.coordinate(column, row);
+                } else {
+                    self.column = column;
+                    self.message = self.column_message();
+                }
+            }
+            Action::Zero => {
+                self.message = "0 names no cell: type a column letter, then its row".into();
+            }
+            Action::Digit(d) => self.digit(selected, d),
+            Action::Escape | Action::Back if selected.is_some() => {
+                self.message = format!("Board choice cancelled. {}", self.turn_message());
+            }
+            Action::Back => {
+                self.message = "Backspace cancels a board chosen with a first digit".into();
+            }
+            Action::Move(direction) => {
+                self.move_cursor(direction);
+                if selected.is_some() {
+                    self.message = format!("Board choice cancelled. {}", self.turn_message());
+                }
+            }
+            Action::Activate => self.activate(),
+            Action::Click { column, row } => {
+                if let Some(mv) = layout::move_at(self.game().position(), self.size, column, row) {
+                    self.cursor = mv;
+                    self.human_move(mv);
+                }
+            }
+            Action::Undo => self.undo(),
+            Action::Hint => self.ask_hint(),
+            Action::Review => self.ask_review(),
+            Action::NewRound => self.leave(Leave::NewRound),
+            Action::Level => self.change_level(true),
+            Action::LevelDown => self.change_level(false),
+            Action::Explore => self.open_explorer(),
+            Action::PlayOn | Action::Export => {
+                self.message =
+                    "p and w play on from and show a game of your history, in its review".into();
+            }
+            Action::Step | Action::Faster | Action::Slower => {
+                self.message = "s, + and - step through a search in the explorer (t)".into();
+            }
+            // Opened in `update`, over any mode.
+            Action::Help => {}
+            Action::Escape | Action::Quit => self.leave(Leave::Quit),
+            Action::Interrupt => self.quit = true,
+            Action::Yes => self.message = "y answers a question; there is none".into(),
+            Action::Unknown(key) => {
+                self.message = format!("{key} does nothing here: press ? for the keys");
+            }
+            Action::Panic => panic!("deliberate panic (test key)"),
+        }
+    }
+
+    fn turn_message(&self) -> String {
+        match self.game().turn() {
+            Some((mark, player)) if player.is_human() => {
+                let name = self.driver.session().name_of(mark);
+                let place = self.game().position().whereabouts();
+                let place = place.map(|w| format!(" {w}")).unwrap_or_default();
+                format!("{mark} to move{place} ({name})")
+            }
+            Some((mark, Player::Remote)) => {
+                format!(
+                    "Waiting for {mark} ({})…",
+                    self.driver.session().name_of(mark)
+                )
+            }
+            Some((mark, _)) => format!(
+                "{mark} ({}) is thinking…",
+                self.driver.session().name_of(mark)
+            ),
+            None => format!(
+                "{} {}",
+                self.driver.session().result().unwrap_or_default(),
+                self.after_game()
+            ),
+        }
+    }
+
+    /// What the message line offers once a game is over.
+    fn after_game(&self) -> &'static str {
+        if self.net.is_some() {
+            "n: ask for a rematch"
+        } else {
+            AFTER_GAME
+        }
+    }
+
+    fn undo(&mut self) {
+        match self.driver.undo() {
+            Err(NoUndo::Over) => self.message = FINAL.into(),
+            Err(why) => self.message = sentence(&why.to_string()),
+            Ok(0) => self.message = "Nothing to undo".into(),
+            Ok(n) => {
+                let s = if n == 1 { "" } else { "s" };
+                self.message = format!("Took back {n} move{s}. {}", self.turn_message());
+            }
+        }
+    }
+
+    /// Opens the lesson of a first Ultimate game: beside the board, or over it where the
+    /// screen is too narrow for both.
+    pub fn start_lesson(&mut self) {
+        self.lesson = Some(0);
+    }
+
+    /// The lesson's page on screen, if any.
+    pub fn lesson(&self) -> Option<usize> {
+        self.lesson
+    }
+
+    /// The message over a hint: how to read its values, and on Gomoku's points, which hold
+    /// one character each, the best move's value in words.
+    fn hint_message(&self, values: &[(Move, Value)]) -> String {
+        let mark = self.game().position().to_move();
+        let variant = self.game().variant();
+        let best = crate::ai::search::best_of(values).first().copied();
+        let points = matches!(variant, Variant::Gomoku { .. });
+        if let Some((mv, value)) = best.filter(|_| points) {
+            format!(
+                "Hint for {mark}: best {mv} ({value}); digits are tens of % to win, W win, L loss"
+            )
+        } else if player::rates(variant) {
+            format!(
+                "Hint for {mark}: win rates in %, or W win, D draw, L loss when proven; best in bold"
+            )
+        } else if values.iter().any(|(_, v)| v.is_bound()) {
+            format!(
+                "Hint for {mark}: W win, D draw, L loss; D+ at least, D- at most a draw; best in bold"
+            )
+        } else {
+            format!("Hint for {mark}: W win, D draw, L loss, in plies from now; best in bold")
+        }
+    }
+
+    /// Turns hints on or off, as the settings say.
+    pub fn set_hints(&mut self, on: bool) {
+        self.no_hints = !on;
+    }
+
+    /// Why hints (`h`) and the explorer during a game (`t`) are off, or `None` when they
+    /// are on: in a network game unless both players asked for them, otherwise as the
+    /// settings say.
+    pub fn hints_off(&self) -> Option<String> {
+        match self.driver.net() {
+            Some(net) => net.hints_off().map(|why| why.to_string()),
+            None => self
+                .no_hints
+                .then(|| "Hints are off in your settings (s on the start screen)".to_string()),
+        }
+    }
+
+    /// Whether the explorer (`t`) may open now: with hints on, or once the game is over or
+    /// when it is one of the history.
+    pub fn explorer_allowed(&self) -> bool {
+        self.game().is_over() || self.archived || self.hints_off().is_none()
+    }
+
+    fn ask_hint(&mut self) {
+        match self.game().turn() {
+            _ if let Some(why) = self.hints_off() => self.message = why,
+            None => self.message = "The game is over: no hint".into(),
+            Some((_, player)) if !player.is_human() && !self.paused() => {
+                self.message = "Hints are for your turn".into();
+            }
+            Some((mark, _)) => {
+                let under = std::mem::replace(&mut self.mode, Mode::Playing);
+                self.mode = Mode::HintWaiting(Box::new(under));
+                self.message = format!("Working out a hint for {mark}…");
+            }
+        }
+    }
+
+    /// `n`: a new round now, or in a network game a rematch asked for.
+    fn start_new_round(&mut self) {
+        if self.net.is_some() {
+            self.ask_rematch();
+        } else {
+            self.new_round();
+        }
+    }
+
+    fn new_round(&mut self) {
+        let record = self.game().record();
+        if !record.is_empty() {
+            self.previous = Some(record);
+        }
+        let level = self.next_level.take();
+        self.driver.new_round(level);
+        self.mode = Mode::Playing;
+        self.cursor = self.game().position().centre();
+        self.selected = None;
+        let game = self.game();
+        let first = if game.player(Mark::X).is_human() && !game.player(Mark::O).is_human() {
+            "you move first".to_string()
+        } else {
+            format!("{} moves first", self.driver.session().name_of(Mark::X))
+        };
+        self.message = format!(
+            "Round {}: {first}. {}",
+            self.driver.session().round(),
+            self.turn_message()
+        );
+    }
+}
+
+/// Why `u` does nothing after a game: its result is in the score for good.
+const FINAL: &str = "The game is over and its result counts: no undo (n starts a new round)";
+
+/// What the message line offers once a game is over.
+const AFTER_GAME: &str = "n, Enter or Space: new round";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ai::search::Searcher;
+    use crate::game::Score;
+    use crate::rules::classic::{Board, Rules};
+    use crate::rules::position::Position;
+    use crate::rules::position::Variant;
+    use crate::rules::ultimate;
+    use crate::ui::tui::input::Direction;
+
+    fn app(a: Player, b: Player) -> App {
+        App::new(Session::new(Rules::CLASSIC, a, b), (80, 24))
+    }
+
+    fn board(app: &App) -> String {
+        app.game().position().to_string()
+    }
+
+    fn cell(_app: &App, digit: u8) -> Move {
+        Move::Cell(Board::default().numpad(digit).unwrap())
+    }
+
+    fn digit(mv: Move) -> Option<u8> {
+        match mv {
+            Move::Cell(c) => c.numpad(),
+            Move::Ultimate(_) => None,
+        }
+    }
+
+    /// Does what the worker would: answers the current job with a full search.
+    fn work(app: &mut App) {
+        let classic = |p: Position| *p.classic().expect("a classic game");
+        let reply = match app.job().expect("a job") {
+            Job::Move { position, .. } => {
+                let best = Searcher::new().best_move(&classic(position)).unwrap().0;
+                Reply::Move(Move::Cell(best))
+            }
+            Job::Hint { position } => Reply::Hint(
+                Searcher::new()
+                    .analyze(&classic(position))
+                    .into_iter()
+                    .map(|(c, v)| (Move::Cell(c), v))
+                    .collect(),
+            ),
+            Job::Explain { .. } | Job::ExplainMcts { .. } | Job::WatchMcts { .. } => {
+                panic!("the explorer's tests answer its searches")
+            }
+            Job::Review { record } => {
+                let mut brain = crate::ai::player::Brain::new(None)
+                    .with_think(std::time::Duration::from_secs(5));
+                let moves = crate::report::review::review(&record, &mut brain, &mut |_, _| {});
+                Reply::Review(moves.unwrap())
+            }
+        };
+        app.handle(Event::Answer(reply));
+    }
+
+    #[test]
+    fn a_digit_plays_and_the_ai_is_asked_to_answer() {
+        let mut app = app(Player::Human, Player::HARD);
+        assert_eq!(app.job(), None);
+        app.update(Action::Digit(5));
+        assert_eq!(board(&app), ".../.X./...");
+        let board_now = *app.game().position();
+        assert_eq!(
+            app.job(),
+            Some(Job::Move {
+                position: board_now,
+                player: Player::HARD
+            })
+        );
+        assert!(app.message().ends_with("O (level 7 AI) is thinking…"));
+        app.handle(Event::Answer(Reply::Move(cell(&app, 1))));
+        assert_eq!(board(&app), ".../.X./O..");
+        assert_eq!(app.job(), None);
+    }
+
+    #[test]
+    fn an_answer_to_an_old_job_is_ignored() {
+        let mut app = app(Player::Human, Player::HARD);
+        app.update(Action::Digit(5));
+        app.update(Action::Undo);
+        app.handle(Event::Answer(Reply::Move(cell(&app, 1))));
+        assert_eq!(board(&app), ".../.../...");
+        app.handle(Event::Answer(Reply::Hint(Vec::new())));
+        assert_eq!(app.hint(), None);
+    }
+
+    #[test]
+    fn a_taken_cell_changes_only_the_message() {
+        let mut app = app(Player::Human, Player::Human);
+        app.update(Action::Digit(5));
+        let before = board(&app);
+        app.update(Action::Digit(5));
+        assert_eq!(board(&app), before);
+        assert_eq!(app.message(), "Cell 5 is taken");
+    }
+
+    #[test]
+    fn cursor_starts_in_the_centre_and_stays_on_the_board() {
+        let mut app = app(Player::Human, Player::Human);
+        assert_eq!(digit(app.cursor()), Some(5));
+        for _ in 0..5 {
+            app.update(Action::Move(Direction::Up));
+        }
+        app.update(Action::Move(Direction::Left));
+        assert_eq!(digit(app.cursor()), Some(7));
+        app.update(Action::Activate);
+        assert_eq!(board(&app), "X../.../...");
+    }
+
+    #[test]
+    fn moves_typed_during_the_ai_turn_wait_for_the_human() {
+        let mut app = app(Player::Human, Player::HARD);
+        app.update(Action::Digit(7));
+        app.update(Action::Digit(3));
+        assert_eq!(board(&app), "X../.../...", "not played for O");
+        assert_eq!(app.message(), "Wait for the AI: 3 will be played next");
+        app.handle(Event::Answer(Reply::Move(cell(&app, 5))));
+        assert_eq!(board(&app), "X../.O./..X");
+    }
+
+    /// Answers the AI's job in Ultimate with the move `digits` (board then cell).
+    fn ultimate_answer(app: &mut App, digits: &str) {
+        let mv: ultimate::Move = digits.parse().unwrap();
+        app.handle(Event::Answer(Reply::Move(Move::Ultimate(mv))));
+    }
+
+    #[test]
+    fn whole_ultimate_moves_typed_during_the_ai_turn_wait_for_the_human() {
+        let mut app = ultimate_app();
+        for d in [5, 5, 1] {
+            app.update(Action::Digit(d));
+        }
+        assert_eq!(app.game().history().len(), 1, "not played for O");
+        assert_eq!(app.selected(), Some(1));
+        assert!(
+            app.message()
+                .starts_with("Board 1: now the cell, played after O's move")
+        );
+        app.update(Action::Digit(5));
+        assert_eq!(app.message(), "Wait for the AI: 15 will be played next");
+        app.update(Action::Digit(5));
+        app.update(Action::Digit(9));
+        assert_eq!(
+            app.message(),
+            "Wait for the AI: 15, 59 will be played in turn"
+        );
+        // O sends X to board 1: the first queued move is played, the second waits.
+        ultimate_answer(&mut app, "51");
+        let names: Vec<String> = app
+            .game()
+            .history()
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(names, ["55", "51", "15"]);
+        // O sends X to board 3: 59 is on the wrong board, so it is refused, not played.
+        ultimate_answer(&mut app, "53");
+        assert_eq!(app.game().history().len(), 4);
+        assert_eq!(app.message(), "You were sent to board 3, not board 5");
+    }
+
+    fn ultimate_app() -> App {
+        App::new(
+            Session::new(Variant::Ultimate, Player::Human, Player::HARD),
+            (80, 24),
+        )
+    }
+
+    #[test]
+    fn every_ultimate_column_can_be_typed_and_h_twice_asks_for_a_hint() {
+        for (keys, played) in [
+            (vec![Action::Hint, Action::Digit(5)], "h5"),
+            (vec![Action::Letter('i'), Action::Digit(1)], "i1"),
+        ] {
+            let mut app = ultimate_app();
+            for key in keys {
+                app.update(key);
+            }
+            let expected =
+                Record::parse(crate::rules::position::Variant::Ultimate, &[played]).unwrap();
+            assert_eq!(app.game().record(), expected, "{played}");
+        }
+        let mut app = ultimate_app();
+        app.update(Action::Hint);
+        assert!(
+            app.message().contains("h again: a hint"),
+            "{}",
+            app.message()
+        );
+        app.update(Action::Hint);
+        assert!(
+            matches!(app.mode(), Mode::HintWaiting(_)),
+            "{:?}",
+            app.mode()
+        );
+    }
+
+    #[test]
+    fn every_gomoku_point_can_be_typed_with_rows_from_ten_and_columns_l_and_n() {
+        use crate::rules::position::Variant;
+        let gomoku = || {
+            let session = Session::new(Variant::GOMOKU, Player::Human, Player::Human);
+            App::new(session, (80, 24))
+        };
+        let (l, n, d) = (Action::Level, Action::NewRound, Action::Digit);
+        for (keys, played) in [
+            (vec![Action::Letter('o'), d(1), d(5)], "o15"),
+            (vec![Action::Hint, d(1), Action::Activate], "h1"),
+            (vec![l, d(1), Action::Zero], "l10"),
+            (vec![n, d(9)], "n9"),
+            (vec![Action::Letter('a'), Action::Zero, d(2)], "a2"),
+        ] {
+            let mut app = gomoku();
+            for key in keys {
+                app.update(key);
+            }
+            let expected = Record::parse(Variant::GOMOKU, &[played]).unwrap();
+            assert_eq!(app.game().record(), expected, "{played}: {}", app.message());
+        }
+        let mut app = gomoku();
+        app.update(Action::Letter('k'));
+        app.update(Action::Digit(1));
+        assert!(
+            app.message().contains("Enter plays k1"),
+            "{}",
+            app.message()
+        );
+        app.update(Action::Digit(7));
+        assert!(app.game().history().is_empty(), "k17 is off the board");
+        assert!(
+            app.message().contains("17 is not on the board"),
+            "{}",
+            app.message()
+        );
+        app.update(Action::NewRound);
+        assert!(
+            app.message().contains("n again: a new round"),
+            "{}",
+            app.message()
+        );
+        app.update(Action::Escape);
+        app.update(Action::Zero);
+        assert!(
+            app.message().starts_with("0 names no cell"),
+            "{}",
+            app.message()
+        );
+    }
+
+    #[test]
+    fn a_board_chosen_ahead_stays_chosen_only_where_it_may_be_played() {
+        let mut app = ultimate_app();
+        for d in [5, 5, 9] {
+            app.update(Action::Digit(d));
+        }
+        // O sends X to board 9: one more digit plays there, as it would anyway.
+        ultimate_answer(&mut app, "59");
+        assert_eq!(
+            app.message(),
+            "O (level 7 AI) played 59. X to move on board 9 (you)"
+        );
+        app.update(Action::Digit(1));
+        assert_eq!(app.game().history().len(), 3);
+        assert_eq!(
+            app.game().last_move(),
+            Some(Move::Ultimate("91".parse().unwrap()))
+        );
+
+        let mut app = ultimate_app();
+        for d in [5, 5, 9] {
+            app.update(Action::Digit(d));
+        }
+        // O sends X to board 1: the choice is dropped, and the message says so.
+        ultimate_answer(&mut app, "51");
+        assert_eq!(app.selected(), None);
+        assert_eq!(
+            app.message(),
+            "O (level 7 AI) played 51. X to move on board 1 (you); board 9 dropped"
+        );
+        // Sent anywhere, an open board chosen ahead stays chosen: X wins board 1 with 7 8 9,
+        // then O's 91 sends X there, to a closed board.
+        let moves = ["17", "71", "18", "81", "19"].map(|mv| {
+            let mv: ultimate::Move = mv.parse().unwrap();
+            Move::Ultimate(mv)
+        });
+        let opening = Record::new(Variant::Ultimate, moves.to_vec()).unwrap();
+        let session = Session::starting_at(&opening, Player::Human, Player::HARD);
+        let mut app = App::new(session, (80, 24));
+        app.update(Action::Digit(9));
+        ultimate_answer(&mut app, "91");
+        assert_eq!(app.selected(), Some(9));
+        assert!(
+            app.message()
+                .ends_with("X to move anywhere (you); board 9 chosen"),
+            "{}",
+            app.message()
+        );
+    }
+
+    #[test]
+    fn sent_to_board_three_typing_three_then_nine_plays_board_three_cell_nine() {
+        let mut app = ultimate_app();
+        app.update(Action::Digit(5));
+        app.update(Action::Digit(5));
+        ultimate_answer(&mut app, "53");
+        assert_eq!(app.game().position().forced_board(), Some(3));
+        app.update(Action::Digit(3));
+        assert_eq!(app.game().history().len(), 2, "3 alone waits for its cell");
+        assert!(
+            app.message().starts_with("Board 3: now the cell"),
+            "{}",
+            app.message()
+        );
+        app.update(Action::Digit(9));
+        assert_eq!(
+            app.game().last_move(),
+            Some(Move::Ultimate("39".parse().unwrap()))
+        );
+    }
+
+    #[test]
+    fn sent_to_board_three_typing_three_then_enter_plays_cell_three() {
+        let mut app = ultimate_app();
+        app.update(Action::Digit(5));
+        app.update(Action::Digit(5));
+        ultimate_answer(&mut app, "53");
+        app.update(Action::Digit(3));
+        app.update(Action::Activate);
+        assert_eq!(
+            app.game().last_move(),
+            Some(Move::Ultimate("33".parse().unwrap()))
+        );
+    }
+
+    #[test]
+    fn sent_to_board_three_another_digit_plays_its_cell_at_once() {
+        let mut app = ultimate_app();
+        app.update(Action::Digit(5));
+        app.update(Action::Digit(5));
+        ultimate_answer(&mut app, "53");
+        app.update(Action::Digit(7));
+        assert_eq!(
+            app.game().last_move(),
+            Some(Move::Ultimate("37".parse().unwrap()))
+        );
+    }
+
+    #[test]
+    fn a_refused_queued_move_drops_the_ones_typed_after_it() {
+        let mut app = ultimate_app();
+        for d in [5, 5, 1, 5, 5, 9] {
+            app.update(Action::Digit(d));
+        }
+        assert_eq!(
+            app.message(),
+            "Wait for the AI: 15, 59 will be played in turn"
+        );
+        ultimate_answer(&mut app, "53");
+        assert_eq!(
+            app.game().history().len(),
+            2,
+            "neither queued move is played"
+        );
+        assert_eq!(
+            app.message(),
+            "You were sent to board 3, not board 1 (later moves dropped)"
+        );
+        app.update(Action::Digit(2));
+        assert_eq!(
+            app.game().last_move(),
+            Some(Move::Ultimate("32".parse().unwrap()))
+        );
+    }
+
+    #[test]
+    fn a_queued_move_the_ai_took_is_refused() {
+        let mut app = app(Player::Human, Player::HARD);
+        app.update(Action::Digit(7));
+        app.update(Action::Digit(5));
+        app.handle(Event::Answer(Reply::Move(cell(&app, 5))));
+        assert_eq!(board(&app), "X../.O./...");
+        assert_eq!(app.message(), "Cell 5 is taken");
+    }
+
+    #[test]
+    fn undo_during_the_ai_turn_cancels_its_job() {
+        let mut app = app(Player::Human, Player::HARD);
+        app.update(Action::Digit(5));
+        assert!(matches!(app.job(), Some(Job::Move { .. })));
+        app.update(Action::Undo);
+        assert_eq!(board(&app), ".../.../...");
+        assert_eq!(app.job(), None);
+        assert!(app.message().starts_with("Took back 1 move"));
+    }
+
+    #[test]
+    fn undo_against_the_ai_returns_to_the_human_turn() {
+        let mut app = app(Player::Human, Player::HARD);
+        app.update(Action::Digit(5));
+        work(&mut app);
+        app.update(Action::Undo);
+        assert_eq!(board(&app), ".../.../...");
+        assert!(app.message().starts_with("Took back 2 moves"));
+    }
+
+    #[test]
+    fn a_hint_is_worked_out_and_lasts_until_the_next_key() {
+        let mut app = app(Player::Human, Player::HARD);
+        app.update(Action::Hint);
+        assert!(matches!(app.mode(), Mode::HintWaiting(_)));
+        assert!(matches!(app.job(), Some(Job::Hint { .. })));
+        work(&mut app);
+        assert_eq!(app.hint().map(<[_]>::len), Some(9));
+        app.update(Action::Move(Direction::Up));
+        assert!(app.hint().is_none());
+        assert_eq!(digit(app.cursor()), Some(8), "the key still acts");
+    }
+
+    #[test]
+    fn escape_closes_a_hint_without_quitting() {
+        let mut app = app(Player::Human, Player::HARD);
+        app.update(Action::Hint);
+        app.update(Action::Escape);
+        assert_eq!((app.mode(), app.job()), (&Mode::Playing, None));
+        assert!(!app.should_quit());
+    }
+
+    #[test]
+    fn no_hint_on_the_ai_turn() {
+        let mut app = app(Player::HARD, Player::Human);
+        app.update(Action::Hint);
+        assert_eq!(app.mode(), &Mode::Playing);
+        assert_eq!(app.message(), "Hints are for your turn");
+    }
+
+    #[test]
+    fn rounds_alternate_the_first_player_and_keep_the_score() {
+        let mut app = app(Player::Human, Player::Human);
+        for d in [7, 1, 8, 2, 9] {
+            app.update(Action::Digit(d));
+        }
+        assert!(app.message().starts_with("X (Player 1) wins."));
+        app.update(Action::Activate);
+        assert_eq!(app.session().round(), 2);
+        assert_eq!(app.session().name_of(Mark::X), "Player 2");
+        assert_eq!(
+            app.session().score(),
+            Score {
+                a: 1,
+                b: 0,
+                draws: 0
+            }
+        );
+    }
+
+    #[test]
+    fn undo_after_a_win_is_refused_and_the_point_stays() {
+        let mut app = app(Player::Human, Player::Human);
+        for d in [7, 1, 8, 2, 9] {
+            app.update(Action::Digit(d));
+        }
+        app.update(Action::Undo);
+        assert_eq!(app.message(), FINAL);
+        assert_eq!(app.game().history().len(), 5, "no move taken back");
+        assert_eq!(app.session().score().a, 1);
+    }
+
+    #[test]
+    fn space_pauses_a_game_between_two_ais() {
+        let mut app = app(Player::HARD, Player::EASY);
+        assert!(matches!(app.job(), Some(Job::Move { .. })));
+        app.update(Action::Activate);
+        assert!(app.paused() && app.job().is_none());
+        app.handle(Event::Answer(Reply::Move(cell(&app, 5))));
+        assert!(app.game().history().is_empty());
+        app.update(Action::Activate);
+        assert!(matches!(app.job(), Some(Job::Move { .. })));
+    }
+
+    #[test]
+    fn a_paused_game_stays_paused_under_the_explorer_and_after_it_closes() {
+        let mut app = app(Player::HARD, Player::EASY);
+        app.update(Action::Activate);
+        assert!(app.paused());
+        app.update(Action::Explore);
+        assert!(app.explorer().is_some());
+        assert!(app.paused(), "the explorer is over a paused game");
+        assert!(matches!(app.job(), Some(Job::Explain { .. })));
+        app.update(Action::Help);
+        assert!(app.paused(), "and the help over the explorer");
+        app.update(Action::Help);
+        app.update(Action::Explore);
+        assert!(app.explorer().is_none());
+        assert!(
+            app.paused() && app.job().is_none(),
+            "no AI move after closing"
+        );
+        assert_eq!(app.message(), PAUSED);
+        app.update(Action::Activate);
+        assert!(!app.paused());
+        assert!(matches!(app.job(), Some(Job::Move { .. })));
+    }
+
+    #[test]
+    fn a_running_game_under_the_explorer_is_not_paused_and_resumes_after() {
+        let mut app = app(Player::HARD, Player::EASY);
+        app.update(Action::Explore);
+        assert!(!app.paused());
+        assert!(matches!(app.job(), Some(Job::Explain { .. })));
+        app.update(Action::Explore);
+        assert!(!app.paused());
+        assert!(matches!(app.job(), Some(Job::Move { .. })));
+    }
+
+    #[test]
+    fn help_closes_on_any_key_without_acting() {
+        let mut app = app(Player::Human, Player::Human);
+        app.update(Action::Help);
+        assert!(app.help_open());
+        app.update(Action::Digit(5));
+        assert!(!app.help_open());
+        assert_eq!(board(&app), ".../.../...");
+        app.update(Action::Escape);
+        assert!(app.should_quit());
+    }
+
+    #[test]
+    fn the_ai_moves_while_the_help_is_open() {
+        let mut app = app(Player::Human, Player::HARD);
+        app.update(Action::Digit(5));
+        app.update(Action::Help);
+        assert!(matches!(app.job(), Some(Job::Move { .. })));
+        app.handle(Event::Answer(Reply::Move(cell(&app, 1))));
+        assert_eq!(board(&app), ".../.X./O..");
+        assert!(app.help_open());
+    }
+
+    #[test]
+    fn unknown_keys_only_change_the_message() {
+        let mut app = app(Player::Human, Player::Human);
+        app.update(Action::Unknown("'z'".into()));
+        assert_eq!(app.message(), "'z' does nothing here: press ? for the keys");
+        assert_eq!(board(&app), ".../.../...");
+    }
+
+    /// Two humans play 5 9 4 6 1 3: X's 1 throws the draw away (3 was needed), and O wins.
+    fn finished_with_a_blunder() -> App {
+        let mut app = app(Player::Human, Player::Human);
+        for d in [5, 9, 4, 6, 1, 3] {
+            app.update(Action::Digit(d));
+        }
+        app
+    }
+
+    /// The judgements of `app`'s game, as the worker would send them.
+    fn judgements(app: &App) -> Vec<crate::report::review::Judgement> {
+        let mut brain =
+            crate::ai::player::Brain::new(None).with_think(std::time::Duration::from_secs(5));
+        crate::report::review::review(&app.game().record(), &mut brain, &mut |_, _| {}).unwrap()
+    }
+
+    #[test]
+    fn the_review_opens_on_the_first_judged_move_and_steps_as_the_others_arrive() {
+        let mut app = finished_with_a_blunder();
+        let all = judgements(&app);
+        app.update(Action::Review);
+        let total = all.len();
+        app.handle(Event::Answer(Reply::Progress {
+            judged: all[0],
+            total,
+        }));
+        assert_eq!(app.message(), "Move 1 of 6: 1. X 5 best draw → draw");
+        assert!(
+            matches!(app.job(), Some(Job::Review { .. })),
+            "the rest still judged"
+        );
+        app.update(Action::Move(Direction::Right));
+        assert_eq!(app.message(), "Move 2 of 6 is being judged…");
+        app.handle(Event::Answer(Reply::Progress {
+            judged: all[1],
+            total,
+        }));
+        app.update(Action::Move(Direction::Right));
+        assert!(
+            app.message().starts_with("Move 2 of 6: 2. O 9"),
+            "{}",
+            app.message()
+        );
+        app.update(Action::Move(Direction::Left));
+        assert!(
+            app.message().starts_with("Move 1 of 6"),
+            "{}",
+            app.message()
+        );
+        app.handle(Event::Answer(Reply::Review(all)));
+        assert_eq!(app.job(), None);
+        assert_eq!(
+            app.review().map(|(_, at, _)| at),
+            Some(0),
+            "still on the move shown"
+        );
+    }
+
+    #[test]
+    fn escape_in_the_review_of_a_game_of_the_history_goes_back_to_the_list() {
+        let mut app = finished_with_a_blunder();
+        app.open_archived();
+        app.update(Action::Escape);
+        assert!(app.should_quit(), "while it is judged");
+        let mut app = finished_with_a_blunder();
+        app.open_archived();
+        work(&mut app);
+        app.update(Action::Escape);
+        assert!(app.should_quit(), "once judged");
+    }
+
+    #[test]
+    fn the_review_opens_after_the_game_and_steps_through_it() {
+        let mut app = app(Player::Human, Player::Human);
+        app.update(Action::Review);
+        assert_eq!(app.message(), "The review opens once the game is over");
+        let mut app = finished_with_a_blunder();
+        assert!(app.game().is_over());
+        app.update(Action::Review);
+        assert_eq!(app.mode(), &Mode::ReviewWaiting { done: 0, total: 6 });
+        assert!(matches!(app.job(), Some(Job::Review { .. })));
+        work(&mut app);
+        assert_eq!(app.job(), None);
+        assert_eq!(app.message(), "Move 1 of 6: 1. X 5 best draw → draw");
+        assert_eq!(app.shown_position().to_string(), ".../.../...");
+        for _ in 0..4 {
+            app.update(Action::Move(Direction::Right));
+        }
+        assert_eq!(
+            app.message(),
+            "Move 5 of 6: 5. X 1 blunder draw → loss in 2; best 3"
+        );
+        assert_eq!(app.shown_position().to_string(), "..O/XXO/...");
+        app.update(Action::Digit(1));
+        assert_eq!(app.review().map(|(_, at, _)| at), Some(5));
+        app.update(Action::Digit(6));
+        assert_eq!(
+            app.review().map(|(_, at, _)| at),
+            Some(5),
+            "stays on the last"
+        );
+        app.update(Action::Escape);
+        assert_eq!(app.mode(), &Mode::Playing);
+        assert!(!app.should_quit());
+        assert_eq!(app.shown_position(), *app.game().position());
+    }
+
+    #[test]
+    fn a_review_in_progress_can_be_cancelled() {
+        let mut app = finished_with_a_blunder();
+        app.update(Action::Review);
+        app.update(Action::Digit(5));
+        assert_eq!(app.message(), "Reviewing the game: Esc cancels");
+        app.update(Action::Escape);
+        assert_eq!((app.mode(), app.job()), (&Mode::Playing, None));
+    }
+
+    #[test]
+    fn the_last_record_survives_a_new_round() {
+        let mut app = finished_with_a_blunder();
+        let record = app.last_record().unwrap();
+        assert_eq!(record.to_string(), "5 9 4 6 1 3");
+        app.update(Action::NewRound);
+        assert_eq!(app.last_record(), Some(record));
+        app.update(Action::Digit(5));
+        assert_eq!(app.last_record().unwrap().to_string(), "5");
+    }
+
+    #[test]
+    fn a_hint_in_a_paused_game_keeps_it_paused() {
+        let mut app = app(Player::HARD, Player::HARD);
+        app.update(Action::Activate);
+        assert!(app.paused());
+        app.update(Action::Hint);
+        assert!(app.paused() && matches!(app.job(), Some(Job::Hint { .. })));
+        work(&mut app);
+        assert!(app.paused() && app.hint().is_some());
+        app.update(Action::Escape);
+        assert!(
+            app.paused() && app.job().is_none(),
+            "still paused after the hint"
+        );
+        app.update(Action::Undo);
+        assert!(app.paused(), "nothing to undo keeps the pause");
+        app.update(Action::Activate);
+        assert!(!app.paused());
+    }
+
+    #[test]
+    fn the_help_opens_over_a_hint_or_a_review_being_worked_out() {
+        let mut app = app(Player::Human, Player::Human);
+        app.update(Action::Hint);
+        app.update(Action::Help);
+        assert!(app.help_open());
+        assert!(
+            matches!(app.job(), Some(Job::Hint { .. })),
+            "the hint goes on"
+        );
+        work(&mut app);
+        app.update(Action::Activate);
+        assert!(
+            !app.help_open() && app.hint().is_some(),
+            "the hint is still shown"
+        );
+        let mut app = finished_with_a_blunder();
+        app.update(Action::Review);
+        app.update(Action::Help);
+        assert!(
+            matches!(app.job(), Some(Job::Review { .. })),
+            "the review goes on"
+        );
+    }
+
+    #[test]
+    fn a_review_opens_again_without_judging_again() {
+        let mut app = finished_with_a_blunder();
+        app.update(Action::Review);
+        work(&mut app);
+        app.update(Action::Review);
+        assert_eq!(app.mode(), &Mode::Playing);
+        app.update(Action::Review);
+        assert!(app.review().is_some());
+        assert_eq!(app.job(), None, "nothing to work out");
+    }
+
+    #[test]
+    fn keys_that_play_say_so_when_no_one_plays_from_the_keyboard() {
+        let mut app = app(Player::HARD, Player::EASY);
+        app.update(Action::Digit(5));
+        assert!(app.game().history().is_empty());
+        assert!(app.message().starts_with("The AIs play each other"));
+    }
+
+    #[test]
+    fn queued_moves_are_listed_and_limited() {
+        let mut app = app(Player::Human, Player::HARD);
+        app.update(Action::Digit(7));
+        app.update(Action::Digit(3));
+        app.update(Action::Digit(9));
+        assert_eq!(
+            app.message(),
+            "Wait for the AI: 3, 9 will be played in turn"
+        );
+        for d in [1, 2, 4, 6, 8, 1, 2] {
+            app.update(Action::Digit(d));
+        }
+        assert_eq!(
+            app.message(),
+            "Wait for the AI: no more moves can be queued"
+        );
+    }
+}

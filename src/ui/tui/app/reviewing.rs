@@ -1,0 +1,199 @@
+//! The review screen's keys: waiting for the judgement, stepping through the judged moves, and
+//! the position shown for each.
+
+use crate::ai::player::Player;
+use crate::game::Session;
+use crate::game::record::Record;
+use crate::report::review::{self, Judgement};
+use crate::rules::classic::Mark;
+use crate::rules::position::Position;
+use crate::ui::tui::input::{Action, Direction};
+
+use super::{App, Mode};
+
+impl App {
+    /// The position on screen: the game's, or in the review the position before the move
+    /// shown.
+    pub fn shown_position(&self) -> Position {
+        match self.review() {
+            Some((j, _, _)) => {
+                let mut position = self.game().variant().start();
+                for &mv in &self.game().history()[..j.number - 1] {
+                    position.play(mv).expect("the history replays");
+                }
+                position
+            }
+            None => *self.game().position(),
+        }
+    }
+
+    /// In the review: the move on screen, its index and the number of moves.
+    pub fn review(&self) -> Option<(&Judgement, usize, usize)> {
+        match self.base_mode() {
+            Mode::Review { moves, at, total } => Some((&moves[*at], *at, *total)),
+            _ => None,
+        }
+    }
+
+    /// Keys while the review is worked out: it can be left, nothing else happens.
+    pub(super) fn review_waiting_key(&mut self, action: Action) {
+        match action {
+            Action::Escape | Action::Review if self.archived => self.quit = true,
+            Action::Escape | Action::Review => {
+                self.mode = Mode::Playing;
+                self.message = format!("Review cancelled. {}", self.turn_message());
+            }
+            Action::Quit | Action::Interrupt | Action::NewRound | Action::Panic => {
+                self.mode = Mode::Playing;
+                self.play_key(action);
+            }
+            _ => self.message = "Reviewing the game: Esc cancels".into(),
+        }
+    }
+
+    /// Keys in the review: step through the moves, or leave.
+    pub(super) fn review_key(&mut self, action: Action) {
+        let Mode::Review { moves, at, total } = &mut self.mode else {
+            return;
+        };
+        let last = moves.len() - 1;
+        // Past the moves judged so far: the next is on its way.
+        let forward = matches!(
+            action,
+            Action::Move(Direction::Right) | Action::Digit(1 | 6) | Action::Activate
+        );
+        if forward && *at == last && moves.len() < *total {
+            self.message = format!("Move {} of {} is being judged…", last + 2, *total);
+            return;
+        }
+        let step = match action {
+            Action::Move(Direction::Left) | Action::Digit(4) => Some(at.saturating_sub(1)),
+            Action::Move(Direction::Right) | Action::Digit(6) | Action::Activate => {
+                Some((*at + 1).min(last))
+            }
+            Action::Digit(7) => Some(0),
+            Action::Digit(1) => Some(last),
+            _ => None,
+        };
+        if let Some(to) = step {
+            *at = to;
+            self.show_review_move();
+            return;
+        }
+        match action {
+            // A game of the history: back to the list.
+            Action::Escape | Action::Review if self.archived => self.quit = true,
+            Action::Escape | Action::Review => {
+                self.mode = Mode::Playing;
+                self.message = self.turn_message();
+            }
+            Action::Explore => self.open_explorer(),
+            Action::PlayOn if self.archived => {
+                let shown = self.review().map_or(0, |(j, _, _)| j.number);
+                self.play_on(shown);
+            }
+            Action::Export if self.archived => {
+                self.message = format!("Record: {}", self.game().record());
+            }
+            Action::Quit | Action::Interrupt | Action::NewRound | Action::Panic => {
+                self.mode = Mode::Playing;
+                self.play_key(action);
+            }
+            _ => {
+                self.message = if self.archived {
+                    "← → step, p plays on after this move, w shows the record, t explores, q leaves"
+                } else {
+                    "In the review: ← → step through the moves, t explores the search, r or Esc leaves"
+                }
+                .into();
+            }
+        }
+    }
+
+    /// A move of the review judged by the worker: the review opens on the first, and the
+    /// others join it as they come.
+    pub(super) fn judged(&mut self, judged: Judgement, total: usize) {
+        match self.base_mode_mut() {
+            // A review started again (after the explorer) skips the moves it has.
+            Mode::Review { moves, .. } if moves.len() < judged.number => moves.push(judged),
+            mode @ Mode::ReviewWaiting { .. } => {
+                *mode = Mode::Review {
+                    moves: vec![judged],
+                    at: 0,
+                    total,
+                };
+                self.show_review_move();
+            }
+            _ => {}
+        }
+    }
+
+    /// The message line for the move the review shows.
+    pub(super) fn show_review_move(&mut self) {
+        if let Some((judgement, at, total)) = self.review() {
+            let line = review::text_line(judgement);
+            let line = line.split_whitespace().collect::<Vec<_>>().join(" ");
+            self.message = format!("Move {} of {total}: {line}", at + 1);
+        }
+    }
+
+    /// Opens the session's game, one of the history, in the review: it may be unfinished
+    /// (left), and `p` plays on after the move shown.
+    pub fn open_archived(&mut self) {
+        self.archived = true;
+        self.ask_review();
+    }
+
+    /// `p` in the review of a game of the history: a new game at the position shown (its
+    /// first `upto` moves, the move on screen the last of them), between the same players (a
+    /// remote player's side played here). Set up at a position, it counts for nobody. Where
+    /// the move shown ended the game, there is nothing to play on from, and the message says
+    /// so.
+    fn play_on(&mut self, upto: usize) {
+        let moves = self.game().history()[..upto].to_vec();
+        let record = Record::new(self.game().variant(), moves).expect("a prefix replays");
+        if record.end().is_over() {
+            self.message =
+                format!("Move {upto} ended the game: step back (←) to play on from before it");
+            return;
+        }
+        let local = |p: Player| {
+            if p == Player::Remote {
+                Player::Human
+            } else {
+                p
+            }
+        };
+        let (x, o) = (
+            local(self.game().player(Mark::X)),
+            local(self.game().player(Mark::O)),
+        );
+        self.driver.restart(Session::starting_at(&record, x, o));
+        self.archived = false;
+        self.mode = Mode::Playing;
+        self.cursor = self.game().position().centre();
+        self.message = format!("Playing on after move {upto}. {}", self.turn_message());
+    }
+
+    pub(super) fn ask_review(&mut self) {
+        if self.archived && !self.game().history().is_empty() {
+            // A game of the history: reviewed as it stands, finished or not.
+        } else if !self.game().is_over() {
+            self.message = "The review opens once the game is over".into();
+            return;
+        }
+        let record = self.game().record();
+        if let Some((_, moves)) = self.reviewed.as_ref().filter(|(r, _)| *r == record) {
+            self.mode = Mode::Review {
+                moves: moves.clone(),
+                at: 0,
+                total: moves.len(),
+            };
+            self.show_review_move();
+            return;
+        }
+        let total = record.len();
+        self.mode = Mode::ReviewWaiting { done: 0, total };
+        self.message = format!("Reviewing the game: move 0 of {total} judged…");
+    }
+}

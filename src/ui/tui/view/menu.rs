@@ -1,0 +1,371 @@
+//! The start screen drawn from the menu's state: the rows with their values, the join
+//! screen and the statistics.
+
+use super::frame::{Frame, Palette, Style};
+use crate::ui::tui::menu::{Menu, Row, Screen};
+
+/// The width of the rows' block: digit, label, value.
+const BLOCK: u16 = 44;
+
+/// The keys of the rows screen, widest first; the first that fits is shown.
+const KEYS: [&str; 4] = [
+    "1-9 0 ↑↓ choose · ←→ change · Enter start · ? rules · s settings · q quit",
+    "↑↓ choose · ←→ change · Enter · ? rules · s settings · q quit",
+    "↑↓ ←→ Enter · ? rules · s settings · q quit",
+    "↑↓ ←→ Enter · ? · s · q quit",
+];
+
+/// The whole start screen for the menu's state.
+pub fn render(menu: &Menu, color: bool) -> Frame {
+    let (width, height) = menu.size;
+    let mut frame = Frame::new(width, height);
+    let palette = Palette { color };
+    match &menu.screen {
+        Screen::Rows => rows(&mut frame, menu, palette),
+        Screen::Joining { code } => joining(&mut frame, menu, code.as_deref()),
+        Screen::Statistics(lines) => statistics(&mut frame, "Your statistics", lines),
+        Screen::Rules => {
+            let lines = crate::report::rules::rules(menu.choices.variant());
+            statistics(&mut frame, "Rules", &lines);
+        }
+        Screen::Ladder => statistics(&mut frame, "Ladder", &ladder(menu)),
+        Screen::Games => games(&mut frame, menu),
+        Screen::Settings => settings(&mut frame, menu),
+    }
+    frame
+}
+
+/// The first row of a block of `lines` centred in the frame's height.
+fn top(frame: &Frame, lines: u16) -> u16 {
+    frame.height().saturating_sub(lines) / 2
+}
+
+fn rows(frame: &mut Frame, menu: &Menu, palette: Palette) {
+    let count = u16::try_from(Row::ALL.len()).unwrap_or(10);
+    let top = top(frame, count + 5);
+    frame.centred(top, "Tic-tac-toe", Style::PLAIN.bold().fg(palette.accent()));
+    if let Some(rating) = menu.rating() {
+        let line = format!("Your rating on {}: {}", rating.rules, rating.rating);
+        frame.centred(top + 1, &line, Style::PLAIN.dim());
+    }
+    // Narrower than the block: one space less each side of the label, values without arrows.
+    let compact = frame.width() < BLOCK;
+    let left = frame.width().saturating_sub(BLOCK) / 2;
+    for (y, row) in (top + 2..).zip(Row::ALL) {
+        let value = menu.choices.value(row).unwrap_or_default();
+        let line = if compact {
+            let value = value.trim_start_matches("◂ ").trim_end_matches(" ▸");
+            format!("{} {:<19} {value}", row.digit(), menu.choices.label(row))
+        } else {
+            format!(" {}  {:<20}{value}", row.digit(), menu.choices.label(row))
+        };
+        let line = format!("{line:<width$}", width = usize::from(BLOCK));
+        let style = match (row == menu.row(), menu.choices.inactive(row)) {
+            (true, _) => Style::PLAIN.reverse(),
+            (false, true) => Style::PLAIN.dim(),
+            (false, false) => Style::PLAIN,
+        };
+        frame.text(left, y, &line, style);
+    }
+    if let Some(line) = menu.continue_line() {
+        let y = top + count + 2;
+        if y + 2 < frame.height() {
+            frame.centred(y, &line, Style::PLAIN.bold());
+        }
+    }
+    // The keys on the last row when the screen is short, never below it.
+    let keys_row = (top + count + 4).min(frame.height().saturating_sub(1));
+    frame.centred(keys_row.saturating_sub(1), &menu.message, Style::PLAIN);
+    frame.centred(keys_row, fitting(&KEYS, frame.width()), Style::PLAIN.dim());
+}
+
+/// The first of `lines`, widest first, that fits `width` columns; else the last.
+fn fitting<'a>(lines: &[&'a str], width: u16) -> &'a str {
+    lines
+        .iter()
+        .find(|k| k.chars().count() <= usize::from(width))
+        .or(lines.last())
+        .copied()
+        .unwrap_or_default()
+}
+
+fn joining(frame: &mut Frame, menu: &Menu, code: Option<&str>) {
+    let top = top(frame, 7);
+    frame.centred(top, "Join a network game", Style::PLAIN.bold());
+    let left = frame.width().saturating_sub(BLOCK) / 2;
+    let address = &menu.choices.address;
+    let (address, code) = match code {
+        None => (format!("{address}_"), String::new()),
+        Some(code) => (address.clone(), format!("{code}_")),
+    };
+    frame.text(left, top + 2, &format!("Address: {address}"), Style::PLAIN);
+    frame.text(left, top + 3, &format!("Code:    {code}"), Style::PLAIN);
+    frame.centred(top + 5, &menu.message, Style::PLAIN);
+    frame.centred(top + 6, "Enter next · Esc back", Style::PLAIN.dim());
+}
+
+/// The keys of *Your games*, widest first; the first that fits is shown.
+const GAMES_KEYS: [&str; 3] = [
+    "↑↓ choose · Enter open · r rules · o opponent · s stats · l ladder · Esc back",
+    "↑↓ Enter open · r o filter · s stats · l ladder · Esc",
+    "↑↓ Enter · r o · s l · Esc",
+];
+
+/// *Your games*: the filters, then the games newest first, scrolled to the highlighted one.
+fn games(frame: &mut Frame, menu: &Menu) {
+    let list = &menu.games;
+    let shown = list.shown();
+    frame.centred(0, "Your games", Style::PLAIN.bold());
+    let filter = format!(
+        "{} · {}",
+        list.rules.as_deref().unwrap_or("all rules"),
+        list.opponent.as_deref().unwrap_or("all opponents")
+    );
+    frame.centred(1, &filter, Style::PLAIN.dim());
+    let room = usize::from(frame.height().saturating_sub(5));
+    if shown.is_empty() {
+        let none = if list.rules.is_none() && list.opponent.is_none() {
+            "No games kept yet: play one, and it is here."
+        } else {
+            "No games match: r and o change the filters."
+        };
+        frame.centred(3, none, Style::PLAIN);
+    }
+    let first = list.at.saturating_sub(room.saturating_sub(1));
+    let widths: Vec<usize> = (0..4)
+        .map(|i| {
+            shown
+                .iter()
+                .map(|(_, c)| c[i].chars().count())
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let number = shown
+        .iter()
+        .map(|(n, _)| n.to_string().len())
+        .max()
+        .unwrap_or(1);
+    for (y, (i, (n, [when, rules, opponent, result]))) in
+        (3..).zip(shown.iter().enumerate().skip(first).take(room))
+    {
+        let line = format!(
+            "{n:>number$}  {when}  {rules:<w1$}  {opponent:<w2$}  {result}",
+            w1 = widths[1],
+            w2 = widths[2],
+        );
+        let line: String = line.chars().take(usize::from(frame.width())).collect();
+        let style = if i == list.at {
+            Style::PLAIN.reverse()
+        } else {
+            Style::PLAIN
+        };
+        frame.text(0, y, &line, style);
+    }
+    let bottom = frame.height().saturating_sub(1);
+    frame.centred(bottom.saturating_sub(1), &menu.message, Style::PLAIN);
+    frame.centred(
+        bottom,
+        fitting(&GAMES_KEYS, frame.width()),
+        Style::PLAIN.dim(),
+    );
+}
+
+/// The settings page: a row per setting, the highlighted one reversed.
+fn settings(frame: &mut Frame, menu: &Menu) {
+    use crate::ui::tui::settings_page::ROWS;
+    let page = &menu.settings;
+    let count = u16::try_from(ROWS.len()).unwrap_or(5);
+    let top = top(frame, count + 4);
+    frame.centred(top, "Settings", Style::PLAIN.bold());
+    let left = frame.width().saturating_sub(BLOCK) / 2;
+    for (y, (i, label)) in (top + 2..).zip(ROWS.iter().enumerate()) {
+        let line = format!(" {label:<22}{}", page.value(i));
+        let line = format!("{line:<width$}", width = usize::from(BLOCK));
+        let style = if i == page.row {
+            Style::PLAIN.reverse()
+        } else {
+            Style::PLAIN
+        };
+        frame.text(left, y, &line, style);
+    }
+    frame.centred(
+        top + count + 3,
+        "↑↓ choose · ←→ change · Enter saves · Esc cancels",
+        Style::PLAIN.dim(),
+    );
+}
+
+/// A page of text under a title: the statistics, the rules, the ladder.
+fn statistics(frame: &mut Frame, title: &str, lines: &[String]) {
+    let shown = u16::try_from(lines.len())
+        .unwrap_or(u16::MAX)
+        .min(frame.height().saturating_sub(4));
+    let top = top(frame, shown + 4);
+    frame.centred(top, title, Style::PLAIN.bold());
+    let widest = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+    let left = frame
+        .width()
+        .saturating_sub(u16::try_from(widest).unwrap_or(u16::MAX))
+        / 2;
+    for (y, line) in (top + 2..).zip(lines.iter().take(usize::from(shown))) {
+        frame.text(left, y, line, Style::PLAIN);
+    }
+    frame.centred(top + shown + 3, "Any key goes back", Style::PLAIN.dim());
+}
+
+/// The ladder's lines on the chosen game: each level's measured rating and the person's,
+/// strongest first.
+fn ladder(menu: &Menu) -> Vec<String> {
+    let variant = menu.choices.variant();
+    // Each row with its rating and its place among equal ratings: the higher level first,
+    // then you.
+    let mut rungs: Vec<(i32, u8, String)> = crate::ai::levels::Level::all()
+        .filter_map(|level| {
+            let rating = crate::ai::levels::rating(variant, level)?;
+            let name = level.to_string();
+            Some((rating, level.number(), format!("{name:<10} {rating:>5}")))
+        })
+        .collect();
+    if rungs.is_empty() {
+        return vec![format!(
+            "The levels were measured on 3×3, 5×5, 7×7 and Ultimate, not on {variant}."
+        )];
+    }
+    match menu.rating() {
+        Some(r) => rungs.push((r.rating, 0, format!("{:<10} {:>5}  ◂ you", "you", r.rating))),
+        None => rungs.push((
+            i32::MIN,
+            0,
+            "you: no games against the AI here yet".to_string(),
+        )),
+    }
+    rungs.sort_by_key(|&(rating, level, _)| std::cmp::Reverse((rating, level)));
+    let mut lines = vec![
+        format!("{variant}: rating (random play is 0)"),
+        String::new(),
+    ];
+    lines.extend(rungs.into_iter().map(|(_, _, line)| line));
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ui::tui::menu::Choices;
+
+    /// The host row, with its choice where the build plays online.
+    const HOST_WIDE: &str = if cfg!(feature = "online") {
+        "         3  Host a network game ◂ local ▸"
+    } else {
+        "         3  Host a network game"
+    };
+    const HOST_NARROW: &str = if cfg!(feature = "online") {
+        "3 Host a network game local"
+    } else {
+        "3 Host a network game"
+    };
+
+    #[test]
+    fn the_ladder_lists_levels_strongest_first_with_you_aligned_among_them() {
+        let mut menu = Menu::new(Choices::default(), (80, 24));
+        menu.ratings = vec![crate::report::stats::Rating {
+            rules: crate::rules::position::Variant::default().to_string(),
+            rating: 420,
+            history: vec![414, 420],
+        }];
+        let lines = ladder(&menu);
+        let rows: Vec<&str> = lines[2..].iter().map(String::as_str).collect();
+        let names: Vec<&str> = rows.iter().map(|r| r[..10].trim_end()).collect();
+        assert_eq!(
+            names,
+            [
+                "level 7", "level 6", "level 5", "you", "level 4", "level 3", "level 2", "level 1"
+            ]
+        );
+        assert!(
+            rows.iter()
+                .all(|r| r[10..16].trim().parse::<i32>().is_ok() && r.as_bytes()[10] == b' '),
+            "every rating right-aligned in one column: {rows:#?}"
+        );
+    }
+
+    #[test]
+    fn every_character_of_every_start_screen_page_has_an_ascii_stand_in() {
+        let mut menu = Menu::new(Choices::default(), (80, 24));
+        menu.ratings = vec![crate::report::stats::Rating {
+            rules: "3×3, 3 in a row".into(),
+            rating: 446,
+            history: vec![414, 446],
+        }];
+        for screen in [
+            Screen::Rows,
+            Screen::Joining { code: None },
+            Screen::Statistics(vec!["Your rating on 3×3: 446 ▁▂▃▄▅▆▇█".into()]),
+            Screen::Rules,
+            Screen::Games,
+            Screen::Ladder,
+            Screen::Settings,
+        ] {
+            menu.screen = screen;
+            for size in [(80, 24), (30, 14)] {
+                menu.size = size;
+                let text = render(&menu, true).to_text();
+                for ch in text.chars() {
+                    assert!(
+                        ch == '?' || super::super::paint::ascii(ch) != '?',
+                        "{ch:?} has no ASCII stand-in:\n{text}"
+                    );
+                }
+            }
+        }
+    }
+
+    fn picture(width: u16, height: u16) -> String {
+        let menu = Menu::new(Choices::default(), (width, height));
+        render(&menu, false).to_text()
+    }
+
+    #[rustfmt::skip]
+    #[test]
+    fn the_rows_at_60_by_24() {
+        assert_eq!(picture(60, 24).trim_matches('\n'), [
+            "                        Tic-tac-toe",
+            "",
+            "         1  Play the AI         ◂ hard ▸",
+            "         2  Two players here",
+            HOST_WIDE,
+            "         4  Join a network game",
+            "         5  Game                ◂ classic ▸",
+            "         6  Board size          ◂ 3×3 ▸",
+            "         7  In a row            ◂ 3 ▸",
+            "         8  Misère              off",
+            "         9  Your games",
+            "         0  Quit",
+            "",
+            "",
+            "        ↑↓ ←→ Enter · ? rules · s settings · q quit",
+        ].join("\n"));
+    }
+
+    #[rustfmt::skip]
+    #[test]
+    fn the_rows_fit_30_by_14() {
+        assert_eq!(picture(30, 14).trim_matches('\n'), [
+            "         Tic-tac-toe",
+            "",
+            "1 Play the AI         hard",
+            "2 Two players here",
+            HOST_NARROW,
+            "4 Join a network game",
+            "5 Game                classic",
+            "6 Board size          3×3",
+            "7 In a row            3",
+            "8 Misère              off",
+            "9 Your games",
+            "0 Quit",
+            "",
+            " ↑↓ ←→ Enter · ? · s · q quit",
+        ].join("\n"));
+    }
+}
