@@ -79,16 +79,34 @@ fn analyze_takes_the_size_from_the_notation_and_checks_it() {
 }
 
 #[test]
-fn analyze_marks_estimates_when_time_runs_out() {
+fn analyze_marks_estimates_when_time_runs_out_and_names_the_best_of_them() {
+    // 7×7 with four in a row is far from proven in 100 ms.
     let board = "......./......./......./......./......./......./.......";
-    let out = run(&["analyze", "--think", "100", "--json", board], b"");
-    assert!(out.status.success());
-    let stdout = text(&out.stdout);
-    assert!(
-        stdout.contains(r#""result":"estimate","plies":null,"proven":false,"estimate":"#),
-        "{stdout}"
+    let out = run(
+        &["analyze", "--k", "4", "--think", "100", "--json", board],
+        b"",
     );
-    assert_eq!(stdout.matches(r#""cell":"#).count(), 49);
+    assert!(out.status.success());
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let moves = report["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 49);
+    let estimate = |v: &serde_json::Value| {
+        assert_eq!(
+            (v["result"].as_str(), v["proven"].as_bool()),
+            (Some("estimate"), Some(false)),
+            "{v}"
+        );
+        v["estimate"].as_i64().unwrap()
+    };
+    let best = moves.iter().map(estimate).max().unwrap();
+    assert_eq!(
+        estimate(&report["value"]),
+        best,
+        "the position is worth its best move"
+    );
+    let named = report["best_move"].as_str().unwrap();
+    let of_named = moves.iter().find(|m| m["cell"] == named).unwrap();
+    assert_eq!(estimate(of_named), best, "{named} is a best move");
 }
 
 /// The position of [`ULTIMATE_GAME`] before X's last move: X has won boards 3 and 5 and,

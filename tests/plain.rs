@@ -117,11 +117,13 @@ fn undo_takes_back_the_move_and_the_ai_reply() {
 }
 
 #[test]
-fn hint_prints_the_analysis() {
+fn hint_prints_the_analysis_every_first_move_a_draw() {
     let out = run(&["-o", "human"], b"h\nq\n");
     let stdout = text(&out.stdout);
     assert!(stdout.contains("X to move: draw, best move 7"), "{stdout}");
-    assert!(stdout.contains("  5: draw"));
+    for cell in 1..=9 {
+        assert!(stdout.contains(&format!("  {cell}: draw\n")), "{cell}: {stdout}");
+    }
     assert!(stdout.contains("  best: 7 8 9 4 5 6 1 2 3"));
 }
 

@@ -901,6 +901,7 @@ mod tests {
     fn symmetric_positions_share_a_value() {
         let b = Board::parse_with("X.../..O./..../....", Some(3), false).unwrap();
         let v = Searcher::new().value(&b);
+        assert_eq!(v, Some(Value::Win(5)));
         let mirrored = Board::parse_with("...X/.O../..../....", Some(3), false).unwrap();
         assert_eq!(Searcher::new().value(&mirrored), v);
     }
