@@ -122,7 +122,10 @@ fn hint_prints_the_analysis_every_first_move_a_draw() {
     let stdout = text(&out.stdout);
     assert!(stdout.contains("X to move: draw, best move 7"), "{stdout}");
     for cell in 1..=9 {
-        assert!(stdout.contains(&format!("  {cell}: draw\n")), "{cell}: {stdout}");
+        assert!(
+            stdout.contains(&format!("  {cell}: draw\n")),
+            "{cell}: {stdout}"
+        );
     }
     assert!(stdout.contains("  best: 7 8 9 4 5 6 1 2 3"));
 }

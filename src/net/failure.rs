@@ -5,7 +5,8 @@ use std::fmt;
 use std::time::Duration;
 
 use crate::net::peer::Peer;
-use crate::net::protocol::{PROTOCOL, ProtocolError, RefusalKind, WireRulesError};
+use crate::net::protocol::{PROTOCOL, ProtocolError, RefusalKind};
+use crate::rules::position::RulesDataError;
 use crate::text::grouped;
 
 /// How long a new connection has to send its whole hello.
@@ -179,7 +180,7 @@ pub enum JoinError {
     /// it does not know the code (or it was mistyped). Nothing of the code was sent.
     Unproven(String),
     /// The host's rules are not playable here.
-    Rules(WireRulesError),
+    Rules(RulesDataError),
     /// Every try within the rejoin window (`after`) failed: the host is gone. The last
     /// try's error.
     GaveUp {

@@ -32,8 +32,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use crate::rules::classic::{Rules, RulesError};
-use crate::rules::position::Variant;
+use crate::rules::position::RulesData;
 pub use crate::text::{cut, printable};
 
 /// The protocol version spoken here.
@@ -51,79 +50,6 @@ pub const SILENCE: Duration = Duration::from_secs(10);
 pub const REMOTE_TEXT: usize = 120;
 /// The longest join code, in characters.
 pub const MAX_CODE: usize = 64;
-
-/// The rules as they travel: the classic rules, and `variant` for the others, named as
-/// [`Variant::name`] names them: `"ultimate"`, where the classic fields are 3, 3 and false
-/// and mean nothing; `"gomoku"` with the board's side (the line is five, whatever `k` says);
-/// `"in-a-row"`, Gomoku's rules with the line `k`. A classic game leaves `variant` out.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct WireRules {
-    pub size: u8,
-    pub k: u8,
-    pub misere: bool,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub variant: Option<String>,
-}
-
-impl From<Rules> for WireRules {
-    fn from(rules: Rules) -> WireRules {
-        WireRules {
-            size: rules.size(),
-            k: rules.k(),
-            misere: rules.misere(),
-            variant: None,
-        }
-    }
-}
-
-impl From<Variant> for WireRules {
-    fn from(variant: Variant) -> WireRules {
-        match variant.rules() {
-            Some(rules) => rules.into(),
-            None => WireRules {
-                variant: Some(variant.name().into()),
-                size: variant.start().grid_side(),
-                k: variant.k().unwrap_or(Rules::CLASSIC.k()),
-                ..Rules::CLASSIC.into()
-            },
-        }
-    }
-}
-
-/// Why the rules a host sent are not playable here.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum WireRulesError {
-    /// A classic board this program does not play.
-    Classic(RulesError),
-    /// A variant this program does not know (its name, cut to 20 characters).
-    Variant(String),
-}
-
-impl std::fmt::Display for WireRulesError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            WireRulesError::Classic(e) => write!(f, "{e}"),
-            WireRulesError::Variant(name) => write!(f, "the variant {name:?} is not known here"),
-        }
-    }
-}
-
-impl std::error::Error for WireRulesError {}
-
-impl TryFrom<WireRules> for Variant {
-    type Error = WireRulesError;
-
-    fn try_from(w: WireRules) -> Result<Variant, WireRulesError> {
-        match w.variant.as_deref() {
-            None | Some("classic") => Rules::new(w.size, w.k, w.misere)
-                .map(Variant::from)
-                .map_err(WireRulesError::Classic),
-            Some(name) => Variant::named_on(name, w.size, w.k).ok_or_else(|| {
-                WireRulesError::Variant(printable(&name.chars().take(20).collect::<String>()))
-            }),
-        }
-    }
-}
 
 /// Where a session stands, as the host tells it to a player who joins or rejoins.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -160,7 +86,7 @@ pub enum Message {
     /// The host's first sealed message: the rules, the session as it stands, a token for
     /// coming back, and whether the host asks for hints (absent: it does not).
     Welcome {
-        rules: WireRules,
+        rules: RulesData,
         state: SessionState,
         token: String,
         #[serde(default)]
@@ -355,6 +281,8 @@ pub fn program() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::classic::Rules;
+    use crate::rules::position::Variant;
 
     #[test]
     fn messages_round_trip_as_one_line() {
@@ -421,7 +349,7 @@ mod tests {
         variants.extend(Variant::named_on("in-a-row", 15, 4));
         assert_eq!(variants.len(), 5 + 7 + 7 + 1, "{variants:?}");
         for variant in variants {
-            let wire = WireRules::from(variant);
+            let wire = RulesData::from(variant);
             assert_eq!(Variant::try_from(wire.clone()), Ok(variant), "{wire:?}");
         }
     }
@@ -429,7 +357,7 @@ mod tests {
     #[test]
     fn gomoku_from_a_program_that_sent_the_classic_line_is_still_five_in_a_row() {
         // Programs before other lines sent Gomoku with the classic fields: k 3.
-        let older = WireRules {
+        let older = RulesData {
             size: 15,
             k: 3,
             misere: false,
@@ -437,7 +365,7 @@ mod tests {
         };
         assert_eq!(Variant::try_from(older), Ok(Variant::GOMOKU));
         let four = Variant::of_size(15, Some(4), false).unwrap();
-        assert_eq!(WireRules::from(four).variant.as_deref(), Some("in-a-row"));
+        assert_eq!(RulesData::from(four).variant.as_deref(), Some("in-a-row"));
     }
 
     #[test]

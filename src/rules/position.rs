@@ -14,6 +14,7 @@
 //! errors are wrapped in this file's enums. A fourth rule set is a fourth variant of the
 //! enums, an arm of [`each!`] and [`Variant::start`], and one such file.
 
+mod data;
 mod members;
 
 use std::fmt;
@@ -23,6 +24,7 @@ use crate::rules::gomoku::{self, Gomoku};
 use crate::rules::ultimate::{self, UltimateBoard};
 use crate::rules::{Notation, RuleSet};
 pub use crate::rules::{Outcome, WonLine};
+pub use data::{RulesData, RulesDataError};
 
 /// Runs `$body` with `$p` bound to the position of whichever rule set `$position` holds: the
 /// one match over the rule sets that every forwarding method of [`Position`] goes through.

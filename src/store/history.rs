@@ -26,7 +26,7 @@ use crate::ai::player::Player;
 use crate::game::record::Record;
 use crate::game::{Game, GameEnd, Journal, Tally, Verdict, lone_human};
 use crate::rules::classic::Mark;
-use crate::rules::position::Variant;
+use crate::rules::position::{RulesData, Variant};
 use crate::text;
 
 /// The environment variable that names the profile's directory instead of the platform's.
@@ -49,8 +49,14 @@ const MAX_LINE: usize = 64 * 1024;
 struct Line {
     /// When the game ended: UTC, RFC 3339 (`2025-03-01T18:04:05Z`).
     time: String,
-    /// The record's flags: `""` for classic 3×3, `--size 5`, `--ultimate`.
-    rules: String,
+    /// The game and its rules, as the network sends them too: `{"size":5,"k":4,"misere":false}`,
+    /// `{"size":9,"k":3,"misere":false,"variant":"ultimate"}`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    variant: Option<RulesData>,
+    /// Lines written before `variant` name the game by its command-line flags instead: `""`
+    /// for classic 3×3, `--size 5`, `--ultimate`. Read, never written.
+    #[serde(default, skip_serializing)]
+    rules: Option<String>,
     /// Who played X and O: `human`, `easy`, `medium`, `hard` or `remote`.
     x: String,
     o: String,
@@ -99,7 +105,11 @@ pub struct Entry {
 
 impl Entry {
     fn from_line(line: &Line) -> Option<Entry> {
-        let variant = Variant::from_flags(&line.rules)?;
+        let variant = match (&line.variant, &line.rules) {
+            (Some(data), _) => Variant::try_from(data.clone()).ok()?,
+            (None, Some(flags)) => Variant::from_flags(flags)?,
+            (None, None) => return None,
+        };
         let (x, o) = (player(&line.x)?, player(&line.o)?);
         let record = Record::parse(variant, &line.moves).ok()?;
         let game = Game::resume(&record, line.setup, x, o)?.with_resumed(line.resumed);
@@ -118,7 +128,8 @@ impl Entry {
         let record = game.record();
         Line {
             time: self.time.clone(),
-            rules: variant_flags(record.variant()),
+            variant: Some(record.variant().into()),
+            rules: None,
             x: game.player(crate::rules::classic::Mark::X).to_string(),
             o: game.player(crate::rules::classic::Mark::O).to_string(),
             winner: match game.outcome() {
@@ -161,11 +172,6 @@ impl Entry {
         )
         .map(|(_, opponent)| opponent)
     }
-}
-
-/// The flags of `variant` as one string, as the file keeps them.
-fn variant_flags(variant: Variant) -> String {
-    variant.flags().join(" ")
 }
 
 /// The player a name in the file stands for: `human`, `remote`, an AI's level (`level 3`),
@@ -920,8 +926,67 @@ mod tests {
         .to_line();
         assert_eq!(
             serde_json::to_string(&line).unwrap(),
-            r#"{"time":"1970-01-01T00:00:00Z","rules":"","x":"human","o":"level 7","winner":"X","result":"won","moves":["7","1","8","2","9"]}"#
+            r#"{"time":"1970-01-01T00:00:00Z","variant":{"size":3,"k":3,"misere":false},"x":"human","o":"level 7","winner":"X","result":"won","moves":["7","1","8","2","9"]}"#
         );
+    }
+
+    #[test]
+    fn lines_written_with_rules_as_flags_read_as_the_same_games_as_lines_with_rules_as_data() {
+        let pairs = [
+            (
+                r#""rules":"""#,
+                r#""variant":{"size":3,"k":3,"misere":false}"#,
+                &["5", "1"][..],
+            ),
+            (
+                r#""rules":"--size 5 --k 4 --misere""#,
+                r#""variant":{"size":5,"k":4,"misere":true}"#,
+                &["c3", "a1"],
+            ),
+            (
+                r#""rules":"--ultimate""#,
+                r#""variant":{"size":9,"k":3,"misere":false,"variant":"ultimate"}"#,
+                &["55", "51"],
+            ),
+            (
+                r#""rules":"--size 9""#,
+                r#""variant":{"size":9,"k":5,"misere":false,"variant":"gomoku"}"#,
+                &["e5", "d4"],
+            ),
+        ];
+        for (flags, data, moves) in pairs {
+            let moves = serde_json::to_string(moves).unwrap();
+            let line = |rules: &str| {
+                format!(
+                    r#"{{"time":"t",{rules},"x":"human","o":"human","winner":null,"result":null,"moves":{moves},"end":"abandoned"}}"#
+                )
+            };
+            let (old, damaged_old) = parse(line(flags).as_bytes());
+            let (new, damaged_new) = parse(line(data).as_bytes());
+            assert_eq!(
+                (damaged_old, damaged_new, old.len(), new.len()),
+                (0, 0, 1, 1),
+                "{flags}"
+            );
+            assert_eq!(old[0].game.record(), new[0].game.record(), "{flags}");
+            let written = serde_json::to_string(&new[0].to_line()).unwrap();
+            assert!(
+                written.contains(data) && !written.contains("rules"),
+                "{written}"
+            );
+        }
+        let unknown = line_with(r#""variant":{"size":3,"k":3,"misere":false,"variant":"chess"}"#);
+        assert_eq!(
+            parse(unknown.as_bytes()).1,
+            1,
+            "a game not played here is a damaged line"
+        );
+    }
+
+    fn line_with(rules: &str) -> String {
+        format!(
+            r#"{{"time":"t",{rules},"x":"human","o":"human","winner":null,"result":null,"moves":[]}}"#
+        )
     }
 
     #[test]
