@@ -11,13 +11,13 @@
 //! result up. Random games are not uniform (see [`Playouts`]): a player who can win a small board
 //! takes it, and one who can win the game does. [`Playouts::Safe`], where a player also avoids
 //! sending the opponent where it can win a board at once, is there to be measured: it costs a
-//! quarter of the iterations and did not make `hard` stronger (the README has the match).
+//! quarter of the iterations and did not make `hard` stronger in the match that measured it.
 //!
 //! A new node does not start empty: it starts with [`PRIOR_VISITS`] imaginary visits at a rate
 //! `prior()` guesses from the move alone (winning or blocking a small board is good; sending the
 //! opponent to a board it wins at once, or letting it play anywhere, is bad). UCB1 then tries
 //! likely moves first instead of every one of up to 81 moves once, and the guess fades as real
-//! games accumulate. The README gives the measured strength of each choice.
+//! games accumulate. `docs/ai.md` gives the measured strength of the choices `hard` makes.
 //!
 //! The learned evaluation ([`value`], a small network trained from the engine's own games) can
 //! take the place of both guesses ([`Settings::leaf`], [`Settings::prior`]): a leaf is then
@@ -88,7 +88,7 @@ pub const EXPLORATION: f32 = 0.8;
 pub const PRIOR_VISITS: u32 = 10;
 /// `hard`'s exploration constant. Guided by the network its values are steadier than random
 /// games, so it explores less: at 20 ms a move against [`Settings::FROZEN`], 0.3 to 0.6 scored
-/// alike, 0.8 and 1.1 lower (the README has the matches).
+/// alike, 0.8 and 1.1 lower (`docs/ai.md`, the learned evaluation, has the screens).
 pub const NETWORK_EXPLORATION: f32 = 0.45;
 /// `hard`'s imaginary visits of a new node, at the rate the network gives the position after
 /// its move: the network's guess is worth more than the hand-made one (at 20 ms a move 15 and 25
@@ -154,7 +154,7 @@ impl Settings {
 
     /// `hard`'s search, also the analysis's, the hints' and the review's: guided by the
     /// learned evaluation at its leaves and in its priors, which made it stronger than
-    /// [`Settings::FROZEN`] at equal time (the README has the match).
+    /// [`Settings::FROZEN`] at equal time (`docs/ai.md` has the match).
     pub const HARD: Settings = Settings {
         playouts: Playouts::Greedy,
         exploration: NETWORK_EXPLORATION,

@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
-use crate::ai::player::{self, Brain, Verdict};
+use crate::ai::player::{self, Assessment, Brain};
 use crate::ai::search::Value;
 use crate::game::record::{Record, RecordError};
 use crate::report::json::JsonValue;
@@ -107,7 +107,7 @@ impl Label {
 
     /// The label of a move the AI judged: by [`Label::of`] when both values are proven or
     /// either is a heuristic score, else by the win rate it cost (see the module docs).
-    pub fn of_verdict(verdict: &Verdict) -> Label {
+    pub fn of_verdict(verdict: &Assessment) -> Label {
         let (Some(before), Some(after)) = (verdict.before.rate(), verdict.after.rate()) else {
             return Label::of(verdict.before, verdict.after);
         };

@@ -1,5 +1,5 @@
 //! The learned evaluation of Ultimate positions: a small network (one hidden layer) trained
-//! from the engine's own self-play games (`examples/ultimate_train/`; the README tells how),
+//! from the engine's own self-play games (`examples/ultimate_train/`; `docs/ai.md` tells how),
 //! whose weights the build embeds.
 //!
 //! # Inputs and output

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use super::{ULTIMATE_THINK, Verdict};
+use super::{ULTIMATE_THINK, Assessment};
 use crate::ai::levels::{self, Level};
 use crate::ai::mcts::{self, Evaluator, Mcts, Parallel, SearchGame, UltimateEval};
 use crate::ai::search::{Meter, Searcher, Value};
@@ -47,14 +47,14 @@ pub(super) fn judge<R: RuleSet<Move: Into<Move>>, E: Engine<R>>(
     position: &R,
     mv: R::Move,
     think: Option<Duration>,
-) -> Option<Verdict> {
+) -> Option<Assessment> {
     let (best, value) = engine.best(position, think)?;
     let after = if best == mv {
         value
     } else {
         engine.value_of(position, mv, think)?
     };
-    Some(Verdict {
+    Some(Assessment {
         before: value.max(after),
         after,
         best: best.into(),

@@ -231,7 +231,7 @@ impl Brain {
     ///
     /// # Panics
     /// If `mv` is not legal in `position`.
-    pub fn judge(&mut self, position: &Position, mv: Move) -> Option<Verdict> {
+    pub fn judge(&mut self, position: &Position, mv: Move) -> Option<Assessment> {
         assert!(
             position.legal_moves().contains(&mv),
             "judge takes a legal move"
@@ -326,7 +326,7 @@ pub fn rates(variant: Variant) -> bool {
 
 /// A move judged for review, from its mover's side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Verdict {
+pub struct Assessment {
     /// The best value the position offered.
     pub before: Value,
     /// The value of the move played.
