@@ -15,6 +15,12 @@ use crate::rules::classic::{Cell, Squares};
 use crate::rules::position::{Move, Position, each};
 use crate::rules::ultimate::{self, SmallStatus, UltimateBoard};
 
+/// Whether a board drawn `grid_side` cells wide has a column named `letter` (`a` is the
+/// first): where it does, that letter names the column before it is a key of the game.
+pub fn names_column(grid_side: u8, letter: char) -> bool {
+    letter.is_ascii_lowercase() && (letter as u8 - b'a') < grid_side
+}
+
 /// What a digit typed on the keypad means in a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Digit<M = Move> {

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use super::{ULTIMATE_THINK, Assessment};
+use super::{Assessment, ULTIMATE_THINK};
 use crate::ai::levels::{self, Level};
 use crate::ai::mcts::{self, Evaluator, Mcts, Parallel, SearchGame, UltimateEval};
 use crate::ai::search::{Meter, Searcher, Value};

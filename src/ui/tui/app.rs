@@ -14,6 +14,7 @@ use crate::rules::classic::Mark;
 use crate::rules::position::{Move, Variant};
 use crate::text::sentence;
 use crate::ui::driver::{Driver, NoUndo};
+use crate::ui::keypad::names_column;
 use crate::ui::tui::input::Action;
 use crate::ui::tui::layout;
 use crate::ui::tui::worker::{Job, Reply};
@@ -423,11 +424,11 @@ impl App {
             Action::Letter(c) => self.letter(c),
             // On a board with a column h (Ultimate's nine, Gomoku's fifteen), `h` is that
             // column first, and `h` again asks for the hint; `l` and `n` alike.
-            Action::Hint if column.is_none() && side > 7 => self.letter('h'),
-            Action::Level | Action::LevelDown if column.is_none() && side > 11 => {
+            Action::Hint if column.is_none() && names_column(side, 'h') => self.letter('h'),
+            Action::Level | Action::LevelDown if column.is_none() && names_column(side, 'l') => {
                 self.letter('l');
             }
-            Action::NewRound if column.is_none() && side > 13 => self.letter('n'),
+            Action::NewRound if column.is_none() && names_column(side, 'n') => self.letter('n'),
             Action::Escape | Action::Back if column.is_some() => {
                 self.message = format!("Coordinate cancelled. {}", self.turn_message());
             }

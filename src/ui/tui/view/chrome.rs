@@ -7,7 +7,7 @@ use super::frame::{Frame, Palette, Style};
 use crate::ai::player::Player;
 use crate::rules::classic::Mark;
 use crate::rules::position::{self, Position, Variant};
-use crate::ui::keypad::Digit;
+use crate::ui::keypad::{Digit, names_column};
 use crate::ui::tui::app::App;
 
 /// Frames of the spinner shown while the AI works.
@@ -139,8 +139,8 @@ fn key_parts(app: &App, keys: &str) -> Vec<String> {
         .filter(|&&p| !(off && p == "h hint" || p == "t explore" && !app.explorer_allowed()))
         .map(|&p| match p {
             "play" => format!("{keys} play"),
-            "h hint" if side > 7 => "h h hint".to_string(),
-            "n new round" if side > 13 => "n n new round".to_string(),
+            "h hint" if names_column(side, 'h') => "h h hint".to_string(),
+            "n new round" if names_column(side, 'n') => "n n new round".to_string(),
             p => p.to_string(),
         })
         .collect()
@@ -256,20 +256,51 @@ const GAME_KEYS: [&str; 10] = [
 ];
 
 /// The keys of `position`'s game, full and in a small box: Ultimate's, those of boards named
-/// by coordinates only, or those of 3×3's keypad.
-pub(super) fn keys_help(position: &Position) -> (Vec<&'static str>, Vec<&'static str>) {
-    if position.ultimate().is_some() {
-        return (ULTIMATE_HELP.to_vec(), ULTIMATE_SHORT_HELP.to_vec());
-    }
-    let (head, short_head): (&[&str], &str) = if position.digit(None, 5) == Digit::NoDigits {
-        (&COORDINATE_KEYS, "c3      play a cell")
+/// by coordinates only, or those of 3×3's keypad; without the hint where `hints` are off.
+pub(super) fn keys_help(
+    position: &Position,
+    hints: bool,
+) -> (Vec<&'static str>, Vec<&'static str>) {
+    let (full, short) = if position.ultimate().is_some() {
+        (ULTIMATE_HELP.to_vec(), ULTIMATE_SHORT_HELP.to_vec())
     } else {
-        (&KEYPAD_KEYS, "1-9 c3  play a cell")
+        let (head, short_head): (&[&str], &str) = if position.digit(None, 5) == Digit::NoDigits {
+            (&COORDINATE_KEYS, "c3      play a cell")
+        } else {
+            (&KEYPAD_KEYS, "1-9 c3  play a cell")
+        };
+        let full = head.iter().chain(&GAME_KEYS).copied().collect();
+        let short = std::iter::once(short_head).chain(SHORT_GAME_KEYS).collect();
+        (full, short)
     };
-    let full = head.iter().chain(&GAME_KEYS).copied().collect();
-    let short = std::iter::once(short_head).chain(SHORT_GAME_KEYS).collect();
-    (full, short)
+    if hints {
+        return (full, short);
+    }
+    let without = |lines: Vec<&'static str>| -> Vec<&'static str> {
+        lines
+            .into_iter()
+            .filter_map(
+                |line| match NO_HINTS.iter().find(|(with, _)| *with == line) {
+                    Some(&(_, instead)) => instead,
+                    None => Some(line),
+                },
+            )
+            .collect()
+    };
+    (without(full), without(short))
 }
+
+/// The help's lines that offer the hint, and what each becomes when hints are off (nothing,
+/// or the same keys without the hint).
+const NO_HINTS: [(&str, Option<&str>); 4] = [
+    ("h            hint: W win, D draw, L loss (in plies)", None),
+    ("h       hint", None),
+    (
+        "u h h        undo; hint: win rates, or W D L",
+        Some("u            undo your last move"),
+    ),
+    ("u h     undo, hint", Some("u       undo")),
+];
 
 /// The keys of each kind of board as the help overlay lists them, without its closing line,
 /// for the manual: a title, then the lines. One source, so the manual cannot drift from `?`.

@@ -150,7 +150,7 @@ fn draw_game(frame: &mut Frame, app: &App, busy: Option<Duration>, palette: Pale
     } else if app.rules_open() {
         draw_rules(frame, app.game().variant());
     } else if app.help_open() {
-        let (lines, short) = keys_help(&shown);
+        let (lines, short) = keys_help(&shown, app.hints_off().is_none());
         draw_help(frame, &lines, &short);
     }
 }
@@ -635,12 +635,27 @@ mod sizes {
     }
 
     #[test]
+    fn with_hints_off_the_help_offers_no_hint_and_still_undo() {
+        for variant in [Variant::default(), Variant::Ultimate, Variant::GOMOKU] {
+            let mut app = App::new(Session::new(variant, Player::Human, Player::HARD), (80, 24));
+            app.set_hints(false);
+            app.update(Action::Help);
+            let text = render(&app, None, false).to_text();
+            assert!(!text.contains("hint"), "{variant:?}:\n{text}");
+            assert!(text.contains("undo"), "{variant:?}:\n{text}");
+            app.set_hints(true);
+            let text = render(&app, None, false).to_text();
+            assert!(text.contains("hint"), "{variant:?}:\n{text}");
+        }
+    }
+
+    #[test]
     fn the_help_is_shown_whole_at_every_promised_size() {
         for (variant, size) in promised() {
             let mut app = App::new(Session::new(variant, Player::Human, Player::HARD), size);
             app.update(Action::Help);
             let text = render(&app, None, false).to_text();
-            let (full, short) = keys_help(&variant.start());
+            let (full, short) = keys_help(&variant.start(), true);
             let shown = if text.contains(full[0]) { full } else { short };
             for line in shown {
                 assert!(text.contains(line), "{line:?} at {size:?}:\n{text}");
