@@ -291,11 +291,14 @@ impl Engines {
 /// engines, checked by the compiler.
 trait Played: RuleSet<Move: Into<Move>> {
     type Engine: Engine<Self>;
+    /// Whether its engine values unproven positions by win rates (see [`rates`]).
+    const RATES: bool;
     fn engine(engines: &mut Engines) -> &mut Self::Engine;
 }
 
 impl Played for Board {
     type Engine = engines::Classic;
+    const RATES: bool = false;
     fn engine(engines: &mut Engines) -> &mut engines::Classic {
         &mut engines.classic
     }
@@ -303,6 +306,7 @@ impl Played for Board {
 
 impl Played for UltimateBoard {
     type Engine = engines::MonteCarlo<UltimateBoard>;
+    const RATES: bool = true;
     fn engine(engines: &mut Engines) -> &mut engines::MonteCarlo<UltimateBoard> {
         &mut engines.ultimate
     }
@@ -310,6 +314,7 @@ impl Played for UltimateBoard {
 
 impl Played for Gomoku {
     type Engine = threat::Threat;
+    const RATES: bool = true;
     fn engine(engines: &mut Engines) -> &mut threat::Threat {
         &mut engines.gomoku
     }
@@ -318,10 +323,10 @@ impl Played for Gomoku {
 /// Whether the AI of `variant` values unproven positions by win rates (a proven value is then
 /// read as a rate too: 1, ½ or 0) rather than by a heuristic score.
 pub fn rates(variant: Variant) -> bool {
-    match variant {
-        Variant::Classic(_) => false,
-        Variant::Ultimate | Variant::Gomoku { .. } => true,
+    fn of<R: Played>(_: &R) -> bool {
+        R::RATES
     }
+    each!(variant.start(), p => of(&p))
 }
 
 /// A move judged for review, from its mover's side.
