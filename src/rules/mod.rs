@@ -28,6 +28,26 @@ pub enum Outcome {
     Won(Mark),
 }
 
+/// How a game stands in one rule set's own terms, the same shape for every rule set: with the
+/// line that won it, of the rule set's own kind ([`classic::Outcome`], [`ultimate::Outcome`]).
+/// [`Outcome`] is what every rule set says of it alike.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GameOutcome<Line> {
+    InProgress,
+    Draw,
+    Won { winner: Mark, line: Line },
+}
+
+impl<Line> From<GameOutcome<Line>> for Outcome {
+    fn from(ended: GameOutcome<Line>) -> Outcome {
+        match ended {
+            GameOutcome::InProgress => Outcome::InProgress,
+            GameOutcome::Draw => Outcome::Draw,
+            GameOutcome::Won { winner, .. } => Outcome::Won(winner),
+        }
+    }
+}
+
 /// The line that won a game: cells of a classic board, or the boards of Ultimate. In JSON a
 /// list of cell names or of board digits.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

@@ -388,18 +388,9 @@ impl Line {
     }
 }
 
-/// How a game stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Outcome {
-    InProgress,
-    Draw,
-    /// `line` holds every line the last move completed. Under misère rules the player who
-    /// completed it is the loser, so `winner` is the other mark.
-    Won {
-        winner: Mark,
-        line: Line,
-    },
-}
+/// How a game stands: `line` of a game won holds every line the last move completed. Under
+/// misère rules the player who completed it is the loser, so `winner` is the other mark.
+pub type Outcome = crate::rules::GameOutcome<Line>;
 
 /// Why a move was refused. The board is unchanged.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -20,11 +20,7 @@ impl RuleSet for Board {
     }
 
     fn outcome(&self) -> Outcome {
-        match Board::outcome(self) {
-            classic::Outcome::InProgress => Outcome::InProgress,
-            classic::Outcome::Draw => Outcome::Draw,
-            classic::Outcome::Won { winner, .. } => Outcome::Won(winner),
-        }
+        Board::outcome(self).into()
     }
 
     fn won_line(&self) -> Option<WonLine> {

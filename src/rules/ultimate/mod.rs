@@ -367,18 +367,10 @@ impl Line {
     }
 }
 
-/// How a game stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Outcome {
-    InProgress,
-    /// Every small board is closed and nobody has three in a row.
-    Draw,
-    /// `line` holds the small boards of every line of won boards the winner completed.
-    Won {
-        winner: Mark,
-        line: Line,
-    },
-}
+/// How a game stands: a draw once every small board is closed and nobody has three in a row;
+/// `line` of a game won holds the small boards of every line of won boards the winner
+/// completed.
+pub type Outcome = crate::rules::GameOutcome<Line>;
 
 /// How a small board stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

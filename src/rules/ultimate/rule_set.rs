@@ -22,11 +22,7 @@ impl RuleSet for UltimateBoard {
     }
 
     fn outcome(&self) -> Outcome {
-        match UltimateBoard::outcome(self) {
-            ultimate::Outcome::InProgress => Outcome::InProgress,
-            ultimate::Outcome::Draw => Outcome::Draw,
-            ultimate::Outcome::Won { winner, .. } => Outcome::Won(winner),
-        }
+        UltimateBoard::outcome(self).into()
     }
 
     fn won_line(&self) -> Option<WonLine> {
