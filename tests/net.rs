@@ -27,9 +27,14 @@ fn spawn(args: &[&str]) -> Proc {
 
 /// A host on a free loopback port, with the address and code from its `Join with:` line.
 fn host(extra: &[&str]) -> (Proc, String, String) {
+    host_with(extra, &[])
+}
+
+/// [`host`] with the environment `envs`.
+fn host_with(extra: &[&str], envs: &[(&str, &str)]) -> (Proc, String, String) {
     let mut args = vec!["host", "--bind", "127.0.0.1", "--port", "0"];
     args.extend_from_slice(extra);
-    let host = spawn(&args);
+    let host = Proc::spawn(&args, envs, TIMEOUT);
     host.wait_for("Waiting for a player");
     let output = host.output();
     let line = output.lines().next().unwrap();
@@ -76,6 +81,44 @@ fn two_processes_play_a_game_and_print_the_same_boards() {
     assert!(h.contains("Draw.") && j.contains("Draw."));
     assert_eq!(record(&h), "Record: 5 7 4 6 3 1 2 8 9");
     assert_eq!(record(&h), record(&j));
+}
+
+#[test]
+fn a_network_game_is_kept_in_each_players_history_against_remote() {
+    let home = |who: &str| {
+        let dir = format!("{}/net-history-{who}", env!("CARGO_TARGET_TMPDIR"));
+        let _ = std::fs::remove_dir_all(&dir);
+        dir
+    };
+    let (host_home, join_home) = (home("host"), home("joiner"));
+    let (mut host, addr, code) = host_with(&[], &[("TICTACTOE_HOME", &host_home)]);
+    let mut joiner = Proc::spawn(
+        &["join", &addr, "--code", &code],
+        &[("TICTACTOE_HOME", &join_home)],
+        TIMEOUT,
+    );
+    joiner.wait_for("You play O.");
+    host.send("7\n8\n9\n");
+    joiner.send("4\n5\n");
+    assert!(host.wait_exit().success(), "{}", host.output());
+    assert!(joiner.wait_exit().success(), "{}", joiner.output());
+    let line = |home: &str| {
+        let text = std::fs::read_to_string(format!("{home}/history.jsonl")).unwrap();
+        assert_eq!(text.lines().count(), 1, "{text}");
+        serde_json::from_str::<serde_json::Value>(&text).unwrap()
+    };
+    let (kept_by_host, kept_by_joiner) = (line(&host_home), line(&join_home));
+    for (kept, x, o, result) in [
+        (&kept_by_host, "human", "remote", "won"),
+        (&kept_by_joiner, "remote", "human", "lost"),
+    ] {
+        assert_eq!(
+            [&kept["x"], &kept["o"], &kept["winner"], &kept["result"]],
+            [x, o, "X", result],
+            "{kept}"
+        );
+        assert_eq!(kept["moves"], serde_json::json!(["7", "4", "8", "5", "9"]));
+    }
 }
 
 #[test]
