@@ -109,7 +109,7 @@ impl Seat {
             }
             (Agent::Heuristic, Position::Ultimate(board)) => self
                 .mcts
-                .choose(mcts::Level::Medium, board, Duration::ZERO)
+                .choose(mcts::Effort::Medium, board, Duration::ZERO)
                 .map(Move::from),
             (Agent::Level(level), _) => self.brain.choose(Player::Ai(level), position),
         }

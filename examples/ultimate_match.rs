@@ -35,7 +35,7 @@ use std::time::{Duration, Instant};
 
 use clap::Parser;
 use tictactoe::ai::mcts::{
-    Leaf, Level, Mcts, Parallel, Playouts, Prior, Settings, UltimateEval, uniform_playout,
+    Effort, Leaf, Mcts, Parallel, Playouts, Prior, Settings, UltimateEval, uniform_playout,
     value::{self, Network},
 };
 use tictactoe::ai::search::Meter;
@@ -174,7 +174,7 @@ fn parse_budget(s: &str) -> Result<Budget, String> {
 
 #[derive(Clone, Copy, Debug)]
 enum Spec {
-    Engine(Level, Duration),
+    Engine(Effort, Duration),
     /// `hard` on this many trees at once, one a thread (`--threads`).
     Threads(usize, Duration),
     /// `hard` with [`Settings::FROZEN`].
@@ -195,9 +195,9 @@ impl std::str::FromStr for Spec {
             },
         };
         match name {
-            "easy" => Ok(Spec::Engine(Level::Easy, Duration::ZERO)),
-            "medium" => Ok(Spec::Engine(Level::Medium, Duration::ZERO)),
-            "hard" => Ok(Spec::Engine(Level::Hard, time(1000)?)),
+            "easy" => Ok(Spec::Engine(Effort::Easy, Duration::ZERO)),
+            "medium" => Ok(Spec::Engine(Effort::Medium, Duration::ZERO)),
+            "hard" => Ok(Spec::Engine(Effort::Hard, time(1000)?)),
             threads if threads.starts_with("hard") => {
                 let n: usize = threads["hard".len()..]
                     .parse()
@@ -216,7 +216,7 @@ impl std::str::FromStr for Spec {
 impl fmt::Display for Spec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Spec::Engine(Level::Hard, t) => write!(f, "hard ({} ms)", t.as_millis()),
+            Spec::Engine(Effort::Hard, t) => write!(f, "hard ({} ms)", t.as_millis()),
             Spec::Threads(n, t) => write!(f, "hard on {n} threads ({} ms)", t.as_millis()),
             Spec::Engine(level, _) => write!(f, "{level:?}"),
             Spec::Frozen(t) => write!(f, "frozen hard ({} ms)", t.as_millis()),
@@ -227,7 +227,7 @@ impl fmt::Display for Spec {
 
 /// A player during one game.
 enum Player {
-    Engine(Level, Duration, Box<Mcts>),
+    Engine(Effort, Duration, Box<Mcts>),
     Threads(Duration, Parallel<UltimateBoard, UltimateEval>),
     Uct(Budget, fastrand::Rng),
 }
@@ -245,7 +245,7 @@ impl Player {
                 ),
             ),
             Spec::Frozen(t) => Player::Engine(
-                Level::Hard,
+                Effort::Hard,
                 t,
                 Box::new(Mcts::new(Some(seed)).with_settings(Settings::FROZEN)),
             ),
@@ -406,7 +406,7 @@ fn give_network(player: &mut Player, network: &'static Network) {
 /// Whether `spec` searches with a policy: `hard` weighs one unless its `--policy` (or
 /// `--b-policy`), `policy`, is 0, and the network it plays on must then have one.
 fn weighs_policy(spec: Spec, policy: Option<f32>) -> bool {
-    matches!(spec, Spec::Engine(Level::Hard, _) | Spec::Threads(..))
+    matches!(spec, Spec::Engine(Effort::Hard, _) | Spec::Threads(..))
         && policy.unwrap_or(Settings::HARD.policy) > 0.0
 }
 
@@ -414,7 +414,7 @@ fn weighs_policy(spec: Spec, policy: Option<f32>) -> bool {
 /// policy unless `--b-policy 0`); exits with a message where it does not.
 fn second_network(args: &Args) -> Option<&'static Network> {
     let network = args.b_network.as_deref().map(load_network)?;
-    if !matches!(args.b, Spec::Engine(Level::Hard, _) | Spec::Threads(..)) {
+    if !matches!(args.b, Spec::Engine(Effort::Hard, _) | Spec::Threads(..)) {
         eprintln!("--b-network is for a second player that is hard");
         std::process::exit(2);
     }

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use tictactoe::ai::mcts::{Leaf, Level, Mcts, Prior, Settings};
+use tictactoe::ai::mcts::{Effort, Leaf, Mcts, Prior, Settings};
 use tictactoe::ai::player::Brain;
 use tictactoe::ai::search::Value;
 use tictactoe::rules::classic::Mark;
@@ -669,17 +669,17 @@ fn the_tree_is_kept_for_the_reply_and_bounded_by_its_cap() {
 }
 
 #[test]
-fn every_level_plays_legal_moves_to_the_end() {
+fn every_effort_plays_legal_moves_to_the_end() {
     let mut mcts = Mcts::new(Some(4));
-    for level in [Level::Easy, Level::Medium, Level::Hard] {
+    for effort in [Effort::Easy, Effort::Medium, Effort::Hard] {
         let mut board = UltimateBoard::new();
         while board.outcome() == Outcome::InProgress {
             let mv = mcts
-                .choose(level, &board, Duration::from_millis(2))
+                .choose(effort, &board, Duration::from_millis(2))
                 .unwrap();
             board.play(mv).unwrap();
         }
-        assert_eq!(mcts.choose(level, &board, Duration::ZERO), None);
+        assert_eq!(mcts.choose(effort, &board, Duration::ZERO), None);
     }
 }
 

@@ -248,9 +248,10 @@ pub struct Choice<M = Move> {
     pub value: Value,
 }
 
-/// How hard the AI tries.
+/// How hard the tree search tries when asked for a move directly ([`Mcts::choose`]): the
+/// baselines of the match tools. The game's levels are [`crate::ai::levels::Level`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Level {
+pub enum Effort {
     /// A random legal move.
     Easy,
     /// A short search of [`MEDIUM_ITERATIONS`] iterations on a fresh tree, without the move
@@ -1050,16 +1051,16 @@ fn played<G: SearchGame>(board: &G, mv: u8) -> G {
 }
 
 impl Mcts {
-    /// The move `level` plays on `board` within `budget` (used by `Hard` only), or `None` once
-    /// the game is over or when cancelled.
+    /// The move made with `effort` on `board` within `budget` (used by `Hard` only), or `None`
+    /// once the game is over or when cancelled.
     pub fn choose(
         &mut self,
-        level: Level,
+        effort: Effort,
         board: &UltimateBoard,
         budget: Duration,
     ) -> Option<Move> {
-        match level {
-            Level::Easy => {
+        match effort {
+            Effort::Easy => {
                 let moves = board.legal_moves();
                 if moves.is_empty() {
                     None
@@ -1067,7 +1068,7 @@ impl Mcts {
                     moves.nth(self.rng.usize(..moves.len()))
                 }
             }
-            Level::Medium => {
+            Effort::Medium => {
                 let mut quick = Mcts::new(Some(self.rng.u64(..)))
                     .with_node_cap(1 << 16)
                     .with_settings(Settings {
@@ -1079,14 +1080,14 @@ impl Mcts {
                     .think_iterations(board, MEDIUM_ITERATIONS)
                     .map(|c| c.mv)
             }
-            Level::Playouts(n) => {
+            Effort::Playouts(n) => {
                 let mut quick = Mcts::new(Some(self.rng.u64(..)))
                     .with_node_cap(1 << 16)
                     .with_settings(Settings::FROZEN);
                 quick.set_cancel(self.cancel.clone());
                 quick.think_iterations(board, n.max(1)).map(|c| c.mv)
             }
-            Level::Hard => self.think(board, budget).map(|c| c.mv),
+            Effort::Hard => self.think(board, budget).map(|c| c.mv),
         }
     }
 }

@@ -103,9 +103,10 @@ impl Engine<Board> for Classic {
     }
 
     fn best(&mut self, board: &Board, think: Option<Duration>) -> Option<(Cell, Value)> {
-        // A board with a legal move is not finished: no thought means a cancelled search.
+        // A board with a legal move is not finished: no thought means a cancelled search, and
+        // so does a thought cut short by the cancel flag.
         let thought = self.searcher.think(board, think)?;
-        Some((thought.cell, thought.value))
+        (!self.searcher.cancelled()).then_some((thought.cell, thought.value))
     }
 
     fn value_of(&mut self, board: &Board, cell: Cell, think: Option<Duration>) -> Option<Value> {

@@ -225,7 +225,7 @@ impl Brain {
         self.engines.classic.choose_cell(level, board, self.think)
     }
 
-    /// The verdict on `mv` played in `position`, from its mover's side: the position is
+    /// The assessment of `mv` played in `position`, from its mover's side: the position is
     /// searched within the thinking budget, then the move played, unless it is the search's
     /// own choice, within another. `None` if the search was cancelled.
     ///
