@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use crate::explain::{self, Algorithm, Bound, ExplainError, Explanation, Hit, Limits, Node};
 use crate::game::record::{Record, RecordError};
-use crate::report::dot::quoted;
+use crate::report::tree::{self, Printed};
 use crate::report::{explain_mcts, explain_watch};
 use crate::rules::classic::RulesError;
 use crate::rules::position::{ParsePositionError, Position, Variant};
@@ -368,11 +368,7 @@ pub fn plain(position: &Position, explanation: &Explanation) -> String {
     );
     let _ = writeln!(s, "best line: {}", explanation.pv.join(" "));
     let _ = writeln!(s);
-    let mut stack = vec![(&explanation.tree, 0usize)];
-    while let Some((node, level)) = stack.pop() {
-        let _ = writeln!(s, "{:indent$}{}", "", describe(node), indent = 2 * level);
-        stack.extend(node.children.iter().rev().map(|c| (c, level + 1)));
-    }
+    tree::indented(&explanation.tree, position.to_move().symbol(), &mut s);
     let t = &explanation.totals;
     let _ = writeln!(s);
     let _ = writeln!(s, "nodes visited: {}", t.visited);
@@ -409,34 +405,35 @@ pub fn json(position: &Position, explanation: &Explanation) -> String {
 /// The Graphviz picture: a box per node with its move, value and window; pruned branches
 /// dashed, table hits with a double border, the principal variation bold.
 pub fn dot(explanation: &Explanation) -> String {
-    let mut s = String::from("digraph explain {\n");
-    let _ = writeln!(s, "  label={};", quoted(explanation.algorithm.title()));
-    s.push_str("  node [shape=box, fontname=\"Helvetica\"];\n");
-    let mut next = 0usize;
-    let mut stack: Vec<(&Node, Option<usize>, bool, usize)> =
-        vec![(&explanation.tree, None, true, 0)];
-    while let Some((node, parent, on_pv, depth)) = stack.pop() {
-        let id = next;
-        next += 1;
-        let _ = writeln!(s, "  n{id} [{}];", node_attributes(node, on_pv));
-        if let Some(parent) = parent {
-            let style = if node.pruned {
-                " [style=dashed]"
-            } else if on_pv {
-                " [style=bold, penwidth=3]"
-            } else {
-                ""
-            };
-            let _ = writeln!(s, "  n{parent} -> n{id}{style};");
-        }
-        let pv_next = explanation.pv.get(depth);
-        for child in node.children.iter().rev() {
-            let child_on_pv = on_pv && !child.pruned && child.mv.as_ref() == pv_next;
-            stack.push((child, Some(id), child_on_pv, depth + 1));
+    let tree = &explanation.tree;
+    let title = explanation.algorithm.title();
+    tree::graph(tree, title, tree.to_move, |child, on_pv, depth| {
+        on_pv && !child.pruned && child.mv.as_ref() == explanation.pv.get(depth)
+    })
+}
+
+impl Printed for Node {
+    fn children(&self) -> &[Node] {
+        &self.children
+    }
+
+    fn line(&self, _: char) -> String {
+        describe(self)
+    }
+
+    fn attributes(&self, _: char, on_pv: bool) -> String {
+        node_attributes(self, on_pv)
+    }
+
+    fn edge(&self, on_pv: bool) -> &'static str {
+        if self.pruned {
+            " [style=dashed]"
+        } else if on_pv {
+            " [style=bold, penwidth=3]"
+        } else {
+            ""
         }
     }
-    s.push_str("}\n");
-    s
 }
 
 /// A node's DOT attributes: its label and style.
@@ -477,10 +474,7 @@ fn node_attributes(node: &Node, on_pv: bool) -> String {
     if node.hidden > 0 {
         lines.push(nodes_below(node.hidden));
     }
-    format!(
-        "label={}{extra}",
-        quoted(&lines.join("\n")).replace('\n', "\\n")
-    )
+    format!("label={}{extra}", tree::label(&lines))
 }
 
 /// A node's move (`X 5`), or `root (X to move)`.

@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use crate::explain::{MctsExplanation, MctsNode};
+use crate::report::tree::{self, Printed};
 use crate::rules::position::Position;
 
 /// A rate or score to three decimals.
@@ -79,18 +80,7 @@ pub fn plain(position: &Position, x: &MctsExplanation) -> String {
     );
     let _ = writeln!(s, "best line: {}", x.pv.join(" "));
     let _ = writeln!(s);
-    let to_move = position.to_move().symbol();
-    let mut stack = vec![(&x.tree, 0usize)];
-    while let Some((node, level)) = stack.pop() {
-        let _ = writeln!(
-            s,
-            "{:indent$}{}",
-            "",
-            describe(node, to_move),
-            indent = 2 * level
-        );
-        stack.extend(node.children.iter().rev().map(|c| (c, level + 1)));
-    }
+    tree::indented(&x.tree, position.to_move().symbol(), &mut s);
     let _ = writeln!(s);
     let _ = writeln!(s, "nodes in the tree: {}", x.nodes);
     let _ = writeln!(s, "nodes shown: {}", x.tree.count());
@@ -122,34 +112,35 @@ pub fn json(position: &Position, x: &MctsExplanation) -> String {
 /// The Graphviz picture: a box per node with its move, visits, win rate and UCB1 score;
 /// proven nodes with a double border, the best line bold.
 pub fn dot(position: &Position, x: &MctsExplanation) -> String {
-    let mut s = String::from("digraph explain {\n");
     let label = format!(
         "Monte Carlo tree search, {} iterations, seed {}",
         x.iterations, x.seed
     );
-    let _ = writeln!(s, "  label={};", super::dot::quoted(&label));
-    s.push_str("  node [shape=box, fontname=\"Helvetica\"];\n");
     let to_move = position.to_move().symbol();
-    let mut next = 0usize;
-    let mut stack: Vec<(&MctsNode, Option<usize>)> = vec![(&x.tree, None)];
-    while let Some((node, parent)) = stack.pop() {
-        let id = next;
-        next += 1;
-        let _ = writeln!(s, "  n{id} [{}];", attributes(node, to_move));
-        if let Some(parent) = parent {
-            let style = if node.pv {
-                " [style=bold, penwidth=3]"
-            } else {
-                ""
-            };
-            let _ = writeln!(s, "  n{parent} -> n{id}{style};");
-        }
-        for child in node.children.iter().rev() {
-            stack.push((child, Some(id)));
+    tree::graph(&x.tree, &label, to_move, |child, _, _| child.pv)
+}
+
+impl Printed for MctsNode {
+    fn children(&self) -> &[MctsNode] {
+        &self.children
+    }
+
+    fn line(&self, to_move: char) -> String {
+        describe(self, to_move)
+    }
+
+    /// Bold where the node itself is on the best line, as the tree marks it.
+    fn attributes(&self, to_move: char, _: bool) -> String {
+        attributes(self, to_move)
+    }
+
+    fn edge(&self, _: bool) -> &'static str {
+        if self.pv {
+            " [style=bold, penwidth=3]"
+        } else {
+            ""
         }
     }
-    s.push_str("}\n");
-    s
 }
 
 /// A node's DOT attributes: its label and style.
@@ -178,8 +169,5 @@ fn attributes(node: &MctsNode, to_move: char) -> String {
     if node.hidden > 0 {
         lines.push(format!("{} below", node.hidden));
     }
-    format!(
-        "label={}{extra}",
-        super::dot::quoted(&lines.join("\n")).replace('\n', "\\n")
-    )
+    format!("label={}{extra}", tree::label(&lines))
 }

@@ -7,7 +7,6 @@
 
 pub mod analyze;
 pub mod board;
-mod dot;
 pub mod explain;
 pub mod explain_mcts;
 pub mod explain_watch;
@@ -15,3 +14,4 @@ pub mod json;
 pub mod review;
 pub mod rules;
 pub mod stats;
+mod tree;
