@@ -105,7 +105,7 @@ pub(super) fn foot(
 
 /// The children that fit in `rows` rows with the selected one in sight, each with its row and
 /// its index: `(row, (index, child))`.
-pub(super) fn in_sight<T>(
+fn in_sight<T>(
     children: &[T],
     selected: usize,
     rows: usize,
@@ -117,6 +117,26 @@ pub(super) fn in_sight<T>(
         .skip(first)
         .take(rows)
         .enumerate()
+}
+
+/// A node's children as both explorers list them: `heading` at `(x, y)`, then the rows that
+/// fit in `rows` with the selected child in sight, each as `row` writes and styles it (given
+/// whether it is the selected one), the selected one reversed.
+pub(super) fn draw_children<T>(
+    frame: &mut Frame,
+    (x, y): (u16, u16),
+    heading: &str,
+    rows: usize,
+    (children, selected): (&[T], usize),
+    row: impl Fn(&T, bool) -> (String, Style),
+) {
+    frame.text(x, y, heading, Style::PLAIN.dim());
+    for (n, (i, child)) in in_sight(children, selected, rows) {
+        let chosen = i == selected;
+        let (line, style) = row(child, chosen);
+        let style = if chosen { style.reverse() } else { style };
+        frame.text(x, y + 1 + u16::try_from(n).unwrap_or(0), &line, style);
+    }
 }
 
 /// `running, 10 a tick` or `paused`: how a replay stands, for step mode's heading.
@@ -218,19 +238,11 @@ fn browse_view(frame: &mut Frame, explore: &Explore, moves: &[String], palette: 
         frame.text(x, header, &empty_note(node), Style::PLAIN.dim());
         return;
     }
-    frame.text(
-        x,
-        header,
-        "  move  value  window      marks",
-        Style::PLAIN.dim(),
-    );
+    let heading = "  move  value  window      marks";
     let rows = usize::from(frame.height() - 8 - header);
-    for (row, (i, child)) in in_sight(&node.children, explore.selected(), rows) {
-        let pointer = if i == explore.selected() {
-            "▸ "
-        } else {
-            "  "
-        };
+    let list = (&node.children[..], explore.selected());
+    draw_children(frame, (x, header), heading, rows, list, |child, chosen| {
+        let pointer = if chosen { "▸ " } else { "  " };
         let value = child
             .value
             .map_or_else(|| "—".to_string(), |_| value_short(child));
@@ -240,17 +252,15 @@ fn browse_view(frame: &mut Frame, explore: &Explore, moves: &[String], palette: 
             child.mv.as_deref().unwrap_or(""),
             marks(child)
         );
-        let mut style = Style::PLAIN;
-        if child.pruned {
-            style = style.dim();
+        let style = if child.pruned {
+            Style::PLAIN.dim()
         } else if child.value == node.value {
-            style = style.bold();
-        }
-        if i == explore.selected() {
-            style = style.reverse();
-        }
-        frame.text(x, header + 1 + row as u16, &line, style);
-    }
+            Style::PLAIN.bold()
+        } else {
+            Style::PLAIN
+        };
+        (line, style)
+    });
 }
 
 /// Why a node has no moves listed.

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use super::explore::draw_board as draw_classic;
 use super::explore::{
-    HELP_BACK, HELP_CLOSE, HELP_END, HELP_QUIT, HELP_RUN, HELP_SPEED, fits, foot, in_sight,
+    HELP_BACK, HELP_CLOSE, HELP_END, HELP_QUIT, HELP_RUN, HELP_SPEED, draw_children, fits, foot,
     replay_state, short_help,
 };
 use super::frame::{Frame, Palette, Style};
@@ -208,26 +208,24 @@ fn browse_view(frame: &mut Frame, explore: &MctsExplore, palette: Palette) {
         );
         return;
     }
-    frame.text(
-        text,
-        header,
-        "  move visits  win%   UCB = rate + explore",
-        Style::PLAIN.dim(),
-    );
+    let heading = "  move visits  win%   UCB = rate + explore";
     let rows = usize::from(frame.height() - 3 - header);
-    for (row, (i, child)) in in_sight(&node.children, explore.selected(), rows) {
-        let chosen = i == explore.selected();
-        let mut style = if child.pv {
-            Style::PLAIN.bold()
-        } else {
-            Style::PLAIN
-        };
-        if chosen {
-            style = style.reverse();
-        }
-        let y = header + 1 + u16::try_from(row).unwrap_or(0);
-        frame.text(text, y, &child_line(child, chosen), style);
-    }
+    let list = (&node.children[..], explore.selected());
+    draw_children(
+        frame,
+        (text, header),
+        heading,
+        rows,
+        list,
+        |child, chosen| {
+            let style = if child.pv {
+                Style::PLAIN.bold()
+            } else {
+                Style::PLAIN
+            };
+            (child_line(child, chosen), style)
+        },
+    );
 }
 
 /// The node's visits and its mover's win rate or proof.
