@@ -1221,12 +1221,7 @@ mod tests {
     fn illegal_moves_change_nothing() {
         let mut g = game(Player::Human, Player::Human, &[5]);
         let five = Board::default().numpad(5).unwrap();
-        assert_eq!(
-            g.play(five),
-            Err(MoveError::Cell(crate::rules::classic::MoveError::Occupied(
-                five
-            )))
-        );
+        assert_eq!(g.play(five), Err(MoveError::Occupied(Move::Cell(five))));
         assert_eq!(g.history().len(), 1);
     }
 }

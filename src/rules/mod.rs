@@ -48,6 +48,85 @@ impl<Line> From<GameOutcome<Line>> for Outcome {
     }
 }
 
+/// Why a move was refused, the same shape for every rule set; the position is unchanged. `M`
+/// is the rule set's move ([`classic::MoveError`], [`ultimate::MoveError`]), or the move of
+/// any rule set ([`position::MoveError`]), which may also be of the wrong game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveError<M> {
+    GameOver,
+    Occupied(M),
+    /// The player was sent to small board `forced` and played elsewhere (Ultimate).
+    WrongBoard {
+        forced: u8,
+        played: M,
+    },
+    /// The player could choose, but chose a closed small board (Ultimate).
+    ClosedBoard(M),
+    /// A move of another rule set.
+    OtherVariant,
+    /// A cell of a board of another size.
+    OtherBoard,
+}
+
+impl<M> MoveError<M> {
+    /// The same refusal of the same move, as another type names it.
+    pub fn map<N>(self, f: impl Fn(M) -> N) -> MoveError<N> {
+        match self {
+            MoveError::GameOver => MoveError::GameOver,
+            MoveError::Occupied(m) => MoveError::Occupied(f(m)),
+            MoveError::WrongBoard { forced, played } => MoveError::WrongBoard {
+                forced,
+                played: f(played),
+            },
+            MoveError::ClosedBoard(m) => MoveError::ClosedBoard(f(m)),
+            MoveError::OtherVariant => MoveError::OtherVariant,
+            MoveError::OtherBoard => MoveError::OtherBoard,
+        }
+    }
+
+    /// Whether the move's cell was taken.
+    pub fn is_taken(&self) -> bool {
+        matches!(self, MoveError::Occupied(_))
+    }
+
+    /// Whether the game was already over.
+    pub fn is_game_over(&self) -> bool {
+        matches!(self, MoveError::GameOver)
+    }
+}
+
+/// A move as a refusal names it.
+pub trait Located {
+    /// `cell b2`, or `cell 3 of board 5`.
+    fn cell_words(&self) -> String;
+    /// The small board the move is on, where moves have one (Ultimate).
+    fn small_board(&self) -> Option<u8> {
+        None
+    }
+}
+
+impl<M: Located> fmt::Display for MoveError<M> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let board = |m: &M| m.small_board().unwrap_or_default();
+        match self {
+            MoveError::GameOver => write!(f, "the game is over"),
+            MoveError::Occupied(m) => write!(f, "{} is taken", m.cell_words()),
+            MoveError::WrongBoard { forced, played } => write!(
+                f,
+                "you were sent to board {forced}, not board {}",
+                board(played)
+            ),
+            MoveError::ClosedBoard(m) => {
+                write!(f, "board {} is closed: play in an open board", board(m))
+            }
+            MoveError::OtherVariant => write!(f, "the move is from another game"),
+            MoveError::OtherBoard => write!(f, "the cell is from a board of another size"),
+        }
+    }
+}
+
+impl<M: Located + fmt::Debug> std::error::Error for MoveError<M> {}
+
 /// The line that won a game: cells of a classic board, or the boards of Ultimate. In JSON a
 /// list of cell names or of board digits.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -78,16 +157,14 @@ impl fmt::Display for WonLine {
 /// [`Outcome::InProgress`]; `play` succeeds for every legal move and for no other.
 pub trait RuleSet: Copy + Eq + Hash + fmt::Debug + fmt::Display {
     /// A move of this rule set.
-    type Move: Copy + Eq + Hash + fmt::Debug + fmt::Display;
-    /// Why a move was refused.
-    type MoveError: Copy + Eq + fmt::Debug + fmt::Display;
+    type Move: Copy + Eq + Hash + fmt::Debug + fmt::Display + Located;
 
     /// Whose turn it is (once the game is over: who would move next).
     fn to_move(&self) -> Mark;
     /// The moves the side to move may make, in the rule set's order; none once it is over.
     fn legal_moves(&self) -> Vec<Self::Move>;
     /// Plays `mv` for the side to move; on error nothing changes.
-    fn play(&mut self, mv: Self::Move) -> Result<(), Self::MoveError>;
+    fn play(&mut self, mv: Self::Move) -> Result<(), MoveError<Self::Move>>;
     /// How the game stands.
     fn outcome(&self) -> Outcome;
     /// The line that won the game, if it is won.
@@ -99,7 +176,7 @@ pub trait RuleSet: Copy + Eq + Hash + fmt::Debug + fmt::Display {
     }
 
     /// The position after `mv`, this one unchanged.
-    fn after(&self, mv: Self::Move) -> Result<Self, Self::MoveError> {
+    fn after(&self, mv: Self::Move) -> Result<Self, MoveError<Self::Move>> {
         let mut next = *self;
         next.play(mv)?;
         Ok(next)

@@ -259,46 +259,23 @@ impl fmt::Display for Move {
 }
 
 /// Why a move was refused; the position is unchanged.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MoveError {
-    /// A cell of a square board (classic or Gomoku) refused.
-    Cell(classic::MoveError),
-    Ultimate(ultimate::MoveError),
-    /// A move of the other variant.
-    OtherVariant,
-    /// A cell of a board of another size.
-    OtherBoard,
-}
+pub type MoveError = crate::rules::MoveError<Move>;
 
-impl MoveError {
-    /// Whether a cell of a single board was taken: any empty cell will do instead (in
-    /// Ultimate the cell's board matters too, and its message says so).
-    pub fn is_taken(self) -> bool {
-        matches!(self, MoveError::Cell(classic::MoveError::Occupied(_)))
-    }
-
-    /// Whether the game was already over.
-    pub fn is_game_over(self) -> bool {
-        matches!(
-            self,
-            MoveError::Cell(classic::MoveError::GameOver)
-                | MoveError::Ultimate(ultimate::MoveError::GameOver)
-        )
-    }
-}
-
-impl fmt::Display for MoveError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl crate::rules::Located for Move {
+    fn cell_words(&self) -> String {
         match self {
-            MoveError::Cell(e) => write!(f, "{e}"),
-            MoveError::Ultimate(e) => write!(f, "{e}"),
-            MoveError::OtherVariant => write!(f, "the move is from another game"),
-            MoveError::OtherBoard => write!(f, "the cell is from a board of another size"),
+            Move::Cell(cell) => cell.cell_words(),
+            Move::Ultimate(mv) => mv.cell_words(),
+        }
+    }
+
+    fn small_board(&self) -> Option<u8> {
+        match self {
+            Move::Cell(_) => None,
+            Move::Ultimate(mv) => mv.small_board(),
         }
     }
 }
-
-impl std::error::Error for MoveError {}
 
 /// Text that names no move of the position.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -464,13 +441,12 @@ impl Position {
 
 /// A rule set as a member of [`Position`]: how its positions are wrapped in the enum that
 /// every layer above passes around. Its moves and their errors convert into this file's
-/// enums (`From`, and `TryFrom<Move>` back), once for each kind of move: the cells of every
+/// enums (`From`, and `TryFrom<Move>` back; a refusal is the one [`crate::rules::MoveError`] shape, its move converted), once for each kind of move: the cells of every
 /// square board alike (`position/members/cells.rs`). Each rule set declares it in a file of
 /// its own under `position/members/`.
 trait Member:
     Notation<
         Move: Into<Move> + TryFrom<Move, Error = MoveError>,
-        MoveError: Into<MoveError>,
         ParseMoveError: Into<ParseMoveError>,
     > + Into<Position>
 {
@@ -492,7 +468,7 @@ fn legal_moves<R: Member>(position: &R) -> Vec<Move> {
 
 fn play<R: Member>(position: &mut R, mv: Move) -> Result<(), MoveError> {
     let mv = position.own_move(mv)?;
-    RuleSet::play(position, mv).map_err(Into::into)
+    RuleSet::play(position, mv).map_err(|e| e.map(Into::into))
 }
 
 fn parse_move<R: Member>(position: &R, text: &str) -> Result<Move, ParseMoveError> {

@@ -393,22 +393,13 @@ impl Line {
 pub type Outcome = crate::rules::GameOutcome<Line>;
 
 /// Why a move was refused. The board is unchanged.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MoveError {
-    Occupied(Cell),
-    GameOver,
-}
+pub type MoveError = crate::rules::MoveError<Cell>;
 
-impl fmt::Display for MoveError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            MoveError::Occupied(c) => write!(f, "cell {c} is taken"),
-            MoveError::GameOver => write!(f, "the game is over"),
-        }
+impl crate::rules::Located for Cell {
+    fn cell_words(&self) -> String {
+        format!("cell {self}")
     }
 }
-
-impl std::error::Error for MoveError {}
 
 /// Input that names no cell of the board.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -5,7 +5,6 @@ use crate::rules::{Notation, Outcome, RuleSet, WonLine};
 
 impl RuleSet for Board {
     type Move = Cell;
-    type MoveError = MoveError;
 
     fn to_move(&self) -> Mark {
         Board::to_move(self)

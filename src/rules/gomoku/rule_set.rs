@@ -6,7 +6,6 @@ use crate::rules::{Notation, Outcome, RuleSet, WonLine};
 
 impl RuleSet for Gomoku {
     type Move = Cell;
-    type MoveError = MoveError;
 
     fn to_move(&self) -> Mark {
         Gomoku::to_move(self)

@@ -382,39 +382,17 @@ pub enum SmallStatus {
 }
 
 /// Why a move was refused. The board is unchanged.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MoveError {
-    GameOver,
-    Occupied(Move),
-    /// The player was sent to `forced` and played elsewhere.
-    WrongBoard {
-        forced: u8,
-        played: Move,
-    },
-    /// The player could choose, but chose a closed board.
-    ClosedBoard(Move),
-}
+pub type MoveError = crate::rules::MoveError<Move>;
 
-impl fmt::Display for MoveError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            MoveError::GameOver => write!(f, "the game is over"),
-            MoveError::Occupied(m) => {
-                write!(f, "cell {} of board {} is taken", m.cell(), m.board())
-            }
-            MoveError::WrongBoard { forced, played } => write!(
-                f,
-                "you were sent to board {forced}, not board {}",
-                played.board()
-            ),
-            MoveError::ClosedBoard(m) => {
-                write!(f, "board {} is closed: play in an open board", m.board())
-            }
-        }
+impl crate::rules::Located for Move {
+    fn cell_words(&self) -> String {
+        format!("cell {} of board {}", self.cell(), self.board())
+    }
+
+    fn small_board(&self) -> Option<u8> {
+        Some(self.board())
     }
 }
-
-impl std::error::Error for MoveError {}
 
 /// The legal moves of a position: a set over the 81 moves, with no allocation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]

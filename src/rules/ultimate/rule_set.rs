@@ -7,7 +7,6 @@ use crate::rules::{Notation, Outcome, RuleSet, WonLine};
 
 impl RuleSet for UltimateBoard {
     type Move = Move;
-    type MoveError = MoveError;
 
     fn to_move(&self) -> Mark {
         UltimateBoard::to_move(self)

@@ -1,7 +1,7 @@
 //! The cells of every square board (classic and Gomoku) as moves of [`Position`], with their
 //! errors.
 
-use crate::rules::classic::{self, Cell, CellError};
+use crate::rules::classic::{Cell, CellError};
 use crate::rules::position::{Move, MoveError, ParseMoveError};
 
 impl From<Cell> for Move {
@@ -18,12 +18,6 @@ impl TryFrom<Move> for Cell {
             Move::Cell(cell) => Ok(cell),
             Move::Ultimate(_) => Err(MoveError::OtherVariant),
         }
-    }
-}
-
-impl From<classic::MoveError> for MoveError {
-    fn from(e: classic::MoveError) -> MoveError {
-        MoveError::Cell(e)
     }
 }
 

@@ -41,12 +41,6 @@ impl TryFrom<Move> for ultimate::Move {
     }
 }
 
-impl From<ultimate::MoveError> for MoveError {
-    fn from(e: ultimate::MoveError) -> MoveError {
-        MoveError::Ultimate(e)
-    }
-}
-
 impl From<ultimate::ParseMoveError> for ParseMoveError {
     fn from(e: ultimate::ParseMoveError) -> ParseMoveError {
         ParseMoveError::Ultimate(e)
