@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 use tictactoe::net::link::{open_message, write_message, write_sealed};
 use tictactoe::net::protocol::{Message, read_line};
 use tictactoe::net::seal::{Exchange, Keys, Role};
+use tictactoe::net::stream::Wire;
 
 const TRIPS: usize = 1000;
 
@@ -37,6 +38,7 @@ fn round_trips(sealed: bool) -> Duration {
         let (stream, _) = listener.accept().unwrap();
         stream.set_nodelay(true).unwrap();
         let mut reader = BufReader::new(stream.try_clone().unwrap());
+        let stream = Wire::from(stream);
         let mut buf = Vec::new();
         while read_line(&mut reader, &mut buf).unwrap_or(false) {
             let message = if sealed {
@@ -55,6 +57,7 @@ fn round_trips(sealed: bool) -> Duration {
     let stream = TcpStream::connect(addr).unwrap();
     stream.set_nodelay(true).unwrap();
     let mut reader = BufReader::new(stream.try_clone().unwrap());
+    let stream = Wire::from(stream);
     let mut buf = Vec::new();
     let mut times = Vec::with_capacity(TRIPS);
     for seq in 0..TRIPS as u32 {

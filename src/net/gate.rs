@@ -15,7 +15,9 @@
 //! guesser nothing and hanging up early gains nothing.
 
 use std::collections::HashMap;
-use std::net::{IpAddr, TcpStream};
+use std::net::IpAddr;
+
+use crate::net::stream::Wire;
 use std::time::{Duration, Instant};
 
 use crate::net::failure::ANSWER_DELAY_MAX;
@@ -49,14 +51,14 @@ const OWN_GIVES_WAY_AFTER: Duration = Duration::from_secs(1);
 struct Place {
     id: u64,
     ip: PeerKey,
-    stream: TcpStream,
+    stream: Wire,
 }
 
 /// A key exchange under way, or waiting to give its answer.
 struct Slot {
     id: u64,
     ip: PeerKey,
-    stream: TcpStream,
+    stream: Wire,
     /// Whether the joiner's sealed `join` has been read: from then on the slot waits for its
     /// answer, and never gives way (that the code was right or wrong is known here only).
     answering: bool,
@@ -67,7 +69,7 @@ struct Slot {
 /// What a connection in line finds when it looks.
 pub(super) enum Turn {
     /// A slot is its: the slot's id, and the connection that gave way for it, if one did.
-    Slot(u64, Option<TcpStream>),
+    Slot(u64, Option<Wire>),
     /// Others go first, or no slot is free.
     Wait,
     /// It gave way to a newer connection in line: the host is busy.
@@ -124,7 +126,7 @@ impl Gate {
     /// A place for a connection from `ip`, and the connection that gave way for it, if one
     /// had to: the oldest of `ip`'s own when it holds its share, else when every place is
     /// taken the oldest of the address holding the most.
-    pub(super) fn admit(&mut self, ip: PeerKey, stream: TcpStream) -> (u64, Option<TcpStream>) {
+    pub(super) fn admit(&mut self, ip: PeerKey, stream: Wire) -> (u64, Option<Wire>) {
         let evicted = make_room(&mut self.places, ip, PLACES, PLACES_PER_ADDRESS);
         self.next += 1;
         self.places.push(Place {
@@ -145,7 +147,7 @@ impl Gate {
     /// Puts a connection from `ip` whose hello came in line for a slot ([`Gate::turn`] tells
     /// when it has one); the oldest in line of the address with the most there gives way to
     /// it when the line is full, or `ip`'s own oldest when `ip` has its share there.
-    pub(super) fn queue(&mut self, ip: PeerKey, stream: TcpStream) -> u64 {
+    pub(super) fn queue(&mut self, ip: PeerKey, stream: Wire) -> u64 {
         let ip = group(ip);
         make_room(&mut self.line, ip, WAITING, WAITING_PER_ADDRESS);
         self.next += 1;
@@ -307,12 +309,7 @@ impl Gate {
 /// when the list holds `total` the oldest of the address holding the most (of several, the
 /// one holding the oldest); of those, one that has sent nothing yet before one whose next
 /// line is waiting.
-fn make_room(
-    list: &mut Vec<Place>,
-    ip: PeerKey,
-    total: usize,
-    per_address: usize,
-) -> Option<TcpStream> {
+fn make_room(list: &mut Vec<Place>, ip: PeerKey, total: usize, per_address: usize) -> Option<Wire> {
     let count = |ip: PeerKey| list.iter().filter(|p| p.ip == ip).count();
     let victim = if count(ip) >= per_address {
         ip
@@ -326,7 +323,7 @@ fn make_room(
     };
     let theirs = || list.iter().enumerate().filter(move |(_, p)| p.ip == victim);
     let at = theirs()
-        .find(|(_, p)| !has_input(&p.stream))
+        .find(|(_, p)| !p.stream.has_input())
         .or_else(|| theirs().next())
         .map(|(i, _)| i)?;
     Some(list.remove(at).stream)
@@ -347,27 +344,9 @@ fn group(ip: PeerKey) -> PeerKey {
     }
 }
 
-/// Whether `stream` has bytes waiting to be read, looked at without waiting and without
-/// changing the socket's mode (a handshake thread may be reading it).
-#[cfg(unix)]
-fn has_input(stream: &TcpStream) -> bool {
-    use rustix::net::{RecvFlags, recv};
-    let mut byte = [0u8; 1];
-    matches!(
-        recv(stream, &mut byte, RecvFlags::PEEK | RecvFlags::DONTWAIT),
-        Ok((n, _)) if n > 0
-    )
-}
-
-/// Elsewhere the oldest place gives way, whatever it has sent.
-#[cfg(not(unix))]
-fn has_input(_: &TcpStream) -> bool {
-    false
-}
-
 #[cfg(test)]
 mod tests {
-    use std::net::TcpListener;
+    use std::net::{TcpListener, TcpStream};
 
     use super::*;
 
@@ -376,11 +355,7 @@ mod tests {
     }
 
     /// A slot for `ip` if one is free or can give way, as a connection alone in line gets it.
-    fn take_slot(
-        gate: &mut Gate,
-        ip: PeerKey,
-        stream: TcpStream,
-    ) -> Option<(u64, Option<TcpStream>)> {
+    fn take_slot(gate: &mut Gate, ip: PeerKey, stream: Wire) -> Option<(u64, Option<Wire>)> {
         take_slot_at(gate, ip, stream, Instant::now())
     }
 
@@ -388,9 +363,9 @@ mod tests {
     fn take_slot_at(
         gate: &mut Gate,
         ip: PeerKey,
-        stream: TcpStream,
+        stream: Wire,
         now: Instant,
-    ) -> Option<(u64, Option<TcpStream>)> {
+    ) -> Option<(u64, Option<Wire>)> {
         let id = gate.queue(ip, stream);
         match gate.turn(id, now) {
             Turn::Slot(slot, evicted) => Some((slot, evicted)),
@@ -402,9 +377,9 @@ mod tests {
     }
 
     /// A connected pair of loopback streams, the server's end first.
-    fn pair(listener: &TcpListener) -> TcpStream {
+    fn pair(listener: &TcpListener) -> Wire {
         let _client = TcpStream::connect(listener.local_addr().unwrap()).unwrap();
-        listener.accept().unwrap().0
+        Wire::from(listener.accept().unwrap().0)
     }
 
     #[test]

@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 use std::io::{self, BufReader};
-use std::net::{IpAddr, Ipv4Addr, Shutdown, SocketAddr, TcpListener, TcpStream, UdpSocket};
+use std::net::{IpAddr, Ipv4Addr, Shutdown, SocketAddr, TcpListener, UdpSocket};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::Receiver;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
@@ -21,6 +21,7 @@ use crate::net::link::{
 use crate::net::peer::{Peer, PeerKey};
 use crate::net::protocol::{Message, PROTOCOL, ProtocolError, SessionState, program, read_line};
 use crate::net::seal::{Exchange, Keys, Role, Sealer};
+use crate::net::stream::Wire;
 use crate::rules::position::Variant;
 
 /// Threads working on strangers' connections, at most: past it a connection is told the
@@ -69,7 +70,7 @@ enum Source {
     /// Accepted on a TCP port.
     Listener(TcpListener),
     /// Handed over by another transport as loopback streams, each with the peer behind it.
-    Fed(Mutex<Receiver<(TcpStream, Peer)>>),
+    Fed(Mutex<Receiver<(Wire, Peer)>>),
 }
 
 /// A host waiting for, or playing with, one player.
@@ -95,7 +96,7 @@ impl Host {
 
     /// A host whose connections another transport hands over through `feed`: each stream
     /// with the peer it carries, whose key shares the handshake places as an address does.
-    pub fn fed(feed: Receiver<(TcpStream, Peer)>, rules: Variant) -> Host {
+    pub fn fed(feed: Receiver<(Wire, Peer)>, rules: Variant) -> Host {
         Host {
             source: Source::Fed(Mutex::new(feed)),
             code: new_code(),
@@ -168,7 +169,7 @@ impl Shared {
             let (stream, peer) = match &self.host.source {
                 Source::Listener(listener) => {
                     if let Ok((stream, addr)) = listener.accept() {
-                        (stream, Some(Peer::from(addr)))
+                        (Wire::from(stream), Some(Peer::from(addr)))
                     } else {
                         // Out of file descriptors, say: let the handshakes finish.
                         thread::sleep(Duration::from_millis(20));
@@ -180,7 +181,7 @@ impl Shared {
                     Err(_) => return,
                 },
             };
-            if closed_already(&stream) {
+            if stream.closed_already() {
                 // A connect-and-close storm costs no thread.
                 self.count(peer, Refusal::Closed);
                 continue;
@@ -191,9 +192,7 @@ impl Shared {
                 self.count(peer, Refusal::Busy);
                 continue;
             }
-            let Ok(copy) = stream.try_clone() else {
-                continue;
-            };
+            let copy = stream.clone();
             let ip = peer
                 .as_ref()
                 .map_or(PeerKey::Ip(IpAddr::V4(Ipv4Addr::UNSPECIFIED)), Peer::key);
@@ -230,13 +229,7 @@ impl Shared {
 
     /// The handshake with one connection; a refusal to send in the clear (before the key
     /// exchange) or sealed (after it: the joiner trusts nothing unsealed from then on).
-    fn greet(
-        &self,
-        stream: &TcpStream,
-        id: u64,
-        ip: PeerKey,
-        peer: Option<Peer>,
-    ) -> Result<(), Answer> {
+    fn greet(&self, stream: &Wire, id: u64, ip: PeerKey, peer: Option<Peer>) -> Result<(), Answer> {
         stream
             .set_write_timeout(Some(HELLO_WITHIN))
             .map_err(|_| Answer::Clear(Refusal::Closed))?;
@@ -249,10 +242,9 @@ impl Shared {
         }
         first.map_err(Answer::Clear)?;
         let pake = read_hello(&buf).map_err(Answer::Clear)?;
-        let copy = stream
-            .try_clone()
-            .map_err(|_| Answer::Clear(Refusal::Closed))?;
-        let slot = self.slot(ip, copy).ok_or(Answer::Clear(Refusal::Busy))?;
+        let slot = self
+            .slot(ip, stream.clone())
+            .ok_or(Answer::Clear(Refusal::Busy))?;
         let answered = self.answer(stream, reader, &pake, (slot, ip), peer);
         locked(&self.gate).release_slot(slot);
         answered
@@ -260,7 +252,7 @@ impl Shared {
 
     /// A slot for the key exchange of `stream`, from `ip`, once its turn in line comes
     /// ([`Gate::turn`]); `None` (busy) if it gave way in line or waited [`HELLO_WITHIN`].
-    fn slot(&self, ip: PeerKey, stream: TcpStream) -> Option<u64> {
+    fn slot(&self, ip: PeerKey, stream: Wire) -> Option<u64> {
         let start = Instant::now();
         let id = locked(&self.gate).queue(ip, stream);
         loop {
@@ -289,7 +281,7 @@ impl Shared {
     /// guesser anything before that.
     fn answer(
         &self,
-        stream: &TcpStream,
+        stream: &Wire,
         mut reader: BufReader<Incoming>,
         pake: &str,
         (slot, ip): (u64, PeerKey),
@@ -317,11 +309,11 @@ impl Shared {
             Err(refusal) => return Err(Answer::Sealed(refusal, Box::new(keys.seal))),
         };
         locked(&self.gate).forgive(ip);
-        let (Some(peer), Ok(copy)) = (peer, stream.try_clone()) else {
+        let Some(peer) = peer else {
             return Err(Answer::Clear(Refusal::Closed));
         };
         let connection = Connection {
-            stream: copy,
+            stream: stream.clone(),
             reader,
             keys,
         };
@@ -369,7 +361,7 @@ impl Shared {
     #[allow(clippy::type_complexity)]
     fn exchange(
         &self,
-        stream: &TcpStream,
+        stream: &Wire,
         reader: &mut BufReader<Incoming>,
         pake: &str,
     ) -> Result<(Keys, Result<(Option<String>, bool), Refusal>), Refusal> {
@@ -453,19 +445,6 @@ pub fn network_address(v6: bool) -> Option<IpAddr> {
     (!ip.is_loopback() && !ip.is_unspecified()).then_some(ip)
 }
 
-/// Whether `stream` was closed (or reset) by the other side before anything arrived, found
-/// without waiting.
-fn closed_already(stream: &TcpStream) -> bool {
-    if stream.set_nonblocking(true).is_err() {
-        return false;
-    }
-    let closed = match stream.peek(&mut [0u8; 1]) {
-        Ok(n) => n == 0,
-        Err(e) => e.kind() != io::ErrorKind::WouldBlock,
-    };
-    closed || stream.set_nonblocking(false).is_err()
-}
-
 /// Reads the next line of the handshake into `buf`.
 fn first_line(reader: &mut BufReader<Incoming>, buf: &mut Vec<u8>) -> Result<(), Refusal> {
     match read_line(reader, buf) {
@@ -510,7 +489,7 @@ enum Answer {
 
 /// Tells a connection why it is refused, sealed with `sealer`, and closes it. A joiner with
 /// another code cannot open it, and takes that as the host not knowing its code.
-fn refuse_sealed(stream: &TcpStream, sealer: &mut Sealer, refusal: &Refusal) {
+fn refuse_sealed(stream: &Wire, sealer: &mut Sealer, refusal: &Refusal) {
     let message = Message::Error {
         message: refusal.to_string(),
         kind: Some(refusal.kind()),
@@ -522,7 +501,7 @@ fn refuse_sealed(stream: &TcpStream, sealer: &mut Sealer, refusal: &Refusal) {
 }
 
 /// Tells a connection why it is refused, and closes it.
-fn refuse(stream: &TcpStream, refusal: &Refusal) {
+fn refuse(stream: &Wire, refusal: &Refusal) {
     let message = Message::Error {
         message: refusal.to_string(),
         kind: Some(refusal.kind()),

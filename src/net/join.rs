@@ -17,6 +17,7 @@ use crate::net::protocol::{
     Message, PROTOCOL, REMOTE_TEXT, RefusalKind, SessionState, cut, program, read_line,
 };
 use crate::net::seal::{Exchange, Keys, Opener, Role};
+use crate::net::stream::Wire;
 use crate::rules::position::Variant;
 
 /// The port `host` listens on unless told otherwise.
@@ -48,11 +49,11 @@ pub struct Welcome {
     pub hints: bool,
 }
 
-/// A way to a host: each [`Route::open`] is a fresh connection to it, as a TCP stream
-/// (another transport hands over a loopback stream that it carries).
+/// A way to a host: each [`Route::open`] is a fresh connection to it, over TCP or another
+/// transport ([`crate::net::stream`]).
 pub trait Route: Send + Sync {
     /// A new connection to the host, or why none could be made; every wait has a deadline.
-    fn open(&self) -> io::Result<TcpStream>;
+    fn open(&self) -> io::Result<Wire>;
     /// The host's name for people: `127.0.0.1:7373`, or an online host's short id.
     fn name(&self) -> String;
     /// The host's side in the game: its address without the port, or its short id.
@@ -67,8 +68,8 @@ pub trait Route: Send + Sync {
 struct Tcp(SocketAddr);
 
 impl Route for Tcp {
-    fn open(&self) -> io::Result<TcpStream> {
-        TcpStream::connect_timeout(&self.0, ANSWER_WITHIN)
+    fn open(&self) -> io::Result<Wire> {
+        TcpStream::connect_timeout(&self.0, ANSWER_WITHIN).map(Wire::from)
     }
 
     fn name(&self) -> String {

@@ -4,8 +4,8 @@
 //! [`Sink`].
 
 use std::fmt;
-use std::io::{self, BufReader, Write};
-use std::net::{Shutdown, TcpStream};
+use std::io::{self, BufReader};
+use std::net::Shutdown;
 use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::thread;
@@ -17,6 +17,7 @@ use crate::net::protocol::{
     HEARTBEAT, MAX_WIRE, Message, ProtocolError, SILENCE, SessionState, read_line,
 };
 use crate::net::seal::{Keys, Opener, SealError, Sealer};
+use crate::net::stream::Wire;
 
 /// More messages than this in one second close the connection.
 const FLOOD: usize = 64;
@@ -51,7 +52,7 @@ pub fn sink<M: Send + 'static>(tx: Sender<M>, wrap: fn(LinkEvent) -> M) -> Sink 
 /// deadline (a peer that dribbles a byte at a time cannot hold a place); after it, each read
 /// waits at most [`SILENCE`], as the socket's timeout says.
 pub struct Incoming {
-    stream: TcpStream,
+    stream: Wire,
     deadline: Option<Instant>,
 }
 
@@ -70,9 +71,9 @@ impl io::Read for Incoming {
 
 impl Incoming {
     /// The read half of `stream`, with the whole of the next `within` to say hello.
-    pub fn new(stream: &TcpStream, within: Duration) -> io::Result<BufReader<Incoming>> {
+    pub fn new(stream: &Wire, within: Duration) -> io::Result<BufReader<Incoming>> {
         Ok(BufReader::new(Incoming {
-            stream: stream.try_clone()?,
+            stream: stream.clone(),
             deadline: Some(Instant::now() + within),
         }))
     }
@@ -92,7 +93,7 @@ impl Incoming {
 
 /// Writes `message` as one line, not sealed (the hellos, and refusals during the handshake);
 /// a message too long to send is an error, never a panic.
-pub fn write_message(mut stream: &TcpStream, message: &Message) -> io::Result<()> {
+pub fn write_message(stream: &Wire, message: &Message) -> io::Result<()> {
     let line = message
         .to_line()
         .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
@@ -100,11 +101,7 @@ pub fn write_message(mut stream: &TcpStream, message: &Message) -> io::Result<()
 }
 
 /// Writes `message` as one sealed line.
-pub fn write_sealed(
-    mut stream: &TcpStream,
-    sealer: &mut Sealer,
-    message: &Message,
-) -> io::Result<()> {
+pub fn write_sealed(stream: &Wire, sealer: &mut Sealer, message: &Message) -> io::Result<()> {
     let line = message
         .to_line()
         .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
@@ -143,7 +140,7 @@ pub fn open_message(opener: &mut Opener, line: &[u8]) -> Result<Message, OpenErr
 /// A connection whose handshake is over: the stream, its read half, and the keys that seal
 /// each direction.
 pub struct Connection {
-    pub stream: TcpStream,
+    pub stream: Wire,
     pub reader: BufReader<Incoming>,
     pub keys: Keys,
 }
@@ -151,7 +148,7 @@ pub struct Connection {
 /// The current connection and why it was closed, if this side closed it.
 #[derive(Default)]
 struct Slot {
-    stream: Option<TcpStream>,
+    stream: Option<Wire>,
     /// Seals what is sent on `stream`.
     sealer: Option<Sealer>,
     /// Counts connections, so a reader can tell whether it is still the current one.

@@ -17,3 +17,4 @@ pub mod protocol;
 pub mod seal;
 pub mod session;
 pub mod setup;
+pub mod stream;

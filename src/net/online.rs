@@ -3,24 +3,23 @@
 //! otherwise, encrypted and authenticated end to end. A [`Ticket`] carries what the joiner
 //! needs: the host's key, its relay, its direct addresses and the join code.
 //!
-//! The game's own connection code works on TCP streams, with their deadlines, limits and
-//! fairness, so each QUIC stream is handed over as one end of a loopback TCP pair and the
-//! bytes are pumped between them in the layer's runtime, which never leaves this module. The
-//! host shares its handshake places by the peer's endpoint key, as it does by address.
+//! The game's own connection code, with its deadlines, limits and fairness, works on a
+//! [`Wire`]; each QUIC stream is one ([`Quic`]), read and written by blocking on the layer's
+//! runtime, which never leaves this module. The host shares its handshake places by the
+//! peer's endpoint key, as it does by address.
 
 use std::collections::HashMap;
 use std::fmt;
 use std::io;
-use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpStream};
+use std::net::{IpAddr, Shutdown, SocketAddr};
 use std::str::FromStr;
 use std::sync::mpsc::{self, Sender};
-use std::sync::{Arc, Condvar, Mutex, PoisonError};
+use std::sync::{Arc, Condvar, Mutex, PoisonError, Weak};
 use std::time::Duration;
 
 use anyhow::Context;
 use iroh::endpoint::{Connection, Incoming, RecvStream, SendStream, presets};
 use iroh::{Endpoint, EndpointAddr, EndpointId, RelayMode, RelayUrl, TransportAddr};
-use tokio::io::AsyncWriteExt;
 use tokio::runtime::Runtime;
 use tokio::sync::Semaphore;
 use tokio::time::timeout;
@@ -30,6 +29,7 @@ use crate::net::host::Host;
 use crate::net::join::Route;
 use crate::net::peer::Peer;
 use crate::net::protocol::MAX_CODE;
+use crate::net::stream::{Stream, Wire};
 use crate::rules::position::Variant;
 
 /// The protocol name both endpoints agree on in the QUIC handshake.
@@ -40,7 +40,7 @@ const RELAY_WITHIN: Duration = Duration::from_secs(5);
 const DIAL_WITHIN: Duration = Duration::from_secs(15);
 /// How long a program that is ending waits for what it sent last to be acknowledged.
 const DRAIN_WITHIN: Duration = Duration::from_secs(1);
-/// Connections the host carries at once (each holds a loopback pair until its handshake).
+/// Connections the host takes in at once, until each has opened its stream.
 const BRIDGES: usize = 64;
 /// Direct addresses a ticket carries, at most.
 const TICKET_ADDRS: usize = 4;
@@ -268,9 +268,9 @@ impl Drop for Rt {
     }
 }
 
-/// Counts the pumps still sending, so an ending program can let them finish.
+/// Counts the streams still sending, so an ending program can let them finish.
 #[derive(Default)]
-struct Pumps {
+struct Streams {
     sending: Mutex<usize>,
     done: Condvar,
     /// The host's open connections by the peer's key, so that how the player is connected
@@ -278,7 +278,7 @@ struct Pumps {
     open: Mutex<HashMap<[u8; 32], Connection>>,
 }
 
-impl Pumps {
+impl Streams {
     fn start(&self) {
         *self.sending.lock().unwrap_or_else(PoisonError::into_inner) += 1;
     }
@@ -305,10 +305,158 @@ impl Pumps {
         }
     }
 
-    /// Waits, at most `within`, for every pump to have sent everything.
+    /// Waits, at most `within`, for every stream to have sent everything.
     fn wait(&self, within: Duration) {
         let sending = self.sending.lock().unwrap_or_else(PoisonError::into_inner);
         let _ = self.done.wait_timeout_while(sending, within, |n| *n > 0);
+    }
+}
+
+/// A QUIC stream as the game's connection code uses a socket: each call blocks on the layer's
+/// runtime, at most as long as its timeout. Closing its writing half (or dropping it) lets
+/// what was sent be acknowledged, at most [`DRAIN_WITHIN`], then closes the connection.
+struct Quic {
+    runtime: Arc<Rt>,
+    connection: Connection,
+    /// `None` once the writing half is closed.
+    send: Mutex<Option<SendStream>>,
+    recv: tokio::sync::Mutex<RecvStream>,
+    /// A byte [`Stream::has_input`] took to see that one had come, read first.
+    early: Mutex<Option<u8>>,
+    read_within: Mutex<Option<Duration>>,
+    write_within: Mutex<Option<Duration>>,
+    streams: Arc<Streams>,
+}
+
+fn locked<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// A wait that ran out, as a socket's timeout says it.
+fn ran_out() -> io::Error {
+    io::ErrorKind::WouldBlock.into()
+}
+
+impl Quic {
+    fn wire(
+        runtime: &Arc<Rt>,
+        connection: Connection,
+        (send, recv): (SendStream, RecvStream),
+        streams: &Arc<Streams>,
+    ) -> Wire {
+        streams.start();
+        Wire::new(Quic {
+            runtime: Arc::clone(runtime),
+            connection,
+            send: Mutex::new(Some(send)),
+            recv: tokio::sync::Mutex::new(recv),
+            early: Mutex::new(None),
+            read_within: Mutex::new(None),
+            write_within: Mutex::new(None),
+            streams: Arc::clone(streams),
+        })
+    }
+
+    /// Finishes the writing half, once: what was sent is acknowledged (or a second passes)
+    /// before the connection closes, in the runtime.
+    fn finish(&self) {
+        let Some(mut send) = locked(&self.send).take() else {
+            return;
+        };
+        let (connection, streams) = (self.connection.clone(), Arc::clone(&self.streams));
+        self.runtime.get().spawn(async move {
+            let _ = send.finish();
+            let _ = timeout(DRAIN_WITHIN, send.stopped()).await;
+            streams.stop();
+            streams.closed(&connection);
+            connection.close(0u32.into(), b"bye");
+        });
+    }
+}
+
+impl Stream for Quic {
+    fn read(&self, buf: &mut [u8]) -> io::Result<usize> {
+        if buf.is_empty() {
+            return Ok(0);
+        }
+        if let Some(byte) = locked(&self.early).take() {
+            buf[0] = byte;
+            return Ok(1);
+        }
+        let within = *locked(&self.read_within);
+        self.runtime.get().block_on(async {
+            let mut recv = self.recv.lock().await;
+            let read = recv.read(buf);
+            let got = match within {
+                Some(within) => timeout(within, read).await.map_err(|_| ran_out())?,
+                None => read.await,
+            };
+            Ok(got.map_err(io::Error::other)?.unwrap_or(0))
+        })
+    }
+
+    fn write_all(&self, bytes: &[u8]) -> io::Result<()> {
+        let within = *locked(&self.write_within);
+        let mut guard = locked(&self.send);
+        let send = guard.as_mut().ok_or(io::ErrorKind::BrokenPipe)?;
+        self.runtime.get().block_on(async {
+            let write = send.write_all(bytes);
+            match within {
+                Some(within) => timeout(within, write).await.map_err(|_| ran_out())?,
+                None => write.await,
+            }
+            .map_err(io::Error::other)
+        })
+    }
+
+    fn set_read_timeout(&self, within: Option<Duration>) -> io::Result<()> {
+        *locked(&self.read_within) = within;
+        Ok(())
+    }
+
+    fn set_write_timeout(&self, within: Option<Duration>) -> io::Result<()> {
+        *locked(&self.write_within) = within;
+        Ok(())
+    }
+
+    fn shutdown(&self, how: Shutdown) -> io::Result<()> {
+        self.finish();
+        if how != Shutdown::Write
+            && let Ok(mut recv) = self.recv.try_lock()
+        {
+            let _ = recv.stop(0u32.into());
+        }
+        Ok(())
+    }
+
+    /// Takes one byte if it has come, to read it first.
+    fn has_input(&self) -> bool {
+        let mut early = locked(&self.early);
+        if early.is_some() {
+            return true;
+        }
+        let Ok(mut recv) = self.recv.try_lock() else {
+            return false;
+        };
+        let mut byte = [0u8; 1];
+        let got = self
+            .runtime
+            .get()
+            .block_on(async { timeout(Duration::ZERO, recv.read(&mut byte)).await });
+        if let Ok(Ok(Some(1))) = got {
+            *early = Some(byte[0]);
+        }
+        early.is_some()
+    }
+
+    fn closed_already(&self) -> bool {
+        self.connection.close_reason().is_some()
+    }
+}
+
+impl Drop for Quic {
+    fn drop(&mut self) {
+        self.finish();
     }
 }
 
@@ -317,12 +465,12 @@ impl Pumps {
 struct Side {
     runtime: Arc<Rt>,
     endpoint: Endpoint,
-    pumps: Arc<Pumps>,
+    streams: Arc<Streams>,
 }
 
 impl Drop for Side {
     fn drop(&mut self) {
-        self.pumps.wait(DRAIN_WITHIN);
+        self.streams.wait(DRAIN_WITHIN);
         let endpoint = self.endpoint.clone();
         let _ = self
             .runtime
@@ -341,7 +489,7 @@ impl Keep {
     pub fn path_to(&self, key: &[u8; 32]) -> Option<String> {
         let open = self
             .0
-            .pumps
+            .streams
             .open
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
@@ -406,14 +554,15 @@ pub fn host(relay: Option<RelayUrl>, rules: Variant) -> anyhow::Result<Hosting> 
             RELAY_WITHIN.as_secs()
         )
     });
-    let pumps = Arc::new(Pumps::default());
+    let streams = Arc::new(Streams::default());
+    let weak = Arc::downgrade(&runtime);
     runtime
         .get()
-        .spawn(serve(endpoint.clone(), feed, Arc::clone(&pumps)));
+        .spawn(serve(endpoint.clone(), feed, weak, Arc::clone(&streams)));
     let side = Side {
         runtime,
         endpoint,
-        pumps,
+        streams,
     };
     Ok(Hosting {
         host,
@@ -432,37 +581,44 @@ fn direct_addrs(addr: &EndpointAddr) -> Vec<SocketAddr> {
 }
 
 /// The host's accepting task: each connection that opens a stream within [`HELLO_WITHIN`]
-/// is handed to the host as a loopback stream; past [`BRIDGES`] at once, newcomers are
-/// refused.
-async fn serve(endpoint: Endpoint, feed: Sender<(TcpStream, Peer)>, pumps: Arc<Pumps>) {
+/// is handed to the host as a [`Wire`]; past [`BRIDGES`] at once, newcomers are refused.
+/// It holds the runtime weakly: the runtime it runs on ends when the host's side does.
+async fn serve(
+    endpoint: Endpoint,
+    feed: Sender<(Wire, Peer)>,
+    runtime: Weak<Rt>,
+    streams: Arc<Streams>,
+) {
     let places = Arc::new(Semaphore::new(BRIDGES));
     while let Some(incoming) = endpoint.accept().await {
         let Ok(place) = Arc::clone(&places).try_acquire_owned() else {
             incoming.refuse();
             continue;
         };
-        let (feed, pumps) = (feed.clone(), Arc::clone(&pumps));
+        let (feed, runtime, streams) = (feed.clone(), runtime.clone(), Arc::clone(&streams));
         tokio::spawn(async move {
-            let _ = timeout(HELLO_WITHIN, admit(incoming, feed, pumps)).await;
+            let _ = timeout(HELLO_WITHIN, admit(incoming, feed, runtime, streams)).await;
             drop(place);
         });
     }
 }
 
-/// One incoming connection: its handshake, its first stream, and the loopback pair that
-/// carries it to the host.
+/// One incoming connection: its handshake and its first stream, handed to the host.
 async fn admit(
     incoming: Incoming,
-    feed: Sender<(TcpStream, Peer)>,
-    pumps: Arc<Pumps>,
+    feed: Sender<(Wire, Peer)>,
+    runtime: Weak<Rt>,
+    streams: Arc<Streams>,
 ) -> io::Result<()> {
     let connection = incoming
         .accept()
         .map_err(io::Error::other)?
         .await
         .map_err(io::Error::other)?;
-    let (send, recv) = connection.accept_bi().await.map_err(io::Error::other)?;
-    let (ours, theirs) = loopback_pair().await?;
+    let pair = connection.accept_bi().await.map_err(io::Error::other)?;
+    let runtime = runtime
+        .upgrade()
+        .ok_or_else(|| io::Error::other("the host is ending"))?;
     let id = connection.remote_id();
     let label = short(id.as_bytes());
     let name = match path_of(&connection) {
@@ -470,52 +626,9 @@ async fn admit(
         None => label.clone(),
     };
     let peer = Peer::online(*id.as_bytes(), label, name);
-    feed.send((theirs, peer)).map_err(io::Error::other)?;
-    pumps.start();
-    pumps.opened(&connection);
-    tokio::spawn(pump(ours, send, recv, connection, pumps));
-    Ok(())
-}
-
-/// A connected pair of loopback TCP streams: the runtime's end, and a blocking one for the
-/// game's connection code. The listener is checked to have accepted our own connection.
-async fn loopback_pair() -> io::Result<(tokio::net::TcpStream, TcpStream)> {
-    let listener = tokio::net::TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).await?;
-    let ours = tokio::net::TcpStream::connect(listener.local_addr()?).await?;
-    let (theirs, from) = listener.accept().await?;
-    if from != ours.local_addr()? {
-        return Err(io::Error::other(
-            "another program connected to the loopback pair",
-        ));
-    }
-    ours.set_nodelay(true)?;
-    let theirs = theirs.into_std()?;
-    theirs.set_nonblocking(false)?;
-    theirs.set_nodelay(true)?;
-    Ok((ours, theirs))
-}
-
-/// Copies bytes both ways between the loopback stream and the QUIC stream until the game's
-/// side closes; then lets the other side's last bytes arrive, briefly, and closes.
-async fn pump(
-    tcp: tokio::net::TcpStream,
-    mut send: SendStream,
-    mut recv: RecvStream,
-    connection: Connection,
-    pumps: Arc<Pumps>,
-) {
-    let (mut from_game, mut to_game) = tcp.into_split();
-    let down = tokio::spawn(async move {
-        let _ = tokio::io::copy(&mut recv, &mut to_game).await;
-        let _ = to_game.shutdown().await;
-    });
-    let _ = tokio::io::copy(&mut from_game, &mut send).await;
-    let _ = send.finish();
-    let _ = timeout(DRAIN_WITHIN, send.stopped()).await;
-    pumps.stop();
-    pumps.closed(&connection);
-    let _ = timeout(DRAIN_WITHIN, down).await;
-    connection.close(0u32.into(), b"bye");
+    streams.opened(&connection);
+    let wire = Quic::wire(&runtime, connection, pair, &streams);
+    feed.send((wire, peer)).map_err(io::Error::other)
 }
 
 /// How a connection goes now: `direct, round trip 0.4 ms` or `relayed, round trip 31 ms`.
@@ -558,7 +671,7 @@ impl Dialer {
         let side = Arc::new(Side {
             runtime,
             endpoint,
-            pumps: Arc::default(),
+            streams: Arc::default(),
         });
         let dialer = Dialer {
             side: Arc::clone(&side),
@@ -569,22 +682,15 @@ impl Dialer {
         Ok((dialer, Keep(side)))
     }
 
-    async fn connect(&self) -> io::Result<TcpStream> {
+    async fn connect(&self) -> io::Result<Wire> {
         let endpoint = &self.side.endpoint;
         let connection = endpoint
             .connect(self.addr.clone(), ALPN)
             .await
             .map_err(|e| io::Error::new(io::ErrorKind::ConnectionRefused, e.to_string()))?;
-        let (send, recv) = connection.open_bi().await.map_err(io::Error::other)?;
-        let (ours, theirs) = loopback_pair().await?;
-        self.side.pumps.start();
-        tokio::spawn(pump(
-            ours,
-            send,
-            recv,
-            connection.clone(),
-            Arc::clone(&self.side.pumps),
-        ));
+        let pair = connection.open_bi().await.map_err(io::Error::other)?;
+        let side = &self.side;
+        let wire = Quic::wire(&side.runtime, connection.clone(), pair, &side.streams);
         let old = self
             .last
             .lock()
@@ -593,12 +699,12 @@ impl Dialer {
         if let Some(old) = old {
             old.close(0u32.into(), b"replaced");
         }
-        Ok(theirs)
+        Ok(wire)
     }
 }
 
 impl Route for Dialer {
-    fn open(&self) -> io::Result<TcpStream> {
+    fn open(&self) -> io::Result<Wire> {
         let runtime = self.side.runtime.get();
         runtime
             .block_on(async { timeout(DIAL_WITHIN, self.connect()).await })
