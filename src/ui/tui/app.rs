@@ -19,23 +19,20 @@ use crate::ui::tui::input::Action;
 use crate::ui::tui::layout;
 use crate::ui::tui::worker::{Job, Reply};
 
-mod browse;
 mod confirm;
 mod entry;
 mod explore;
-mod explore_mcts;
 mod level;
 mod net;
 mod reviewing;
 
-pub use browse::{Replay, SPEEDS};
 pub use confirm::Leave;
+pub use explore::{
+    COUNTS, Explore, Explorer, MonteCarlo, Replay, SPEEDS, STEP_LIMIT, Stepping, Textbook,
+    step_words,
+};
 #[cfg(test)]
-pub(crate) use explore::answer_searches;
-pub use explore::{Explore, Explorer, Stepping, step_words};
-#[cfg(test)]
-pub(crate) use explore_mcts::answer_mcts;
-pub use explore_mcts::{COUNTS, MctsExplore, STEP_LIMIT};
+pub(crate) use explore::{answer_mcts, answer_searches};
 
 /// The message line of a game between two AIs that is paused.
 const PAUSED: &str = "Paused: Space resumes";
@@ -296,17 +293,10 @@ impl App {
     fn done(&mut self, reply: Reply) {
         match (self.job(), reply) {
             (Some(Job::Move { .. }), Reply::Move(mv)) => self.ai_move(mv),
-            (
-                Some(Job::Explain { .. }),
-                Reply::Explained {
-                    algorithm, result, ..
-                },
-            ) => {
-                self.explained(algorithm, *result);
-            }
-            (Some(Job::ExplainMcts { .. }), reply @ Reply::ExplainedMcts(_))
+            (Some(Job::Explain { .. }), reply @ Reply::Explained { .. })
+            | (Some(Job::ExplainMcts { .. }), reply @ Reply::ExplainedMcts(_))
             | (Some(Job::WatchMcts { .. }), reply @ Reply::Watched(_)) => {
-                self.explained_mcts(reply);
+                self.explained(reply);
             }
             (Some(Job::Review { .. }), Reply::Progress { judged, total }) => {
                 self.judged(judged, total);

@@ -9,7 +9,7 @@ use super::frame::too_small;
 use super::frame::{Frame, Palette, Style};
 use crate::explain::{self, Algorithm, Bound, ExplainError, Explanation, Hit, Node, StepKind};
 use crate::rules::classic::{Cell, Squares};
-use crate::ui::tui::app::{App, Explore, Replay, SPEEDS, step_words};
+use crate::ui::tui::app::{App, Explore, Replay, SPEEDS, Textbook, step_words};
 use crate::ui::tui::worker::EXPLORER_NODES;
 
 /// The least screen the explorer draws on.
@@ -152,7 +152,7 @@ pub(super) fn replay_state(replay: &Replay) -> String {
 pub(super) fn draw(
     frame: &mut Frame,
     app: &App,
-    explore: &Explore,
+    explore: &Explore<Textbook>,
     palette: Palette,
     busy: Option<Duration>,
 ) {
@@ -160,7 +160,7 @@ pub(super) fn draw(
         return;
     }
     heading(frame, explore);
-    let moves = explore.moves(explore.path());
+    let moves = explore.moves();
     match explore.stepping() {
         Some(_) => step_view(frame, explore, palette),
         None => browse_view(frame, explore, &moves, palette),
@@ -171,14 +171,14 @@ pub(super) fn draw(
 }
 
 /// The title, the root's value and best line, and how much of the tree is recorded.
-fn heading(frame: &mut Frame, explore: &Explore) {
+fn heading(frame: &mut Frame, explore: &Explore<Textbook>) {
     let algorithm = explore.algorithm();
     let mut title = format!("Search explorer · {}", algorithm.title());
     if explore.nested() > 0 {
         title.push_str(" · searched again below a recorded tree");
     }
     frame.centred(0, &title, Style::PLAIN.bold());
-    let line = match explore.result(algorithm) {
+    let line = match explore.result_of(algorithm) {
         None => format!("Searching with {}…", algorithm.name()),
         Some(Err(e)) => e.to_string(),
         Some(Ok(x)) => {
@@ -195,7 +195,7 @@ fn heading(frame: &mut Frame, explore: &Explore) {
         }
     };
     frame.centred(1, &line, Style::PLAIN);
-    if let Some(Ok(x)) = explore.result(algorithm)
+    if let Some(Ok(x)) = explore.result_of(algorithm)
         && let Some(depth) = x.depth
     {
         let note = format!(
@@ -207,7 +207,7 @@ fn heading(frame: &mut Frame, explore: &Explore) {
 }
 
 /// The node looked at: its board, then each of its moves with value, window and marks.
-fn browse_view(frame: &mut Frame, explore: &Explore, moves: &[String], palette: Palette) {
+fn browse_view(frame: &mut Frame, explore: &Explore<Textbook>, moves: &[String], palette: Palette) {
     let position = explore.position_after(moves);
     let board = position
         .classic()
@@ -279,15 +279,17 @@ fn empty_note(node: &Node) -> String {
 
 /// Step mode: the step, the path the search is on (each node's window and best so far), the
 /// current node's moves, and the counts so far.
-fn step_view(frame: &mut Frame, explore: &Explore, palette: Palette) {
-    let stepping = explore.stepping().expect("in step mode");
+fn step_view(frame: &mut Frame, explore: &Explore<Textbook>, palette: Palette) {
+    let (Some(replay), Some(stepping)) = (explore.stepping(), explore.steps()) else {
+        return;
+    };
     let (Some((step, node)), Some(tree)) = (explore.step(), explore.explanation()) else {
         return;
     };
     let from = explain::node_at(&tree.tree, &stepping.from).expect("the replay's root");
     let mut path = stepping.from.clone();
     path.extend_from_slice(&step.path);
-    let moves = explore.moves(&path);
+    let moves = explore.moves_to(&path);
     let position = explore.position_after(&moves);
     let board = position
         .classic()
@@ -295,10 +297,10 @@ fn step_view(frame: &mut Frame, explore: &Explore, palette: Palette) {
     let last = moves.last().and_then(|m| board.parse_cell(m).ok());
     let board_width = draw_board(frame, board, last, palette);
     let x = LEFT + board_width + 4;
-    let state = replay_state(&stepping.replay);
+    let state = replay_state(replay);
     let head = format!(
         "Step {} of {} · {state}",
-        stepping.replay.at + 1,
+        replay.at + 1,
         stepping.steps.len()
     );
     frame.text(x, TOP, &head, Style::PLAIN.bold());
@@ -314,11 +316,11 @@ fn step_view(frame: &mut Frame, explore: &Explore, palette: Palette) {
             accent
         },
     );
-    let (visited, cutoffs, hits) = so_far(from, &stepping.steps[..=stepping.replay.at]);
+    let (visited, cutoffs, hits) = so_far(from, &stepping.steps[..=replay.at]);
     let counts = format!("so far: {visited} visited · {cutoffs} cut-offs · {hits} table hits");
     frame.text(x, TOP + 2, &counts, Style::PLAIN);
     let bottom = frame.height() - 8;
-    let lines = path_lines(from, step, &explore.moves(&stepping.from));
+    let lines = path_lines(from, step, &explore.moves_to(&stepping.from));
     let room = usize::from(bottom - (TOP + 4));
     let skip = lines.len().saturating_sub(room.saturating_sub(1));
     let mut y = TOP + 4;
@@ -410,7 +412,7 @@ fn so_far(from: &Node, steps: &[explain::Step]) -> (u64, u64, u64) {
 type Count = fn(&Explanation) -> u64;
 
 /// Every algorithm's totals side by side, the chosen one highlighted.
-fn totals(frame: &mut Frame, explore: &Explore, y: u16) {
+fn totals(frame: &mut Frame, explore: &Explore<Textbook>, y: u16) {
     let x = frame.width().saturating_sub(12 + 10 * 5) / 2;
     frame.text(x, y, "totals", Style::PLAIN.dim());
     let rows: [(&str, Count); 4] = [
@@ -433,7 +435,7 @@ fn totals(frame: &mut Frame, explore: &Explore, y: u16) {
             if col == 0 {
                 frame.text(x, y, label, Style::PLAIN);
             }
-            let text = match explore.result(algorithm) {
+            let text = match explore.result_of(algorithm) {
                 None => "…".to_string(),
                 Some(Ok(e)) => value(e).to_string(),
                 Some(Err(ExplainError::TooLong)) => "too long".to_string(),

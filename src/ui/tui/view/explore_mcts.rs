@@ -19,7 +19,7 @@ use crate::rules::classic::Mark;
 use crate::rules::position::{Move as PositionMove, Position};
 use crate::rules::ultimate::{Move, SmallStatus, UltimateBoard};
 use crate::text::grouped;
-use crate::ui::tui::app::{App, MctsExplore};
+use crate::ui::tui::app::{App, Explore, MonteCarlo};
 
 /// The least screen this explorer draws on.
 const MIN: (u16, u16) = (78, 20);
@@ -34,7 +34,7 @@ const TOP: u16 = 4;
 const BOARD_WIDTH: u16 = 21;
 
 /// The text's left edge, right of the board (wider than Ultimate's on Gomoku's 15×15).
-fn text_x(explore: &MctsExplore) -> u16 {
+fn text_x(explore: &Explore<MonteCarlo>) -> u16 {
     let side = u16::from(explore.root().grid_side());
     LEFT + BOARD_WIDTH.max(2 * side - 1) + 3
 }
@@ -81,7 +81,9 @@ const CLASSIC_SHORT_HELP: [&str; 7] =
     short_help("1-9 Enter  into a move", "a          textbook searches");
 
 /// The help for `explore`'s rule set, long and short.
-pub(super) fn help(explore: &MctsExplore) -> (&'static [&'static str], &'static [&'static str]) {
+pub(super) fn help(
+    explore: &Explore<MonteCarlo>,
+) -> (&'static [&'static str], &'static [&'static str]) {
     if explore.ultimate() {
         (&HELP, &SHORT_HELP)
     } else {
@@ -93,7 +95,7 @@ pub(super) fn help(explore: &MctsExplore) -> (&'static [&'static str], &'static 
 pub(super) fn draw(
     frame: &mut Frame,
     app: &App,
-    explore: &MctsExplore,
+    explore: &Explore<MonteCarlo>,
     palette: Palette,
     busy: Option<Duration>,
 ) {
@@ -114,7 +116,7 @@ pub(super) fn draw(
 }
 
 /// The title, the search's line and size, and UCB1's formula.
-fn heading(frame: &mut Frame, explore: &MctsExplore) {
+fn heading(frame: &mut Frame, explore: &Explore<MonteCarlo>) {
     let mut title = format!(
         "Search explorer · Monte Carlo tree search · {} iterations",
         grouped(explore.iterations())
@@ -139,7 +141,7 @@ fn heading(frame: &mut Frame, explore: &MctsExplore) {
 }
 
 /// `X to move · best line: 51 15 55 · 4,321 nodes`, with how deep the tree is recorded.
-fn summary(explore: &MctsExplore, x: &MctsExplanation) -> String {
+fn summary(explore: &Explore<MonteCarlo>, x: &MctsExplanation) -> String {
     let to_move = explore.root().to_move();
     let pv = if x.pv.is_empty() {
         "none".to_string()
@@ -166,7 +168,7 @@ fn summary(explore: &MctsExplore, x: &MctsExplanation) -> String {
 }
 
 /// The node looked at: its board, then each of its moves with visits, win rate, UCB and marks.
-fn browse_view(frame: &mut Frame, explore: &MctsExplore, palette: Palette) {
+fn browse_view(frame: &mut Frame, explore: &Explore<MonteCarlo>, palette: Palette) {
     let text = text_x(explore);
     let moves = explore.moves();
     let board = explore.position_after(&moves);
@@ -296,7 +298,7 @@ fn empty_note(node: &MctsNode, over: bool) -> String {
 
 /// Step mode: the iteration, its walk with each choice's UCB score and the backup's visits
 /// and win rates, the expansion, the random game and its result.
-fn step_view(frame: &mut Frame, explore: &MctsExplore, palette: Palette) {
+fn step_view(frame: &mut Frame, explore: &Explore<MonteCarlo>, palette: Palette) {
     let text = text_x(explore);
     let stepping = explore.stepping().expect("in step mode");
     let Some(iteration) = explore.iteration() else {

@@ -1,24 +1,22 @@
-//! The explorer's Monte Carlo tree, on any rule set: the tree after a search of a chosen number
-//! of iterations ([`crate::explain::explain_mcts_fitting`]), the node being looked at, and, on
-//! Ultimate, step mode, which replays the search's first iterations one at a time (its walk
-//! down the tree, the node it expanded, its random game and its backup). The searches run on
-//! the worker; the recorded tree is bounded ([`crate::ui::tui::worker::EXPLORER_NODES`]).
+//! The Monte Carlo tree as the explorer shows it, on any rule set: the tree after a search of
+//! a chosen number of iterations ([`crate::explain::explain_mcts_fitting`]), `+` and `-`
+//! moving between them, and, on Ultimate, step mode, which replays the search's first
+//! iterations one at a time (its walk down the tree, the node it expanded, its random game
+//! and its backup).
 
 use crate::ai::mcts::Iteration;
 use crate::explain::{ExplainError, MctsExplanation, MctsNode};
-use crate::rules::position::{Move, Position};
+use crate::rules::position::Move;
 use crate::text::grouped;
 use crate::ui::keypad::Digit;
 use crate::ui::tui::input::Action;
 use crate::ui::tui::worker::Job;
 
-use super::browse::{self, Browser, Nested, Outcome, Replay, STEP_KEYS};
+use super::browse::{Outcome, Replay, STEP_KEYS, TreeNode};
+use super::{Explore, Kind};
 
 /// The iterations a search may be given, `+` and `-` moving between them.
 pub const COUNTS: [u64; 4] = [100, 1_000, 10_000, 100_000];
-
-/// The index in [`COUNTS`] the explorer opens with.
-const FIRST_COUNT: usize = 1;
 
 /// The most iterations step mode replays: the search's first ones.
 pub const STEP_LIMIT: u64 = 1_000;
@@ -36,144 +34,139 @@ const ARROW_KEYS: &str = "↑ ↓ and Enter go into a move, Backspace backs up, 
 /// The iterations step mode replays, or why there are none.
 type Watched = Result<Vec<Iteration<Move>>, ExplainError>;
 
-/// The explorer's state on the Monte Carlo tree of a position.
+/// The Monte Carlo tree, one search per number of iterations of [`COUNTS`].
 #[derive(Clone, Debug, PartialEq)]
-pub struct MctsExplore {
-    /// The position the search starts from.
-    root: Position,
-    /// An index into [`COUNTS`]: the search on screen.
-    count: usize,
-    /// Each count's search, once it has arrived.
-    results: Vec<Option<Result<MctsExplanation, ExplainError>>>,
-    /// The node looked at: the children taken from the root.
-    path: Vec<usize>,
-    /// The child highlighted in the list.
-    selected: usize,
-    /// The moves to the node looked at, kept while the search on screen is worked out.
-    waiting_at: Vec<String>,
-    /// The board typed as the first of a move's two digits.
-    board_digit: Option<u8>,
+pub struct MonteCarlo;
+
+impl TreeNode for MctsNode {
+    fn children(&self) -> &[MctsNode] {
+        &self.children
+    }
+
+    fn mv(&self) -> Option<&str> {
+        self.mv.as_deref()
+    }
+
+    /// The next move of the principal variation, or the first (the most visited).
+    fn best_child(&self) -> usize {
+        self.children.iter().position(|c| c.pv).unwrap_or(0)
+    }
+}
+
+impl Kind for MonteCarlo {
+    type Explanation = MctsExplanation;
+    type Node = MctsNode;
     /// The iterations step mode replays, with how many were asked for.
-    watched: Option<(u64, Watched)>,
-    /// Step mode: where the replay of the search's first iterations stands.
-    stepping: Option<Replay>,
-    /// The explorations this one was opened from, by searching again below a recorded tree.
-    earlier: Vec<MctsExplore>,
-}
+    type Steps = Option<(u64, Watched)>;
+    const SLOTS: usize = COUNTS.len();
+    const FIRST: usize = 1;
 
-impl Nested for MctsExplore {
-    fn earlier(&mut self) -> &mut Vec<MctsExplore> {
-        &mut self.earlier
-    }
-}
-
-impl MctsExplore {
-    pub(super) fn new(root: Position) -> MctsExplore {
-        MctsExplore {
-            root,
-            count: FIRST_COUNT,
-            results: vec![None; COUNTS.len()],
-            path: Vec::new(),
-            selected: 0,
-            waiting_at: Vec::new(),
-            board_digit: None,
-            watched: None,
-            stepping: None,
-            earlier: Vec::new(),
-        }
+    fn tree(explanation: &MctsExplanation) -> &MctsNode {
+        &explanation.tree
     }
 
-    pub fn root(&self) -> &Position {
-        &self.root
-    }
-
-    /// Whether the moves of this rule set are typed as a board and a cell (Ultimate), so that
-    /// step mode can replay its random games.
-    pub fn ultimate(&self) -> bool {
-        self.root.ultimate().is_some()
-    }
-
-    /// The keys, for the message line.
-    /// How to go into a move, once a search has arrived.
-    fn way_in(&self) -> &'static str {
-        match self.keys() {
-            KEYS => "two digits or Enter go into a move",
-            DIGIT_KEYS => "a digit or Enter goes into a move",
-            _ => "↑ ↓ and Enter go into a move",
-        }
-    }
-
-    fn keys(&self) -> &'static str {
-        if self.ultimate() {
+    fn keys(explore: &Explore<MonteCarlo>) -> &'static str {
+        if explore.ultimate() {
             KEYS
-        } else if matches!(self.root.digit(None, 5), Digit::NoDigits) {
+        } else if matches!(explore.root.digit(None, 5), Digit::NoDigits) {
             ARROW_KEYS
         } else {
             DIGIT_KEYS
         }
     }
 
+    fn no_tree(explore: &Explore<MonteCarlo>) -> String {
+        match explore.result() {
+            None => format!(
+                "Still searching: {} iterations…",
+                grouped(explore.iterations())
+            ),
+            Some(Err(e)) => format!("No tree: {e}"),
+            Some(Ok(_)) => MonteCarlo::keys(explore).into(),
+        }
+    }
+
+    /// Step mode's iterations, or the search on screen.
+    fn job(explore: &Explore<MonteCarlo>) -> Option<Job> {
+        if explore.stepping.is_some() && explore.watched().is_none() {
+            return Some(Job::WatchMcts {
+                position: explore.root,
+                steps: explore.steps_asked(),
+            });
+        }
+        explore.result().is_none().then_some(Job::ExplainMcts {
+            position: explore.root,
+            iterations: explore.iterations(),
+        })
+    }
+
+    fn own_key(explore: &mut Explore<MonteCarlo>, action: &Action) -> Option<Outcome> {
+        Some(match action {
+            Action::Faster => explore.change_count(true),
+            Action::Slower => explore.change_count(false),
+            Action::Letter('a') => Outcome::Say(
+                "Ultimate is explored by its Monte Carlo tree alone: the textbook searches \
+                 cannot reach its ends"
+                    .into(),
+            ),
+            _ => return None,
+        })
+    }
+
+    fn own_step_key(explore: &mut Explore<MonteCarlo>, _: &Action) -> Option<Outcome> {
+        match explore.watched() {
+            None => Some(Outcome::Say(
+                "Still working out the iterations… (Esc leaves)".into(),
+            )),
+            Some(_) if MonteCarlo::last_step(explore).is_none() => Some(Outcome::Say(
+                "No iterations to replay here (Esc leaves)".into(),
+            )),
+            Some(_) => None,
+        }
+    }
+
+    fn start_stepping(explore: &mut Explore<MonteCarlo>) -> Outcome {
+        explore.stepping = Some(Replay::default());
+        match explore.watched() {
+            None => Outcome::Say(format!(
+                "Working out the search's first {} iterations…",
+                grouped(explore.steps_asked())
+            )),
+            Some(_) => Outcome::Say(STEP_KEYS.into()),
+        }
+    }
+
+    fn last_step(explore: &Explore<MonteCarlo>) -> Option<usize> {
+        explore.watched()?.as_ref().ok()?.len().checked_sub(1)
+    }
+
+    fn searching_again(moves: &[String]) -> String {
+        format!(
+            "Searching again from {}: Backspace returns",
+            moves.join(" ")
+        )
+    }
+}
+
+impl Explore<MonteCarlo> {
+    /// Whether the moves of this rule set are typed as a board and a cell (Ultimate), so that
+    /// step mode can replay its random games.
+    pub fn ultimate(&self) -> bool {
+        self.root.ultimate().is_some()
+    }
+
+    /// How to go into a move, once a search has arrived.
+    fn way_in(&self) -> &'static str {
+        match MonteCarlo::keys(self) {
+            KEYS => "two digits or Enter go into a move",
+            DIGIT_KEYS => "a digit or Enter goes into a move",
+            _ => "↑ ↓ and Enter go into a move",
+        }
+    }
+
     /// The iterations the search on screen is given.
     pub fn iterations(&self) -> u64 {
-        COUNTS[self.count]
-    }
-
-    /// The search on screen, once it has arrived.
-    pub fn result(&self) -> Option<&Result<MctsExplanation, ExplainError>> {
-        self.results[self.count].as_ref()
-    }
-
-    pub fn explanation(&self) -> Option<&MctsExplanation> {
-        self.result().and_then(|r| r.as_ref().ok())
-    }
-
-    /// The node looked at.
-    pub fn node(&self) -> Option<&MctsNode> {
-        browse::node_at(&self.explanation()?.tree, &self.path)
-    }
-
-    pub fn selected(&self) -> usize {
-        self.selected
-    }
-
-    pub fn path(&self) -> &[usize] {
-        &self.path
-    }
-
-    /// The board typed as the first digit of a move, waiting for its cell.
-    pub fn board_digit(&self) -> Option<u8> {
-        self.board_digit
-    }
-
-    /// How many explorations this one was opened from.
-    pub fn nested(&self) -> usize {
-        self.earlier.len()
-    }
-
-    /// The moves from the root to the node looked at.
-    pub fn moves(&self) -> Vec<String> {
-        self.explanation()
-            .map_or_else(Vec::new, |x| browse::moves_along(&x.tree, &self.path))
-    }
-
-    /// The position after `moves` (as the tree names them) from the root.
-    ///
-    /// # Panics
-    /// If a move is not legal there: the tree holds only legal moves.
-    pub fn position_after<S: AsRef<str>>(&self, moves: &[S]) -> Position {
-        let mut position = self.root;
-        for name in moves {
-            let mv = position
-                .parse_move(name.as_ref())
-                .expect("the tree names its moves");
-            position.play(mv).expect("the tree holds legal moves");
-        }
-        position
-    }
-
-    /// Step mode's state, while it is on.
-    pub fn stepping(&self) -> Option<&Replay> {
-        self.stepping.as_ref()
+        COUNTS[self.slot]
     }
 
     /// The iterations step mode replays: the search's first, up to [`STEP_LIMIT`].
@@ -182,8 +175,8 @@ impl MctsExplore {
     }
 
     /// The replayed iterations, once they have arrived.
-    pub fn watched(&self) -> Option<&Result<Vec<Iteration<Move>>, ExplainError>> {
-        match &self.watched {
+    pub fn watched(&self) -> Option<&Watched> {
+        match &self.steps {
             Some((n, result)) if *n == self.steps_asked() => Some(result),
             _ => None,
         }
@@ -193,20 +186,6 @@ impl MctsExplore {
     pub fn iteration(&self) -> Option<&Iteration<Move>> {
         let at = self.stepping?.at;
         self.watched()?.as_ref().ok()?.get(at)
-    }
-
-    /// What the worker should work out: step mode's iterations, or the search on screen.
-    pub(super) fn job(&self) -> Option<Job> {
-        if self.stepping.is_some() && self.watched().is_none() {
-            return Some(Job::WatchMcts {
-                position: self.root,
-                steps: self.steps_asked(),
-            });
-        }
-        self.result().is_none().then_some(Job::ExplainMcts {
-            position: self.root,
-            iterations: self.iterations(),
-        })
     }
 
     /// Takes the search on screen from the worker.
@@ -219,239 +198,42 @@ impl MctsExplore {
             ),
             Err(e) => format!("No tree: {e}"),
         };
-        let moves = std::mem::take(&mut self.waiting_at);
-        self.results[self.count] = Some(result);
-        self.follow(&moves);
+        self.arrived(self.slot, result);
         message
     }
 
     /// Takes step mode's iterations from the worker.
-    pub(super) fn watched_arrived(
-        &mut self,
-        result: Result<Vec<Iteration<Move>>, ExplainError>,
-    ) -> String {
+    pub(super) fn watched_arrived(&mut self, result: Watched) -> String {
         let message = match &result {
             Ok(steps) if steps.is_empty() => "The search has nothing to do here".to_string(),
             Ok(_) => STEP_KEYS.to_string(),
             Err(e) => format!("No iterations: {e}"),
         };
-        self.watched = Some((self.steps_asked(), result));
+        self.steps = Some((self.steps_asked(), result));
         message
     }
 
-    pub(super) fn key(&mut self, action: &Action) -> Outcome {
-        if let Some(outcome) = browse::leaving(action) {
-            return outcome;
-        }
-        if self.stepping.is_some() {
-            return self.step_key(action);
-        }
-        match action {
-            Action::Escape | Action::Back if self.board_digit.take().is_some() => {
-                Outcome::Say("Board choice cancelled".into())
-            }
-            Action::Faster => self.change_count(true),
-            Action::Slower => self.change_count(false),
-            Action::Letter('a') => Outcome::Say(
-                "Ultimate is explored by its Monte Carlo tree alone: the textbook searches \
-                 cannot reach its ends"
-                    .into(),
-            ),
-            _ => {
-                browse::browse_key(self, action).unwrap_or_else(|| Outcome::Say(self.keys().into()))
-            }
-        }
-    }
-
-    /// Why there is no tree to move in: still searching, or the search failed.
-    fn no_tree(&self) -> String {
-        match self.result() {
-            None => format!(
-                "Still searching: {} iterations…",
-                grouped(self.iterations())
-            ),
-            Some(Err(e)) => format!("No tree: {e}"),
-            Some(Ok(_)) => self.keys().into(),
-        }
-    }
-
-    /// Looks at the node `moves` lead to in the tree on screen, or as far along them as it
-    /// holds.
-    fn follow(&mut self, moves: &[String]) {
-        self.path = self
-            .explanation()
-            .map_or_else(Vec::new, |x| browse::path_along(&x.tree, moves));
-        self.selected = self.node().map_or(0, best_child);
-    }
-
+    /// `+` and `-`: the search of more or fewer iterations, at the node the same moves lead
+    /// to.
     fn change_count(&mut self, more: bool) -> Outcome {
         let count = if more {
-            (self.count + 1).min(COUNTS.len() - 1)
+            (self.slot + 1).min(COUNTS.len() - 1)
         } else {
-            self.count.saturating_sub(1)
+            self.slot.saturating_sub(1)
         };
-        if count == self.count {
+        if count == self.slot {
             let end = if more { "most" } else { "fewest" };
             return Outcome::Say(format!(
                 "{} iterations is the {end} the explorer searches",
                 grouped(self.iterations())
             ));
         }
-        let moves = if self.result().is_some() {
-            self.moves()
-        } else {
-            std::mem::take(&mut self.waiting_at)
-        };
-        self.count = count;
-        self.follow(&moves);
-        if self.result().is_none() {
-            self.waiting_at = moves;
-        }
+        self.show(count);
         Outcome::Say(match self.result() {
             None => format!("Searching: {} iterations…", grouped(self.iterations())),
             Some(_) => format!("{} iterations", grouped(self.iterations())),
         })
     }
-
-    /// Starts a new exploration at the node looked at, whose tree is not recorded below it (or
-    /// not grown yet): a search from there, Backspace returning here.
-    fn search_from_here(&mut self) -> Outcome {
-        let moves = self.moves();
-        let mut fresh = MctsExplore::new(self.position_after(&moves));
-        fresh.count = self.count;
-        self.nest(fresh);
-        Outcome::Say(format!(
-            "Searching again from {}: Backspace returns",
-            moves.join(" ")
-        ))
-    }
-
-    fn step_key(&mut self, action: &Action) -> Outcome {
-        if matches!(action, Action::Step | Action::Escape | Action::Back) {
-            self.stepping = None;
-            return Outcome::Say("Step mode left".into());
-        }
-        let Some(last) = self
-            .watched()
-            .and_then(|w| w.as_ref().ok())
-            .and_then(|w| w.len().checked_sub(1))
-        else {
-            return Outcome::Say(match self.watched() {
-                None => "Still working out the iterations… (Esc leaves)".into(),
-                Some(_) => "No iterations to replay here (Esc leaves)".into(),
-            });
-        };
-        let replay = self.stepping.as_mut().expect("in step mode");
-        replay.key(action, last);
-        Outcome::Say(STEP_KEYS.into())
-    }
-
-    /// One tick of a running replay.
-    pub(super) fn tick(&mut self) {
-        let Some(last) = self
-            .watched()
-            .and_then(|w| w.as_ref().ok())
-            .map(|w| w.len().saturating_sub(1))
-        else {
-            return;
-        };
-        if let Some(replay) = self.stepping.as_mut() {
-            replay.tick(last);
-        }
-    }
-
-    pub(super) fn running(&self) -> bool {
-        self.stepping.is_some_and(|s| s.running)
-    }
-}
-
-impl Browser for MctsExplore {
-    fn selected(&self) -> usize {
-        self.selected
-    }
-
-    fn select(&mut self, down: bool) -> Outcome {
-        let Some(count) = self.node().map(|n| n.children.len()) else {
-            return Outcome::Say(self.no_tree());
-        };
-        self.selected = browse::moved(self.selected, count, down);
-        Outcome::Say(self.keys().into())
-    }
-
-    /// A digit: a move as the keypad names it in the position looked at: a cell, or on
-    /// Ultimate the board of a move and then its cell (one digit when sent to a board).
-    fn digit(&mut self, d: u8) -> Outcome {
-        let Some(empty) = self.node().map(|n| n.children.is_empty()) else {
-            return Outcome::Say(self.no_tree());
-        };
-        if empty {
-            return self.descend(0);
-        }
-        let position = self.position_after(&self.moves());
-        let mv = match position.digit(self.board_digit.take(), d) {
-            Digit::Move(mv) => mv,
-            Digit::Board(b) => {
-                self.board_digit = Some(b);
-                return Outcome::Say(format!("Board {b}: now the cell (Esc cancels)"));
-            }
-            Digit::ClosedBoard(b) => return Outcome::Say(format!("Board {b} is closed")),
-            Digit::NoDigits => return Outcome::Say(browse::NO_DIGITS.into()),
-        };
-        let name = mv.to_string();
-        let found = self.node().and_then(|n| browse::child_named(n, &name));
-        match found {
-            Some(i) => {
-                self.selected = i;
-                self.descend(i)
-            }
-            None => Outcome::Say(format!("{name} is not a move here")),
-        }
-    }
-
-    fn descend(&mut self, i: usize) -> Outcome {
-        let Some(node) = self.node() else {
-            return Outcome::Say(self.no_tree());
-        };
-        if node.children.get(i).is_none() {
-            let moves = self.moves();
-            if self.position_after(&moves).is_over() {
-                return Outcome::Say("The game is over here: there is nothing below".into());
-            }
-            return self.search_from_here();
-        }
-        self.path.push(i);
-        self.selected = self.node().map_or(0, best_child);
-        Outcome::Say(format!("At {}", self.moves().join(" ")))
-    }
-
-    fn up(&mut self) -> Outcome {
-        if let Some(i) = self.path.pop() {
-            self.selected = i;
-            return browse::back_at(&self.moves());
-        }
-        if !self.unnest() {
-            return Outcome::Close;
-        }
-        Outcome::Say("Back to the search it was opened from".into())
-    }
-
-    fn start_stepping(&mut self) -> Outcome {
-        self.board_digit = None;
-        self.stepping = Some(Replay::default());
-        match self.watched() {
-            None => Outcome::Say(format!(
-                "Working out the search's first {} iterations…",
-                grouped(self.steps_asked())
-            )),
-            Some(_) => Outcome::Say(STEP_KEYS.into()),
-        }
-    }
-}
-
-/// The child a reader most likely wants: the next move of the principal variation, or the
-/// first (the most visited).
-fn best_child(node: &MctsNode) -> usize {
-    node.children.iter().position(|c| c.pv).unwrap_or(0)
 }
 
 /// Does what the worker would for the Monte Carlo explorer's job.
@@ -504,7 +286,7 @@ mod tests {
         app
     }
 
-    fn explore(app: &App) -> &MctsExplore {
+    fn explore(app: &App) -> &Explore<MonteCarlo> {
         app.mcts_explorer().expect("the Ultimate explorer is open")
     }
 
@@ -516,7 +298,7 @@ mod tests {
         assert_eq!(x.iterations, 1_000);
         let root = explore(&app).node().unwrap();
         assert_eq!(root.children.len(), 8, "sent to board 5, its centre taken");
-        assert_eq!(explore(&app).selected(), best_child(root));
+        assert_eq!(explore(&app).selected(), root.best_child());
         // Sent to board 5, then to board 1: one digit names the cell.
         app.update(Action::Digit(1));
         assert_eq!(app.message(), "At 51");
@@ -693,7 +475,10 @@ mod tests {
             };
             before.play(mv).unwrap();
         }
-        assert_eq!(*explore(&app).root(), Position::Ultimate(before));
+        assert_eq!(
+            *explore(&app).root(),
+            crate::rules::position::Position::Ultimate(before)
+        );
         assert!(explore(&app).explanation().is_some());
         app.update(Action::Explore);
         assert!(app.message().starts_with("Move 3 of"), "{}", app.message());

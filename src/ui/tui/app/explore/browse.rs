@@ -1,14 +1,13 @@
-//! What both explorers share: a recorded tree walked by paths of child indices, the selection
-//! among a node's children, and the messages of backing up and of step mode.
+//! The explorer's tree walking: a recorded tree walked by paths of child indices, the
+//! selection among a node's children, the replay of step mode, and the messages of backing up.
 
-use crate::explain::{MctsNode, Node};
 use crate::ui::tui::input::{Action, Direction};
 
 /// Steps replayed per tick at each speed of step mode, slowest first.
 pub const SPEEDS: [usize; 6] = [1, 3, 10, 30, 100, 1000];
 
 /// What a key did in the explorer.
-pub(super) enum Outcome {
+pub enum Outcome {
     Say(String),
     Close,
     /// Close the explorer, then act on the key as the screen under it would.
@@ -64,40 +63,17 @@ pub(super) const NO_DIGITS: &str = "On this board: ↑ ↓ choose a move, Enter 
 
 pub(super) const STEP_KEYS: &str = "Step mode: Space runs or pauses, → steps, 1 goes to the end";
 
-/// A node of a recorded tree, as the explorers walk it.
-pub(super) trait TreeNode: Sized {
+/// A node of a recorded tree, as the explorer walks it.
+pub trait TreeNode: Sized {
     fn children(&self) -> &[Self];
     /// The move that leads here from the parent; `None` at the root.
     fn mv(&self) -> Option<&str>;
-    /// Whether following moves may go into this node.
-    fn followable(&self) -> bool {
-        true
+    /// Why following moves may not go into this node, if they may not.
+    fn closed(&self) -> Option<String> {
+        None
     }
-}
-
-impl TreeNode for Node {
-    fn children(&self) -> &[Node] {
-        &self.children
-    }
-
-    fn mv(&self) -> Option<&str> {
-        self.mv.as_deref()
-    }
-
-    /// A pruned node was never searched: it is not followed.
-    fn followable(&self) -> bool {
-        !self.pruned
-    }
-}
-
-impl TreeNode for MctsNode {
-    fn children(&self) -> &[MctsNode] {
-        &self.children
-    }
-
-    fn mv(&self) -> Option<&str> {
-        self.mv.as_deref()
-    }
+    /// The child a reader most likely wants to go into.
+    fn best_child(&self) -> usize;
 }
 
 /// The node at `path` below `tree`, if the path stays in it.
@@ -129,7 +105,7 @@ pub(super) fn path_along<N: TreeNode>(tree: &N, moves: &[String]) -> Vec<usize> 
         let found = node
             .children()
             .iter()
-            .position(|c| c.followable() && c.mv() == Some(name.as_str()));
+            .position(|c| c.closed().is_none() && c.mv() == Some(name.as_str()));
         let Some(i) = found else { break };
         path.push(i);
         node = &node.children()[i];
