@@ -28,8 +28,8 @@ mod reviewing;
 
 pub use confirm::Leave;
 pub use explore::{
-    COUNTS, Explore, Explorer, MonteCarlo, Replay, SPEEDS, STEP_LIMIT, Stepping, Textbook,
-    step_words,
+    COUNTS, Explore, Explorer, Kind, MonteCarlo, Replay, SPEEDS, STEP_LIMIT, Stepping, Textbook,
+    TreeNode, step_words,
 };
 #[cfg(test)]
 pub(crate) use explore::{answer_mcts, answer_searches};

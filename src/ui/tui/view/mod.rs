@@ -7,7 +7,6 @@
 mod chrome;
 mod classic;
 mod explore;
-mod explore_mcts;
 mod frame;
 mod gomoku;
 pub mod menu;
@@ -66,21 +65,10 @@ pub fn render(app: &App, busy: Option<Duration>, color: bool) -> Frame {
     let palette = Palette { color };
     if let Some(explorer) = app.explorer() {
         explore::draw(&mut frame, app, explorer, palette, busy);
-        if app.help_open() {
-            draw_help(
-                &mut frame,
-                &explore::EXPLORE_HELP,
-                &explore::EXPLORE_SHORT_HELP,
-            );
-        }
         return frame;
     }
     if let Some(explorer) = app.mcts_explorer() {
-        explore_mcts::draw(&mut frame, app, explorer, palette, busy);
-        if app.help_open() {
-            let (help, short) = explore_mcts::help(explorer);
-            draw_help(&mut frame, help, short);
-        }
+        explore::draw(&mut frame, app, explorer, palette, busy);
         return frame;
     }
     // A lesson goes beside the board it explains where there is room, not over it.

@@ -19,7 +19,7 @@ use crate::ui::tui::input::Action;
 use crate::ui::tui::worker::{Job, Reply};
 
 use super::{App, Mode};
-use browse::{Nested, Outcome, STEP_KEYS, TreeNode};
+use browse::{Nested, Outcome, STEP_KEYS};
 
 #[cfg(test)]
 pub(crate) use mcts::answer_mcts;
@@ -28,7 +28,7 @@ pub use mcts::{COUNTS, MonteCarlo, STEP_LIMIT};
 pub(crate) use textbook::answer_searches;
 pub use textbook::{Stepping, Textbook, step_words};
 
-pub use browse::{Replay, SPEEDS};
+pub use browse::{Replay, SPEEDS, TreeNode};
 
 /// A kind of search the explorer shows: what its searches are, how its keys and messages go,
 /// and what step mode replays. Everything else (moving in the tree, searching again below

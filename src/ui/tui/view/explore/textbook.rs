@@ -1,46 +1,19 @@
-//! The search explorer's screen: the board of the node looked at beside its moves (or, in
-//! step mode, the path the search is on with its windows), the totals of every algorithm side
-//! by side, the message line and the keys.
+//! The textbook searches in the explorer: the value and best line above, each move's value,
+//! window and marks, the path the search is on with its windows in step mode, and every
+//! algorithm's totals side by side below.
 
-use std::time::Duration;
-
-use super::chrome::message_line;
-use super::frame::too_small;
-use super::frame::{Frame, Palette, Style};
+use super::{
+    HELP_BACK, HELP_CLOSE, HELP_END, HELP_QUIT, HELP_RUN, HELP_SPEED, LEFT, Shown, TOP,
+    draw_squares, replay_state, short_help,
+};
 use crate::explain::{self, Algorithm, Bound, ExplainError, Explanation, Hit, Node, StepKind};
-use crate::rules::classic::{Cell, Squares};
-use crate::ui::tui::app::{App, Explore, Replay, SPEEDS, Textbook, step_words};
+use crate::rules::position::Position;
+use crate::ui::tui::app::{Explore, Textbook, step_words};
+use crate::ui::tui::view::frame::{Frame, Palette, Style};
 use crate::ui::tui::worker::EXPLORER_NODES;
 
-/// The least screen the explorer draws on.
-const MIN: (u16, u16) = (64, 20);
-
-/// The board's left edge.
-const LEFT: u16 = 2;
-
-/// The first row below the heading.
-const TOP: u16 = 4;
-
-/// Help row that both explorers show: backing up.
-pub(super) const HELP_BACK: &str = "Bksp Esc ←   back up the tree";
-
-/// Help row: running step mode.
-pub(super) const HELP_RUN: &str = "Space        step mode: run or pause";
-
-/// Help row: step mode's speed.
-pub(super) const HELP_SPEED: &str = "+ -          step mode: faster, slower";
-
-/// Help row: closing the explorer.
-pub(super) const HELP_CLOSE: &str = "t            close the explorer";
-
-/// Help row: quitting.
-pub(super) const HELP_QUIT: &str = "q Ctrl-C     quit";
-
-/// The help's last row.
-pub(super) const HELP_END: &str = "         any key closes this help";
-
 /// The explorer's keys, for the help overlay.
-pub(super) const EXPLORE_HELP: [&str; 14] = [
+const EXPLORE_HELP: [&str; 14] = [
     "1-9 Enter →  go into a move (↑ ↓ choose one)",
     HELP_BACK,
     "a            the next algorithm (totals below),",
@@ -58,190 +31,80 @@ pub(super) const EXPLORE_HELP: [&str; 14] = [
 ];
 
 /// The explorer's keys in a box that fits 64×20.
-pub(super) const EXPLORE_SHORT_HELP: [&str; 7] =
+const EXPLORE_SHORT_HELP: [&str; 7] =
     short_help("1-9 Enter  into a move", "a          next algorithm");
 
-/// An explorer's keys in a box that fits its least screen: how to go into a move and the
-/// explorer's own key among the keys both share.
-pub(super) const fn short_help(into: &'static str, own: &'static str) -> [&'static str; 7] {
-    [
-        into,
-        "Bksp Esc   back up",
-        own,
-        "s          step mode",
-        "t          close",
-        "q          quit",
-        "  any key closes this",
-    ]
-}
+impl Shown for Textbook {
+    const MIN: (u16, u16) = (64, 20);
+    const LIST_AT: u16 = 3;
+    /// The totals and the foot.
+    const BELOW: u16 = 8;
+    const LIST_HEADING: &'static str = "  move  value  window      marks";
 
-/// The keys line of step mode, the same in both explorers.
-const STEP_KEY_LINE: &str =
-    "Space run/pause · → ← step · 1 end · + - speed · s leave · ? keys · q quit";
-
-/// Whether the frame holds an explorer's least screen `min`; if not, it asks for room.
-pub(super) fn fits(frame: &mut Frame, min: (u16, u16)) -> bool {
-    let fits = frame.width() >= min.0 && frame.height() >= min.1;
-    if !fits {
-        too_small(frame, min);
+    fn keys_line(_: &Explore<Textbook>) -> &'static str {
+        "↑ ↓ Enter or digit: into · Bksp back · a algorithm · s step · t close · ? keys"
     }
-    fits
-}
 
-/// An explorer's last two rows: the message line, then the keys (step mode's while
-/// `stepping`, else `browse_keys`).
-pub(super) fn foot(
-    frame: &mut Frame,
-    app: &App,
-    busy: Option<Duration>,
-    stepping: bool,
-    browse_keys: &str,
-) {
-    let height = frame.height();
-    frame.centred(height - 2, &message_line(app, busy), Style::PLAIN.bold());
-    let keys = if stepping { STEP_KEY_LINE } else { browse_keys };
-    frame.centred(height - 1, keys, Style::PLAIN.dim());
-}
-
-/// The children that fit in `rows` rows with the selected one in sight, each with its row and
-/// its index: `(row, (index, child))`.
-fn in_sight<T>(
-    children: &[T],
-    selected: usize,
-    rows: usize,
-) -> impl Iterator<Item = (usize, (usize, &T))> {
-    let first = selected.saturating_sub(rows.saturating_sub(1));
-    children
-        .iter()
-        .enumerate()
-        .skip(first)
-        .take(rows)
-        .enumerate()
-}
-
-/// A node's children as both explorers list them: `heading` at `(x, y)`, then the rows that
-/// fit in `rows` with the selected child in sight, each as `row` writes and styles it (given
-/// whether it is the selected one), the selected one reversed.
-pub(super) fn draw_children<T>(
-    frame: &mut Frame,
-    (x, y): (u16, u16),
-    heading: &str,
-    rows: usize,
-    (children, selected): (&[T], usize),
-    row: impl Fn(&T, bool) -> (String, Style),
-) {
-    frame.text(x, y, heading, Style::PLAIN.dim());
-    for (n, (i, child)) in in_sight(children, selected, rows) {
-        let chosen = i == selected;
-        let (line, style) = row(child, chosen);
-        let style = if chosen { style.reverse() } else { style };
-        frame.text(x, y + 1 + u16::try_from(n).unwrap_or(0), &line, style);
+    fn help(_: &Explore<Textbook>) -> (&'static [&'static str], &'static [&'static str]) {
+        (&EXPLORE_HELP, &EXPLORE_SHORT_HELP)
     }
-}
 
-/// `running, 10 a tick` or `paused`: how a replay stands, for step mode's heading.
-pub(super) fn replay_state(replay: &Replay) -> String {
-    if replay.running {
-        format!("running, {} a tick", SPEEDS[replay.speed])
-    } else {
-        "paused".to_string()
-    }
-}
-
-/// Draws the explorer over the whole frame.
-pub(super) fn draw(
-    frame: &mut Frame,
-    app: &App,
-    explore: &Explore<Textbook>,
-    palette: Palette,
-    busy: Option<Duration>,
-) {
-    if !fits(frame, MIN) {
-        return;
-    }
-    heading(frame, explore);
-    let moves = explore.moves();
-    match explore.stepping() {
-        Some(_) => step_view(frame, explore, palette),
-        None => browse_view(frame, explore, &moves, palette),
-    }
-    totals(frame, explore, frame.height() - 7);
-    let keys = "↑ ↓ Enter or digit: into · Bksp back · a algorithm · s step · t close · ? keys";
-    foot(frame, app, busy, explore.stepping().is_some(), keys);
-}
-
-/// The title, the root's value and best line, and how much of the tree is recorded.
-fn heading(frame: &mut Frame, explore: &Explore<Textbook>) {
-    let algorithm = explore.algorithm();
-    let mut title = format!("Search explorer · {}", algorithm.title());
-    if explore.nested() > 0 {
-        title.push_str(" · searched again below a recorded tree");
-    }
-    frame.centred(0, &title, Style::PLAIN.bold());
-    let line = match explore.result_of(algorithm) {
-        None => format!("Searching with {}…", algorithm.name()),
-        Some(Err(e)) => e.to_string(),
-        Some(Ok(x)) => {
-            let pv = if x.pv.is_empty() {
-                "none (the game is over)".to_string()
-            } else {
-                x.pv.join(" ")
-            };
-            format!(
-                "Value: {} ({}) · best line: {pv}",
-                signed(x.value),
-                x.verdict()
-            )
+    /// The algorithm, the root's value and best line, and how much of the tree is recorded.
+    fn heading(explore: &Explore<Textbook>) -> (String, String, Option<String>) {
+        let algorithm = explore.algorithm();
+        let mut title = format!("Search explorer · {}", algorithm.title());
+        if explore.nested() > 0 {
+            title.push_str(" · searched again below a recorded tree");
         }
-    };
-    frame.centred(1, &line, Style::PLAIN);
-    if let Some(Ok(x)) = explore.result_of(algorithm)
-        && let Some(depth) = x.depth
-    {
-        let note = format!(
-            "Recorded to depth {depth} of a tree of over {EXPLORER_NODES} nodes: Enter at \
-             its edge searches on"
-        );
-        frame.centred(2, &note, Style::PLAIN.dim());
+        let line = match explore.result() {
+            None => format!("Searching with {}…", algorithm.name()),
+            Some(Err(e)) => e.to_string(),
+            Some(Ok(x)) => {
+                let pv = if x.pv.is_empty() {
+                    "none (the game is over)".to_string()
+                } else {
+                    x.pv.join(" ")
+                };
+                format!(
+                    "Value: {} ({}) · best line: {pv}",
+                    signed(x.value),
+                    x.verdict()
+                )
+            }
+        };
+        let note = explore.explanation().and_then(|x| x.depth).map(|depth| {
+            format!(
+                "Recorded to depth {depth} of a tree of over {EXPLORER_NODES} nodes: Enter at \
+                 its edge searches on"
+            )
+        });
+        (title, line, note)
     }
-}
 
-/// The node looked at: its board, then each of its moves with value, window and marks.
-fn browse_view(frame: &mut Frame, explore: &Explore<Textbook>, moves: &[String], palette: Palette) {
-    let position = explore.position_after(moves);
-    let board = position
-        .classic()
-        .expect("the explorer explains classic boards");
-    let node = explore.node();
-    let selected = node.and_then(|n| n.children.get(explore.selected()));
-    let mark = selected
-        .and_then(|c| c.mv.as_deref())
-        .and_then(|m| board.parse_cell(m).ok());
-    let board_width = draw_board(frame, board, mark, palette);
-    let x = LEFT + board_width + 4;
-    let at = if moves.is_empty() {
-        "the start".to_string()
-    } else {
-        moves.join(" ")
-    };
-    let Some(node) = node else {
-        frame.text(x, TOP, &format!("At {at}"), Style::PLAIN.bold());
-        return;
-    };
-    let summary = format!("At {at}: {} to move, {}", node.to_move, value_text(node));
-    frame.text(x, TOP, &summary, Style::PLAIN.bold());
-    if let Some(w) = node.window {
-        frame.text(x, TOP + 1, &format!("window on entry {w}"), Style::PLAIN);
+    fn text_x(board_width: u16) -> u16 {
+        LEFT + board_width + 4
     }
-    let header = TOP + 3;
-    if node.children.is_empty() {
-        frame.text(x, header, &empty_note(node), Style::PLAIN.dim());
-        return;
+
+    /// The side to move and the node's value, then the window it was entered with.
+    fn node_lines(
+        _: &Explore<Textbook>,
+        at: &str,
+        _: &Position,
+        node: Option<&Node>,
+    ) -> Vec<(String, Style)> {
+        let Some(node) = node else {
+            return vec![(format!("At {at}"), Style::PLAIN.bold())];
+        };
+        let summary = format!("At {at}: {} to move, {}", node.to_move, value_text(node));
+        let mut lines = vec![(summary, Style::PLAIN.bold())];
+        if let Some(w) = node.window {
+            lines.push((format!("window on entry {w}"), Style::PLAIN));
+        }
+        lines
     }
-    let heading = "  move  value  window      marks";
-    let rows = usize::from(frame.height() - 8 - header);
-    let list = (&node.children[..], explore.selected());
-    draw_children(frame, (x, header), heading, rows, list, |child, chosen| {
+
+    /// `▸ 2     0     (0, +∞)     cut-off`: the best moves bold, the pruned dim.
+    fn child_row(node: &Node, child: &Node, chosen: bool) -> (String, Style) {
         let pointer = if chosen { "▸ " } else { "  " };
         let value = child
             .value
@@ -260,20 +123,27 @@ fn browse_view(frame: &mut Frame, explore: &Explore<Textbook>, moves: &[String],
             Style::PLAIN
         };
         (line, style)
-    });
-}
+    }
 
-/// Why a node has no moves listed.
-fn empty_note(node: &Node) -> String {
-    if node.leaf {
-        "The game is over here.".into()
-    } else if node.table_hit.is_some() {
-        "The table gave this value: nothing searched below. Enter searches from here.".into()
-    } else {
-        format!(
-            "{} nodes searched below, not recorded. Enter searches again from here.",
-            node.hidden
-        )
+    fn empty_note(node: &Node, _: bool) -> String {
+        if node.leaf {
+            "The game is over here.".into()
+        } else if node.table_hit.is_some() {
+            "The table gave this value: nothing searched below. Enter searches from here.".into()
+        } else {
+            format!(
+                "{} nodes searched below, not recorded. Enter searches again from here.",
+                node.hidden
+            )
+        }
+    }
+
+    fn step_view(frame: &mut Frame, explore: &Explore<Textbook>, palette: Palette) {
+        step_view(frame, explore, palette);
+    }
+
+    fn below(frame: &mut Frame, explore: &Explore<Textbook>) {
+        totals(frame, explore, frame.height() - 7);
     }
 }
 
@@ -295,7 +165,7 @@ fn step_view(frame: &mut Frame, explore: &Explore<Textbook>, palette: Palette) {
         .classic()
         .expect("the explorer explains classic boards");
     let last = moves.last().and_then(|m| board.parse_cell(m).ok());
-    let board_width = draw_board(frame, board, last, palette);
+    let board_width = draw_squares(frame, board, last, palette);
     let x = LEFT + board_width + 4;
     let state = replay_state(replay);
     let head = format!(
@@ -451,46 +321,6 @@ fn totals(frame: &mut Frame, explore: &Explore<Textbook>, y: u16) {
     }
 }
 
-/// Draws `board` at the left, `mark` (a cell to point at) reversed; returns its width.
-pub(super) fn draw_board(
-    frame: &mut Frame,
-    board: &impl Squares,
-    mark: Option<Cell>,
-    palette: Palette,
-) -> u16 {
-    let n = board.side();
-    let three = n == 3;
-    let step = if three { 4 } else { 2 };
-    for row in 0..n {
-        let y = TOP + u16::from(row) * if three { 2 } else { 1 };
-        for col in 0..n {
-            let cell = board.square(n - 1 - row, col).expect("on the board");
-            let x = LEFT + u16::from(col) * step;
-            let (ch, mut style) = match board.mark_on(cell) {
-                Some(m) => (m.symbol(), Style::PLAIN.bold().fg(palette.mark(m))),
-                None if three => (digit(cell), Style::PLAIN.dim()),
-                None => ('·', Style::PLAIN.dim()),
-            };
-            if Some(cell) == mark {
-                style = style.reverse();
-            }
-            let pad = u16::from(three);
-            frame.put(x + pad, y, ch, style);
-            if three && col < 2 {
-                frame.put(x + 3, y, '│', Style::PLAIN);
-            }
-        }
-        if three && row < 2 {
-            frame.text(LEFT, y + 1, "───┼───┼───", Style::PLAIN);
-        }
-    }
-    if three { 11 } else { u16::from(n) * 2 - 1 }
-}
-
-fn digit(cell: Cell) -> char {
-    cell.numpad().map_or('·', |d| char::from(b'0' + d))
-}
-
 /// A value as signed text: `+1`, `0`, `-1`.
 fn signed(value: i32) -> String {
     if value > 0 {
@@ -550,10 +380,10 @@ fn marks(node: &Node) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use crate::ai::player::Player;
     use crate::game::Session;
     use crate::rules::classic::Rules;
+    use crate::ui::tui::app::App;
     use crate::ui::tui::app::answer_searches;
     use crate::ui::tui::input::Action;
     use crate::ui::tui::view::render;
@@ -652,10 +482,10 @@ mod tests {
 
 #[cfg(test)]
 mod bigger {
-    use super::*;
     use crate::ai::player::Player;
     use crate::game::Session;
     use crate::rules::classic::{Board, Rules};
+    use crate::ui::tui::app::App;
     use crate::ui::tui::app::answer_searches;
     use crate::ui::tui::input::Action;
     use crate::ui::tui::view::render;

@@ -5,30 +5,19 @@
 //! and its backup.
 
 use std::fmt::Write as _;
-use std::time::Duration;
 
-use super::explore::draw_board as draw_classic;
-use super::explore::{
-    HELP_BACK, HELP_CLOSE, HELP_END, HELP_QUIT, HELP_RUN, HELP_SPEED, draw_children, fits, foot,
-    replay_state, short_help,
+use super::{
+    HELP_BACK, HELP_CLOSE, HELP_END, HELP_QUIT, HELP_RUN, HELP_SPEED, LEFT, Shown, TOP,
+    draw_position, replay_state, short_help,
 };
-use super::frame::{Frame, Palette, Style};
 use crate::ai::mcts::{Ending, Iteration, Proven, Score, Walked};
 use crate::explain::{MctsExplanation, MctsNode};
 use crate::rules::classic::Mark;
 use crate::rules::position::{Move as PositionMove, Position};
 use crate::rules::ultimate::{Move, SmallStatus, UltimateBoard};
 use crate::text::grouped;
-use crate::ui::tui::app::{App, Explore, MonteCarlo};
-
-/// The least screen this explorer draws on.
-const MIN: (u16, u16) = (78, 20);
-
-/// The board's left edge.
-const LEFT: u16 = 2;
-
-/// The first row below the heading.
-const TOP: u16 = 4;
+use crate::ui::tui::app::{Explore, MonteCarlo};
+use crate::ui::tui::view::frame::{Frame, Palette, Style};
 
 /// The board's width: nine cells a space apart, two lines between the small boards.
 const BOARD_WIDTH: u16 = 21;
@@ -36,11 +25,11 @@ const BOARD_WIDTH: u16 = 21;
 /// The text's left edge, right of the board (wider than Ultimate's on Gomoku's 15×15).
 fn text_x(explore: &Explore<MonteCarlo>) -> u16 {
     let side = u16::from(explore.root().grid_side());
-    LEFT + BOARD_WIDTH.max(2 * side - 1) + 3
+    MonteCarlo::text_x(2 * side - 1)
 }
 
 /// The explorer's keys, for the help overlay.
-pub(super) const HELP: [&str; 13] = [
+const HELP: [&str; 13] = [
     "2 digits     go into a move: board, then cell",
     "             (one digit when sent to a board)",
     "↑ ↓ Enter →  choose a move, go into it",
@@ -57,8 +46,7 @@ pub(super) const HELP: [&str; 13] = [
 ];
 
 /// The keys in a box that fits the least screen.
-pub(super) const SHORT_HELP: [&str; 7] =
-    short_help("55 Enter   into a move", "+ -        iterations");
+const SHORT_HELP: [&str; 7] = short_help("55 Enter   into a move", "+ -        iterations");
 
 /// The explorer's keys on a classic board, where `a` goes back to the textbook searches.
 const CLASSIC_HELP: [&str; 12] = [
@@ -79,66 +67,6 @@ const CLASSIC_HELP: [&str; 12] = [
 /// The keys on a classic board in a box that fits the least screen.
 const CLASSIC_SHORT_HELP: [&str; 7] =
     short_help("1-9 Enter  into a move", "a          textbook searches");
-
-/// The help for `explore`'s rule set, long and short.
-pub(super) fn help(
-    explore: &Explore<MonteCarlo>,
-) -> (&'static [&'static str], &'static [&'static str]) {
-    if explore.ultimate() {
-        (&HELP, &SHORT_HELP)
-    } else {
-        (&CLASSIC_HELP, &CLASSIC_SHORT_HELP)
-    }
-}
-
-/// Draws the Ultimate explorer over the whole frame.
-pub(super) fn draw(
-    frame: &mut Frame,
-    app: &App,
-    explore: &Explore<MonteCarlo>,
-    palette: Palette,
-    busy: Option<Duration>,
-) {
-    if !fits(frame, MIN) {
-        return;
-    }
-    heading(frame, explore);
-    match explore.stepping() {
-        Some(_) => step_view(frame, explore, palette),
-        None => browse_view(frame, explore, palette),
-    }
-    let keys = if explore.ultimate() {
-        "55 or ↑ ↓ Enter: into · Bksp back · + - iterations · s step · t close · ? keys"
-    } else {
-        "↑ ↓ Enter: into · Bksp back · + - iterations · a algorithm · s step · ? keys"
-    };
-    foot(frame, app, busy, explore.stepping().is_some(), keys);
-}
-
-/// The title, the search's line and size, and UCB1's formula.
-fn heading(frame: &mut Frame, explore: &Explore<MonteCarlo>) {
-    let mut title = format!(
-        "Search explorer · Monte Carlo tree search · {} iterations",
-        grouped(explore.iterations())
-    );
-    if explore.nested() > 0 {
-        title.push_str(" · searched again");
-    }
-    frame.centred(0, &title, Style::PLAIN.bold());
-    let line = match explore.result() {
-        None => format!("Searching: {} iterations…", grouped(explore.iterations())),
-        Some(Err(e)) => e.to_string(),
-        Some(Ok(x)) => summary(explore, x),
-    };
-    frame.centred(1, &line, Style::PLAIN);
-    if let Some(Ok(x)) = explore.result() {
-        let formula = format!(
-            "UCB = win rate + {} × sqrt(ln N / n): N visits of the node, n of the move",
-            x.exploration_constant
-        );
-        frame.centred(2, &formula, Style::PLAIN.dim());
-    }
-}
 
 /// `X to move · best line: 51 15 55 · 4,321 nodes`, with how deep the tree is recorded.
 fn summary(explore: &Explore<MonteCarlo>, x: &MctsExplanation) -> String {
@@ -165,69 +93,6 @@ fn summary(explore: &Explore<MonteCarlo>, x: &MctsExplanation) -> String {
         let _ = write!(line, ", shown to depth {depth}");
     }
     line
-}
-
-/// The node looked at: its board, then each of its moves with visits, win rate, UCB and marks.
-fn browse_view(frame: &mut Frame, explore: &Explore<MonteCarlo>, palette: Palette) {
-    let text = text_x(explore);
-    let moves = explore.moves();
-    let board = explore.position_after(&moves);
-    let node = explore.node();
-    let selected = node
-        .and_then(|n| n.children.get(explore.selected()))
-        .and_then(|c| c.mv.as_deref())
-        .and_then(|m| board.parse_move(m).ok());
-    let marked: Vec<PositionMove> = selected.into_iter().collect();
-    draw_position(frame, &board, &marked, palette);
-    let at = if moves.is_empty() {
-        "the start".to_string()
-    } else {
-        moves.join(" ")
-    };
-    let mut head = format!("At {at}: {} to move", board.to_move());
-    if let Some(b) = explore.board_digit() {
-        let _ = write!(head, " · board {b}, cell?");
-    }
-    frame.text(text, TOP, &head, Style::PLAIN.bold());
-    let Some(node) = node else {
-        return;
-    };
-    frame.text(text, TOP + 1, &node_line(node), Style::PLAIN);
-    if let Some(x) = explore.explanation() {
-        let prior = match x.prior_visits {
-            0 => "no move prior: every move starts unvisited".to_string(),
-            n => format!("a move's visits start at {n} imaginary"),
-        };
-        frame.text(text, TOP + 2, &prior, Style::PLAIN.dim());
-    }
-    let header = TOP + 4;
-    if node.children.is_empty() {
-        frame.text(
-            text,
-            header,
-            &empty_note(node, board.is_over()),
-            Style::PLAIN.dim(),
-        );
-        return;
-    }
-    let heading = "  move visits  win%   UCB = rate + explore";
-    let rows = usize::from(frame.height() - 3 - header);
-    let list = (&node.children[..], explore.selected());
-    draw_children(
-        frame,
-        (text, header),
-        heading,
-        rows,
-        list,
-        |child, chosen| {
-            let style = if child.pv {
-                Style::PLAIN.bold()
-            } else {
-                Style::PLAIN
-            };
-            (child_line(child, chosen), style)
-        },
-    );
 }
 
 /// The node's visits and its mover's win rate or proof.
@@ -280,19 +145,112 @@ fn child_line(child: &MctsNode, chosen: bool) -> String {
     )
 }
 
-/// Why a node has no moves listed.
-fn empty_note(node: &MctsNode, over: bool) -> String {
-    if over {
-        "The game is over here.".into()
-    } else if node.hidden > 0 {
-        format!(
-            "{} nodes below, not shown. Enter searches from here.",
-            grouped(node.hidden)
-        )
-    } else {
-        "Not grown yet: a node gets its moves the second time a walk reaches it. Enter \
+impl Shown for MonteCarlo {
+    const MIN: (u16, u16) = (78, 20);
+    const LIST_AT: u16 = 4;
+    /// The foot.
+    const BELOW: u16 = 3;
+    const LIST_HEADING: &'static str = "  move visits  win%   UCB = rate + explore";
+
+    fn keys_line(explore: &Explore<MonteCarlo>) -> &'static str {
+        if explore.ultimate() {
+            "55 or ↑ ↓ Enter: into · Bksp back · + - iterations · s step · t close · ? keys"
+        } else {
+            "↑ ↓ Enter: into · Bksp back · + - iterations · a algorithm · s step · ? keys"
+        }
+    }
+
+    /// Ultimate's keys, or a classic board's, where `a` goes back to the textbook searches.
+    fn help(explore: &Explore<MonteCarlo>) -> (&'static [&'static str], &'static [&'static str]) {
+        if explore.ultimate() {
+            (&HELP, &SHORT_HELP)
+        } else {
+            (&CLASSIC_HELP, &CLASSIC_SHORT_HELP)
+        }
+    }
+
+    /// The iterations, the search's line and size, and UCB1's formula.
+    fn heading(explore: &Explore<MonteCarlo>) -> (String, String, Option<String>) {
+        let mut title = format!(
+            "Search explorer · Monte Carlo tree search · {} iterations",
+            grouped(explore.iterations())
+        );
+        if explore.nested() > 0 {
+            title.push_str(" · searched again");
+        }
+        let line = match explore.result() {
+            None => format!("Searching: {} iterations…", grouped(explore.iterations())),
+            Some(Err(e)) => e.to_string(),
+            Some(Ok(x)) => summary(explore, x),
+        };
+        let formula = explore.explanation().map(|x| {
+            format!(
+                "UCB = win rate + {} × sqrt(ln N / n): N visits of the node, n of the move",
+                x.exploration_constant
+            )
+        });
+        (title, line, formula)
+    }
+
+    /// Right of the board, and of Ultimate's width at least (wider on Gomoku's 15×15).
+    fn text_x(board_width: u16) -> u16 {
+        LEFT + BOARD_WIDTH.max(board_width) + 3
+    }
+
+    /// The side to move (and the board typed, waiting for its cell), the node's visits and
+    /// win rate, and how a move's visits start.
+    fn node_lines(
+        explore: &Explore<MonteCarlo>,
+        at: &str,
+        position: &Position,
+        node: Option<&MctsNode>,
+    ) -> Vec<(String, Style)> {
+        let mut head = format!("At {at}: {} to move", position.to_move());
+        if let Some(b) = explore.board_digit() {
+            let _ = write!(head, " · board {b}, cell?");
+        }
+        let mut lines = vec![(head, Style::PLAIN.bold())];
+        let Some(node) = node else {
+            return lines;
+        };
+        lines.push((node_line(node), Style::PLAIN));
+        if let Some(x) = explore.explanation() {
+            let prior = match x.prior_visits {
+                0 => "no move prior: every move starts unvisited".to_string(),
+                n => format!("a move's visits start at {n} imaginary"),
+            };
+            lines.push((prior, Style::PLAIN.dim()));
+        }
+        lines
+    }
+
+    /// The principal variation bold.
+    fn child_row(_: &MctsNode, child: &MctsNode, chosen: bool) -> (String, Style) {
+        let style = if child.pv {
+            Style::PLAIN.bold()
+        } else {
+            Style::PLAIN
+        };
+        (child_line(child, chosen), style)
+    }
+
+    fn empty_note(node: &MctsNode, over: bool) -> String {
+        if over {
+            "The game is over here.".into()
+        } else if node.hidden > 0 {
+            format!(
+                "{} nodes below, not shown. Enter searches from here.",
+                grouped(node.hidden)
+            )
+        } else {
+            "Not grown yet: a node gets its moves the second time a walk reaches it. Enter \
          searches from here."
-            .into()
+                .into()
+        }
+    }
+
+    fn step_view(frame: &mut Frame, explore: &Explore<MonteCarlo>, palette: Palette) {
+        step_view(frame, explore, palette);
     }
 }
 
@@ -482,44 +440,13 @@ const BIG: [(Mark, [&str; 3]); 2] = [
     (Mark::O, ["O O O", "O   O", "O O O"]),
 ];
 
-/// Draws `position` at the left by its rule set's drawing, the cells of `marked` reversed (on
-/// a classic board, the last of them).
-fn draw_position(
+/// Draws `board` at the left, the cells of `marked` reversed; returns its width.
+pub(super) fn draw_ultimate(
     frame: &mut Frame,
-    position: &Position,
-    marked: &[PositionMove],
+    board: &UltimateBoard,
+    marked: &[Move],
     palette: Palette,
-) {
-    match position {
-        Position::Ultimate(board) => {
-            let moves: Vec<Move> = marked
-                .iter()
-                .filter_map(|m| match m {
-                    PositionMove::Ultimate(mv) => Some(*mv),
-                    PositionMove::Cell(_) => None,
-                })
-                .collect();
-            draw_board(frame, board, &moves, palette);
-        }
-        Position::Classic(board) => {
-            draw_classic(frame, board, last_cell(marked), palette);
-        }
-        Position::Gomoku(board) => {
-            draw_classic(frame, board, last_cell(marked), palette);
-        }
-    }
-}
-
-/// The last cell of a square board among `marked`.
-fn last_cell(marked: &[PositionMove]) -> Option<crate::rules::classic::Cell> {
-    marked.iter().rev().find_map(|m| match m {
-        PositionMove::Cell(cell) => Some(*cell),
-        PositionMove::Ultimate(_) => None,
-    })
-}
-
-/// Draws `board` at the left, the cells of `marked` reversed.
-fn draw_board(frame: &mut Frame, board: &UltimateBoard, marked: &[Move], palette: Palette) {
+) -> u16 {
     let forced = board.forced_board();
     for top in 0..9u8 {
         let row = 8 - top;
@@ -565,6 +492,7 @@ fn draw_board(frame: &mut Frame, board: &UltimateBoard, marked: &[Move], palette
         _ => "the game is over".to_string(),
     };
     frame.text(LEFT, TOP + 12, &place, Style::PLAIN.dim());
+    BOARD_WIDTH
 }
 
 #[cfg(test)]
@@ -573,6 +501,7 @@ mod tests {
     use crate::ai::player::Player;
     use crate::game::Session;
     use crate::rules::position::Variant;
+    use crate::ui::tui::app::App;
     use crate::ui::tui::app::answer_mcts;
     use crate::ui::tui::input::{Action, Direction};
     use crate::ui::tui::view::render;
