@@ -510,7 +510,7 @@ pub fn write_man(page: Option<&str>, keys: &str, out: &mut dyn Write) -> io::Res
 
 /// The main page's KEYS section in roff: for each kind of board (a title), the keys of the
 /// terminal game as its help overlay lists them, one line each.
-pub fn keys_section(tables: &[(&str, Vec<&str>)]) -> String {
+pub fn keys_section(tables: &[(&str, Vec<String>)]) -> String {
     let mut roff = String::from(
         ".SH KEYS\nThe keys of the terminal game, as \\fB?\\fR shows them during a game.\n",
     );

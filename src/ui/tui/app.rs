@@ -16,12 +16,15 @@ use crate::text::sentence;
 use crate::ui::driver::{Driver, NoUndo};
 use crate::ui::keypad::names_column;
 use crate::ui::tui::input::Action;
+use crate::ui::tui::keymap;
 use crate::ui::tui::layout;
 use crate::ui::tui::worker::{Job, Reply};
+use keys::Command;
 
 mod confirm;
 mod entry;
 mod explore;
+pub mod keys;
 mod level;
 mod net;
 mod reviewing;
@@ -453,29 +456,25 @@ impl App {
                     self.human_move(mv);
                 }
             }
-            Action::Undo => self.undo(),
-            Action::Hint => self.ask_hint(),
-            Action::Review => self.ask_review(),
-            Action::NewRound => self.leave(Leave::NewRound),
-            Action::Level => self.change_level(true),
-            Action::LevelDown => self.change_level(false),
-            Action::Explore => self.open_explorer(),
-            Action::PlayOn | Action::Export => {
-                self.message =
-                    "p and w play on from and show a game of your history, in its review".into();
-            }
-            Action::Step | Action::Faster | Action::Slower => {
-                self.message = "s, + and - step through a search in the explorer (t)".into();
-            }
+            other => self.command(&other),
+        }
+    }
+
+    /// A key of the game screen's own ([`keys`]), or a word on where it does something.
+    fn command(&mut self, action: &Action) {
+        let position = *self.game().position();
+        match keymap::command(keys::game_keys(&position, true), action) {
+            Some(Command::Undo) => self.undo(),
+            Some(Command::Hint) => self.ask_hint(),
+            Some(Command::NewRound) => self.leave(Leave::NewRound),
+            Some(Command::Level) => self.change_level(*action == Action::Level),
+            Some(Command::Review) => self.ask_review(),
+            Some(Command::Explore) => self.open_explorer(),
             // Opened in `update`, over any mode.
-            Action::Help => {}
-            Action::Escape | Action::Quit => self.leave(Leave::Quit),
-            Action::Interrupt => self.quit = true,
-            Action::Yes => self.message = "y answers a question; there is none".into(),
-            Action::Unknown(key) => {
-                self.message = format!("{key} does nothing here: press ? for the keys");
-            }
-            Action::Panic => panic!("deliberate panic (test key)"),
+            Some(Command::Help) => {}
+            Some(Command::Quit) if *action == Action::Interrupt => self.quit = true,
+            Some(Command::Quit) => self.leave(Leave::Quit),
+            None => self.message = elsewhere(action),
         }
     }
 
@@ -637,6 +636,25 @@ const FINAL: &str = "The game is over and its result counts: no undo (n starts a
 
 /// What the message line offers once a game is over.
 const AFTER_GAME: &str = "n, Enter or Space: new round";
+
+/// What a key that is none of the game screen's says: where it does something, if anywhere.
+///
+/// # Panics
+/// On [`Action::Panic`], which only a test build of the key map produces.
+fn elsewhere(action: &Action) -> String {
+    match action {
+        Action::PlayOn | Action::Export => {
+            "p and w play on from and show a game of your history, in its review".into()
+        }
+        Action::Step | Action::Faster | Action::Slower => {
+            "s, + and - step through a search in the explorer (t)".into()
+        }
+        Action::Yes => "y answers a question; there is none".into(),
+        Action::Panic => panic!("deliberate panic (test key)"),
+        Action::Unknown(key) => format!("{key} does nothing here: press ? for the keys"),
+        other => format!("{other:?} does nothing here: press ? for the keys"),
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -9,6 +9,7 @@ pub mod app;
 pub mod games;
 pub mod home;
 pub mod input;
+pub mod keymap;
 pub mod layout;
 pub mod menu;
 mod net;

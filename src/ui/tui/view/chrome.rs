@@ -7,8 +7,9 @@ use super::frame::{Frame, Palette, Style};
 use crate::ai::player::Player;
 use crate::rules::classic::Mark;
 use crate::rules::position::{self, Position, Variant};
-use crate::ui::keypad::{Digit, names_column};
-use crate::ui::tui::app::App;
+use crate::ui::keypad::names_column;
+use crate::ui::tui::app::{App, keys};
+use crate::ui::tui::keymap;
 
 /// Frames of the spinner shown while the AI works.
 const SPINNER: [char; 4] = ['◐', '◓', '◑', '◒'];
@@ -222,160 +223,36 @@ pub(super) fn draw_status(frame: &mut Frame, y: u16, app: &App, palette: Palette
     }
 }
 
-/// How a cell is played on 3×3, by the keypad: the first lines of its keys.
-const KEYPAD_KEYS: [&str; 5] = [
-    "1-9          play that cell: 7 8 9 is the top row",
-    "keypad       Home PgUp End PgDn Begin play 7 9 1 3 5",
-    "arrows       move the cursor; c3 typed plays c3",
-    "Enter Space  play the cursor's cell",
-    "mouse        click a cell to play it",
-];
+/// The help's last line, and the small box's.
+const HELP_END: &str = "         ? the rules · any other key closes";
+const SHORT_END: &str = "  any key closes this";
 
-/// How a cell is played on boards named by coordinates only (classic boards larger than
-/// 3×3, those played with Gomoku's rules): the first lines of their keys.
-const COORDINATE_KEYS: [&str; 5] = [
-    "c3 h12       play a cell: its column letter, then its row",
-    "h l n        where the board has such a column, that column;",
-    "             typed twice, the key below",
-    "arrows       move the cursor",
-    "Enter Space  play the cursor's cell; mouse: click one",
-];
+/// The width of the keys' column in the small box.
+const SHORT_KEYS: usize = 8;
 
-/// The keys of every board but Ultimate's, after how a cell is played.
-const GAME_KEYS: [&str; 10] = [
-    "u            undo your last move",
-    "h            hint: W win, D draw, L loss (in plies)",
-    "n            new round (the other side starts)",
-    "l L          the AI's level next round: up, down",
-    "r            review the finished game, move by move",
-    "t            explore the AI's search tree from here",
-    "Space        pause or resume AI against AI",
-    "?            this help",
-    "q Esc Ctrl-C quit (mid-game q and Esc ask first)",
-    "         ? the rules · any other key closes",
-];
-
-/// The keys of `position`'s game, full and in a small box: Ultimate's, those of boards named
-/// by coordinates only, or those of 3×3's keypad; without the hint where `hints` are off.
-pub(super) fn keys_help(
-    position: &Position,
-    hints: bool,
-) -> (Vec<&'static str>, Vec<&'static str>) {
-    let (full, short) = if position.ultimate().is_some() {
-        (ULTIMATE_HELP.to_vec(), ULTIMATE_SHORT_HELP.to_vec())
-    } else {
-        let (head, short_head): (&[&str], &str) = if position.digit(None, 5) == Digit::NoDigits {
-            (&COORDINATE_KEYS, "c3      play a cell")
-        } else {
-            (&KEYPAD_KEYS, "1-9 c3  play a cell")
-        };
-        let full = head.iter().chain(&GAME_KEYS).copied().collect();
-        let short = std::iter::once(short_head).chain(SHORT_GAME_KEYS).collect();
-        (full, short)
-    };
-    if hints {
-        return (full, short);
-    }
-    let without = |lines: Vec<&'static str>| -> Vec<&'static str> {
-        lines
-            .into_iter()
-            .filter_map(
-                |line| match NO_HINTS.iter().find(|(with, _)| *with == line) {
-                    Some(&(_, instead)) => instead,
-                    None => Some(line),
-                },
-            )
-            .collect()
-    };
-    (without(full), without(short))
+/// The keys of `position`'s game ([`keys::game_keys`]), full and in a small box; without the
+/// hint where `hints` are off.
+pub(super) fn keys_help(position: &Position, hints: bool) -> (Vec<String>, Vec<String>) {
+    let mut full = keymap::lines(keys::game_keys(position, hints));
+    full.push(HELP_END.into());
+    let mut short = keymap::short_lines(keys::game_keys(position, hints), SHORT_KEYS);
+    short.push(SHORT_END.into());
+    (full, short)
 }
-
-/// The help's lines that offer the hint, and what each becomes when hints are off (nothing,
-/// or the same keys without the hint).
-const NO_HINTS: [(&str, Option<&str>); 4] = [
-    ("h            hint: W win, D draw, L loss (in plies)", None),
-    ("h       hint", None),
-    (
-        "u h h        undo; hint: win rates, or W D L",
-        Some("u            undo your last move"),
-    ),
-    ("u h     undo, hint", Some("u       undo")),
-];
 
 /// The keys of each kind of board as the help overlay lists them, without its closing line,
 /// for the manual: a title, then the lines. One source, so the manual cannot drift from `?`.
-pub fn manual_keys() -> [(&'static str, Vec<&'static str>); 3] {
-    let game = &GAME_KEYS[..GAME_KEYS.len() - 1];
-    [
-        ("3×3", KEYPAD_KEYS.iter().chain(game).copied().collect()),
-        (
-            "Larger boards and Gomoku",
-            COORDINATE_KEYS.iter().chain(game).copied().collect(),
-        ),
-        (
-            "Ultimate tic-tac-toe",
-            ULTIMATE_HELP[..ULTIMATE_HELP.len() - 1].to_vec(),
-        ),
-    ]
+pub fn manual_keys() -> [(&'static str, Vec<String>); 3] {
+    keys::every_board().map(|(title, map)| (title, keymap::lines(map)))
 }
 
-/// The keys of Ultimate tic-tac-toe.
-pub(super) const ULTIMATE_HELP: [&str; 17] = [
-    "two digits   board, then cell: both laid out as the",
-    "             keypad (7 8 9 is the top row); 53 plays",
-    "             cell 3 of board 5",
-    "one digit    when you are sent to a board: the cell",
-    "Esc Bksp     choose another board after a first digit",
-    "arrows       move the cursor over all 81 cells",
-    "a1 .. i9     play a cell by column and row (h5)",
-    "Enter Space  play the cursor's cell; mouse: click one",
-    "u h h        undo; hint: win rates, or W D L",
-    "n            new round (the other side starts)",
-    "l L          the AI's level next round: up, down",
-    "r            review the finished game, move by move",
-    "t            explore the AI's search tree from here",
-    "Space        pause or resume AI against AI",
-    "?            this help",
-    "q Esc Ctrl-C quit (mid-game q and Esc ask first)",
-    "         ? the rules · any other key closes",
-];
-
-/// The keys every board but Ultimate's shares, in a box that fits 30×14 (for screens too
-/// small for the full help), after the line on how a cell is played.
-const SHORT_GAME_KEYS: [&str; 10] = [
-    "arrows  move; Enter plays",
-    "u       undo",
-    "h       hint",
-    "n       new round",
-    "l L     the AI's level",
-    "r       review the game",
-    "t       explore the search",
-    "? ?     keys, then rules",
-    "q Esc   quit (asks first)",
-    "  any key closes this",
-];
-
-/// The keys of Ultimate in a box that fits 30×14.
-pub(super) const ULTIMATE_SHORT_HELP: [&str; 12] = [
-    "53      board 5, cell 3",
-    "3       cell, when sent",
-    "Esc     another board",
-    "arrows  move; Enter plays",
-    "u h     undo, hint",
-    "n       new round",
-    "l L     the AI's level",
-    "r       review the game",
-    "t       explore the search",
-    "? ?     keys, then rules",
-    "q Esc   quit (asks first)",
-    "  any key closes this",
-];
-
 /// Draws `help` in a box, or `short` where the box would not fit the frame.
-pub(super) fn draw_help(frame: &mut Frame, help: &[&str], short: &[&str]) {
-    let (w, h) = help_box(help);
+pub(super) fn draw_help<S: AsRef<str>>(frame: &mut Frame, help: &[S], short: &[S]) {
+    let help: Vec<&str> = help.iter().map(AsRef::as_ref).collect();
+    let short: Vec<&str> = short.iter().map(AsRef::as_ref).collect();
+    let (w, h) = help_box(&help);
     let fits = w <= frame.width() && h <= frame.height();
-    draw_box(frame, if fits { help } else { short });
+    draw_box(frame, if fits { &help } else { &short });
 }
 
 /// The size of the box around `help`: a border and a space each side.

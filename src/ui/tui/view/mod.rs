@@ -644,9 +644,16 @@ mod sizes {
             app.update(Action::Help);
             let text = render(&app, None, false).to_text();
             let (full, short) = keys_help(&variant.start(), true);
-            let shown = if text.contains(full[0]) { full } else { short };
+            let shown = if text.contains(full[0].as_str()) {
+                full
+            } else {
+                short
+            };
             for line in shown {
-                assert!(text.contains(line), "{line:?} at {size:?}:\n{text}");
+                assert!(
+                    text.contains(line.as_str()),
+                    "{line:?} at {size:?}:\n{text}"
+                );
             }
             assert!(text.contains("key closes"), "{text}");
         }

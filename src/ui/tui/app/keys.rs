@@ -1,0 +1,189 @@
+//! The game screen's keys: how each kind of board takes a cell (told, for the help: the
+//! keypad reads those keys), then the commands every board shares. [`App`](super::App) acts
+//! on a key by looking it up here, and the help and the manual are written from here.
+
+use crate::rules::position::Position;
+use crate::ui::keypad::Digit;
+use crate::ui::tui::input::Action;
+use crate::ui::tui::keymap::Binding;
+
+/// What a key asks of the game screen, beyond playing a cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Command {
+    Undo,
+    Hint,
+    NewRound,
+    /// `l` up, `L` down.
+    Level,
+    Review,
+    Explore,
+    Help,
+    /// `q` and Esc (asking first in the middle of a game), Ctrl-C (at once).
+    Quit,
+}
+
+type Keys = Binding<Command>;
+
+/// How a cell is played on 3×3, by the keypad.
+const KEYPAD: [Keys; 5] = [
+    Binding::note("1-9", &["play that cell: 7 8 9 is the top row"]).short("1-9 c3", "play a cell"),
+    Binding::note("keypad", &["Home PgUp End PgDn Begin play 7 9 1 3 5"]),
+    Binding::note("arrows", &["move the cursor; c3 typed plays c3"])
+        .short("arrows", "move; Enter plays"),
+    Binding::note("Enter Space", &["play the cursor's cell"]),
+    Binding::note("mouse", &["click a cell to play it"]),
+];
+
+/// How a cell is played on boards named by coordinates only (classic boards larger than
+/// 3×3, and Gomoku).
+const COORDINATES: [Keys; 4] = [
+    Binding::note("c3 h12", &["play a cell: its column letter, then its row"])
+        .short("c3", "play a cell"),
+    Binding::note(
+        "h l n",
+        &[
+            "where the board has such a column, that column;",
+            "typed twice, the key below",
+        ],
+    ),
+    Binding::note("arrows", &["move the cursor"]).short("arrows", "move; Enter plays"),
+    Binding::note("Enter Space", &["play the cursor's cell; mouse: click one"]),
+];
+
+/// How a cell is played in Ultimate.
+const ULTIMATE: [Keys; 6] = [
+    Binding::note(
+        "two digits",
+        &[
+            "board, then cell: both laid out as the",
+            "keypad (7 8 9 is the top row); 53 plays",
+            "cell 3 of board 5",
+        ],
+    )
+    .short("53", "board 5, cell 3"),
+    Binding::note("one digit", &["when you are sent to a board: the cell"])
+        .short("3", "cell, when sent"),
+    Binding::note("Esc Bksp", &["choose another board after a first digit"])
+        .short("Esc", "another board"),
+    Binding::note("arrows", &["move the cursor over all 81 cells"])
+        .short("arrows", "move; Enter plays"),
+    Binding::note("a1 .. i9", &["play a cell by column and row (h5)"]),
+    Binding::note("Enter Space", &["play the cursor's cell; mouse: click one"]),
+];
+
+const UNDO: Keys = Binding::command(
+    "u",
+    &["undo your last move"],
+    &[Action::Undo],
+    Command::Undo,
+)
+.short("u", "undo");
+
+/// The hint where it is one key: W D L by the proof.
+const HINT: Keys = Binding::command(
+    "h",
+    &["hint: W win, D draw, L loss (in plies)"],
+    &[Action::Hint],
+    Command::Hint,
+)
+.short("h", "hint");
+
+/// The hint in Ultimate, where `h` is a column first.
+const ULTIMATE_HINT: Keys = Binding::command(
+    "h h",
+    &["hint: win rates, or W D L"],
+    &[Action::Hint],
+    Command::Hint,
+)
+.short("h h", "hint");
+
+/// The commands every board shares, after undo and the hint.
+const COMMANDS: [Keys; 7] = [
+    Binding::command(
+        "n",
+        &["new round (the other side starts)"],
+        &[Action::NewRound],
+        Command::NewRound,
+    )
+    .short("n", "new round"),
+    Binding::command(
+        "l L",
+        &["the AI's level next round: up, down"],
+        &[Action::Level, Action::LevelDown],
+        Command::Level,
+    )
+    .short("l L", "the AI's level"),
+    Binding::command(
+        "r",
+        &["review the finished game, move by move"],
+        &[Action::Review],
+        Command::Review,
+    )
+    .short("r", "review the game"),
+    Binding::command(
+        "t",
+        &["explore the AI's search tree from here"],
+        &[Action::Explore],
+        Command::Explore,
+    )
+    .short("t", "explore the search"),
+    Binding::note("Space", &["pause or resume AI against AI"]),
+    Binding::command("?", &["this help"], &[Action::Help], Command::Help)
+        .short("? ?", "keys, then rules"),
+    Binding::command(
+        "q Esc Ctrl-C",
+        &["quit (mid-game q and Esc ask first)"],
+        &[Action::Quit, Action::Escape, Action::Interrupt],
+        Command::Quit,
+    )
+    .short("q Esc", "quit (asks first)"),
+];
+
+/// The kinds of board by how their cells are typed, with their titles in the manual.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Board {
+    Keypad,
+    Coordinates,
+    Ultimate,
+}
+
+impl Board {
+    fn of(position: &Position) -> Board {
+        if position.ultimate().is_some() {
+            Board::Ultimate
+        } else if position.digit(None, 5) == Digit::NoDigits {
+            Board::Coordinates
+        } else {
+            Board::Keypad
+        }
+    }
+
+    /// The board's keys, in the help's order.
+    fn keys(self) -> impl Iterator<Item = &'static Keys> {
+        let (cells, hint): (&'static [Keys], &'static Keys) = match self {
+            Board::Keypad => (&KEYPAD, &HINT),
+            Board::Coordinates => (&COORDINATES, &HINT),
+            Board::Ultimate => (&ULTIMATE, &ULTIMATE_HINT),
+        };
+        cells.iter().chain([&UNDO, hint]).chain(&COMMANDS)
+    }
+}
+
+/// The keys of the game on `position`'s board; without the hint where `hints` are off.
+pub fn game_keys(position: &Position, hints: bool) -> impl Iterator<Item = &'static Keys> {
+    Board::of(position)
+        .keys()
+        .filter(move |b| hints || b.command != Some(Command::Hint))
+}
+
+/// The keys of each kind of board, for the manual: its title, then its keys.
+pub fn every_board() -> [(&'static str, Vec<&'static Keys>); 3] {
+    [
+        ("3×3", Board::Keypad.keys().collect()),
+        (
+            "Larger boards and Gomoku",
+            Board::Coordinates.keys().collect(),
+        ),
+        ("Ultimate tic-tac-toe", Board::Ultimate.keys().collect()),
+    ]
+}
