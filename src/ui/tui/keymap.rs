@@ -34,6 +34,18 @@ impl<C: Copy> Binding<C> {
         }
     }
 
+    /// Keys `on` that give `command` and that another line of the help tells of (the arrows
+    /// beside the digits that go into a move, say), or none does.
+    pub const fn hidden(on: &'static [Action], command: C) -> Binding<C> {
+        Binding {
+            keys: "",
+            does: &[],
+            short: None,
+            on,
+            command: Some(command),
+        }
+    }
+
     /// Keys `on` that give `command`.
     pub const fn command(
         keys: &'static str,
@@ -72,7 +84,7 @@ pub fn command<'a, C: Copy + 'a>(
 /// The help's lines for `map`: the keys in a column, what they do beside them.
 pub fn lines<'a, C: 'a>(map: impl IntoIterator<Item = &'a Binding<C>>) -> Vec<String> {
     let mut lines = Vec::new();
-    for binding in map {
+    for binding in map.into_iter().filter(|b| !b.keys.is_empty()) {
         let mut does = binding.does.iter();
         let first = does.next().copied().unwrap_or_default();
         lines.push(

@@ -1,7 +1,8 @@
 //! The explorer's tree walking: a recorded tree walked by paths of child indices, the
 //! selection among a node's children, the replay of step mode, and the messages of backing up.
 
-use crate::ui::tui::input::{Action, Direction};
+use super::keys::Command;
+use crate::ui::tui::input::Action;
 
 /// Steps replayed per tick at each speed of step mode, slowest first.
 pub const SPEEDS: [usize; 6] = [1, 3, 10, 30, 100, 1000];
@@ -25,23 +26,19 @@ pub struct Replay {
 }
 
 impl Replay {
-    /// Applies a key of step mode to a replay whose last step is `last`: Space runs or pauses
-    /// (at the end, runs again from the start), → ← (or 6 4) one step, 1 7 the end and the
-    /// start, + - the speed. Returns whether the key was one of these.
-    pub(super) fn key(&mut self, action: &Action, last: usize) -> bool {
-        match action {
-            Action::Activate if self.at == last => (self.at, self.running) = (0, true),
-            Action::Activate => self.running = !self.running,
-            Action::Move(Direction::Right) | Action::Digit(6) => {
-                (self.at, self.running) = ((self.at + 1).min(last), false);
-            }
-            Action::Move(Direction::Left) | Action::Digit(4) => {
-                (self.at, self.running) = (self.at.saturating_sub(1), false);
-            }
-            Action::Digit(1) => (self.at, self.running) = (last, false),
-            Action::Digit(7) => (self.at, self.running) = (0, false),
-            Action::Faster => self.speed = (self.speed + 1).min(SPEEDS.len() - 1),
-            Action::Slower => self.speed = self.speed.saturating_sub(1),
+    /// Applies a command of step mode to a replay whose last step is `last`: Space runs or
+    /// pauses (at the end, runs again from the start), one step on or back, the end or the
+    /// start, the speed. Returns whether it was one of these.
+    pub(super) fn apply(&mut self, command: Command, last: usize) -> bool {
+        match command {
+            Command::RunPause if self.at == last => (self.at, self.running) = (0, true),
+            Command::RunPause => self.running = !self.running,
+            Command::Forward => (self.at, self.running) = ((self.at + 1).min(last), false),
+            Command::Backward => (self.at, self.running) = (self.at.saturating_sub(1), false),
+            Command::ToEnd => (self.at, self.running) = (last, false),
+            Command::ToStart => (self.at, self.running) = (0, false),
+            Command::Faster => self.speed = (self.speed + 1).min(SPEEDS.len() - 1),
+            Command::Slower => self.speed = self.speed.saturating_sub(1),
             _ => return false,
         }
         true
@@ -138,18 +135,6 @@ pub(super) fn back_at(moves: &[String]) -> Outcome {
     Outcome::Say(format!("Back at {at}"))
 }
 
-/// What the explorer does with a key that leaves it, in every one of its modes: `t` closes it;
-/// quitting, a new round and the panic key close it and go on to the screen under it.
-pub(super) fn leaving(action: &Action) -> Option<Outcome> {
-    match action {
-        Action::Explore => Some(Outcome::Close),
-        Action::Quit | Action::Interrupt | Action::NewRound | Action::Panic => {
-            Some(Outcome::CloseAnd(action.clone()))
-        }
-        _ => None,
-    }
-}
-
 /// An exploration that keeps the explorations it was opened from, by searching again below a
 /// recorded tree, to return to them.
 pub(super) trait Nested: Sized {
@@ -173,33 +158,4 @@ pub(super) trait Nested: Sized {
         *self = earlier;
         true
     }
-}
-
-/// The moves in a tree that both explorers make, each answering with what the explorer says.
-pub(super) trait Browser {
-    /// The child highlighted in the list.
-    fn selected(&self) -> usize;
-    /// ↑ ↓: the selection one child up or down.
-    fn select(&mut self, down: bool) -> Outcome;
-    /// A digit: goes into the move it names, or takes it as part of one.
-    fn digit(&mut self, d: u8) -> Outcome;
-    /// Goes into child `i`, or searches again where the recorded tree ends.
-    fn descend(&mut self, i: usize) -> Outcome;
-    /// Backs up to the parent, or to the exploration this one was opened from.
-    fn up(&mut self) -> Outcome;
-    /// `s`: step mode.
-    fn start_stepping(&mut self) -> Outcome;
-}
-
-/// A key that moves in the tree, the same in both explorers; `None` for any other.
-pub(super) fn browse_key<B: Browser>(browser: &mut B, action: &Action) -> Option<Outcome> {
-    Some(match action {
-        Action::Move(Direction::Up) => browser.select(false),
-        Action::Move(Direction::Down) => browser.select(true),
-        Action::Move(Direction::Right) | Action::Activate => browser.descend(browser.selected()),
-        Action::Digit(d) => browser.digit(*d),
-        Action::Move(Direction::Left) | Action::Back | Action::Escape => browser.up(),
-        Action::Step => browser.start_stepping(),
-        _ => return None,
-    })
 }

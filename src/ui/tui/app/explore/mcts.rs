@@ -9,11 +9,14 @@ use crate::explain::{ExplainError, MctsExplanation, MctsNode};
 use crate::rules::position::Move;
 use crate::text::grouped;
 use crate::ui::keypad::Digit;
-use crate::ui::tui::input::Action;
+use crate::ui::tui::keymap::Binding;
 use crate::ui::tui::worker::Job;
 
 use super::browse::{Outcome, Replay, STEP_KEYS, TreeNode};
+use super::keys::{self, Command};
 use super::{Explore, Kind};
+
+type Keys = Binding<Command>;
 
 /// The iterations a search may be given, `+` and `-` moving between them.
 pub const COUNTS: [u64; 4] = [100, 1_000, 10_000, 100_000];
@@ -100,20 +103,29 @@ impl Kind for MonteCarlo {
         })
     }
 
-    fn own_key(explore: &mut Explore<MonteCarlo>, action: &Action) -> Option<Outcome> {
-        Some(match action {
-            Action::Faster => explore.change_count(true),
-            Action::Slower => explore.change_count(false),
-            Action::Letter('a') => Outcome::Say(
+    fn key_maps(explore: &Explore<MonteCarlo>) -> (&'static [Keys], &'static [Keys]) {
+        if explore.ultimate() {
+            (&keys::ULTIMATE, &keys::MCTS_STEPS)
+        } else {
+            (&keys::CLASSIC_MCTS, &keys::MCTS_STEPS)
+        }
+    }
+
+    /// `+` and `-`: the iterations; `a` on Ultimate, where there is no other search.
+    fn own_key(explore: &mut Explore<MonteCarlo>, command: Command) -> Outcome {
+        match command {
+            Command::More => explore.change_count(true),
+            Command::Fewer => explore.change_count(false),
+            _ => Outcome::Say(
                 "Ultimate is explored by its Monte Carlo tree alone: the textbook searches \
                  cannot reach its ends"
                     .into(),
             ),
-            _ => return None,
-        })
+        }
     }
 
-    fn own_step_key(explore: &mut Explore<MonteCarlo>, _: &Action) -> Option<Outcome> {
+    /// While the iterations are worked out, or where there are none, step mode says so.
+    fn own_step_key(explore: &mut Explore<MonteCarlo>, _: Command) -> Option<Outcome> {
         match explore.watched() {
             None => Some(Outcome::Say(
                 "Still working out the iterations… (Esc leaves)".into(),
@@ -265,6 +277,7 @@ pub(crate) fn answer_mcts(app: &mut super::App) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ui::tui::input::Action;
     use crate::ai::player::Player;
     use crate::game::Session;
     use crate::rules::position::Variant;

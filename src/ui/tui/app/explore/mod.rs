@@ -7,6 +7,7 @@
 //! so nothing here is slow.
 
 mod browse;
+pub mod keys;
 mod mcts;
 mod textbook;
 
@@ -16,10 +17,12 @@ use crate::explain::ExplainError;
 use crate::rules::position::Position;
 use crate::ui::keypad::Digit;
 use crate::ui::tui::input::Action;
+use crate::ui::tui::keymap::{self, Binding};
 use crate::ui::tui::worker::{Job, Reply};
 
 use super::{App, Mode};
 use browse::{Nested, Outcome, STEP_KEYS};
+use keys::Command;
 
 #[cfg(test)]
 pub(crate) use mcts::answer_mcts;
@@ -53,10 +56,15 @@ pub trait Kind: Sized {
     fn no_tree(explore: &Explore<Self>) -> String;
     /// What the worker should work out, if anything.
     fn job(explore: &Explore<Self>) -> Option<Job>;
-    /// A key of this kind's own (the algorithm, the iterations), before the tree's keys.
-    fn own_key(explore: &mut Explore<Self>, action: &Action) -> Option<Outcome>;
-    /// A key of this kind's own in step mode, before the replay's keys.
-    fn own_step_key(explore: &mut Explore<Self>, action: &Action) -> Option<Outcome>;
+    /// The keys ([`keys`]) while walking the tree, and in step mode; [`keys::ALWAYS`] go
+    /// with both.
+    fn key_maps(
+        explore: &Explore<Self>,
+    ) -> (&'static [Binding<Command>], &'static [Binding<Command>]);
+    /// A command of this kind's own (the algorithm, the iterations) while walking the tree.
+    fn own_key(explore: &mut Explore<Self>, command: Command) -> Outcome;
+    /// A command in step mode, before the replay's: `None` leaves it to the replay.
+    fn own_step_key(explore: &mut Explore<Self>, command: Command) -> Option<Outcome>;
     /// `s`: step mode, from the node looked at.
     fn start_stepping(explore: &mut Explore<Self>) -> Outcome;
     /// The last step of the replay, once its steps have been worked out.
@@ -218,35 +226,66 @@ impl<K: Kind> Explore<K> {
         self.selected = self.node().map_or(0, TreeNode::best_child);
     }
 
-    pub(super) fn key(&mut self, action: &Action) -> Outcome {
-        if let Some(outcome) = browse::leaving(action) {
-            return outcome;
-        }
-        if self.stepping.is_some() {
-            return self.step_key(action);
-        }
-        if matches!(action, Action::Escape | Action::Back) && self.board_digit.take().is_some() {
-            return Outcome::Say("Board choice cancelled".into());
-        }
-        if let Some(outcome) = K::own_key(self, action) {
-            return outcome;
-        }
-        browse::browse_key(self, action).unwrap_or_else(|| Outcome::Say(K::keys(self).into()))
+    /// The explorer's keys now, in the help's order: walking the tree or in step mode, then
+    /// those of any time.
+    pub fn key_map(&self) -> impl Iterator<Item = &'static Binding<Command>> {
+        let (browse, step) = K::key_maps(self);
+        let now = if self.stepping.is_some() {
+            step
+        } else {
+            browse
+        };
+        now.iter().chain(&keys::ALWAYS)
     }
 
-    fn step_key(&mut self, action: &Action) -> Outcome {
-        if matches!(action, Action::Step | Action::Escape | Action::Back) {
+    /// Every key of the explorer on this search, for the help.
+    pub fn help_map(&self) -> impl Iterator<Item = &'static Binding<Command>> {
+        let (browse, step) = K::key_maps(self);
+        browse.iter().chain(step).chain(&keys::ALWAYS)
+    }
+
+    pub(super) fn key(&mut self, action: &Action) -> Outcome {
+        let Some(command) = keymap::command(self.key_map(), action) else {
+            let keys = if self.stepping.is_some() {
+                STEP_KEYS
+            } else {
+                K::keys(self)
+            };
+            return Outcome::Say(keys.into());
+        };
+        match command {
+            Command::Close => Outcome::Close,
+            Command::Leave => Outcome::CloseAnd(action.clone()),
+            _ if self.stepping.is_some() => self.step_key(command),
+            Command::Back if self.board_digit.take().is_some() => {
+                Outcome::Say("Board choice cancelled".into())
+            }
+            Command::Previous => self.select(false),
+            Command::Next => self.select(true),
+            Command::Into => self.descend(self.selected),
+            Command::Digit => match action {
+                Action::Digit(d) => self.digit(*d),
+                _ => Outcome::Say(K::keys(self).into()),
+            },
+            Command::Back => self.up(),
+            Command::Step => self.start_stepping(),
+            _ => K::own_key(self, command),
+        }
+    }
+
+    fn step_key(&mut self, command: Command) -> Outcome {
+        if command == Command::LeaveStep {
             self.stepping = None;
             return Outcome::Say("Step mode left".into());
         }
-        if let Some(outcome) = K::own_step_key(self, action) {
+        if let Some(outcome) = K::own_step_key(self, command) {
             return outcome;
         }
         let Some(last) = K::last_step(self) else {
             return Outcome::Say("Still working out the steps… (Esc leaves)".into());
         };
         if let Some(replay) = self.stepping.as_mut() {
-            replay.key(action, last);
+            replay.apply(command, last);
         }
         Outcome::Say(STEP_KEYS.into())
     }
@@ -275,11 +314,9 @@ impl<K: Kind> Explore<K> {
     }
 }
 
-impl<K: Kind> browse::Browser for Explore<K> {
-    fn selected(&self) -> usize {
-        self.selected
-    }
-
+/// The moves in the tree, each answering with what the explorer says.
+impl<K: Kind> Explore<K> {
+    /// ↑ ↓: the selection one child up or down.
     fn select(&mut self, down: bool) -> Outcome {
         let Some(count) = self.node().map(|n| n.children().len()) else {
             return Outcome::Say(K::no_tree(self));

@@ -3,11 +3,14 @@
 //! mode, which replays the recorded search below the node looked at step by step.
 
 use crate::explain::{self, Algorithm, ExplainError, Explanation, Node, Step, StepKind};
-use crate::ui::tui::input::Action;
+use crate::ui::tui::keymap::Binding;
 use crate::ui::tui::worker::Job;
 
 use super::browse::{Outcome, Replay, STEP_KEYS, TreeNode};
+use super::keys::{self, Command};
 use super::{Explore, Kind};
+
+type Keys = Binding<Command>;
 
 /// The keys of the explorer, for the message line.
 const KEYS: &str = "Enter or a digit goes into a move, Backspace back up";
@@ -92,13 +95,18 @@ impl Kind for Textbook {
             })
     }
 
-    fn own_key(explore: &mut Explore<Textbook>, action: &Action) -> Option<Outcome> {
-        matches!(action, Action::Letter('a')).then(|| explore.cycle())
+    fn key_maps(_: &Explore<Textbook>) -> (&'static [Keys], &'static [Keys]) {
+        (&keys::TEXTBOOK, &keys::TEXTBOOK_STEPS)
+    }
+
+    /// `a`: the next algorithm.
+    fn own_key(explore: &mut Explore<Textbook>, _: Command) -> Outcome {
+        explore.cycle()
     }
 
     /// `a` in step mode replays the next algorithm's search from the same node.
-    fn own_step_key(explore: &mut Explore<Textbook>, action: &Action) -> Option<Outcome> {
-        if !matches!(action, Action::Letter('a')) {
+    fn own_step_key(explore: &mut Explore<Textbook>, command: Command) -> Option<Outcome> {
+        if command != Command::Switch {
             return None;
         }
         explore.stepping = None;
@@ -230,6 +238,7 @@ pub(crate) fn answer_searches(app: &mut crate::ui::tui::app::App) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ui::tui::input::Action;
     use crate::ai::player::Player;
     use crate::game::Session;
     use crate::rules::classic::Board;

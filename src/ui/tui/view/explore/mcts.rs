@@ -6,10 +6,7 @@
 
 use std::fmt::Write as _;
 
-use super::{
-    HELP_BACK, HELP_CLOSE, HELP_END, HELP_QUIT, HELP_RUN, HELP_SPEED, LEFT, Shown, TOP,
-    draw_position, replay_state, short_help,
-};
+use super::{LEFT, Shown, TOP, draw_position, replay_state};
 use crate::ai::mcts::{Ending, Iteration, Proven, Score, Walked};
 use crate::explain::{MctsExplanation, MctsNode};
 use crate::rules::classic::Mark;
@@ -27,46 +24,6 @@ fn text_x(explore: &Explore<MonteCarlo>) -> u16 {
     let side = u16::from(explore.root().grid_side());
     MonteCarlo::text_x(2 * side - 1)
 }
-
-/// The explorer's keys, for the help overlay.
-const HELP: [&str; 13] = [
-    "2 digits     go into a move: board, then cell",
-    "             (one digit when sent to a board)",
-    "↑ ↓ Enter →  choose a move, go into it",
-    HELP_BACK,
-    "+ -          more or fewer iterations",
-    "s            step mode: the first iterations",
-    HELP_RUN,
-    "→ ←          step mode: one iteration on, back",
-    "1 7          step mode: to the end, the start",
-    HELP_SPEED,
-    HELP_CLOSE,
-    HELP_QUIT,
-    HELP_END,
-];
-
-/// The keys in a box that fits the least screen.
-const SHORT_HELP: [&str; 7] = short_help("55 Enter   into a move", "+ -        iterations");
-
-/// The explorer's keys on a classic board, where `a` goes back to the textbook searches.
-const CLASSIC_HELP: [&str; 12] = [
-    "1-9 Enter →  go into a move (↑ ↓ choose one)",
-    HELP_BACK,
-    "+ -          more or fewer iterations",
-    "a            back to the textbook searches",
-    "s            step mode: the first iterations",
-    HELP_RUN,
-    "→ ←          step mode: one iteration on, back",
-    "1 7          step mode: to the end, the start",
-    HELP_SPEED,
-    HELP_CLOSE,
-    HELP_QUIT,
-    HELP_END,
-];
-
-/// The keys on a classic board in a box that fits the least screen.
-const CLASSIC_SHORT_HELP: [&str; 7] =
-    short_help("1-9 Enter  into a move", "a          textbook searches");
 
 /// `X to move · best line: 51 15 55 · 4,321 nodes`, with how deep the tree is recorded.
 fn summary(explore: &Explore<MonteCarlo>, x: &MctsExplanation) -> String {
@@ -157,15 +114,6 @@ impl Shown for MonteCarlo {
             "55 or ↑ ↓ Enter: into · Bksp back · + - iterations · s step · t close · ? keys"
         } else {
             "↑ ↓ Enter: into · Bksp back · + - iterations · a algorithm · s step · ? keys"
-        }
-    }
-
-    /// Ultimate's keys, or a classic board's, where `a` goes back to the textbook searches.
-    fn help(explore: &Explore<MonteCarlo>) -> (&'static [&'static str], &'static [&'static str]) {
-        if explore.ultimate() {
-            (&HELP, &SHORT_HELP)
-        } else {
-            (&CLASSIC_HELP, &CLASSIC_SHORT_HELP)
         }
     }
 

@@ -15,6 +15,7 @@ use super::frame::{Frame, Palette, Style};
 use crate::rules::classic::{Cell, Squares};
 use crate::rules::position::{Move, Position};
 use crate::ui::tui::app::{App, Explore, Kind, Replay, SPEEDS, TreeNode};
+use crate::ui::tui::keymap;
 
 /// The board's left edge.
 const LEFT: u16 = 2;
@@ -22,23 +23,12 @@ const LEFT: u16 = 2;
 /// The first row below the heading.
 const TOP: u16 = 4;
 
-/// Help row that both explorers show: backing up.
-const HELP_BACK: &str = "Bksp Esc ←   back up the tree";
-
-/// Help row: running step mode.
-const HELP_RUN: &str = "Space        step mode: run or pause";
-
-/// Help row: step mode's speed.
-const HELP_SPEED: &str = "+ -          step mode: faster, slower";
-
-/// Help row: closing the explorer.
-const HELP_CLOSE: &str = "t            close the explorer";
-
-/// Help row: quitting.
-const HELP_QUIT: &str = "q Ctrl-C     quit";
-
-/// The help's last row.
+/// The help's last line, and the small box's.
 const HELP_END: &str = "         any key closes this help";
+const SHORT_END: &str = "  any key closes this";
+
+/// The width of the keys' column in the small box.
+const SHORT_KEYS: usize = 11;
 
 /// The keys line of step mode, the same in both explorers.
 const STEP_KEY_LINE: &str =
@@ -57,8 +47,6 @@ pub(super) trait Shown: Kind {
 
     /// The keys line while browsing the tree.
     fn keys_line(explore: &Explore<Self>) -> &'static str;
-    /// The help, long and in a box that fits the least screen.
-    fn help(explore: &Explore<Self>) -> (&'static [&'static str], &'static [&'static str]);
     /// The heading's rows: the title, the search's line, and a note in dim.
     fn heading(explore: &Explore<Self>) -> (String, String, Option<String>);
     /// The left edge of the text right of a board `board_width` wide.
@@ -79,20 +67,6 @@ pub(super) trait Shown: Kind {
     fn step_view(frame: &mut Frame, explore: &Explore<Self>, palette: Palette);
     /// What goes under the tree, if anything.
     fn below(_frame: &mut Frame, _explore: &Explore<Self>) {}
-}
-
-/// An explorer's keys in a box that fits its least screen: how to go into a move and the
-/// explorer's own key among the keys both share.
-const fn short_help(into: &'static str, own: &'static str) -> [&'static str; 7] {
-    [
-        into,
-        "Bksp Esc   back up",
-        own,
-        "s          step mode",
-        "t          close",
-        "q          quit",
-        "  any key closes this",
-    ]
 }
 
 /// Draws the explorer on `explore` over the whole frame, with its help when open.
@@ -126,8 +100,11 @@ pub(super) fn draw<K: Shown>(
     };
     frame.centred(height - 1, keys, Style::PLAIN.dim());
     if app.help_open() {
-        let (help, short) = K::help(explore);
-        draw_help(frame, help, short);
+        let mut help = keymap::lines(explore.help_map());
+        help.push(HELP_END.into());
+        let mut short = keymap::short_lines(explore.help_map(), SHORT_KEYS);
+        short.push(SHORT_END.into());
+        draw_help(frame, &help, &short);
     }
 }
 

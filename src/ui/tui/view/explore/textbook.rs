@@ -2,37 +2,12 @@
 //! window and marks, the path the search is on with its windows in step mode, and every
 //! algorithm's totals side by side below.
 
-use super::{
-    HELP_BACK, HELP_CLOSE, HELP_END, HELP_QUIT, HELP_RUN, HELP_SPEED, LEFT, Shown, TOP,
-    draw_squares, replay_state, short_help,
-};
+use super::{LEFT, Shown, TOP, draw_squares, replay_state};
 use crate::explain::{self, Algorithm, Bound, ExplainError, Explanation, Hit, Node, StepKind};
 use crate::rules::position::Position;
 use crate::ui::tui::app::{Explore, Textbook, step_words};
 use crate::ui::tui::view::frame::{Frame, Palette, Style};
 use crate::ui::tui::worker::EXPLORER_NODES;
-
-/// The explorer's keys, for the help overlay.
-const EXPLORE_HELP: [&str; 14] = [
-    "1-9 Enter →  go into a move (↑ ↓ choose one)",
-    HELP_BACK,
-    "a            the next algorithm (totals below),",
-    "             after symmetry the Monte Carlo tree",
-    "s            step mode: replay the search",
-    HELP_RUN,
-    "→ ←          step mode: one step on or back",
-    "1 7          step mode: to the end, to the start",
-    HELP_SPEED,
-    HELP_CLOSE,
-    "values       +1 X wins, 0 draw, -1 O wins;",
-    "             ≥ ≤ a bound after a cut-off",
-    HELP_QUIT,
-    HELP_END,
-];
-
-/// The explorer's keys in a box that fits 64×20.
-const EXPLORE_SHORT_HELP: [&str; 7] =
-    short_help("1-9 Enter  into a move", "a          next algorithm");
 
 impl Shown for Textbook {
     const MIN: (u16, u16) = (64, 20);
@@ -43,10 +18,6 @@ impl Shown for Textbook {
 
     fn keys_line(_: &Explore<Textbook>) -> &'static str {
         "↑ ↓ Enter or digit: into · Bksp back · a algorithm · s step · t close · ? keys"
-    }
-
-    fn help(_: &Explore<Textbook>) -> (&'static [&'static str], &'static [&'static str]) {
-        (&EXPLORE_HELP, &EXPLORE_SHORT_HELP)
     }
 
     /// The algorithm, the root's value and best line, and how much of the tree is recorded.
