@@ -36,6 +36,7 @@ pub use explore::{
 };
 #[cfg(test)]
 pub(crate) use explore::{answer_mcts, answer_searches};
+pub use reviewing::review_keys;
 
 /// The message line of a game between two AIs that is paused.
 const PAUSED: &str = "Paused: Space resumes";
@@ -1218,6 +1219,42 @@ mod tests {
         let mut brain =
             crate::ai::player::Brain::new(None).with_think(std::time::Duration::from_secs(5));
         crate::report::review::review(&app.game().record(), &mut brain, &mut |_, _| {}).unwrap()
+    }
+
+    #[test]
+    fn the_help_in_the_review_lists_the_reviews_own_keys_and_they_do_what_it_says() {
+        let mut app = finished_with_a_blunder();
+        let all = judgements(&app);
+        app.update(Action::Review);
+        app.handle(Event::Answer(Reply::Review(all)));
+        app.update(Action::Help);
+        let text = crate::ui::tui::view::render(&app, None, false).to_text();
+        assert!(
+            text.contains("← →          the move before, the move after"),
+            "{text}"
+        );
+        assert!(
+            text.contains("7 1          the first move, the last"),
+            "{text}"
+        );
+        assert!(text.contains("r Esc        back to the game"), "{text}");
+        assert!(!text.contains("play that cell"), "{text}");
+        app.update(Action::Escape);
+        assert!(app.review().is_some(), "any key closes the help only");
+        app.update(Action::Digit(1));
+        assert!(
+            app.message().starts_with("Move 6 of 6"),
+            "{}",
+            app.message()
+        );
+        app.update(Action::Digit(7));
+        assert!(
+            app.message().starts_with("Move 1 of 6"),
+            "{}",
+            app.message()
+        );
+        app.update(Action::Escape);
+        assert_eq!(app.review(), None);
     }
 
     #[test]

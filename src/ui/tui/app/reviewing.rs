@@ -8,8 +8,128 @@ use crate::report::review::{self, Judgement};
 use crate::rules::classic::Mark;
 use crate::rules::position::Position;
 use crate::ui::tui::input::{Action, Direction};
+use crate::ui::tui::keymap::{self, Binding};
 
 use super::{App, Mode};
+
+/// What a key asks of the review.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Review {
+    Back,
+    Forward,
+    First,
+    Last,
+    Explore,
+    Leave,
+    /// A game of the history: play on after the move shown, show its record.
+    PlayOn,
+    Export,
+    Help,
+    /// Quit (asking first in the middle of a game), or a new round: as the game screen does.
+    Game,
+}
+
+type Keys = Binding<Review>;
+
+/// The keys of the review of any game.
+const STEPS: [Keys; 6] = [
+    Binding::command(
+        "← →",
+        &["the move before, the move after"],
+        &[Action::Move(Direction::Left), Action::Digit(4)],
+        Review::Back,
+    )
+    .short("← →", "step"),
+    Binding::hidden(
+        &[
+            Action::Move(Direction::Right),
+            Action::Digit(6),
+            Action::Activate,
+        ],
+        Review::Forward,
+    ),
+    Binding::command(
+        "7 1",
+        &["the first move, the last"],
+        &[Action::Digit(7)],
+        Review::First,
+    ),
+    Binding::hidden(&[Action::Digit(1)], Review::Last),
+    Binding::command(
+        "t",
+        &["explore the AI's search before the move"],
+        &[Action::Explore],
+        Review::Explore,
+    )
+    .short("t", "explore"),
+    Binding::command("?", &["this help"], &[Action::Help], Review::Help),
+];
+
+/// Leaving the review of the game just played.
+pub const REVIEW: [Keys; 2] = [
+    Binding::command(
+        "r Esc",
+        &["back to the game"],
+        &[Action::Review, Action::Escape],
+        Review::Leave,
+    )
+    .short("r Esc", "leave"),
+    Binding::command(
+        "q Ctrl-C",
+        &["quit (mid-game q asks first)"],
+        &[
+            Action::Quit,
+            Action::Interrupt,
+            Action::NewRound,
+            Action::Panic,
+        ],
+        Review::Game,
+    )
+    .short("q", "quit"),
+];
+
+/// The review of a game of the history: playing on from it, its record, back to the list.
+pub const ARCHIVED: [Keys; 4] = [
+    Binding::command(
+        "p",
+        &["play on after the move shown"],
+        &[Action::PlayOn],
+        Review::PlayOn,
+    )
+    .short("p", "play on"),
+    Binding::command(
+        "w",
+        &["show the game's record, to copy"],
+        &[Action::Export],
+        Review::Export,
+    )
+    .short("w", "the record"),
+    Binding::command(
+        "r Esc",
+        &["back to your games"],
+        &[Action::Review, Action::Escape],
+        Review::Leave,
+    )
+    .short("r Esc", "your games"),
+    Binding::command(
+        "q Ctrl-C",
+        &["quit"],
+        &[
+            Action::Quit,
+            Action::Interrupt,
+            Action::NewRound,
+            Action::Panic,
+        ],
+        Review::Game,
+    )
+    .short("q", "quit"),
+];
+
+/// The keys of a review: of the game just played, or of one of the history (`archived`).
+pub fn review_keys(archived: bool) -> impl Iterator<Item = &'static Keys> {
+    let leaving: &'static [Keys] = if archived { &ARCHIVED } else { &REVIEW };
+    STEPS.iter().chain(leaving)
+}
 
 impl App {
     /// The position on screen: the game's, or in the review the position before the move
@@ -51,28 +171,31 @@ impl App {
         }
     }
 
-    /// Keys in the review: step through the moves, or leave.
+    /// Keys in the review ([`REVIEW`], [`ARCHIVED`]): step through the moves, or leave.
     pub(super) fn review_key(&mut self, action: Action) {
+        let Some(command) = keymap::command(review_keys(self.archived), &action) else {
+            self.message = if self.archived {
+                "← → step, p plays on after this move, w shows the record, t explores, q leaves"
+            } else {
+                "In the review: ← → step through the moves, t explores the search, r or Esc leaves"
+            }
+            .into();
+            return;
+        };
         let Mode::Review { moves, at, total } = &mut self.mode else {
             return;
         };
         let last = moves.len() - 1;
-        // Past the moves judged so far: the next is on its way.
-        let forward = matches!(
-            action,
-            Action::Move(Direction::Right) | Action::Digit(1 | 6) | Action::Activate
-        );
-        if forward && *at == last && moves.len() < *total {
-            self.message = format!("Move {} of {} is being judged…", last + 2, *total);
-            return;
-        }
-        let step = match action {
-            Action::Move(Direction::Left) | Action::Digit(4) => Some(at.saturating_sub(1)),
-            Action::Move(Direction::Right) | Action::Digit(6) | Action::Activate => {
-                Some((*at + 1).min(last))
+        let step = match command {
+            // Past the moves judged so far: the next is on its way.
+            Review::Forward | Review::Last if *at == last && moves.len() < *total => {
+                self.message = format!("Move {} of {} is being judged…", last + 2, *total);
+                return;
             }
-            Action::Digit(7) => Some(0),
-            Action::Digit(1) => Some(last),
+            Review::Back => Some(at.saturating_sub(1)),
+            Review::Forward => Some((*at + 1).min(last)),
+            Review::First => Some(0),
+            Review::Last => Some(last),
             _ => None,
         };
         if let Some(to) = step {
@@ -80,32 +203,22 @@ impl App {
             self.show_review_move();
             return;
         }
-        match action {
+        match command {
             // A game of the history: back to the list.
-            Action::Escape | Action::Review if self.archived => self.quit = true,
-            Action::Escape | Action::Review => {
+            Review::Leave if self.archived => self.quit = true,
+            Review::Leave => {
                 self.mode = Mode::Playing;
                 self.message = self.turn_message();
             }
-            Action::Explore => self.open_explorer(),
-            Action::PlayOn if self.archived => {
+            Review::Explore => self.open_explorer(),
+            Review::PlayOn => {
                 let shown = self.review().map_or(0, |(j, _, _)| j.number);
                 self.play_on(shown);
             }
-            Action::Export if self.archived => {
-                self.message = format!("Record: {}", self.game().record());
-            }
-            Action::Quit | Action::Interrupt | Action::NewRound | Action::Panic => {
+            Review::Export => self.message = format!("Record: {}", self.game().record()),
+            _ => {
                 self.mode = Mode::Playing;
                 self.play_key(action);
-            }
-            _ => {
-                self.message = if self.archived {
-                    "← → step, p plays on after this move, w shows the record, t explores, q leaves"
-                } else {
-                    "In the review: ← → step through the moves, t explores the search, r or Esc leaves"
-                }
-                .into();
             }
         }
     }

@@ -8,7 +8,7 @@ use crate::ai::player::Player;
 use crate::rules::classic::Mark;
 use crate::rules::position::{self, Position, Variant};
 use crate::ui::keypad::names_column;
-use crate::ui::tui::app::{App, keys};
+use crate::ui::tui::app::{App, keys, review_keys};
 use crate::ui::tui::keymap;
 
 /// Frames of the spinner shown while the AI works.
@@ -236,6 +236,16 @@ pub(super) fn keys_help(position: &Position, hints: bool) -> (Vec<String>, Vec<S
     let mut full = keymap::lines(keys::game_keys(position, hints));
     full.push(HELP_END.into());
     let mut short = keymap::short_lines(keys::game_keys(position, hints), SHORT_KEYS);
+    short.push(SHORT_END.into());
+    (full, short)
+}
+
+/// The review's keys ([`review_keys`]), full and in a small box: of the game just played, or
+/// of one of the history (`archived`).
+pub(super) fn review_help(archived: bool) -> (Vec<String>, Vec<String>) {
+    let mut full = keymap::lines(review_keys(archived));
+    full.push(HELP_END.into());
+    let mut short = keymap::short_lines(review_keys(archived), SHORT_KEYS);
     short.push(SHORT_END.into());
     (full, short)
 }

@@ -22,7 +22,7 @@ use crate::ui::tui::layout::UltimateLayout;
 pub use chrome::manual_keys;
 use chrome::{
     LESSON_PANEL, draw_help, draw_lesson, draw_lesson_beside, draw_rules, draw_status, key_line,
-    keys_help, message_line, score_line, wrap,
+    keys_help, message_line, review_help, score_line, wrap,
 };
 pub use classic::hint_label;
 use frame::Palette;
@@ -138,7 +138,11 @@ fn draw_game(frame: &mut Frame, app: &App, busy: Option<Duration>, palette: Pale
     } else if app.rules_open() {
         draw_rules(frame, app.game().variant());
     } else if app.help_open() {
-        let (lines, short) = keys_help(&shown, app.hints_off().is_none());
+        let (lines, short) = if app.review().is_some() {
+            review_help(app.archived())
+        } else {
+            keys_help(&shown, app.hints_off().is_none())
+        };
         draw_help(frame, &lines, &short);
     }
 }

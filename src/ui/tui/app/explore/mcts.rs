@@ -277,12 +277,12 @@ pub(crate) fn answer_mcts(app: &mut super::App) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ui::tui::input::Action;
     use crate::ai::player::Player;
     use crate::game::Session;
     use crate::rules::position::Variant;
     use crate::rules::ultimate::{Outcome as GameOutcome, UltimateBoard};
     use crate::ui::tui::app::{App, Event, Mode};
+    use crate::ui::tui::input::Action;
     use crate::ui::tui::input::Direction;
 
     /// Two humans at Ultimate after `moves`, with the explorer open and its search answered.

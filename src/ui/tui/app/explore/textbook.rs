@@ -238,12 +238,12 @@ pub(crate) fn answer_searches(app: &mut crate::ui::tui::app::App) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ui::tui::input::Action;
     use crate::ai::player::Player;
     use crate::game::Session;
     use crate::rules::classic::Board;
     use crate::ui::tui::app::Event;
     use crate::ui::tui::app::{App, Mode};
+    use crate::ui::tui::input::Action;
     use crate::ui::tui::input::Direction;
     use crate::ui::tui::worker::Reply;
 
