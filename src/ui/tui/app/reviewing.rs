@@ -65,6 +65,20 @@ const STEPS: [Keys; 6] = [
     Binding::command("?", &["this help"], &[Action::Help], Review::Help),
 ];
 
+/// Quitting, as the game screen does (asking first in the middle of a game).
+const QUIT: Keys = Binding::command(
+    "q Ctrl-C",
+    &["quit (mid-game q asks first)"],
+    &[
+        Action::Quit,
+        Action::Interrupt,
+        Action::NewRound,
+        Action::Panic,
+    ],
+    Review::Game,
+)
+.short("q", "quit");
+
 /// Leaving the review of the game just played.
 pub const REVIEW: [Keys; 2] = [
     Binding::command(
@@ -74,18 +88,7 @@ pub const REVIEW: [Keys; 2] = [
         Review::Leave,
     )
     .short("r Esc", "leave"),
-    Binding::command(
-        "q Ctrl-C",
-        &["quit (mid-game q asks first)"],
-        &[
-            Action::Quit,
-            Action::Interrupt,
-            Action::NewRound,
-            Action::Panic,
-        ],
-        Review::Game,
-    )
-    .short("q", "quit"),
+    QUIT,
 ];
 
 /// The review of a game of the history: playing on from it, its record, back to the list.
@@ -111,18 +114,7 @@ pub const ARCHIVED: [Keys; 4] = [
         Review::Leave,
     )
     .short("r Esc", "your games"),
-    Binding::command(
-        "q Ctrl-C",
-        &["quit"],
-        &[
-            Action::Quit,
-            Action::Interrupt,
-            Action::NewRound,
-            Action::Panic,
-        ],
-        Review::Game,
-    )
-    .short("q", "quit"),
+    QUIT,
 ];
 
 /// The keys of a review: of the game just played, or of one of the history (`archived`).

@@ -78,6 +78,18 @@ const RUN: Keys = Binding::command(
     &[Action::Activate],
     Command::RunPause,
 );
+const FORWARD: Keys = Binding::command(
+    "→ ←",
+    &["step mode: one step on or back"],
+    &[Action::Move(Direction::Right), Action::Digit(6)],
+    Command::Forward,
+);
+const TO_END: Keys = Binding::command(
+    "1 7",
+    &["step mode: to the end, to the start"],
+    &[Action::Digit(1)],
+    Command::ToEnd,
+);
 const BACKWARD: Keys = Binding::hidden(
     &[Action::Move(Direction::Left), Action::Digit(4)],
     Command::Backward,
@@ -144,19 +156,9 @@ pub const TEXTBOOK: [Keys; 8] = [
 /// The textbook searches in step mode, with what their values mean.
 pub const TEXTBOOK_STEPS: [Keys; 10] = [
     RUN,
-    Binding::command(
-        "→ ←",
-        &["step mode: one step on or back"],
-        &[Action::Move(Direction::Right), Action::Digit(6)],
-        Command::Forward,
-    ),
+    FORWARD,
     BACKWARD,
-    Binding::command(
-        "1 7",
-        &["step mode: to the end, to the start"],
-        &[Action::Digit(1)],
-        Command::ToEnd,
-    ),
+    TO_END,
     TO_START,
     SPEED,
     SLOWER,
@@ -232,22 +234,5 @@ pub const CLASSIC_MCTS: [Keys; 10] = [
 
 /// The Monte Carlo tree in step mode.
 pub const MCTS_STEPS: [Keys; 8] = [
-    RUN,
-    Binding::command(
-        "→ ←",
-        &["step mode: one iteration on, back"],
-        &[Action::Move(Direction::Right), Action::Digit(6)],
-        Command::Forward,
-    ),
-    BACKWARD,
-    Binding::command(
-        "1 7",
-        &["step mode: to the end, the start"],
-        &[Action::Digit(1)],
-        Command::ToEnd,
-    ),
-    TO_START,
-    SPEED,
-    SLOWER,
-    LEAVE_STEP,
+    RUN, FORWARD, BACKWARD, TO_END, TO_START, SPEED, SLOWER, LEAVE_STEP,
 ];
