@@ -114,6 +114,10 @@ pub struct Cli {
     /// nothing. With --gomoku or a board from 8×8 up
     #[arg(long, global = true, conflicts_with_all = ["misere", "ultimate"])]
     pub exact: bool,
+    /// Renju: Gomoku's five in a row (15×15, or --size 8 to 14) where X (black, first) may not
+    /// make an overline, a double four or a double three unless the move makes five
+    #[arg(long, global = true, conflicts_with_all = ["k", "misere", "ultimate", "exact"])]
+    pub renju: bool,
 
     /// Milliseconds of search for each `hard` move, each `analyze` board and each `review`
     /// move (with `--seed`, the work that takes on a typical machine). A position solved in
@@ -175,7 +179,7 @@ impl Cli {
     pub fn variant(&self) -> Result<Variant, RulesError> {
         let variant = if self.ultimate {
             Ok(Variant::Ultimate)
-        } else if self.gomoku {
+        } else if self.gomoku || self.renju {
             match self.size {
                 Some(n) if n < crate::rules::gomoku::MIN_SIZE => Err(RulesError::GomokuSize(n)),
                 Some(n) => Variant::of_size(n, Some(crate::rules::gomoku::FIVE), false),
@@ -184,7 +188,7 @@ impl Cli {
         } else {
             Variant::of_size(self.size.unwrap_or(3), self.k, self.misere)
         };
-        variant?.exactly(self.exact)
+        variant?.exactly(self.exact)?.by_renju(self.renju)
     }
 
     /// The search budget of one move or one board.
@@ -346,7 +350,8 @@ pub fn applies(subcommand: &str) -> &'static [&'static str] {
             "size", "k", "misere", "ultimate", "exact", "think", "table_mb", "threads",
         ],
         "review" => &[
-            "size", "k", "misere", "ultimate", "gomoku", "exact", "think", "table_mb", "threads",
+            "size", "k", "misere", "ultimate", "gomoku", "exact", "renju", "think", "table_mb",
+            "threads",
         ],
         "host" => &[
             "size",
@@ -355,6 +360,7 @@ pub fn applies(subcommand: &str) -> &'static [&'static str] {
             "ultimate",
             "gomoku",
             "exact",
+            "renju",
             "from",
             "plain",
             "no_color",
@@ -1005,6 +1011,7 @@ mod tests {
             size: 8,
             k: 5,
             exact: false,
+            renju: false,
         };
         assert_eq!(variant(&["t", "--size", "8"]), Ok(eight));
         assert_eq!(
@@ -1025,7 +1032,8 @@ mod tests {
             Ok(Variant::Gomoku {
                 size: 9,
                 k: 4,
-                exact: true
+                exact: true,
+                renju: false,
             })
         );
         assert_eq!(
@@ -1050,6 +1058,7 @@ mod tests {
             size: 11,
             k: 5,
             exact: false,
+            renju: false,
         };
         assert_eq!(variant(&["t", "--gomoku", "--size", "11"]), Ok(eleven));
         assert_eq!(

@@ -92,25 +92,30 @@ fn gomocup_plays_gomoku_on_fifteen_by_fifteen_making_five_and_blocking_five() {
 }
 
 #[test]
-fn gomocup_rule_one_plays_exactly_five_and_rule_four_is_said_to_be_unplayed() {
+fn gomocup_rule_one_plays_exactly_five_and_rule_four_plays_renju() {
     // Ours on x 0 to 3 and 5 of the top row: 4,0 makes six. Theirs along the bottom row.
     let six = "0,0,1\n1,0,1\n2,0,1\n3,0,1\n5,0,1\n0,14,2\n2,14,2\n4,14,2\n6,14,2\n8,14,2\n";
     let (lines, out) = gomocup(&format!("START 15\nBOARD\n{six}DONE\nEND\n"));
     assert!(out.status.success(), "{out:?}");
     assert_eq!(lines[1], "4,0", "five or more: six wins");
-    let exact = |extra: &str| {
+    let ruled = |rule: u8, extra: &str| {
         let board = format!("BOARD\n{six}{extra}DONE\n");
-        gomocup(&format!("START 15\nINFO rule 5\n{board}END\n")).0
+        gomocup(&format!("START 15\nINFO rule {rule}\n{board}END\n")).0
     };
-    let lines = exact("");
-    assert!(
-        lines[1].starts_with("MESSAGE renju is not played"),
-        "{lines:?}"
-    );
-    assert_ne!(lines[2], "4,0", "exactly five: six wins nothing");
+    let lines = ruled(1, "");
+    assert_ne!(lines[1], "4,0", "exactly five: six wins nothing");
+    // Renju (bit 4, over bit 1): we are black, first to move, and six is forbidden to black.
+    for rule in [4, 5] {
+        let lines = ruled(rule, "");
+        assert_ne!(lines[1], "4,0", "renju: six is an overline, {lines:?}");
+        assert!(!lines[1].starts_with("ERROR"), "{lines:?}");
+    }
     // And x 10 of rows 5 to 8 (theirs on the right edge): 10,4 or 10,9 makes exactly five.
-    let lines = exact("10,5,1\n10,6,1\n10,7,1\n10,8,1\n14,2,2\n14,4,2\n14,6,2\n14,8,2\n");
-    assert!(["10,4", "10,9"].contains(&lines[2].as_str()), "{lines:?}");
+    let extra = "10,5,1\n10,6,1\n10,7,1\n10,8,1\n14,2,2\n14,4,2\n14,6,2\n14,8,2\n";
+    for rule in [1, 4] {
+        let lines = ruled(rule, extra);
+        assert!(["10,4", "10,9"].contains(&lines[1].as_str()), "{lines:?}");
+    }
 }
 
 #[test]

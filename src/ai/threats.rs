@@ -118,7 +118,9 @@ impl Threats {
             stones: [None; POINTS],
             counts: vec![[0; 2]; windows.beyond.len()],
             placed: 0,
-            exact: board.is_exact(),
+            // Under renju black's overline wins nothing (white's six is read as nothing too:
+            // rare, and only a threat missed).
+            exact: board.is_exact() || board.is_renju(),
         };
         for cell in board.cells() {
             if let Some(mark) = board.mark_on(cell) {

@@ -47,7 +47,8 @@ pub fn rules(variant: Variant) -> Vec<String> {
             }
         }
         Variant::Ultimate => ultimate(&mut lines),
-        Variant::Gomoku { size, k, exact } => gomoku(&mut lines, size, k, exact),
+        Variant::Gomoku { size, renju, .. } if renju => renju_rules(&mut lines, size),
+        Variant::Gomoku { size, k, exact, .. } => gomoku(&mut lines, size, k, exact),
     }
     lines
 }
@@ -103,6 +104,29 @@ fn gomoku(lines: &mut Vec<String>, n: u8, k: u8, exact: bool) {
     } else {
         "bottom left.".to_string()
     });
+}
+
+/// Renju's rules on a board of side `n`.
+fn renju_rules(lines: &mut Vec<String>, n: u8) {
+    let last = char::from(b'a' + n - 1);
+    lines.extend([
+        if n == crate::rules::gomoku::SIZE {
+            "Renju: 15×15, five in a row".to_string()
+        } else {
+            format!("{n}×{n}, renju")
+        },
+        String::new(),
+        "X (black) and O (white) take turns to put a stone on an".into(),
+        "empty point; X moves first.".into(),
+        "Five in a row (across, down or diagonal) wins. X must".into(),
+        "make exactly five, and may not play a point that makes".into(),
+        "an overline (six or more), two fours or two open threes".into(),
+        "at once, unless it makes five. O may do all of these.".into(),
+        "A full board with no line is a draw.".into(),
+        String::new(),
+        format!("Points are named by column a-{last} and row 1-{n}, a1 at the"),
+        "bottom left.".into(),
+    ]);
 }
 
 /// The first Ultimate game's lesson: three short pages, each a title and its lines (at most

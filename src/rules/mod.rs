@@ -66,6 +66,8 @@ pub enum MoveError<M> {
     OtherVariant,
     /// A cell of a board of another size.
     OtherBoard,
+    /// A point black may not play under renju, and why.
+    Forbidden(M, gomoku::renju::Foul),
 }
 
 impl<M> MoveError<M> {
@@ -81,17 +83,21 @@ impl<M> MoveError<M> {
             MoveError::ClosedBoard(m) => MoveError::ClosedBoard(f(m)),
             MoveError::OtherVariant => MoveError::OtherVariant,
             MoveError::OtherBoard => MoveError::OtherBoard,
+            MoveError::Forbidden(m, foul) => MoveError::Forbidden(f(m), foul),
         }
-    }
-
-    /// Whether the move's cell was taken.
-    pub fn is_taken(&self) -> bool {
-        matches!(self, MoveError::Occupied(_))
     }
 
     /// Whether the game was already over.
     pub fn is_game_over(&self) -> bool {
         matches!(self, MoveError::GameOver)
+    }
+}
+
+impl<M: Located> MoveError<M> {
+    /// Whether a cell of a single board was taken: any empty cell will do instead (in
+    /// Ultimate the cell's board matters too, and its message says so).
+    pub fn is_taken(&self) -> bool {
+        matches!(self, MoveError::Occupied(m) if m.small_board().is_none())
     }
 }
 
@@ -121,6 +127,12 @@ impl<M: Located> fmt::Display for MoveError<M> {
             }
             MoveError::OtherVariant => write!(f, "the move is from another game"),
             MoveError::OtherBoard => write!(f, "the cell is from a board of another size"),
+            MoveError::Forbidden(m, foul) => write!(
+                f,
+                "{} is forbidden to X (black) in renju: it makes {}",
+                m.cell_words(),
+                foul.words()
+            ),
         }
     }
 }

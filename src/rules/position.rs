@@ -45,11 +45,13 @@ pub enum Variant {
     Classic(Rules),
     Ultimate,
     /// Gomoku's rules on a board of side `size` (15, or 8 to 14): `k` in a row (five, or 3 to
-    /// `size`) or more, or with `exact` exactly `k`.
+    /// `size`) or more, or with `exact` exactly `k`; or with `renju` five by renju's rules
+    /// (black's forbidden points).
     Gomoku {
         size: u8,
         k: u8,
         exact: bool,
+        renju: bool,
     },
 }
 
@@ -65,20 +67,29 @@ impl Variant {
         match self {
             Variant::Classic(rules) => Board::new(rules).into(),
             Variant::Ultimate => UltimateBoard::new().into(),
-            Variant::Gomoku { size, k, exact } => Gomoku::with_rules(size, k, exact)
+            Variant::Gomoku { size, renju, .. } if renju => {
+                Gomoku::renju(size).unwrap_or_default().into()
+            }
+            Variant::Gomoku { size, k, exact, .. } => Gomoku::with_rules(size, k, exact)
                 .unwrap_or_default()
                 .into(),
         }
     }
 
     /// The variants besides classic play, each selected by its name.
-    pub const NAMED: [Variant; 3] = [Variant::Ultimate, Variant::GOMOKU, Variant::GOMOKU_EXACT];
+    pub const NAMED: [Variant; 4] = [
+        Variant::Ultimate,
+        Variant::GOMOKU,
+        Variant::GOMOKU_EXACT,
+        Variant::RENJU,
+    ];
 
     /// Gomoku on its standard board, 15×15, five or more in a row.
     pub const GOMOKU: Variant = Variant::Gomoku {
         size: gomoku::SIZE,
         k: gomoku::FIVE,
         exact: false,
+        renju: false,
     };
 
     /// Gomoku on 15×15 with exactly five in a row.
@@ -86,6 +97,15 @@ impl Variant {
         size: gomoku::SIZE,
         k: gomoku::FIVE,
         exact: true,
+        renju: false,
+    };
+
+    /// Renju: Gomoku on 15×15 with black's forbidden points.
+    pub const RENJU: Variant = Variant::Gomoku {
+        size: gomoku::SIZE,
+        k: gomoku::FIVE,
+        exact: false,
+        renju: true,
     };
 
     /// The game of a board of side `size` with `k` in a row (the size's default if `None`):
@@ -107,6 +127,7 @@ impl Variant {
                 size,
                 k,
                 exact: false,
+                renju: false,
             }),
             None => Err(RulesError::K { k, size }),
         }
@@ -117,8 +138,38 @@ impl Variant {
     pub fn exactly(self, exact: bool) -> Result<Variant, RulesError> {
         match self {
             _ if !exact => Ok(self),
-            Variant::Gomoku { size, k, .. } => Ok(Variant::Gomoku { size, k, exact }),
+            Variant::Gomoku {
+                size,
+                k,
+                renju: false,
+                ..
+            } => Ok(Variant::Gomoku {
+                size,
+                k,
+                exact,
+                renju: false,
+            }),
             _ => Err(RulesError::ExactFive),
+        }
+    }
+
+    /// This game by renju's rules (`renju`), a rule of Gomoku's boards with five in a row
+    /// only; without, this game unchanged.
+    pub fn by_renju(self, renju: bool) -> Result<Variant, RulesError> {
+        match self {
+            _ if !renju => Ok(self),
+            Variant::Gomoku {
+                size,
+                k: gomoku::FIVE,
+                exact: false,
+                ..
+            } => Ok(Variant::Gomoku {
+                size,
+                k: gomoku::FIVE,
+                exact: false,
+                renju: true,
+            }),
+            _ => Err(RulesError::Renju),
         }
     }
 
@@ -145,6 +196,9 @@ impl Variant {
         };
         let (k, exact) = match Variant::named(name) {
             _ if in_a_row => (k, exact),
+            Some(Variant::Gomoku { renju: true, .. }) => {
+                return Gomoku::renju(side).map(|b| b.variant());
+            }
             Some(Variant::Gomoku { k, exact, .. }) => (k, exact),
             other => return other,
         };
@@ -164,8 +218,8 @@ impl Variant {
             return Some(named);
         }
         let mut words = text.split_whitespace();
-        let (mut size, mut k, mut misere, mut exact, mut gomoku) =
-            (None, None, false, false, false);
+        let (mut size, mut k, mut misere, mut exact, mut gomoku, mut renju) =
+            (None, None, false, false, false, false);
         while let Some(word) = words.next() {
             match word {
                 "--size" if size.is_none() && !gomoku => {
@@ -174,13 +228,14 @@ impl Variant {
                 "--k" if k.is_none() => k = Some(words.next()?.parse::<u8>().ok()?),
                 "--misere" if !misere => misere = true,
                 "--exact" if !exact => exact = true,
+                "--renju" if !renju => renju = true,
                 "--gomoku" if !gomoku && size.is_none() => gomoku = true,
                 _ => return None,
             }
         }
         let size = if gomoku { Some(gomoku::SIZE) } else { size };
         let variant = Variant::of_size(size.unwrap_or(Rules::CLASSIC.size()), k, misere).ok()?;
-        variant.exactly(exact).ok()
+        variant.exactly(exact).ok()?.by_renju(renju).ok()
     }
 
     /// What one position of this rule set is called in reports: `board`, or `position` for
@@ -511,7 +566,12 @@ mod tests {
         let mut variants = Variant::NAMED.to_vec();
         for exact in [false, true] {
             for size in 8..=15 {
-                variants.extend((3..=size).map(|k| Variant::Gomoku { size, k, exact }));
+                variants.extend((3..=size).map(|k| Variant::Gomoku {
+                    size,
+                    k,
+                    exact,
+                    renju: false,
+                }));
             }
         }
         for size in 3..=7 {

@@ -12,7 +12,9 @@
 //! where one would, an *open three* where two windows lack two stones, and so on.
 
 use super::lines::{Lines, POINTS, lines};
+use crate::rules::classic::Mark;
 use crate::rules::gomoku::Gomoku;
+use crate::rules::gomoku::renju::Stones;
 
 /// A set of points, one bit each.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -92,7 +94,11 @@ const SHAPE_POINTS: [i32; 8] = [0, 4, 24, 60, 400, 600, 1 << 16, 1 << 20];
 pub struct Field {
     lines: &'static Lines,
     k: usize,
-    exact: bool,
+    /// Each side's rule: only exactly `k` makes a line (with the exact rule for both, under
+    /// renju for black).
+    exact: [bool; 2],
+    /// Renju: black may not play its forbidden points.
+    renju: bool,
     /// 0 empty, 1 + side for a stone.
     stone: [u8; POINTS],
     /// Each window's stones of each side.
@@ -142,7 +148,8 @@ impl Field {
         let mut field = Field {
             lines,
             k,
-            exact: board.is_exact(),
+            exact: [board.is_exact() || board.is_renju(), board.is_exact()],
+            renju: board.is_renju(),
             stone: [0; POINTS],
             count: vec![[0; 2]; windows],
             dead: vec![[0; 2]; windows],
@@ -233,7 +240,7 @@ impl Field {
     /// the other's, and with the exact rule none of its own beyond the ends), or `None`.
     fn status(&self, w: usize, side: usize) -> Option<u8> {
         let [mine, theirs] = [self.count[w][side], self.count[w][1 - side]];
-        let open = theirs == 0 && (!self.exact || self.dead[w][side] == 0);
+        let open = theirs == 0 && (!self.exact[side] || self.dead[w][side] == 0);
         (open && usize::from(mine) < self.k).then_some(mine)
     }
 
@@ -287,7 +294,7 @@ impl Field {
         for &w in &lines.through[p] {
             self.change(usize::from(w), |f| f.count[usize::from(w)][side] += 1);
         }
-        if self.exact {
+        if self.exact != [false; 2] {
             for &w in &lines.beside[p] {
                 self.change(usize::from(w), |f| f.dead[usize::from(w)][side] += 1);
             }
@@ -312,7 +319,7 @@ impl Field {
         for &w in &lines.through[p] {
             self.change(usize::from(w), |f| f.count[usize::from(w)][side] -= 1);
         }
-        if self.exact {
+        if self.exact != [false; 2] {
             for &w in &lines.beside[p] {
                 self.change(usize::from(w), |f| f.dead[usize::from(w)][side] -= 1);
             }
@@ -330,6 +337,22 @@ impl Field {
             self.candidates.set(p);
         }
         self.hash ^= keys()[side][p];
+    }
+
+    /// Whether the side to move may not play the empty `p`: under renju, black's forbidden
+    /// points ([`crate::rules::gomoku::renju`]). Read from the whole board, so kept for the
+    /// root and the few moves of a victory by fours.
+    pub fn forbidden(&self, p: usize) -> bool {
+        if !self.renju || self.to_move != 0 || self.stone[p] != 0 {
+            return false;
+        }
+        let side = self.lines.side;
+        let stones = Stones::new(side as u8, |i| match self.stone[i] {
+            1 => Some(Mark::X),
+            2 => Some(Mark::O),
+            _ => None,
+        });
+        stones.foul(p).is_some()
     }
 
     /// The shape `side` makes on the empty `p` in direction `dir`.

@@ -305,14 +305,22 @@ impl Search {
             })
             .collect();
         ranked.sort_unstable();
+        if ply == 0 {
+            // Under renju black never plays a forbidden point (checked at the root only: the
+            // check reads the whole board).
+            ranked.retain(|&(_, p)| !field.forbidden(p));
+        }
         if ranked.is_empty() {
             // Nothing near a stone: the empty board, or a lone far point.
             let centre = field.side() / 2 * field.side() + field.side() / 2;
+            let points = 0..field.side() * field.side();
             let p = if field.is_empty(centre) {
                 centre
             } else {
-                (0..field.side() * field.side())
-                    .find(|&p| field.is_empty(p))
+                points
+                    .clone()
+                    .find(|&p| field.is_empty(p) && !field.forbidden(p))
+                    .or_else(|| points.clone().find(|&p| field.is_empty(p)))
                     .expect("a board not full")
             };
             return (vec![p], false);

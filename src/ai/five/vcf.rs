@@ -95,6 +95,8 @@ impl Vcf<'_> {
             }
             _ => return false,
         };
+        // Under renju black's fours on forbidden points are no moves of its.
+        moves.retain(|&(_, p)| !field.forbidden(p));
         for m in &mut moves {
             m.0 = -field.worth(m.1, me);
         }

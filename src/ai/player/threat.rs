@@ -459,7 +459,8 @@ impl Threat {
         }
         let mut after = *board;
         if after.play(cell).is_err() {
-            unreachable!("a legal move is played")
+            // A point black may not play under renju: playing it loses.
+            return Value::Loss(1);
         }
         if after.is_over() {
             return Value::Win(1);
@@ -544,21 +545,41 @@ impl Threat {
     }
 }
 
+/// `found`, or under renju where it is a point black may not play, the best-scored point
+/// black may play instead: no engine plays a forbidden point, whichever search found it.
+fn lawful(board: &Gomoku, found: Option<(Cell, Value)>) -> Option<(Cell, Value)> {
+    let (cell, value) = found?;
+    if board.foul(cell).is_none() {
+        return Some((cell, value));
+    }
+    let threats = Threats::new(board);
+    let instead = ranked(&threats, side(board.to_move()))
+        .into_iter()
+        .map(|p| threats.cell(p))
+        .find(|&c| board.foul(c).is_none())
+        .or_else(|| board.legal_moves().first().copied())?;
+    Some((instead, Value::Estimate(0)))
+}
+
 impl Engine<Gomoku> for Threat {
     fn choose(&mut self, level: Level, board: &Gomoku, think: Option<Duration>) -> Option<Cell> {
         let positions = budget(think);
-        match level.style() {
-            None => self.hard(board, think).map(|(c, _)| c),
+        let found = match level.style() {
+            None => self.hard(board, think),
             Some(_) if level.number() == SEARCHING_LEVEL => {
                 let time = think.unwrap_or(Duration::from_secs(1)) / SEARCHING_SHARE;
-                self.hard(board, Some(time)).map(|(c, _)| c)
+                self.hard(board, Some(time))
             }
-            Some(_) => self.below_top(board, level, positions),
-        }
+            Some(_) => self
+                .below_top(board, level, positions)
+                .map(|c| (c, Value::Estimate(0))),
+        };
+        lawful(board, found).map(|(c, _)| c)
     }
 
     fn best(&mut self, board: &Gomoku, think: Option<Duration>) -> Option<(Cell, Value)> {
-        self.hard(board, think)
+        let found = self.hard(board, think);
+        lawful(board, found)
     }
 
     fn value_of(&mut self, board: &Gomoku, cell: Cell, think: Option<Duration>) -> Option<Value> {
@@ -572,7 +593,8 @@ impl Engine<Gomoku> for Threat {
         if board.is_over() {
             return Vec::new();
         }
-        let points = Threats::new(board).candidates();
+        let mut points = Threats::new(board).candidates();
+        points.retain(|&p| board.foul(cell_of(board.size(), p)).is_none());
         let time = think.unwrap_or(Duration::from_secs(1));
         let share = Some(time / points.len().max(1) as u32);
         let mut moves: Vec<(Cell, Value)> = Vec::with_capacity(points.len());

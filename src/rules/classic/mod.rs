@@ -165,6 +165,8 @@ pub enum RulesError {
     Misere(u8),
     /// `--exact` for a game not played with Gomoku's rules.
     ExactFive,
+    /// `--renju` for a game other than Gomoku's five in a row.
+    Renju,
     /// Gomoku on a board smaller than its smallest, 8×8.
     GomokuSize(u8),
 }
@@ -185,6 +187,10 @@ impl fmt::Display for RulesError {
             RulesError::ExactFive => write!(
                 f,
                 "--exact is a rule of Gomoku's boards: give --gomoku or a board from 8×8 up"
+            ),
+            RulesError::Renju => write!(
+                f,
+                "--renju plays five in a row on Gomoku's boards (8×8 to 15×15): drop --k, --exact, --misere and --ultimate"
             ),
             RulesError::Misere(n) => write!(
                 f,

@@ -10,6 +10,7 @@
 //! move makes a winning line, so the winner is found from the last move alone and
 //! kept, not searched for.
 
+pub mod renju;
 mod rule_set;
 
 use std::fmt;
@@ -41,6 +42,9 @@ pub struct Gomoku {
     k: u8,
     /// Only exactly `k` in a row wins: more (an overline) does not.
     exact: bool,
+    /// Renju: five for both, black (X) must make exactly five and may not play a forbidden
+    /// point ([`renju`]); white wins with five or more.
+    renju: bool,
 }
 
 impl Default for Gomoku {
@@ -79,6 +83,7 @@ impl Gomoku {
             winner: None,
             k: FIVE,
             exact: false,
+            renju: false,
         }
     }
 
@@ -111,6 +116,36 @@ impl Gomoku {
         }
     }
 
+    /// The empty board of side `size` (8 to 15) played by renju's rules ([`renju`]).
+    pub const fn renju(size: u8) -> Option<Gomoku> {
+        match Gomoku::with_size(size) {
+            Some(board) => Some(Gomoku {
+                renju: true,
+                ..board
+            }),
+            None => None,
+        }
+    }
+
+    /// Whether the game is played by renju's rules.
+    pub const fn is_renju(&self) -> bool {
+        self.renju
+    }
+
+    /// Why the side to move may not play the empty `cell`, if it may not: under renju, black's
+    /// overlines, double fours and double threes.
+    pub fn foul(&self, cell: Cell) -> Option<renju::Foul> {
+        if !self.renju || self.to_move() != Mark::X || self.mark_at(cell).is_some() {
+            return None;
+        }
+        self.renju_stones().foul(cell.index())
+    }
+
+    /// The stones as renju's rule reads them.
+    fn renju_stones(&self) -> renju::Stones {
+        renju::Stones::new(self.size, |i| self.stone(i))
+    }
+
     /// The board's side.
     pub const fn size(&self) -> u8 {
         self.size
@@ -133,13 +168,30 @@ impl Gomoku {
         if !(3..=self.size).contains(&k) {
             return Err(ParseGomokuError::Line { k, size: self.size });
         }
-        validated(Gomoku { k, exact, ..self })
+        validated(Gomoku {
+            k,
+            exact,
+            renju: false,
+            ..self
+        })
     }
 
-    /// Whether `len` stones in a row win.
-    const fn wins(&self, len: usize) -> bool {
+    /// This position played by renju's rules ([`renju`]): the winner found again, and refused
+    /// if no game by those rules reaches it.
+    pub fn played_by_renju(self) -> Result<Gomoku, ParseGomokuError> {
+        validated(Gomoku {
+            k: FIVE,
+            exact: false,
+            renju: true,
+            ..self
+        })
+    }
+
+    /// Whether `len` stones in a row of `mark`'s win: under renju black needs exactly five.
+    const fn wins(&self, len: usize, mark: Mark) -> bool {
         let k = self.k as usize;
-        if self.exact { len == k } else { len >= k }
+        let exact = self.exact || (self.renju && matches!(mark, Mark::X));
+        if exact { len == k } else { len >= k }
     }
 
     /// The points of the board.
@@ -187,10 +239,10 @@ impl Gomoku {
     }
 
     /// The same stones on a classic board, where the classic proof search takes this board
-    /// ([`Rules::for_proof`]: 8×8 with five to seven in a row), and not with the exact rule,
-    /// which the classic boards do not play.
+    /// ([`Rules::for_proof`]: 8×8 with five to seven in a row), and not with the exact rule
+    /// or renju's, which the classic boards do not play.
     pub fn as_classic(&self) -> Option<Board> {
-        if self.exact {
+        if self.exact || self.renju {
             return None;
         }
         let rules = Rules::for_proof(self.size, self.k)?;
@@ -213,14 +265,17 @@ impl Gomoku {
         self.winner.is_some() || self.is_full()
     }
 
-    /// The empty cells, or none once the game is over.
+    /// The empty cells, or none once the game is over; under renju, none black may not play.
     pub fn legal_moves(&self) -> Vec<Cell> {
         if self.is_over() {
             return Vec::new();
         }
-        self.empty_indices()
-            .filter_map(|i| Cell::of(self.size, i))
-            .collect()
+        let cells = self.empty_indices().filter_map(|i| Cell::of(self.size, i));
+        if self.renju && self.to_move() == Mark::X {
+            let stones = self.renju_stones();
+            return cells.filter(|c| stones.foul(c.index()).is_none()).collect();
+        }
+        cells.collect()
     }
 
     /// The empty cells' indices, whatever the outcome.
@@ -236,6 +291,9 @@ impl Gomoku {
         if self.mark_at(cell).is_some() {
             return Err(MoveError::Occupied(cell));
         }
+        if let Some(foul) = self.foul(cell) {
+            return Err(MoveError::Forbidden(cell, foul));
+        }
         self.place(cell.index());
         Ok(())
     }
@@ -248,7 +306,7 @@ impl Gomoku {
         self.placed += 1;
         if DIRECTIONS
             .iter()
-            .any(|&d| self.wins(self.run(index, mover, d).len()))
+            .any(|&d| self.wins(self.run(index, mover, d).len(), mover))
         {
             self.winner = Some(mover);
         }
@@ -287,7 +345,7 @@ impl Gomoku {
         let run = DIRECTIONS
             .iter()
             .map(|&d| self.run(index, mark, d))
-            .filter(|run| self.wins(run.len()))
+            .filter(|run| self.wins(run.len(), mark))
             .max_by_key(Run::len)?;
         let mut cells: Vec<usize> = (0..run.len)
             .map(|i| (run.first as isize + i as isize * run.step) as usize)

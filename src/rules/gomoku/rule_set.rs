@@ -49,6 +49,9 @@ impl Notation for Gomoku {
     /// another line, whose `k` travels beside the name (a program that knows only five in a
     /// row then refuses the game rather than play other rules).
     fn name(&self) -> &'static str {
+        if self.is_renju() {
+            return "renju";
+        }
         match (self.k() == gomoku::FIVE, self.is_exact()) {
             (true, false) => "gomoku",
             (true, true) => "gomoku-exact",
@@ -58,6 +61,12 @@ impl Notation for Gomoku {
     }
 
     fn title(&self) -> String {
+        if self.is_renju() {
+            return match self.size() {
+                gomoku::SIZE => "Renju".to_string(),
+                n => format!("{n}×{n}, renju"),
+            };
+        }
         let exactly = if self.is_exact() { "exactly " } else { "" };
         match (self.size(), self.k()) {
             (gomoku::SIZE, gomoku::FIVE) if self.is_exact() => "Gomoku, exactly five".to_string(),
@@ -68,6 +77,12 @@ impl Notation for Gomoku {
     }
 
     fn flags(&self) -> Vec<String> {
+        if self.is_renju() {
+            return match self.size() {
+                gomoku::SIZE => vec!["--renju".to_string()],
+                n => vec![format!("--size {n}"), "--renju".to_string()],
+            };
+        }
         let mut flags = match (self.size(), self.k()) {
             (gomoku::SIZE, gomoku::FIVE) => vec!["--gomoku".to_string()],
             (n, gomoku::FIVE) => vec![format!("--size {n}")],

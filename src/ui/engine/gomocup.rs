@@ -9,8 +9,8 @@
 //! five on 5×5 to 7×7 as Gomocup plays, unless `--k` says otherwise; five or more count (the
 //! freestyle rule). From `START 8` to `START 15` the board is played with Gomoku's rules by
 //! its threat engine (five in a row unless `--k` says otherwise), with exactly that line
-//! winning when `INFO rule` says so (its bit 1); renju (bit 4) is not played, and a message
-//! says so.
+//! winning when `INFO rule` says so (its bit 1), and renju's rules when it says so (its bit
+//! 4, over bit 1): black, who moves first, never plays a forbidden point.
 
 use std::io::{BufRead, Write};
 use std::sync::Arc;
@@ -50,6 +50,8 @@ struct Session {
     start: Option<Variant>,
     /// `INFO rule` asked for exactly five in a row (on Gomoku's boards: exactly the line).
     exact: bool,
+    /// `INFO rule` asked for renju.
+    renju: bool,
     moves: Vec<Move>,
     /// Time for each move and what is left of the match (`INFO timeout_turn`, `time_left`).
     turn: Option<Duration>,
@@ -156,6 +158,7 @@ pub fn run(
         brain,
         start: None,
         exact: false,
+        renju: false,
         moves: Vec::new(),
         turn: None,
         left: None,
@@ -263,7 +266,12 @@ impl Session {
             .start
             .ok_or_else(|| refuse(line, "no board yet: START comes first"))?;
         // The rule may come before START or after it.
-        let mut position = start.exactly(self.exact).unwrap_or(start).start();
+        let ruled = if self.renju {
+            start.by_renju(true)
+        } else {
+            start.exactly(self.exact)
+        };
+        let mut position = ruled.unwrap_or(start).start();
         for &mv in &self.moves {
             position.play(mv).expect("moves are checked when made");
         }
@@ -408,9 +416,11 @@ impl Session {
             }
             ("rule", Some(rule)) => {
                 self.exact = rule & 1 == 1;
-                if rule & 4 == 4 {
+                self.renju = rule & 4 == 4;
+                if self.renju && self.start.is_some_and(|v| v.by_renju(true).is_err()) {
                     return Reply::Line(
-                        "MESSAGE renju is not played here: no move is forbidden to black".into(),
+                        "MESSAGE renju is played on Gomoku's boards only: these rules are not"
+                            .into(),
                     );
                 }
             }

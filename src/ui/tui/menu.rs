@@ -274,7 +274,7 @@ impl Choices {
     /// Ultimate, the line in Gomoku (five).
     pub fn inactive(&self, row: Row) -> bool {
         if self.named_gomoku().is_some() {
-            return row == Row::InARow;
+            return row == Row::InARow || (self.renju() && row == Row::Misere);
         }
         let lines = matches!(row, Row::InARow | Row::Misere);
         self.fixed_rules() && (lines || row == Row::Size)
@@ -288,9 +288,19 @@ impl Choices {
         }
     }
 
+    /// Whether renju is chosen on the Game row.
+    fn renju(&self) -> bool {
+        matches!(
+            Variant::named(&self.game),
+            Some(Variant::Gomoku { renju: true, .. })
+        )
+    }
+
     /// Why an inactive row has no choices, said on Enter.
     fn fixed_note(&self) -> &'static str {
-        if self.named_gomoku().is_some() {
+        if self.renju() {
+            "Renju is five in a row; X may not make an overline, a double four or a double three"
+        } else if self.named_gomoku().is_some() {
             "Gomoku is five in a row (Exactly 5: a longer line wins nothing)"
         } else {
             "Ultimate is on: the board is 3×3 boards"
@@ -331,6 +341,7 @@ impl Choices {
             Row::Size if self.named_gomoku().is_some() => {
                 self.gomoku_size = cycle(self.gomoku_size, gomoku::MIN_SIZE, gomoku::SIZE, up);
             }
+            Row::Misere if self.renju() => return false,
             Row::Misere if self.named_gomoku().is_some() => {
                 let exact = self.named_gomoku() == Some(false);
                 self.game = Variant::GOMOKU
@@ -869,6 +880,7 @@ mod tests {
             size: 14,
             k: 5,
             exact: false,
+            renju: false,
         };
         assert_eq!(choices.variant(), fourteen, "Exactly 5 off, on 14×14");
         choices.gomoku_size = 20;
@@ -879,11 +891,11 @@ mod tests {
     fn the_game_row_cycles_classic_ultimate_and_gomoku_and_fixes_their_rules() {
         let mut choices = Choices::default();
         let mut seen = Vec::new();
-        for _ in 0..4 {
+        for _ in 0..5 {
             seen.push((choices.value(Row::Game).unwrap(), choices.variant()));
             choices.step(Row::Game, true);
         }
-        assert_eq!(choices, Choices::default(), "four steps come round");
+        assert_eq!(choices, Choices::default(), "five steps come round");
         let names: Vec<&str> = seen.iter().map(|(name, _)| name.as_str()).collect();
         assert_eq!(
             names,
@@ -891,7 +903,8 @@ mod tests {
                 "◂ classic ▸",
                 "◂ Ultimate ▸",
                 "◂ Gomoku ▸",
-                "◂ Gomoku, exactly five ▸"
+                "◂ Gomoku, exactly five ▸",
+                "◂ Renju ▸"
             ]
         );
         let variants: Vec<Variant> = seen.iter().map(|&(_, v)| v).collect();
@@ -901,15 +914,12 @@ mod tests {
                 Variant::Classic(Rules::CLASSIC),
                 Variant::Ultimate,
                 Variant::GOMOKU,
-                Variant::GOMOKU_EXACT
+                Variant::GOMOKU_EXACT,
+                Variant::RENJU
             ]
         );
         choices.step(Row::Game, false);
-        assert_eq!(
-            choices.variant(),
-            Variant::GOMOKU_EXACT,
-            "down from classic"
-        );
+        assert_eq!(choices.variant(), Variant::RENJU, "down from classic");
         let mut classic = Choices::default();
         for _ in 3..8 {
             classic.step(Row::Size, true);
@@ -919,7 +929,8 @@ mod tests {
             Variant::Gomoku {
                 size: 8,
                 k: 5,
-                exact: false
+                exact: false,
+                renju: false,
             },
             "the size row goes on past 7"
         );
@@ -985,11 +996,7 @@ mod tests {
         );
         assert_eq!(
             done,
-            Outcome::Done(Start::Play(
-                Variant::GOMOKU_EXACT,
-                Player::Human,
-                Player::HARD
-            ))
+            Outcome::Done(Start::Play(Variant::RENJU, Player::Human, Player::HARD))
         );
     }
 

@@ -13,6 +13,7 @@ impl Member for Gomoku {
             size: self.size(),
             k: self.k(),
             exact: self.is_exact(),
+            renju: self.is_renju(),
         }
     }
 
