@@ -611,3 +611,20 @@ fn a_question_mark_prints_the_rules_of_the_game_then_how_to_type_a_move() {
     );
     assert!(text(&out.stdout).contains("LOSES"), "{}", text(&out.stdout));
 }
+
+#[test]
+fn in_renju_a_double_three_is_refused_with_its_reason_and_the_board_is_unchanged() {
+    // X on f8 g8 and h6 h7: h8 would make two open threes at once.
+    let input = b"f8\na1\ng8\na2\nh6\na3\nh7\na4\nh8\nq\n";
+    let out = run(&["--renju", "-o", "human"], input);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "q quits cleanly: {stdout}");
+    assert!(
+        stdout.contains("Cell h8 is forbidden to X (black) in renju: it makes a double three.\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.ends_with("Record: --renju f8 a1 g8 a2 h6 a3 h7 a4\n"),
+        "h8 was not played: {stdout}"
+    );
+}

@@ -77,6 +77,7 @@ pub(super) fn draw(
             board,
             won,
             star: &|_| false,
+            forbidden: &|_| false,
             symbol: Mark::symbol,
         };
         draw_points(frame, &compact, app, &points, palette);

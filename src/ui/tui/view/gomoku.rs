@@ -1,7 +1,8 @@
 //! Gomoku's 15×15 board, compact: a point a character, two columns apart, row numbers on the
 //! left and column letters below (see [`GridLayout`]); classic boards too where the screen is
 //! too small for their cells. Stones, the last move, the winning
-//! line, the best hint or the review's best move, and the cursor.
+//! line, the best hint or the review's best move, under renju black's forbidden points (`×`)
+//! on black's turn, and the cursor.
 
 use super::frame::{Frame, Palette, Style, too_small};
 use super::{Placed, hinted};
@@ -31,6 +32,7 @@ pub(super) fn draw(
         board,
         won: board.won_line().unwrap_or_default(),
         star: &|cell| board.is_star(cell),
+        forbidden: &|cell| board.foul(cell).is_some(),
         symbol: stone,
     };
     draw_points(frame, &layout, app, &points, palette);
@@ -48,6 +50,8 @@ pub(super) struct Points<'a> {
     pub board: &'a dyn Squares,
     pub won: Vec<Cell>,
     pub star: &'a dyn Fn(Cell) -> bool,
+    /// Under renju, the points black may not play, while it is black's turn.
+    pub forbidden: &'a dyn Fn(Cell) -> bool,
     pub symbol: fn(Mark) -> char,
 }
 
@@ -139,6 +143,8 @@ fn draw_point(
         ('*', Style::PLAIN.fg(palette.label(Label::Best)).bold())
     } else if let Some((value, style)) = hinted(app, shown, palette) {
         (point_hint(value), style)
+    } else if !app.game().is_over() && (points.forbidden)(cell) {
+        ('×', Style::PLAIN.fg(palette.accent()).dim())
     } else if (points.star)(cell) {
         ('+', Style::PLAIN.dim())
     } else {

@@ -416,6 +416,34 @@ mod tests {
     }
 
     #[test]
+    fn in_renju_black_sees_its_forbidden_points_crossed_and_white_does_not() {
+        use crate::rules::position::Variant;
+        use crate::ui::tui::layout::GridLayout;
+        let mut session = Session::new(Variant::RENJU, Player::Human, Player::Human);
+        // X on f8 g8 h6 h7: h8 is a double three.
+        for name in ["f8", "a1", "g8", "a2", "h6", "a3", "h7", "a4"] {
+            let cell = session.game().position().parse_move(name).unwrap();
+            session.play(cell).unwrap();
+        }
+        let a = App::new(session, (80, 30));
+        let layout = GridLayout::new((80, 30), 15);
+        let h8 = layout.origin(7, 7);
+        let e8 = layout.origin(7, 4);
+        let frame = frame_of(&a);
+        assert_eq!(frame.tile(h8.0, h8.1).ch, '×', "h8 is forbidden to black");
+        assert_eq!(frame.tile(e8.0, e8.1).ch, '·', "e8 is not");
+        let mut a = a;
+        a.update(Action::Letter('e'));
+        a.update(Action::Digit(8));
+        let frame = frame_of(&a);
+        assert_eq!(
+            frame.tile(h8.0, h8.1).ch,
+            '+',
+            "white may play h8, the centre"
+        );
+    }
+
+    #[test]
     fn gomoku_stones_are_black_and_white_circles_named_by_their_marks() {
         use crate::rules::classic::Squares;
         use crate::rules::position::Variant;
