@@ -347,7 +347,7 @@ pub fn applies(subcommand: &str) -> &'static [&'static str] {
     const RULES: [&str; 4] = ["size", "k", "misere", "ultimate"];
     match subcommand {
         "analyze" => &[
-            "size", "k", "misere", "ultimate", "exact", "think", "table_mb", "threads",
+            "size", "k", "misere", "ultimate", "exact", "renju", "think", "table_mb", "threads",
         ],
         "review" => &[
             "size", "k", "misere", "ultimate", "gomoku", "exact", "renju", "think", "table_mb",

@@ -207,6 +207,8 @@ pub struct Options {
     pub misere: bool,
     /// Gomoku's boards are played with exactly their line winning.
     pub exact: bool,
+    /// Gomoku's boards are played by renju's rules.
+    pub renju: bool,
     /// Positions are Ultimate tic-tac-toe positions in their notation.
     pub ultimate: bool,
     /// Search time for the position's moves (with `best_only`, for its value).
@@ -283,6 +285,14 @@ impl Reporter<'_> {
         let label = format!("{notation:?}");
         let o = self.options;
         let position = match Position::parse(notation, o.ultimate, o.k, o.misere, o.exact) {
+            Ok(Position::Gomoku(board)) if o.renju => match board.played_by_renju() {
+                Ok(board) => Position::Gomoku(board),
+                Err(e) => return self.bad(&label, notation, &e.to_string()),
+            },
+            Ok(_) if o.renju => {
+                let why = "--renju is played on Gomoku's boards, 8 to 15 rows";
+                return self.bad(&label, notation, why);
+            }
             Ok(position) => position,
             Err(e) => return self.bad(&label, notation, &e.to_string()),
         };

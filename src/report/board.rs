@@ -99,7 +99,8 @@ pub fn ultimate_grid(board: &UltimateBoard) -> String {
 
 /// Gomoku's 15×15 board, top row first: a stone or `.` a cell, one space apart, row numbers
 /// on the left and column letters below; the five points players find their way by
-/// ([`Gomoku::is_star`]) show `+` while empty.
+/// ([`Gomoku::is_star`]) show `+` while empty; under renju, on black's turn, the points black may
+/// not play show `×`.
 pub fn gomoku_grid(board: &Gomoku) -> String {
     let n = board.size();
     let mut s = String::new();
@@ -109,6 +110,7 @@ pub fn gomoku_grid(board: &Gomoku) -> String {
             let cell = board.cell_at(row, col).expect("row and col are in range");
             let c = match board.mark_at(cell) {
                 Some(m) => m.symbol(),
+                None if !board.is_over() && board.foul(cell).is_some() => '×',
                 None if board.is_star(cell) => '+',
                 None => '.',
             };
