@@ -17,6 +17,7 @@ use tictactoe::cli::{
     ReviewArgs,
 };
 use tictactoe::explain::Limits;
+use tictactoe::game::formats;
 use tictactoe::game::record::Record;
 use tictactoe::game::{Journal, Session};
 use tictactoe::net::join::DEFAULT_PORT;
@@ -193,6 +194,27 @@ fn refuse_players(matches: &ArgMatches, command: &str) {
     }
 }
 
+/// The game `words` give as one word: a file (a `.psq`, a move string, or a record the game
+/// printed) or a move string (`h8h9i8`), played by `rules` where it does not say; `None`
+/// for moves given one by one.
+fn kept_game(words: &[String], rules: Variant) -> Result<Option<Record>, String> {
+    let [word] = words else {
+        return Ok(None);
+    };
+    let path = std::path::Path::new(word);
+    if word.contains(['.', '/']) && path.is_file() {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{word}: {e}"))?;
+        let record = formats::read_game(&text, rules).map_err(|e| format!("{word}: {e}"))?;
+        return Ok(Some(record));
+    }
+    if formats::is_move_string(word) {
+        return formats::read_move_string(word, rules)
+            .map(Some)
+            .map_err(|e| e.to_string());
+    }
+    Ok(None)
+}
+
 fn variant(cli: &Cli) -> Variant {
     match cli.variant() {
         Ok(variant) => variant,
@@ -208,7 +230,13 @@ fn opening(cli: &Cli) -> Record {
             .error(ErrorKind::ValueValidation, format!("--from: {message}"))
             .exit()
     };
-    let record = Record::parse(variant(cli), &cli.from).unwrap_or_else(|e| refuse(e.to_string()));
+    let record = match kept_game(&cli.from, variant(cli)) {
+        Ok(Some(record)) => record,
+        Ok(None) => {
+            Record::parse(variant(cli), &cli.from).unwrap_or_else(|e| refuse(e.to_string()))
+        }
+        Err(message) => refuse(message),
+    };
     if record.end().is_over() {
         refuse(format!(
             "the game is over after move {}: give the moves of a game still in progress",
@@ -310,7 +338,17 @@ fn review(cli: &Cli, args: &ReviewArgs) -> anyhow::Result<ExitCode> {
             record.variant(),
             record.moves().iter().map(ToString::to_string).collect(),
         ),
-        None => (variant(cli), args.moves.clone()),
+        None => match kept_game(&args.moves, variant(cli)) {
+            Ok(Some(record)) => (
+                record.variant(),
+                record.moves().iter().map(ToString::to_string).collect(),
+            ),
+            Ok(None) => (variant(cli), args.moves.clone()),
+            Err(message) => {
+                eprintln!("tictactoe: {message}");
+                return Ok(ExitCode::from(2));
+            }
+        },
     };
     let options = review::Options {
         variant,

@@ -428,3 +428,38 @@ fn the_plain_review_flag_prints_the_review_after_the_game() {
         after.iter().any(|l| l.starts_with("X: ")) && after.iter().any(|l| l.starts_with("O: "))
     );
 }
+
+#[test]
+fn a_psq_file_a_move_string_and_a_saved_record_are_reviewed_and_a_bad_file_names_its_line() {
+    let dir = std::env::temp_dir().join(format!("tictactoe-review-files-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let psq = dir.join("game.psq");
+    std::fs::write(&psq, "Piskvorky 15x15, 11:11, 0\n8,8,0\n9,8,0\n8,9,0\n-1\n").unwrap();
+    let record = dir.join("game.txt");
+    std::fs::write(&record, "--gomoku h8 i8 h7\n").unwrap();
+    let moves = |out: &Output| -> Vec<String> {
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .filter_map(|l| l.split_whitespace().nth(2).map(str::to_string))
+            .take(3)
+            .collect()
+    };
+    for args in [
+        vec![psq.to_str().unwrap()],
+        vec!["h8i8h7"],
+        vec![record.to_str().unwrap()],
+    ] {
+        let mut all = args.clone();
+        all.extend(["--think", "20"]);
+        let out = run(&all);
+        assert!(out.status.success(), "{args:?}: {out:?}");
+        assert_eq!(moves(&out), ["h8", "i8", "h7"], "{args:?}: {out:?}");
+    }
+    let bad = dir.join("bad.psq");
+    std::fs::write(&bad, "Piskvorky 15x15, 11:11, 0\n8,8,0\n8,8,0\n").unwrap();
+    let out = run(&[bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("bad.psq: line 3: h8: cell h8 is taken"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

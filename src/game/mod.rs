@@ -2,6 +2,7 @@
 //! [`Session`] of rounds between two players with their names and score, shared by the front
 //! ends.
 
+pub mod formats;
 pub mod record;
 
 use std::fmt;

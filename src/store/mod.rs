@@ -3,5 +3,6 @@
 //! files safely, whatever someone put there).
 
 pub mod files;
+pub mod games;
 pub mod history;
 pub mod settings;

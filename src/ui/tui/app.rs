@@ -120,6 +120,8 @@ pub struct App {
     /// The page of the first Ultimate game's lesson on screen, if it is.
     lesson: Option<usize>,
     quit: bool,
+    /// A game the player asked to save (`w`), for the loop to write.
+    export: Option<Record>,
     /// Set in a network game.
     net: Option<net::Net>,
 }
@@ -145,6 +147,7 @@ impl App {
             no_hints: false,
             lesson: None,
             quit: false,
+            export: None,
             net: None,
         };
         app.message = app.turn_message();
@@ -255,6 +258,30 @@ impl App {
 
     pub fn should_quit(&self) -> bool {
         self.quit
+    }
+
+    /// `w`: the game on screen, to be saved to a file by the loop.
+    fn save(&mut self) {
+        self.export = Some(self.game().record());
+        self.message = "Saving the game…".into();
+    }
+
+    /// The game the player asked to save, once: the loop writes it and says where
+    /// ([`App::saved`]).
+    pub fn take_export(&mut self) -> Option<Record> {
+        self.export.take()
+    }
+
+    /// What became of the game saved: the file it went to, or why it did not.
+    pub fn saved(&mut self, result: std::io::Result<std::path::PathBuf>) {
+        self.message = match result {
+            Ok(path) => format!(
+                "Saved to {}: tictactoe review {} opens it",
+                path.display(),
+                path.display()
+            ),
+            Err(e) => format!("The game could not be saved: {e}"),
+        };
     }
 
     /// What the AI worker should be doing now: a move on the AI's turn, a hint that was asked
@@ -471,6 +498,10 @@ impl App {
             Some(Command::Level) => self.change_level(*action == Action::Level),
             Some(Command::Review) => self.ask_review(),
             Some(Command::Explore) => self.open_explorer(),
+            Some(Command::Save) if self.game().is_over() => self.save(),
+            Some(Command::Save) => {
+                self.message = "w saves a finished game to a file; this one goes on".into();
+            }
             // Opened in `update`, over any mode.
             Some(Command::Help) => {}
             Some(Command::Quit) if *action == Action::Interrupt => self.quit = true,
@@ -644,9 +675,7 @@ const AFTER_GAME: &str = "n, Enter or Space: new round";
 /// On [`Action::Panic`], which only a test build of the key map produces.
 fn elsewhere(action: &Action) -> String {
     match action {
-        Action::PlayOn | Action::Export => {
-            "p and w play on from and show a game of your history, in its review".into()
-        }
+        Action::PlayOn => "p plays on from a game of your history, in its review".into(),
         Action::Step | Action::Faster | Action::Slower => {
             "s, + and - step through a search in the explorer (t)".into()
         }
@@ -1219,6 +1248,28 @@ mod tests {
         let mut brain =
             crate::ai::player::Brain::new(None).with_think(std::time::Duration::from_secs(5));
         crate::report::review::review(&app.game().record(), &mut brain, &mut |_, _| {}).unwrap()
+    }
+
+    #[test]
+    fn w_in_a_finished_game_hands_it_to_be_saved_once_and_says_where_it_went() {
+        let mut playing = app(Player::Human, Player::Human);
+        playing.update(Action::Digit(5));
+        playing.update(Action::Export);
+        assert_eq!(
+            playing.take_export(),
+            None,
+            "a game in progress is not saved"
+        );
+        let mut app = finished_with_a_blunder();
+        assert!(app.game().is_over());
+        app.update(Action::Export);
+        assert_eq!(app.take_export(), Some(app.game().record()));
+        assert_eq!(app.take_export(), None, "once");
+        app.saved(Ok("tictactoe-1.txt".into()));
+        assert_eq!(
+            app.message(),
+            "Saved to tictactoe-1.txt: tictactoe review tictactoe-1.txt opens it"
+        );
     }
 
     #[test]

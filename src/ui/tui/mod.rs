@@ -19,6 +19,7 @@ pub mod view;
 pub mod worker;
 
 use std::io::{self, BufWriter};
+use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
@@ -271,7 +272,14 @@ impl Game<'_> {
                 self.app.handle(Event::Resize { columns, rows });
             }
             Ok(Message::Input(event)) => match input::action(&event, self.options.test_panic) {
-                Some(action) => self.app.update(action),
+                Some(action) => {
+                    self.app.update(action);
+                    if let Some(record) = self.app.take_export() {
+                        // Into the folder the game was started from.
+                        let saved = crate::store::games::save(&record, Path::new("."));
+                        self.app.saved(saved);
+                    }
+                }
                 None => return Ok(false),
             },
             Ok(Message::InputFailed(e)) => return Err(e).context("reading input"),

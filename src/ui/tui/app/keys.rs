@@ -17,6 +17,8 @@ pub enum Command {
     Level,
     Review,
     Explore,
+    /// `w`: a finished game to a file.
+    Save,
     Help,
     /// `q` and Esc (asking first in the middle of a game), Ctrl-C (at once).
     Quit,
@@ -98,7 +100,7 @@ const ULTIMATE_HINT: Keys = Binding::command(
 .short("h h", "hint");
 
 /// The commands every board shares, after undo and the hint.
-const COMMANDS: [Keys; 7] = [
+const COMMANDS: [Keys; 8] = [
     Binding::command(
         "n",
         &["new round (the other side starts)"],
@@ -127,6 +129,12 @@ const COMMANDS: [Keys; 7] = [
         Command::Explore,
     )
     .short("t", "explore the search"),
+    Binding::command(
+        "w",
+        &["save the finished game to a file (.psq for Gomoku)"],
+        &[Action::Export],
+        Command::Save,
+    ),
     Binding::note("Space", &["pause or resume AI against AI"]),
     Binding::command("?", &["this help"], &[Action::Help], Command::Help)
         .short("? ?", "keys, then rules"),

@@ -21,8 +21,9 @@ pub enum Review {
     Last,
     Explore,
     Leave,
-    /// A game of the history: play on after the move shown, show its record.
+    /// A game of the history: play on after the move shown.
     PlayOn,
+    /// Save the game to a file.
     Export,
     Help,
     /// Quit (asking first in the middle of a game), or a new round: as the game screen does.
@@ -79,8 +80,18 @@ const QUIT: Keys = Binding::command(
 )
 .short("q", "quit");
 
+/// Saving the game reviewed to a file.
+const SAVE: Keys = Binding::command(
+    "w",
+    &["save the game to a file (.psq for Gomoku)"],
+    &[Action::Export],
+    Review::Export,
+)
+.short("w", "save it");
+
 /// Leaving the review of the game just played.
-pub const REVIEW: [Keys; 2] = [
+pub const REVIEW: [Keys; 3] = [
+    SAVE,
     Binding::command(
         "r Esc",
         &["back to the game"],
@@ -100,13 +111,7 @@ pub const ARCHIVED: [Keys; 4] = [
         Review::PlayOn,
     )
     .short("p", "play on"),
-    Binding::command(
-        "w",
-        &["show the game's record, to copy"],
-        &[Action::Export],
-        Review::Export,
-    )
-    .short("w", "the record"),
+    SAVE,
     Binding::command(
         "r Esc",
         &["back to your games"],
@@ -167,9 +172,9 @@ impl App {
     pub(super) fn review_key(&mut self, action: Action) {
         let Some(command) = keymap::command(review_keys(self.archived), &action) else {
             self.message = if self.archived {
-                "← → step, p plays on after this move, w shows the record, t explores, q leaves"
+                "← → step, p plays on after this move, w saves the game, t explores, q leaves"
             } else {
-                "In the review: ← → step through the moves, t explores the search, r or Esc leaves"
+                "In the review: ← → step through the moves, w saves the game, t explores, r or Esc leaves"
             }
             .into();
             return;
@@ -207,7 +212,7 @@ impl App {
                 let shown = self.review().map_or(0, |(j, _, _)| j.number);
                 self.play_on(shown);
             }
-            Review::Export => self.message = format!("Record: {}", self.game().record()),
+            Review::Export => self.save(),
             _ => {
                 self.mode = Mode::Playing;
                 self.play_key(action);

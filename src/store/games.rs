@@ -1,0 +1,67 @@
+//! Games saved as files, to send to someone or to open again (`tictactoe review FILE`,
+//! `--from FILE`): a Gomoku game as a Piskvork `.psq`, any other as the record the game
+//! prints, in a text file. A file is never overwritten: the first free name is taken.
+
+use std::fs::OpenOptions;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use crate::game::formats;
+use crate::game::record::Record;
+
+/// The most files of one kind [`save`] numbers before it gives up.
+const MOST: u32 = 9_999;
+
+/// Writes `record` into `dir` as `tictactoe-N.psq` (Gomoku) or `tictactoe-N.txt`, N the first
+/// number free, and returns its path.
+pub fn save(record: &Record, dir: &Path) -> io::Result<PathBuf> {
+    let (text, extension) = match formats::write_psq(record) {
+        Some(psq) => (psq, "psq"),
+        None => (format!("{record}\n"), "txt"),
+    };
+    for n in 1..=MOST {
+        let path = dir.join(format!("tictactoe-{n}.{extension}"));
+        match OpenOptions::new().write(true).create_new(true).open(&path) {
+            Ok(mut file) => {
+                file.write_all(text.as_bytes())?;
+                return Ok(path);
+            }
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Err(io::Error::other(format!(
+        "tictactoe-1.{extension} to tictactoe-{MOST}.{extension} are all taken"
+    )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::position::Variant;
+
+    #[test]
+    fn games_are_saved_under_the_first_free_name_and_read_back_the_same() {
+        let dir = std::env::temp_dir().join(format!("tictactoe-games-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let gomoku = Record::parse(Variant::GOMOKU, &["h8", "i9", "g7"]).unwrap();
+        let classic = Record::parse(Variant::default(), &["5", "1"]).unwrap();
+        let first = save(&gomoku, &dir).unwrap();
+        let second = save(&gomoku, &dir).unwrap();
+        let third = save(&classic, &dir).unwrap();
+        let names: Vec<_> = [&first, &second, &third]
+            .iter()
+            .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(
+            names,
+            ["tictactoe-1.psq", "tictactoe-2.psq", "tictactoe-1.txt"]
+        );
+        for (path, record) in [(&first, &gomoku), (&third, &classic)] {
+            let text = std::fs::read_to_string(path).unwrap();
+            let read = formats::read_game(&text, Variant::default()).unwrap();
+            assert_eq!(&read, record, "{text}");
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
