@@ -460,6 +460,9 @@ fn a_psq_file_a_move_string_and_a_saved_record_are_reviewed_and_a_bad_file_names
     let out = run(&[bad.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("bad.psq: line 3: h8: cell h8 is taken"), "{err}");
+    assert!(
+        err.contains("bad.psq: line 3: h8: cell h8 is taken"),
+        "{err}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

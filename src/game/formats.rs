@@ -251,9 +251,16 @@ mod tests {
         assert!(is_move_string("h8h9i8") && is_move_string("h10i11"));
         assert!(!is_move_string("h8") && !is_move_string("h8 h9") && !is_move_string("55"));
         let record = read_move_string("h8h9i10", Variant::GOMOKU).unwrap();
-        assert_eq!(read_move_string("h8h9i10", Variant::default()).unwrap(), record);
+        assert_eq!(
+            read_move_string("h8h9i10", Variant::default()).unwrap(),
+            record
+        );
         let classic = read_move_string("a1b2", Variant::default()).unwrap();
-        assert_eq!(classic.to_string(), "1 5", "a 3×3 game where the points fit it");
+        assert_eq!(
+            classic.to_string(),
+            "1 5",
+            "a 3×3 game where the points fit it"
+        );
         assert_eq!(record.to_string(), "--gomoku h8 h9 i10");
         let taken = read_move_string("h8h8", Variant::GOMOKU).unwrap_err();
         assert_eq!(taken.number, 2);

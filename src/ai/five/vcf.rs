@@ -127,6 +127,14 @@ impl Vcf<'_> {
         let fives = field.fives(me);
         let won = match fives.len() {
             0 => false,
+            // Under renju, a four black may only block on a forbidden point wins for white:
+            // black's reply is any other point, then the five there (written as the block,
+            // for the line's length).
+            1 if field.forbidden(fives.first().expect("one five point")) => {
+                let block = fives.first().expect("one five point");
+                line.extend([four, block, block]);
+                true
+            }
             1 => {
                 let block = fives.first().expect("one five point");
                 field.play(block);
@@ -177,5 +185,32 @@ mod tests {
         let line = vcf.find(&mut field, 10).expect("a victory");
         assert_eq!(line.len(), 5);
         assert!(vcf.find(&mut field, 1).is_none());
+    }
+
+    #[test]
+    fn under_renju_a_four_black_may_only_block_on_a_forbidden_point_wins_for_white() {
+        // Black f8 g8 and f6 g7: h8 is a double three. White h9 h10 h11 between black's h7
+        // and h13: white's h12 makes a four that only h8 blocks.
+        let moves = [
+            "f8", "h9", "g8", "h10", "f6", "h11", "g7", "a1", "h13", "a2", "h7",
+        ];
+        let find = |mut board: Gomoku| {
+            for m in moves {
+                board.play(board.parse_cell(m).unwrap()).unwrap();
+            }
+            let mut field = Field::new(&board);
+            let mut refuted = Refuted::new();
+            let mut vcf = Vcf {
+                refuted: &mut refuted,
+                budget: 10_000,
+                nodes: 0,
+                stop: None,
+            };
+            let h12 = board.parse_cell("h12").unwrap().index();
+            vcf.find(&mut field, 1)
+                .map(|line| (line[0] == h12, line.len()))
+        };
+        assert_eq!(find(Gomoku::renju(15).unwrap()), Some((true, 3)));
+        assert_eq!(find(Gomoku::new()), None, "freestyle: black blocks at h8");
     }
 }
