@@ -110,6 +110,18 @@ fn gomocup_rule_one_plays_exactly_five_and_rule_four_plays_renju() {
         assert_ne!(lines[1], "4,0", "renju: six is an overline, {lines:?}");
         assert!(!lines[1].starts_with("ERROR"), "{lines:?}");
     }
+    // Caro (bit 8) and a continuous game (bit 2) are not played, and a message says so.
+    let lines = ruled(9, "");
+    assert!(
+        lines[1].starts_with("MESSAGE caro is not played"),
+        "{lines:?}"
+    );
+    assert_ne!(lines[2], "4,0", "exactly five still: {lines:?}");
+    let lines = ruled(2, "");
+    assert!(
+        lines[1].starts_with("MESSAGE a continuous game"),
+        "{lines:?}"
+    );
     // And x 10 of rows 5 to 8 (theirs on the right edge): 10,4 or 10,9 makes exactly five.
     let extra = "10,5,1\n10,6,1\n10,7,1\n10,8,1\n14,2,2\n14,4,2\n14,6,2\n14,8,2\n";
     for rule in [1, 4] {

@@ -423,6 +423,18 @@ impl Session {
                             .into(),
                     );
                 }
+                if rule & 8 == 8 {
+                    return Reply::Line(
+                        "MESSAGE caro is not played here: a five blocked at both ends wins too"
+                            .into(),
+                    );
+                }
+                if rule & 2 == 2 {
+                    return Reply::Line(
+                        "MESSAGE a continuous game is not played here: each game ends at its five"
+                            .into(),
+                    );
+                }
             }
             _ => {}
         }
