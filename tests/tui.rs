@@ -4,6 +4,7 @@
 #![cfg(unix)]
 
 use std::io::Write;
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread;
@@ -42,6 +43,9 @@ fn size(cols: u16, rows: u16) -> PtySize {
     }
 }
 
+/// The folder the game runs in, where `w` saves games.
+const SAVED: &str = concat!(env!("CARGO_TARGET_TMPDIR"), "/saved");
+
 impl Tui {
     fn start(args: &[&str]) -> Tui {
         Tui::start_with(args, &[])
@@ -64,7 +68,9 @@ impl Tui {
             .expect("a pty");
         let mut cmd = CommandBuilder::new(program);
         cmd.args(args);
-        cmd.cwd(env!("CARGO_MANIFEST_DIR"));
+        // A folder of the tests' own: a game saved with `w` goes there.
+        std::fs::create_dir_all(SAVED).unwrap();
+        cmd.cwd(SAVED);
         cmd.env("TERM", "xterm-256color");
         // A UTF-8 locale, whatever the test's own: elsewhere the game draws in ASCII.
         cmd.env_remove("LC_ALL");
@@ -1680,12 +1686,20 @@ fn a_game_of_the_history_opens_on_the_board_and_is_played_on_after_the_move_show
     assert!(tui.screen().contains("X won"), "{}", tui.screen());
     tui.send("\r");
     tui.wait_text("Move 1 of 5");
-    tui.wait_text("p play on · w record");
+    tui.wait_text("p play on · w save");
     tui.send("\x1b[C");
     tui.send("\x1b[C");
     tui.wait_text("Move 3 of 5");
     tui.send("w");
-    tui.wait_text("Record: 7 1 8 2 9");
+    tui.wait_text("opens it");
+    let screen = tui.screen();
+    let name = screen
+        .split("Saved to ./")
+        .nth(1)
+        .and_then(|rest| rest.split(':').next())
+        .unwrap_or_else(|| panic!("where the game went: {screen}"));
+    let saved = std::fs::read_to_string(Path::new(SAVED).join(name)).unwrap();
+    assert_eq!(saved, "7 1 8 2 9\n", "{name}");
     // The last move ended the game: nothing to play on from there.
     tui.send("1");
     tui.wait_text("Move 5 of 5");

@@ -101,7 +101,7 @@ fn key_parts(app: &App, keys: &str) -> Vec<String> {
         &[
             "← → step",
             "p play on",
-            "w record",
+            "w save",
             "7 first",
             "1 last",
             "t explore",
@@ -113,11 +113,19 @@ fn key_parts(app: &App, keys: &str) -> Vec<String> {
             "7 first",
             "1 last",
             "t explore",
+            "w save",
             "r or Esc leave",
             "q quit",
         ]
     } else if app.game().is_over() {
-        &["n new round", "r review", "t explore", "? keys", "q quit"]
+        &[
+            "n new round",
+            "r review",
+            "t explore",
+            "w save",
+            "? keys",
+            "q quit",
+        ]
     } else if humans {
         &[
             "play",
