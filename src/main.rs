@@ -202,8 +202,8 @@ fn kept_game(words: &[String], rules: Variant) -> Result<Option<Record>, String>
         return Ok(None);
     };
     let path = std::path::Path::new(word);
-    if word.contains(['.', '/']) && path.is_file() {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{word}: {e}"))?;
+    if word.contains(['.', '/']) && path.exists() {
+        let text = tictactoe::store::games::read(path).map_err(|e| format!("{word}: {e}"))?;
         let record = formats::read_game(&text, rules).map_err(|e| format!("{word}: {e}"))?;
         return Ok(Some(record));
     }

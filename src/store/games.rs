@@ -12,6 +12,23 @@ use crate::game::record::Record;
 /// The most files of one kind [`save`] numbers before it gives up.
 const MOST: u32 = 9_999;
 
+/// The largest game file read: a game of 15×15 as a `.psq` is under 3 KB.
+const LARGEST: u64 = 1 << 20;
+
+/// The text of the game file `path`: a regular file (never a FIFO or a device, which could
+/// block or never end) of at most a mebibyte.
+pub fn read(path: &Path) -> io::Result<String> {
+    crate::store::files::regular(path)?;
+    let size = std::fs::metadata(path)?.len();
+    if size > LARGEST {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("it is {size} bytes; a game file is at most {LARGEST}"),
+        ));
+    }
+    std::fs::read_to_string(path)
+}
+
 /// Writes `record` into `dir` as `tictactoe-N.psq` (Gomoku) or `tictactoe-N.txt`, N the first
 /// number free, and returns its path.
 pub fn save(record: &Record, dir: &Path) -> io::Result<PathBuf> {
@@ -62,6 +79,11 @@ mod tests {
             let read = formats::read_game(&text, Variant::default()).unwrap();
             assert_eq!(&read, record, "{text}");
         }
+        let big = dir.join("big.psq");
+        std::fs::write(&big, vec![b'.'; (LARGEST + 1) as usize]).unwrap();
+        let err = read(&big).unwrap_err();
+        assert!(err.to_string().contains("a game file is at most"), "{err}");
+        assert!(read(&dir).is_err(), "a folder is no game file");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
