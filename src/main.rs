@@ -197,20 +197,18 @@ fn refuse_players(matches: &ArgMatches, command: &str) {
 /// The game `words` give as one word: a file (a `.psq`, a move string, or a record the game
 /// printed) or a move string (`h8h9i8`), played by `rules` where it does not say; `None`
 /// for moves given one by one.
-fn kept_game(words: &[String], rules: Variant) -> Result<Option<Record>, String> {
+fn kept_game(words: &[String], rules: Variant) -> anyhow::Result<Option<Record>> {
     let [word] = words else {
         return Ok(None);
     };
     let path = std::path::Path::new(word);
     if word.contains(['.', '/']) && path.exists() {
-        let text = tictactoe::store::games::read(path).map_err(|e| format!("{word}: {e}"))?;
-        let record = formats::read_game(&text, rules).map_err(|e| format!("{word}: {e}"))?;
+        let text = tictactoe::store::games::read(path).with_context(|| word.clone())?;
+        let record = formats::read_game(&text, rules).with_context(|| word.clone())?;
         return Ok(Some(record));
     }
     if formats::is_move_string(word) {
-        return formats::read_move_string(word, rules)
-            .map(Some)
-            .map_err(|e| e.to_string());
+        return Ok(Some(formats::read_move_string(word, rules)?));
     }
     Ok(None)
 }
@@ -235,7 +233,7 @@ fn opening(cli: &Cli) -> Record {
         Ok(None) => {
             Record::parse(variant(cli), &cli.from).unwrap_or_else(|e| refuse(e.to_string()))
         }
-        Err(message) => refuse(message),
+        Err(e) => refuse(format!("{e:#}")),
     };
     if record.end().is_over() {
         refuse(format!(
@@ -344,8 +342,8 @@ fn review(cli: &Cli, args: &ReviewArgs) -> anyhow::Result<ExitCode> {
                 record.moves().iter().map(ToString::to_string).collect(),
             ),
             Ok(None) => (variant(cli), args.moves.clone()),
-            Err(message) => {
-                eprintln!("tictactoe: {message}");
+            Err(e) => {
+                eprintln!("tictactoe: {e:#}");
                 return Ok(ExitCode::from(2));
             }
         },

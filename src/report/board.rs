@@ -103,6 +103,7 @@ pub fn ultimate_grid(board: &UltimateBoard) -> String {
 /// not play show `×`.
 pub fn gomoku_grid(board: &Gomoku) -> String {
     let n = board.size();
+    let forbidden = board.forbidden();
     let mut s = String::new();
     for row in (0..n).rev() {
         let _ = write!(s, "{:>2}", row + 1);
@@ -110,7 +111,7 @@ pub fn gomoku_grid(board: &Gomoku) -> String {
             let cell = board.cell_at(row, col).expect("row and col are in range");
             let c = match board.mark_at(cell) {
                 Some(m) => m.symbol(),
-                None if !board.is_over() && board.foul(cell).is_some() => '×',
+                None if forbidden.contains(&cell) => '×',
                 None if board.is_star(cell) => '+',
                 None => '.',
             };

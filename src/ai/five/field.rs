@@ -339,20 +339,23 @@ impl Field {
         self.hash ^= keys()[side][p];
     }
 
-    /// Whether the side to move may not play the empty `p`: under renju, black's forbidden
-    /// points ([`crate::rules::gomoku::renju`]). Read from the whole board, so kept for the
-    /// root and the few moves of a victory by fours.
+    /// Under renju on black's turn, the stones as the rule reads them, to ask of the points
+    /// black may not play ([`crate::rules::gomoku::renju`]); `None` where every point may be
+    /// played. Read from the whole board, so kept for the root and the few moves of a
+    /// victory by fours.
+    pub fn fouls(&self) -> Option<Stones> {
+        (self.renju && self.to_move == 0).then(|| {
+            Stones::new(self.lines.side as u8, |i| match self.stone[i] {
+                1 => Some(Mark::X),
+                2 => Some(Mark::O),
+                _ => None,
+            })
+        })
+    }
+
+    /// Whether the side to move may not play the empty `p` ([`Field::fouls`]).
     pub fn forbidden(&self, p: usize) -> bool {
-        if !self.renju || self.to_move != 0 || self.stone[p] != 0 {
-            return false;
-        }
-        let side = self.lines.side;
-        let stones = Stones::new(side as u8, |i| match self.stone[i] {
-            1 => Some(Mark::X),
-            2 => Some(Mark::O),
-            _ => None,
-        });
-        stones.foul(p).is_some()
+        self.stone[p] == 0 && self.fouls().is_some_and(|s| s.foul(p).is_some())
     }
 
     /// The shape `side` makes on the empty `p` in direction `dir`.

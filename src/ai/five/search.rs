@@ -308,7 +308,9 @@ impl Search {
         if ply == 0 {
             // Under renju black never plays a forbidden point (checked at the root only: the
             // check reads the whole board).
-            ranked.retain(|&(_, p)| !field.forbidden(p));
+            if let Some(stones) = field.fouls() {
+                ranked.retain(|&(_, p)| stones.foul(p).is_none());
+            }
         }
         if ranked.is_empty() {
             // Nothing near a stone: the empty board, or a lone far point.

@@ -96,7 +96,9 @@ impl Vcf<'_> {
             _ => return false,
         };
         // Under renju black's fours on forbidden points are no moves of its.
-        moves.retain(|&(_, p)| !field.forbidden(p));
+        if let Some(stones) = field.fouls() {
+            moves.retain(|&(_, p)| stones.foul(p).is_none());
+        }
         for m in &mut moves {
             m.0 = -field.worth(m.1, me);
         }
@@ -164,13 +166,9 @@ mod tests {
     use super::*;
     use crate::rules::gomoku::Gomoku;
 
-    #[test]
-    fn the_guides_example_is_won_in_five_plies() {
-        let moves = [
-            "c1", "b1", "d1", "e6", "e3", "f6", "e4", "a15", "e5", "o15", "f3", "o1", "f4", "a10",
-            "f5", "o10",
-        ];
-        let mut board = Gomoku::new();
+    /// `board` after `moves`, and the victory by at most `fours` fours the search finds
+    /// there for the side to move, if any.
+    fn victory(mut board: Gomoku, moves: &[&str], fours: u8) -> (Gomoku, Option<Vec<usize>>) {
         for m in moves {
             board.play(board.parse_cell(m).unwrap()).unwrap();
         }
@@ -182,9 +180,19 @@ mod tests {
             nodes: 0,
             stop: None,
         };
-        let line = vcf.find(&mut field, 10).expect("a victory");
-        assert_eq!(line.len(), 5);
-        assert!(vcf.find(&mut field, 1).is_none());
+        let line = vcf.find(&mut field, fours);
+        (board, line)
+    }
+
+    #[test]
+    fn the_guides_example_is_won_in_five_plies() {
+        let moves = [
+            "c1", "b1", "d1", "e6", "e3", "f6", "e4", "a15", "e5", "o15", "f3", "o1", "f4", "a10",
+            "f5", "o10",
+        ];
+        let (_, line) = victory(Gomoku::new(), &moves, 10);
+        assert_eq!(line.expect("a victory").len(), 5);
+        assert!(victory(Gomoku::new(), &moves, 1).1.is_none());
     }
 
     #[test]
@@ -194,23 +202,10 @@ mod tests {
         let moves = [
             "f8", "h9", "g8", "h10", "f6", "h11", "g7", "a1", "h13", "a2", "h7",
         ];
-        let find = |mut board: Gomoku| {
-            for m in moves {
-                board.play(board.parse_cell(m).unwrap()).unwrap();
-            }
-            let mut field = Field::new(&board);
-            let mut refuted = Refuted::new();
-            let mut vcf = Vcf {
-                refuted: &mut refuted,
-                budget: 10_000,
-                nodes: 0,
-                stop: None,
-            };
-            let h12 = board.parse_cell("h12").unwrap().index();
-            vcf.find(&mut field, 1)
-                .map(|line| (line[0] == h12, line.len()))
-        };
-        assert_eq!(find(Gomoku::renju(15).unwrap()), Some((true, 3)));
-        assert_eq!(find(Gomoku::new()), None, "freestyle: black blocks at h8");
+        let (board, line) = victory(Gomoku::renju(15).unwrap(), &moves, 1);
+        let h12 = board.parse_cell("h12").unwrap().index();
+        assert_eq!(line.map(|l| (l[0] == h12, l.len())), Some((true, 3)));
+        let (_, line) = victory(Gomoku::new(), &moves, 1);
+        assert_eq!(line, None, "freestyle: black blocks at h8");
     }
 }

@@ -553,10 +553,11 @@ fn lawful(board: &Gomoku, found: Option<(Cell, Value)>) -> Option<(Cell, Value)>
         return Some((cell, value));
     }
     let threats = Threats::new(board);
+    let forbidden = board.forbidden();
     let instead = ranked(&threats, side(board.to_move()))
         .into_iter()
         .map(|p| threats.cell(p))
-        .find(|&c| board.foul(c).is_none())
+        .find(|c| !forbidden.contains(c))
         .or_else(|| board.legal_moves().first().copied())?;
     Some((instead, Value::Estimate(0)))
 }
@@ -594,7 +595,8 @@ impl Engine<Gomoku> for Threat {
             return Vec::new();
         }
         let mut points = Threats::new(board).candidates();
-        points.retain(|&p| board.foul(cell_of(board.size(), p)).is_none());
+        let forbidden = board.forbidden();
+        points.retain(|&p| !forbidden.contains(&cell_of(board.size(), p)));
         let time = think.unwrap_or(Duration::from_secs(1));
         let share = Some(time / points.len().max(1) as u32);
         let mut moves: Vec<(Cell, Value)> = Vec::with_capacity(points.len());

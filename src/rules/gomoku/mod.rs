@@ -141,6 +141,19 @@ impl Gomoku {
         self.renju_stones().foul(cell.index())
     }
 
+    /// The empty points the side to move may not play: under renju on black's turn, its
+    /// forbidden points, the board read once for all of them; else none.
+    pub fn forbidden(&self) -> Vec<Cell> {
+        if !self.renju || self.to_move() != Mark::X || self.is_over() {
+            return Vec::new();
+        }
+        let stones = self.renju_stones();
+        self.empty_indices()
+            .filter(|&i| stones.foul(i).is_some())
+            .filter_map(|i| Cell::of(self.size, i))
+            .collect()
+    }
+
     /// The stones as renju's rule reads them.
     fn renju_stones(&self) -> renju::Stones {
         renju::Stones::new(self.size, |i| self.stone(i))

@@ -77,7 +77,7 @@ pub(super) fn draw(
             board,
             won,
             star: &|_| false,
-            forbidden: &|_| false,
+            forbidden: Vec::new(),
             symbol: Mark::symbol,
         };
         draw_points(frame, &compact, app, &points, palette);

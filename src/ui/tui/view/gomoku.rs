@@ -32,7 +32,7 @@ pub(super) fn draw(
         board,
         won: board.won_line().unwrap_or_default(),
         star: &|cell| board.is_star(cell),
-        forbidden: &|cell| board.foul(cell).is_some(),
+        forbidden: board.forbidden(),
         symbol: stone,
     };
     draw_points(frame, &layout, app, &points, palette);
@@ -51,7 +51,7 @@ pub(super) struct Points<'a> {
     pub won: Vec<Cell>,
     pub star: &'a dyn Fn(Cell) -> bool,
     /// Under renju, the points black may not play, while it is black's turn.
-    pub forbidden: &'a dyn Fn(Cell) -> bool,
+    pub forbidden: Vec<Cell>,
     pub symbol: fn(Mark) -> char,
 }
 
@@ -143,7 +143,7 @@ fn draw_point(
         ('*', Style::PLAIN.fg(palette.label(Label::Best)).bold())
     } else if let Some((value, style)) = hinted(app, shown, palette) {
         (point_hint(value), style)
-    } else if !app.game().is_over() && (points.forbidden)(cell) {
+    } else if points.forbidden.contains(&cell) {
         ('×', Style::PLAIN.fg(palette.accent()).dim())
     } else if (points.star)(cell) {
         ('+', Style::PLAIN.dim())
