@@ -39,7 +39,7 @@ struct Args {
 
 /// One move's figures: stones on the board before it, depth, nodes, time.
 struct Figures {
-    stones: u8,
+    stones: u16,
     depth: u32,
     nodes: u64,
     used: Duration,

@@ -84,16 +84,16 @@ pub struct Cli {
     #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(..=u64::from(crate::store::settings::MAX_DELAY)))]
     pub delay: Option<u64>,
 
-    /// Board side, 3 to 15: up to 7 the classic game with --k in a row, from 8 Gomoku's
+    /// Board side, 3 to 20: up to 7 the classic game with --k in a row, from 8 Gomoku's
     /// rules, five in a row unless --k says otherwise (for `analyze`, boards must have this
     /// size)
-    #[arg(long, value_name = "N", global = true, value_parser = clap::value_parser!(u8).range(i64::from(MIN_SIZE)..=i64::from(crate::rules::gomoku::SIZE)))]
+    #[arg(long, value_name = "N", global = true, value_parser = clap::value_parser!(u8).range(i64::from(MIN_SIZE)..=i64::from(crate::rules::gomoku::MAX_SIZE)))]
     pub size: Option<u8>,
 
     /// Marks in a row that complete a line, 3 to the board side [default: the shortest line
     /// that still gives a drawn game: 3 on 3×3, 4 on 4×4 and 5×5, 5 on 6×6 and 7×7; 5 from
     /// 8×8 up]
-    #[arg(long, value_name = "K", global = true, value_parser = clap::value_parser!(u8).range(3..=i64::from(crate::rules::gomoku::SIZE)))]
+    #[arg(long, value_name = "K", global = true, value_parser = clap::value_parser!(u8).range(3..=i64::from(crate::rules::gomoku::MAX_SIZE)))]
     pub k: Option<u8>,
 
     /// Misère rules: whoever completes a line loses. One side can always mirror the other
@@ -106,7 +106,7 @@ pub struct Cli {
     /// Ultimate tic-tac-toe: nine small boards in a 3×3; a move is a board and a cell (53)
     #[arg(long, global = true, conflicts_with_all = ["size", "k", "misere"])]
     pub ultimate: bool,
-    /// Gomoku: five in a row on a 15×15 board, or --size 8 to 15 (six or more count too);
+    /// Gomoku: five in a row on a 15×15 board, or --size 8 to 20 (six or more count too);
     /// moves are h8, o15
     #[arg(long, global = true, conflicts_with_all = ["k", "misere", "ultimate"])]
     pub gomoku: bool,
@@ -114,7 +114,7 @@ pub struct Cli {
     /// nothing. With --gomoku or a board from 8×8 up
     #[arg(long, global = true, conflicts_with_all = ["misere", "ultimate"])]
     pub exact: bool,
-    /// Renju: Gomoku's five in a row (15×15, or --size 8 to 14) where X (black, first) may not
+    /// Renju: Gomoku's five in a row (15×15, or --size 8 to 20) where X (black, first) may not
     /// make an overline, a double four or a double three unless the move makes five
     #[arg(long, global = true, conflicts_with_all = ["k", "misere", "ultimate", "exact"])]
     pub renju: bool,
@@ -287,7 +287,7 @@ Examples:
 
 With gomocup, --k defaults to 5 from 5×5 up (as Gomocup plays), to the game's default below.")]
 pub struct EngineArgs {
-    /// The protocol to speak: gomocup (START, BEGIN, TURN, BOARD, INFO…; boards 3 to 15, five
+    /// The protocol to speak: gomocup (START, BEGIN, TURN, BOARD, INFO…; boards 3 to 20, five
     /// in a row from 5×5 up unless --k says otherwise) or codingame (Ultimate: the opponent's
     /// row and column, the valid actions, our row and column)
     #[arg(long, value_enum)]
@@ -1005,7 +1005,7 @@ mod tests {
             Ok(3)
         );
         assert!(rules(&["t", "--k", "4"]).is_err(), "4 in a row on 3×3");
-        assert!(Cli::try_parse_from(["t", "--size", "16"]).is_err());
+        assert!(Cli::try_parse_from(["t", "--size", "21"]).is_err());
         let variant = |args: &[&str]| Cli::try_parse_from(args).unwrap().variant();
         let eight = Variant::Gomoku {
             size: 8,
@@ -1068,7 +1068,7 @@ mod tests {
         assert_eq!(variant(&["t", "--gomoku"]), Ok(Variant::GOMOKU));
         let small = variant(&["t", "--gomoku", "--size", "5"]).unwrap_err();
         assert_eq!(small, RulesError::GomokuSize(5));
-        assert!(small.to_string().contains("8×8 to 15×15"), "{small}");
+        assert!(small.to_string().contains("8×8 to 20×20"), "{small}");
     }
 
     #[test]

@@ -5,6 +5,7 @@ mod pipe;
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 use tictactoe::ai::search::Searcher;
 use tictactoe::rules::position::{Move, Position, Variant};
@@ -55,7 +56,7 @@ fn gomocup_starts_answers_every_turn_with_an_empty_cell_and_ends() {
 
 #[test]
 fn gomocup_refuses_boards_not_offered_and_names_unknown_commands() {
-    let (lines, out) = gomocup("START 20\nTURN 1,1\nFROB\nABOUT\nSTART 5\nTURN 9,9\nEND\n");
+    let (lines, out) = gomocup("START 21\nTURN 1,1\nFROB\nABOUT\nSTART 5\nTURN 9,9\nEND\n");
     assert!(out.status.success(), "{out:?}");
     assert!(
         lines[0].starts_with("ERROR ") && lines[0].contains("not offered"),
@@ -220,6 +221,117 @@ fn refereed_game(engine_first: bool, seed: u64) -> Vec<String> {
     drop(to);
     assert!(child.wait().unwrap().success());
     record
+}
+
+/// Plays one Gomoku game on an `n`×`n` board against `tictactoe engine --protocol gomocup`
+/// as a manager does (`START`, `INFO timeout_turn`, then `BEGIN` or `TURN`), the manager's
+/// side playing random moves near the stones; each answer is refereed by the game's rules and
+/// timed. Returns the moves and the slowest answer.
+fn managed_gomoku_game(n: u8, engine_first: bool, seed: u64) -> (Vec<String>, Duration) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tictactoe"))
+        .args(["--seed", "5", "engine", "--protocol", "gomocup"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut to = child.stdin.take().unwrap();
+    let mut from = BufReader::new(child.stdout.take().unwrap());
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let mut position = Variant::of_size(n, None, false).unwrap().start();
+    let mut record = Vec::new();
+    let mut played = Vec::new();
+    let mut slowest = Duration::ZERO;
+    let mut ask = format!("START {n}\nINFO timeout_turn {TURN_MS}\n");
+    to.write_all(ask.as_bytes()).unwrap();
+    let mut answer = String::new();
+    from.read_line(&mut answer).unwrap();
+    assert_eq!(answer.trim(), "OK", "START {n}");
+    ask = if engine_first {
+        "BEGIN\n".to_string()
+    } else {
+        let mv = near_move(&position, &played, &mut rng);
+        record.push(mv.to_string());
+        played.push(mv);
+        position.play(mv).unwrap();
+        format!("TURN {}\n", x_y(mv, n))
+    };
+    while !position.is_over() {
+        to.write_all(ask.as_bytes()).unwrap();
+        let asked = Instant::now();
+        answer.clear();
+        from.read_line(&mut answer).unwrap();
+        slowest = slowest.max(asked.elapsed());
+        let answer = answer.trim();
+        let mv = position
+            .legal_moves()
+            .into_iter()
+            .find(|&m| x_y(m, n) == answer)
+            .unwrap_or_else(|| panic!("{answer:?} is no empty point after {record:?}"));
+        record.push(mv.to_string());
+        played.push(mv);
+        position.play(mv).unwrap();
+        if position.is_over() {
+            break;
+        }
+        let reply = near_move(&position, &played, &mut rng);
+        record.push(reply.to_string());
+        played.push(reply);
+        position.play(reply).unwrap();
+        ask = format!("TURN {}\n", x_y(reply, n));
+    }
+    to.write_all(b"END\n").unwrap();
+    drop(to);
+    assert!(child.wait().unwrap().success());
+    (record, slowest)
+}
+
+/// The milliseconds a turn the manager allows in [`managed_gomoku_game`].
+const TURN_MS: u64 = 100;
+
+/// The protocol's `x,y` of a Gomoku move: x from the left, y from the top.
+fn x_y(mv: Move, n: u8) -> String {
+    let Move::Cell(cell) = mv else { unreachable!() };
+    format!("{},{}", cell.col(), n - 1 - cell.row())
+}
+
+/// A random empty point within two of a stone of `played` (anywhere on an empty board).
+fn near_move(position: &Position, played: &[Move], rng: &mut fastrand::Rng) -> Move {
+    let cells = |mv: &Move| match *mv {
+        Move::Cell(c) => (i32::from(c.col()), i32::from(c.row())),
+        Move::Ultimate(_) => unreachable!(),
+    };
+    let taken: Vec<(i32, i32)> = played.iter().map(cells).collect();
+    let moves: Vec<Move> = position
+        .legal_moves()
+        .into_iter()
+        .filter(|mv| {
+            let (c, r) = cells(mv);
+            taken.is_empty()
+                || taken
+                    .iter()
+                    .any(|&(tc, tr)| (tc - c).abs().max((tr - r).abs()) <= 2)
+        })
+        .collect();
+    moves[rng.usize(..moves.len())]
+}
+
+#[test]
+fn gomocup_plays_whole_games_on_twenty_by_twenty_and_fifteen_with_legal_answers_in_time() {
+    for (n, engine_first, seed) in [(20, true, 1), (20, false, 2), (15, false, 3)] {
+        let (record, slowest) = managed_gomoku_game(n, engine_first, seed);
+        // The brain plays hard: against random moves it makes five.
+        let brain = usize::from(!engine_first);
+        assert_eq!(
+            record.len() % 2,
+            (brain + 1) % 2,
+            "{n}×{n}, the brain's five: {record:?}"
+        );
+        // In time: the turn's budget, and room for a machine busy with other work.
+        assert!(
+            slowest < Duration::from_millis(TURN_MS + 1500),
+            "{n}×{n}: an answer took {slowest:?}"
+        );
+    }
 }
 
 fn ultimate_move(mv: Move) -> ultimate::Move {

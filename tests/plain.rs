@@ -238,7 +238,7 @@ fn rules_that_do_not_fit_are_refused() {
         "{}",
         text(&out.stderr)
     );
-    let out = run(&["--size", "16"], b"");
+    let out = run(&["--size", "21"], b"");
     assert_eq!(out.status.code(), Some(2));
     let out = run(&["--size", "9", "--k", "10"], b"");
     assert_eq!(out.status.code(), Some(2));

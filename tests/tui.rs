@@ -2318,3 +2318,41 @@ fn hints_off_in_the_settings_keep_the_explorer_shut_and_offer_neither_key() {
     tui.wait_text("X to move");
     assert!(!tui.screen().contains("Hints are off"));
 }
+
+#[test]
+fn twenty_by_twenty_in_eighty_by_twenty_four_scrolls_with_the_cursor_and_takes_q_and_row_twenty() {
+    let mut tui = Tui::spawn(
+        env!("CARGO_BIN_EXE_tictactoe"),
+        &["--size", "20", "-o", "human"],
+        &[],
+    );
+    tui.wait_text("20×20, five in a row");
+    // Rows 20 to 5 in sight, the others below the window.
+    let screen = tui.screen();
+    assert!(
+        screen.contains("20 · ·") && screen.contains(" 5 · ·"),
+        "{screen}"
+    );
+    assert!(
+        !screen.contains(" 4 · ·") && screen.contains('↓'),
+        "{screen}"
+    );
+    // `q` names a column here: q then 2 waits for a second digit, 0 plays q20.
+    tui.send("q2");
+    tui.wait_text("Typed q2… Enter plays q2, a second digit q20-q20");
+    tui.send("0");
+    tui.wait_text("X (Player 1) played q20");
+    // The cursor down to row 1 scrolls the window: row 1 in sight, row 20 out of it.
+    for _ in 0..20 {
+        tui.send("\x1b[B");
+    }
+    tui.wait_for("row 1 in sight", |s| s.contents().contains(" 1 · ·"));
+    let screen = tui.screen();
+    assert!(
+        !screen.contains("20 · ·") && screen.contains('↑'),
+        "{screen}"
+    );
+    // `q` twice asks to leave the game, as `q` does on smaller boards.
+    tui.send("qq");
+    tui.wait_text("Leave");
+}

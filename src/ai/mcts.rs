@@ -72,7 +72,7 @@ mod playouts;
 pub mod value;
 
 pub use evaluate::{Evaluator, RandomGames};
-pub use game::{Ended, SearchGame};
+pub use game::{Ended, MAX_MOVES, SearchGame};
 use playouts::DRAW;
 pub use playouts::{Playouts, playout, playout_with, uniform_playout};
 

@@ -16,8 +16,8 @@ use std::sync::OnceLock;
 use crate::rules::classic::{Cell, Mark, Squares};
 use crate::rules::gomoku::{self, Gomoku};
 
-/// The most points a board has (15×15).
-const POINTS: usize = gomoku::SIZE as usize * gomoku::SIZE as usize;
+/// The most points a board has (20×20).
+const POINTS: usize = gomoku::MAX_SIZE as usize * gomoku::MAX_SIZE as usize;
 
 /// The windows of `k` points, the points just beyond each end of each (where the board has
 /// them), and the windows through each point.
@@ -25,21 +25,21 @@ struct Windows {
     /// Points in a window.
     k: usize,
     /// Window `w`'s points are `points[w * k..(w + 1) * k]`.
-    points: Vec<u8>,
-    beyond: Vec<[Option<u8>; 2]>,
+    points: Vec<u16>,
+    beyond: Vec<[Option<u16>; 2]>,
     through: Vec<Vec<u16>>,
 }
 
 impl Windows {
     /// The points of window `w`.
-    fn of(&self, w: usize) -> &[u8] {
+    fn of(&self, w: usize) -> &[u16] {
         &self.points[w * self.k..(w + 1) * self.k]
     }
 }
 
-/// The windows of `k` points on a board of side `size` (8 to 15), built once per board.
+/// The windows of `k` points on a board of side `size` (8 to 20), built once per board.
 fn windows(size: usize, k: usize) -> &'static Windows {
-    const SIDES: usize = gomoku::SIZE as usize + 1;
+    const SIDES: usize = gomoku::MAX_SIZE as usize + 1;
     static TABLES: [[OnceLock<Windows>; SIDES]; SIDES] =
         [const { [const { OnceLock::new() }; SIDES] }; SIDES];
     TABLES[size][k].get_or_init(|| {
@@ -50,7 +50,7 @@ fn windows(size: usize, k: usize) -> &'static Windows {
                 for col in 0..n {
                     let on = |i: i32| {
                         let (c, r) = (col + i * dc, row + i * dr);
-                        ((0..n).contains(&c) && (0..n).contains(&r)).then(|| (r * n + c) as u8)
+                        ((0..n).contains(&c) && (0..n).contains(&r)).then(|| (r * n + c) as u16)
                     };
                     if on(k as i32 - 1).is_none() {
                         continue;
@@ -403,7 +403,7 @@ mod tests {
 
     #[test]
     fn on_an_empty_board_of_every_side_the_one_candidate_is_a_centre_point() {
-        for size in gomoku::MIN_SIZE..=gomoku::SIZE {
+        for size in gomoku::MIN_SIZE..=gomoku::MAX_SIZE {
             let threats = Threats::new(&Gomoku::with_size(size).unwrap());
             let [p] = threats.candidates()[..] else {
                 panic!("{size}: {:?}", threats.candidates());
@@ -421,7 +421,7 @@ mod tests {
         let w = windows(15, 5);
         assert_eq!(w.beyond.len(), 2 * 15 * 11 + 2 * 11 * 11);
         assert_eq!(w.through[0].len(), 3);
-        assert_eq!(w.through[POINTS / 2].len(), 20);
+        assert_eq!(w.through[7 * 15 + 7].len(), 20, "h8");
     }
 
     #[test]

@@ -15,8 +15,8 @@ use serde::Serialize;
 
 use super::{ExplainError, Limits};
 use crate::ai::mcts::{
-    Evaluator, Iteration, Mcts, NodeView, Proven, RandomGames, SearchGame, Settings, TreeView,
-    UltimateEval,
+    Evaluator, Iteration, MAX_MOVES, Mcts, NodeView, Proven, RandomGames, SearchGame, Settings,
+    TreeView, UltimateEval,
 };
 use crate::rules::classic::Board;
 use crate::rules::gomoku::Gomoku;
@@ -167,6 +167,9 @@ fn searched<G: Explained>(
     seed: u64,
     cancel: Option<&Arc<AtomicBool>>,
 ) -> Result<Mcts<G, G::Eval>, ExplainError> {
+    if board.move_count() > MAX_MOVES {
+        return Err(ExplainError::TooManyMoves(board.move_count()));
+    }
     let mut mcts = G::textbook(seed);
     mcts.set_cancel(cancel.cloned());
     match mcts.think_iterations(board, iterations) {

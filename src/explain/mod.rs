@@ -26,7 +26,7 @@ use std::sync::atomic::AtomicBool;
 
 use serde::Serialize;
 
-use crate::ai::mcts::Iteration;
+use crate::ai::mcts::{Iteration, MAX_MOVES};
 use crate::rules::position::{Move, Position, each};
 
 pub use mcts::{Explained, MctsExplanation, MctsNode};
@@ -271,6 +271,8 @@ pub enum ExplainError {
     Cancelled,
     /// The game is over: there is nothing to search.
     GameOver,
+    /// The board has more points than the Monte Carlo tree holds moves of.
+    TooManyMoves(usize),
 }
 
 impl fmt::Display for ExplainError {
@@ -303,6 +305,11 @@ impl fmt::Display for ExplainError {
             ),
             ExplainError::Cancelled => write!(f, "the search was called off"),
             ExplainError::GameOver => write!(f, "the game is over: there is nothing to search"),
+            ExplainError::TooManyMoves(points) => write!(
+                f,
+                "the Monte Carlo tree is shown for boards of up to {MAX_MOVES} points (16×16); \
+                 this one has {points}"
+            ),
         }
     }
 }

@@ -48,13 +48,13 @@ fn header(line: &str) -> Result<u8, FileError> {
         .ok_or_else(|| error(1, format!("{size:?} is no board size like 15x15")))?;
     let (w, h) = (w.parse::<u8>().ok(), h.parse::<u8>().ok());
     match (w, h) {
-        (Some(w), Some(h)) if w == h && (gomoku::MIN_SIZE..=gomoku::SIZE).contains(&w) => Ok(w),
+        (Some(w), Some(h)) if w == h && (gomoku::MIN_SIZE..=gomoku::MAX_SIZE).contains(&w) => Ok(w),
         _ => Err(error(
             1,
             format!(
                 "the board {size} is not played here: Gomoku's boards are square, {0}x{0} to {1}x{1}",
                 gomoku::MIN_SIZE,
-                gomoku::SIZE
+                gomoku::MAX_SIZE
             ),
         )),
     }
@@ -225,7 +225,7 @@ mod tests {
     #[test]
     fn a_bad_psq_names_its_line() {
         let cases = [
-            ("Piskvorky 20x20, 11:11, 0\n", 1, "20x20 is not played here"),
+            ("Piskvorky 21x21, 11:11, 0\n", 1, "21x21 is not played here"),
             ("Piskvorky 15x12, 11:11, 0\n", 1, "square"),
             ("Gomoku\n8,8,0\n", 1, "starts with `Piskvorky"),
             (

@@ -290,7 +290,7 @@ impl Reporter<'_> {
                 Err(e) => return self.bad(&label, notation, &e.to_string()),
             },
             Ok(_) if o.renju => {
-                let why = "--renju is played on Gomoku's boards, 8 to 15 rows";
+                let why = "--renju is played on Gomoku's boards, 8 to 20 rows";
                 return self.bad(&label, notation, why);
             }
             Ok(position) => position,

@@ -109,13 +109,13 @@ impl Variant {
     };
 
     /// The game of a board of side `size` with `k` in a row (the size's default if `None`):
-    /// classic up to 7×7, Gomoku's rules from 8×8 to 15×15 (five in a row by default).
+    /// classic up to 7×7, Gomoku's rules from 8×8 to 20×20 (five in a row by default).
     pub fn of_size(size: u8, k: Option<u8>, misere: bool) -> Result<Variant, RulesError> {
         if size < gomoku::MIN_SIZE {
             let k = k.unwrap_or(Rules::default_k(size));
             return Rules::new(size, k, misere).map(Variant::from);
         }
-        if size > gomoku::SIZE {
+        if size > gomoku::MAX_SIZE {
             return Err(RulesError::Size(size));
         }
         if misere {
@@ -185,7 +185,7 @@ impl Variant {
     }
 
     /// The variant called `name` on a board of side `side` with `k` in a row, where the
-    /// variant's boards have several sides (Gomoku's, 8 to 15) and several lines (those not
+    /// variant's boards have several sides (Gomoku's, 8 to 20) and several lines (those not
     /// named after five in a row, [`Variant::name`]); side and line are ignored where they do
     /// not apply.
     pub fn named_on(name: &str, side: u8, k: u8) -> Option<Variant> {
@@ -587,7 +587,7 @@ mod tests {
         }
         for bad in [
             "--size",
-            "--size 16",
+            "--size 21",
             "--size 9 --k 10",
             "--size 9 --misere",
             "--k 4",

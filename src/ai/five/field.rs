@@ -13,12 +13,12 @@
 
 use super::lines::{Lines, POINTS, lines};
 use crate::rules::classic::Mark;
-use crate::rules::gomoku::Gomoku;
 use crate::rules::gomoku::renju::Stones;
+use crate::rules::gomoku::{Gomoku, WORDS};
 
 /// A set of points, one bit each.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Bits([u64; 4]);
+pub struct Bits([u64; WORDS]);
 
 impl Bits {
     pub fn set(&mut self, p: usize) {
@@ -37,7 +37,7 @@ impl Bits {
         Bits(std::array::from_fn(|i| self.0[i] | other.0[i]))
     }
     pub fn is_empty(&self) -> bool {
-        self.0 == [0; 4]
+        self.0 == [0; WORDS]
     }
     pub fn len(&self) -> u32 {
         self.0.iter().map(|w| w.count_ones()).sum()
@@ -48,7 +48,7 @@ impl Bits {
     }
     /// The points, in index order.
     pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
-        (0..4).flat_map(move |i| {
+        (0..WORDS).flat_map(move |i| {
             let mut word = self.0[i];
             std::iter::from_fn(move || {
                 (word != 0).then(|| {
@@ -123,7 +123,7 @@ pub struct Field {
     total: [i32; 2],
     hash: u64,
     /// The moves played on this field, to take back.
-    played: Vec<u8>,
+    played: Vec<u16>,
     /// Whose turn it is: 0 or 1.
     to_move: usize,
 }
@@ -222,7 +222,7 @@ impl Field {
     /// The side to move puts a stone on the empty point `p`.
     pub fn play(&mut self, p: usize) {
         self.put(p, self.to_move);
-        self.played.push(p as u8);
+        self.played.push(p as u16);
         self.to_move ^= 1;
     }
 

@@ -4,8 +4,8 @@
 
 use std::sync::OnceLock;
 
-/// The largest side (15×15), and so the most points.
-pub const MAX_SIDE: usize = 15;
+/// The largest side (20×20), and so the most points.
+pub const MAX_SIDE: usize = crate::rules::gomoku::MAX_SIZE as usize;
 /// The most points a board has.
 pub const POINTS: usize = MAX_SIDE * MAX_SIDE;
 
@@ -13,7 +13,7 @@ pub const POINTS: usize = MAX_SIDE * MAX_SIDE;
 #[derive(Clone, Copy, Debug)]
 pub struct Window {
     /// Its first point.
-    pub first: u8,
+    pub first: u16,
     /// The index step to the next point (a row is `side` points).
     pub step: u8,
     /// Its direction: across, up, diagonal, antidiagonal.
@@ -32,7 +32,7 @@ pub struct Lines {
     pub beside: Vec<Vec<u16>>,
     /// Each point's neighbours: the points within two in each direction of the square around
     /// it (Chebyshev distance 1 or 2), where moves are looked for.
-    pub near: Vec<Vec<u8>>,
+    pub near: Vec<Vec<u16>>,
 }
 
 impl Lines {
@@ -43,7 +43,7 @@ impl Lines {
     }
 }
 
-/// The lines of a `side`×`side` board (8 to 15) with `k` in a row (3 to `side`).
+/// The lines of a `side`×`side` board (8 to 20) with `k` in a row (3 to `side`).
 ///
 /// # Panics
 /// If `side` or `k` is out of range.
@@ -77,7 +77,7 @@ fn build(side: usize, k: usize) -> Lines {
                 let first = on(col, row).expect("on the board");
                 let step = dr * n + dc;
                 windows.push(Window {
-                    first: first as u8,
+                    first: first as u16,
                     step: step as u8,
                     dir: dir as u8,
                 });
@@ -102,7 +102,7 @@ fn build(side: usize, k: usize) -> Lines {
             (-2..=2)
                 .flat_map(|dr| (-2..=2).map(move |dc| (dr, dc)))
                 .filter(|&d| d != (0, 0))
-                .filter_map(|(dr, dc)| on(c + dc, r + dr).map(|q| q as u8))
+                .filter_map(|(dr, dc)| on(c + dc, r + dr).map(|q| q as u16))
                 .collect()
         })
         .collect();

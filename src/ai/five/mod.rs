@@ -1,5 +1,5 @@
 //! The search behind Gomoku's `hard`: alpha-beta over line patterns and threats, for every
-//! board and line we offer (8×8 to 15×15, k from 3 to the side, freestyle or exactly k).
+//! board and line we offer (8×8 to 20×20, k from 3 to the side, freestyle or exactly k).
 //!
 //! - [`lines`]: the board's windows (k points in a row), built once per board;
 //! - [`field`]: a position kept up to date as stones come and go: each window's stones, each

@@ -36,7 +36,7 @@ pub struct Search {
     pub table: Arc<Table>,
     pub refuted: Refuted,
     history: Box<[[u32; POINTS]; 2]>,
-    killers: [[u8; 2]; MAX_PLY + 1],
+    killers: [[u16; 2]; MAX_PLY + 1],
     pub nodes: u64,
     pub stop: Stop,
     stopped: bool,
@@ -69,7 +69,7 @@ impl Search {
             table,
             refuted: Refuted::new(),
             history: Box::new([[0; POINTS]; 2]),
-            killers: [[u8::MAX; 2]; MAX_PLY + 1],
+            killers: [[u16::MAX; 2]; MAX_PLY + 1],
             nodes: 0,
             stop: Stop::default(),
             stopped: false,
@@ -84,7 +84,7 @@ impl Search {
     /// Forgets the last search's killers and scales its history down, before a new one.
     pub fn begin(&mut self) {
         self.stopped = false;
-        self.killers = [[u8::MAX; 2]; MAX_PLY + 1];
+        self.killers = [[u16::MAX; 2]; MAX_PLY + 1];
         for side in self.history.iter_mut() {
             for h in side.iter_mut() {
                 *h /= 8;
@@ -235,7 +235,7 @@ impl Search {
                 score: to_table(best.0, ply),
                 depth: depth.clamp(0, 127) as i8,
                 bound,
-                best: best.1 as u8,
+                best: best.1 as u16,
             },
         );
         best.0
@@ -244,9 +244,9 @@ impl Search {
     /// A move that cut off: a killer at its ply, and history.
     fn reward(&mut self, side: usize, m: usize, depth: i32, ply: usize) {
         let killers = &mut self.killers[ply.min(MAX_PLY)];
-        if killers[0] != m as u8 {
+        if killers[0] != m as u16 {
             killers[1] = killers[0];
-            killers[0] = m as u8;
+            killers[0] = m as u16;
         }
         let bonus = (depth.max(1) * depth.max(1)) as u32;
         self.history[side][m] = self.history[side][m].saturating_add(bonus);
@@ -274,7 +274,7 @@ impl Search {
     /// an open four, two fours or a four and an open three), the points that break its threats
     /// and the side's own fours; else the best-scored points near the stones. And whether the
     /// side is so threatened.
-    pub fn moves(&self, field: &Field, stored: Option<u8>, ply: usize) -> (Vec<usize>, bool) {
+    pub fn moves(&self, field: &Field, stored: Option<u16>, ply: usize) -> (Vec<usize>, bool) {
         let (me, them) = (field.to_move(), 1 - field.to_move());
         let mut threatened = super::field::Bits::default();
         for q in field.fours(them).iter() {
@@ -295,9 +295,9 @@ impl Search {
                 let mine = i64::from(field.worth(p, me));
                 let theirs = i64::from(field.worth(p, them));
                 let mut score = (mine + theirs * 3 / 4) * 64;
-                if Some(p as u8) == stored {
+                if Some(p as u16) == stored {
                     score += 1 << 40;
-                } else if killers.contains(&(p as u8)) {
+                } else if killers.contains(&(p as u16)) {
                     score += 1 << 14;
                 }
                 score += i64::from(self.history[me][p].min(1 << 12));

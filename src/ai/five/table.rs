@@ -21,8 +21,8 @@ pub struct Entry {
     pub score: i32,
     pub depth: i8,
     pub bound: Bound,
-    /// The best move found, a point (255: none).
-    pub best: u8,
+    /// The best move found, a point.
+    pub best: u16,
 }
 
 impl Entry {
@@ -49,7 +49,7 @@ impl Entry {
             score: data as u32 as i32,
             depth: (data >> 32 & 0xff) as u8 as i8,
             bound,
-            best: (data >> 48 & 0xff) as u8,
+            best: (data >> 48) as u16,
         })
     }
 }

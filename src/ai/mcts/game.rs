@@ -33,7 +33,13 @@ pub trait SearchGame: RuleSet {
     fn side(&self) -> usize {
         usize::from(self.to_move() == Mark::O)
     }
+    /// The moves this position's board has: the tree holds a move's index in a byte, so it
+    /// searches boards of at most 256.
+    fn move_count(&self) -> usize;
 }
+
+/// The most moves a board the tree search plays may have: an index is a byte.
+pub const MAX_MOVES: usize = 256;
 
 impl SearchGame for UltimateBoard {
     fn index_of(mv: Move) -> u8 {
@@ -62,6 +68,10 @@ impl SearchGame for UltimateBoard {
 
     fn side(&self) -> usize {
         UltimateBoard::side(self)
+    }
+
+    fn move_count(&self) -> usize {
+        81
     }
 }
 
@@ -92,5 +102,9 @@ impl<S: Squares + RuleSet<Move = Cell>> SearchGame for S {
             Outcome::Won(winner) if winner == mover => Some(Ended::Won),
             Outcome::Won(_) => Some(Ended::Lost),
         }
+    }
+
+    fn move_count(&self) -> usize {
+        usize::from(self.side()) * usize::from(self.side())
     }
 }

@@ -177,12 +177,12 @@ impl fmt::Display for RulesError {
             RulesError::Size(n) => {
                 write!(
                     f,
-                    "board size {n} is not supported: use {MIN_SIZE} to 15 (from 8×8 up with Gomoku's rules)"
+                    "board size {n} is not supported: use {MIN_SIZE} to 20 (from 8×8 up with Gomoku's rules)"
                 )
             }
             RulesError::GomokuSize(n) => write!(
                 f,
-                "Gomoku is played on 8×8 to 15×15, not on {n}×{n}: give --size 8 to 15, or drop --gomoku"
+                "Gomoku is played on 8×8 to 20×20, not on {n}×{n}: give --size 8 to 20, or drop --gomoku"
             ),
             RulesError::ExactFive => write!(
                 f,
@@ -190,7 +190,7 @@ impl fmt::Display for RulesError {
             ),
             RulesError::Renju => write!(
                 f,
-                "--renju plays five in a row on Gomoku's boards (8×8 to 15×15): drop --k, --exact, --misere and --ultimate"
+                "--renju plays five in a row on Gomoku's boards (8×8 to 20×20): drop --k, --exact, --misere and --ultimate"
             ),
             RulesError::Misere(n) => write!(
                 f,
@@ -212,7 +212,7 @@ impl std::error::Error for RulesError {}
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Cell {
     size: u8,
-    index: u8,
+    index: u16,
 }
 
 impl Cell {
@@ -221,7 +221,7 @@ impl Cell {
     pub fn of(size: u8, index: usize) -> Option<Cell> {
         (index < usize::from(size) * usize::from(size)).then_some(Cell {
             size,
-            index: index as u8,
+            index: index as u16,
         })
     }
 
@@ -232,12 +232,12 @@ impl Cell {
 
     /// Row counted from the bottom, from 0.
     pub const fn row(self) -> u8 {
-        self.index / self.size
+        (self.index / self.size as u16) as u8
     }
 
     /// Column counted from the left, from 0.
     pub const fn col(self) -> u8 {
-        self.index % self.size
+        (self.index % self.size as u16) as u8
     }
 
     /// The order cells are listed in for people: top row first, left to right, as the board
@@ -249,7 +249,7 @@ impl Cell {
     /// The numpad digit of the cell on a 3×3 board.
     pub const fn numpad(self) -> Option<u8> {
         if self.size == 3 {
-            Some(self.index + 1)
+            Some(self.index as u8 + 1)
         } else {
             None
         }
@@ -275,7 +275,7 @@ impl fmt::Display for Cell {
     }
 }
 
-/// Parses the name of a cell of a `size`×`size` board (sides up to 15): a numpad digit on
+/// Parses the name of a cell of a `size`×`size` board (sides up to 20): a numpad digit on
 /// 3×3, or a coordinate (`b2`, `B2`, `o15`) on any size. Surrounding whitespace is ignored;
 /// within the name nothing else is accepted: no sign, no leading zero, nothing after the row
 /// number (`+5`, `05`, `5x`, `b+2`, `b02` are not cells).
@@ -306,7 +306,7 @@ pub fn parse_cell(size: u8, input: &str) -> Result<Cell, CellError> {
         return match (s.strip_prefix('-'), number(s)) {
             (None, Some(d @ 1..=9)) => Ok(Cell {
                 size,
-                index: d as u8 - 1,
+                index: d as u16 - 1,
             }),
             (None, Some(_)) => Err(off()),
             // A negative number is well formed, just not on the board.
@@ -322,7 +322,7 @@ pub fn parse_cell(size: u8, input: &str) -> Result<Cell, CellError> {
             if col < u32::from(size) && (1..=u32::from(size)).contains(&row) {
                 Ok(Cell {
                     size,
-                    index: ((row - 1) * u32::from(size) + col) as u8,
+                    index: ((row - 1) * u32::from(size) + col) as u16,
                 })
             } else {
                 Err(off())
@@ -389,7 +389,7 @@ impl Line {
         let size = self.size;
         bit_indices(self.mask).map(move |i| Cell {
             size,
-            index: i as u8,
+            index: i as u16,
         })
     }
 }
@@ -554,7 +554,7 @@ impl Board {
         let size = self.geom.size;
         (index < usize::from(self.geom.cells)).then_some(Cell {
             size,
-            index: index as u8,
+            index: index as u16,
         })
     }
 
@@ -563,7 +563,7 @@ impl Board {
         let n = self.geom.size;
         (row < n && col < n).then(|| Cell {
             size: n,
-            index: row * n + col,
+            index: u16::from(row * n + col),
         })
     }
 
@@ -571,14 +571,17 @@ impl Board {
     pub fn numpad(&self, digit: u8) -> Option<Cell> {
         (self.geom.size == 3 && (1..=9).contains(&digit)).then(|| Cell {
             size: 3,
-            index: digit - 1,
+            index: u16::from(digit - 1),
         })
     }
 
     /// Every cell, in index order.
     pub fn cells(&self) -> impl Iterator<Item = Cell> + use<> {
         let size = self.geom.size;
-        (0..self.geom.cells).map(move |index| Cell { size, index })
+        (0..self.geom.cells).map(move |index| Cell {
+            size,
+            index: u16::from(index),
+        })
     }
 
     /// The empty cells in index order, whatever the outcome (see [`Board::legal_moves`]).
@@ -586,7 +589,7 @@ impl Board {
         let size = self.geom.size;
         bit_indices(self.geom.full & !(self.x | self.o)).map(move |i| Cell {
             size,
-            index: i as u8,
+            index: i as u16,
         })
     }
 
@@ -752,7 +755,7 @@ impl fmt::Display for Board {
             for col in 0..n {
                 let cell = Cell {
                     size: n,
-                    index: row * n + col,
+                    index: u16::from(row * n + col),
                 };
                 let c = self.mark_at(cell).map_or('.', Mark::symbol);
                 write!(f, "{c}")?;

@@ -1,11 +1,12 @@
-//! Gomoku: five in a row wins, on the standard 15×15 board or any from 8×8 up, and the same
+//! Gomoku: five in a row wins, on the standard 15×15 board or any from 8×8 to 20×20, and the same
 //! game with another line, k in a row for k from 3 to the board's side; freestyle (k or more)
 //! by default, or *exactly k*, where a longer line (an overline) wins nothing. The rules only:
 //! stones, whose turn it is, the outcome and the text notation.
 //!
 //! Cells are named as on the classic boards larger than 3×3 ([`crate::rules::classic::Cell`]): a column
-//! letter (`a`–`o` on 15×15) and a row number counted from the bottom, so `h8` is the centre
-//! of 15×15. A position is two bitboards of up to 225 bits, four `u64`s each, bit
+//! letter (`a`–`o` on 15×15, `a`–`t` on 20×20) and a row number counted from the bottom, so
+//! `h8` is the centre of 15×15. A position is two bitboards of up to 400 bits, seven `u64`s
+//! each, bit
 //! `row * side + col`; whose turn it is follows from the counts of stones, X (black) first. A game ends the moment a
 //! move makes a winning line, so the winner is found from the last move alone and
 //! kept, not searched for.
@@ -20,6 +21,10 @@ use crate::rules::classic::{self, Board, Cell, CellError, Mark, MoveError, Rules
 
 /// The standard board's side.
 pub const SIZE: u8 = 15;
+/// The largest board, the Gomocup's freestyle 20×20.
+pub const MAX_SIZE: u8 = 20;
+/// The words of a side's bitboard: 64 points each, enough for 20×20.
+pub(crate) const WORDS: usize = (MAX_SIZE as usize * MAX_SIZE as usize).div_ceil(64);
 /// The smallest board played with Gomoku's rules (smaller ones are the classic boards').
 pub const MIN_SIZE: u8 = 8;
 /// Stones in a row that win (or more), unless the game says another number.
@@ -30,12 +35,12 @@ const DIRECTIONS: [(i8, i8); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
 /// A position of Gomoku.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Gomoku {
-    /// The board's side, 8 to 15.
+    /// The board's side, 8 to 20.
     size: u8,
     /// The stones of X and of O, bit `index % 64` of word `index / 64`.
-    stones: [[u64; 4]; 2],
+    stones: [[u64; WORDS]; 2],
     /// Stones on the board.
-    placed: u8,
+    placed: u16,
     /// Who made a winning line, which ended the game.
     winner: Option<Mark>,
     /// Stones in a row that win: five, or 3 to the side.
@@ -78,7 +83,7 @@ impl Gomoku {
     pub const fn new() -> Gomoku {
         Gomoku {
             size: SIZE,
-            stones: [[0; 4]; 2],
+            stones: [[0; WORDS]; 2],
             placed: 0,
             winner: None,
             k: FIVE,
@@ -96,9 +101,9 @@ impl Gomoku {
         }
     }
 
-    /// The empty board of side `size` (8 to 15), X to move.
+    /// The empty board of side `size` (8 to 20), X to move.
     pub const fn with_size(size: u8) -> Option<Gomoku> {
-        if size < MIN_SIZE || size > SIZE {
+        if size < MIN_SIZE || size > MAX_SIZE {
             return None;
         }
         Some(Gomoku {
@@ -107,7 +112,7 @@ impl Gomoku {
         })
     }
 
-    /// The empty board of side `size` (8 to 15) played with `k` in a row (3 to `size`),
+    /// The empty board of side `size` (8 to 20) played with `k` in a row (3 to `size`),
     /// exactly `k` (`exact`) or `k` or more.
     pub const fn with_rules(size: u8, k: u8, exact: bool) -> Option<Gomoku> {
         match Gomoku::with_size(size) {
@@ -116,7 +121,7 @@ impl Gomoku {
         }
     }
 
-    /// The empty board of side `size` (8 to 15) played by renju's rules ([`renju`]).
+    /// The empty board of side `size` (8 to 20) played by renju's rules ([`renju`]).
     pub const fn renju(size: u8) -> Option<Gomoku> {
         match Gomoku::with_size(size) {
             Some(board) => Some(Gomoku {
@@ -247,7 +252,7 @@ impl Gomoku {
     }
 
     /// The stones placed so far.
-    pub fn stones(&self) -> u8 {
+    pub fn stones(&self) -> u16 {
         self.placed
     }
 
@@ -449,7 +454,7 @@ impl fmt::Display for ParseGomokuError {
         match self {
             ParseGomokuError::RowCount(n) => write!(
                 f,
-                "expected {MIN_SIZE} to {SIZE} rows separated by '/', found {n} (each row one cell a column, X, O or '.')"
+                "expected {MIN_SIZE} to {MAX_SIZE} rows separated by '/', found {n} (each row one cell a column, X, O or '.')"
             ),
             ParseGomokuError::RowLength { row, found, size } => write!(
                 f,
@@ -501,7 +506,7 @@ impl Gomoku {
         let Some(empty) = u8::try_from(n).ok().and_then(Gomoku::with_size) else {
             return Err(ParseGomokuError::RowCount(n));
         };
-        let mut stones = [[0u64; 4]; 2];
+        let mut stones = [[0u64; WORDS]; 2];
         for (written, text) in rows.iter().enumerate() {
             let row = n - 1 - written;
             let cells: Vec<char> = text.chars().collect();
@@ -548,7 +553,7 @@ fn validated(position: Gomoku) -> Result<Gomoku, ParseGomokuError> {
         return Err(ParseGomokuError::StoneCounts { x, o });
     }
     let mut position = Gomoku {
-        placed: (x + o) as u8,
+        placed: (x + o) as u16,
         winner: None,
         ..position
     };

@@ -41,7 +41,7 @@ const DIRECTIONS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
 pub struct Stones {
     side: u8,
     /// Black's stones and white's, bit `index % 64` of word `index / 64`.
-    bits: [[u64; 4]; 2],
+    bits: [[u64; super::WORDS]; 2],
 }
 
 impl Stones {
@@ -49,7 +49,7 @@ impl Stones {
     pub fn new(side: u8, stone: impl Fn(usize) -> Option<Mark>) -> Stones {
         let mut stones = Stones {
             side,
-            bits: [[0; 4]; 2],
+            bits: [[0; super::WORDS]; 2],
         };
         let n = usize::from(side);
         for index in 0..n * n {

@@ -242,12 +242,12 @@ impl Session {
             .trim()
             .parse()
             .map_err(|_| refuse(line, "expected a board size"))?;
-        if !(MIN_SIZE..=gomoku::SIZE).contains(&size) {
+        if !(MIN_SIZE..=gomoku::MAX_SIZE).contains(&size) {
             return Err(refuse(
                 line,
                 format!(
                     "a {size}×{size} board is not offered: boards are {MIN_SIZE} to {} wide",
-                    gomoku::SIZE
+                    gomoku::MAX_SIZE
                 ),
             ));
         }

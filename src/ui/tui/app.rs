@@ -97,6 +97,9 @@ pub struct App {
     driver: Driver,
     mode: Mode,
     cursor: Move,
+    /// Board rows scrolled out of sight above a tall board's window, where the screen is
+    /// too short for all of them ([`layout::GridLayout`]).
+    scroll: u16,
     /// In Ultimate, the board chosen by a first digit, waiting for the cell's.
     selected: Option<u8>,
     /// A column letter typed, waiting for its row: the first half of `c3`.
@@ -134,6 +137,7 @@ impl App {
             driver: Driver::new(session),
             mode: Mode::Playing,
             cursor,
+            scroll: 0,
             selected: None,
             column: None,
             first_digit: None,
@@ -191,6 +195,11 @@ impl App {
 
     pub fn cursor(&self) -> Move {
         self.cursor
+    }
+
+    /// Board rows scrolled out of sight above a tall board's window.
+    pub fn scroll(&self) -> u16 {
+        self.scroll
     }
 
     /// In Ultimate, the board the player chose with a first digit, if any.
@@ -439,17 +448,20 @@ impl App {
         let column = self.column.take();
         let first = self.first_digit.take();
         let side = self.game().position().grid_side();
+        // On a board with a column h (Ultimate's nine, Gomoku's fifteen), `h` is that column
+        // first, and `h` again asks for the hint; every key that is a letter alike (`q` twice
+        // quits on 20×20).
+        if let Some(c) = action.letter()
+            && names_column(side, c)
+            && column != Some(c)
+        {
+            self.letter(c);
+            return;
+        }
         match action {
             Action::Digit(d) if column.is_some() => self.row_digit(column, first, d),
             Action::Zero if column.is_some() => self.row_digit(column, first, 0),
             Action::Letter(c) => self.letter(c),
-            // On a board with a column h (Ultimate's nine, Gomoku's fifteen), `h` is that
-            // column first, and `h` again asks for the hint; `l` and `n` alike.
-            Action::Hint if column.is_none() && names_column(side, 'h') => self.letter('h'),
-            Action::Level | Action::LevelDown if column.is_none() && names_column(side, 'l') => {
-                self.letter('l');
-            }
-            Action::NewRound if column.is_none() && names_column(side, 'n') => self.letter('n'),
             Action::Escape | Action::Back if column.is_some() => {
                 self.message = format!("Coordinate cancelled. {}", self.turn_message());
             }
@@ -479,7 +491,10 @@ impl App {
             }
             Action::Activate => self.activate(),
             Action::Click { column, row } => {
-                if let Some(mv) = layout::move_at(self.game().position(), self.size, column, row) {
+                let at = (column, row);
+                if let Some(mv) =
+                    layout::move_at(self.game().position(), self.size, self.scroll, at)
+                {
                     self.cursor = mv;
                     self.human_move(mv);
                 }

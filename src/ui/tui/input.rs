@@ -20,9 +20,9 @@ pub enum Action {
     Digit(u8),
     /// `0`: the second digit of a row from 10 up, after a column letter and a `1`.
     Zero,
-    /// A column letter, `a` to `o` but `h`, `l` and `n`: the first half of a coordinate such
-    /// as `c3` (those three are [`Action::Hint`], [`Action::Level`] and
-    /// [`Action::NewRound`], which the game takes as columns where the board has them).
+    /// A column letter that is no other key's: the first half of a coordinate such as `c3`
+    /// (the keys `h`, `l`, `n`, `p`, `q`, `r`, `s` and `t` are other actions, which the game
+    /// takes as columns where the board has them: [`Action::letter`]).
     Letter(char),
     /// Move the cursor one cell.
     Move(Direction),
@@ -71,6 +71,24 @@ pub enum Action {
     Unknown(String),
     /// Test builds only: a deliberate panic, to test that the terminal is restored.
     Panic,
+}
+
+impl Action {
+    /// The letter whose key asks for this action, where that letter can also name a column of
+    /// a large board (`a` to `t` on 20×20): the game takes it as the column first.
+    pub fn letter(&self) -> Option<char> {
+        match self {
+            Action::Hint => Some('h'),
+            Action::Level | Action::LevelDown => Some('l'),
+            Action::NewRound => Some('n'),
+            Action::PlayOn => Some('p'),
+            Action::Quit => Some('q'),
+            Action::Review => Some('r'),
+            Action::Step => Some('s'),
+            Action::Explore => Some('t'),
+            _ => None,
+        }
+    }
 }
 
 /// The action for a terminal event, or `None` for events that are no action of the player's

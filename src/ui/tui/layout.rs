@@ -246,34 +246,81 @@ impl UltimateLayout {
     }
 }
 
-/// Where a large square board drawn compactly goes (Gomoku's 15×15): a point a character,
-/// two columns apart, no lines between them, row numbers on the left and column letters
-/// below, and the text lines.
+/// Where a large square board drawn compactly goes (Gomoku's, up to 20×20): a point a
+/// character, two columns apart, no lines between them, row numbers on the left and column
+/// letters below, and the text lines. Where the screen is too short for every row, a window of
+/// rows is shown, scrolled to follow the play ([`GridLayout::following`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GridLayout {
     /// The first screen column of the row numbers.
     pub left: u16,
-    /// The board's top row.
+    /// The screen row of the first board row shown.
     pub top: u16,
     /// First row of the whole picture (the title).
     pub first_row: u16,
     pub fits: bool,
     /// The board's side.
     pub n: u16,
+    /// Board rows shown, all `n` where they fit.
+    pub shown: u16,
+    /// Board rows above the window, counted from the top row.
+    pub hidden_above: u16,
 }
 
+/// The fewest board rows a window shows: enough to see a fight.
+const MIN_SHOWN_ROWS: u16 = 11;
+
 impl GridLayout {
-    pub fn new((width, height): (u16, u16), size: u8) -> GridLayout {
+    /// The whole board, or the window of its top rows where the screen is too short.
+    pub fn new(size: (u16, u16), board: u8) -> GridLayout {
+        GridLayout::scrolled(size, board, 0)
+    }
+
+    /// The layout with `hidden_above` rows above the window (as far as the board goes).
+    pub fn scrolled((width, height): (u16, u16), size: u8, hidden_above: u16) -> GridLayout {
         let n = u16::from(size);
         let (need_w, need_h) = GridLayout::minimum(size);
-        let first_row = height.saturating_sub(need_h) / 2;
+        let shown = height
+            .saturating_sub(1 + TEXT_ROWS)
+            .clamp(n.min(MIN_SHOWN_ROWS), n);
+        let first_row = height.saturating_sub(shown + 1 + TEXT_ROWS) / 2;
         GridLayout {
             left: width.saturating_sub(GridLayout::board_width(n)) / 2,
             top: first_row + 2,
             first_row,
             fits: need_w <= width && need_h <= height,
             n,
+            shown,
+            hidden_above: hidden_above.min(n - shown),
         }
+    }
+
+    /// This layout scrolled as little as keeps board `row` (from the bottom) and a row
+    /// either side of it in the window.
+    pub fn following(self, row: u8) -> GridLayout {
+        let from_top = self.n - 1 - u16::from(row).min(self.n - 1);
+        let margin = u16::from(self.shown > 2);
+        let mut above = self.hidden_above;
+        if from_top < above + margin {
+            above = from_top.saturating_sub(margin);
+        } else if from_top + margin >= above + self.shown {
+            above = (from_top + margin + 1).saturating_sub(self.shown);
+        }
+        GridLayout {
+            hidden_above: above.min(self.n - self.shown),
+            ..self
+        }
+    }
+
+    /// Board rows below the window.
+    pub fn hidden_below(&self) -> u16 {
+        self.n - self.shown - self.hidden_above
+    }
+
+    /// Whether board `row` (from the bottom) is in the window.
+    pub fn shows(&self, row: u8) -> bool {
+        let from_top = self.n - 1 - u16::from(row);
+        (self.hidden_above..self.hidden_above + self.shown).contains(&from_top)
     }
 
     /// Row numbers two wide and a space, then two columns a point.
@@ -281,21 +328,28 @@ impl GridLayout {
         3 + 2 * n
     }
 
-    /// The smallest screen (columns, rows) on which a board of `size` fits.
+    /// The smallest screen (columns, rows) on which a board of `size` fits, in a window of
+    /// rows where it is tall.
     pub fn minimum(size: u8) -> (u16, u16) {
         let n = u16::from(size);
         (
             GridLayout::board_width(n).max(MIN_TEXT_WIDTH),
-            n + 1 + TEXT_ROWS,
+            n.min(MIN_SHOWN_ROWS) + 1 + TEXT_ROWS,
         )
     }
 
-    /// Screen position of the point at `row` (from the bottom) and `col`.
+    /// Screen position of the point at `row` (from the bottom) and `col`; a row outside the
+    /// window is placed as if the window went on ([`GridLayout::shows`] says which are in).
     pub fn origin(&self, row: u8, col: u8) -> (u16, u16) {
         (
             self.left + 3 + 2 * u16::from(col),
-            self.top + self.n - 1 - u16::from(row),
+            (self.top + self.n - 1 - u16::from(row)).saturating_sub(self.hidden_above),
         )
+    }
+
+    /// The screen row of the column letters, below the window.
+    pub fn letters_row(&self) -> u16 {
+        self.top + self.shown
     }
 
     /// The (column, row) of the point under screen position (`column`, `row`): its character
@@ -306,7 +360,8 @@ impl GridLayout {
         }
         let x = column.checked_sub(self.left + 3)? / 2;
         let y = row.checked_sub(self.top)?;
-        (x < self.n && y < self.n).then(|| (x as u8, (self.n - 1 - y) as u8))
+        (x < self.n && y < self.shown)
+            .then(|| (x as u8, (self.n - 1 - y - self.hidden_above) as u8))
     }
 }
 
@@ -317,8 +372,14 @@ pub fn compact(size: (u16, u16), n: u8) -> Option<GridLayout> {
     (n > 3 && !Layout::new(size, n).fits && points.fits).then_some(points)
 }
 
-/// The move under the screen cell at (`column`, `row`) on a screen of `size`, if any.
-pub fn move_at(position: &Position, size: (u16, u16), column: u16, row: u16) -> Option<Move> {
+/// The move under the screen cell at (`column`, `row`) on a screen of `size`, if any, with
+/// `hidden_above` rows of a tall board scrolled out of sight.
+pub fn move_at(
+    position: &Position,
+    size: (u16, u16),
+    hidden_above: u16,
+    (column, row): (u16, u16),
+) -> Option<Move> {
     match position {
         Position::Classic(board) => match compact(size, board.size()) {
             Some(points) => points
@@ -330,7 +391,7 @@ pub fn move_at(position: &Position, size: (u16, u16), column: u16, row: u16) -> 
         Position::Ultimate(_) => UltimateLayout::new(size)
             .move_at(column, row)
             .map(Move::Ultimate),
-        Position::Gomoku(board) => GridLayout::new(size, board.size())
+        Position::Gomoku(board) => GridLayout::scrolled(size, board.size(), hidden_above)
             .point_at(column, row)
             .and_then(|(col, row)| board.cell_at(row, col))
             .map(Move::Cell),
@@ -371,10 +432,73 @@ mod tests {
         let position = Position::Classic(board);
         for cell in board.cells() {
             let (x, y) = points.origin(cell.row(), cell.col());
-            assert_eq!(move_at(&position, (60, 20), x, y), Some(Move::Cell(cell)));
+            assert_eq!(
+                move_at(&position, (60, 20), 0, (x, y)),
+                Some(Move::Cell(cell))
+            );
         }
         assert_eq!(compact((80, 24), 7), None, "cells where they fit");
         assert_eq!(compact((60, 20), 3), None, "3×3 keeps its cells");
+    }
+
+    #[test]
+    fn twenty_by_twenty_shows_a_window_of_sixteen_rows_in_eighty_by_twenty_four_that_follows_a_row()
+    {
+        let board = crate::rules::gomoku::Gomoku::with_size(20).unwrap();
+        let top = GridLayout::new((80, 24), 20);
+        assert!(top.fits && top.first_row == 0);
+        assert_eq!(
+            (top.shown, top.hidden_above, top.hidden_below()),
+            (16, 0, 4)
+        );
+        assert!(
+            top.shows(19) && top.shows(4) && !top.shows(3),
+            "rows 20 to 5"
+        );
+        let position = Position::Gomoku(board);
+        for hidden in 0..=4 {
+            let window = GridLayout::scrolled((80, 24), 20, hidden);
+            for row in (0..20).filter(|&r| window.shows(r)) {
+                let (x, y) = window.origin(row, 2);
+                assert!(
+                    y >= window.top && y < window.letters_row(),
+                    "row {row} on screen"
+                );
+                let hit = move_at(&position, (80, 24), hidden, (x, y));
+                assert_eq!(hit, board.cell_at(row, 2).map(Move::Cell), "row {row}");
+            }
+            assert_eq!(window.point_at(window.left + 3, window.letters_row()), None);
+        }
+        // Down to row 1: as little scrolling as keeps a row below the one followed in sight.
+        assert_eq!(
+            top.following(4).hidden_above,
+            1,
+            "row 5 with row 4 under it"
+        );
+        assert_eq!(top.following(0).hidden_above, 4, "as far as the board goes");
+        assert_eq!(top.following(10).hidden_above, 0, "row 11 is in sight");
+        let bottom = GridLayout::scrolled((80, 24), 20, 4);
+        assert_eq!(
+            bottom.following(18).hidden_above,
+            0,
+            "row 19 with row 20 above it"
+        );
+        assert_eq!(
+            bottom.following(17).hidden_above,
+            1,
+            "row 18 with row 19 above it"
+        );
+        assert_eq!(
+            GridLayout::scrolled((80, 24), 20, 99).hidden_above,
+            4,
+            "clamped"
+        );
+        let tall = GridLayout::new((80, 30), 20);
+        assert_eq!(
+            (tall.shown, tall.following(0).hidden_above),
+            (20, 0),
+            "no window"
+        );
     }
 
     #[test]
@@ -396,12 +520,13 @@ mod tests {
         let board = crate::rules::gomoku::Gomoku::new();
         let layout = GridLayout::new((80, 24), board.size());
         assert!(layout.fits);
-        assert!(!GridLayout::new((80, 22), board.size()).fits);
+        assert_eq!((layout.shown, layout.hidden_above), (15, 0), "every row");
+        assert!(!GridLayout::new((80, 18), board.size()).fits);
         for cell in board.cells() {
             let (x, y) = layout.origin(cell.row(), cell.col());
             let position = Position::Gomoku(board);
             for dx in [0, 1] {
-                let hit = move_at(&position, (80, 24), x + dx, y);
+                let hit = move_at(&position, (80, 24), 0, (x + dx, y));
                 assert_eq!(hit, Some(Move::Cell(cell)), "{cell}");
             }
         }

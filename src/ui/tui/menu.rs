@@ -110,7 +110,7 @@ pub struct Choices {
     pub address: String,
     /// Host online (through the peer-to-peer layer) rather than on this network.
     pub online: bool,
-    /// The board side of Gomoku chosen on the Game row, 8 to 15.
+    /// The board side of Gomoku chosen on the Game row, 8 to 20.
     pub gomoku_size: u8,
 }
 
@@ -172,10 +172,10 @@ impl Choices {
         if self.level != AUTO && self.level.parse::<Player>().map_or(true, |p| !p.is_ai()) {
             self.level = fresh.level;
         }
-        if !(MIN_SIZE..=gomoku::SIZE).contains(&self.size) {
+        if !(MIN_SIZE..=gomoku::MAX_SIZE).contains(&self.size) {
             self.size = fresh.size;
         }
-        if !(gomoku::MIN_SIZE..=gomoku::SIZE).contains(&self.gomoku_size) {
+        if !(gomoku::MIN_SIZE..=gomoku::MAX_SIZE).contains(&self.gomoku_size) {
             self.gomoku_size = fresh.gomoku_size;
         }
         if !(3..=self.size).contains(&self.k) {
@@ -339,7 +339,7 @@ impl Choices {
             Row::Host if ONLINE => self.online = !self.online,
             Row::Game => self.step_game(up),
             Row::Size if self.named_gomoku().is_some() => {
-                self.gomoku_size = cycle(self.gomoku_size, gomoku::MIN_SIZE, gomoku::SIZE, up);
+                self.gomoku_size = cycle(self.gomoku_size, gomoku::MIN_SIZE, gomoku::MAX_SIZE, up);
             }
             Row::Misere if self.renju() => return false,
             Row::Misere if self.named_gomoku().is_some() => {
@@ -351,7 +351,7 @@ impl Choices {
                     .into();
             }
             Row::Size if !self.fixed_rules() => {
-                self.size = cycle(self.size, MIN_SIZE, gomoku::SIZE, up);
+                self.size = cycle(self.size, MIN_SIZE, gomoku::MAX_SIZE, up);
                 self.k = self.default_k();
             }
             _ if self.inactive(row) => return false,
@@ -883,7 +883,7 @@ mod tests {
             renju: false,
         };
         assert_eq!(choices.variant(), fourteen, "Exactly 5 off, on 14×14");
-        choices.gomoku_size = 20;
+        choices.gomoku_size = 21;
         assert_eq!(choices.checked().gomoku_size, 15, "out of range: 15×15");
     }
 
@@ -939,6 +939,13 @@ mod tests {
             classic.step(Row::Size, true);
         }
         assert_eq!(classic.variant(), Variant::GOMOKU);
+        for _ in 15..20 {
+            classic.step(Row::Size, true);
+        }
+        assert_eq!(
+            classic.variant(),
+            Variant::of_size(20, None, false).unwrap()
+        );
         classic.step(Row::Size, true);
         assert_eq!(
             classic.variant(),

@@ -8,6 +8,7 @@ use crate::text::sentence;
 use crate::ui::driver::{Refused, Sent};
 use crate::ui::keypad::Digit;
 use crate::ui::tui::input::Direction;
+use crate::ui::tui::layout::GridLayout;
 
 use super::{App, Mode};
 
@@ -96,23 +97,27 @@ impl App {
             'h' => "; h again: a hint",
             'l' => "; l again: the level",
             'n' => "; n again: a new round",
+            'q' => "; q again: quit",
+            'r' => "; r again: the review",
+            't' => "; t again: the explorer",
             _ => "",
         };
         format!("Typed {column}… now the row, 1-{side} (Esc cancels{again})")
     }
 
-    /// A digit of the row after column letter `column`: a `1` on a board of ten rows or more
-    /// waits for a second digit (or Enter), `first` is that `1`, and any other digit ends the
-    /// row.
+    /// A digit of the row after column letter `column`: a digit that begins a row of the
+    /// board's (a `1` from ten rows up, a `2` on 20×20) waits for a second digit (or Enter),
+    /// `first` is that digit, and any other digit ends the row.
     pub(super) fn row_digit(&mut self, column: Option<char>, first: Option<u8>, d: u8) {
         let side = self.game().position().grid_side();
         match (first, column) {
             (Some(first), _) => self.coordinate(column, first * 10 + d),
-            (None, Some(c)) if d == 1 && side >= 10 => {
+            (None, Some(c)) if d > 0 && d * 10 <= side => {
                 self.column = column;
-                self.first_digit = Some(1);
+                self.first_digit = Some(d);
+                let last = side.min(d * 10 + 9);
                 self.message = format!(
-                    "Typed {c}1… Enter plays {c}1, a second digit {c}10-{c}{side} (Esc cancels)"
+                    "Typed {c}{d}… Enter plays {c}{d}, a second digit {c}{d}0-{c}{last} (Esc cancels)"
                 );
             }
             (None, _) if d == 0 => {
@@ -132,6 +137,7 @@ impl App {
         match self.game().position().parse_move(&text) {
             Ok(mv) => {
                 self.cursor = mv;
+                self.follow(mv);
                 self.human_move(mv);
             }
             Err(e) => {
@@ -156,6 +162,17 @@ impl App {
             .expect("clamped to the grid"),
             None => position.centre(),
         };
+        self.follow(self.cursor);
+    }
+
+    /// Scrolls a tall board's window as little as shows `mv` (the cursor, or the move just
+    /// played).
+    pub(super) fn follow(&mut self, mv: Move) {
+        let position = self.game().position();
+        if let Some((_, row)) = position.grid_point(mv) {
+            let window = GridLayout::scrolled(self.size, position.grid_side(), self.scroll);
+            self.scroll = window.following(row).hidden_above;
+        }
     }
 
     pub(super) fn activate(&mut self) {
@@ -244,6 +261,7 @@ impl App {
     }
 
     pub(super) fn after_move(&mut self, mark: Mark, cell: Move) {
+        self.follow(cell);
         // In Ultimate the cursor follows the player to the board they are sent to.
         if let Some(forced) = self.game().position().forced_board()
             && Position::board_of(self.cursor) != Some(forced)

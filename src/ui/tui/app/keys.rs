@@ -42,7 +42,7 @@ const COORDINATES: [Keys; 4] = [
     Binding::note("c3 h12", &["play a cell: its column letter, then its row"])
         .short("c3", "play a cell"),
     Binding::note(
-        "h l n",
+        "h l n q r t",
         &[
             "where the board has such a column, that column;",
             "typed twice, the key below",

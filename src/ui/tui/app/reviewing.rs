@@ -243,7 +243,9 @@ impl App {
         if let Some((judgement, at, total)) = self.review() {
             let line = review::text_line(judgement);
             let line = line.split_whitespace().collect::<Vec<_>>().join(" ");
+            let mv = judgement.mv;
             self.message = format!("Move {} of {total}: {line}", at + 1);
+            self.follow(mv);
         }
     }
 

@@ -140,17 +140,18 @@ fn key_parts(app: &App, keys: &str) -> Vec<String> {
         &["Space pause", "h hint", "n new round", "? keys", "q quit"]
     };
     // Hints off: neither `h` nor, during a game, `t` is offered. Where the board has a
-    // column h (or n), `h` (`n`) is that column first: typed twice it is the key.
+    // column h (or n, q, t…), `h` is that column first: typed twice it is the key.
     let off = app.hints_off().is_some();
     let side = app.game().position().grid_side();
     parts
         .iter()
         .filter(|&&p| !(off && p == "h hint" || p == "t explore" && !app.explorer_allowed()))
-        .map(|&p| match p {
-            "play" => format!("{keys} play"),
-            "h hint" if names_column(side, 'h') => "h h hint".to_string(),
-            "n new round" if names_column(side, 'n') => "n n new round".to_string(),
-            p => p.to_string(),
+        .map(|&p| match p.split_once(' ') {
+            _ if p == "play" => format!("{keys} play"),
+            Some((key, what)) if key.len() == 1 && key.chars().all(|c| names_column(side, c)) => {
+                format!("{key} {key} {what}")
+            }
+            _ => p.to_string(),
         })
         .collect()
 }

@@ -1,6 +1,8 @@
-//! Gomoku's 15×15 board, compact: a point a character, two columns apart, row numbers on the
-//! left and column letters below (see [`GridLayout`]); classic boards too where the screen is
-//! too small for their cells. Stones, the last move, the winning
+//! Gomoku's board, compact: a point a character, two columns apart, row numbers on the left
+//! and column letters below (see [`GridLayout`]), in a window of rows that follows the play
+//! where the screen is too short for them all (20×20 in 80×24), with `↑` and `↓` beside it
+//! where rows are out of sight; classic boards too where the screen is too small for their
+//! cells. Stones, the last move, the winning
 //! line, the best hint or the review's best move, under renju black's forbidden points (`×`)
 //! on black's turn, and the cursor.
 
@@ -23,7 +25,7 @@ pub(super) fn draw(
     palette: Palette,
 ) -> Option<Placed> {
     let n = board.side();
-    let layout = GridLayout::new((frame.width(), frame.height()), n);
+    let layout = GridLayout::scrolled((frame.width(), frame.height()), n, app.scroll());
     if !layout.fits {
         too_small(frame, GridLayout::minimum(n));
         return None;
@@ -39,7 +41,7 @@ pub(super) fn draw(
     Some(Placed {
         title: format!("{} · round {}", app.game().variant(), app.session().round()),
         first_row: layout.first_row,
-        below: layout.top + layout.n + 2,
+        below: layout.letters_row() + 2,
         keys: "h8 or arrows",
     })
 }
@@ -64,7 +66,7 @@ pub(super) fn draw_points(
     palette: Palette,
 ) {
     let n = points.board.side();
-    for row in 0..n {
+    for row in (0..n).filter(|&row| layout.shows(row)) {
         for col in 0..n {
             let cell = points.board.square(row, col).expect("on the board");
             draw_point(frame, layout, app, points, cell, palette);
@@ -73,13 +75,23 @@ pub(super) fn draw_points(
     draw_labels(frame, layout);
 }
 
-/// Row numbers left of the board and column letters below it.
+/// Row numbers left of the board and column letters below it; `↑` right of the window's top
+/// row where rows are out of sight above it, `↓` right of its bottom row where some are below.
 fn draw_labels(frame: &mut Frame, layout: &GridLayout) {
     let style = Style::PLAIN.dim();
     for i in 0..layout.n as u8 {
         let (x, y) = layout.origin(i, i);
-        frame.text(layout.left, y, &format!("{:>2}", i + 1), style);
-        frame.put(x, layout.top + layout.n, char::from(b'a' + i), style);
+        if layout.shows(i) {
+            frame.text(layout.left, y, &format!("{:>2}", i + 1), style);
+        }
+        frame.put(x, layout.letters_row(), char::from(b'a' + i), style);
+    }
+    let right = layout.left + 3 + 2 * layout.n;
+    if layout.hidden_above > 0 {
+        frame.put(right, layout.top, '↑', style);
+    }
+    if layout.hidden_below() > 0 {
+        frame.put(right, layout.letters_row() - 1, '↓', style);
     }
 }
 
