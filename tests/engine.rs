@@ -424,3 +424,34 @@ fn gomocup_end_while_thinking_ends_the_search_and_the_brain() {
     }
     drop(stdin);
 }
+
+#[test]
+fn gomocup_swap2board_places_three_stones_then_chooses_after_three_and_five() {
+    let script = "START 20\nSWAP2BOARD\nDONE\n\
+                  SWAP2BOARD\n9,9\n10,9\n8,8\nDONE\n\
+                  SWAP2BOARD\n9,9\n10,9\n8,8\n10,10\n11,11\nDONE\n\
+                  SWAP2BOARD\n9,9\nDONE\nABOUT\nEND\n";
+    let (lines, out) = gomocup(script);
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(lines.len(), 6, "{lines:?}");
+    // Three distinct points of the 20×20 board, black, white, black.
+    let opening: Vec<String> = lines[1].split(' ').map(|p| cell_name(p, 20)).collect();
+    assert_eq!(opening.len(), 3, "{}", lines[1]);
+    assert!(opening[0] != opening[1] && opening[1] != opening[2] && opening[0] != opening[2]);
+    // After three and after five stones: SWAP, or white's move on an empty point.
+    for (answer, taken) in [(&lines[2], 3), (&lines[3], 5)] {
+        if answer != "SWAP" {
+            let stones = ["j11", "k11", "i12", "k10", "l9"];
+            let name = cell_name(answer, 20);
+            assert!(
+                !stones[..taken].contains(&name.as_str()),
+                "{answer} was taken"
+            );
+        }
+    }
+    assert!(lines[4].starts_with("ERROR ") && lines[4].contains("0, 3 or 5 stones"));
+    assert!(
+        lines[5].starts_with("name=\"tictactoe\""),
+        "the session goes on"
+    );
+}

@@ -8,6 +8,7 @@
 pub mod five;
 pub mod levels;
 pub mod mcts;
+pub mod opening;
 pub mod player;
 pub mod rating;
 pub mod search;

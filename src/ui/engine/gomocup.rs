@@ -1,13 +1,14 @@
-//! The Gomocup (piskvork) brain protocol, for our m,n,k boards and Gomoku's 15×15. The manager writes commands,
+//! The Gomocup (piskvork) brain protocol, for our m,n,k boards and Gomoku's up to 20×20. The manager writes commands,
 //! one a line: `START n` (an n×n board), `BEGIN` (we move first), `TURN x,y` (the opponent's
 //! move; we answer ours), `BOARD` … `DONE` (a whole position, each stone as `x,y,field`, 1
 //! ours and 2 the opponent's; we answer our move), `INFO key value`, `RESTART`, `TAKEBACK
-//! x,y`, `ABOUT` and `END`. Moves are `x,y`: x the column from 0 at the left, y the row from 0
+//! x,y`, `SWAP2BOARD` … `DONE` (the swap2 opening: we place three stones, or choose after three
+//! or five), `ABOUT` and `END`. Moves are `x,y`: x the column from 0 at the left, y the row from 0
 //! at the top. Boards we do not offer get `ERROR`, commands we do not know `UNKNOWN`.
 //!
 //! Lines in a row: the default for each size as in the game (three on 3×3, four on 4×4), and
 //! five on 5×5 to 7×7 as Gomocup plays, unless `--k` says otherwise; five or more count (the
-//! freestyle rule). From `START 8` to `START 15` the board is played with Gomoku's rules by
+//! freestyle rule). From `START 8` to `START 20` the board is played with Gomoku's rules by
 //! its threat engine (five in a row unless `--k` says otherwise), with exactly that line
 //! winning when `INFO rule` says so (its bit 1), and renju's rules when it says so (its bit
 //! 4, over bit 1): black, who moves first, never plays a forbidden point.
@@ -20,6 +21,7 @@ use std::thread;
 use std::time::Duration;
 
 use super::{EngineError, Options, brain, next_line, refuse};
+use crate::ai::opening::{self, Choice};
 use crate::ai::player::Brain;
 use crate::rules::classic::MIN_SIZE;
 use crate::rules::gomoku;
@@ -77,7 +79,7 @@ struct Input {
 /// Whether `line` is a command we answer with a move.
 fn asks_for_a_move(line: &str) -> bool {
     let word = line.split_whitespace().next().unwrap_or("");
-    ["BEGIN", "TURN", "BOARD"]
+    ["BEGIN", "TURN", "BOARD", "SWAP2BOARD"]
         .iter()
         .any(|c| word.eq_ignore_ascii_case(c))
 }
@@ -216,6 +218,7 @@ impl Session {
                 self.read_board(line, input)?;
                 self.answer(line)
             }
+            "SWAP2BOARD" => self.swap2(line, input),
             "TAKEBACK" => {
                 let cell = self.cell(line, &rest)?;
                 if self.moves.last() != Some(&cell) {
@@ -381,6 +384,79 @@ impl Session {
         }
         self.moves = moves;
         Ok(())
+    }
+
+    /// A `SWAP2BOARD` block: the stones placed so far, `x,y` a line, black first, read to
+    /// `DONE`, and our part of the swap2 opening ([`opening`]). On an empty board we place
+    /// three stones (black, white, black); after three we take white and play (one move) or
+    /// take black (`SWAP`); after five, the same. Stones are written `x,y` with spaces between.
+    fn swap2(&mut self, line: &str, input: &Input) -> Result<Reply, EngineError> {
+        let mut stones = Vec::new();
+        let mut wrong: Option<EngineError> = None;
+        loop {
+            let Some(text) = input.next()? else {
+                return Err(refuse(line, "the input ended before DONE"));
+            };
+            if text.trim().eq_ignore_ascii_case("DONE") {
+                break;
+            }
+            if wrong.is_none() {
+                match self.cell(&text, &text) {
+                    Ok(mv) => stones.push(mv),
+                    Err(e) => wrong = Some(e),
+                }
+            }
+        }
+        if let Some(e) = wrong {
+            return Err(e);
+        }
+        let start = self.board(line)?.variant().start();
+        let Position::Gomoku(empty) = start else {
+            return Err(refuse(line, "swap2 opens Gomoku's boards, 8×8 and up"));
+        };
+        self.moves.clear();
+        let mut board = empty;
+        for &mv in &stones {
+            let Move::Cell(cell) = mv else {
+                return Err(refuse(line, "a Gomoku board's moves are points"));
+            };
+            board.play(cell).map_err(|e| refuse(line, format!("{e}")))?;
+            self.moves.push(mv);
+        }
+        let (budget, _) = self.budget(&start);
+        self.brain.set_think(budget);
+        self.brain.set_think_most(Some(budget));
+        let called_off = || {
+            if self.end.load(Ordering::SeqCst) {
+                Ok(Reply::End)
+            } else {
+                Err(refuse(line, "the search was called off"))
+            }
+        };
+        let n = empty.size();
+        let at =
+            |cell: crate::rules::classic::Cell| format!("{},{}", cell.col(), n - 1 - cell.row());
+        match stones.len() {
+            0 => {
+                let Some(opening) = opening::open(&mut self.brain, &empty, budget) else {
+                    return called_off();
+                };
+                self.moves = opening.iter().map(|&c| Move::Cell(c)).collect();
+                Ok(Reply::Line(opening.map(at).join(" ")))
+            }
+            3 | 5 => match opening::choose(&mut self.brain, &board) {
+                Some(Choice::Play(cell)) => {
+                    self.moves.push(Move::Cell(cell));
+                    Ok(Reply::Line(at(cell)))
+                }
+                Some(Choice::Swap) => Ok(Reply::Line("SWAP".into())),
+                None => called_off(),
+            },
+            n => Err(refuse(
+                line,
+                format!("swap2 asks after 0, 3 or 5 stones, not after {n}"),
+            )),
+        }
     }
 
     /// One stone of a `BOARD` block, `x,y,field`: its move, and 0 where it is ours, 1 where
