@@ -118,6 +118,10 @@ pub struct Cli {
     /// make an overline, a double four or a double three unless the move makes five
     #[arg(long, global = true, conflicts_with_all = ["k", "misere", "ultimate", "exact"])]
     pub renju: bool,
+    /// Caro: Gomoku's five in a row (15×15, or --size 8 to 20) where a line of exactly five
+    /// with the other side's stones just beyond both ends wins nothing
+    #[arg(long, global = true, conflicts_with_all = ["k", "misere", "ultimate", "exact", "renju"])]
+    pub caro: bool,
 
     /// Milliseconds of search for each `hard` move, each `analyze` board and each `review`
     /// move (with `--seed`, the work that takes on a typical machine). A position solved in
@@ -179,7 +183,7 @@ impl Cli {
     pub fn variant(&self) -> Result<Variant, RulesError> {
         let variant = if self.ultimate {
             Ok(Variant::Ultimate)
-        } else if self.gomoku || self.renju {
+        } else if self.gomoku || self.renju || self.caro {
             match self.size {
                 Some(n) if n < crate::rules::gomoku::MIN_SIZE => Err(RulesError::GomokuSize(n)),
                 Some(n) => Variant::of_size(n, Some(crate::rules::gomoku::FIVE), false),
@@ -188,7 +192,20 @@ impl Cli {
         } else {
             Variant::of_size(self.size.unwrap_or(3), self.k, self.misere)
         };
-        variant?.exactly(self.exact)?.by_renju(self.renju)
+        variant?
+            .exactly(self.exact)?
+            .by_renju(self.renju)?
+            .by_caro(self.caro)
+    }
+
+    /// The rule of its own Gomoku's boards are played by, renju's or caro's, if one is asked.
+    pub fn own_rule(&self) -> Option<crate::rules::gomoku::Rule> {
+        use crate::rules::gomoku::Rule;
+        match (self.renju, self.caro) {
+            (true, _) => Some(Rule::Renju),
+            (_, true) => Some(Rule::Caro),
+            _ => None,
+        }
     }
 
     /// The search budget of one move or one board.
@@ -347,11 +364,12 @@ pub fn applies(subcommand: &str) -> &'static [&'static str] {
     const RULES: [&str; 4] = ["size", "k", "misere", "ultimate"];
     match subcommand {
         "analyze" => &[
-            "size", "k", "misere", "ultimate", "exact", "renju", "think", "table_mb", "threads",
+            "size", "k", "misere", "ultimate", "exact", "renju", "caro", "think", "table_mb",
+            "threads",
         ],
         "review" => &[
-            "size", "k", "misere", "ultimate", "gomoku", "exact", "renju", "think", "table_mb",
-            "threads",
+            "size", "k", "misere", "ultimate", "gomoku", "exact", "renju", "caro", "think",
+            "table_mb", "threads",
         ],
         "host" => &[
             "size",
@@ -361,6 +379,7 @@ pub fn applies(subcommand: &str) -> &'static [&'static str] {
             "gomoku",
             "exact",
             "renju",
+            "caro",
             "from",
             "plain",
             "no_color",
@@ -1010,8 +1029,7 @@ mod tests {
         let eight = Variant::Gomoku {
             size: 8,
             k: 5,
-            exact: false,
-            renju: false,
+            rule: crate::rules::gomoku::Rule::Freestyle,
         };
         assert_eq!(variant(&["t", "--size", "8"]), Ok(eight));
         assert_eq!(
@@ -1032,8 +1050,7 @@ mod tests {
             Ok(Variant::Gomoku {
                 size: 9,
                 k: 4,
-                exact: true,
-                renju: false,
+                rule: crate::rules::gomoku::Rule::Exact,
             })
         );
         assert_eq!(
@@ -1057,8 +1074,7 @@ mod tests {
         let eleven = Variant::Gomoku {
             size: 11,
             k: 5,
-            exact: false,
-            renju: false,
+            rule: crate::rules::gomoku::Rule::Freestyle,
         };
         assert_eq!(variant(&["t", "--gomoku", "--size", "11"]), Ok(eleven));
         assert_eq!(

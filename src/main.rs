@@ -303,7 +303,7 @@ fn analyze(cli: &Cli, args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
         k: cli.k,
         misere: cli.misere,
         exact: cli.exact,
-        renju: cli.renju,
+        own_rule: cli.own_rule(),
         ultimate: cli.ultimate,
         budget: cli.think_budget(),
         json: args.json,

@@ -111,13 +111,7 @@ fn gomocup_rule_one_plays_exactly_five_and_rule_four_plays_renju() {
         assert_ne!(lines[1], "4,0", "renju: six is an overline, {lines:?}");
         assert!(!lines[1].starts_with("ERROR"), "{lines:?}");
     }
-    // Caro (bit 8) and a continuous game (bit 2) are not played, and a message says so.
-    let lines = ruled(9, "");
-    assert!(
-        lines[1].starts_with("MESSAGE caro is not played"),
-        "{lines:?}"
-    );
-    assert_ne!(lines[2], "4,0", "exactly five still: {lines:?}");
+    // A continuous game (bit 2) is not played, and a message says so.
     let lines = ruled(2, "");
     assert!(
         lines[1].starts_with("MESSAGE a continuous game"),
@@ -128,6 +122,28 @@ fn gomocup_rule_one_plays_exactly_five_and_rule_four_plays_renju() {
     for rule in [1, 4] {
         let lines = ruled(rule, extra);
         assert!(["10,4", "10,9"].contains(&lines[1].as_str()), "{lines:?}");
+    }
+}
+
+#[test]
+fn gomocup_rule_eight_plays_caro_where_five_blocked_at_both_ends_wins_nothing() {
+    // Ours on x 2 to 5 of row 7, theirs on 1,7 and 7,7: 6,7 makes five blocked at both ends.
+    // Theirs on x 10 of rows 5 to 8, ours on 10,9: 10,4 makes their five, open at 10,3.
+    let ours = "2,7,1\n3,7,1\n4,7,1\n5,7,1\n10,9,1\n";
+    let theirs = "1,7,2\n7,7,2\n10,5,2\n10,6,2\n10,7,2\n10,8,2\n";
+    let answer = |rule: u8| {
+        let script = format!("START 15\nINFO rule {rule}\nBOARD\n{ours}{theirs}DONE\nEND\n");
+        let (lines, out) = gomocup(&script);
+        assert!(out.status.success(), "{out:?}");
+        lines[1].clone()
+    };
+    assert_eq!(answer(0), "6,7", "freestyle: the five wins");
+    for rule in [8, 9] {
+        assert_eq!(
+            answer(rule),
+            "10,4",
+            "caro: the five wins nothing, so block theirs"
+        );
     }
 }
 

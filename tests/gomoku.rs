@@ -88,6 +88,29 @@ fn with_exact_six_in_a_row_wins_nothing_and_five_then_wins() {
 }
 
 #[test]
+fn with_caro_five_blocked_at_both_ends_wins_nothing_and_an_open_five_then_wins() {
+    // X: d1..h1 between O's c1 and i1, a five blocked at both ends; then five on row 5.
+    let moves = [
+        "d1", "c1", "e1", "i1", "f1", "a3", "g1", "c3", "h1", "e3", "a5", "g3", "b5", "k3", "c5",
+        "m3", "d5", "o3", "e5",
+    ];
+    let mut game = spawn(&["--plain", "--caro", "-o", "human", "--no-history"]);
+    game.send(&format!("{}\n", moves.join("\n")));
+    assert!(game.wait_exit().success(), "{}", game.output());
+    let output = game.output();
+    assert!(output.contains("X wins."), "{output}");
+    assert_eq!(
+        output.matches("wins").count(),
+        1,
+        "the blocked five did not win: {output}"
+    );
+    assert_eq!(
+        record(&output),
+        format!("Record: --caro {}", moves.join(" "))
+    );
+}
+
+#[test]
 fn a_plain_hint_lists_twelve_points_and_counts_the_rest() {
     let mut game = spawn(&["--plain", "--gomoku", "-o", "human", "--no-history"]);
     game.send("h8\nh\nq\n");

@@ -100,6 +100,8 @@ pub struct Threats {
     placed: usize,
     /// Only exactly `k` wins: a five point that would make a longer line is none.
     exact: bool,
+    /// Caro: a window with the other side's stones just beyond both ends makes no line.
+    caro: bool,
 }
 
 /// The side index of a mark.
@@ -121,6 +123,7 @@ impl Threats {
             // Under renju black's overline wins nothing (white's six is read as nothing too:
             // rare, and only a threat missed).
             exact: board.is_exact() || board.is_renju(),
+            caro: board.is_caro(),
         };
         for cell in board.cells() {
             if let Some(mark) = board.mark_on(cell) {
@@ -174,13 +177,15 @@ impl Threats {
 
     /// Whether window `w` can still become a winning five of `side`'s: always, but with
     /// the exact rule, not where a stone of `side` lies just beyond either end (five there
-    /// would be six or more).
+    /// would be six or more), and under caro not where the other side's lie beyond both.
     fn alive(&self, w: usize, side: usize) -> bool {
-        !self.exact
-            || !self.windows.beyond[w]
-                .iter()
-                .flatten()
-                .any(|&p| self.stones[usize::from(p)] == Some(side))
+        let beyond = self.windows.beyond[w];
+        let holds = |who: usize| {
+            move |p: &Option<u16>| p.is_some_and(|p| self.stones[usize::from(p)] == Some(who))
+        };
+        let overline = self.exact && beyond.iter().any(holds(side));
+        let blocked = self.caro && beyond.iter().all(holds(1 - side));
+        !overline && !blocked
     }
 
     /// The empty points of windows holding `n` stones of `side` and none of the other's,

@@ -60,7 +60,7 @@ fn header(line: &str) -> Result<u8, FileError> {
     }
 }
 
-/// Reads a `.psq` game played by `rules` (five in a row, exactly five or renju), whose board
+/// Reads a `.psq` game played by `rules` (five in a row, exactly five, renju or caro), whose board
 /// side the header gives. The moves end at the first line that is not `x,y,time` (Piskvork
 /// writes the players' names and a result after them).
 pub fn read_psq(text: &str, rules: Variant) -> Result<Record, FileError> {
@@ -96,7 +96,7 @@ pub fn read_psq(text: &str, rules: Variant) -> Result<Record, FileError> {
     Ok(Record::new(variant, moves).expect("the moves were played one by one above"))
 }
 
-/// Gomoku's `rules` (freestyle, exactly five or renju; freestyle for any other game) on a
+/// Gomoku's `rules` (freestyle, exactly five, renju or caro; freestyle for any other game) on a
 /// board of side `size`.
 fn on_side(rules: Variant, size: u8) -> Variant {
     let name = match rules {

@@ -348,7 +348,8 @@ mod tests {
         variants.extend((3..=9).filter_map(|k| Variant::named_on("in-a-row-exact", 9, k)));
         variants.extend(Variant::named_on("in-a-row", 15, 4));
         variants.extend(Variant::named_on("renju", 11, 5));
-        assert_eq!(variants.len(), 6 + 7 + 7 + 1 + 1, "{variants:?}");
+        variants.extend(Variant::named_on("caro", 20, 5));
+        assert_eq!(variants.len(), 7 + 7 + 7 + 1 + 1 + 1, "{variants:?}");
         for variant in variants {
             let wire = RulesData::from(variant);
             assert_eq!(Variant::try_from(wire.clone()), Ok(variant), "{wire:?}");

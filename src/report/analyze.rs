@@ -12,6 +12,7 @@ use crate::ai::search::Value;
 use crate::report::board;
 use crate::report::json::JsonValue;
 use crate::rules::classic::Mark;
+use crate::rules::gomoku::Rule;
 use crate::rules::position::{Move, Outcome, Position, WonLine};
 use crate::text::line;
 
@@ -207,8 +208,8 @@ pub struct Options {
     pub misere: bool,
     /// Gomoku's boards are played with exactly their line winning.
     pub exact: bool,
-    /// Gomoku's boards are played by renju's rules.
-    pub renju: bool,
+    /// Gomoku's boards are played by a rule of their own, renju's or caro's.
+    pub own_rule: Option<Rule>,
     /// Positions are Ultimate tic-tac-toe positions in their notation.
     pub ultimate: bool,
     /// Search time for the position's moves (with `best_only`, for its value).
@@ -285,12 +286,14 @@ impl Reporter<'_> {
         let label = format!("{notation:?}");
         let o = self.options;
         let position = match Position::parse(notation, o.ultimate, o.k, o.misere, o.exact) {
-            Ok(Position::Gomoku(board)) if o.renju => match board.played_by_renju() {
-                Ok(board) => Position::Gomoku(board),
-                Err(e) => return self.bad(&label, notation, &e.to_string()),
-            },
-            Ok(_) if o.renju => {
-                let why = "--renju is played on Gomoku's boards, 8 to 20 rows";
+            Ok(Position::Gomoku(board)) if o.own_rule.is_some() => {
+                match board.played_by(o.own_rule.unwrap_or_default()) {
+                    Ok(board) => Position::Gomoku(board),
+                    Err(e) => return self.bad(&label, notation, &e.to_string()),
+                }
+            }
+            Ok(_) if o.own_rule.is_some() => {
+                let why = "--renju and --caro are played on Gomoku's boards, 8 to 20 rows";
                 return self.bad(&label, notation, why);
             }
             Ok(position) => position,

@@ -1,6 +1,7 @@
 //! The rules of each game in a few lines, as the program teaches them: the terminal game's
 //! rules page, the start screen's, and the plain front end's `?` print the same text.
 
+use crate::rules::gomoku::Rule;
 use crate::rules::position::Variant;
 
 /// The rules of `variant`, one line each, at most [`WIDTH`] characters a line (blank lines
@@ -47,8 +48,12 @@ pub fn rules(variant: Variant) -> Vec<String> {
             }
         }
         Variant::Ultimate => ultimate(&mut lines),
-        Variant::Gomoku { size, renju, .. } if renju => renju_rules(&mut lines, size),
-        Variant::Gomoku { size, k, exact, .. } => gomoku(&mut lines, size, k, exact),
+        Variant::Gomoku {
+            size,
+            rule: Rule::Renju,
+            ..
+        } => renju_rules(&mut lines, size),
+        Variant::Gomoku { size, k, rule } => gomoku(&mut lines, size, k, rule),
     }
     lines
 }
@@ -63,15 +68,21 @@ fn count_word(k: u8) -> String {
         .map_or_else(|| k.to_string(), |w| (*w).to_string())
 }
 
-/// Gomoku's rules on a board of side `n` with `k` in a row, freestyle or `exact`.
-fn gomoku(lines: &mut Vec<String>, n: u8, k: u8, exact: bool) {
+/// Gomoku's rules on a board of side `n` with `k` in a row: freestyle, exact or caro.
+fn gomoku(lines: &mut Vec<String>, n: u8, k: u8, rule: Rule) {
     let last = char::from(b'a' + n - 1);
+    let exact = rule == Rule::Exact;
     let line = if exact {
         format!("exactly {}", count_word(k))
     } else {
         format!("{} in a row", count_word(k))
     };
-    let title = if n == crate::rules::gomoku::SIZE && k == crate::rules::gomoku::FIVE {
+    let standard = n == crate::rules::gomoku::SIZE && k == crate::rules::gomoku::FIVE;
+    let title = if rule == Rule::Caro && standard {
+        format!("Caro: 15×15, {line}")
+    } else if rule == Rule::Caro {
+        format!("{n}×{n}, caro")
+    } else if standard {
         format!("Gomoku: 15×15, {line}")
     } else {
         format!("{n}×{n}, {line} (Gomoku's rules)")
@@ -95,6 +106,10 @@ fn gomoku(lines: &mut Vec<String>, n: u8, k: u8, exact: bool) {
     } else {
         format!("(across, down or diagonal) wins; {longer} or more count too.")
     });
+    if rule == Rule::Caro {
+        lines.push("But a line of exactly five with the other side's stones".into());
+        lines.push("just beyond both of its ends is blocked: it wins nothing.".into());
+    }
     lines.extend(["A full board with no line is a draw.", ""].map(str::to_string));
     lines.push(format!(
         "Points are named by column a-{last} and row 1-{n}, a1 at the"

@@ -44,14 +44,13 @@ pub(crate) use each;
 pub enum Variant {
     Classic(Rules),
     Ultimate,
-    /// Gomoku's rules on a board of side `size` (15, or 8 to 14): `k` in a row (five, or 3 to
-    /// `size`) or more, or with `exact` exactly `k`; or with `renju` five by renju's rules
-    /// (black's forbidden points).
+    /// Gomoku's rules on a board of side `size` (15, or 8 to 20): `k` in a row (five, or 3 to
+    /// `size`) decided by `rule`: `k` or more, exactly `k`, renju's (five, black's forbidden
+    /// points) or caro's (five, not blocked at both ends).
     Gomoku {
         size: u8,
         k: u8,
-        exact: bool,
-        renju: bool,
+        rule: gomoku::Rule,
     },
 }
 
@@ -67,45 +66,47 @@ impl Variant {
         match self {
             Variant::Classic(rules) => Board::new(rules).into(),
             Variant::Ultimate => UltimateBoard::new().into(),
-            Variant::Gomoku { size, renju, .. } if renju => {
-                Gomoku::renju(size).unwrap_or_default().into()
+            Variant::Gomoku { size, k, rule } => {
+                Gomoku::with_rule(size, k, rule).unwrap_or_default().into()
             }
-            Variant::Gomoku { size, k, exact, .. } => Gomoku::with_rules(size, k, exact)
-                .unwrap_or_default()
-                .into(),
         }
     }
 
     /// The variants besides classic play, each selected by its name.
-    pub const NAMED: [Variant; 4] = [
+    pub const NAMED: [Variant; 5] = [
         Variant::Ultimate,
         Variant::GOMOKU,
         Variant::GOMOKU_EXACT,
         Variant::RENJU,
+        Variant::CARO,
     ];
 
     /// Gomoku on its standard board, 15×15, five or more in a row.
     pub const GOMOKU: Variant = Variant::Gomoku {
         size: gomoku::SIZE,
         k: gomoku::FIVE,
-        exact: false,
-        renju: false,
+        rule: gomoku::Rule::Freestyle,
     };
 
     /// Gomoku on 15×15 with exactly five in a row.
     pub const GOMOKU_EXACT: Variant = Variant::Gomoku {
         size: gomoku::SIZE,
         k: gomoku::FIVE,
-        exact: true,
-        renju: false,
+        rule: gomoku::Rule::Exact,
     };
 
     /// Renju: Gomoku on 15×15 with black's forbidden points.
     pub const RENJU: Variant = Variant::Gomoku {
         size: gomoku::SIZE,
         k: gomoku::FIVE,
-        exact: false,
-        renju: true,
+        rule: gomoku::Rule::Renju,
+    };
+
+    /// Caro: Gomoku on 15×15 where five blocked at both ends wins nothing.
+    pub const CARO: Variant = Variant::Gomoku {
+        size: gomoku::SIZE,
+        k: gomoku::FIVE,
+        rule: gomoku::Rule::Caro,
     };
 
     /// The game of a board of side `size` with `k` in a row (the size's default if `None`):
@@ -126,8 +127,7 @@ impl Variant {
             Some(_) => Ok(Variant::Gomoku {
                 size,
                 k,
-                exact: false,
-                renju: false,
+                rule: gomoku::Rule::Freestyle,
             }),
             None => Err(RulesError::K { k, size }),
         }
@@ -141,13 +141,11 @@ impl Variant {
             Variant::Gomoku {
                 size,
                 k,
-                renju: false,
-                ..
+                rule: gomoku::Rule::Freestyle | gomoku::Rule::Exact,
             } => Ok(Variant::Gomoku {
                 size,
                 k,
-                exact,
-                renju: false,
+                rule: gomoku::Rule::Exact,
             }),
             _ => Err(RulesError::ExactFive),
         }
@@ -156,20 +154,34 @@ impl Variant {
     /// This game by renju's rules (`renju`), a rule of Gomoku's boards with five in a row
     /// only; without, this game unchanged.
     pub fn by_renju(self, renju: bool) -> Result<Variant, RulesError> {
+        self.ruled(renju, gomoku::Rule::Renju, RulesError::Renju)
+    }
+
+    /// This game by caro's rule (`caro`), a rule of Gomoku's boards with five in a row only;
+    /// without, this game unchanged.
+    pub fn by_caro(self, caro: bool) -> Result<Variant, RulesError> {
+        self.ruled(caro, gomoku::Rule::Caro, RulesError::Caro)
+    }
+
+    /// Freestyle five in a row on Gomoku's boards played by `rule` instead, where `on`.
+    fn ruled(
+        self,
+        on: bool,
+        rule: gomoku::Rule,
+        refused: RulesError,
+    ) -> Result<Variant, RulesError> {
         match self {
-            _ if !renju => Ok(self),
+            _ if !on => Ok(self),
             Variant::Gomoku {
                 size,
                 k: gomoku::FIVE,
-                exact: false,
-                ..
+                rule: gomoku::Rule::Freestyle,
             } => Ok(Variant::Gomoku {
                 size,
                 k: gomoku::FIVE,
-                exact: false,
-                renju: true,
+                rule,
             }),
-            _ => Err(RulesError::Renju),
+            _ => Err(refused),
         }
     }
 
@@ -196,10 +208,13 @@ impl Variant {
         };
         let (k, exact) = match Variant::named(name) {
             _ if in_a_row => (k, exact),
-            Some(Variant::Gomoku { renju: true, .. }) => {
-                return Gomoku::renju(side).map(|b| b.variant());
+            Some(Variant::Gomoku {
+                rule: rule @ (gomoku::Rule::Renju | gomoku::Rule::Caro),
+                ..
+            }) => {
+                return Gomoku::with_rule(side, gomoku::FIVE, rule).map(|b| b.variant());
             }
-            Some(Variant::Gomoku { k, exact, .. }) => (k, exact),
+            Some(Variant::Gomoku { k, rule, .. }) => (k, rule == gomoku::Rule::Exact),
             other => return other,
         };
         Gomoku::with_rules(side, k, exact).map(|b| b.variant())
@@ -218,8 +233,9 @@ impl Variant {
             return Some(named);
         }
         let mut words = text.split_whitespace();
-        let (mut size, mut k, mut misere, mut exact, mut gomoku, mut renju) =
-            (None, None, false, false, false, false);
+        let (mut size, mut k, mut misere, mut exact, mut gomoku) =
+            (None, None, false, false, false);
+        let (mut renju, mut caro) = (false, false);
         while let Some(word) = words.next() {
             match word {
                 "--size" if size.is_none() && !gomoku => {
@@ -229,13 +245,20 @@ impl Variant {
                 "--misere" if !misere => misere = true,
                 "--exact" if !exact => exact = true,
                 "--renju" if !renju => renju = true,
+                "--caro" if !caro => caro = true,
                 "--gomoku" if !gomoku && size.is_none() => gomoku = true,
                 _ => return None,
             }
         }
         let size = if gomoku { Some(gomoku::SIZE) } else { size };
         let variant = Variant::of_size(size.unwrap_or(Rules::CLASSIC.size()), k, misere).ok()?;
-        variant.exactly(exact).ok()?.by_renju(renju).ok()
+        variant
+            .exactly(exact)
+            .ok()?
+            .by_renju(renju)
+            .ok()?
+            .by_caro(caro)
+            .ok()
     }
 
     /// What one position of this rule set is called in reports: `board`, or `position` for
@@ -564,15 +587,18 @@ mod tests {
     #[test]
     fn flags_read_back_as_the_same_variant() {
         let mut variants = Variant::NAMED.to_vec();
-        for exact in [false, true] {
-            for size in 8..=15 {
-                variants.extend((3..=size).map(|k| Variant::Gomoku {
-                    size,
-                    k,
-                    exact,
-                    renju: false,
-                }));
+        for rule in [gomoku::Rule::Freestyle, gomoku::Rule::Exact] {
+            for size in 8..=20 {
+                variants.extend((3..=size).map(|k| Variant::Gomoku { size, k, rule }));
             }
+        }
+        for rule in [gomoku::Rule::Renju, gomoku::Rule::Caro] {
+            let five = gomoku::FIVE;
+            variants.extend((8..=20).map(|size| Variant::Gomoku {
+                size,
+                k: five,
+                rule,
+            }));
         }
         for size in 3..=7 {
             for k in 3..=size {

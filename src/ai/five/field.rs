@@ -99,12 +99,15 @@ pub struct Field {
     exact: [bool; 2],
     /// Renju: black may not play its forbidden points.
     renju: bool,
+    /// Caro: a window whose both outer points hold the other side's stones makes no line.
+    caro: bool,
     /// 0 empty, 1 + side for a stone.
     stone: [u8; POINTS],
     /// Each window's stones of each side.
     count: Vec<[u8; 2]>,
-    /// With the exact rule: each window's stones of each side just beyond its ends (a side
-    /// with one there cannot make exactly `k` in it).
+    /// With the exact rule or caro's: each window's stones of each side just beyond its ends
+    /// (with the exact rule a side with one there cannot make exactly `k` in it; under caro a
+    /// side cannot make a line in a window with two of the other's there).
     dead: Vec<[u8; 2]>,
     /// `level[side][point][dir]`: windows open to the side, through the point in that
     /// direction, lacking 1, 2, 3 and 4 stones.
@@ -150,6 +153,7 @@ impl Field {
             k,
             exact: [board.is_exact() || board.is_renju(), board.is_exact()],
             renju: board.is_renju(),
+            caro: board.is_caro(),
             stone: [0; POINTS],
             count: vec![[0; 2]; windows],
             dead: vec![[0; 2]; windows],
@@ -240,7 +244,9 @@ impl Field {
     /// the other's, and with the exact rule none of its own beyond the ends), or `None`.
     fn status(&self, w: usize, side: usize) -> Option<u8> {
         let [mine, theirs] = [self.count[w][side], self.count[w][1 - side]];
-        let open = theirs == 0 && (!self.exact[side] || self.dead[w][side] == 0);
+        let open = theirs == 0
+            && (!self.exact[side] || self.dead[w][side] == 0)
+            && !(self.caro && self.dead[w][1 - side] == 2);
         (open && usize::from(mine) < self.k).then_some(mine)
     }
 
@@ -294,7 +300,7 @@ impl Field {
         for &w in &lines.through[p] {
             self.change(usize::from(w), |f| f.count[usize::from(w)][side] += 1);
         }
-        if self.exact != [false; 2] {
+        if self.exact != [false; 2] || self.caro {
             for &w in &lines.beside[p] {
                 self.change(usize::from(w), |f| f.dead[usize::from(w)][side] += 1);
             }
@@ -319,7 +325,7 @@ impl Field {
         for &w in &lines.through[p] {
             self.change(usize::from(w), |f| f.count[usize::from(w)][side] -= 1);
         }
-        if self.exact != [false; 2] {
+        if self.exact != [false; 2] || self.caro {
             for &w in &lines.beside[p] {
                 self.change(usize::from(w), |f| f.dead[usize::from(w)][side] -= 1);
             }
@@ -428,6 +434,7 @@ impl Field {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::gomoku::Rule;
 
     fn field(moves: &[&str]) -> Field {
         let mut board = Gomoku::new();
@@ -503,9 +510,17 @@ mod tests {
     #[test]
     fn a_field_kept_through_random_games_equals_one_made_afresh_on_every_board() {
         let mut rng = fastrand::Rng::with_seed(7);
-        for (size, k, exact) in [(15, 5, false), (15, 5, true), (9, 4, false), (8, 3, true)] {
+        let boards = [
+            (15, 5, Rule::Freestyle),
+            (15, 5, Rule::Exact),
+            (15, 5, Rule::Caro),
+            (9, 4, Rule::Freestyle),
+            (8, 3, Rule::Exact),
+            (20, 5, Rule::Freestyle),
+        ];
+        for (size, k, rule) in boards {
             for _ in 0..20 {
-                let mut board = Gomoku::with_rules(size, k, exact).unwrap();
+                let mut board = Gomoku::with_rule(size, k, rule).unwrap();
                 let mut field = Field::new(&board);
                 let mut boards = vec![board];
                 while !board.is_over() && !board.is_full() {
@@ -527,6 +542,28 @@ mod tests {
                 }
                 let fresh = Field::new(&boards[back]);
                 assert_eq!(state(&field), state(&fresh));
+            }
+        }
+    }
+
+    #[test]
+    fn the_points_where_the_side_to_move_makes_five_are_where_the_rules_say_it_wins() {
+        let mut rng = fastrand::Rng::with_seed(11);
+        for rule in [Rule::Freestyle, Rule::Exact, Rule::Caro] {
+            for _ in 0..40 {
+                let mut board = Gomoku::with_rule(9, 5, rule).unwrap();
+                while !board.is_over() && !board.is_full() {
+                    let field = Field::new(&board);
+                    for c in board.legal_moves() {
+                        let mut after = board;
+                        after.play(c).unwrap();
+                        let wins = after.winner() == Some(board.to_move());
+                        let five = field.fives(field.to_move()).has(c.index());
+                        assert_eq!(five, wins, "{rule:?}, {c} on\n{board}");
+                    }
+                    let moves = board.legal_moves();
+                    board.play(moves[rng.usize(..moves.len())]).unwrap();
+                }
             }
         }
     }

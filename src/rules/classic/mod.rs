@@ -167,6 +167,8 @@ pub enum RulesError {
     ExactFive,
     /// `--renju` for a game other than Gomoku's five in a row.
     Renju,
+    /// `--caro` for a game other than Gomoku's five in a row.
+    Caro,
     /// Gomoku on a board smaller than its smallest, 8×8.
     GomokuSize(u8),
 }
@@ -187,6 +189,10 @@ impl fmt::Display for RulesError {
             RulesError::ExactFive => write!(
                 f,
                 "--exact is a rule of Gomoku's boards: give --gomoku or a board from 8×8 up"
+            ),
+            RulesError::Caro => write!(
+                f,
+                "--caro plays five in a row on Gomoku's boards (8×8 to 20×20): drop --k, --exact, --renju, --misere and --ultimate"
             ),
             RulesError::Renju => write!(
                 f,

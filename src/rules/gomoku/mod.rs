@@ -45,11 +45,25 @@ pub struct Gomoku {
     winner: Option<Mark>,
     /// Stones in a row that win: five, or 3 to the side.
     k: u8,
-    /// Only exactly `k` in a row wins: more (an overline) does not.
-    exact: bool,
+    /// Which lines win.
+    rule: Rule,
+}
+
+/// Which of a side's lines win, and which points it may play.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Rule {
+    /// Freestyle: `k` or more in a row.
+    #[default]
+    Freestyle,
+    /// Only exactly `k` in a row: more (an overline) wins nothing.
+    Exact,
     /// Renju: five for both, black (X) must make exactly five and may not play a forbidden
     /// point ([`renju`]); white wins with five or more.
-    renju: bool,
+    Renju,
+    /// Caro: `k` or more in a row, but not exactly `k` blocked at both ends, that is with the
+    /// other side's stones on the points just beyond both of its ends (a board's edge blocks
+    /// nothing; an overline wins however it is blocked).
+    Caro,
 }
 
 impl Default for Gomoku {
@@ -69,6 +83,8 @@ fn side(mark: Mark) -> usize {
 struct Run {
     first: usize,
     step: isize,
+    /// The direction from the first cell, (column, row).
+    dir: (i8, i8),
     len: usize,
 }
 
@@ -87,8 +103,7 @@ impl Gomoku {
             placed: 0,
             winner: None,
             k: FIVE,
-            exact: false,
-            renju: false,
+            rule: Rule::Freestyle,
         }
     }
 
@@ -116,7 +131,11 @@ impl Gomoku {
     /// exactly `k` (`exact`) or `k` or more.
     pub const fn with_rules(size: u8, k: u8, exact: bool) -> Option<Gomoku> {
         match Gomoku::with_size(size) {
-            Some(board) if k >= 3 && k <= size => Some(Gomoku { k, exact, ..board }),
+            Some(board) if k >= 3 && k <= size => Some(Gomoku {
+                k,
+                rule: if exact { Rule::Exact } else { Rule::Freestyle },
+                ..board
+            }),
             _ => None,
         }
     }
@@ -125,22 +144,54 @@ impl Gomoku {
     pub const fn renju(size: u8) -> Option<Gomoku> {
         match Gomoku::with_size(size) {
             Some(board) => Some(Gomoku {
-                renju: true,
+                rule: Rule::Renju,
                 ..board
             }),
             None => None,
         }
     }
 
+    /// The empty board of side `size` (8 to 20) played by caro's rule: five or more in a row,
+    /// but not exactly five blocked at both ends ([`Rule::Caro`]).
+    pub const fn caro(size: u8) -> Option<Gomoku> {
+        match Gomoku::with_size(size) {
+            Some(board) => Some(Gomoku {
+                rule: Rule::Caro,
+                ..board
+            }),
+            None => None,
+        }
+    }
+
+    /// The empty board of side `size` (8 to 20) with `k` in a row decided by `rule` (renju
+    /// and caro play five).
+    pub const fn with_rule(size: u8, k: u8, rule: Rule) -> Option<Gomoku> {
+        match (rule, Gomoku::with_rules(size, k, false)) {
+            (Rule::Renju | Rule::Caro, _) if k != FIVE => None,
+            (_, Some(board)) => Some(Gomoku { rule, ..board }),
+            (_, None) => None,
+        }
+    }
+
+    /// The rule that decides which lines win.
+    pub const fn rule(&self) -> Rule {
+        self.rule
+    }
+
     /// Whether the game is played by renju's rules.
     pub const fn is_renju(&self) -> bool {
-        self.renju
+        matches!(self.rule, Rule::Renju)
+    }
+
+    /// Whether the game is played by caro's rule.
+    pub const fn is_caro(&self) -> bool {
+        matches!(self.rule, Rule::Caro)
     }
 
     /// Why the side to move may not play the empty `cell`, if it may not: under renju, black's
     /// overlines, double fours and double threes.
     pub fn foul(&self, cell: Cell) -> Option<renju::Foul> {
-        if !self.renju || self.to_move() != Mark::X || self.mark_at(cell).is_some() {
+        if !self.is_renju() || self.to_move() != Mark::X || self.mark_at(cell).is_some() {
             return None;
         }
         self.renju_stones().foul(cell.index())
@@ -149,7 +200,7 @@ impl Gomoku {
     /// The empty points the side to move may not play: under renju on black's turn, its
     /// forbidden points, the board read once for all of them; else none.
     pub fn forbidden(&self) -> Vec<Cell> {
-        if !self.renju || self.to_move() != Mark::X || self.is_over() {
+        if !self.is_renju() || self.to_move() != Mark::X || self.is_over() {
             return Vec::new();
         }
         let stones = self.renju_stones();
@@ -176,7 +227,7 @@ impl Gomoku {
 
     /// Whether only exactly `k` in a row wins.
     pub const fn is_exact(&self) -> bool {
-        self.exact
+        matches!(self.rule, Rule::Exact)
     }
 
     /// This position played with `k` in a row, exactly (`exact`) or `k` or more: the winner
@@ -188,8 +239,7 @@ impl Gomoku {
         }
         validated(Gomoku {
             k,
-            exact,
-            renju: false,
+            rule: if exact { Rule::Exact } else { Rule::Freestyle },
             ..self
         })
     }
@@ -197,19 +247,46 @@ impl Gomoku {
     /// This position played by renju's rules ([`renju`]): the winner found again, and refused
     /// if no game by those rules reaches it.
     pub fn played_by_renju(self) -> Result<Gomoku, ParseGomokuError> {
+        self.played_by(Rule::Renju)
+    }
+
+    /// This position played with five in a row decided by `rule` (renju's or caro's, say):
+    /// the winner found again, and refused if no game by that rule reaches it.
+    pub fn played_by(self, rule: Rule) -> Result<Gomoku, ParseGomokuError> {
         validated(Gomoku {
             k: FIVE,
-            exact: false,
-            renju: true,
+            rule,
             ..self
         })
     }
 
-    /// Whether `len` stones in a row of `mark`'s win: under renju black needs exactly five.
-    const fn wins(&self, len: usize, mark: Mark) -> bool {
+    /// Whether `run`, of `mark`'s stones, wins: under renju black needs exactly five, and
+    /// under caro exactly `k` must not be blocked at both ends.
+    fn wins(&self, run: &Run, mark: Mark) -> bool {
         let k = self.k as usize;
-        let exact = self.exact || (self.renju && matches!(mark, Mark::X));
-        if exact { len == k } else { len >= k }
+        match self.rule {
+            Rule::Exact => run.len == k,
+            Rule::Renju if mark == Mark::X => run.len == k,
+            Rule::Caro if run.len == k => !self.blocked(run, mark),
+            _ => run.len >= k,
+        }
+    }
+
+    /// Whether the other side's stones lie just beyond both ends of `run`, of `mark`'s.
+    fn blocked(&self, run: &Run, mark: Mark) -> bool {
+        let n = i16::from(self.size);
+        let (dc, dr) = (i16::from(run.dir.0), i16::from(run.dir.1));
+        let (col, row) = (
+            (run.first % n as usize) as i16,
+            (run.first / n as usize) as i16,
+        );
+        let last = run.len as i16 - 1;
+        let other = |c: i16, r: i16| {
+            (0..n).contains(&c)
+                && (0..n).contains(&r)
+                && self.stone((r * n + c) as usize) == Some(mark.other())
+        };
+        other(col - dc, row - dr) && other(col + (last + 1) * dc, row + (last + 1) * dr)
     }
 
     /// The points of the board.
@@ -260,7 +337,7 @@ impl Gomoku {
     /// ([`Rules::for_proof`]: 8×8 with five to seven in a row), and not with the exact rule
     /// or renju's, which the classic boards do not play.
     pub fn as_classic(&self) -> Option<Board> {
-        if self.exact || self.renju {
+        if self.rule != Rule::Freestyle {
             return None;
         }
         let rules = Rules::for_proof(self.size, self.k)?;
@@ -289,7 +366,7 @@ impl Gomoku {
             return Vec::new();
         }
         let cells = self.empty_indices().filter_map(|i| Cell::of(self.size, i));
-        if self.renju && self.to_move() == Mark::X {
+        if self.is_renju() && self.to_move() == Mark::X {
             let stones = self.renju_stones();
             return cells.filter(|c| stones.foul(c.index()).is_none()).collect();
         }
@@ -324,7 +401,7 @@ impl Gomoku {
         self.placed += 1;
         if DIRECTIONS
             .iter()
-            .any(|&d| self.wins(self.run(index, mover, d).len(), mover))
+            .any(|&d| self.wins(&self.run(index, mover, d), mover))
         {
             self.winner = Some(mover);
         }
@@ -353,6 +430,7 @@ impl Gomoku {
         Run {
             first: r as usize * n as usize + c as usize,
             step: dr as isize * n as isize + dc as isize,
+            dir: (dc, dr),
             len: 1 + back as usize + ahead as usize,
         }
     }
@@ -363,7 +441,7 @@ impl Gomoku {
         let run = DIRECTIONS
             .iter()
             .map(|&d| self.run(index, mark, d))
-            .filter(|run| self.wins(run.len(), mark))
+            .filter(|run| self.wins(run, mark))
             .max_by_key(Run::len)?;
         let mut cells: Vec<usize> = (0..run.len)
             .map(|i| (run.first as isize + i as isize * run.step) as usize)
@@ -538,7 +616,7 @@ impl Gomoku {
         validated(Gomoku {
             stones,
             k,
-            exact,
+            rule: if exact { Rule::Exact } else { Rule::Freestyle },
             ..empty
         })
     }
@@ -640,6 +718,36 @@ mod tests {
         ]);
         assert_eq!(position.winner(), Some(Mark::X));
         assert_eq!(position.won_line().unwrap().len(), 6);
+    }
+
+    /// The caro board after `moves`, X first.
+    fn caro(moves: &[&str]) -> Gomoku {
+        let mut board = Gomoku::caro(SIZE).unwrap();
+        for name in moves {
+            board.play(board.parse_cell(name).unwrap()).unwrap();
+        }
+        board
+    }
+
+    #[test]
+    fn under_caro_five_blocked_at_both_ends_wins_nothing_and_any_other_five_or_six_wins() {
+        // d8..h8 with O on c8 and i8: blocked at both ends, the game goes on.
+        let blocked = caro(&["d8", "c8", "e8", "i8", "f8", "a1", "g8", "a2", "h8"]);
+        assert_eq!(blocked.winner(), None, "\n{blocked}");
+        // O on c8 only: it wins.
+        let open = caro(&["d8", "c8", "e8", "a3", "f8", "a1", "g8", "a2", "h8"]);
+        assert_eq!(open.winner(), Some(Mark::X));
+        // a8..e8 with O on f8: the board's edge blocks nothing.
+        let edge = caro(&["a8", "f8", "b8", "a1", "c8", "a2", "d8", "a3", "e8"]);
+        assert_eq!(edge.winner(), Some(Mark::X));
+        // c8..h8, six, with O on b8 and i8: an overline wins however it is blocked.
+        let six = caro(&[
+            "c8", "b8", "d8", "i8", "e8", "a1", "f8", "a2", "h8", "a3", "g8",
+        ]);
+        assert_eq!(six.winner(), Some(Mark::X));
+        // A diagonal, blocked at both ends, does not win either.
+        let diagonal = caro(&["d4", "c3", "e5", "i9", "f6", "a1", "g7", "a2", "h8"]);
+        assert_eq!(diagonal.winner(), None, "\n{diagonal}");
     }
 
     #[test]

@@ -52,6 +52,9 @@ impl Notation for Gomoku {
         if self.is_renju() {
             return "renju";
         }
+        if self.is_caro() {
+            return "caro";
+        }
         match (self.k() == gomoku::FIVE, self.is_exact()) {
             (true, false) => "gomoku",
             (true, true) => "gomoku-exact",
@@ -61,10 +64,12 @@ impl Notation for Gomoku {
     }
 
     fn title(&self) -> String {
-        if self.is_renju() {
+        if self.is_renju() || self.is_caro() {
+            let name = self.name();
             return match self.size() {
-                gomoku::SIZE => "Renju".to_string(),
-                n => format!("{n}×{n}, renju"),
+                gomoku::SIZE if self.is_renju() => "Renju".to_string(),
+                gomoku::SIZE => "Caro".to_string(),
+                n => format!("{n}×{n}, {name}"),
             };
         }
         let exactly = if self.is_exact() { "exactly " } else { "" };
@@ -77,10 +82,11 @@ impl Notation for Gomoku {
     }
 
     fn flags(&self) -> Vec<String> {
-        if self.is_renju() {
+        if self.is_renju() || self.is_caro() {
+            let flag = format!("--{}", self.name());
             return match self.size() {
-                gomoku::SIZE => vec!["--renju".to_string()],
-                n => vec![format!("--size {n}"), "--renju".to_string()],
+                gomoku::SIZE => vec![flag],
+                n => vec![format!("--size {n}"), flag],
             };
         }
         let mut flags = match (self.size(), self.k()) {

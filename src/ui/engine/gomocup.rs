@@ -10,8 +10,9 @@
 //! five on 5×5 to 7×7 as Gomocup plays, unless `--k` says otherwise; five or more count (the
 //! freestyle rule). From `START 8` to `START 20` the board is played with Gomoku's rules by
 //! its threat engine (five in a row unless `--k` says otherwise), with exactly that line
-//! winning when `INFO rule` says so (its bit 1), and renju's rules when it says so (its bit
-//! 4, over bit 1): black, who moves first, never plays a forbidden point.
+//! winning when `INFO rule` says so (its bit 1), renju's rules when it says so (its bit 4,
+//! over the others: black, who moves first, never plays a forbidden point), and caro's (its
+//! bit 8, over bit 1: five blocked at both ends wins nothing).
 
 use std::io::{BufRead, Write};
 use std::sync::Arc;
@@ -54,6 +55,8 @@ struct Session {
     exact: bool,
     /// `INFO rule` asked for renju.
     renju: bool,
+    /// `INFO rule` asked for caro.
+    caro: bool,
     moves: Vec<Move>,
     /// Time for each move and what is left of the match (`INFO timeout_turn`, `time_left`).
     turn: Option<Duration>,
@@ -161,6 +164,7 @@ pub fn run(
         start: None,
         exact: false,
         renju: false,
+        caro: false,
         moves: Vec::new(),
         turn: None,
         left: None,
@@ -271,6 +275,8 @@ impl Session {
         // The rule may come before START or after it.
         let ruled = if self.renju {
             start.by_renju(true)
+        } else if self.caro {
+            start.by_caro(true)
         } else {
             start.exactly(self.exact)
         };
@@ -493,17 +499,14 @@ impl Session {
             ("rule", Some(rule)) => {
                 self.exact = rule & 1 == 1;
                 self.renju = rule & 4 == 4;
-                if self.renju && self.start.is_some_and(|v| v.by_renju(true).is_err()) {
-                    return Reply::Line(
-                        "MESSAGE renju is played on Gomoku's boards only: these rules are not"
-                            .into(),
-                    );
-                }
-                if rule & 8 == 8 {
-                    return Reply::Line(
-                        "MESSAGE caro is not played here: a five blocked at both ends wins too"
-                            .into(),
-                    );
+                self.caro = rule & 8 == 8 && !self.renju;
+                let own = [(self.renju, "renju"), (self.caro, "caro")];
+                if let Some(&(_, name)) = own.iter().find(|(on, _)| *on)
+                    && self.start.is_some_and(|v| v.by_renju(true).is_err())
+                {
+                    return Reply::Line(format!(
+                        "MESSAGE {name} is played on Gomoku's boards only: these rules are not"
+                    ));
                 }
                 if rule & 2 == 2 {
                     return Reply::Line(

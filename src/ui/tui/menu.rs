@@ -274,7 +274,7 @@ impl Choices {
     /// Ultimate, the line in Gomoku (five).
     pub fn inactive(&self, row: Row) -> bool {
         if self.named_gomoku().is_some() {
-            return row == Row::InARow || (self.renju() && row == Row::Misere);
+            return row == Row::InARow || (self.own_rule().is_some() && row == Row::Misere);
         }
         let lines = matches!(row, Row::InARow | Row::Misere);
         self.fixed_rules() && (lines || row == Row::Size)
@@ -283,23 +283,28 @@ impl Choices {
     /// Whether Gomoku is chosen on the Game row, and if so whether exactly five wins.
     fn named_gomoku(&self) -> Option<bool> {
         match Variant::named(&self.game) {
-            Some(Variant::Gomoku { exact, .. }) => Some(exact),
+            Some(Variant::Gomoku { rule, .. }) => Some(rule == gomoku::Rule::Exact),
             _ => None,
         }
     }
 
-    /// Whether renju is chosen on the Game row.
-    fn renju(&self) -> bool {
-        matches!(
-            Variant::named(&self.game),
-            Some(Variant::Gomoku { renju: true, .. })
-        )
+    /// The rule of its own chosen on the Game row, renju's or caro's, if it is one.
+    fn own_rule(&self) -> Option<gomoku::Rule> {
+        match Variant::named(&self.game) {
+            Some(Variant::Gomoku {
+                rule: rule @ (gomoku::Rule::Renju | gomoku::Rule::Caro),
+                ..
+            }) => Some(rule),
+            _ => None,
+        }
     }
 
     /// Why an inactive row has no choices, said on Enter.
     fn fixed_note(&self) -> &'static str {
-        if self.renju() {
+        if self.own_rule() == Some(gomoku::Rule::Renju) {
             "Renju is five in a row; X may not make an overline, a double four or a double three"
+        } else if self.own_rule() == Some(gomoku::Rule::Caro) {
+            "Caro is five in a row; five blocked at both ends wins nothing"
         } else if self.named_gomoku().is_some() {
             "Gomoku is five in a row (Exactly 5: a longer line wins nothing)"
         } else {
@@ -341,7 +346,7 @@ impl Choices {
             Row::Size if self.named_gomoku().is_some() => {
                 self.gomoku_size = cycle(self.gomoku_size, gomoku::MIN_SIZE, gomoku::MAX_SIZE, up);
             }
-            Row::Misere if self.renju() => return false,
+            Row::Misere if self.own_rule().is_some() => return false,
             Row::Misere if self.named_gomoku().is_some() => {
                 let exact = self.named_gomoku() == Some(false);
                 self.game = Variant::GOMOKU
@@ -879,8 +884,7 @@ mod tests {
         let fourteen = Variant::Gomoku {
             size: 14,
             k: 5,
-            exact: false,
-            renju: false,
+            rule: gomoku::Rule::Freestyle,
         };
         assert_eq!(choices.variant(), fourteen, "Exactly 5 off, on 14×14");
         choices.gomoku_size = 21;
@@ -891,11 +895,11 @@ mod tests {
     fn the_game_row_cycles_classic_ultimate_and_gomoku_and_fixes_their_rules() {
         let mut choices = Choices::default();
         let mut seen = Vec::new();
-        for _ in 0..5 {
+        for _ in 0..6 {
             seen.push((choices.value(Row::Game).unwrap(), choices.variant()));
             choices.step(Row::Game, true);
         }
-        assert_eq!(choices, Choices::default(), "five steps come round");
+        assert_eq!(choices, Choices::default(), "six steps come round");
         let names: Vec<&str> = seen.iter().map(|(name, _)| name.as_str()).collect();
         assert_eq!(
             names,
@@ -904,7 +908,8 @@ mod tests {
                 "◂ Ultimate ▸",
                 "◂ Gomoku ▸",
                 "◂ Gomoku, exactly five ▸",
-                "◂ Renju ▸"
+                "◂ Renju ▸",
+                "◂ Caro ▸"
             ]
         );
         let variants: Vec<Variant> = seen.iter().map(|&(_, v)| v).collect();
@@ -915,11 +920,12 @@ mod tests {
                 Variant::Ultimate,
                 Variant::GOMOKU,
                 Variant::GOMOKU_EXACT,
-                Variant::RENJU
+                Variant::RENJU,
+                Variant::CARO
             ]
         );
         choices.step(Row::Game, false);
-        assert_eq!(choices.variant(), Variant::RENJU, "down from classic");
+        assert_eq!(choices.variant(), Variant::CARO, "down from classic");
         let mut classic = Choices::default();
         for _ in 3..8 {
             classic.step(Row::Size, true);
@@ -929,8 +935,7 @@ mod tests {
             Variant::Gomoku {
                 size: 8,
                 k: 5,
-                exact: false,
-                renju: false,
+                rule: gomoku::Rule::Freestyle,
             },
             "the size row goes on past 7"
         );
@@ -1003,7 +1008,7 @@ mod tests {
         );
         assert_eq!(
             done,
-            Outcome::Done(Start::Play(Variant::RENJU, Player::Human, Player::HARD))
+            Outcome::Done(Start::Play(Variant::CARO, Player::Human, Player::HARD))
         );
     }
 

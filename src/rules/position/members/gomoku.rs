@@ -12,8 +12,7 @@ impl Member for Gomoku {
         Variant::Gomoku {
             size: self.size(),
             k: self.k(),
-            exact: self.is_exact(),
-            renju: self.is_renju(),
+            rule: self.rule(),
         }
     }
 
