@@ -3,7 +3,10 @@
 //!
 //! ```text
 //! cargo run --release --example gomoku_match -- --against mcts --games 20 --think 100
+//! cargo run --release --example gomoku_match -- --against 5 --games 40 --size 20
 //! ```
+//!
+//! `--exact`, `--renju` and `--caro` play those rules, `--size` another board (8 to 20).
 //!
 //! The opponents: a level of the ladder (`--against 4`), or `mcts`, the plain Monte Carlo tree
 //! search with uniformly random games (Gomoku's AI before the threat engine) thinking as long.
@@ -19,8 +22,8 @@ use tictactoe::ai::player::{Brain, Player};
 use tictactoe::ai::rating;
 use tictactoe::ai::search::Meter;
 use tictactoe::rules::classic::Mark;
-use tictactoe::rules::gomoku::Gomoku;
-use tictactoe::rules::position::{Move, Outcome, Position, Variant};
+use tictactoe::rules::gomoku::{Gomoku, Rule};
+use tictactoe::rules::position::{Move, Outcome, Position};
 
 #[derive(Parser)]
 #[command(
@@ -45,6 +48,15 @@ struct Args {
     /// Exactly five in a row wins (Gomoku's standard rule); five or more otherwise.
     #[arg(long)]
     exact: bool,
+    /// Caro: five blocked at both ends wins nothing.
+    #[arg(long, conflicts_with = "exact")]
+    caro: bool,
+    /// Renju: black may not make an overline, a double four or a double three.
+    #[arg(long, conflicts_with_all = ["exact", "caro"])]
+    renju: bool,
+    /// The board's side, 8 to 20.
+    #[arg(long, default_value_t = 15)]
+    size: u8,
 }
 
 /// One side of a game.
@@ -81,17 +93,20 @@ fn side(args: &Args, who: &str, seed: u64) -> Side {
     }
 }
 
-/// Two different stones near the centre, from `rng`.
-fn opening(rng: &mut fastrand::Rng, exact: bool) -> Position {
-    let variant = if exact {
-        Variant::GOMOKU_EXACT
-    } else {
-        Variant::GOMOKU
+/// Two different stones near the centre, from `rng`, on the board and rules `args` give.
+fn opening(rng: &mut fastrand::Rng, args: &Args) -> Position {
+    let rule = match (args.exact, args.caro, args.renju) {
+        (true, _, _) => Rule::Exact,
+        (_, true, _) => Rule::Caro,
+        (_, _, true) => Rule::Renju,
+        _ => Rule::Freestyle,
     };
-    let mut position = variant.start();
+    let board = Gomoku::with_rule(args.size, 5, rule).expect("a board of 8 to 20");
+    let mut position = Position::Gomoku(board);
+    let near = args.size / 2 - 2..args.size / 2 + 3;
     while position.gomoku().is_some_and(|b| b.stones() < 2) {
         let board = position.gomoku().unwrap();
-        let cell = board.cell_at(rng.u8(5..10), rng.u8(5..10)).unwrap();
+        let cell = board.cell_at(rng.u8(near.clone()), rng.u8(near.clone())).unwrap();
         let _ = position.play(Move::Cell(cell));
     }
     position
@@ -123,7 +138,7 @@ fn main() {
     let mut rng = fastrand::Rng::with_seed(args.seed);
     let (mut points, mut games) = (0.0, 0u32);
     for pair in 0..args.games.div_ceil(2) {
-        let start = opening(&mut rng, args.exact);
+        let start = opening(&mut rng, &args);
         for hard_first in [true, false] {
             let seed = args.seed ^ u64::from(pair) << 8 ^ u64::from(hard_first);
             let mut hard = side(&args, &args.player, seed);
