@@ -106,7 +106,9 @@ fn opening(rng: &mut fastrand::Rng, args: &Args) -> Position {
     let near = args.size / 2 - 2..args.size / 2 + 3;
     while position.gomoku().is_some_and(|b| b.stones() < 2) {
         let board = position.gomoku().unwrap();
-        let cell = board.cell_at(rng.u8(near.clone()), rng.u8(near.clone())).unwrap();
+        let cell = board
+            .cell_at(rng.u8(near.clone()), rng.u8(near.clone()))
+            .unwrap();
         let _ = position.play(Move::Cell(cell));
     }
     position

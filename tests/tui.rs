@@ -2352,6 +2352,9 @@ fn twenty_by_twenty_in_eighty_by_twenty_four_scrolls_with_the_cursor_and_takes_q
         !screen.contains("20 · ·") && screen.contains('↑'),
         "{screen}"
     );
+    // `t` twice: the explorer does not show boards this large, and says so.
+    tui.send("tt");
+    tui.wait_text("No explorer on a board this large");
     // `q` twice asks to leave the game, as `q` does on smaller boards.
     tui.send("qq");
     tui.wait_text("Leave");

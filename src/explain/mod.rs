@@ -338,6 +338,19 @@ pub fn explain_mcts(
     each!(position, board => mcts::explain(board, iterations, seed, limits))
 }
 
+/// Whether the explorer can show a search of `position`: not on a board with more points
+/// than the Monte Carlo tree holds moves of (Gomoku above 16×16), whose textbook searches are
+/// not written either.
+pub fn explorable(position: &Position) -> Result<(), ExplainError> {
+    fn of<G: mcts::Explained>(board: &G) -> Result<(), ExplainError> {
+        match board.move_count() {
+            n if n > MAX_MOVES => Err(ExplainError::TooManyMoves(n)),
+            _ => Ok(()),
+        }
+    }
+    each!(position, board => of(board))
+}
+
 /// The imaginary visits each new node of [`explain_mcts`]'s search of `position` starts with
 /// (0 where the search has no prior).
 pub fn mcts_prior_visits(position: &Position) -> u32 {

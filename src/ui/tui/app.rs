@@ -625,9 +625,10 @@ impl App {
     }
 
     /// Whether the explorer (`t`) may open now: with hints on, or once the game is over or
-    /// when it is one of the history.
+    /// when it is one of the history; and on a board it can show (not above 16×16).
     pub fn explorer_allowed(&self) -> bool {
-        self.game().is_over() || self.archived || self.hints_off().is_none()
+        let allowed = self.game().is_over() || self.archived || self.hints_off().is_none();
+        allowed && crate::explain::explorable(self.game().position()).is_ok()
     }
 
     fn ask_hint(&mut self) {

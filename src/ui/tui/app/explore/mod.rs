@@ -525,6 +525,10 @@ impl App {
 
     /// `t`: opens the explorer on the position on screen.
     pub(super) fn open_explorer(&mut self) {
+        if crate::explain::explorable(&self.shown_position()).is_err() {
+            self.message = "No explorer on a board this large: it shows boards up to 16×16".into();
+            return;
+        }
         if !self.explorer_allowed() {
             self.message = self.hints_off().unwrap_or_default();
             return;
