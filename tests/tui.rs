@@ -2359,3 +2359,22 @@ fn twenty_by_twenty_in_eighty_by_twenty_four_scrolls_with_the_cursor_and_takes_q
     tui.send("qq");
     tui.wait_text("Leave");
 }
+
+#[test]
+fn brackets_look_back_through_the_game_and_a_wide_screen_lists_the_moves() {
+    let mut tui = two_humans();
+    tui.send("51");
+    tui.wait_board(".../.X./O..");
+    tui.send("[");
+    tui.wait_text("move 1 of 2");
+    tui.wait_board(".../.X./...");
+    tui.send("3");
+    tui.wait_text("Esc first to play on");
+    tui.send("]");
+    tui.wait_text("Back to the game");
+    tui.wait_board(".../.X./O..");
+    assert!(!tui.screen().contains("Moves"), "no list at 80 columns");
+    tui.resize(102, 24);
+    tui.wait_text("Moves");
+    tui.wait_text("1. 5    1");
+}

@@ -26,6 +26,7 @@ mod entry;
 mod explore;
 pub mod keys;
 mod level;
+mod looking;
 mod net;
 mod reviewing;
 
@@ -100,6 +101,8 @@ pub struct App {
     /// Board rows scrolled out of sight above a tall board's window, where the screen is
     /// too short for all of them ([`layout::GridLayout`]).
     scroll: u16,
+    /// Looking back through the game: the moves of the position on screen (`[` and `]`).
+    looking: Option<usize>,
     /// In Ultimate, the board chosen by a first digit, waiting for the cell's.
     selected: Option<u8>,
     /// A column letter typed, waiting for its row: the first half of `c3`.
@@ -138,6 +141,7 @@ impl App {
             mode: Mode::Playing,
             cursor,
             scroll: 0,
+            looking: None,
             selected: None,
             column: None,
             first_digit: None,
@@ -443,6 +447,9 @@ impl App {
     }
 
     fn play_key(&mut self, action: Action) {
+        if self.looking_key(&action) {
+            return;
+        }
         // A board chosen in Ultimate waits for its cell; most other keys put it down.
         let selected = self.selected.take();
         let column = self.column.take();
@@ -514,6 +521,7 @@ impl App {
             Some(Command::Review) => self.ask_review(),
             Some(Command::Explore) => self.open_explorer(),
             Some(Command::Save) if self.game().is_over() => self.save(),
+            Some(Command::Look) => self.look(action),
             Some(Command::Save) => {
                 self.message = "w saves a finished game to a file; this one goes on".into();
             }

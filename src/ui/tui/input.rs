@@ -67,6 +67,10 @@ pub enum Action {
     Interrupt,
     /// `y`: yes to a question.
     Yes,
+    /// `[`: look one move further back through the game on screen.
+    Earlier,
+    /// `]`: one move forward again, back to the game as it stands at the end.
+    Later,
     /// A key with no meaning here, named for the status line.
     Unknown(String),
     /// Test builds only: a deliberate panic, to test that the terminal is restored.
@@ -137,6 +141,8 @@ fn key_action(key: &KeyEvent, test_panic: bool) -> Option<Action> {
         KeyCode::Char('?') => Action::Help,
         KeyCode::Char('q' | 'Q') => Action::Quit,
         KeyCode::Char('y' | 'Y') => Action::Yes,
+        KeyCode::Char('[') => Action::Earlier,
+        KeyCode::Char(']') => Action::Later,
         KeyCode::Char('0') => Action::Zero,
         KeyCode::Char(
             c @ ('a'..='g' | 'i'..='k' | 'm' | 'o' | 'A'..='G' | 'I'..='K' | 'M' | 'O'),

@@ -19,6 +19,8 @@ pub enum Command {
     Explore,
     /// `w`: a finished game to a file.
     Save,
+    /// `[` back through the game, `]` forward to where it stands.
+    Look,
     Help,
     /// `q` and Esc (asking first in the middle of a game), Ctrl-C (at once).
     Quit,
@@ -100,7 +102,7 @@ const ULTIMATE_HINT: Keys = Binding::command(
 .short("h h", "hint");
 
 /// The commands every board shares, after undo and the hint.
-const COMMANDS: [Keys; 8] = [
+const COMMANDS: [Keys; 9] = [
     Binding::command(
         "n",
         &["new round (the other side starts)"],
@@ -134,6 +136,12 @@ const COMMANDS: [Keys; 8] = [
         &["save the finished game to a file (.psq for Gomoku)"],
         &[Action::Export],
         Command::Save,
+    ),
+    Binding::command(
+        "[ ]",
+        &["look back through the game, and forward again"],
+        &[Action::Earlier, Action::Later],
+        Command::Look,
     ),
     Binding::note("Space", &["pause or resume AI against AI"]),
     Binding::command("?", &["this help"], &[Action::Help], Command::Help)

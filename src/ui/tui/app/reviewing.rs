@@ -132,16 +132,18 @@ impl App {
     /// The position on screen: the game's, or in the review the position before the move
     /// shown.
     pub fn shown_position(&self) -> Position {
-        match self.review() {
-            Some((j, _, _)) => {
-                let mut position = self.game().variant().start();
-                for &mv in &self.game().history()[..j.number - 1] {
-                    position.play(mv).expect("the history replays");
-                }
-                position
-            }
-            None => *self.game().position(),
+        let shown = match self.review() {
+            Some((j, _, _)) => j.number - 1,
+            None => match self.looking_back() {
+                Some((n, _)) => n,
+                None => return *self.game().position(),
+            },
+        };
+        let mut position = self.game().variant().start();
+        for &mv in &self.game().history()[..shown] {
+            position.play(mv).expect("the history replays");
         }
+        position
     }
 
     /// In the review: the move on screen, its index and the number of moves.

@@ -220,7 +220,7 @@ fn draw_cell(
     };
     let review = app.review().map(|(j, _, _)| j);
     let shown = Move::Cell(cell);
-    let last = review.is_none() && app.game().last_move() == Some(shown);
+    let last = app.shown_last_move() == Some(shown);
     let cursor = app.cursor() == shown && !app.game().is_over();
     // In the review, the move being judged is drawn in its label's colour, reversed.
     let played = review.filter(|j| j.mv == shown);

@@ -141,7 +141,7 @@ fn draw_point(
     let played = review.filter(|j| j.mv == shown);
     let (ch, style) = if let Some(mark) = points.board.mark_on(cell).or(played.map(|j| j.mark)) {
         let mut style = Style::PLAIN.fg(palette.mark(mark)).bold();
-        if review.is_none() && app.game().last_move() == Some(shown) {
+        if app.shown_last_move() == Some(shown) {
             style = style.underline();
         }
         if winning {

@@ -10,9 +10,11 @@ mod explore;
 mod frame;
 mod gomoku;
 pub mod menu;
+mod moves;
 mod paint;
 mod ultimate;
 
+use std::fmt::Write as _;
 use std::time::Duration;
 
 use crate::ai::search::{Value, best_of};
@@ -82,6 +84,16 @@ pub fn render(app: &App, busy: Option<Duration>, color: bool) -> Frame {
             return frame;
         }
     }
+    // The moves beside the board where the screen is wide enough; not in the review, which
+    // goes through them itself.
+    if width >= moves::MOVES_FROM && app.review().is_none() {
+        let board_width = width - moves::MOVES_PANEL;
+        let mut game = Frame::new(board_width, height);
+        draw_game(&mut game, app, busy, palette, true);
+        frame.blit(&game, 0, 0);
+        moves::draw_moves(&mut frame, app, board_width);
+        return frame;
+    }
     draw_game(&mut frame, app, busy, palette, true);
     frame
 }
@@ -107,6 +119,13 @@ fn draw_game(frame: &mut Frame, app: &App, busy: Option<Duration>, palette: Pale
     };
     if app.review().is_some() {
         title.push_str(" · review");
+    }
+    match app.looking_back() {
+        Some((0, _)) => title.push_str(" · the start"),
+        Some((n, total)) => {
+            let _ = write!(title, " · move {n} of {total}");
+        }
+        None => {}
     }
     if app.net_hints_on() {
         title.push_str(" · hints on");

@@ -88,7 +88,7 @@ fn draw_ultimate(
         let (x, y) = layout.cell_origin(mv);
         let shown = Move::Ultimate(mv);
         let played = review.filter(|j| j.mv == shown);
-        let last = review.is_none() && app.game().last_move() == Some(shown);
+        let last = app.shown_last_move() == Some(shown);
         if let Some(mark) = board.mark(mv).or(played.map(|j| j.mark)) {
             let mut style = Style::PLAIN.fg(palette.mark(mark));
             if last {
