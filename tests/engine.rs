@@ -446,10 +446,10 @@ fn gomocup_swap2board_places_three_stones_then_chooses_after_three_and_five() {
     let script = "START 20\nSWAP2BOARD\nDONE\n\
                   SWAP2BOARD\n9,9\n10,9\n8,8\nDONE\n\
                   SWAP2BOARD\n9,9\n10,9\n8,8\n10,10\n11,11\nDONE\n\
-                  SWAP2BOARD\n9,9\nDONE\nABOUT\nEND\n";
+                  SWAP2BOARD\n9,9\nDONE\nTURN 10,9\nABOUT\nEND\n";
     let (lines, out) = gomocup(script);
     assert!(out.status.success(), "{out:?}");
-    assert_eq!(lines.len(), 6, "{lines:?}");
+    assert_eq!(lines.len(), 7, "{lines:?}");
     // Three distinct points of the 20×20 board, black, white, black.
     let opening: Vec<String> = lines[1].split(' ').map(|p| cell_name(p, 20)).collect();
     assert_eq!(opening.len(), 3, "{}", lines[1]);
@@ -466,8 +466,13 @@ fn gomocup_swap2board_places_three_stones_then_chooses_after_three_and_five() {
         }
     }
     assert!(lines[4].starts_with("ERROR ") && lines[4].contains("0, 3 or 5 stones"));
+    // The refused block changed nothing: k11 is still white's stone of the five.
     assert!(
-        lines[5].starts_with("name=\"tictactoe\""),
+        lines[5].starts_with("ERROR ") && lines[5].contains("taken"),
+        "{lines:?}"
+    );
+    assert!(
+        lines[6].starts_with("name=\"tictactoe\""),
         "the session goes on"
     );
 }

@@ -282,7 +282,13 @@ impl Session {
         };
         let mut position = ruled.unwrap_or(start).start();
         for &mv in &self.moves {
-            position.play(mv).expect("moves are checked when made");
+            // Checked when made, but by the rule of the time: `INFO rule` may have changed it.
+            position.play(mv).map_err(|e| {
+                refuse(
+                    line,
+                    format!("the moves so far do not replay by this rule: {e}"),
+                )
+            })?;
         }
         Ok(position)
     }
@@ -420,15 +426,22 @@ impl Session {
         let Position::Gomoku(empty) = start else {
             return Err(refuse(line, "swap2 opens Gomoku's boards, 8×8 and up"));
         };
-        self.moves.clear();
+        if ![0, 3, 5].contains(&stones.len()) {
+            let n = stones.len();
+            return Err(refuse(
+                line,
+                format!("swap2 asks after 0, 3 or 5 stones, not after {n}"),
+            ));
+        }
         let mut board = empty;
         for &mv in &stones {
             let Move::Cell(cell) = mv else {
                 return Err(refuse(line, "a Gomoku board's moves are points"));
             };
             board.play(cell).map_err(|e| refuse(line, format!("{e}")))?;
-            self.moves.push(mv);
         }
+        // The stones stand only once all are read and legal: a refused block changes nothing.
+        self.moves.clone_from(&stones);
         let (budget, _) = self.budget(&start);
         self.brain.set_think(budget);
         self.brain.set_think_most(Some(budget));
@@ -450,7 +463,7 @@ impl Session {
                 self.moves = opening.iter().map(|&c| Move::Cell(c)).collect();
                 Ok(Reply::Line(opening.map(at).join(" ")))
             }
-            3 | 5 => match opening::choose(&mut self.brain, &board) {
+            _ => match opening::choose(&mut self.brain, &board) {
                 Some(Choice::Play(cell)) => {
                     self.moves.push(Move::Cell(cell));
                     Ok(Reply::Line(at(cell)))
@@ -458,10 +471,6 @@ impl Session {
                 Some(Choice::Swap) => Ok(Reply::Line("SWAP".into())),
                 None => called_off(),
             },
-            n => Err(refuse(
-                line,
-                format!("swap2 asks after 0, 3 or 5 stones, not after {n}"),
-            )),
         }
     }
 

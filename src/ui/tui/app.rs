@@ -206,6 +206,12 @@ impl App {
         self.scroll
     }
 
+    /// The part of the screen the board and its lines are laid out on: the whole screen, or
+    /// all but the move list where it is shown beside them ([`layout::board_area`]).
+    pub fn board_area(&self) -> (u16, u16) {
+        layout::board_area(self.size, self.review().is_none())
+    }
+
     /// In Ultimate, the board the player chose with a first digit, if any.
     pub fn selected(&self) -> Option<u8> {
         self.selected
@@ -498,10 +504,8 @@ impl App {
             }
             Action::Activate => self.activate(),
             Action::Click { column, row } => {
-                let at = (column, row);
-                if let Some(mv) =
-                    layout::move_at(self.game().position(), self.size, self.scroll, at)
-                {
+                let (at, area) = ((column, row), self.board_area());
+                if let Some(mv) = layout::move_at(self.game().position(), area, self.scroll, at) {
                     self.cursor = mv;
                     self.human_move(mv);
                 }
@@ -673,6 +677,8 @@ impl App {
         self.mode = Mode::Playing;
         self.cursor = self.game().position().centre();
         self.selected = None;
+        self.looking = None;
+        self.scroll = 0;
         let game = self.game();
         let first = if game.player(Mark::X).is_human() && !game.player(Mark::O).is_human() {
             "you move first".to_string()

@@ -365,6 +365,23 @@ impl GridLayout {
     }
 }
 
+/// The move list's width, its margin included, where it is shown beside the board.
+pub const MOVES_PANEL: u16 = 22;
+/// The narrowest screen with the move list beside the board: the board and its lines keep
+/// the width an 80-column screen gives them.
+pub const MOVES_FROM: u16 = 80 + MOVES_PANEL;
+
+/// The part of a screen of `size` the board and its lines are laid out on: all of it, or, on
+/// a screen of [`MOVES_FROM`] columns or more where the game's moves are `listed` beside the
+/// board, all but the list's [`MOVES_PANEL`] on the right.
+pub fn board_area((width, height): (u16, u16), listed: bool) -> (u16, u16) {
+    if listed && width >= MOVES_FROM {
+        (width - MOVES_PANEL, height)
+    } else {
+        (width, height)
+    }
+}
+
 /// The compact layout of a classic board of side `n` on a screen of `size`: where its cells
 /// do not fit but a point a character does (boards above 3×3).
 pub fn compact(size: (u16, u16), n: u8) -> Option<GridLayout> {

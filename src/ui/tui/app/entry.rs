@@ -170,7 +170,7 @@ impl App {
     pub(super) fn follow(&mut self, mv: Move) {
         let position = self.game().position();
         if let Some((_, row)) = position.grid_point(mv) {
-            let window = GridLayout::scrolled(self.size, position.grid_side(), self.scroll);
+            let window = GridLayout::scrolled(self.board_area(), position.grid_side(), self.scroll);
             self.scroll = window.following(row).hidden_above;
         }
     }
@@ -261,7 +261,9 @@ impl App {
     }
 
     pub(super) fn after_move(&mut self, mark: Mark, cell: Move) {
-        self.follow(cell);
+        if self.looking_back().is_none() {
+            self.follow(cell);
+        }
         // In Ultimate the cursor follows the player to the board they are sent to.
         if let Some(forced) = self.game().position().forced_board()
             && Position::board_of(self.cursor) != Some(forced)

@@ -45,6 +45,16 @@ impl App {
             _ => now + 1,
         };
         self.looking = (next < total).then_some(next);
+        let shown = match self.looking {
+            Some(n) => n
+                .checked_sub(1)
+                .and_then(|i| self.game().history().get(i))
+                .copied(),
+            None => self.game().last_move(),
+        };
+        if let Some(mv) = shown {
+            self.follow(mv);
+        }
         self.message = match self.looking {
             Some(n) => looking_message(n, total),
             None => format!("Back to the game. {}", self.turn_message()),
@@ -137,6 +147,18 @@ mod tests {
         assert_eq!(app.looking_back(), None, "past the last move: the game");
         assert_eq!(app.shown_position(), *app.game().position());
         assert_eq!(app.game().history().len(), 3, "nothing was undone");
+    }
+
+    #[test]
+    fn a_click_beside_the_move_list_plays_the_cell_under_it() {
+        use crate::ui::tui::layout::{Layout, MOVES_FROM, board_area};
+        let session = Session::new(Rules::CLASSIC, Player::Human, Player::Human);
+        let mut app = App::new(session, (MOVES_FROM, 24));
+        let board = *app.game().position().classic().unwrap();
+        let layout = Layout::new(board_area((MOVES_FROM, 24), true), 3);
+        let (column, row) = layout.cell_origin(board.numpad(4).unwrap());
+        app.update(Action::Click { column, row });
+        assert_eq!(app.game().last_move(), Some(cell(&app, 4)));
     }
 
     #[test]

@@ -283,6 +283,7 @@ impl App {
             local(self.game().player(Mark::O)),
         );
         self.driver.restart(Session::starting_at(&record, x, o));
+        self.looking = None;
         self.archived = false;
         self.mode = Mode::Playing;
         self.cursor = self.game().position().centre();

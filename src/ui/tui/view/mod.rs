@@ -86,8 +86,8 @@ pub fn render(app: &App, busy: Option<Duration>, color: bool) -> Frame {
     }
     // The moves beside the board where the screen is wide enough; not in the review, which
     // goes through them itself.
-    if width >= moves::MOVES_FROM && app.review().is_none() {
-        let board_width = width - moves::MOVES_PANEL;
+    let (board_width, _) = app.board_area();
+    if board_width < width {
         let mut game = Frame::new(board_width, height);
         draw_game(&mut game, app, busy, palette, true);
         frame.blit(&game, 0, 0);

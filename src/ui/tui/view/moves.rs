@@ -5,12 +5,8 @@
 
 use super::frame::{Frame, Style};
 use crate::ui::tui::app::App;
-
-/// The move list's width, its margin included.
-pub(super) const MOVES_PANEL: u16 = 22;
-/// The narrowest screen with the move list beside the board: the board and its lines keep
-/// the width an 80-column screen gives them.
-pub(super) const MOVES_FROM: u16 = 80 + MOVES_PANEL;
+#[cfg(test)]
+use crate::ui::tui::layout::MOVES_FROM;
 
 /// Columns of a move's notation in the list (`t20` is the widest).
 const MOVE_WIDTH: usize = 4;
