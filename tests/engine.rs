@@ -4,7 +4,7 @@
 mod pipe;
 
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Stdio};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use tictactoe::ai::search::Searcher;
@@ -180,25 +180,32 @@ fn row_col(mv: ultimate::Move) -> String {
     format!("{} {}", 8 - mv.row(), mv.col())
 }
 
-/// Plays one game of Ultimate against `tictactoe engine --protocol codingame` as the
-/// arena's referee does, the referee's side playing random legal moves; returns the moves.
-fn refereed_game(engine_first: bool, seed: u64) -> Vec<String> {
+/// The game run with `args`, spoken to line by line: the process, its input, its output.
+fn engine(args: &[&str]) -> (Child, ChildStdin, BufReader<ChildStdout>) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_tictactoe"))
-        .args([
-            "--seed",
-            "3",
-            "engine",
-            "--protocol",
-            "codingame",
-            "--think",
-            "20",
-        ])
+        .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
-    let mut to = child.stdin.take().unwrap();
-    let mut from = BufReader::new(child.stdout.take().unwrap());
+    let to = child.stdin.take().unwrap();
+    let from = BufReader::new(child.stdout.take().unwrap());
+    (child, to, from)
+}
+
+/// Plays one game of Ultimate against `tictactoe engine --protocol codingame` as the
+/// arena's referee does, the referee's side playing random legal moves; returns the moves.
+fn refereed_game(engine_first: bool, seed: u64) -> Vec<String> {
+    let args = [
+        "--seed",
+        "3",
+        "engine",
+        "--protocol",
+        "codingame",
+        "--think",
+        "20",
+    ];
+    let (mut child, mut to, mut from) = engine(&args);
     let mut rng = fastrand::Rng::with_seed(seed);
     let mut position = Variant::Ultimate.start();
     let mut last = "-1 -1".to_string();
@@ -244,14 +251,7 @@ fn refereed_game(engine_first: bool, seed: u64) -> Vec<String> {
 /// side playing random moves near the stones; each answer is refereed by the game's rules and
 /// timed. Returns the moves and the slowest answer.
 fn managed_gomoku_game(n: u8, engine_first: bool, seed: u64) -> (Vec<String>, Duration) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tictactoe"))
-        .args(["--seed", "5", "engine", "--protocol", "gomocup"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut to = child.stdin.take().unwrap();
-    let mut from = BufReader::new(child.stdout.take().unwrap());
+    let (mut child, mut to, mut from) = engine(&["--seed", "5", "engine", "--protocol", "gomocup"]);
     let mut rng = fastrand::Rng::with_seed(seed);
     let mut position = Variant::of_size(n, None, false).unwrap().start();
     let mut record = Vec::new();

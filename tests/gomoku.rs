@@ -48,6 +48,20 @@ fn two_people_play_five_in_a_row_in_the_plain_front_end_and_the_record_names_the
     assert_eq!(board[7], ".......+.......", "the centre point is marked");
 }
 
+/// Two people play `moves` in the plain front end with the rules `rules`: the game ends, X
+/// wins, and only once (the earlier line won nothing). The game's output.
+fn won_once(rules: &[&str], moves: &[&str]) -> String {
+    let mut args = vec!["--plain", "-o", "human", "--no-history"];
+    args.extend(rules);
+    let mut game = spawn(&args);
+    game.send(&format!("{}\n", moves.join("\n")));
+    assert!(game.wait_exit().success(), "{}", game.output());
+    let output = game.output();
+    assert!(output.contains("X wins."), "{output}");
+    assert_eq!(output.matches("wins").count(), 1, "one win: {output}");
+    output
+}
+
 #[test]
 fn with_exact_six_in_a_row_wins_nothing_and_five_then_wins() {
     // X: a1 b1 c1 e1 f1, then d1 makes six; O plays row 3. Then X makes five on row 5.
@@ -55,23 +69,7 @@ fn with_exact_six_in_a_row_wins_nothing_and_five_then_wins() {
         "a1", "a3", "b1", "b3", "c1", "c3", "e1", "j3", "f1", "l3", "d1", "n3", "a5", "a7", "b5",
         "b7", "c5", "c7", "d5", "d7", "e5",
     ];
-    let mut game = spawn(&[
-        "--plain",
-        "--gomoku",
-        "--exact",
-        "-o",
-        "human",
-        "--no-history",
-    ]);
-    game.send(&format!("{}\n", moves.join("\n")));
-    assert!(game.wait_exit().success(), "{}", game.output());
-    let output = game.output();
-    assert!(output.contains("X wins."), "{output}");
-    assert_eq!(
-        output.matches("wins").count(),
-        1,
-        "six in a row did not win: {output}"
-    );
+    let output = won_once(&["--gomoku", "--exact"], &moves);
     assert_eq!(
         record(&output),
         format!("Record: --gomoku --exact {}", moves.join(" "))
@@ -94,16 +92,7 @@ fn with_caro_five_blocked_at_both_ends_wins_nothing_and_an_open_five_then_wins()
         "d1", "c1", "e1", "i1", "f1", "a3", "g1", "c3", "h1", "e3", "a5", "g3", "b5", "k3", "c5",
         "m3", "d5", "o3", "e5",
     ];
-    let mut game = spawn(&["--plain", "--caro", "-o", "human", "--no-history"]);
-    game.send(&format!("{}\n", moves.join("\n")));
-    assert!(game.wait_exit().success(), "{}", game.output());
-    let output = game.output();
-    assert!(output.contains("X wins."), "{output}");
-    assert_eq!(
-        output.matches("wins").count(),
-        1,
-        "the blocked five did not win: {output}"
-    );
+    let output = won_once(&["--caro"], &moves);
     assert_eq!(
         record(&output),
         format!("Record: --caro {}", moves.join(" "))

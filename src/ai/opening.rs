@@ -13,10 +13,9 @@
 use std::time::Duration;
 
 use crate::ai::player::Brain;
-use crate::ai::search::Value;
 use crate::rules::classic::Cell;
 use crate::rules::gomoku::Gomoku;
-use crate::rules::position::{Move, Position};
+use crate::rules::position::Position;
 
 /// What the side asked to choose does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,30 +26,13 @@ pub enum Choice {
     Swap,
 }
 
-/// The share of the points `value` promises the side to move, in thousandths (a draw is
-/// 500).
-pub fn share(value: Value) -> i32 {
-    match value {
-        Value::Win(_) => 1000,
-        Value::Loss(_) => 0,
-        Value::Draw => 500,
-        Value::WinRate(rate) => i32::from(rate),
-        Value::AtLeastDraw(_) => 750,
-        Value::AtMostDraw(_) => 250,
-        Value::Estimate(e) => 500 + e.signum() * 250,
-    }
-}
-
-/// The side to move's best move on `board` and the share of the points it promises, searched
-/// within the brain's thinking budget; `None` once the game is over or if the search was
-/// called off.
-fn judged(brain: &mut Brain, board: &Gomoku) -> Option<(Cell, i32)> {
-    let position = Position::Gomoku(*board);
-    let (value, mv) = brain.analyze(&position, true).head?;
-    match mv {
-        Move::Cell(cell) => Some((cell, share(value))),
-        Move::Ultimate(_) => None,
-    }
+/// The side to move's best move on `board` and the share of the points it promises
+/// ([`crate::ai::search::Value::rate`]; Gomoku's engine values by rates, and anything else reads as even),
+/// searched within the brain's thinking budget; `None` once the game is over or if the
+/// search was called off.
+fn judged(brain: &mut Brain, board: &Gomoku) -> Option<(Cell, f32)> {
+    let (value, mv) = brain.analyze(&Position::Gomoku(*board), true).head?;
+    Some((Cell::try_from(mv).ok()?, value.rate().unwrap_or(0.5)))
 }
 
 /// The choice on `board` (three or five stones, white to move): take white and play its best
@@ -58,7 +40,7 @@ fn judged(brain: &mut Brain, board: &Gomoku) -> Option<(Cell, i32)> {
 /// off.
 pub fn choose(brain: &mut Brain, board: &Gomoku) -> Option<Choice> {
     let (best, worth) = judged(brain, board)?;
-    Some(if worth >= 500 {
+    Some(if worth >= 0.5 {
         Choice::Play(best)
     } else {
         Choice::Swap
@@ -91,7 +73,7 @@ pub fn open(brain: &mut Brain, start: &Gomoku, budget: Duration) -> Option<[Cell
     let each = budget / SHAPES.len() as u32;
     brain.set_think(each);
     brain.set_think_most(Some(each));
-    let mut best: Option<([Cell; 3], i32)> = None;
+    let mut best: Option<([Cell; 3], f32)> = None;
     for shape in SHAPES {
         let [Some(a), Some(b), Some(c)] = shape.map(at) else {
             continue;
@@ -101,7 +83,7 @@ pub fn open(brain: &mut Brain, start: &Gomoku, budget: Duration) -> Option<[Cell
             continue;
         }
         let (_, worth) = judged(brain, &board)?;
-        let off = (worth - 500).abs();
+        let off = (worth - 0.5).abs();
         if best.is_none_or(|(_, o)| off < o) {
             best = Some(([a, b, c], off));
         }
@@ -112,15 +94,6 @@ pub fn open(brain: &mut Brain, start: &Gomoku, budget: Duration) -> Option<[Cell
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn shares_rank_wins_draws_and_rates_for_the_side_to_move() {
-        assert_eq!(share(Value::Win(3)), 1000);
-        assert_eq!(share(Value::Loss(2)), 0);
-        assert_eq!(share(Value::Draw), 500);
-        assert_eq!(share(Value::WinRate(620)), 620);
-        assert!(share(Value::AtLeastDraw(0)) > 500 && share(Value::AtMostDraw(0)) < 500);
-    }
 
     #[test]
     fn the_opening_is_three_stones_near_the_centre_black_white_black() {

@@ -142,25 +142,13 @@ impl Gomoku {
 
     /// The empty board of side `size` (8 to 20) played by renju's rules ([`renju`]).
     pub const fn renju(size: u8) -> Option<Gomoku> {
-        match Gomoku::with_size(size) {
-            Some(board) => Some(Gomoku {
-                rule: Rule::Renju,
-                ..board
-            }),
-            None => None,
-        }
+        Gomoku::with_rule(size, FIVE, Rule::Renju)
     }
 
     /// The empty board of side `size` (8 to 20) played by caro's rule: five or more in a row,
     /// but not exactly five blocked at both ends ([`Rule::Caro`]).
     pub const fn caro(size: u8) -> Option<Gomoku> {
-        match Gomoku::with_size(size) {
-            Some(board) => Some(Gomoku {
-                rule: Rule::Caro,
-                ..board
-            }),
-            None => None,
-        }
+        Gomoku::with_rule(size, FIVE, Rule::Caro)
     }
 
     /// The empty board of side `size` (8 to 20) with `k` in a row decided by `rule` (renju

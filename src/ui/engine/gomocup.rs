@@ -102,6 +102,31 @@ impl Input {
     }
 }
 
+/// The lines of a block that ends with `DONE` (after `BOARD` or `SWAP2BOARD`, `line`), each
+/// read by `read`. The whole block is read even where a line is wrong, so the answer, one
+/// `ERROR` for its first wrong line, stays in step with the manager.
+fn block<T>(
+    line: &str,
+    input: &Input,
+    mut read: impl FnMut(&str) -> Result<T, EngineError>,
+) -> Result<Vec<T>, EngineError> {
+    let mut read_so_far = Ok(Vec::new());
+    loop {
+        let Some(text) = input.next()? else {
+            return Err(refuse(line, "the input ended before DONE"));
+        };
+        if text.trim().eq_ignore_ascii_case("DONE") {
+            return read_so_far;
+        }
+        if let Ok(items) = &mut read_so_far {
+            match read(&text) {
+                Ok(item) => items.push(item),
+                Err(e) => read_so_far = Err(e),
+            }
+        }
+    }
+}
+
 /// Reads `input` line by line into `lines` until its end or an unreadable line. An `END` read
 /// while no command asking for a move waits behind the one being answered raises `end` at
 /// once: the search in progress stops, and the session ends.
@@ -355,31 +380,15 @@ impl Session {
         (share.min(most), (share * 3).min(left / 3).min(most))
     }
 
-    /// Reads stones until `DONE` and makes them the position: ours and the opponent's, with
-    /// whoever moved first as X. The whole block is read even where a line is wrong, so the
-    /// answer, one `ERROR` for its first wrong line, stays in step with the manager.
+    /// Reads stones until `DONE` ([`block`]) and makes them the position: ours and the
+    /// opponent's, with whoever moved first as X.
     fn read_board(&mut self, line: &str, input: &Input) -> Result<(), EngineError> {
         let start = self.board(line);
-        let mut stones: [Vec<Move>; 2] = [Vec::new(), Vec::new()];
-        let mut wrong: Option<EngineError> = None;
-        loop {
-            let Some(text) = input.next()? else {
-                return Err(refuse(line, "the input ended before DONE"));
-            };
-            if text.trim().eq_ignore_ascii_case("DONE") {
-                break;
-            }
-            if wrong.is_none()
-                && let Err(e) = self.stone(&text).map(|(mv, i)| stones[i].push(mv))
-            {
-                wrong = Some(e);
-            }
-        }
-        if let Some(e) = wrong {
-            return Err(e);
-        }
+        let read = block(line, input, |text| self.stone(text))?;
         let start = start?.variant().start();
-        let [ours, theirs] = stones;
+        let (ours, theirs): (Vec<_>, Vec<_>) = read.into_iter().partition(|&(_, i)| i == 0);
+        let [ours, theirs]: [Vec<Move>; 2] =
+            [ours, theirs].map(|s| s.into_iter().map(|(mv, _)| mv).collect());
         // We are to move: X if the counts are equal, else O one stone behind.
         let (first, second) = match ours.len() {
             n if n == theirs.len() => (ours, theirs),
@@ -403,25 +412,7 @@ impl Session {
     /// three stones (black, white, black); after three we take white and play (one move) or
     /// take black (`SWAP`); after five, the same. Stones are written `x,y` with spaces between.
     fn swap2(&mut self, line: &str, input: &Input) -> Result<Reply, EngineError> {
-        let mut stones = Vec::new();
-        let mut wrong: Option<EngineError> = None;
-        loop {
-            let Some(text) = input.next()? else {
-                return Err(refuse(line, "the input ended before DONE"));
-            };
-            if text.trim().eq_ignore_ascii_case("DONE") {
-                break;
-            }
-            if wrong.is_none() {
-                match self.cell(&text, &text) {
-                    Ok(mv) => stones.push(mv),
-                    Err(e) => wrong = Some(e),
-                }
-            }
-        }
-        if let Some(e) = wrong {
-            return Err(e);
-        }
+        let stones = block(line, input, |text| self.cell(text, text))?;
         let start = self.board(line)?.variant().start();
         let Position::Gomoku(empty) = start else {
             return Err(refuse(line, "swap2 opens Gomoku's boards, 8×8 and up"));

@@ -45,14 +45,7 @@ impl App {
             _ => now + 1,
         };
         self.looking = (next < total).then_some(next);
-        let shown = match self.looking {
-            Some(n) => n
-                .checked_sub(1)
-                .and_then(|i| self.game().history().get(i))
-                .copied(),
-            None => self.game().last_move(),
-        };
-        if let Some(mv) = shown {
+        if let Some(mv) = self.shown_last_move() {
             self.follow(mv);
         }
         self.message = match self.looking {
