@@ -13,6 +13,7 @@ use crate::ai::search::DEFAULT_TABLE_MB;
 use crate::explain::Algorithm;
 use crate::net::join::DEFAULT_PORT;
 use crate::rules::classic::{MIN_SIZE, RulesError};
+use crate::rules::gomoku::opening::Opening;
 use crate::rules::position::Variant;
 
 /// Tic-tac-toe in the terminal: numpad keys, two players on one keyboard, or an AI that
@@ -122,6 +123,12 @@ pub struct Cli {
     /// with the other side's stones just beyond both ends wins nothing
     #[arg(long, global = true, conflicts_with_all = ["k", "misere", "ultimate", "exact", "renju"])]
     pub caro: bool,
+    /// How a five-in-a-row game opens: free (black's first stone, then turns); swap1 (the
+    /// first player places two black stones and a white one, the second chooses a colour);
+    /// swap2 (as swap1, or the second places two more and the first chooses)
+    #[arg(long, global = true, value_name = "RULE", value_parser = opening_parser(),
+          conflicts_with_all = ["k", "misere", "ultimate"])]
+    pub opening: Option<Opening>,
 
     /// Milliseconds of search for each `hard` move, each `analyze` board and each `review`
     /// move (with `--seed`, the work that takes on a typical machine). A position solved in
@@ -183,7 +190,7 @@ impl Cli {
     pub fn variant(&self) -> Result<Variant, RulesError> {
         let variant = if self.ultimate {
             Ok(Variant::Ultimate)
-        } else if self.gomoku || self.renju || self.caro {
+        } else if self.gomoku || self.renju || self.caro || self.swaps() {
             match self.size {
                 Some(n) if n < crate::rules::gomoku::MIN_SIZE => Err(RulesError::GomokuSize(n)),
                 Some(n) => Variant::of_size(n, Some(crate::rules::gomoku::FIVE), false),
@@ -195,7 +202,17 @@ impl Cli {
         variant?
             .exactly(self.exact)?
             .by_renju(self.renju)?
-            .by_caro(self.caro)
+            .by_caro(self.caro)?
+            .opened(self.opening.unwrap_or_default())
+    }
+
+    /// Whether a swap opening is asked for a game that may be Gomoku's: no board or one
+    /// from 8×8 up (on a smaller one the opening is refused).
+    fn swaps(&self) -> bool {
+        let swap = self.opening.is_some_and(|o| o != Opening::Free);
+        swap && self
+            .size
+            .is_none_or(|n| n >= crate::rules::gomoku::MIN_SIZE)
     }
 
     /// The rule of its own Gomoku's boards are played by, renju's or caro's, if one is asked.
@@ -358,6 +375,15 @@ pub struct CompletionsArgs {
     pub shell: clap_complete::Shell,
 }
 
+/// The openings by name on the command line: `free`, `swap1`, `swap2`.
+fn opening_parser() -> impl clap::builder::TypedValueParser<Value = Opening> {
+    let names = Opening::ALL.map(Opening::name);
+    clap::builder::TypedValueParser::map(
+        clap::builder::PossibleValuesParser::new(names),
+        |name: String| Opening::named(&name).unwrap_or_default(),
+    )
+}
+
 /// The game options of the top level that `subcommand` takes; any other given with it is
 /// refused ([`misplaced`]) and hidden from its help ([`command`]).
 pub fn applies(subcommand: &str) -> &'static [&'static str] {
@@ -368,8 +394,8 @@ pub fn applies(subcommand: &str) -> &'static [&'static str] {
             "threads",
         ],
         "review" => &[
-            "size", "k", "misere", "ultimate", "gomoku", "exact", "renju", "caro", "think",
-            "table_mb", "threads",
+            "size", "k", "misere", "ultimate", "gomoku", "exact", "renju", "caro", "opening",
+            "think", "table_mb", "threads",
         ],
         "host" => &[
             "size",
@@ -380,6 +406,7 @@ pub fn applies(subcommand: &str) -> &'static [&'static str] {
             "exact",
             "renju",
             "caro",
+            "opening",
             "from",
             "plain",
             "no_color",
@@ -1030,6 +1057,7 @@ mod tests {
             size: 8,
             k: 5,
             rule: crate::rules::gomoku::Rule::Freestyle,
+            opening: Opening::Free,
         };
         assert_eq!(variant(&["t", "--size", "8"]), Ok(eight));
         assert_eq!(
@@ -1051,6 +1079,7 @@ mod tests {
                 size: 9,
                 k: 4,
                 rule: crate::rules::gomoku::Rule::Exact,
+                opening: Opening::Free,
             })
         );
         assert_eq!(
@@ -1075,6 +1104,7 @@ mod tests {
             size: 11,
             k: 5,
             rule: crate::rules::gomoku::Rule::Freestyle,
+            opening: Opening::Free,
         };
         assert_eq!(variant(&["t", "--gomoku", "--size", "11"]), Ok(eleven));
         assert_eq!(

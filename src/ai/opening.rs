@@ -12,10 +12,10 @@
 
 use std::time::Duration;
 
-use crate::ai::player::Brain;
-use crate::rules::classic::Cell;
+use crate::rules::classic::{Cell, Mark};
 use crate::rules::gomoku::Gomoku;
-use crate::rules::position::Position;
+use crate::rules::gomoku::opening::{self, Stage};
+use crate::rules::position::Move;
 
 /// What the side asked to choose does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,20 +26,47 @@ pub enum Choice {
     Swap,
 }
 
-/// The side to move's best move on `board` and the share of the points it promises
-/// ([`crate::ai::search::Value::rate`]; Gomoku's engine values by rates, and anything else reads as even),
-/// searched within the brain's thinking budget; `None` once the game is over or if the
+/// How the AI reads a position: the side to move's best move on a board and the share of
+/// the points it promises (½ where its search gives no rate), searched within the time given;
+/// `None` once the game is over or if the search was called off. The opening's choices ask
+/// nothing else of the search.
+pub trait Judge {
+    fn judge(&mut self, board: &Gomoku, within: Duration) -> Option<(Cell, f32)>;
+}
+
+impl<F: FnMut(&Gomoku, Duration) -> Option<(Cell, f32)>> Judge for F {
+    fn judge(&mut self, board: &Gomoku, within: Duration) -> Option<(Cell, f32)> {
+        self(board, within)
+    }
+}
+
+/// The AI's act on `board` in a swap opening, within `budget`: the next of the opener's three
+/// stones ([`open`]), the colour it takes when asked to choose ([`choose`]: white when white's
+/// best move is worth half the points or more, else black; it never places two more), and,
+/// placing two more where a game it took up had chosen so, the search's move. `None` if the
 /// search was called off.
-fn judged(brain: &mut Brain, board: &Gomoku) -> Option<(Cell, f32)> {
-    let (value, mv) = brain.analyze(&Position::Gomoku(*board), true).head?;
-    Some((Cell::try_from(mv).ok()?, value.rate().unwrap_or(0.5)))
+pub fn act(board: &Gomoku, budget: Duration, judge: &mut impl Judge) -> Option<Move> {
+    match board.stage() {
+        Stage::Choose(_) => Some(Move::Choice(match choose(board, budget, judge)? {
+            Choice::Play(_) => opening::Choice::White,
+            Choice::Swap => opening::Choice::Black,
+        })),
+        Stage::Place if board.stones() < 3 => {
+            let stones = open(board, budget, judge)?;
+            let next = stones.into_iter().find(|&c| board.mark_at(c).is_none())?;
+            Some(Move::Cell(next))
+        }
+        _ => judge
+            .judge(&board.opened(), budget)
+            .map(|(c, _)| Move::Cell(c)),
+    }
 }
 
 /// The choice on `board` (three or five stones, white to move): take white and play its best
 /// move where it is worth half the points or more, else swap. `None` if the search was called
 /// off.
-pub fn choose(brain: &mut Brain, board: &Gomoku) -> Option<Choice> {
-    let (best, worth) = judged(brain, board)?;
+pub fn choose(board: &Gomoku, budget: Duration, judge: &mut impl Judge) -> Option<Choice> {
+    let (best, worth) = judge.judge(&board.opened(), budget)?;
     Some(if worth >= 0.5 {
         Choice::Play(best)
     } else {
@@ -61,31 +88,53 @@ const SHAPES: [[(i8, i8); 3]; 8] = [
     [(0, 0), (-1, 1), (2, 1)],
 ];
 
-/// The opener's three stones on the empty `start`: of [`SHAPES`], the one whose position the
-/// AI judges closest to even for the side to move, each judged within `budget` shared among
-/// them. `None` if the search was called off.
-pub fn open(brain: &mut Brain, start: &Gomoku, budget: Duration) -> Option<[Cell; 3]> {
-    let centre = i16::from(start.size() / 2);
+/// The opener's three stones on `board` (empty, or holding the first of them): of the
+/// [`SHAPES`] that agree with the stones already placed, the one whose position the AI judges
+/// closest to even for the side to move, each judged within an equal share of `budget`.
+/// `None` if no shape agrees or the search was called off.
+pub fn open(board: &Gomoku, budget: Duration, judge: &mut impl Judge) -> Option<[Cell; 3]> {
+    let centre = i16::from(board.size() / 2);
     let at = |(dc, dr): (i8, i8)| {
         let (col, row) = (centre + i16::from(dc), centre + i16::from(dr));
-        start.cell_at(u8::try_from(row).ok()?, u8::try_from(col).ok()?)
+        board.cell_at(u8::try_from(row).ok()?, u8::try_from(col).ok()?)
     };
-    let each = budget / SHAPES.len() as u32;
-    brain.set_think(each);
-    brain.set_think_most(Some(each));
+    let placed = usize::from(board.stones());
+    let colour = |i: usize| {
+        if i.is_multiple_of(2) {
+            Mark::X
+        } else {
+            Mark::O
+        }
+    };
+    let agrees = |cells: &[Cell; 3]| {
+        (0..3).all(|i| match board.mark_at(cells[i]) {
+            Some(mark) => i < placed && mark == colour(i),
+            None => i >= placed,
+        })
+    };
+    let shapes: Vec<[Cell; 3]> = SHAPES
+        .iter()
+        .filter_map(|shape| {
+            let [Some(a), Some(b), Some(c)] = shape.map(at) else {
+                return None;
+            };
+            Some([a, b, c]).filter(agrees)
+        })
+        .collect();
+    let each = budget / shapes.len().max(1) as u32;
     let mut best: Option<([Cell; 3], f32)> = None;
-    for shape in SHAPES {
-        let [Some(a), Some(b), Some(c)] = shape.map(at) else {
-            continue;
-        };
-        let mut board = *start;
-        if [a, b, c].iter().any(|&cell| board.play(cell).is_err()) {
+    for stones in shapes {
+        let mut after = *board;
+        if stones[placed..]
+            .iter()
+            .any(|&cell| after.play(cell).is_err())
+        {
             continue;
         }
-        let (_, worth) = judged(brain, &board)?;
+        let (_, worth) = judge.judge(&after.opened(), each)?;
         let off = (worth - 0.5).abs();
         if best.is_none_or(|(_, o)| off < o) {
-            best = Some(([a, b, c], off));
+            best = Some((stones, off));
         }
     }
     best.map(|(stones, _)| stones)
@@ -94,13 +143,21 @@ pub fn open(brain: &mut Brain, start: &Gomoku, budget: Duration) -> Option<[Cell
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ai::player::Brain;
+    use crate::rules::gomoku::opening::Opening;
+
+    /// A brain's `hard` reading, as the game's AI judges.
+    fn judge(brain: &mut Brain) -> impl FnMut(&Gomoku, Duration) -> Option<(Cell, f32)> + '_ {
+        move |board, within| brain.judged(board, within)
+    }
 
     #[test]
     fn the_opening_is_three_stones_near_the_centre_black_white_black() {
         let mut brain = Brain::new(Some(1));
         for size in [15, 20] {
             let start = Gomoku::with_size(size).unwrap();
-            let stones = open(&mut brain, &start, Duration::from_millis(80)).unwrap();
+            let budget = Duration::from_millis(80);
+            let stones = open(&start, budget, &mut judge(&mut brain)).unwrap();
             let centre = size / 2;
             for cell in stones {
                 assert!(cell.row().abs_diff(centre) <= 2 && cell.col().abs_diff(centre) <= 2);
@@ -115,20 +172,61 @@ mod tests {
 
     #[test]
     fn a_side_that_makes_five_at_once_plays_it_and_a_lost_side_swaps() {
-        let mut brain = Brain::new(Some(1)).with_think(Duration::from_millis(50));
+        let mut brain = Brain::new(Some(1));
+        let within = Duration::from_millis(50);
         // Black's open four (h8 to k8) against white's scattered stones, white to move: white
         // blocks one end and black wins at the other, so white swaps to black.
         let mut board = Gomoku::new();
         for name in ["h8", "a1", "i8", "a3", "j8", "a5", "k8", "a7", "b2"] {
             board.play(board.parse_cell(name).unwrap()).unwrap();
         }
-        assert_eq!(choose(&mut brain, &board), Some(Choice::Swap));
+        assert_eq!(
+            choose(&board, within, &mut judge(&mut brain)),
+            Some(Choice::Swap)
+        );
         // White's four (a1 to a4 with a5 open) against black's: white takes it and wins.
         let mut board = Gomoku::new();
         for name in ["h8", "a1", "j10", "a2", "l12", "a3", "c14", "a4", "o15"] {
             board.play(board.parse_cell(name).unwrap()).unwrap();
         }
         let five = board.parse_cell("a5").unwrap();
-        assert_eq!(choose(&mut brain, &board), Some(Choice::Play(five)));
+        assert_eq!(
+            choose(&board, within, &mut judge(&mut brain)),
+            Some(Choice::Play(five))
+        );
+    }
+
+    #[test]
+    fn the_ai_places_a_whole_shape_stone_by_stone_then_chooses_a_colour() {
+        let mut brain = Brain::new(Some(1));
+        let budget = Duration::from_millis(40);
+        let mut board = Gomoku::new().with_opening(Opening::Swap2).unwrap();
+        let mut placed = Vec::new();
+        while board.stones() < 3 {
+            let Some(Move::Cell(cell)) = act(&board, budget, &mut judge(&mut brain)) else {
+                panic!("the opener places stones");
+            };
+            board.play(cell).unwrap();
+            placed.push(cell);
+        }
+        let centre = board.parse_cell("h8").unwrap();
+        assert_eq!(placed[0], centre);
+        assert!(SHAPES.iter().any(|shape| {
+            let at = |(dc, dr): (i8, i8)| {
+                let row = u8::try_from(7 + i16::from(dr)).unwrap();
+                board.cell_at(row, u8::try_from(7 + i16::from(dc)).unwrap())
+            };
+            shape.map(at) == placed.iter().map(|&c| Some(c)).collect::<Vec<_>>()[..]
+        }));
+        let chosen = act(&board, budget, &mut judge(&mut brain));
+        assert!(
+            matches!(
+                chosen,
+                Some(Move::Choice(
+                    opening::Choice::Black | opening::Choice::White
+                ))
+            ),
+            "{chosen:?}"
+        );
     }
 }

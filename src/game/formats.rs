@@ -169,7 +169,7 @@ pub fn read_game(text: &str, rules: Variant) -> Result<Record, FileError> {
     let words: Vec<&str> = text.split_whitespace().collect();
     let mut flags = 0;
     while words.get(flags).is_some_and(|w| w.starts_with("--")) {
-        let takes_value = matches!(words[flags], "--size" | "--k");
+        let takes_value = matches!(words[flags], "--size" | "--k" | "--opening");
         flags += 1 + usize::from(takes_value);
     }
     let variant = if flags == 0 {

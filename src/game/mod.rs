@@ -14,6 +14,7 @@ use crate::ai::levels::{Adaptive, Level};
 use crate::ai::player::Player;
 use crate::game::record::Record;
 use crate::rules::classic::Mark;
+use crate::rules::gomoku::opening::{Seat, Stage};
 use crate::rules::position::{Move, MoveError, Outcome, Position, Variant};
 
 /// Moves a person may type ahead while the other side is to move, at most this many; the
@@ -24,12 +25,16 @@ pub const TYPE_AHEAD: usize = 8;
 ///
 /// Invariant: `position` is the start position of its variant with `history` played in order,
 /// and the first `opening` moves of `history` (the position the game was set up at) are never
-/// taken back.
+/// taken back; `acts` holds, for each move of `history`, the seat that made it and the
+/// opening's stage it was made in.
 #[derive(Clone, Debug)]
 pub struct Game {
     position: Position,
     history: Vec<Move>,
+    acts: Vec<(Seat, Stage)>,
     opening: usize,
+    /// The first seat's player, who plays X unless a swap opening exchanged the colours
+    /// ([`crate::rules::gomoku::opening`]), and the second's.
     x: Player,
     o: Player,
     /// The game was left unfinished and taken up again: its record in the history stands for
@@ -42,6 +47,7 @@ impl Game {
         Game {
             position: variant.into().start(),
             history: Vec::new(),
+            acts: Vec::new(),
             opening: 0,
             x,
             o,
@@ -105,20 +111,34 @@ impl Game {
         self.history.last().copied()
     }
 
+    /// The seat that made the last move, and the opening's stage it was made in.
+    pub fn last_act(&self) -> Option<(Seat, Stage)> {
+        self.acts.last().copied()
+    }
+
+    /// Who plays `mark`: X's player is the first seat's, unless a swap opening's choice
+    /// exchanged the colours.
     pub fn player(&self, mark: Mark) -> Player {
-        match mark {
-            Mark::X => self.x,
-            Mark::O => self.o,
+        self.seat_player(self.position.seat_of(mark))
+    }
+
+    /// The player in `seat`.
+    pub fn seat_player(&self, seat: Seat) -> Player {
+        match seat {
+            Seat::First => self.x,
+            Seat::Second => self.o,
         }
     }
 
-    /// Who is to move, or `None` once the game is over.
+    /// Who is to act, or `None` once the game is over: the mark whose stone or move comes
+    /// next, and the player who acts; in a swap opening, the player placing stones of
+    /// either colour or choosing one ([`Position::stage`]).
     pub fn turn(&self) -> Option<(Mark, Player)> {
         if self.is_over() {
             return None;
         }
         let mark = self.position.to_move();
-        Some((mark, self.player(mark)))
+        Some((mark, self.seat_player(self.position.seat())))
     }
 
     pub fn outcome(&self) -> Outcome {
@@ -133,7 +153,12 @@ impl Game {
     /// while the game goes on, and between two people or two AIs.
     pub fn verdict(&self) -> Option<Verdict> {
         let (human, _) = lone_human(self.x, self.o)?;
-        let human = if human == Side::A { Mark::X } else { Mark::O };
+        let seat = if human == Side::A {
+            Seat::First
+        } else {
+            Seat::Second
+        };
+        let human = self.position.mark_of(seat);
         match self.outcome() {
             Outcome::InProgress => None,
             Outcome::Draw => Some(Verdict::Drawn),
@@ -150,7 +175,9 @@ impl Game {
 
     /// Whether a person made a move of this game (the set-up moves are nobody's).
     pub fn person_moved(&self) -> bool {
-        (self.opening..self.history.len()).any(|i| self.player(mark_of_ply(i)).is_human())
+        self.acts[self.opening..]
+            .iter()
+            .any(|&(seat, _)| self.seat_player(seat).is_human())
     }
 
     /// What this game counts for in the one person's results, ended as `end`: the rules of
@@ -182,8 +209,10 @@ impl Game {
     /// Plays `mv` for the side to move; on error nothing changes.
     pub fn play(&mut self, mv: impl Into<Move>) -> Result<(), MoveError> {
         let mv = mv.into();
+        let act = (self.position.seat(), self.position.stage());
         self.position.play(mv)?;
         self.history.push(mv);
+        self.acts.push(act);
         Ok(())
     }
 
@@ -194,26 +223,18 @@ impl Game {
     pub fn undo(&mut self) -> usize {
         let Some(last_human) = (self.opening..self.history.len())
             .rev()
-            .find(|&i| self.player(mark_of_ply(i)).is_human())
+            .find(|&i| self.seat_player(self.acts[i].0).is_human())
         else {
             return 0;
         };
         let taken = self.history.len() - last_human;
         self.history.truncate(last_human);
+        self.acts.truncate(last_human);
         self.position = self.variant().start();
         for &mv in &self.history {
             self.position.play(mv).expect("history replays legally");
         }
         taken
-    }
-}
-
-/// The mark that plays the move at index `ply` of a game: X plays the first.
-fn mark_of_ply(ply: usize) -> Mark {
-    if ply.is_multiple_of(2) {
-        Mark::X
-    } else {
-        Mark::O
     }
 }
 
@@ -608,10 +629,16 @@ impl Session {
         self.players.iter().any(|p| p.is_human())
     }
 
-    /// The side playing `mark` this round.
+    /// The side playing `mark` this round: side A is the first seat in odd rounds, and a
+    /// swap opening's choice may give a seat the other colour.
     pub fn side_of(&self, mark: Mark) -> Side {
-        match (mark, self.round % 2 == 1) {
-            (Mark::X, true) | (Mark::O, false) => Side::A,
+        self.side_in(self.game.position.seat_of(mark))
+    }
+
+    /// The side in `seat` this round: side A opens odd rounds.
+    pub fn side_in(&self, seat: Seat) -> Side {
+        match (seat, self.round % 2 == 1) {
+            (Seat::First, true) | (Seat::Second, false) => Side::A,
             _ => Side::B,
         }
     }
@@ -621,6 +648,23 @@ impl Session {
         match side {
             Side::A => &self.names[0],
             Side::B => &self.names[1],
+        }
+    }
+
+    /// The last move in words where a swap opening made it: `Player 1 placed O on i9`,
+    /// `level 7 takes black (X)`; `None` for a move of play, which each front end words
+    /// its own way.
+    pub fn opening_act(&self) -> Option<String> {
+        let (seat, stage) = self.game.last_act()?;
+        let who = self.name(self.side_in(seat));
+        match (stage, self.game.last_move()?) {
+            (Stage::Play, _) => None,
+            (_, Move::Choice(choice)) => Some(format!("{who} {}", choice.words())),
+            (_, mv) => {
+                let board = self.game.position().gomoku()?;
+                let cell = crate::rules::classic::Cell::try_from(mv).ok()?;
+                Some(format!("{who} placed {} on {mv}", board.mark_at(cell)?))
+            }
         }
     }
 
@@ -795,6 +839,7 @@ fn names(a: Player, b: Player) -> [String; 2] {
 mod tests {
     use super::*;
     use crate::rules::classic::{Board, Rules};
+    use crate::rules::gomoku::opening::Choice;
 
     fn game(x: Player, o: Player, moves: &[u8]) -> Game {
         let mut g = Game::new(Rules::CLASSIC, x, o);
@@ -1224,5 +1269,106 @@ mod tests {
         let five = Board::default().numpad(5).unwrap();
         assert_eq!(g.play(five), Err(MoveError::Occupied(Move::Cell(five))));
         assert_eq!(g.history().len(), 1);
+    }
+
+    /// Gomoku opened by swap2.
+    fn swap2() -> Variant {
+        Variant::GOMOKU
+            .opened(crate::rules::gomoku::opening::Opening::Swap2)
+            .unwrap()
+    }
+
+    /// Plays `moves`, typed as players type them (`h8`, `black`), in `session`.
+    fn typed(session: &mut Session, moves: &[&str]) {
+        for text in moves {
+            let mv = session.game().position().parse_move(text).unwrap();
+            session.play(mv).unwrap();
+        }
+    }
+
+    #[test]
+    fn a_swap_gives_each_person_the_colour_chosen_and_the_score_follows_the_person() {
+        let mut s = Session::new(swap2(), Player::Human, Player::Human);
+        typed(&mut s, &["h8", "i9", "j8"]);
+        assert_eq!(s.side_in(s.game().position().seat()), Side::B, "B chooses");
+        typed(&mut s, &["black"]);
+        assert_eq!((s.side_of(Mark::X), s.side_of(Mark::O)), (Side::B, Side::A));
+        assert_eq!(s.game().turn(), Some((Mark::O, Player::Human)));
+        assert_eq!(s.name_of(Mark::O), "Player 1");
+        // X, now side B's, makes five on row 8.
+        typed(&mut s, &["a1", "i8", "a2", "k8", "a3", "l8"]);
+        assert_eq!(s.result().as_deref(), Some("X (Player 2) wins."));
+        assert_eq!(
+            s.score(),
+            Score {
+                a: 0,
+                b: 1,
+                draws: 0
+            }
+        );
+    }
+
+    #[test]
+    fn under_swap2_two_more_hand_the_choice_back_to_the_first_player() {
+        let mut s = Session::new(swap2(), Player::Human, Player::Human);
+        typed(&mut s, &["h8", "i9", "j8", "two", "i7", "h7"]);
+        let position = *s.game().position();
+        assert_eq!(s.side_in(position.seat()), Side::A);
+        assert_eq!(
+            position.legal_moves(),
+            [Move::Choice(Choice::Black), Move::Choice(Choice::White)]
+        );
+        let cell = position.parse_move("a1").unwrap();
+        assert_eq!(s.play(cell), Err(MoveError::Choosing));
+        typed(&mut s, &["white"]);
+        assert_eq!((s.side_of(Mark::X), s.side_of(Mark::O)), (Side::B, Side::A));
+        assert_eq!(
+            s.game().record().to_string(),
+            "--gomoku --opening swap2 h8 i9 j8 two i7 h7 white"
+        );
+    }
+
+    #[test]
+    fn against_the_ai_a_person_who_takes_black_wins_as_black_and_undo_reaches_the_choice() {
+        let ai = Player::Ai(Level::HARD);
+        let mut g = Game::new(swap2(), ai, Player::Human);
+        for text in ["h8", "i9", "j8"] {
+            g.play(g.position().parse_move(text).unwrap()).unwrap();
+        }
+        assert!(!g.person_moved(), "the AI placed the stones");
+        assert_eq!(g.turn().map(|(_, p)| p), Some(Player::Human));
+        g.play(Move::Choice(Choice::Black)).unwrap();
+        assert!(g.person_moved());
+        assert_eq!(g.player(Mark::X), Player::Human);
+        for text in ["a1", "i8"] {
+            g.play(g.position().parse_move(text).unwrap()).unwrap();
+        }
+        assert_eq!(g.undo(), 1, "the person's i8");
+        assert_eq!(g.undo(), 2, "the AI's a1 and the person's choice");
+        assert!(matches!(g.position().stage(), Stage::Choose(_)));
+        g.play(Move::Choice(Choice::Black)).unwrap();
+        for text in ["a1", "i8", "a2", "k8", "a3", "l8"] {
+            g.play(g.position().parse_move(text).unwrap()).unwrap();
+        }
+        assert_eq!(g.verdict(), Some(Verdict::Won));
+        assert_eq!(g.counts(GameEnd::Finished), Some(Verdict::Won));
+    }
+
+    #[test]
+    fn a_swap_game_is_kept_and_read_back_with_its_choices() {
+        let mut s = Session::new(swap2(), Player::Human, Player::Human);
+        typed(&mut s, &["h8", "i9", "j8", "white", "g7"]);
+        let record = s.game().record();
+        let words: Vec<String> = record.to_string().split(' ').map(String::from).collect();
+        let flags = words
+            .iter()
+            .take_while(|w| w.starts_with("--") || *w == "swap2");
+        let variant = Variant::from_flags(&flags.cloned().collect::<Vec<_>>().join(" "));
+        assert_eq!(variant, Some(swap2()));
+        let data = crate::rules::position::RulesData::from(swap2());
+        assert_eq!(data.variant.as_deref(), Some("gomoku+swap2"));
+        assert_eq!(Variant::try_from(data), Ok(swap2()));
+        let moves = &words[3..];
+        assert_eq!(Record::parse(swap2(), moves), Ok(record));
     }
 }

@@ -53,7 +53,7 @@ pub fn rules(variant: Variant) -> Vec<String> {
             rule: Rule::Renju,
             ..
         } => renju_rules(&mut lines, size),
-        Variant::Gomoku { size, k, rule } => gomoku(&mut lines, size, k, rule),
+        Variant::Gomoku { size, k, rule, .. } => gomoku(&mut lines, size, k, rule),
     }
     lines
 }

@@ -68,6 +68,10 @@ pub enum MoveError<M> {
     OtherBoard,
     /// A point black may not play under renju, and why.
     Forbidden(M, gomoku::renju::Foul),
+    /// A stone while the opening asks for a colour to be chosen (Gomoku's swap openings).
+    Choosing,
+    /// An opening's choice refused.
+    Choice(gomoku::opening::ChoiceError),
 }
 
 impl<M> MoveError<M> {
@@ -84,6 +88,8 @@ impl<M> MoveError<M> {
             MoveError::OtherVariant => MoveError::OtherVariant,
             MoveError::OtherBoard => MoveError::OtherBoard,
             MoveError::Forbidden(m, foul) => MoveError::Forbidden(f(m), foul),
+            MoveError::Choosing => MoveError::Choosing,
+            MoveError::Choice(e) => MoveError::Choice(e),
         }
     }
 
@@ -133,6 +139,10 @@ impl<M: Located> fmt::Display for MoveError<M> {
                 m.cell_words(),
                 foul.words()
             ),
+            MoveError::Choosing => f.write_str(
+                "a colour is to be chosen first: black or white (or two, where it is offered)",
+            ),
+            MoveError::Choice(e) => write!(f, "{e}"),
         }
     }
 }

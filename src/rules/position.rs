@@ -20,6 +20,7 @@ mod members;
 use std::fmt;
 
 use crate::rules::classic::{self, Board, Cell, Mark, Rules, RulesError, Squares};
+use crate::rules::gomoku::opening::{Choice, Opening, Seat, Stage};
 use crate::rules::gomoku::{self, Gomoku};
 use crate::rules::ultimate::{self, UltimateBoard};
 use crate::rules::{Notation, RuleSet};
@@ -51,6 +52,8 @@ pub enum Variant {
         size: u8,
         k: u8,
         rule: gomoku::Rule,
+        /// How the game opens: freely, or by a swap rule (five in a row only).
+        opening: Opening,
     },
 }
 
@@ -66,9 +69,15 @@ impl Variant {
         match self {
             Variant::Classic(rules) => Board::new(rules).into(),
             Variant::Ultimate => UltimateBoard::new().into(),
-            Variant::Gomoku { size, k, rule } => {
-                Gomoku::with_rule(size, k, rule).unwrap_or_default().into()
-            }
+            Variant::Gomoku {
+                size,
+                k,
+                rule,
+                opening,
+            } => Gomoku::with_rule(size, k, rule)
+                .and_then(|board| board.with_opening(opening))
+                .unwrap_or_default()
+                .into(),
         }
     }
 
@@ -86,6 +95,7 @@ impl Variant {
         size: gomoku::SIZE,
         k: gomoku::FIVE,
         rule: gomoku::Rule::Freestyle,
+        opening: Opening::Free,
     };
 
     /// Gomoku on 15×15 with exactly five in a row.
@@ -93,6 +103,7 @@ impl Variant {
         size: gomoku::SIZE,
         k: gomoku::FIVE,
         rule: gomoku::Rule::Exact,
+        opening: Opening::Free,
     };
 
     /// Renju: Gomoku on 15×15 with black's forbidden points.
@@ -100,6 +111,7 @@ impl Variant {
         size: gomoku::SIZE,
         k: gomoku::FIVE,
         rule: gomoku::Rule::Renju,
+        opening: Opening::Free,
     };
 
     /// Caro: Gomoku on 15×15 where five blocked at both ends wins nothing.
@@ -107,6 +119,7 @@ impl Variant {
         size: gomoku::SIZE,
         k: gomoku::FIVE,
         rule: gomoku::Rule::Caro,
+        opening: Opening::Free,
     };
 
     /// The game of a board of side `size` with `k` in a row (the size's default if `None`):
@@ -128,6 +141,7 @@ impl Variant {
                 size,
                 k,
                 rule: gomoku::Rule::Freestyle,
+                opening: Opening::Free,
             }),
             None => Err(RulesError::K { k, size }),
         }
@@ -142,10 +156,12 @@ impl Variant {
                 size,
                 k,
                 rule: gomoku::Rule::Freestyle | gomoku::Rule::Exact,
+                opening,
             } => Ok(Variant::Gomoku {
                 size,
                 k,
                 rule: gomoku::Rule::Exact,
+                opening,
             }),
             _ => Err(RulesError::ExactFive),
         }
@@ -163,6 +179,34 @@ impl Variant {
         self.ruled(caro, gomoku::Rule::Caro, RulesError::Caro)
     }
 
+    /// This game opened by `opening`, a rule of Gomoku's boards with five in a row only (a
+    /// free opening leaves any game as it is).
+    pub fn opened(self, opening: Opening) -> Result<Variant, RulesError> {
+        match self {
+            _ if opening == Opening::Free => Ok(self),
+            Variant::Gomoku {
+                size,
+                k: gomoku::FIVE,
+                rule,
+                ..
+            } => Ok(Variant::Gomoku {
+                size,
+                k: gomoku::FIVE,
+                rule,
+                opening,
+            }),
+            _ => Err(RulesError::Opening),
+        }
+    }
+
+    /// How the game opens: freely, except Gomoku's games opened by a swap rule.
+    pub fn opening(self) -> Opening {
+        match self {
+            Variant::Gomoku { opening, .. } => opening,
+            _ => Opening::Free,
+        }
+    }
+
     /// Freestyle five in a row on Gomoku's boards played by `rule` instead, where `on`.
     fn ruled(
         self,
@@ -176,10 +220,12 @@ impl Variant {
                 size,
                 k: gomoku::FIVE,
                 rule: gomoku::Rule::Freestyle,
+                opening,
             } => Ok(Variant::Gomoku {
                 size,
                 k: gomoku::FIVE,
                 rule,
+                opening,
             }),
             _ => Err(refused),
         }
@@ -235,9 +281,12 @@ impl Variant {
         let mut words = text.split_whitespace();
         let (mut size, mut k, mut misere, mut exact, mut gomoku) =
             (None, None, false, false, false);
-        let (mut renju, mut caro) = (false, false);
+        let (mut renju, mut caro, mut opening) = (false, false, None);
         while let Some(word) = words.next() {
             match word {
+                "--opening" if opening.is_none() => {
+                    opening = Some(Opening::named(words.next()?)?);
+                }
                 "--size" if size.is_none() && !gomoku => {
                     size = Some(words.next()?.parse::<u8>().ok()?);
                 }
@@ -250,7 +299,12 @@ impl Variant {
                 _ => return None,
             }
         }
-        let size = if gomoku { Some(gomoku::SIZE) } else { size };
+        let named_five = renju || caro || opening.is_some();
+        let size = if gomoku || (named_five && size.is_none()) {
+            Some(gomoku::SIZE)
+        } else {
+            size
+        };
         let variant = Variant::of_size(size.unwrap_or(Rules::CLASSIC.size()), k, misere).ok()?;
         variant
             .exactly(exact)
@@ -258,6 +312,8 @@ impl Variant {
             .by_renju(renju)
             .ok()?
             .by_caro(caro)
+            .ok()?
+            .opened(opening.unwrap_or_default())
             .ok()
     }
 
@@ -313,6 +369,8 @@ impl fmt::Display for Variant {
 pub enum Move {
     Cell(Cell),
     Ultimate(ultimate::Move),
+    /// A colour chosen (or two more stones to place) in a swap opening of Gomoku.
+    Choice(Choice),
 }
 
 impl Move {
@@ -322,6 +380,7 @@ impl Move {
         match self {
             Move::Cell(cell) => cell.reading_key(),
             Move::Ultimate(mv) => (mv.board(), mv.cell()),
+            Move::Choice(choice) => (u8::MAX, choice as u8),
         }
     }
 }
@@ -332,6 +391,7 @@ impl fmt::Display for Move {
         match self {
             Move::Cell(cell) => write!(f, "{cell}"),
             Move::Ultimate(mv) => write!(f, "{mv}"),
+            Move::Choice(choice) => write!(f, "{choice}"),
         }
     }
 }
@@ -344,12 +404,13 @@ impl crate::rules::Located for Move {
         match self {
             Move::Cell(cell) => cell.cell_words(),
             Move::Ultimate(mv) => mv.cell_words(),
+            Move::Choice(choice) => format!("'{choice}'"),
         }
     }
 
     fn small_board(&self) -> Option<u8> {
         match self {
-            Move::Cell(_) => None,
+            Move::Cell(_) | Move::Choice(_) => None,
             Move::Ultimate(mv) => mv.small_board(),
         }
     }
@@ -464,19 +525,75 @@ impl Position {
     }
 
     /// The moves the side to move may make, in board order; none once the game is over.
+    /// Where a swap opening asks for a choice, the choices offered.
     pub fn legal_moves(&self) -> Vec<Move> {
+        if let Stage::Choose(offered) = self.stage() {
+            return offered.iter().map(|&c| Move::Choice(c)).collect();
+        }
         each!(self, p => legal_moves(p))
     }
 
-    /// Plays `mv` for the side to move; on error nothing changes.
+    /// Plays `mv` for the side to move (or, in a swap opening, for the seat that acts);
+    /// on error nothing changes.
     pub fn play(&mut self, mv: Move) -> Result<(), MoveError> {
-        each!(self, p => play(p, mv))
+        match (self, mv) {
+            (Position::Gomoku(board), Move::Choice(choice)) => {
+                board.choose(choice).map_err(MoveError::Choice)
+            }
+            (_, Move::Choice(_)) => Err(MoveError::OtherVariant),
+            (position, _) if matches!(position.stage(), Stage::Choose(_)) => {
+                Err(MoveError::Choosing)
+            }
+            (position, mv) => each!(position, p => play(p, mv)),
+        }
     }
 
     /// Names a move as a player types it (`5`, `b2`; `53`, `e5`, or `3` when sent to a
-    /// board). Whether it is legal is for [`Position::play`] to say.
+    /// board; `black`, `white` or `two` in a swap opening). Whether it is legal is for
+    /// [`Position::play`] to say.
     pub fn parse_move(&self, text: &str) -> Result<Move, ParseMoveError> {
+        if self.variant().opening() != Opening::Free
+            && let Some(choice) = Choice::parse(text)
+        {
+            return Ok(Move::Choice(choice));
+        }
         each!(self, p => parse_move(p, text))
+    }
+
+    /// Where a swap opening stands: stones to place, a colour to choose, or play (every
+    /// other game is always at play).
+    pub fn stage(&self) -> Stage {
+        self.gomoku().map_or(Stage::Play, Gomoku::stage)
+    }
+
+    /// What a swap opening asks now, for people ([`Gomoku::stage_words`]); `None` in play.
+    pub fn stage_words(&self) -> Option<String> {
+        self.gomoku().and_then(Gomoku::stage_words)
+    }
+
+    /// The seat that acts now: in play, the one playing the side to move; in a swap opening,
+    /// the one placing stones or choosing ([`gomoku::opening`]).
+    pub fn seat(&self) -> Seat {
+        match self.gomoku() {
+            Some(board) => board.seat(),
+            None => Seat::of(self.to_move()),
+        }
+    }
+
+    /// The seat playing `mark`: the first plays X, unless a swap opening's choice exchanged
+    /// the colours.
+    pub fn seat_of(&self, mark: Mark) -> Seat {
+        self.gomoku()
+            .map_or(Seat::of(mark), |board| board.seat_of(mark))
+    }
+
+    /// The mark `seat` plays (before the opening's choice, the one it began with).
+    pub fn mark_of(&self, seat: Seat) -> Mark {
+        if self.seat_of(Mark::X) == seat {
+            Mark::X
+        } else {
+            Mark::O
+        }
     }
 
     /// Where the side to move may play, for messages: `on board 3` or `anywhere` in Ultimate;
@@ -589,7 +706,12 @@ mod tests {
         let mut variants = Variant::NAMED.to_vec();
         for rule in [gomoku::Rule::Freestyle, gomoku::Rule::Exact] {
             for size in 8..=20 {
-                variants.extend((3..=size).map(|k| Variant::Gomoku { size, k, rule }));
+                variants.extend((3..=size).map(|k| Variant::Gomoku {
+                    size,
+                    k,
+                    rule,
+                    opening: Opening::Free,
+                }));
             }
         }
         for rule in [gomoku::Rule::Renju, gomoku::Rule::Caro] {
@@ -598,7 +720,16 @@ mod tests {
                 size,
                 k: five,
                 rule,
+                opening: Opening::Free,
             }));
+            for opening in [Opening::Swap1, Opening::Swap2] {
+                variants.extend((8..=20).map(|size| Variant::Gomoku {
+                    size,
+                    k: five,
+                    rule,
+                    opening,
+                }));
+            }
         }
         for size in 3..=7 {
             for k in 3..=size {

@@ -162,7 +162,7 @@ impl Position {
     pub fn board_of(mv: Move) -> Option<u8> {
         match mv {
             Move::Ultimate(m) => Some(m.board()),
-            Move::Cell(_) => None,
+            Move::Cell(_) | Move::Choice(_) => None,
         }
     }
 

@@ -14,9 +14,10 @@ use std::sync::atomic::AtomicBool;
 use std::sync::mpsc;
 
 use crate::ai::player::{self, Brain};
-use crate::game::{Game, Journal};
+use crate::game::{Game, Journal, Session};
 use crate::report::board::{result_sentence, show};
 use crate::report::{analyze, review};
+use crate::rules::gomoku::opening::{Opening, Stage};
 use crate::rules::position::Move;
 use crate::text::line;
 use crate::ui::driver::Driver;
@@ -112,8 +113,8 @@ enum Typed {
 /// Ultimate `X to move on board 3 (1-9, …): ` or, where a move takes the long form, `X to
 /// move anywhere (board then cell, e.g. 53): `. `undo` says whether `u` is offered (not in a
 /// network game), `hints` whether `h` is (not when hints are off).
-fn prompt(game: &Game, out: &mut dyn Write, (undo, hints): (bool, bool)) -> io::Result<()> {
-    let position = game.position();
+fn prompt(session: &Session, out: &mut dyn Write, (undo, hints): (bool, bool)) -> io::Result<()> {
+    let position = session.game().position();
     let mark = position.to_move();
     let place = position
         .whereabouts()
@@ -130,7 +131,18 @@ fn prompt(game: &Game, out: &mut dyn Write, (undo, hints): (bool, bool)) -> io::
             .map(|(_, key)| *key)
             .collect()
     };
-    write!(out, "{mark} to move{place} ({forms}{keys}): ")?;
+    let who = session.name(session.side_in(position.seat()));
+    match position.stage_words() {
+        Some(asked) if matches!(position.stage(), Stage::Choose(_)) => {
+            let keys = keys.trim_start_matches(", ");
+            write!(out, "Opening, {who}: {asked} ({keys}): ")?;
+        }
+        Some(asked) => write!(out, "Opening, {who}: {asked} ({forms}{keys}): ")?,
+        None if position.variant().opening() != Opening::Free => {
+            write!(out, "{mark} ({who}) to move ({forms}{keys}): ")?;
+        }
+        None => write!(out, "{mark} to move{place} ({forms}{keys}): ")?,
+    }
     out.flush()
 }
 

@@ -14,10 +14,12 @@ mod engines;
 mod threat;
 
 use crate::ai::levels::Level;
+use crate::ai::opening;
 use crate::ai::search::{Meter, Searcher, Value, best_of};
 use crate::rules::RuleSet;
 use crate::rules::classic::{Board, Cell};
 use crate::rules::gomoku::Gomoku;
+use crate::rules::gomoku::opening::{Choice, Stage};
 use crate::rules::position::{Move, Position, Variant, each};
 use crate::rules::ultimate::UltimateBoard;
 use engines::Engine;
@@ -25,6 +27,9 @@ use engines::Engine;
 /// The thinking budget of a `hard` Ultimate move when none is given: Ultimate is never
 /// searched to the end.
 pub const ULTIMATE_THINK: Duration = Duration::from_secs(1);
+
+/// The time the AI gives a swap opening's stones or choice when no budget is given.
+const OPENING_THINK: Duration = Duration::from_secs(1);
 
 /// Who controls a side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -215,8 +220,58 @@ impl Brain {
     /// finished game or a cancelled search.
     pub fn choose(&mut self, player: Player, position: &Position) -> Option<Move> {
         let level = player.level()?;
+        if let Some(board) = position.gomoku()
+            && board.stage() != Stage::Play
+        {
+            let budget = self.think.unwrap_or(OPENING_THINK);
+            let mut judge = |board: &Gomoku, within| self.judged(board, within);
+            return opening::act(board, budget, &mut judge);
+        }
         let (think, engines) = (self.think, &mut self.engines);
         each!(position, p => engines.of(p).choose(level, p, think).map(Into::into))
+    }
+
+    /// The assessment of `mv` in a swap opening: a colour chosen is worth the share of the
+    /// points that colour has (white's by the search, black's the rest) against the better
+    /// of the two; a stone placed for either colour, or two more to place, is not judged
+    /// (an estimate of 0 before and after).
+    fn judge_opening(&mut self, board: &Gomoku, mv: Move) -> Option<Assessment> {
+        let unjudged = Assessment {
+            before: Value::Estimate(0),
+            after: Value::Estimate(0),
+            best: mv,
+        };
+        let Move::Choice(colour @ (Choice::Black | Choice::White)) = mv else {
+            return Some(unjudged);
+        };
+        let within = self.think.unwrap_or(OPENING_THINK);
+        let (_, white) = self.judged(&board.opened(), within)?;
+        let rate = |r: f32| Value::WinRate((r * 1000.0).round().clamp(1.0, 999.0) as u16);
+        let (better, best) = if white >= 0.5 {
+            (white, Choice::White)
+        } else {
+            (1.0 - white, Choice::Black)
+        };
+        let chosen = if colour == Choice::White {
+            white
+        } else {
+            1.0 - white
+        };
+        Some(Assessment {
+            before: rate(better),
+            after: rate(chosen),
+            best: Move::Choice(best),
+        })
+    }
+
+    /// `hard`'s best move on a Gomoku `board` and the share of the points it promises (½
+    /// where the value is no rate), searched afresh within `within`: how the AI weighs a swap
+    /// opening ([`opening::Judge`]). `None` once the game is over or if cancelled.
+    pub fn judged(&mut self, board: &Gomoku, within: Duration) -> Option<(Cell, f32)> {
+        let engine = &mut self.engines.gomoku;
+        engine.fresh();
+        let (cell, value) = engine.best(board, Some(within))?;
+        Some((cell, value.rate().unwrap_or(0.5)))
     }
 
     /// [`Brain::choose`] on a classic board.
@@ -236,6 +291,11 @@ impl Brain {
             position.legal_moves().contains(&mv),
             "judge takes a legal move"
         );
+        if let Some(board) = position.gomoku()
+            && board.stage() != Stage::Play
+        {
+            return self.judge_opening(board, mv);
+        }
         let (think, engines) = (self.think, &mut self.engines);
         each!(position, p => {
             let mv = mv.try_into().expect("a legal move is of its position's rule set");

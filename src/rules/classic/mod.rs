@@ -171,6 +171,8 @@ pub enum RulesError {
     Caro,
     /// Gomoku on a board smaller than its smallest, 8×8.
     GomokuSize(u8),
+    /// A swap opening for a game other than Gomoku's five in a row.
+    Opening,
 }
 
 impl fmt::Display for RulesError {
@@ -189,6 +191,10 @@ impl fmt::Display for RulesError {
             RulesError::ExactFive => write!(
                 f,
                 "--exact is a rule of Gomoku's boards: give --gomoku or a board from 8×8 up"
+            ),
+            RulesError::Opening => write!(
+                f,
+                "--opening swap1 and swap2 open five in a row on Gomoku's boards (8×8 to 20×20): give --gomoku or a board from 8×8 up, and drop --k"
             ),
             RulesError::Caro => write!(
                 f,

@@ -11,6 +11,7 @@
 //! move makes a winning line, so the winner is found from the last move alone and
 //! kept, not searched for.
 
+pub mod opening;
 pub mod renju;
 mod rule_set;
 
@@ -18,6 +19,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::rules::classic::{self, Board, Cell, CellError, Mark, MoveError, Rules, Squares};
+use crate::rules::gomoku::opening::{Choice, ChoiceError, Opening, Seat, Stage, Swap};
 
 /// The standard board's side.
 pub const SIZE: u8 = 15;
@@ -47,6 +49,8 @@ pub struct Gomoku {
     k: u8,
     /// Which lines win.
     rule: Rule,
+    /// How the game opens, and the choices made in its opening ([`opening`]).
+    swap: Swap,
 }
 
 /// Which of a side's lines win, and which points it may play.
@@ -104,6 +108,7 @@ impl Gomoku {
             winner: None,
             k: FIVE,
             rule: Rule::Freestyle,
+            swap: Swap::new(Opening::Free),
         }
     }
 
@@ -158,6 +163,80 @@ impl Gomoku {
             (Rule::Renju | Rule::Caro, _) if k != FIVE => None,
             (_, Some(board)) => Some(Gomoku { rule, ..board }),
             (_, None) => None,
+        }
+    }
+
+    /// This empty board opened by `opening`: a swap rule needs five in a row (`None` with
+    /// another line, or once stones are placed).
+    pub const fn with_opening(self, opening: Opening) -> Option<Gomoku> {
+        match opening {
+            Opening::Free => {}
+            _ if self.k != FIVE || self.placed != 0 => return None,
+            _ => {}
+        }
+        Some(Gomoku {
+            swap: Swap::new(opening),
+            ..self
+        })
+    }
+
+    /// How the game opens.
+    pub const fn opening(&self) -> Opening {
+        self.swap.opening()
+    }
+
+    /// Where the opening stands: stones to place, a colour to choose, or play.
+    pub fn stage(&self) -> Stage {
+        if self.is_over() {
+            return Stage::Play;
+        }
+        self.swap.stage(self.placed)
+    }
+
+    /// The seat that acts now (see [`opening`]): in play, the one playing the side to move.
+    pub fn seat(&self) -> Seat {
+        self.swap.seat(self.placed, self.to_move())
+    }
+
+    /// The seat playing `mark`, after the opening's choices so far.
+    pub fn seat_of(&self, mark: Mark) -> Seat {
+        self.swap.seat_of(mark)
+    }
+
+    /// Makes the opening's choice for the seat that is to choose; on error nothing changes.
+    pub fn choose(&mut self, choice: Choice) -> Result<(), ChoiceError> {
+        if self.is_over() {
+            return Err(ChoiceError::NotNow);
+        }
+        self.swap.choose(self.placed, choice)
+    }
+
+    /// What the opening asks now, for people: `place stone 2 of 3 (O, white)`, `place two
+    /// more: stone 1 of 2 (O, white)`, `choose black (X), white (O) or two (place two more)`;
+    /// `None` in play.
+    pub fn stage_words(&self) -> Option<String> {
+        let n = self.placed;
+        let stone = match self.to_move() {
+            Mark::X => "X, black",
+            Mark::O => "O, white",
+        };
+        match self.stage() {
+            Stage::Play => None,
+            Stage::Place if n < 3 => Some(format!("place stone {} of 3 ({stone})", n + 1)),
+            Stage::Place => Some(format!("place two more: stone {} of 2 ({stone})", n - 2)),
+            Stage::Choose(offered) => Some(match offered {
+                [_, _] => "choose black (X) or white (O)".to_string(),
+                _ => "choose black (X), white (O) or two (place two more)".to_string(),
+            }),
+        }
+    }
+
+    /// The same stones with no opening rule: the position as play goes on from it, for a
+    /// search that weighs a choice.
+    pub fn opened(self) -> Gomoku {
+        Gomoku {
+            swap: Swap::new(Opening::Free),
+            ..self
         }
     }
 

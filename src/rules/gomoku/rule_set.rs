@@ -1,6 +1,7 @@
 //! Gomoku as a rule set: cells named `h8`, `o15`, as on the classic boards larger than 3×3.
 
 use crate::rules::classic::{Cell, CellError, Mark, MoveError};
+use crate::rules::gomoku::opening::Opening;
 use crate::rules::gomoku::{self, Gomoku};
 use crate::rules::{Notation, Outcome, RuleSet, WonLine};
 
@@ -64,6 +65,28 @@ impl Notation for Gomoku {
     }
 
     fn title(&self) -> String {
+        match self.opening() {
+            Opening::Free => self.rules_title(),
+            opening => format!("{}, {opening}", self.rules_title()),
+        }
+    }
+
+    fn flags(&self) -> Vec<String> {
+        let mut flags = self.rules_flags();
+        if self.opening() != Opening::Free {
+            flags.push(format!("--opening {}", self.opening()));
+        }
+        flags
+    }
+
+    fn typing_help(&self, forms: &str) -> String {
+        format!("Type a cell as a column letter and a row number ({forms}, a1 at the bottom left)")
+    }
+}
+
+impl Gomoku {
+    /// The title of its rules, the opening aside.
+    fn rules_title(&self) -> String {
         if self.is_renju() || self.is_caro() {
             let name = self.name();
             return match self.size() {
@@ -81,7 +104,8 @@ impl Notation for Gomoku {
         }
     }
 
-    fn flags(&self) -> Vec<String> {
+    /// The flags of its rules, the opening aside.
+    fn rules_flags(&self) -> Vec<String> {
         if self.is_renju() || self.is_caro() {
             let flag = format!("--{}", self.name());
             return match self.size() {
@@ -98,9 +122,5 @@ impl Notation for Gomoku {
             flags.push("--exact".to_string());
         }
         flags
-    }
-
-    fn typing_help(&self, forms: &str) -> String {
-        format!("Type a cell as a column letter and a row number ({forms}, a1 at the bottom left)")
     }
 }

@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::rules::classic::{Rules, RulesError};
+use crate::rules::gomoku::opening::Opening;
 use crate::rules::position::Variant;
 use crate::text::printable;
 
@@ -11,7 +12,10 @@ use crate::text::printable;
 /// the history): the classic rules, and `variant` for the others, named as [`Variant::name`]
 /// names them: `"ultimate"`, where the other fields mean nothing (written 9, 3 and false);
 /// `"gomoku"` with the board's side (the line is five, whatever `k` says); `"in-a-row"`,
-/// Gomoku's rules with the line `k`. A classic game leaves `variant` out.
+/// Gomoku's rules with the line `k`; `"renju"`, `"caro"`. A game opened by a swap rule adds
+/// it to the name, `"gomoku+swap2"`, so a program without swap openings refuses the game
+/// as one it does not know, rather than play it by other rules. A classic game leaves
+/// `variant` out.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RulesData {
     pub size: u8,
@@ -37,7 +41,10 @@ impl From<Variant> for RulesData {
         match variant.rules() {
             Some(rules) => rules.into(),
             None => RulesData {
-                variant: Some(variant.name().into()),
+                variant: Some(match variant.opening() {
+                    Opening::Free => variant.name().into(),
+                    opening => format!("{}+{opening}", variant.name()),
+                }),
                 size: variant.start().grid_side(),
                 k: variant.k().unwrap_or(Rules::CLASSIC.k()),
                 ..Rules::CLASSIC.into()
@@ -74,9 +81,20 @@ impl TryFrom<RulesData> for Variant {
             None | Some("classic") => Rules::new(w.size, w.k, w.misere)
                 .map(Variant::from)
                 .map_err(RulesDataError::Classic),
-            Some(name) => Variant::named_on(name, w.size, w.k).ok_or_else(|| {
-                RulesDataError::Variant(printable(&name.chars().take(20).collect::<String>()))
-            }),
+            Some(name) => {
+                let (game, opening) = match name.split_once('+') {
+                    Some((game, opening)) => (game, Opening::named(opening)),
+                    None => (name, Some(Opening::Free)),
+                };
+                let opened = |v: Variant| Some(v).zip(opening).and_then(|(v, o)| v.opened(o).ok());
+                Variant::named_on(game, w.size, w.k)
+                    .and_then(opened)
+                    .ok_or_else(|| {
+                        RulesDataError::Variant(printable(
+                            &name.chars().take(20).collect::<String>(),
+                        ))
+                    })
+            }
         }
     }
 }

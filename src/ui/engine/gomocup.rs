@@ -446,15 +446,17 @@ impl Session {
         let n = empty.size();
         let at =
             |cell: crate::rules::classic::Cell| format!("{},{}", cell.col(), n - 1 - cell.row());
+        let brain = &mut self.brain;
+        let mut judge = |board: &gomoku::Gomoku, within| brain.judged(board, within);
         match stones.len() {
             0 => {
-                let Some(opening) = opening::open(&mut self.brain, &empty, budget) else {
+                let Some(opening) = opening::open(&empty, budget, &mut judge) else {
                     return called_off();
                 };
                 self.moves = opening.iter().map(|&c| Move::Cell(c)).collect();
                 Ok(Reply::Line(opening.map(at).join(" ")))
             }
-            _ => match opening::choose(&mut self.brain, &board) {
+            _ => match opening::choose(&board, budget, &mut judge) {
                 Some(Choice::Play(cell)) => {
                     self.moves.push(Move::Cell(cell));
                     Ok(Reply::Line(at(cell)))

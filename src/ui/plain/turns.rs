@@ -171,7 +171,11 @@ impl<'a> Turns<'a> {
         if !self.announced {
             if player.is_human() {
                 let hints = self.hints_off().is_none();
-                prompt(game, self.out, (self.driver.net().is_none(), hints))?;
+                prompt(
+                    self.driver.session(),
+                    self.out,
+                    (self.driver.net().is_none(), hints),
+                )?;
             } else {
                 writeln!(self.out, "Waiting for {mark} (remote)…")?;
             }
@@ -245,7 +249,10 @@ impl<'a> Turns<'a> {
             return self.stop(signal);
         };
         let mark = self.driver.ai_move(mv).expect("the AI plays legal moves");
-        writeln!(self.out, "{mark} ({player}) plays {mv}")?;
+        match self.driver.session().opening_act() {
+            Some(said) => writeln!(self.out, "{said}")?,
+            None => writeln!(self.out, "{mark} ({player}) plays {mv}")?,
+        }
         write!(self.out, "{}", show(self.driver.game().position()))?;
         Ok(None)
     }

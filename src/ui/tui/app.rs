@@ -11,6 +11,7 @@ use crate::game::{Game, Session, Side};
 use crate::net::link::LinkEvent;
 use crate::report::review::Judgement;
 use crate::rules::classic::Mark;
+use crate::rules::gomoku::opening::Stage;
 use crate::rules::position::{Move, Variant};
 use crate::text::sentence;
 use crate::ui::driver::{Driver, NoUndo};
@@ -21,6 +22,7 @@ use crate::ui::tui::layout;
 use crate::ui::tui::worker::{Job, Reply};
 use keys::Command;
 
+mod choosing;
 mod confirm;
 mod entry;
 mod explore;
@@ -453,7 +455,7 @@ impl App {
     }
 
     fn play_key(&mut self, action: Action) {
-        if self.looking_key(&action) {
+        if self.looking_key(&action) || self.choice_key(&action) {
             return;
         }
         // A board chosen in Ultimate waits for its cell; most other keys put it down.
@@ -538,23 +540,20 @@ impl App {
     }
 
     fn turn_message(&self) -> String {
+        let (session, position) = (self.driver.session(), self.game().position());
+        // Whoever acts: in a swap opening not always the player of the mark to move.
+        let name = session.name(session.side_in(position.seat()));
         match self.game().turn() {
+            Some((_, player)) if player.is_human() && position.stage() != Stage::Play => {
+                format!("Opening, {name}: {}", choosing::asked(position))
+            }
             Some((mark, player)) if player.is_human() => {
-                let name = self.driver.session().name_of(mark);
-                let place = self.game().position().whereabouts();
+                let place = position.whereabouts();
                 let place = place.map(|w| format!(" {w}")).unwrap_or_default();
                 format!("{mark} to move{place} ({name})")
             }
-            Some((mark, Player::Remote)) => {
-                format!(
-                    "Waiting for {mark} ({})…",
-                    self.driver.session().name_of(mark)
-                )
-            }
-            Some((mark, _)) => format!(
-                "{mark} ({}) is thinking…",
-                self.driver.session().name_of(mark)
-            ),
+            Some((mark, Player::Remote)) => format!("Waiting for {mark} ({name})…"),
+            Some((mark, _)) => format!("{mark} ({name}) is thinking…"),
             None => format!(
                 "{} {}",
                 self.driver.session().result().unwrap_or_default(),
@@ -742,7 +741,7 @@ mod tests {
     fn digit(mv: Move) -> Option<u8> {
         match mv {
             Move::Cell(c) => c.numpad(),
-            Move::Ultimate(_) => None,
+            Move::Ultimate(_) | Move::Choice(_) => None,
         }
     }
 

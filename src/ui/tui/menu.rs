@@ -17,6 +17,7 @@ use crate::game::record::Record;
 use crate::report::stats;
 use crate::rules::classic::{MAX_SIZE, MIN_SIZE, Mark, Rules};
 use crate::rules::gomoku;
+use crate::rules::gomoku::opening::Opening;
 use crate::rules::position::Variant;
 use crate::store::history;
 use crate::store::settings::{Opponent, Settings};
@@ -112,6 +113,9 @@ pub struct Choices {
     pub online: bool,
     /// The board side of Gomoku chosen on the Game row, 8 to 20.
     pub gomoku_size: u8,
+    /// How a game of five in a row chosen on the Game row opens, by its name: `free`,
+    /// `swap1`, `swap2` (the In a row row's, where the line is five).
+    pub opening: String,
 }
 
 impl Default for Choices {
@@ -128,6 +132,7 @@ impl Default for Choices {
             address: String::new(),
             online: false,
             gomoku_size: gomoku::SIZE,
+            opening: Opening::Free.name().to_string(),
         }
     }
 }
@@ -181,6 +186,9 @@ impl Choices {
         if !(3..=self.size).contains(&self.k) {
             self.k = self.default_k();
         }
+        if Opening::named(&self.opening).is_none() {
+            self.opening = fresh.opening;
+        }
         self.address = self.address.chars().take(MAX_TYPED).collect();
         self
     }
@@ -202,7 +210,10 @@ impl Choices {
     /// The game the choices describe.
     pub fn variant(&self) -> Variant {
         if let Some(named) = Variant::named(&self.game) {
-            return Variant::named_on(&self.game, self.gomoku_size, gomoku::FIVE).unwrap_or(named);
+            let variant =
+                Variant::named_on(&self.game, self.gomoku_size, gomoku::FIVE).unwrap_or(named);
+            let opening = Opening::named(&self.opening).unwrap_or_default();
+            return variant.opened(opening).unwrap_or(variant);
         }
         if self.gomoku_rules() {
             return Variant::of_size(self.size, Some(self.k), false)
@@ -239,6 +250,7 @@ impl Choices {
     pub fn label(&self, row: Row) -> String {
         match row {
             Row::Misere if self.named_gomoku().is_some() => format!("Exactly {}", gomoku::FIVE),
+            Row::InARow if self.named_gomoku().is_some() => "Opening".to_string(),
             Row::Misere if self.exact_row() => format!("Exactly {}", self.k),
             _ => row.label().to_string(),
         }
@@ -258,7 +270,7 @@ impl Choices {
             Row::Size if self.named_gomoku().is_some() => {
                 Some(format!("◂ {0}×{0} ▸", self.gomoku_size))
             }
-            Row::InARow if self.named_gomoku().is_some() => Some(gomoku::FIVE.to_string()),
+            Row::InARow if self.named_gomoku().is_some() => Some(format!("◂ {} ▸", self.opening)),
             Row::Misere => match self.named_gomoku() {
                 Some(exact) => Some(on_off(exact)),
                 None if self.exact_row() => Some(on_off(self.exact)),
@@ -274,7 +286,7 @@ impl Choices {
     /// Ultimate, the line in Gomoku (five).
     pub fn inactive(&self, row: Row) -> bool {
         if self.named_gomoku().is_some() {
-            return row == Row::InARow || (self.own_rule().is_some() && row == Row::Misere);
+            return self.own_rule().is_some() && row == Row::Misere;
         }
         let lines = matches!(row, Row::InARow | Row::Misere);
         self.fixed_rules() && (lines || row == Row::Size)
@@ -347,6 +359,13 @@ impl Choices {
                 self.gomoku_size = cycle(self.gomoku_size, gomoku::MIN_SIZE, gomoku::MAX_SIZE, up);
             }
             Row::Misere if self.own_rule().is_some() => return false,
+            Row::InARow if self.named_gomoku().is_some() => {
+                let all = Opening::ALL;
+                let i = all.iter().position(|o| o.name() == self.opening);
+                let i = i.unwrap_or(0);
+                let next = if up { i + 1 } else { i + all.len() - 1 };
+                self.opening = all[next % all.len()].name().to_string();
+            }
             Row::Misere if self.named_gomoku().is_some() => {
                 let exact = self.named_gomoku() == Some(false);
                 self.game = Variant::GOMOKU
@@ -868,12 +887,17 @@ mod tests {
     }
 
     #[test]
-    fn gomoku_chosen_by_name_has_its_board_sizes_and_exactly_five_and_a_fixed_line() {
+    fn gomoku_chosen_by_name_has_its_board_sizes_and_exactly_five_and_its_openings() {
         let mut choices = Choices {
             game: Variant::GOMOKU_EXACT.name().to_string(),
             ..Choices::default()
         };
-        assert!(choices.inactive(Row::InARow), "Gomoku is five in a row");
+        assert_eq!(
+            choices.label(Row::InARow),
+            "Opening",
+            "Gomoku is five in a row"
+        );
+        assert_eq!(choices.value(Row::InARow).as_deref(), Some("◂ free ▸"));
         assert!(!choices.inactive(Row::Size) && !choices.inactive(Row::Misere));
         choices.step(Row::Size, false);
         assert_eq!(choices.size, 3, "Gomoku's size is its own");
@@ -885,8 +909,24 @@ mod tests {
             size: 14,
             k: 5,
             rule: gomoku::Rule::Freestyle,
+            opening: Opening::Free,
         };
         assert_eq!(choices.variant(), fourteen, "Exactly 5 off, on 14×14");
+        assert!(
+            choices.step(Row::InARow, false),
+            "free, back round to swap2"
+        );
+        assert_eq!(choices.value(Row::InARow).as_deref(), Some("◂ swap2 ▸"));
+        assert_eq!(choices.variant(), fourteen.opened(Opening::Swap2).unwrap());
+        choices.game = Variant::RENJU.name().to_string();
+        let renju = Variant::named_on("renju", 14, 5).unwrap();
+        assert_eq!(
+            choices.variant(),
+            renju.opened(Opening::Swap2).unwrap(),
+            "renju keeps the opening"
+        );
+        choices.opening = "bogus".into();
+        assert_eq!(choices.clone().checked().opening, "free");
         choices.gomoku_size = 21;
         assert_eq!(choices.checked().gomoku_size, 15, "out of range: 15×15");
     }
@@ -936,6 +976,7 @@ mod tests {
                 size: 8,
                 k: 5,
                 rule: gomoku::Rule::Freestyle,
+                opening: Opening::Free,
             },
             "the size row goes on past 7"
         );

@@ -13,6 +13,7 @@ impl Member for Gomoku {
             size: self.size(),
             k: self.k(),
             rule: self.rule(),
+            opening: self.opening(),
         }
     }
 

@@ -271,6 +271,9 @@ impl App {
             self.cursor = self.game().position().centre();
         }
         self.message = match self.driver.session().result() {
+            None if let Some(said) = self.driver.session().opening_act() => {
+                format!("{said}. {}", self.turn_message())
+            }
             None => {
                 let who = self.driver.session().name_of(mark);
                 format!("{mark} ({who}) played {cell}. {}", self.turn_message())

@@ -179,7 +179,10 @@ pub(super) fn score_line(app: &App, width: u16) -> String {
 /// The players' line: whose turn it is, each mark's player in its colour (an AI with its
 /// measured rating), and the result.
 pub(super) fn draw_status(frame: &mut Frame, y: u16, app: &App, palette: Palette) {
-    let turn = app.game().turn().map(|(m, _)| m);
+    // The marker is beside whoever acts: in a swap opening, the player placing stones of
+    // either colour or choosing one, by the colour they hold until the choice.
+    let position = app.game().position();
+    let turn = app.game().turn().map(|_| position.mark_of(position.seat()));
     let part = |mark: Mark, rated: bool| {
         let marker = if turn == Some(mark) { "▸ " } else { "" };
         let variant = app.game().variant();

@@ -164,7 +164,7 @@ fn draw_position(frame: &mut Frame, position: &Position, marked: &[Move], palett
     let last_cell = || {
         marked.iter().rev().find_map(|m| match m {
             Move::Cell(cell) => Some(*cell),
-            Move::Ultimate(_) => None,
+            Move::Ultimate(_) | Move::Choice(_) => None,
         })
     };
     match position {
@@ -173,7 +173,7 @@ fn draw_position(frame: &mut Frame, position: &Position, marked: &[Move], palett
                 .iter()
                 .filter_map(|m| match m {
                     Move::Ultimate(mv) => Some(*mv),
-                    Move::Cell(_) => None,
+                    Move::Cell(_) | Move::Choice(_) => None,
                 })
                 .collect();
             mcts::draw_ultimate(frame, board, &moves, palette)
