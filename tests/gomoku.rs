@@ -368,3 +368,128 @@ fn boards_from_eight_to_fifteen_play_five_in_a_row_or_the_line_given_and_the_rec
         "{answers:?}"
     );
 }
+
+#[test]
+fn under_swap2_two_people_place_choose_and_play_the_colours_chosen_and_review_replays_it() {
+    // Player 1 places three stones, Player 2 places two more (a stone before choosing is
+    // refused, and so is a second `two`), Player 1 takes white; then X, Player 2's, makes
+    // five on row 7.
+    let moves = [
+        "h8", "i9", "j8", "a1", "two", "i7", "h7", "two", "white", "a15", "g7", "b15", "f7", "c15",
+        "e7", "d15", "d7",
+    ];
+    let output = won_once(&["--opening", "swap2"], &moves);
+    for asked in [
+        "Opening, Player 1: place stone 2 of 3 (O, white)",
+        "Opening, Player 2: choose black (X), white (O) or two (place two more) (u undo",
+        "Opening, Player 2: place two more: stone 1 of 2 (O, white)",
+        "Opening, Player 1: choose black (X) or white (O) (u undo",
+        "O (Player 1) to move",
+        "X (Player 2) to move",
+    ] {
+        assert!(output.contains(asked), "{asked:?} in:\n{output}");
+    }
+    assert!(
+        output.contains("A colour is to be chosen first: black or white"),
+        "{output}"
+    );
+    assert!(output.contains("'two' is not a choice now."), "{output}");
+    let played = "h8 i9 j8 two i7 h7 white a15 g7 b15 f7 c15 e7 d15 d7";
+    assert_eq!(
+        record(&output),
+        format!("Record: --gomoku --opening swap2 {played}")
+    );
+    let mut args = vec!["review", "--opening", "swap2", "--think", "20"];
+    args.extend(played.split(' '));
+    let mut review = spawn(&args);
+    assert!(review.wait_exit().success(), "{}", review.output());
+    let text = review.output();
+    let chosen = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("7. O white"))
+        .unwrap_or_else(|| panic!("the choice judged in:\n{text}"));
+    assert!(
+        chosen.contains('%'),
+        "a colour is judged by its share: {chosen}"
+    );
+}
+
+#[test]
+fn the_ai_opens_a_swap1_game_stone_by_stone_and_chooses_a_colour_when_a_person_opens() {
+    let mut opened = spawn(&[
+        "--plain",
+        "--opening",
+        "swap1",
+        "-x",
+        "hard",
+        "-o",
+        "human",
+        "--seed",
+        "3",
+        "--think",
+        "30",
+        "--no-history",
+    ]);
+    opened.wait_for("Opening, you: choose black (X) or white (O) (u undo, h hint, q quit): ");
+    opened.send("q\n");
+    opened.wait_exit();
+    let output = opened.output();
+    assert_eq!(
+        output.matches("level 7 AI placed").count(),
+        3,
+        "three stones, one by one:\n{output}"
+    );
+    let mut choosing = spawn(&[
+        "--plain",
+        "--opening",
+        "swap2",
+        "-o",
+        "hard",
+        "--seed",
+        "3",
+        "--think",
+        "30",
+        "--no-history",
+    ]);
+    choosing.send("h8\ni9\nj8\n");
+    choosing.wait_until("the AI's choice", |out| out.contains("level 7 AI takes "));
+    choosing.send("q\n");
+    choosing.wait_exit();
+    let output = choosing.output();
+    let took_white = output.contains("level 7 AI takes white (O)");
+    assert!(
+        took_white || output.contains("level 7 AI takes black (X)"),
+        "{output}"
+    );
+    let to_move = if took_white {
+        "X (you) to move"
+    } else {
+        "O (you) to move"
+    };
+    assert!(
+        output.contains(to_move),
+        "the person plays the other colour:\n{output}"
+    );
+}
+
+#[test]
+fn in_the_terminal_game_b_w_and_2_choose_and_other_keys_say_what_is_asked() {
+    let home = concat!(env!("CARGO_TARGET_TMPDIR"), "/swap-home");
+    let mut game = Terminal::start_in(&[], &["--opening", "swap2", "-o", "human"], home);
+    game.wait_for("Gomoku, swap2 · round 1");
+    game.wait_for("Player 1 places stone 1 of 3 (X)");
+    game.send("h8i9j8");
+    game.wait_for("Player 2 chooses: b black · w white · 2 two more");
+    game.send("a");
+    game.wait_for("The opening asks for a choice: b black · w white · 2 two more");
+    game.send("2");
+    game.wait_for("Player 2 places two more. Player 2 places two more: stone 1 of 2 (O)");
+    game.send("i7h7");
+    game.wait_for("Player 1 chooses: b black · w white");
+    game.send("b");
+    game.wait_for("Player 1 takes black (X). O to move (Player 2)");
+    game.send("q");
+    game.wait_for("Leave this game?");
+    game.send("y");
+    assert!(game.wait_exit().success());
+}

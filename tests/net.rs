@@ -172,6 +172,33 @@ fn a_five_by_five_game_takes_the_host_rules() {
 }
 
 #[test]
+fn a_swap2_opening_over_the_network_gives_the_joiner_the_colour_it_chose() {
+    let (mut host, addr, code) = host(&["--opening", "swap2"]);
+    let mut joiner = join(&addr, &code);
+    joiner.wait_for("(Gomoku, swap2). You play O.");
+    // The host places three stones; the joiner takes black and makes five on row 8 while
+    // the host, now white, plays elsewhere.
+    host.send("h8\ni9\nj8\n");
+    joiner.wait_for("Opening, you: choose black (X), white (O) or two (place two more)");
+    joiner.send("black\n");
+    host.wait_for("127.0.0.1 takes black (X)");
+    host.send("a1\na2\na3\n");
+    joiner.send("i8\nk8\nl8\n");
+    assert!(host.wait_exit().success(), "{}", host.output());
+    assert!(joiner.wait_exit().success(), "{}", joiner.output());
+    let (h, j) = (host.output(), joiner.output());
+    assert_eq!(boards(&h), boards(&j));
+    assert!(
+        j.contains("X (you) to move") && h.contains("O (you) to move"),
+        "{j}"
+    );
+    assert!(j.contains("X wins.") && h.contains("X wins."), "{h}");
+    let expected = "Record: --gomoku --opening swap2 h8 i9 j8 black a1 i8 a2 k8 a3 l8";
+    assert_eq!(record(&h), expected);
+    assert_eq!(record(&j), expected);
+}
+
+#[test]
 fn a_host_started_from_a_position_gives_the_joiner_that_position() {
     let (mut host, addr, code) = host(&["--from", "5", "1"]);
     let mut joiner = join(&addr, &code);

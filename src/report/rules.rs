@@ -2,6 +2,7 @@
 //! rules page, the start screen's, and the plain front end's `?` print the same text.
 
 use crate::rules::gomoku::Rule;
+use crate::rules::gomoku::opening::Opening;
 use crate::rules::position::Variant;
 
 /// The rules of `variant`, one line each, at most [`WIDTH`] characters a line (blank lines
@@ -55,7 +56,25 @@ pub fn rules(variant: Variant) -> Vec<String> {
         } => renju_rules(&mut lines, size),
         Variant::Gomoku { size, k, rule, .. } => gomoku(&mut lines, size, k, rule),
     }
+    swap_rules(&mut lines, variant.opening());
     lines
+}
+
+/// The lines on a swap opening, if the game has one.
+fn swap_rules(lines: &mut Vec<String>, opening: Opening) {
+    let second = match opening {
+        Opening::Free => return,
+        Opening::Swap1 => "The second player then takes black or white;".to_string(),
+        Opening::Swap2 => "The second then takes black or white, or places".to_string(),
+    };
+    lines.push(String::new());
+    lines.push(format!("Opening, {opening}: the first player places three"));
+    lines.push("stones: black, white, black (X, O, X).".into());
+    lines.push(second);
+    if opening == Opening::Swap2 {
+        lines.push("two more (white, black) and the first chooses;".into());
+    }
+    lines.push("white moves next.".into());
 }
 
 /// A number of stones as a word up to ten (`five`), in digits past it (`11`).

@@ -17,6 +17,7 @@ use crate::ai::player::Brain;
 use crate::game::TYPE_AHEAD;
 use crate::net::link::LinkEvent;
 use crate::net::session::{Connection, NetEvent};
+use crate::rules::gomoku::opening::Stage;
 use crate::rules::position::Move;
 use crate::text::line;
 use crate::text::sentence;
@@ -177,7 +178,10 @@ impl<'a> Turns<'a> {
                     (self.driver.net().is_none(), hints),
                 )?;
             } else {
-                writeln!(self.out, "Waiting for {mark} (remote)…")?;
+                match game.position().stage() {
+                    Stage::Play => writeln!(self.out, "Waiting for {mark} (remote)…")?,
+                    _ => writeln!(self.out, "Waiting for remote…")?,
+                }
             }
             self.announced = true;
         }
@@ -335,12 +339,11 @@ impl<'a> Turns<'a> {
         let position = *self.driver.game().position();
         match event {
             NetEvent::OpponentMoved { .. } | NetEvent::Rejoined => {
-                let end = if matches!(event, NetEvent::Rejoined) {
-                    "."
-                } else {
-                    ""
+                let said = match event {
+                    NetEvent::Rejoined => format!("{event}."),
+                    _ => (self.driver.session().opening_act()).unwrap_or_else(|| event.to_string()),
                 };
-                writeln!(out, "{event}{end}")?;
+                writeln!(out, "{said}")?;
                 write!(out, "{}", show(&position))?;
                 self.announced = false;
             }

@@ -545,7 +545,7 @@ impl App {
         let name = session.name(session.side_in(position.seat()));
         match self.game().turn() {
             Some((_, player)) if player.is_human() && position.stage() != Stage::Play => {
-                format!("Opening, {name}: {}", choosing::asked(position))
+                format!("{name} {}", choosing::asked(position))
             }
             Some((mark, player)) if player.is_human() => {
                 let place = position.whereabouts();

@@ -9,25 +9,32 @@ use crate::ui::tui::input::Action;
 
 /// The choices with their keys, in the order they are offered.
 const KEYS: [(Choice, &str); 3] = [
-    (Choice::Black, "b black (X)"),
-    (Choice::White, "w white (O)"),
-    (Choice::Two, "2 place two more"),
+    (Choice::Black, "b black"),
+    (Choice::White, "w white"),
+    (Choice::Two, "2 two more"),
 ];
 
-/// What the opening asks of the person acting in `position`, with the keys of a choice:
-/// `choose: b black (X) · w white (O) · 2 place two more`, or the stone to place.
+/// What the opening asks of the person acting in `position`, said of them, with the keys of
+/// a choice: `chooses: b black · w white · 2 two more`, `places stone 2 of 3 (O)`.
 pub(super) fn asked(position: &Position) -> String {
+    let stones = position.gomoku().map_or(0, |board| board.stones());
+    let mark = position.to_move();
     match position.stage() {
-        Stage::Choose(offered) => {
-            let keys: Vec<&str> = KEYS
-                .iter()
-                .filter(|(choice, _)| offered.contains(choice))
-                .map(|&(_, key)| key)
-                .collect();
-            format!("choose: {}", keys.join(" · "))
-        }
-        _ => position.stage_words().unwrap_or_default(),
+        Stage::Choose(offered) => format!("chooses: {}", keys(offered)),
+        Stage::Place if stones < 3 => format!("places stone {} of 3 ({mark})", stones + 1),
+        Stage::Place => format!("places two more: stone {} of 2 ({mark})", stones - 2),
+        Stage::Play => String::new(),
     }
+}
+
+/// The keys of the choices `offered`: `b black · w white`.
+fn keys(offered: &[Choice]) -> String {
+    let keys: Vec<&str> = KEYS
+        .iter()
+        .filter(|(choice, _)| offered.contains(choice))
+        .map(|&(_, key)| key)
+        .collect();
+    keys.join(" · ")
 }
 
 impl App {
@@ -46,7 +53,7 @@ impl App {
             Action::Export => Choice::White,
             Action::Digit(2) => Choice::Two,
             Action::Letter(_) | Action::Digit(_) | Action::Activate | Action::Click { .. } => {
-                self.message = format!("First {}", asked(&position));
+                self.message = format!("The opening asks for a choice: {}", keys(offered));
                 return true;
             }
             _ => return false,
@@ -54,7 +61,7 @@ impl App {
         if offered.contains(&choice) {
             self.human_move(Move::Choice(choice));
         } else {
-            self.message = format!("'{choice}' is not a choice now: {}", asked(&position));
+            self.message = format!("'{choice}' is not a choice now: {}", keys(offered));
         }
         true
     }

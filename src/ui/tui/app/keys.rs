@@ -2,6 +2,7 @@
 //! keypad reads those keys), then the commands every board shares. [`App`](super::App) acts
 //! on a key by looking it up here, and the help and the manual are written from here.
 
+use crate::rules::gomoku::opening::Opening;
 use crate::rules::position::Position;
 use crate::ui::keypad::Digit;
 use crate::ui::tui::input::Action;
@@ -174,32 +175,51 @@ impl Board {
         }
     }
 
-    /// The board's keys, in the help's order.
-    fn keys(self) -> impl Iterator<Item = &'static Keys> {
+    /// The board's keys, in the help's order; with a swap opening's (`swaps`) after the
+    /// cells'.
+    fn keys(self, swaps: bool) -> impl Iterator<Item = &'static Keys> {
         let (cells, hint): (&'static [Keys], &'static Keys) = match self {
             Board::Keypad => (&KEYPAD, &HINT),
             Board::Coordinates => (&COORDINATES, &HINT),
             Board::Ultimate => (&ULTIMATE, &ULTIMATE_HINT),
         };
-        cells.iter().chain([&UNDO, hint]).chain(&COMMANDS)
+        let opening = swaps.then_some(&OPENING);
+        cells
+            .iter()
+            .chain(opening)
+            .chain([&UNDO, hint])
+            .chain(&COMMANDS)
     }
 }
 
+/// The keys of a swap opening's choice (`--opening`), where Gomoku is opened by one.
+const OPENING: Keys = Binding::note(
+    "b w 2",
+    &[
+        "asked to choose in a swap opening: take",
+        "black, take white, place two more",
+    ],
+);
+
 /// The keys of the game on `position`'s board; without the hint where `hints` are off.
 pub fn game_keys(position: &Position, hints: bool) -> impl Iterator<Item = &'static Keys> {
+    let swaps = position.variant().opening() != Opening::Free;
     Board::of(position)
-        .keys()
+        .keys(swaps)
         .filter(move |b| hints || b.command != Some(Command::Hint))
 }
 
 /// The keys of each kind of board, for the manual: its title, then its keys.
 pub fn every_board() -> [(&'static str, Vec<&'static Keys>); 3] {
     [
-        ("3×3", Board::Keypad.keys().collect()),
+        ("3×3", Board::Keypad.keys(false).collect()),
         (
             "Larger boards and Gomoku",
-            Board::Coordinates.keys().collect(),
+            Board::Coordinates.keys(true).collect(),
         ),
-        ("Ultimate tic-tac-toe", Board::Ultimate.keys().collect()),
+        (
+            "Ultimate tic-tac-toe",
+            Board::Ultimate.keys(false).collect(),
+        ),
     ]
 }
