@@ -17,7 +17,9 @@ const KEYS: [(Choice, &str); 3] = [
 /// What the opening asks of the person acting in `position`, said of them, with the keys of
 /// a choice: `chooses: b black · w white · 2 two more`, `places stone 2 of 3 (O)`.
 pub(super) fn asked(position: &Position) -> String {
-    let stones = position.gomoku().map_or(0, |board| board.stones());
+    let stones = position
+        .gomoku()
+        .map_or(0, crate::rules::gomoku::Gomoku::stones);
     let mark = position.to_move();
     match position.stage() {
         Stage::Choose(offered) => format!("chooses: {}", keys(offered)),
