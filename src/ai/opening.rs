@@ -7,8 +7,10 @@
 //! back; the opener then takes white and plays, or takes black. Each choice is the same
 //! question: is the side to move (white, after three or five stones) better off? The chooser
 //! takes that side and plays its best move where it is worth half the points or more, and
-//! swaps (takes the other side, whose opponent moves) where it is worth less. The AI never
-//! places two more stones: a position it judges, it chooses on.
+//! swaps (takes the other side, whose opponent moves) where it is worth less. By its own
+//! reading two more stones never pay (the other side then takes the better colour), so the
+//! AI places them only where it cannot tell the position from even ([`EVEN`]): white's best
+//! move and the black stone that keeps the position even, and the choice is the other side's.
 
 use std::time::Duration;
 
@@ -24,7 +26,18 @@ pub enum Choice {
     Play(Cell),
     /// Takes the other side: the opponent moves next.
     Swap,
+    /// Places two more stones, white's then black's, and hands the choice back (swap2, after
+    /// three stones).
+    Two([Cell; 2]),
 }
+
+/// A share of the points within this of a half is even to the AI: its search cannot tell
+/// such positions apart, and there it places two more stones where it may.
+const EVEN: f32 = 0.05;
+
+/// The black stones tried when placing two more: the empty points next to a stone, nearest
+/// the centre first, at most this many.
+const TRIED: usize = 6;
 
 /// How the AI reads a position: the side to move's best move on a board and the share of
 /// the points it promises (½ where its search gives no rate), searched within the time given;
@@ -41,20 +54,26 @@ impl<F: FnMut(&Gomoku, Duration) -> Option<(Cell, f32)>> Judge for F {
 }
 
 /// The AI's act on `board` in a swap opening, within `budget`: the next of the opener's three
-/// stones ([`open`]), the colour it takes when asked to choose ([`choose`]: white when white's
-/// best move is worth half the points or more, else black; it never places two more), and,
-/// placing two more where a game it took up had chosen so, the search's move. `None` if the
-/// search was called off.
+/// stones ([`open`]), its choice when asked to choose ([`choose`]), and the two more stones
+/// it places after choosing so: white's best move, then the black stone that leaves the
+/// position nearest even ([`evened`]). `None` if the search was called off.
 pub fn act(board: &Gomoku, budget: Duration, judge: &mut impl Judge) -> Option<Move> {
     match board.stage() {
-        Stage::Choose(_) => Some(Move::Choice(match choose(board, budget, judge)? {
-            Choice::Play(_) => opening::Choice::White,
-            Choice::Swap => opening::Choice::Black,
-        })),
+        Stage::Choose(offered) => {
+            let may_add = offered.contains(&opening::Choice::Two);
+            Some(Move::Choice(match choose(board, budget, judge, may_add)? {
+                Choice::Play(_) => opening::Choice::White,
+                Choice::Swap => opening::Choice::Black,
+                Choice::Two(_) => opening::Choice::Two,
+            }))
+        }
         Stage::Place if board.stones() < 3 => {
             let stones = open(board, budget, judge)?;
             let next = stones.into_iter().find(|&c| board.mark_at(c).is_none())?;
             Some(Move::Cell(next))
+        }
+        Stage::Place if board.to_move() == Mark::X => {
+            evened(board, budget, judge).map(|(c, _)| Move::Cell(c))
         }
         _ => judge
             .judge(&board.opened(), budget)
@@ -63,15 +82,65 @@ pub fn act(board: &Gomoku, budget: Duration, judge: &mut impl Judge) -> Option<M
 }
 
 /// The choice on `board` (three or five stones, white to move): take white and play its best
-/// move where it is worth half the points or more, else swap. `None` if the search was called
-/// off.
-pub fn choose(board: &Gomoku, budget: Duration, judge: &mut impl Judge) -> Option<Choice> {
-    let (best, worth) = judge.judge(&board.opened(), budget)?;
+/// move where it is worth half the points or more, else swap; but where two more may be placed
+/// (`may_add`) and the position is even to the AI, place white's best move and the black
+/// stone that keeps it even, and leave the choice to the other side. `None` if the search was
+/// called off.
+pub fn choose(
+    board: &Gomoku,
+    budget: Duration,
+    judge: &mut impl Judge,
+    may_add: bool,
+) -> Option<Choice> {
+    let first = if may_add { budget / 3 } else { budget };
+    let (best, worth) = judge.judge(&board.opened(), first)?;
+    if may_add && (worth - 0.5).abs() < EVEN {
+        let mut after = board.opened();
+        after.play(best).ok()?;
+        let (black, even) = evened(&after, budget.saturating_sub(first), judge)?;
+        if (even - 0.5).abs() < EVEN {
+            return Some(Choice::Two([best, black]));
+        }
+    }
     Some(if worth >= 0.5 {
         Choice::Play(best)
     } else {
         Choice::Swap
     })
+}
+
+/// Black's stone on `board` (black to move) that leaves white's share of the points nearest
+/// even, of the [`TRIED`] empty points next to a stone nearest the centre, each judged within
+/// an equal share of `budget`; with that share. `None` if none is empty or the search was
+/// called off.
+pub fn evened(board: &Gomoku, budget: Duration, judge: &mut impl Judge) -> Option<(Cell, f32)> {
+    let centre = i16::from(board.size() / 2);
+    let off_centre =
+        |c: Cell| (i16::from(c.row()) - centre).abs() + (i16::from(c.col()) - centre).abs();
+    let next_to_a_stone = |c: &Cell| {
+        board.mark_at(*c).is_none()
+            && board.cells().any(|s| {
+                board.mark_at(s).is_some()
+                    && s.row().abs_diff(c.row()) <= 1
+                    && s.col().abs_diff(c.col()) <= 1
+            })
+    };
+    let mut tried: Vec<Cell> = board.cells().filter(next_to_a_stone).collect();
+    tried.sort_by_key(|&c| (off_centre(c), c.index()));
+    tried.truncate(TRIED);
+    let each = budget / tried.len().max(1) as u32;
+    let mut nearest: Option<(Cell, f32)> = None;
+    for cell in tried {
+        let mut after = board.opened();
+        if after.play(cell).is_err() {
+            continue;
+        }
+        let (_, white) = judge.judge(&after, each)?;
+        if nearest.is_none_or(|(_, w)| (white - 0.5).abs() < (w - 0.5).abs()) {
+            nearest = Some((cell, white));
+        }
+    }
+    nearest
 }
 
 /// The shapes of three stones tried as openings, as (column, row) steps from the centre:
@@ -181,7 +250,7 @@ mod tests {
             board.play(board.parse_cell(name).unwrap()).unwrap();
         }
         assert_eq!(
-            choose(&board, within, &mut judge(&mut brain)),
+            choose(&board, within, &mut judge(&mut brain), false),
             Some(Choice::Swap)
         );
         // White's four (a1 to a4 with a5 open) against black's: white takes it and wins.
@@ -191,13 +260,13 @@ mod tests {
         }
         let five = board.parse_cell("a5").unwrap();
         assert_eq!(
-            choose(&board, within, &mut judge(&mut brain)),
+            choose(&board, within, &mut judge(&mut brain), true),
             Some(Choice::Play(five))
         );
     }
 
     #[test]
-    fn the_ai_places_a_whole_shape_stone_by_stone_then_chooses_a_colour() {
+    fn the_ai_places_a_whole_shape_stone_by_stone_then_chooses() {
         let mut brain = Brain::new(Some(1));
         let budget = Duration::from_millis(40);
         let mut board = Gomoku::new().with_opening(Opening::Swap2).unwrap();
@@ -218,15 +287,62 @@ mod tests {
             };
             shape.map(at) == placed.iter().map(|&c| Some(c)).collect::<Vec<_>>()[..]
         }));
-        let chosen = act(&board, budget, &mut judge(&mut brain));
-        assert!(
-            matches!(
-                chosen,
-                Some(Move::Choice(
-                    opening::Choice::Black | opening::Choice::White
-                ))
-            ),
-            "{chosen:?}"
+        // Asked to choose (as the AI would be against a person who opened so), it takes a
+        // colour or, the stones being even to it, places two more: white's, then black's.
+        let Some(Move::Choice(chosen)) = act(&board, budget, &mut judge(&mut brain)) else {
+            panic!("a choice");
+        };
+        board.choose(chosen).unwrap();
+        if chosen == opening::Choice::Two {
+            for colour in [Mark::O, Mark::X] {
+                let Some(Move::Cell(cell)) = act(&board, budget, &mut judge(&mut brain)) else {
+                    panic!("two more stones");
+                };
+                board.play(cell).unwrap();
+                assert_eq!(board.mark_at(cell), Some(colour));
+            }
+            assert!(matches!(board.stage(), Stage::Choose(&[_, _])));
+        }
+    }
+
+    /// A judge that finds every position worth `white` to white, and answers `best`.
+    fn flat(best: Cell, white: f32) -> impl FnMut(&Gomoku, Duration) -> Option<(Cell, f32)> {
+        move |board, _| {
+            let share = if board.to_move() == Mark::O {
+                white
+            } else {
+                1.0 - white
+            };
+            Some((best, share))
+        }
+    }
+
+    #[test]
+    fn two_more_are_placed_only_where_the_position_is_even_and_two_may_be() {
+        let mut board = Gomoku::new();
+        for name in ["h8", "i9", "j8"] {
+            board.play(board.parse_cell(name).unwrap()).unwrap();
+        }
+        let best = board.parse_cell("i7").unwrap();
+        let budget = Duration::from_millis(60);
+        let Some(Choice::Two([white, black])) = choose(&board, budget, &mut flat(best, 0.52), true)
+        else {
+            panic!("an even position under swap2 gets two more");
+        };
+        assert_eq!(white, best);
+        assert!(black != best && board.mark_at(black).is_none());
+        assert_eq!(
+            choose(&board, budget, &mut flat(best, 0.52), false),
+            Some(Choice::Play(best)),
+            "not where two may not be placed"
+        );
+        assert_eq!(
+            choose(&board, budget, &mut flat(best, 0.7), true),
+            Some(Choice::Play(best))
+        );
+        assert_eq!(
+            choose(&board, budget, &mut flat(best, 0.3), true),
+            Some(Choice::Swap)
         );
     }
 }

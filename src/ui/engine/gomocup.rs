@@ -456,12 +456,16 @@ impl Session {
                 self.moves = opening.iter().map(|&c| Move::Cell(c)).collect();
                 Ok(Reply::Line(opening.map(at).join(" ")))
             }
-            _ => match opening::choose(&board, budget, &mut judge) {
+            n => match opening::choose(&board, budget, &mut judge, n == 3) {
                 Some(Choice::Play(cell)) => {
                     self.moves.push(Move::Cell(cell));
                     Ok(Reply::Line(at(cell)))
                 }
                 Some(Choice::Swap) => Ok(Reply::Line("SWAP".into())),
+                Some(Choice::Two(two)) => {
+                    self.moves.extend(two.map(Move::Cell));
+                    Ok(Reply::Line(two.map(at).join(" ")))
+                }
                 None => called_off(),
             },
         }
