@@ -122,6 +122,13 @@ impl Game {
         self.seat_player(self.position.seat_of(mark))
     }
 
+    /// The players of the first seat and of the second: of X and O, unless a swap opening's
+    /// choice exchanged the colours. What a game is set up again from (resumed, played on,
+    /// reopened).
+    pub fn seats(&self) -> (Player, Player) {
+        (self.x, self.o)
+    }
+
     /// The player in `seat`.
     pub fn seat_player(&self, seat: Seat) -> Player {
         match seat {
@@ -404,8 +411,8 @@ impl Session {
     /// Round 1 of a session as [`Session::new`] makes it, whose game is `game`: one left
     /// unfinished, taken up again ([`Game::resume`]).
     pub fn resuming(game: Game) -> Session {
-        let (x, o) = (game.player(Mark::X), game.player(Mark::O));
-        let mut session = Session::new(game.variant(), x, o);
+        let (first, second) = game.seats();
+        let mut session = Session::new(game.variant(), first, second);
         session.game = game;
         session
     }

@@ -26,6 +26,7 @@ use crate::ai::player::Player;
 use crate::game::record::Record;
 use crate::game::{Game, GameEnd, Journal, Tally, Verdict, lone_human};
 use crate::rules::classic::Mark;
+use crate::rules::gomoku::opening::Seat;
 use crate::rules::position::{RulesData, Variant};
 use crate::text;
 
@@ -112,7 +113,11 @@ impl Entry {
         };
         let (x, o) = (player(&line.x)?, player(&line.o)?);
         let record = Record::parse(variant, &line.moves).ok()?;
-        let game = Game::resume(&record, line.setup, x, o)?.with_resumed(line.resumed);
+        // The line names the players of X and O; a swap opening may have given the first
+        // seat O.
+        let swapped = record.end().seat_of(Mark::X) == Seat::Second;
+        let (first, second) = if swapped { (o, x) } else { (x, o) };
+        let game = Game::resume(&record, line.setup, first, second)?.with_resumed(line.resumed);
         // The time is only shown: a control or format character (an escape sequence in a
         // hand-edited file) is replaced, so it cannot drive the terminal.
         let time = text::cut(&text::printable(&line.time), 40);
@@ -474,8 +479,7 @@ fn prefix_keys(game: &Game) -> Vec<u64> {
     use std::hash::{DefaultHasher, Hash, Hasher};
     let mut hasher = DefaultHasher::new();
     game.variant().hash(&mut hasher);
-    game.player(Mark::X).hash(&mut hasher);
-    game.player(Mark::O).hash(&mut hasher);
+    game.seats().hash(&mut hasher);
     game.setup().hash(&mut hasher);
     let mut keys = Vec::with_capacity(game.history().len() + 1);
     keys.push(hasher.finish());
@@ -728,6 +732,32 @@ mod tests {
             assert_eq!(back[0].game.verdict(), entry.game.verdict());
             assert_eq!(back[0].opponent(), entry.opponent());
         }
+    }
+
+    #[test]
+    fn a_swap_game_reads_back_with_each_person_in_their_seat_and_colour() {
+        let swap2 = Variant::GOMOKU
+            .opened(crate::rules::gomoku::opening::Opening::Swap2)
+            .unwrap();
+        // The person opens, the AI takes black and makes five.
+        let moves = [
+            "h8", "i9", "j8", "black", "a1", "i8", "a2", "k8", "a3", "l8",
+        ];
+        let game = finished(swap2, Player::Human, Player::HARD, &moves);
+        assert_eq!(game.verdict(), Some(Verdict::Lost));
+        let entry = Entry {
+            time: rfc3339(0),
+            game,
+            end: GameEnd::Finished,
+        };
+        let line = entry.to_line();
+        assert_eq!((line.x.as_str(), line.o.as_str()), ("level 7", "human"));
+        let text = serde_json::to_string(&line).unwrap();
+        let (back, damaged) = parse(text.as_bytes());
+        assert_eq!(damaged, 0, "{text}");
+        assert_eq!(back[0].game.seats(), (Player::Human, Player::HARD));
+        assert_eq!(back[0].game.player(Mark::X), Player::HARD);
+        assert_eq!(back[0].counted(), Some((Player::HARD, Verdict::Lost)));
     }
 
     #[test]

@@ -15,7 +15,7 @@ use crate::ai::levels::{Adaptive, Level};
 use crate::ai::player::Player;
 use crate::game::record::Record;
 use crate::report::stats;
-use crate::rules::classic::{MAX_SIZE, MIN_SIZE, Mark, Rules};
+use crate::rules::classic::{MAX_SIZE, MIN_SIZE, Rules};
 use crate::rules::gomoku;
 use crate::rules::gomoku::opening::Opening;
 use crate::rules::position::Variant;
@@ -642,11 +642,12 @@ impl Menu {
             Key::Char('c') if self.unfinished.is_some() => {
                 if let Some(entry) = &self.unfinished {
                     let game = &entry.game;
+                    let (first, second) = game.seats();
                     return Outcome::Done(Start::Resume(
                         game.record(),
                         game.setup(),
-                        game.player(Mark::X),
-                        game.player(Mark::O),
+                        first,
+                        second,
                     ));
                 }
             }
@@ -725,8 +726,8 @@ impl Menu {
             Choice::Open(number) => match self.games.entry(number) {
                 Some(entry) => {
                     let game = &entry.game;
-                    let (x, o) = (game.player(Mark::X), game.player(Mark::O));
-                    Outcome::Done(Start::Open(game.record(), x, o))
+                    let (first, second) = game.seats();
+                    Outcome::Done(Start::Open(game.record(), first, second))
                 }
                 None => Outcome::Stay,
             },

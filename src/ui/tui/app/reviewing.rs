@@ -5,7 +5,6 @@ use crate::ai::player::Player;
 use crate::game::Session;
 use crate::game::record::Record;
 use crate::report::review::{self, Judgement};
-use crate::rules::classic::Mark;
 use crate::rules::position::Position;
 use crate::ui::tui::input::{Action, Direction};
 use crate::ui::tui::keymap::{self, Binding};
@@ -278,10 +277,8 @@ impl App {
                 p
             }
         };
-        let (x, o) = (
-            local(self.game().player(Mark::X)),
-            local(self.game().player(Mark::O)),
-        );
+        let (first, second) = self.game().seats();
+        let (x, o) = (local(first), local(second));
         self.driver.restart(Session::starting_at(&record, x, o));
         self.looking = None;
         self.archived = false;
