@@ -1733,3 +1733,55 @@ fn the_join_code_comes_from_the_environment_and_stays_out_of_the_command_line() 
     joiner.wait_for("X left the game.");
     assert!(joiner.wait_exit().success());
 }
+
+#[test]
+fn a_draw_offered_over_the_network_is_accepted_and_a_resignation_ends_the_next_game() {
+    let (mut host, mut joiner) = connected();
+    host.send("5\n");
+    joiner.wait_for("X (remote) plays 5");
+    joiner.send("draw\n");
+    host.wait_for("O (remote) offers a draw: type draw to accept it, or a move to play on.");
+    host.send("draw\n");
+    assert!(host.wait_exit().success(), "{}", host.output());
+    assert!(joiner.wait_exit().success(), "{}", joiner.output());
+    let (h, j) = (host.output(), joiner.output());
+    assert!(
+        h.contains("Draw agreed.") && j.contains("Draw agreed."),
+        "{h}\n{j}"
+    );
+    assert_eq!(record(&h), "Record: 5");
+
+    let (mut host, mut joiner) = connected();
+    host.send("5\n");
+    joiner.wait_for("X (remote) plays 5");
+    joiner.send("resign\n");
+    assert!(host.wait_exit().success(), "{}", host.output());
+    assert!(joiner.wait_exit().success(), "{}", joiner.output());
+    let (h, j) = (host.output(), joiner.output());
+    assert!(
+        h.contains("O resigned: X wins.") && j.contains("O resigned: X wins."),
+        "{h}\n{j}"
+    );
+}
+
+#[test]
+fn a_move_declines_a_draw_offer_and_a_draw_after_it_is_a_new_offer() {
+    let (mut host, mut joiner) = connected();
+    // X offers and moves; O plays on, which declines; O's offer after that is a new one.
+    host.send("draw\n5\n");
+    joiner.wait_for("X (remote) offers a draw");
+    joiner.wait_for("X (remote) plays 5");
+    joiner.send("1\n");
+    host.wait_for("O (remote) plays 1");
+    joiner.send("draw\n");
+    host.wait_for("O (remote) offers a draw");
+    host.send("9\n");
+    joiner.wait_for("X (remote) plays 9");
+    // X moved: O's offer lapsed, and X's draw now is an offer, not an acceptance.
+    host.send("draw\n");
+    joiner.wait_for("X (remote) offers a draw");
+    joiner.send("q\n");
+    assert!(joiner.wait_exit().success());
+    host.wait_exit();
+    assert!(!host.output().contains("Draw agreed."), "{}", host.output());
+}

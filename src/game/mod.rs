@@ -2,6 +2,7 @@
 //! [`Session`] of rounds between two players with their names and score, shared by the front
 //! ends.
 
+pub mod ending;
 pub mod formats;
 pub mod record;
 
@@ -12,6 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::ai::levels::{Adaptive, Level};
 use crate::ai::player::Player;
+use crate::game::ending::{Ending, Offer};
 use crate::game::record::Record;
 use crate::rules::classic::Mark;
 use crate::rules::gomoku::opening::{Seat, Stage};
@@ -40,6 +42,10 @@ pub struct Game {
     /// The game was left unfinished and taken up again: its record in the history stands for
     /// the one kept when it was left.
     resumed: bool,
+    /// How it ended off the board (a resignation, a draw agreed), if it did.
+    ended: Option<Ending>,
+    /// The last draw offered ([`Game::draw_offer`] says whether it stands).
+    offer: Option<Offer>,
 }
 
 impl Game {
@@ -52,6 +58,8 @@ impl Game {
             x,
             o,
             resumed: false,
+            ended: None,
+            offer: None,
         }
     }
 
@@ -148,8 +156,10 @@ impl Game {
         Some((mark, self.seat_player(self.position.seat())))
     }
 
+    /// How the game stands: as its position does, unless it ended off the board.
     pub fn outcome(&self) -> Outcome {
-        self.position.outcome()
+        self.ended
+            .map_or_else(|| self.position.outcome(), Ending::outcome)
     }
 
     pub fn is_over(&self) -> bool {
@@ -216,6 +226,9 @@ impl Game {
     /// Plays `mv` for the side to move; on error nothing changes.
     pub fn play(&mut self, mv: impl Into<Move>) -> Result<(), MoveError> {
         let mv = mv.into();
+        if self.ended.is_some() {
+            return Err(MoveError::GameOver);
+        }
         let act = (self.position.seat(), self.position.stage());
         self.position.play(mv)?;
         self.history.push(mv);
@@ -237,6 +250,9 @@ impl Game {
         let taken = self.history.len() - last_human;
         self.history.truncate(last_human);
         self.acts.truncate(last_human);
+        if self.offer.is_some_and(|o| o.at > last_human) {
+            self.offer = None;
+        }
         self.position = self.variant().start();
         for &mv in &self.history {
             self.position.play(mv).expect("history replays legally");
@@ -759,6 +775,7 @@ impl Session {
     pub fn result(&self) -> Option<String> {
         match self.game.outcome() {
             Outcome::InProgress => None,
+            Outcome::Draw if self.game.ending().is_some() => Some("Draw agreed.".to_string()),
             Outcome::Draw => Some("Draw.".to_string()),
             Outcome::Won(winner) => {
                 let human = |mark: Mark| self.game.player(mark).is_human();
@@ -767,10 +784,19 @@ impl Session {
                 } else {
                     format!("{winner} ({}) wins.", self.name_of(winner))
                 };
-                Some(match self.game.position().line_completed_by_loser() {
-                    Some(loser) => format!("{loser} completed a line: {result}"),
-                    None => result,
-                })
+                let resigned = match self.game.ending() {
+                    Some(Ending::Resigned(loser)) => Some(loser),
+                    _ => None,
+                };
+                Some(
+                    match (resigned, self.game.position().line_completed_by_loser()) {
+                        (Some(loser), _) => {
+                            format!("{loser} ({}) resigned. {result}", self.name_of(loser))
+                        }
+                        (_, Some(loser)) => format!("{loser} completed a line: {result}"),
+                        (None, None) => result,
+                    },
+                )
             }
         }
     }

@@ -96,6 +96,11 @@ pub enum Message {
     Move { seq: u32, cell: String },
     /// Asks for a new game, or agrees to one.
     Rematch,
+    /// I resign the game, `seq` moves into it.
+    Resign { seq: u32 },
+    /// I offer a draw, or accept yours, `seq` moves into the game: an offer overtaken by a
+    /// move (another `seq`) has lapsed.
+    Draw { seq: u32 },
     /// I am still here.
     Ping,
     /// I am leaving.
@@ -317,6 +322,8 @@ mod tests {
                 cell: "c3".into(),
             },
             Message::Rematch,
+            Message::Resign { seq: 4 },
+            Message::Draw { seq: 5 },
             Message::Ping,
             Message::Bye,
             Message::Error {

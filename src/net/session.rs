@@ -13,6 +13,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use crate::ai::player::Player;
+use crate::game::ending::Drawn;
 use crate::game::record::{Record, RecordError};
 use crate::game::{Score, Session, Side, Standing};
 use crate::net::failure::{JoinError, RefusalNotice, rejoin_window};
@@ -57,6 +58,16 @@ pub enum NetEvent {
     },
     /// Both asked for a rematch: the front end starts the next round.
     NewRound,
+    /// The other player resigned: the game is over.
+    Resigned {
+        mark: Mark,
+    },
+    /// The other player offers a draw; it stands until this side moves.
+    DrawOffered {
+        mark: Mark,
+    },
+    /// The other player accepted this side's offer: the game is drawn.
+    DrawAgreed,
     OpponentLeft {
         mark: Mark,
     },
@@ -92,6 +103,9 @@ impl fmt::Display for NetEvent {
             NetEvent::Joined { addr } => write!(f, "{addr} joined"),
             NetEvent::Back { mark, addr } => write!(f, "{mark} is back ({addr})"),
             NetEvent::OpponentMoved { mark, mv } => write!(f, "{mark} (remote) plays {mv}"),
+            NetEvent::Resigned { mark } => write!(f, "{mark} (remote) resigned"),
+            NetEvent::DrawOffered { mark } => write!(f, "{mark} (remote) offers a draw"),
+            NetEvent::DrawAgreed => write!(f, "Draw agreed"),
             NetEvent::MoveRefused { mark, error } => {
                 write!(f, "Refused a move from {mark}: {error}")
             }
@@ -151,6 +165,14 @@ pub enum Order {
         mv: Move,
     },
     Rematch,
+    /// Say this side resigns, `seq` moves into the game.
+    Resign {
+        seq: u32,
+    },
+    /// Offer a draw, or accept the other's, `seq` moves into the game.
+    Draw {
+        seq: u32,
+    },
     /// Tell the other side what was wrong and close the connection.
     Refuse(String),
     /// Try to get back in (the joiner, after a lost connection).
@@ -448,6 +470,17 @@ impl NetGame {
         }
     }
 
+    /// The local player resigned or offered a draw in `session`'s game (the move number is
+    /// sent with it): the other side is told.
+    pub fn concluded(&mut self, session: &Session, resigned: bool) {
+        let seq = session.game().history().len() as u32;
+        self.orders.push(if resigned {
+            Order::Resign { seq }
+        } else {
+            Order::Draw { seq }
+        });
+    }
+
     /// The local player asks for a rematch.
     pub fn ask_rematch(&mut self, session: &Session) -> Rematch {
         let them = session.remote_mark().unwrap_or(Mark::O);
@@ -562,6 +595,22 @@ impl NetGame {
                     Some(NetEvent::RematchOffered { mark: them })
                 }
             }
+            Message::Resign { .. } => {
+                let seat = session.game().position().seat_of(them);
+                session
+                    .resign(seat)
+                    .then_some(NetEvent::Resigned { mark: them })
+            }
+            // An offer made before a move this side has played since has lapsed.
+            Message::Draw { seq } if seq as usize != session.game().history().len() => None,
+            Message::Draw { .. } => {
+                let seat = session.game().position().seat_of(them);
+                match session.offer_draw(seat) {
+                    Drawn::Offered => Some(NetEvent::DrawOffered { mark: them }),
+                    Drawn::Agreed => Some(NetEvent::DrawAgreed),
+                    Drawn::AlreadyOffered | Drawn::Over => None,
+                }
+            }
             Message::Bye => {
                 self.presence = Presence::Gone;
                 self.orders.push(Order::Leave);
@@ -624,6 +673,12 @@ impl Connection {
                 }
                 Order::Rematch => {
                     self.link.send(&Message::Rematch);
+                }
+                Order::Resign { seq } => {
+                    self.link.send(&Message::Resign { seq });
+                }
+                Order::Draw { seq } => {
+                    self.link.send(&Message::Draw { seq });
                 }
                 Order::Refuse(why) => self.link.refuse(&why),
                 Order::Rejoin => {

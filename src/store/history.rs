@@ -23,6 +23,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::ai::levels::Level;
 use crate::ai::player::Player;
+use crate::game::ending::Ending;
 use crate::game::record::Record;
 use crate::game::{Game, GameEnd, Journal, Tally, Verdict, lone_human};
 use crate::rules::classic::Mark;
@@ -80,6 +81,10 @@ struct Line {
     /// beginning of these), which is then no longer read.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     resumed: bool,
+    /// `resigned` (by the loser, `winner`'s opponent) or `agreed` (a draw) for a game ended
+    /// off the board; absent for one ended on it, or left.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    ending: Option<String>,
 }
 
 #[allow(clippy::trivially_copy_pass_by_ref)] // serde's `skip_serializing_if` passes a reference
@@ -117,7 +122,16 @@ impl Entry {
         // seat O.
         let swapped = record.end().seat_of(Mark::X) == Seat::Second;
         let (first, second) = if swapped { (o, x) } else { (x, o) };
-        let game = Game::resume(&record, line.setup, first, second)?.with_resumed(line.resumed);
+        let ending = match (line.ending.as_deref(), line.winner.as_deref()) {
+            (None, _) => None,
+            (Some("agreed"), None) => Some(Ending::Agreed),
+            (Some("resigned"), Some("X")) => Some(Ending::Resigned(Mark::O)),
+            (Some("resigned"), Some("O")) => Some(Ending::Resigned(Mark::X)),
+            _ => return None,
+        };
+        let game = Game::resume(&record, line.setup, first, second)?
+            .with_resumed(line.resumed)
+            .ended_as(ending);
         // The time is only shown: a control or format character (an escape sequence in a
         // hand-edited file) is replaced, so it cannot drive the terminal.
         let time = text::cut(&text::printable(&line.time), 40);
@@ -146,6 +160,13 @@ impl Entry {
             setup: game.setup(),
             end: self.end,
             resumed: game.is_resumed(),
+            ending: game.ending().map(|ending| {
+                match ending {
+                    Ending::Resigned(_) => "resigned",
+                    Ending::Agreed => "agreed",
+                }
+                .to_string()
+            }),
         }
     }
 
@@ -156,8 +177,7 @@ impl Entry {
         left.end == GameEnd::Abandoned
             && game.is_resumed()
             && game.variant() == before.variant()
-            && [Mark::X, Mark::O].map(|m| game.player(m))
-                == [Mark::X, Mark::O].map(|m| before.player(m))
+            && game.seats() == before.seats()
             && game.setup() == before.setup()
             && game.history().starts_with(before.history())
     }
@@ -758,6 +778,37 @@ mod tests {
         assert_eq!(back[0].game.seats(), (Player::Human, Player::HARD));
         assert_eq!(back[0].game.player(Mark::X), Player::HARD);
         assert_eq!(back[0].counted(), Some((Player::HARD, Verdict::Lost)));
+    }
+
+    #[test]
+    fn games_resigned_and_drawn_by_agreement_read_back_ended_so() {
+        use crate::game::ending::Drawn;
+        let mut resigned = finished(Variant::default(), Player::Human, Player::HARD, &["5", "1"]);
+        assert!(resigned.resign(Seat::First));
+        let mut agreed = finished(Variant::default(), Player::EASY, Player::Human, &["5"]);
+        assert_eq!(agreed.offer_draw(Seat::First), Drawn::Offered);
+        assert_eq!(agreed.offer_draw(Seat::Second), Drawn::Agreed);
+        for (game, ending, verdict) in [
+            (resigned, "resigned", Verdict::Lost),
+            (agreed, "agreed", Verdict::Drawn),
+        ] {
+            let entry = Entry {
+                time: rfc3339(0),
+                game,
+                end: GameEnd::Finished,
+            };
+            let line = entry.to_line();
+            assert_eq!(line.ending.as_deref(), Some(ending));
+            let text = serde_json::to_string(&line).unwrap();
+            let (back, damaged) = parse(text.as_bytes());
+            assert_eq!(damaged, 0, "{text}");
+            assert_eq!(back[0].game.ending(), entry.game.ending());
+            assert_eq!(back[0].counted().map(|(_, v)| v), Some(verdict), "{text}");
+        }
+        // A resignation whose winner is missing is a damaged line.
+        let (back, damaged) =
+            parse(br#"{"time":"t","x":"human","o":"hard","winner":null,"result":"lost","moves":["5"],"ending":"resigned"}"#);
+        assert_eq!((back.len(), damaged), (0, 1));
     }
 
     #[test]

@@ -10,10 +10,12 @@ use std::collections::VecDeque;
 use std::fmt;
 
 use crate::ai::player::Player;
+use crate::game::ending::Drawn;
 use crate::game::{Game, Session, Side, TYPE_AHEAD};
 use crate::net::link::LinkEvent;
 use crate::net::session::{MoveBlocked, NO_UNDO, NetEvent, NetGame, Order, Rematch};
 use crate::rules::classic::Mark;
+use crate::rules::gomoku::opening::Seat;
 use crate::rules::position::{Move, MoveError, Position};
 
 /// A game being played: the session, its network game if any, and the moves typed ahead.
@@ -51,6 +53,8 @@ pub enum Refused {
     QueueFull,
     /// The rules refuse the move.
     Illegal(MoveError),
+    /// A draw is offered on one's own turn: the AI is thinking.
+    AiThinking,
 }
 
 impl fmt::Display for Refused {
@@ -63,6 +67,9 @@ impl fmt::Display for Refused {
             Refused::Blocked(blocked) => write!(f, "{blocked}"),
             Refused::QueueFull => write!(f, "wait for the AI: no more moves can be queued"),
             Refused::Illegal(e) => write!(f, "{e}"),
+            Refused::AiThinking => {
+                write!(f, "offer a draw on your turn: the AI answers with its move")
+            }
         }
     }
 }
@@ -195,6 +202,82 @@ impl Driver {
             result,
             dropped,
         })
+    }
+
+    /// The seat of the person here who resigns or offers a draw: the one person at this
+    /// machine, or of two, the one to act.
+    fn person_seat(&self) -> Result<Seat, Refused> {
+        let game = self.game();
+        if game.is_over() {
+            return Err(Refused::Over);
+        }
+        let human = |seat| game.seat_player(seat).is_human();
+        match (human(Seat::First), human(Seat::Second)) {
+            (true, true) => Ok(game.position().seat()),
+            (true, false) => Ok(Seat::First),
+            (false, true) => Ok(Seat::Second),
+            (false, false) => Err(Refused::AisPlay),
+        }
+    }
+
+    /// Whether the network game takes a resignation or an offer now.
+    fn net_allows(&self) -> Result<(), Refused> {
+        match &self.net {
+            Some(net) if net.waiting_for_player() => Err(Refused::NoOneJoined),
+            Some(net) => net.may_move().map_err(Refused::Blocked),
+            None => Ok(()),
+        }
+    }
+
+    /// The person here resigns: the mark they played.
+    pub fn resign(&mut self) -> Result<Mark, Refused> {
+        let seat = self.person_seat()?;
+        self.net_allows()?;
+        let mark = self.game().position().mark_of(seat);
+        self.session.resign(seat);
+        self.queued.clear();
+        if let Some(net) = self.net.as_mut() {
+            net.concluded(&self.session, true);
+        }
+        Ok(mark)
+    }
+
+    /// The person here offers a draw, or accepts the other side's; against the AI on their
+    /// own turn, and the AI answers with its move ([`Driver::ai_draws`]).
+    pub fn offer_draw(&mut self) -> Result<Drawn, Refused> {
+        let seat = self.person_seat()?;
+        self.net_allows()?;
+        if self.game().turn().is_some_and(|(_, player)| player.is_ai()) {
+            return Err(Refused::AiThinking);
+        }
+        let drawn = self.session.offer_draw(seat);
+        if let (Drawn::Offered | Drawn::Agreed, Some(net)) = (drawn, self.net.as_mut()) {
+            net.concluded(&self.session, false);
+        }
+        Ok(drawn)
+    }
+
+    /// Whether the AI to move has a person's draw offer to answer.
+    pub fn draw_offered_to_ai(&self) -> bool {
+        let game = self.game();
+        let offerer = game.draw_offer().map(|seat| game.seat_player(seat));
+        offerer.is_some_and(Player::is_human)
+            && game.turn().is_some_and(|(_, player)| player.is_ai())
+    }
+
+    /// The AI to move answers a person's draw offer: where it `accepts`, the game is drawn
+    /// (true); otherwise it plays on and the offer lapses with its move.
+    pub fn ai_draws(&mut self, accepts: bool) -> bool {
+        if !self.draw_offered_to_ai() {
+            return false;
+        }
+        if !accepts {
+            self.session.decline_draw();
+            return false;
+        }
+        let seat = self.game().position().seat();
+        self.queued.clear();
+        self.session.offer_draw(seat) == Drawn::Agreed
     }
 
     /// Takes back the last move (and the AI's answer to it): how many were taken back.
@@ -368,6 +451,51 @@ mod tests {
         }));
         assert!(matches!(moved, Some(NetEvent::OpponentMoved { .. })));
         assert_eq!(driver.game().record().to_string(), "5 1");
+    }
+
+    #[test]
+    fn a_draw_offer_overtaken_by_a_move_lapses_and_one_that_meets_an_offer_agrees() {
+        let session = Session::new(Rules::CLASSIC, Player::Human, Player::Remote);
+        let mut driver = Driver::networked(session, NetGame::hosting(false));
+        let addr: std::net::SocketAddr = "127.0.0.1:9".parse().unwrap();
+        driver.link_event(LinkEvent::Joined {
+            peer: addr.into(),
+            hints: false,
+        });
+        driver.person_move(cell(5)).unwrap();
+        // The host offers with one move played; the joiner's move crosses it on the way and
+        // its offer, sent before it saw the host's, arrives after.
+        assert_eq!(driver.offer_draw(), Ok(Drawn::Offered));
+        assert!(driver.orders().contains(&Order::Draw { seq: 1 }));
+        let received =
+            |driver: &mut Driver, message| driver.link_event(LinkEvent::Received(message));
+        let moved = received(
+            &mut driver,
+            Message::Move {
+                seq: 2,
+                cell: "1".into(),
+            },
+        );
+        assert!(matches!(moved, Some(NetEvent::OpponentMoved { .. })));
+        assert_eq!(
+            driver.game().draw_offer(),
+            None,
+            "the joiner moved: it lapsed"
+        );
+        assert_eq!(
+            received(&mut driver, Message::Draw { seq: 1 }),
+            None,
+            "stale"
+        );
+        assert!(!driver.game().is_over());
+        // An offer that meets the host's own, both at two moves, is a draw agreed.
+        assert_eq!(driver.offer_draw(), Ok(Drawn::Offered));
+        let agreed = received(&mut driver, Message::Draw { seq: 2 });
+        assert_eq!(agreed, Some(NetEvent::DrawAgreed));
+        assert_eq!(driver.session().result().as_deref(), Some("Draw agreed."));
+        // Nothing more is taken: the game is over.
+        assert_eq!(received(&mut driver, Message::Resign { seq: 2 }), None);
+        assert_eq!(driver.resign(), Err(Refused::Over));
     }
 
     #[test]

@@ -14,8 +14,9 @@ use std::sync::atomic::AtomicBool;
 use std::sync::mpsc;
 
 use crate::ai::player::{self, Brain};
+use crate::game::ending;
 use crate::game::{Game, Journal, Session};
-use crate::report::board::{result_sentence, show};
+use crate::report::board::{result_line, result_sentence, show};
 use crate::report::{analyze, review};
 use crate::rules::gomoku::opening::{Opening, Stage};
 use crate::rules::position::Move;
@@ -98,6 +99,15 @@ fn quits(buf: &[u8]) -> bool {
     })
 }
 
+/// Whether `buf` resigns or offers (or accepts) a draw, which a player may do on either side's
+/// turn.
+fn concedes(buf: &[u8]) -> bool {
+    std::str::from_utf8(buf).is_ok_and(|line| {
+        let line = line.trim();
+        line.eq_ignore_ascii_case("resign") || line.eq_ignore_ascii_case("draw")
+    })
+}
+
 /// What a line typed at the prompt asks for, once the lines that only need an answer have
 /// had it.
 enum Typed {
@@ -105,6 +115,8 @@ enum Typed {
     Quit,
     Undo,
     Hint,
+    Resign,
+    Draw,
     /// Answered already (help, a blank line, a line that names no cell).
     Handled,
 }
@@ -191,6 +203,8 @@ fn typed(
         "q" | "quit" => Typed::Quit,
         "u" | "undo" => Typed::Undo,
         "h" | "hint" => Typed::Hint,
+        "resign" => Typed::Resign,
+        "draw" => Typed::Draw,
         "?" | "help" => {
             let typing = game.variant().typing_help(&range);
             let hint = if player::rates(game.variant()) {
@@ -208,6 +222,7 @@ fn typed(
             }
             writeln!(out)?;
             writeln!(out, "{typing}; {undo}h for {hint}, q to quit.")?;
+            writeln!(out, "draw offers a draw (or accepts one), resign resigns.")?;
             Typed::Handled
         }
         _ => match game.position().parse_move(line) {
@@ -257,7 +272,14 @@ fn finish(
     out: &mut dyn Write,
     options: &Options,
 ) -> io::Result<()> {
-    writeln!(out, "{}", result_sentence(game.position()))?;
+    let result = match game.ending() {
+        Some(ending::Ending::Resigned(loser)) => {
+            format!("{loser} resigned: {}", result_line(game.outcome()))
+        }
+        Some(ending::Ending::Agreed) => "Draw agreed.".to_string(),
+        None => result_sentence(game.position()),
+    };
+    writeln!(out, "{result}")?;
     let record = game.record();
     writeln!(out, "Record: {record}")?;
     if options.review {

@@ -101,6 +101,17 @@ impl Value {
         }
     }
 
+    /// Whether the side to move can hope for no more than a draw: proven so, or an estimate
+    /// of even or worse. What an AI offered a draw accepts it on.
+    pub fn at_most_even(self) -> bool {
+        match self {
+            Value::Draw | Value::Loss(_) | Value::AtMostDraw(_) => true,
+            Value::Win(_) | Value::AtLeastDraw(_) => false,
+            Value::Estimate(score) => score <= 0,
+            Value::WinRate(rate) => rate <= 500,
+        }
+    }
+
     /// The win rate `rate` (0 to 1) as a [`Value::WinRate`], kept strictly between a loss
     /// and a win.
     pub fn win_rate(rate: f32) -> Value {

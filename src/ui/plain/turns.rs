@@ -12,9 +12,10 @@ use std::time::Duration;
 
 use anyhow::Context;
 
-use super::{Ending, Options, Typed, finish, hint, prompt, quit, quits, show, typed};
+use super::{Ending, Options, Typed, concedes, finish, hint, prompt, quit, quits, show, typed};
 use crate::ai::player::Brain;
 use crate::game::TYPE_AHEAD;
+use crate::game::ending::Drawn;
 use crate::net::link::LinkEvent;
 use crate::net::session::{Connection, NetEvent};
 use crate::rules::gomoku::opening::Stage;
@@ -200,7 +201,7 @@ impl<'a> Turns<'a> {
         };
         match input {
             // `q` leaves at once, whoever's turn it is; other lines wait for this side's.
-            Input::Line(line) if quits(&line) => self.line(&line),
+            Input::Line(line) if quits(&line) || concedes(&line) => self.line(&line),
             Input::Line(line) if !player.is_human() => {
                 if self.typed_ahead.len() < TYPE_AHEAD {
                     self.typed_ahead.push_back(line);
@@ -245,6 +246,21 @@ impl<'a> Turns<'a> {
         }
         let (position, player) = self.driver.ai_to_move().expect("called on the AI's turn");
         self.brain.set_cancel(self.cancel.clone());
+        if self.driver.draw_offered_to_ai() {
+            let head = self.brain.analyze(&position, true).head;
+            let accepts = head.is_some_and(|(value, _)| value.at_most_even());
+            let name = self
+                .driver
+                .session()
+                .name_of(position.to_move())
+                .to_string();
+            if self.driver.ai_draws(accepts) {
+                self.brain.set_cancel(None);
+                writeln!(self.out, "{name} accepts the draw.")?;
+                return Ok(None);
+            }
+            writeln!(self.out, "{name} declines the draw.")?;
+        }
         let chosen = self.brain.choose(player, &position);
         self.brain.set_cancel(None);
         let Some(mv) = chosen else {
@@ -297,9 +313,26 @@ impl<'a> Turns<'a> {
                 let off = self.hints_off();
                 hint(self.driver.game(), self.brain, self.out, off)?;
             }
+            Typed::Resign => {
+                if let Err(why) = self.driver.resign() {
+                    writeln!(self.out, "{}.", sentence(&why.to_string()))?;
+                }
+            }
+            Typed::Draw => self.offer_draw()?,
             Typed::Handled => {}
         }
         Ok(None)
+    }
+
+    /// `draw`: a draw offered, or the other side's accepted.
+    fn offer_draw(&mut self) -> io::Result<()> {
+        let answer = match self.driver.offer_draw() {
+            Ok(Drawn::Offered) => "You offer a draw: it stands until the other side moves.",
+            Ok(Drawn::AlreadyOffered) => "Your offer stands until the other side moves.",
+            Ok(Drawn::Agreed | Drawn::Over) => return Ok(()),
+            Err(why) => return writeln!(self.out, "{}.", sentence(&why.to_string())),
+        };
+        writeln!(self.out, "{answer}")
     }
 
     /// Why hints are off, or `None` when `h` gives them: in a network game, unless both
@@ -348,6 +381,15 @@ impl<'a> Turns<'a> {
                 self.announced = false;
             }
             NetEvent::ConnectionLost { .. } => writeln!(out, "{event}")?,
+            NetEvent::DrawOffered { .. } => {
+                writeln!(
+                    out,
+                    "{event}: type draw to accept it, or a move to play on."
+                )?;
+                self.announced = false;
+            }
+            // The result line says it, as the game ends.
+            NetEvent::Resigned { .. } | NetEvent::DrawAgreed => {}
             NetEvent::Back { .. } => {
                 writeln!(out, "{event}.")?;
                 self.announced = false;

@@ -23,6 +23,7 @@ use crate::ui::tui::worker::{Job, Reply};
 use keys::Command;
 
 mod choosing;
+mod conceding;
 mod confirm;
 mod entry;
 mod explore;
@@ -324,6 +325,9 @@ impl App {
             | Mode::Review { .. }
             | Mode::Help(_)
             | Mode::Confirm(..) => None,
+            Mode::Playing if self.driver.draw_offered_to_ai() => Some(Job::Draw {
+                position: *self.game().position(),
+            }),
             Mode::Playing => self
                 .driver
                 .ai_to_move()
@@ -345,6 +349,7 @@ impl App {
     fn done(&mut self, reply: Reply) {
         match (self.job(), reply) {
             (Some(Job::Move { .. }), Reply::Move(mv)) => self.ai_move(mv),
+            (Some(Job::Draw { .. }), Reply::Draw(accepts)) => self.ai_answers_draw(accepts),
             (Some(Job::Explain { .. }), reply @ Reply::Explained { .. })
             | (Some(Job::ExplainMcts { .. }), reply @ Reply::ExplainedMcts(_))
             | (Some(Job::WatchMcts { .. }), reply @ Reply::Watched(_)) => {
@@ -528,6 +533,8 @@ impl App {
             Some(Command::Explore) => self.open_explorer(),
             Some(Command::Save) if self.game().is_over() => self.save(),
             Some(Command::Look) => self.look(action),
+            Some(Command::Draw) => self.offer_draw(),
+            Some(Command::Resign) => self.ask_resign(),
             Some(Command::Save) => {
                 self.message = "w saves a finished game to a file; this one goes on".into();
             }
@@ -752,6 +759,10 @@ mod tests {
             Job::Move { position, .. } => {
                 let best = Searcher::new().best_move(&classic(position)).unwrap().0;
                 Reply::Move(Move::Cell(best))
+            }
+            Job::Draw { position } => {
+                let value = Searcher::new().best_move(&classic(position)).unwrap().1;
+                Reply::Draw(value.at_most_even())
             }
             Job::Hint { position } => Reply::Hint(
                 Searcher::new()
@@ -1530,6 +1541,83 @@ mod tests {
         assert_eq!(
             app.message(),
             "Wait for the AI: no more moves can be queued"
+        );
+    }
+
+    #[test]
+    fn x_asks_before_resigning_and_the_resignation_ends_the_game_as_a_loss() {
+        let mut app = app(Player::Human, Player::HARD);
+        app.update(Action::Digit(5));
+        work(&mut app);
+        app.update(Action::Resign);
+        assert_eq!(app.question(), Some("Resign? It counts as a loss. y/n"));
+        app.update(Action::Digit(1));
+        assert!(!app.game().is_over(), "any other key keeps playing");
+        app.update(Action::Resign);
+        app.update(Action::Yes);
+        assert_eq!(app.game().outcome(), crate::rules::Outcome::Won(Mark::O));
+        assert!(
+            app.message()
+                .starts_with("X (you) resigned. O (level 7 AI) wins."),
+            "{}",
+            app.message()
+        );
+        app.update(Action::Resign);
+        assert_eq!(
+            app.message(),
+            "The game is over: there is nothing to resign"
+        );
+    }
+
+    #[test]
+    fn a_draw_offered_to_the_ai_is_answered_before_its_move() {
+        let mut app = app(Player::Human, Player::HARD);
+        app.update(Action::Draw);
+        assert_eq!(
+            app.message(),
+            "Draw offered: make your move, and the AI answers it"
+        );
+        app.update(Action::Digit(5));
+        assert!(matches!(app.job(), Some(Job::Draw { .. })));
+        work(&mut app);
+        // 3×3 is a draw from every first move: the AI takes it.
+        assert!(
+            app.message()
+                .starts_with("level 7 AI accepts the draw. Draw agreed."),
+            "{}",
+            app.message()
+        );
+        assert_eq!(app.game().outcome(), crate::rules::Outcome::Draw);
+        assert_eq!(app.job(), None);
+    }
+
+    #[test]
+    fn two_people_at_one_keyboard_agree_a_draw_in_turn_and_a_move_declines_it() {
+        let mut app = app(Player::Human, Player::Human);
+        app.update(Action::Draw);
+        assert!(
+            app.message()
+                .contains("accepts with =, or declines with a move")
+        );
+        app.update(Action::Digit(5));
+        app.update(Action::Digit(1));
+        app.update(Action::Draw);
+        assert!(
+            !app.game().is_over(),
+            "O moved and X's offer lapsed: X offers again"
+        );
+        app.update(Action::Draw);
+        assert_eq!(
+            app.message(),
+            "Your offer stands: it lapses when the other side moves"
+        );
+        app.update(Action::Digit(9));
+        app.update(Action::Draw);
+        assert_eq!(app.game().outcome(), crate::rules::Outcome::Draw);
+        assert!(
+            app.message().starts_with("Draw agreed."),
+            "{}",
+            app.message()
         );
     }
 }

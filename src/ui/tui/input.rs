@@ -54,6 +54,10 @@ pub enum Action {
     /// `+` and `-`: in the explorer's step mode, replay faster or slower.
     Faster,
     Slower,
+    /// `=`: offer a draw or accept one (in the explorer, as `+`).
+    Draw,
+    /// `x`: resign the game (asking first).
+    Resign,
     /// Open the help overlay (or close it).
     Help,
     /// Esc: close the help overlay, cancel a board chosen in Ultimate, or quit (asking first
@@ -136,7 +140,9 @@ fn key_action(key: &KeyEvent, test_panic: bool) -> Option<Action> {
         KeyCode::Char('p' | 'P') => Action::PlayOn,
         KeyCode::Char('w' | 'W') => Action::Export,
         KeyCode::Char('s' | 'S') => Action::Step,
-        KeyCode::Char('+' | '=') => Action::Faster,
+        KeyCode::Char('+') => Action::Faster,
+        KeyCode::Char('=') => Action::Draw,
+        KeyCode::Char('x' | 'X') if !ctrl => Action::Resign,
         KeyCode::Char('-') => Action::Slower,
         KeyCode::Char('?') => Action::Help,
         KeyCode::Char('q' | 'Q') => Action::Quit,

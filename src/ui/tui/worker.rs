@@ -26,6 +26,8 @@ use crate::rules::position::{Move, Position};
 pub enum Job {
     /// Choose `player`'s move in `position`.
     Move { position: Position, player: Player },
+    /// Whether the AI to move in `position` accepts a person's draw offer.
+    Draw { position: Position },
     /// Every legal move's value in `position`, for a hint.
     Hint { position: Position },
     /// Every move of a game judged.
@@ -59,6 +61,8 @@ const EXPLAIN_ORDER: [Algorithm; 5] = [
 #[derive(Clone, Debug, PartialEq)]
 pub enum Reply {
     Move(Move),
+    /// The AI accepts the draw offered (or plays on).
+    Draw(bool),
     Hint(Vec<(Move, Value)>),
     /// Not an answer yet: a review's next move judged, of `total`.
     Progress {
@@ -131,6 +135,10 @@ impl Worker {
                     let reply = match job {
                         Job::Move { position, player } => {
                             brain.choose(player, &position).map(Reply::Move)
+                        }
+                        Job::Draw { position } => {
+                            let head = brain.analyze(&position, true).head;
+                            Some(Reply::Draw(head.is_some_and(|(v, _)| v.at_most_even())))
                         }
                         Job::Hint { position } => Some(Reply::Hint(brain.hint(&position))),
                         Job::Review { record } => {

@@ -15,6 +15,8 @@ pub enum Leave {
     Quit,
     /// Start a new round (`n`).
     NewRound,
+    /// Resign the game (`x`).
+    Resign,
 }
 
 impl Leave {
@@ -25,6 +27,8 @@ impl Leave {
             (Leave::Quit, true) => "Leave? It counts as a loss. y/n",
             (Leave::NewRound, false) => "Leave this game for a new round? y/n",
             (Leave::NewRound, true) => "New round? This counts as a loss. y/n",
+            (Leave::Resign, false) => "Resign this game? y/n",
+            (Leave::Resign, true) => "Resign? It counts as a loss. y/n",
         }
     }
 }
@@ -56,6 +60,7 @@ impl App {
         match leave {
             Leave::Quit => self.quit = true,
             Leave::NewRound => self.start_new_round(),
+            Leave::Resign => self.resign(),
         }
     }
 

@@ -22,6 +22,10 @@ pub enum Command {
     Save,
     /// `[` back through the game, `]` forward to where it stands.
     Look,
+    /// `=`: offer a draw, or accept one.
+    Draw,
+    /// `x`: resign (asking first).
+    Resign,
     Help,
     /// `q` and Esc (asking first in the middle of a game), Ctrl-C (at once).
     Quit,
@@ -103,7 +107,7 @@ const ULTIMATE_HINT: Keys = Binding::command(
 .short("h h", "hint");
 
 /// The commands every board shares, after undo and the hint.
-const COMMANDS: [Keys; 9] = [
+const COMMANDS: [Keys; 11] = [
     Binding::command(
         "n",
         &["new round (the other side starts)"],
@@ -137,6 +141,19 @@ const COMMANDS: [Keys; 9] = [
         &["save the finished game to a file (.psq for Gomoku)"],
         &[Action::Export],
         Command::Save,
+    ),
+    Binding::command(
+        "=",
+        &["offer a draw (on your turn), or accept one"],
+        &[Action::Draw],
+        Command::Draw,
+    )
+    .short("=", "draw"),
+    Binding::command(
+        "x",
+        &["resign the game (asks first)"],
+        &[Action::Resign],
+        Command::Resign,
     ),
     Binding::command(
         "[ ]",

@@ -104,6 +104,10 @@ impl App {
             }
             NetEvent::NewRound => self.new_round(),
             NetEvent::RematchOffered { .. } => self.message = format!("{event}: n accepts"),
+            NetEvent::DrawOffered { .. } => {
+                self.message = format!("{event}: = accepts, a move declines");
+            }
+            NetEvent::Resigned { .. } | NetEvent::DrawAgreed => self.message = self.turn_message(),
             NetEvent::OpponentLeft { .. }
             | NetEvent::RejoinFailed { .. }
             | NetEvent::Desynced(_) => {

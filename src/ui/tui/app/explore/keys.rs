@@ -98,7 +98,7 @@ const TO_START: Keys = Binding::hidden(&[Action::Digit(7)], Command::ToStart);
 const SPEED: Keys = Binding::command(
     "+ -",
     &["step mode: faster, slower"],
-    &[Action::Faster],
+    &[Action::Faster, Action::Draw],
     Command::Faster,
 );
 const SLOWER: Keys = Binding::hidden(&[Action::Slower], Command::Slower);
@@ -177,7 +177,7 @@ pub const TEXTBOOK_STEPS: [Keys; 10] = [
 const ITERATIONS: Keys = Binding::command(
     "+ -",
     &["more or fewer iterations"],
-    &[Action::Faster],
+    &[Action::Faster, Action::Draw],
     Command::More,
 );
 const FEWER: Keys = Binding::hidden(&[Action::Slower], Command::Fewer);
