@@ -430,13 +430,17 @@ fn the_plain_review_flag_prints_the_review_after_the_game() {
 }
 
 #[test]
-fn a_psq_file_a_move_string_and_a_saved_record_are_reviewed_and_a_bad_file_names_its_line() {
+fn a_psq_file_a_move_string_a_saved_record_and_a_game_file_are_reviewed_and_a_bad_file_names_its_line()
+ {
     let dir = std::env::temp_dir().join(format!("tictactoe-review-files-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let psq = dir.join("game.psq");
     std::fs::write(&psq, "Piskvorky 15x15, 11:11, 0\n8,8,0\n9,8,0\n8,9,0\n-1\n").unwrap();
     let record = dir.join("game.txt");
     std::fs::write(&record, "--gomoku h8 i8 h7\n").unwrap();
+    let ours = dir.join("ours.txt");
+    let header = "tictactoe game\nrules: --gomoku\nx: you\no: level 7 AI\ndate: 2026-11-29\n";
+    std::fs::write(&ours, format!("{header}result:\n\n1. h8 i8\n2. h7\n")).unwrap();
     let moves = |out: &Output| -> Vec<String> {
         String::from_utf8_lossy(&out.stdout)
             .lines()
@@ -448,6 +452,7 @@ fn a_psq_file_a_move_string_and_a_saved_record_are_reviewed_and_a_bad_file_names
         vec![psq.to_str().unwrap()],
         vec!["h8i8h7"],
         vec![record.to_str().unwrap()],
+        vec![ours.to_str().unwrap()],
     ] {
         let mut all = args.clone();
         all.extend(["--think", "20"]);
@@ -462,6 +467,15 @@ fn a_psq_file_a_move_string_and_a_saved_record_are_reviewed_and_a_bad_file_names
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.contains("bad.psq: line 3: h8: cell h8 is taken"),
+        "{err}"
+    );
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, format!("{header}\n1. h8 i8\n2. h8\n")).unwrap();
+    let out = run(&[bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(r#"bad.txt: line 8: move 3 ("h8"): cell h8 is taken"#),
         "{err}"
     );
     std::fs::remove_dir_all(&dir).unwrap();

@@ -1699,7 +1699,12 @@ fn a_game_of_the_history_opens_on_the_board_and_is_played_on_after_the_move_show
         .and_then(|rest| rest.split(':').next())
         .unwrap_or_else(|| panic!("where the game went: {screen}"));
     let saved = std::fs::read_to_string(Path::new(SAVED).join(name)).unwrap();
-    assert_eq!(saved, "7 1 8 2 9\n", "{name}");
+    // A game file: its header (rules, players, date, result), then the moves.
+    assert!(saved.starts_with("tictactoe game\nrules: \nx: "), "{saved}");
+    assert!(
+        saved.contains("\nresult: X ") && saved.ends_with("\n\n1. 7 1\n2. 8 2\n3. 9\n"),
+        "{saved}"
+    );
     // The last move ended the game: nothing to play on from there.
     tui.send("1");
     tui.wait_text("Move 5 of 5");

@@ -155,10 +155,14 @@ pub fn is_move_string(text: &str) -> bool {
     points >= 2
 }
 
-/// Reads a game kept as text: a `.psq` file, a move string (`h8h9i8`), or our own record
+/// Reads a game kept as text: one of our game files ([`super::file`]), a `.psq` file, a move
+/// string (`h8h9i8`), or our own record
 /// (`--gomoku h8 h9 i8`, as the game prints it: its flags, then its moves), any of them played
 /// by `rules` where the text does not say (a `.psq` gives only its board's side).
 pub fn read_game(text: &str, rules: Variant) -> Result<Record, FileError> {
+    if super::file::is_game_file(text) {
+        return super::file::read(text).map(|file| file.record);
+    }
     if is_psq(text) {
         return read_psq(text, rules);
     }

@@ -3,6 +3,7 @@
 //! ends.
 
 pub mod ending;
+pub mod file;
 pub mod formats;
 pub mod record;
 

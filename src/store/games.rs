@@ -1,13 +1,13 @@
 //! Games saved as files, to send to someone or to open again (`tictactoe review FILE`,
-//! `--from FILE`): a Gomoku game as a Piskvork `.psq`, any other as the record the game
-//! prints, in a text file. A file is never overwritten: the first free name is taken.
+//! `--from FILE`): a Gomoku game as a Piskvork `.psq`, any other as a game file of ours
+//! ([`file`]: a header of rules, players, date and result, then the moves). A file is never overwritten: the first free name is taken.
 
 use std::fs::OpenOptions;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
+use crate::game::file::{self, GameFile};
 use crate::game::formats;
-use crate::game::record::Record;
 
 /// The most files of one kind [`save`] numbers before it gives up.
 const MOST: u32 = 9_999;
@@ -29,12 +29,13 @@ pub fn read(path: &Path) -> io::Result<String> {
     std::fs::read_to_string(path)
 }
 
-/// Writes `record` into `dir` as `tictactoe-N.psq` (Gomoku) or `tictactoe-N.txt`, N the first
-/// number free, and returns its path.
-pub fn save(record: &Record, dir: &Path) -> io::Result<PathBuf> {
-    let (text, extension) = match formats::write_psq(record) {
+/// Writes `game` into `dir` as `tictactoe-N.psq` (a Gomoku game that a `.psq` holds: opened
+/// freely) or `tictactoe-N.txt`, a game file with its header ([`file`]), N the first number
+/// free, and returns its path.
+pub fn save(game: &GameFile, dir: &Path) -> io::Result<PathBuf> {
+    let (text, extension) = match formats::write_psq(&game.record) {
         Some(psq) => (psq, "psq"),
-        None => (format!("{record}\n"), "txt"),
+        None => (file::write(game), "txt"),
     };
     for n in 1..=MOST {
         let path = dir.join(format!("tictactoe-{n}.{extension}"));
@@ -55,7 +56,18 @@ pub fn save(record: &Record, dir: &Path) -> io::Result<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::record::Record;
     use crate::rules::position::Variant;
+
+    fn titled(record: &Record) -> GameFile {
+        GameFile {
+            record: record.clone(),
+            x: "you".into(),
+            o: "level 7 AI".into(),
+            date: "2026-11-29T12:00:00Z".into(),
+            result: "X wins.".into(),
+        }
+    }
 
     #[test]
     fn games_are_saved_under_the_first_free_name_and_read_back_the_same() {
@@ -63,9 +75,9 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let gomoku = Record::parse(Variant::GOMOKU, &["h8", "i9", "g7"]).unwrap();
         let classic = Record::parse(Variant::default(), &["5", "1"]).unwrap();
-        let first = save(&gomoku, &dir).unwrap();
-        let second = save(&gomoku, &dir).unwrap();
-        let third = save(&classic, &dir).unwrap();
+        let first = save(&titled(&gomoku), &dir).unwrap();
+        let second = save(&titled(&gomoku), &dir).unwrap();
+        let third = save(&titled(&classic), &dir).unwrap();
         let names: Vec<_> = [&first, &second, &third]
             .iter()
             .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
@@ -79,6 +91,11 @@ mod tests {
             let read = formats::read_game(&text, Variant::default()).unwrap();
             assert_eq!(&read, record, "{text}");
         }
+        let header = std::fs::read_to_string(&third).unwrap();
+        assert!(
+            header.starts_with("tictactoe game\nrules: \nx: you\n"),
+            "{header}"
+        );
         let big = dir.join("big.psq");
         std::fs::write(&big, vec![b'.'; (LARGEST + 1) as usize]).unwrap();
         let err = read(&big).unwrap_err();

@@ -6,6 +6,7 @@
 
 use crate::ai::player::{self, Player};
 use crate::ai::search::Value;
+use crate::game::file::GameFile;
 use crate::game::record::Record;
 use crate::game::{Game, Session, Side};
 use crate::net::link::LinkEvent;
@@ -130,7 +131,7 @@ pub struct App {
     lesson: Option<usize>,
     quit: bool,
     /// A game the player asked to save (`w`), for the loop to write.
-    export: Option<Record>,
+    export: Option<GameFile>,
     /// Set in a network game.
     net: Option<net::Net>,
 }
@@ -284,13 +285,20 @@ impl App {
 
     /// `w`: the game on screen, to be saved to a file by the loop.
     fn save(&mut self) {
-        self.export = Some(self.game().record());
+        let session = self.driver.session();
+        self.export = Some(GameFile {
+            record: self.game().record(),
+            x: session.name_of(Mark::X).to_string(),
+            o: session.name_of(Mark::O).to_string(),
+            date: crate::store::history::now(),
+            result: session.result().unwrap_or_default(),
+        });
         self.message = "Saving the game…".into();
     }
 
     /// The game the player asked to save, once: the loop writes it and says where
     /// ([`App::saved`]).
-    pub fn take_export(&mut self) -> Option<Record> {
+    pub fn take_export(&mut self) -> Option<GameFile> {
         self.export.take()
     }
 
@@ -1303,7 +1311,13 @@ mod tests {
         let mut app = finished_with_a_blunder();
         assert!(app.game().is_over());
         app.update(Action::Export);
-        assert_eq!(app.take_export(), Some(app.game().record()));
+        let saved = app.take_export().expect("the game to save");
+        assert_eq!(saved.record, app.game().record());
+        assert_eq!(
+            (saved.x.as_str(), saved.o.as_str()),
+            ("Player 1", "Player 2")
+        );
+        assert_eq!(Some(saved.result), app.driver.session().result());
         assert_eq!(app.take_export(), None, "once");
         app.saved(Ok("tictactoe-1.txt".into()));
         assert_eq!(

@@ -487,6 +487,8 @@ pub enum Screen {
     Rules,
     /// The games of the history ([`Menu::games`]).
     Games,
+    /// A game file's path being typed (`f` on *Your games*), to open it on the board.
+    OpenFile(String),
     /// The levels' measured ratings on the chosen game, beside the person's; any key goes
     /// back.
     Ladder,
@@ -576,6 +578,7 @@ impl Menu {
                 Outcome::Stay
             }
             Screen::Games => self.on_games(key),
+            Screen::OpenFile(path) => self.opening_file(key, path.clone()),
             Screen::Settings => self.on_settings(key),
         }
     }
@@ -709,9 +712,14 @@ impl Menu {
                 self.screen = Screen::Ladder;
                 return Outcome::Stay;
             }
+            Key::Char('f') => {
+                self.message.clear();
+                self.screen = Screen::OpenFile(String::new());
+                return Outcome::Stay;
+            }
             _ => {
                 self.message =
-                    "↑↓ choose, Enter opens, r rules, o opponent, s stats, l ladder, Esc back"
+                    "↑↓ choose, Enter opens, r rules, o opponent, f a file, s stats, l ladder, Esc back"
                         .into();
                 return Outcome::Stay;
             }
@@ -732,6 +740,34 @@ impl Menu {
                 None => Outcome::Stay,
             },
         }
+    }
+
+    /// A key while a game file's path is typed: Enter opens the game on the board (any file
+    /// `review FILE` reads), or says on the message line why it cannot.
+    fn opening_file(&mut self, key: &Key, mut path: String) -> Outcome {
+        match key {
+            Key::Escape => {
+                self.message.clear();
+                self.screen = Screen::Games;
+                return Outcome::Stay;
+            }
+            Key::Enter if path.trim().is_empty() => {
+                self.message = "Type the file's path first (Esc goes back)".into();
+            }
+            Key::Enter => match opened(path.trim()) {
+                Ok(record) => {
+                    return Outcome::Done(Start::Open(record, Player::Human, Player::Human));
+                }
+                Err(why) => self.message = why,
+            },
+            Key::Backspace => {
+                path.pop();
+            }
+            Key::Char(c) if !c.is_control() && path.chars().count() < MAX_PATH => path.push(*c),
+            _ => {}
+        }
+        self.screen = Screen::OpenFile(path);
+        Outcome::Stay
     }
 
     /// A key on the join screen: typing the address, then the code.
@@ -773,6 +809,18 @@ impl Menu {
         }
         Outcome::Stay
     }
+}
+
+/// The longest path typed to open a game file.
+const MAX_PATH: usize = 200;
+
+/// The game in the file at `path` (a game file, `.psq`, move string or record, as `review
+/// FILE` reads them), or why not, in one line naming the file.
+fn opened(path: &str) -> Result<Record, String> {
+    let shown = crate::text::cut(&crate::text::printable(path), 60);
+    let text = crate::store::games::read(std::path::Path::new(path))
+        .map_err(|e| format!("{shown}: {e}"))?;
+    crate::game::formats::read_game(&text, Variant::default()).map_err(|e| format!("{shown}: {e}"))
 }
 
 /// The file of the remembered choices, where there is a profile directory.
@@ -1123,6 +1171,42 @@ mod tests {
                 code: "ab".into()
             })
         );
+    }
+
+    #[test]
+    fn f_on_your_games_opens_a_game_file_and_a_bad_one_is_named_with_its_line() {
+        let dir = std::env::temp_dir().join(format!("tictactoe-open-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let good = dir.join("good.txt");
+        std::fs::write(&good, "tictactoe game\nrules: --size 5\n\n1. c3 b2\n").unwrap();
+        let bad = dir.join("bad.txt");
+        std::fs::write(&bad, "tictactoe game\nrules: --size 5\n\n1. c3 c3\n").unwrap();
+        let typed = |m: &mut Menu, path: &std::path::Path| {
+            for c in path.to_str().unwrap().chars() {
+                m.update(&Key::Char(c));
+            }
+            m.update(&Key::Enter)
+        };
+        let mut m = menu();
+        m.screen = Screen::Games;
+        m.update(&Key::Char('f'));
+        assert_eq!(m.screen, Screen::OpenFile(String::new()));
+        assert_eq!(typed(&mut m, &bad), Outcome::Stay);
+        assert!(
+            m.message
+                .ends_with(r#"bad.txt: line 4: move 2 ("c3"): cell c3 is taken"#),
+            "{}",
+            m.message
+        );
+        m.update(&Key::Escape);
+        assert_eq!(m.screen, Screen::Games);
+        m.update(&Key::Char('f'));
+        let record = Record::parse(Variant::of_size(5, None, false).unwrap(), &["c3", "b2"]);
+        assert_eq!(
+            typed(&mut m, &good),
+            Outcome::Done(Start::Open(record.unwrap(), Player::Human, Player::Human))
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

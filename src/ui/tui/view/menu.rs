@@ -30,6 +30,7 @@ pub fn render(menu: &Menu, color: bool) -> Frame {
         }
         Screen::Ladder => statistics(&mut frame, "Ladder", &ladder(menu)),
         Screen::Games => games(&mut frame, menu),
+        Screen::OpenFile(path) => open_file(&mut frame, menu, path),
         Screen::Settings => settings(&mut frame, menu),
     }
     frame
@@ -104,11 +105,31 @@ fn joining(frame: &mut Frame, menu: &Menu, code: Option<&str>) {
     frame.centred(top + 6, "Enter next · Esc back", Style::PLAIN.dim());
 }
 
+/// Typing a game file's path to open.
+fn open_file(frame: &mut Frame, menu: &Menu, path: &str) {
+    let top = top(frame, 7);
+    frame.centred(top, "Open a game file", Style::PLAIN.bold());
+    let left = frame.width().saturating_sub(BLOCK) / 2;
+    let room = usize::from(frame.width().saturating_sub(left + 7));
+    let chars: Vec<char> = path.chars().collect();
+    let shown: String = chars[chars.len().saturating_sub(room.saturating_sub(1))..]
+        .iter()
+        .collect();
+    frame.text(left, top + 2, &format!("File: {shown}_"), Style::PLAIN);
+    frame.centred(
+        top + 3,
+        "a game file, .psq, move string or record",
+        Style::PLAIN.dim(),
+    );
+    frame.centred(top + 5, &menu.message, Style::PLAIN);
+    frame.centred(top + 6, "Enter opens · Esc back", Style::PLAIN.dim());
+}
+
 /// The keys of *Your games*, widest first; the first that fits is shown.
 const GAMES_KEYS: [&str; 3] = [
-    "↑↓ choose · Enter open · r rules · o opponent · s stats · l ladder · Esc back",
-    "↑↓ Enter open · r o filter · s stats · l ladder · Esc",
-    "↑↓ Enter · r o · s l · Esc",
+    "↑↓ choose · Enter open · r rules · o opponent · f a file · s stats · l ladder · Esc back",
+    "↑↓ Enter open · r o filter · f file · s stats · l ladder · Esc",
+    "↑↓ Enter · r o · f · s l · Esc",
 ];
 
 /// *Your games*: the filters, then the games newest first, scrolled to the highlighted one.
