@@ -80,6 +80,12 @@ pub struct Cli {
     #[arg(long, global = true)]
     pub plain: bool,
 
+    /// Play in words for a screen reader: the line-based game without grids or symbols,
+    /// each move said as a sentence, and commands that read the board, the stones, the last
+    /// move, the legal moves and the threats (also the setting `screen_reader`)
+    #[arg(long, global = true)]
+    pub screen_reader: bool,
+
     /// Milliseconds the terminal game waits before showing an AI move, so a person can follow
     /// (0 to 5000) [default: 400, or the `delay` of settings.toml]
     #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(..=u64::from(crate::store::settings::MAX_DELAY)))]
@@ -409,6 +415,7 @@ pub fn applies(subcommand: &str) -> &'static [&'static str] {
             "opening",
             "from",
             "plain",
+            "screen_reader",
             "no_color",
             "ascii",
             "think",
@@ -418,6 +425,7 @@ pub fn applies(subcommand: &str) -> &'static [&'static str] {
         ],
         "join" => &[
             "plain",
+            "screen_reader",
             "no_color",
             "ascii",
             "think",

@@ -255,6 +255,7 @@ fn brain(cli: &Cli) -> Brain {
 /// not `dumb`) and `--plain` is off.
 fn full_screen(cli: &Cli) -> bool {
     !cli.plain
+        && !screen_reader(cli)
         && io::stdin().is_terminal()
         && io::stdout().is_terminal()
         && std::env::var_os("TERM").is_none_or(|t| t != "dumb")
@@ -855,6 +856,12 @@ fn plain_options(cli: &Cli) -> plain::Options {
         no_hints: !settings::load().hints,
         echo: !io::stdin().is_terminal(),
         review: cli.review,
+        speech: screen_reader(cli),
         journal: journal(cli),
     }
+}
+
+/// Whether the game speaks in words for a screen reader: `--screen-reader`, or the setting.
+fn screen_reader(cli: &Cli) -> bool {
+    cli.screen_reader || settings::load().screen_reader
 }

@@ -628,3 +628,55 @@ fn in_renju_a_double_three_is_refused_with_its_reason_and_the_board_is_unchanged
         "h8 was not played: {stdout}"
     );
 }
+
+#[test]
+fn the_screen_reader_mode_speaks_in_words_and_reads_the_game_on_request() {
+    let input = b"7\n1\n8\nthreats\nboard\nstones\nlast\nmoves\nclock\n4\n9\n";
+    let out = run(&["--screen-reader", "-o", "human", "--no-history"], input);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    for said in [
+        "X to move, Player 1. Your move, or help: 7",
+        "X wins next move at c3 unless you stop it.",
+        "Row 3: X at a3 and b3.",
+        "Row 2: empty.",
+        "Row 1: O at a1.",
+        "X: a3 and b3. O: a1.",
+        "Last move: X at b3.",
+        "6 cells: b1, c1, a2, b2, c2 and c3.",
+        "This game has no clock.",
+        "X wins.\nMoves: a3, a1, b3, a2, c3.\n",
+    ] {
+        assert!(stdout.contains(said), "{said:?} in:\n{stdout}");
+    }
+    // Nothing a reader spells out: no grids, no brackets, no dashes.
+    for noise in ["---", "|", "(", ")", "["] {
+        assert!(!stdout.contains(noise), "{noise:?} in:\n{stdout}");
+    }
+}
+
+#[test]
+fn the_screen_reader_mode_says_the_ais_moves_and_the_readings_work_in_every_plain_game() {
+    let out = run(
+        &[
+            "--screen-reader",
+            "--ultimate",
+            "-o",
+            "hard",
+            "--seed",
+            "1",
+            "--think",
+            "20",
+        ],
+        b"55\nlast\nq\n",
+    );
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("O plays board 5 cell "), "{stdout}");
+    assert!(stdout.contains("Last move: O at board 5 cell "), "{stdout}");
+    let plain = run(&["-o", "human", "--no-history"], b"5\nstones\nq\n");
+    assert!(
+        text(&plain.stdout).contains("X: b2. O: none."),
+        "{}",
+        text(&plain.stdout)
+    );
+}

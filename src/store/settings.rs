@@ -21,6 +21,8 @@ pub const FILE: &str = "settings.toml";
 pub const MAX_DELAY: u16 = 5_000;
 
 /// What the player chose once, for every game after.
+// Independent toggles, each a key of the file a player edits by name.
+#[allow(clippy::struct_excessive_bools)]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Settings {
@@ -35,6 +37,9 @@ pub struct Settings {
     pub color: bool,
     /// Whether the terminal game draws with ASCII characters only.
     pub ascii: bool,
+    /// Whether the game speaks in words for a screen reader (`--screen-reader`): the plain
+    /// front end, no grids or symbols, commands that read the board.
+    pub screen_reader: bool,
 }
 
 impl Default for Settings {
@@ -45,6 +50,7 @@ impl Default for Settings {
             hints: true,
             color: true,
             ascii: false,
+            screen_reader: false,
         }
     }
 }
@@ -100,7 +106,7 @@ impl Settings {
             "# tictactoe settings: flags on the command line win over these.\n\
              # opponent: 1-7, easy, medium, hard or auto; delay: milliseconds before an AI\n\
              # move is shown; hints: whether h shows hints; color and ascii: how the\n\
-             # terminal game draws.\n",
+             # terminal game draws; screen_reader: words for a screen reader instead.\n",
         );
         text.push_str(&toml::to_string(self).unwrap_or_default());
         text
@@ -175,6 +181,7 @@ mod tests {
             hints: false,
             color: false,
             ascii: true,
+            screen_reader: true,
         };
         let (back, fixed) = Settings::parse(&settings.to_toml()).unwrap();
         assert_eq!((back, fixed), (settings, Vec::new()));

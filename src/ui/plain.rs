@@ -6,6 +6,7 @@
 
 pub mod find;
 mod net;
+pub mod speech;
 mod turns;
 
 use std::io::{self, BufRead, Write};
@@ -48,6 +49,8 @@ pub use net::{host, join};
 use turns::{Turns, on_stop_signal, read_lines};
 
 /// How the plain front end talks.
+// Independent switches, each set by its own flag or setting.
+#[allow(clippy::struct_excessive_bools)]
 #[derive(Clone, Debug, Default)]
 pub struct Options {
     /// Write each line read back after the prompt, so a transcript of piped input reads like
@@ -57,6 +60,9 @@ pub struct Options {
     pub review: bool,
     /// The settings turned hints off: `h` says so.
     pub no_hints: bool,
+    /// Words for a screen reader (`--screen-reader`, [`speech`]): no grids, each move said
+    /// as a sentence, prompts without symbols.
+    pub speech: bool,
     /// Where the games of a network game go (the session made on connecting enters them
     /// there); a game on this machine comes with its session's own.
     pub journal: Option<Arc<dyn Journal>>,
@@ -117,8 +123,49 @@ enum Typed {
     Hint,
     Resign,
     Draw,
+    /// A question about the game, answered in words ([`speech`]).
+    Read(Reading),
     /// Answered already (help, a blank line, a line that names no cell).
     Handled,
+}
+
+/// A question a player asks about the game: the board, the stones, the last move, the legal
+/// moves, the threats against them, the clock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Reading {
+    Board,
+    Stones,
+    Last,
+    Moves,
+    Threats,
+    Clock,
+}
+
+impl Reading {
+    /// The question a line asks, if it is one.
+    fn of(command: &str) -> Option<Reading> {
+        Some(match command {
+            "board" => Reading::Board,
+            "stones" => Reading::Stones,
+            "last" => Reading::Last,
+            "moves" => Reading::Moves,
+            "threats" => Reading::Threats,
+            "clock" => Reading::Clock,
+            _ => return None,
+        })
+    }
+
+    /// The answer, a line each.
+    fn answer(self, game: &Game) -> Vec<String> {
+        match self {
+            Reading::Board => speech::board(game),
+            Reading::Stones => vec![speech::stones_line(game)],
+            Reading::Last => vec![speech::last(game)],
+            Reading::Moves => vec![speech::moves(game)],
+            Reading::Threats => vec![speech::threats(game)],
+            Reading::Clock => vec!["This game has no clock.".to_string()],
+        }
+    }
 }
 
 /// The prompt for the side to move: `X to move (1-9, u undo, h hint, q quit): `, and in
@@ -155,6 +202,23 @@ fn prompt(session: &Session, out: &mut dyn Write, (undo, hints): (bool, bool)) -
         }
         None => write!(out, "{mark} to move{place} ({forms}{keys}): ")?,
     }
+    out.flush()
+}
+
+/// The prompt in words, for a screen reader: `X to move, you. Your move, or help:`; in a
+/// swap opening what it asks of whom, `Opening, Player 1: place stone 2 of 3, O, white.`
+fn spoken_prompt(session: &Session, out: &mut dyn Write) -> io::Result<()> {
+    let position = session.game().position();
+    let who = session.name(session.side_in(position.seat()));
+    let plainly = |text: String| text.replace(" (", ", ").replace(')', "");
+    if let Some(asked) = position.stage_words() {
+        write!(out, "Opening, {who}: {}. ", plainly(asked))?;
+    } else {
+        let place = position.whereabouts().map(|w| format!(" {w}"));
+        let mark = position.to_move();
+        write!(out, "{mark} to move{}, {who}. ", place.unwrap_or_default())?;
+    }
+    write!(out, "Your move, or help: ")?;
     out.flush()
 }
 
@@ -205,6 +269,7 @@ fn typed(
         "h" | "hint" => Typed::Hint,
         "resign" => Typed::Resign,
         "draw" => Typed::Draw,
+        other if let Some(reading) = Reading::of(other) => Typed::Read(reading),
         "?" | "help" => {
             let typing = game.variant().typing_help(&range);
             let hint = if player::rates(game.variant()) {
@@ -222,7 +287,7 @@ fn typed(
             }
             writeln!(out)?;
             writeln!(out, "{typing}; {undo}h for {hint}, q to quit.")?;
-            writeln!(out, "draw offers a draw (or accepts one), resign resigns.")?;
+            writeln!(out, "Also: {}", speech::COMMANDS)?;
             Typed::Handled
         }
         _ => match game.position().parse_move(line) {
@@ -281,7 +346,15 @@ fn finish(
     };
     writeln!(out, "{result}")?;
     let record = game.record();
-    writeln!(out, "Record: {record}")?;
+    if options.speech {
+        let pairs = record.positions().zip(record.moves());
+        let said: Vec<String> = pairs
+            .map(|(before, &mv)| speech::said(&before, mv))
+            .collect();
+        writeln!(out, "Moves: {}.", said.join(", "))?;
+    } else {
+        writeln!(out, "Record: {record}")?;
+    }
     if options.review {
         let judgements = review::review(&record, brain, &mut |_, _| {})
             .expect("nothing cancels the plain front end's searches");

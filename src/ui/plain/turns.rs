@@ -12,7 +12,10 @@ use std::time::Duration;
 
 use anyhow::Context;
 
-use super::{Ending, Options, Typed, concedes, finish, hint, prompt, quit, quits, show, typed};
+use super::{
+    Ending, Options, Typed, concedes, finish, hint, prompt, quit, quits, show, speech,
+    spoken_prompt, typed,
+};
 use crate::ai::player::Brain;
 use crate::game::TYPE_AHEAD;
 use crate::game::ending::Drawn;
@@ -146,7 +149,7 @@ impl<'a> Turns<'a> {
     /// before they are played, this side's are sent, and a lost connection waits for a
     /// rejoin.
     pub(super) fn play(mut self) -> io::Result<Ending> {
-        write!(self.out, "{}", show(self.driver.game().position()))?;
+        self.show_board()?;
         loop {
             let ending = self.step();
             if let Some(connection) = self.connection {
@@ -173,11 +176,12 @@ impl<'a> Turns<'a> {
         if !self.announced {
             if player.is_human() {
                 let hints = self.hints_off().is_none();
-                prompt(
-                    self.driver.session(),
-                    self.out,
-                    (self.driver.net().is_none(), hints),
-                )?;
+                if self.options.speech {
+                    spoken_prompt(self.driver.session(), self.out)?;
+                } else {
+                    let undo = self.driver.net().is_none();
+                    prompt(self.driver.session(), self.out, (undo, hints))?;
+                }
             } else {
                 match game.position().stage() {
                     Stage::Play => writeln!(self.out, "Waiting for {mark} (remote)…")?,
@@ -271,9 +275,13 @@ impl<'a> Turns<'a> {
         let mark = self.driver.ai_move(mv).expect("the AI plays legal moves");
         match self.driver.session().opening_act() {
             Some(said) => writeln!(self.out, "{said}")?,
+            None if self.options.speech => {
+                let position = self.driver.game().position();
+                writeln!(self.out, "{mark} plays {}.", speech::said(position, mv))?;
+            }
             None => writeln!(self.out, "{mark} ({player}) plays {mv}")?,
         }
-        write!(self.out, "{}", show(self.driver.game().position()))?;
+        self.show_board()?;
         Ok(None)
     }
 
@@ -306,7 +314,7 @@ impl<'a> Turns<'a> {
                 Ok(n) => {
                     let s = if n == 1 { "" } else { "s" };
                     writeln!(self.out, "Took back {n} move{s}.")?;
-                    write!(self.out, "{}", show(self.driver.game().position()))?;
+                    self.show_board()?;
                 }
             },
             Typed::Hint => {
@@ -319,9 +327,23 @@ impl<'a> Turns<'a> {
                 }
             }
             Typed::Draw => self.offer_draw()?,
+            Typed::Read(reading) => {
+                for line in reading.answer(self.driver.game()) {
+                    writeln!(self.out, "{line}")?;
+                }
+            }
             Typed::Handled => {}
         }
         Ok(None)
+    }
+
+    /// The board after a move, drawn, except in words for a screen reader, where `board`
+    /// reads it on request.
+    fn show_board(&mut self) -> io::Result<()> {
+        if self.options.speech {
+            return Ok(());
+        }
+        write!(self.out, "{}", show(self.driver.game().position()))
     }
 
     /// `draw`: a draw offered, or the other side's accepted.
@@ -351,7 +373,7 @@ impl<'a> Turns<'a> {
     /// cell as it was typed: `b2`, not `5`).
     fn person_move(&mut self, mv: Move, typed: &str) -> io::Result<()> {
         match self.driver.person_move(mv) {
-            Ok(_) => write!(self.out, "{}", show(self.driver.game().position())),
+            Ok(_) => self.show_board(),
             Err(Refused::Illegal(e)) if e.is_taken() => {
                 let named = mv.to_string();
                 let why = e.to_string();
@@ -372,12 +394,21 @@ impl<'a> Turns<'a> {
         let position = *self.driver.game().position();
         match event {
             NetEvent::OpponentMoved { .. } | NetEvent::Rejoined => {
+                let speech = self.options.speech;
                 let said = match event {
                     NetEvent::Rejoined => format!("{event}."),
+                    NetEvent::OpponentMoved { mark, mv } if speech => {
+                        let act = self.driver.session().opening_act();
+                        act.unwrap_or_else(|| {
+                            format!("{mark} plays {}.", speech::said(&position, *mv))
+                        })
+                    }
                     _ => (self.driver.session().opening_act()).unwrap_or_else(|| event.to_string()),
                 };
                 writeln!(out, "{said}")?;
-                write!(out, "{}", show(&position))?;
+                if !speech {
+                    write!(out, "{}", show(&position))?;
+                }
                 self.announced = false;
             }
             NetEvent::ConnectionLost { .. } => writeln!(out, "{event}")?,

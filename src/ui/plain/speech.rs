@@ -1,0 +1,259 @@
+//! The plain front end in words, for players who hear the game through a screen reader
+//! (`--screen-reader`): no grids or symbols to spell out, each move said as a sentence (`O
+//! plays c3.`), and commands that read the game on request: the board row by row, each
+//! side's stones, the last move, the legal moves and the threats against the player to move.
+//!
+//! Every cell is named by its column letter and row number on the game's grid (`c3`, and
+//! in Ultimate `e5` with the board and cell beside it), as both front ends type them.
+
+use crate::game::Game;
+use crate::rules::classic::Mark;
+use crate::rules::position::{Move, Position};
+
+/// The commands of the mode, and what they do, for `help`.
+pub const COMMANDS: &str = "board reads the board row by row; stones lists each side's \
+                            stones; last says the last move; moves lists the legal moves; \
+                            threats says where the other side wins next unless stopped; \
+                            clock says the time left; draw offers a draw; resign resigns; \
+                            undo takes back your move; hint says the best moves; \
+                            quit leaves.";
+
+/// A grid point's name: its column letter and row number, `c3`.
+fn point((col, row): (u8, u8)) -> String {
+    format!("{}{}", char::from(b'a' + col), row + 1)
+}
+
+/// How `mv` is said in `position`: `c3` on a square board, `board 5 cell 3, e5` in
+/// Ultimate, the choice's words in a swap opening.
+pub fn said(position: &Position, mv: Move) -> String {
+    match mv {
+        Move::Choice(choice) => choice.name().to_string(),
+        Move::Ultimate(m) => {
+            let at = position.grid_point(mv).map(point).unwrap_or_default();
+            format!("board {} cell {}, {at}", m.board(), m.cell())
+        }
+        Move::Cell(_) => position
+            .grid_point(mv)
+            .map_or_else(|| mv.to_string(), point),
+    }
+}
+
+/// The stones (or marks) of `game` with their side, in the order they were placed; a swap
+/// opening's choices are no stones.
+fn stones(game: &Game) -> Vec<(Mark, Move)> {
+    let placed = game
+        .history()
+        .iter()
+        .filter(|mv| !matches!(mv, Move::Choice(_)));
+    placed
+        .enumerate()
+        .map(|(i, &mv)| (if i % 2 == 0 { Mark::X } else { Mark::O }, mv))
+        .collect()
+}
+
+/// `names` as a list in words: `a1, b2 and c3`, `none`.
+fn listed(names: &[String]) -> String {
+    match names {
+        [] => "none".to_string(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// `board`: each row from the top, its marks by side, `Row 3: X at a3 and c3; O at b3.`; an
+/// empty row is `Row 2: empty.`, and a run of them is said once.
+pub fn board(game: &Game) -> Vec<String> {
+    let position = game.position();
+    let side = position.grid_side();
+    let placed = stones(game);
+    let mut lines = Vec::new();
+    let mut empty_rows: Vec<u8> = Vec::new();
+    let flush = |lines: &mut Vec<String>, empty: &mut Vec<u8>| {
+        match empty.as_slice() {
+            [] => {}
+            [one] => lines.push(format!("Row {}: empty.", one + 1)),
+            [first, .., last] => lines.push(format!("Rows {} to {}: empty.", first + 1, last + 1)),
+        }
+        empty.clear();
+    };
+    for row in (0..side).rev() {
+        let of = |mark: Mark| -> Vec<String> {
+            let mut cols: Vec<u8> = placed
+                .iter()
+                .filter(|&&(m, _)| m == mark)
+                .filter_map(|&(_, mv)| position.grid_point(mv))
+                .filter(|&(_, r)| r == row)
+                .map(|(c, _)| c)
+                .collect();
+            cols.sort_unstable();
+            cols.into_iter().map(|c| point((c, row))).collect()
+        };
+        let (x, o) = (of(Mark::X), of(Mark::O));
+        if x.is_empty() && o.is_empty() {
+            empty_rows.push(row);
+            continue;
+        }
+        flush(&mut lines, &mut empty_rows);
+        let parts: Vec<String> = [(Mark::X, x), (Mark::O, o)]
+            .into_iter()
+            .filter(|(_, names)| !names.is_empty())
+            .map(|(mark, names)| format!("{mark} at {}", listed(&names)))
+            .collect();
+        lines.push(format!("Row {}: {}.", row + 1, parts.join("; ")));
+    }
+    flush(&mut lines, &mut empty_rows);
+    lines
+}
+
+/// `stones`: each side's stones in the order placed, `X: c3, a1. O: b2.`
+pub fn stones_line(game: &Game) -> String {
+    let position = game.position();
+    let placed = stones(game);
+    let of = |mark: Mark| -> Vec<String> {
+        let mine = placed.iter().filter(|&&(m, _)| m == mark);
+        mine.map(|&(_, mv)| said(position, mv)).collect()
+    };
+    format!("X: {}. O: {}.", listed(&of(Mark::X)), listed(&of(Mark::O)))
+}
+
+/// `last`: the last move, `Last move: O at c3.`, or that there is none.
+pub fn last(game: &Game) -> String {
+    match stones(game).last() {
+        Some(&(mark, mv)) => format!("Last move: {mark} at {}.", said(game.position(), mv)),
+        None => "No move yet.".to_string(),
+    }
+}
+
+/// The most moves `moves` names one by one.
+const NAMED_MOVES: usize = 30;
+
+/// `moves`: the legal moves, named where there are few, else counted.
+pub fn moves(game: &Game) -> String {
+    let position = game.position();
+    let legal = position.legal_moves();
+    if legal.is_empty() {
+        return "No moves: the game is over.".to_string();
+    }
+    let noun = position.variant().move_noun();
+    if legal.len() > NAMED_MOVES {
+        let place = position
+            .whereabouts()
+            .map(|w| format!(", {w}"))
+            .unwrap_or_default();
+        return format!("{} {noun}s: every empty one{place}.", legal.len());
+    }
+    let names: Vec<String> = legal.iter().map(|&mv| said(position, mv)).collect();
+    format!("{} {noun}s: {}.", legal.len(), listed(&names))
+}
+
+/// `threats`: where the other side would win with its next move, unless the player to move
+/// stops it: the cells that complete a line for it (two in a row with the third empty, a
+/// four in Gomoku), found by playing its moves after each of two moves of the player.
+pub fn threats(game: &Game) -> String {
+    let position = *game.position();
+    let Some(them) = game.turn().map(|(mark, _)| mark.other()) else {
+        return "No threats: the game is over.".to_string();
+    };
+    let legal = position.legal_moves();
+    let mut wins: Vec<Move> = Vec::new();
+    // A threat through one of these two moves shows after the other: their union is all.
+    for &mine in legal.iter().take(2) {
+        let mut after = position;
+        if after.play(mine).is_err() || after.is_over() {
+            continue;
+        }
+        for theirs in after.legal_moves() {
+            let mut reply = after;
+            let won =
+                reply.play(theirs).is_ok() && reply.outcome() == crate::rules::Outcome::Won(them);
+            if won && !wins.contains(&theirs) {
+                wins.push(theirs);
+            }
+        }
+    }
+    if wins.is_empty() {
+        return format!("No threats: {them} cannot win with its next move.");
+    }
+    wins.sort_by_key(|mv| mv.reading_key());
+    let names: Vec<String> = wins.iter().map(|&mv| said(&position, mv)).collect();
+    format!(
+        "{them} wins next move at {} unless you stop it.",
+        listed(&names)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ai::player::Player;
+    use crate::rules::position::Variant;
+
+    fn game(variant: Variant, moves: &[&str]) -> Game {
+        let mut game = Game::new(variant, Player::Human, Player::Human);
+        for text in moves {
+            let mv = game.position().parse_move(text).unwrap();
+            game.play(mv).unwrap();
+        }
+        game
+    }
+
+    #[test]
+    fn the_board_is_read_row_by_row_in_words() {
+        let g = game(Variant::default(), &["5", "7", "9"]);
+        assert_eq!(
+            board(&g),
+            [
+                "Row 3: X at c3; O at a3.",
+                "Row 2: X at b2.",
+                "Row 1: empty."
+            ]
+        );
+        let big = game(Variant::GOMOKU, &["h8", "i9"]);
+        assert_eq!(
+            board(&big),
+            [
+                "Rows 15 to 10: empty.",
+                "Row 9: O at i9.",
+                "Row 8: X at h8.",
+                "Rows 7 to 1: empty."
+            ]
+        );
+    }
+
+    #[test]
+    fn stones_last_and_moves_name_cells_by_column_and_row() {
+        let g = game(Variant::default(), &["5", "7"]);
+        assert_eq!(stones_line(&g), "X: b2. O: a3.");
+        assert_eq!(last(&g), "Last move: O at a3.");
+        assert_eq!(moves(&g), "7 cells: a1, b1, c1, a2, c2, b3 and c3.");
+        let u = game(Variant::Ultimate, &["55"]);
+        assert_eq!(last(&u), "Last move: X at board 5 cell 5, e5.");
+        assert!(
+            moves(&u).starts_with("8 moves: board 5 cell 1, d4"),
+            "{}",
+            moves(&u)
+        );
+        assert_eq!(
+            moves(&game(Variant::GOMOKU, &[])),
+            "225 cells: every empty one."
+        );
+    }
+
+    #[test]
+    fn threats_are_the_cells_where_the_other_side_wins_next() {
+        // X has a1 and b1 with c1 empty: O, to move, is told.
+        let g = game(Variant::default(), &["1", "5", "2"]);
+        assert_eq!(threats(&g), "X wins next move at c1 unless you stop it.");
+        let quiet = game(Variant::default(), &["5"]);
+        assert_eq!(
+            threats(&quiet),
+            "No threats: X cannot win with its next move."
+        );
+        // A Gomoku four: h8 to k8, with l8 and g8 open.
+        let four = game(Variant::GOMOKU, &["h8", "a1", "i8", "a3", "j8", "a5", "k8"]);
+        assert_eq!(
+            threats(&four),
+            "X wins next move at g8 and l8 unless you stop it."
+        );
+    }
+}
