@@ -758,7 +758,10 @@ impl Menu {
                 Ok(record) => {
                     return Outcome::Done(Start::Open(record, Player::Human, Player::Human));
                 }
-                Err(why) => self.message = why,
+                Err(why) => {
+                    let shown = crate::text::cut(&crate::text::printable(path.trim()), 60);
+                    self.message = format!("{shown}: {why}");
+                }
             },
             Key::Backspace => {
                 path.pop();
@@ -814,13 +817,27 @@ impl Menu {
 /// The longest path typed to open a game file.
 const MAX_PATH: usize = 200;
 
+/// Why a game file did not open: it could not be read, or holds no game.
+#[derive(Debug)]
+enum OpenError {
+    Read(std::io::Error),
+    Game(crate::game::formats::FileError),
+}
+
+impl std::fmt::Display for OpenError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OpenError::Read(e) => write!(f, "{e}"),
+            OpenError::Game(e) => write!(f, "{e}"),
+        }
+    }
+}
+
 /// The game in the file at `path` (a game file, `.psq`, move string or record, as `review
-/// FILE` reads them), or why not, in one line naming the file.
-fn opened(path: &str) -> Result<Record, String> {
-    let shown = crate::text::cut(&crate::text::printable(path), 60);
-    let text = crate::store::games::read(std::path::Path::new(path))
-        .map_err(|e| format!("{shown}: {e}"))?;
-    crate::game::formats::read_game(&text, Variant::default()).map_err(|e| format!("{shown}: {e}"))
+/// FILE` reads them), or why not.
+fn opened(path: &str) -> Result<Record, OpenError> {
+    let text = crate::store::games::read(std::path::Path::new(path)).map_err(OpenError::Read)?;
+    crate::game::formats::read_game(&text, Variant::default()).map_err(OpenError::Game)
 }
 
 /// The file of the remembered choices, where there is a profile directory.
