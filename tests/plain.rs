@@ -680,3 +680,22 @@ fn the_screen_reader_mode_says_the_ais_moves_and_the_readings_work_in_every_plai
         text(&plain.stdout)
     );
 }
+
+#[test]
+fn a_draw_offered_to_the_ai_is_taken_where_its_search_sees_no_win_and_resign_loses() {
+    let out = run(&["-o", "hard", "--no-history"], b"draw\n5\n");
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(
+        stdout.contains("You offer a draw: it stands until the other side moves."),
+        "{stdout}"
+    );
+    assert!(
+        stdout.ends_with("level 7 AI accepts the draw.\nDraw agreed.\nRecord: 5\n"),
+        "{stdout}"
+    );
+    let out = run(&["-o", "hard", "--no-history"], b"5\nresign\n");
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert_eq!(result(&stdout), Some("X resigned: O wins."));
+}

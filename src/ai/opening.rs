@@ -67,7 +67,8 @@ pub fn act(board: &Gomoku, budget: Duration, judge: &mut impl Judge) -> Option<M
                 Choice::Two(_) => opening::Choice::Two,
             }))
         }
-        Stage::Place if board.stones() < 3 => {
+        // Stones that fit no shape (a game set up so) are played on by the search's move.
+        Stage::Place if board.stones() < 3 && !agreeing(board).is_empty() => {
             let stones = open(board, budget, judge)?;
             let next = stones.into_iter().find(|&c| board.mark_at(c).is_none())?;
             Some(Move::Cell(next))
@@ -162,6 +163,30 @@ const SHAPES: [[(i8, i8); 3]; 8] = [
 /// closest to even for the side to move, each judged within an equal share of `budget`.
 /// `None` if no shape agrees or the search was called off.
 pub fn open(board: &Gomoku, budget: Duration, judge: &mut impl Judge) -> Option<[Cell; 3]> {
+    let shapes = agreeing(board);
+    let placed = usize::from(board.stones());
+    let each = budget / shapes.len().max(1) as u32;
+    let mut best: Option<([Cell; 3], f32)> = None;
+    for stones in shapes {
+        let mut after = *board;
+        if stones[placed..]
+            .iter()
+            .any(|&cell| after.play(cell).is_err())
+        {
+            continue;
+        }
+        let (_, worth) = judge.judge(&after.opened(), each)?;
+        let off = (worth - 0.5).abs();
+        if best.is_none_or(|(_, o)| off < o) {
+            best = Some((stones, off));
+        }
+    }
+    best.map(|(stones, _)| stones)
+}
+
+/// The [`SHAPES`] on `board` that agree with the stones already placed: those stones first,
+/// in their colours, and the rest of the shape empty.
+fn agreeing(board: &Gomoku) -> Vec<[Cell; 3]> {
     let centre = i16::from(board.size() / 2);
     let at = |(dc, dr): (i8, i8)| {
         let (col, row) = (centre + i16::from(dc), centre + i16::from(dr));
@@ -181,7 +206,7 @@ pub fn open(board: &Gomoku, budget: Duration, judge: &mut impl Judge) -> Option<
             None => i >= placed,
         })
     };
-    let shapes: Vec<[Cell; 3]> = SHAPES
+    SHAPES
         .iter()
         .filter_map(|shape| {
             let [Some(a), Some(b), Some(c)] = shape.map(at) else {
@@ -189,24 +214,7 @@ pub fn open(board: &Gomoku, budget: Duration, judge: &mut impl Judge) -> Option<
             };
             Some([a, b, c]).filter(agrees)
         })
-        .collect();
-    let each = budget / shapes.len().max(1) as u32;
-    let mut best: Option<([Cell; 3], f32)> = None;
-    for stones in shapes {
-        let mut after = *board;
-        if stones[placed..]
-            .iter()
-            .any(|&cell| after.play(cell).is_err())
-        {
-            continue;
-        }
-        let (_, worth) = judge.judge(&after.opened(), each)?;
-        let off = (worth - 0.5).abs();
-        if best.is_none_or(|(_, o)| off < o) {
-            best = Some((stones, off));
-        }
-    }
-    best.map(|(stones, _)| stones)
+        .collect()
 }
 
 #[cfg(test)]
@@ -344,5 +352,15 @@ mod tests {
             choose(&board, budget, &mut flat(best, 0.3), true),
             Some(Choice::Swap)
         );
+    }
+
+    #[test]
+    fn stones_that_fit_no_shape_are_played_on_by_the_search() {
+        let mut board = Gomoku::new().with_opening(Opening::Swap2).unwrap();
+        board.play(board.parse_cell("a1").unwrap()).unwrap();
+        assert!(agreeing(&board).is_empty());
+        let best = board.parse_cell("h8").unwrap();
+        let next = act(&board, Duration::from_millis(10), &mut flat(best, 0.5));
+        assert_eq!(next, Some(Move::Cell(best)), "not stuck: the search's move");
     }
 }

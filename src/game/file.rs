@@ -75,11 +75,13 @@ pub fn write(file: &GameFile) -> String {
 pub fn read(text: &str) -> Result<GameFile, FileError> {
     let error = |line: usize, why: String| FileError { line, why };
     let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l.trim()));
-    let skipped = lines.by_ref().find(|(_, l)| !l.is_empty());
-    if skipped.map(|(_, l)| l) != Some(MAGIC) {
-        return Err(error(1, format!("a game file starts with `{MAGIC}`")));
-    }
-    let mut values: [Option<String>; 5] = Default::default();
+    let first = lines.by_ref().find(|(_, l)| !l.is_empty());
+    let Some((magic, MAGIC)) = first else {
+        let line = first.map_or(1, |(number, _)| number);
+        return Err(error(line, format!("a game file starts with `{MAGIC}`")));
+    };
+    // Each field's value with its line.
+    let mut values: [Option<(usize, String)>; 5] = Default::default();
     for (number, line) in lines.by_ref() {
         if line.is_empty() {
             break;
@@ -95,14 +97,19 @@ pub fn read(text: &str) -> Result<GameFile, FileError> {
                 format!("{field:?} is no field of a game file ({known})"),
             ));
         };
-        if values[slot].replace(value.trim().to_string()).is_some() {
+        if values[slot]
+            .replace((number, value.trim().to_string()))
+            .is_some()
+        {
             return Err(error(number, format!("{field} is given twice")));
         }
     }
     let [rules, x, o, date, result] = values;
-    let rules = rules.ok_or_else(|| error(2, "the header has no `rules:` line".into()))?;
+    let no_rules = || error(magic + 1, "the header has no `rules:` line".into());
+    let (line, rules) = rules.ok_or_else(no_rules)?;
     let variant = Variant::from_flags(&rules)
-        .ok_or_else(|| error(2, format!("{rules:?} names no game played here")))?;
+        .ok_or_else(|| error(line, format!("{rules:?} names no game played here")))?;
+    let value = |field: Option<(usize, String)>| field.map(|(_, v)| v).unwrap_or_default();
     let mut moves = Vec::new();
     for (number, line) in lines {
         let words = line.split_whitespace();
@@ -115,10 +122,10 @@ pub fn read(text: &str) -> Result<GameFile, FileError> {
     })?;
     Ok(GameFile {
         record,
-        x: x.unwrap_or_default(),
-        o: o.unwrap_or_default(),
-        date: date.unwrap_or_default(),
-        result: result.unwrap_or_default(),
+        x: value(x),
+        o: value(o),
+        date: value(date),
+        result: value(result),
     })
 }
 
@@ -217,6 +224,15 @@ mod tests {
         assert_eq!(
             err("tictactoe game\nx: you\n\n1. 5\n"),
             "line 2: the header has no `rules:` line"
+        );
+        assert_eq!(
+            err("\ntictactoe game\nx: me\nrules: --size 99\n"),
+            r#"line 4: "--size 99" names no game played here"#,
+            "the line the rules are on"
+        );
+        assert_eq!(
+            err("\n\nhello\n"),
+            "line 3: a game file starts with `tictactoe game`"
         );
     }
 }

@@ -189,6 +189,10 @@ pub fn read_game(text: &str, rules: Variant) -> Result<Record, FileError> {
 /// The `.psq` of a Gomoku game (`None` for the other rule sets): the header, then each
 /// move as `x,y,0`, x and y from 1 at the top left.
 pub fn write_psq(record: &Record) -> Option<String> {
+    // A `.psq` holds stones only: a swap opening's rule and choices would be lost.
+    if record.variant().opening() != gomoku::opening::Opening::Free {
+        return None;
+    }
     let size = record.variant().start().gomoku()?.size();
     let mut text = format!("Piskvorky {size}x{size}, 11:11, 0\n");
     for mv in record.moves() {
@@ -294,5 +298,14 @@ mod tests {
         assert_eq!(e.line, 10, "{e}");
         assert!(e.to_string().contains("double three"), "{e}");
         assert!(read_psq(text, Variant::GOMOKU).is_ok());
+    }
+
+    #[test]
+    fn a_swap_opened_game_is_no_psq() {
+        let swap2 = Variant::GOMOKU
+            .opened(gomoku::opening::Opening::Swap2)
+            .unwrap();
+        let record = Record::parse(swap2, &["h8", "i9"]).unwrap();
+        assert_eq!(write_psq(&record), None, "its rule would be lost");
     }
 }

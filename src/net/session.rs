@@ -601,8 +601,9 @@ impl NetGame {
                     .resign(seat)
                     .then_some(NetEvent::Resigned { mark: them })
             }
-            // An offer made before a move this side has played since has lapsed.
-            Message::Draw { seq } if seq as usize != session.game().history().len() => None,
+            // An offer sent before a move this side has played since has lapsed, unless it
+            // accepts this side's own offer, which stood when it was sent.
+            Message::Draw { seq } if !draw_stands(session, them, seq as usize) => None,
             Message::Draw { .. } => {
                 let seat = session.game().position().seat_of(them);
                 match session.offer_draw(seat) {
@@ -626,6 +627,16 @@ impl NetGame {
             | Message::Ping => None,
         }
     }
+}
+
+/// Whether the other player's `draw`, sent after `seq` moves, still means something here: it
+/// accepts this side's offer that stood then, or it offers a draw with the game as it is.
+fn draw_stands(session: &Session, them: Mark, seq: usize) -> bool {
+    let game = session.game();
+    let theirs = game.position().seat_of(them);
+    let mine_stood = game.draw_offer().is_some_and(|seat| seat != theirs)
+        && game.offered_at().is_some_and(|at| at <= seq);
+    seq <= game.history().len() && (mine_stood || seq == game.history().len())
 }
 
 /// The connection's side of a network game: the link to the other player, where a host

@@ -299,7 +299,7 @@ impl Variant {
                 _ => return None,
             }
         }
-        let named_five = renju || caro || opening.is_some();
+        let named_five = renju || caro || opening.is_some_and(|o| o != Opening::Free);
         let size = if gomoku || (named_five && size.is_none()) {
             Some(gomoku::SIZE)
         } else {

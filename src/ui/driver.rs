@@ -224,6 +224,10 @@ impl Driver {
     fn net_allows(&self) -> Result<(), Refused> {
         match &self.net {
             Some(net) if net.waiting_for_player() => Err(Refused::NoOneJoined),
+            // The other side must hear it: an ending or an offer is not kept for a rejoin.
+            Some(net) if !net.is_connected() && !net.is_over() => {
+                Err(Refused::Blocked(MoveBlocked::NotConnected))
+            }
             Some(net) => net.may_move().map_err(Refused::Blocked),
             None => Ok(()),
         }
@@ -493,6 +497,21 @@ mod tests {
         let agreed = received(&mut driver, Message::Draw { seq: 2 });
         assert_eq!(agreed, Some(NetEvent::DrawAgreed));
         assert_eq!(driver.session().result().as_deref(), Some("Draw agreed."));
+        // An acceptance sent before the offerer's own move arrived still meets the offer.
+        let session = Session::new(Rules::CLASSIC, Player::Human, Player::Remote);
+        let mut crossing = Driver::networked(session, NetGame::hosting(false));
+        crossing.link_event(LinkEvent::Joined {
+            peer: addr.into(),
+            hints: false,
+        });
+        assert_eq!(crossing.offer_draw(), Ok(Drawn::Offered));
+        crossing.person_move(cell(5)).unwrap();
+        let accepted = received(&mut crossing, Message::Draw { seq: 0 });
+        assert_eq!(
+            accepted,
+            Some(NetEvent::DrawAgreed),
+            "the joiner saw no move yet"
+        );
         // Nothing more is taken: the game is over.
         assert_eq!(received(&mut driver, Message::Resign { seq: 2 }), None);
         assert_eq!(driver.resign(), Err(Refused::Over));

@@ -156,12 +156,21 @@ pub fn threats(game: &Game) -> String {
     };
     let legal = position.legal_moves();
     let mut wins: Vec<Move> = Vec::new();
-    // A threat through one of these two moves shows after the other: their union is all.
-    for &mine in legal.iter().take(2) {
+    // On a square board a threat that one move of the player's would block shows after
+    // another, so two moves that do not end the game find them all; in Ultimate the move
+    // decides where the other side plays, so every move is tried.
+    let most = if position.variant().has_boards() {
+        legal.len()
+    } else {
+        2
+    };
+    let mut tried = 0;
+    for &mine in &legal {
         let mut after = position;
-        if after.play(mine).is_err() || after.is_over() {
+        if tried == most || after.play(mine).is_err() || after.is_over() {
             continue;
         }
+        tried += 1;
         for theirs in after.legal_moves() {
             let mut reply = after;
             let won =

@@ -253,11 +253,8 @@ impl<'a> Turns<'a> {
         if self.driver.draw_offered_to_ai() {
             let head = self.brain.analyze(&position, true).head;
             let accepts = head.is_some_and(|(value, _)| value.at_most_even());
-            let name = self
-                .driver
-                .session()
-                .name_of(position.to_move())
-                .to_string();
+            let session = self.driver.session();
+            let name = session.name(session.side_in(position.seat())).to_string();
             if self.driver.ai_draws(accepts) {
                 self.brain.set_cancel(None);
                 writeln!(self.out, "{name} accepts the draw.")?;

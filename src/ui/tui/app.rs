@@ -1584,6 +1584,20 @@ mod tests {
     }
 
     #[test]
+    fn resigning_before_the_first_move_against_the_ai_says_it_counts_as_a_loss() {
+        let mut app = app(Player::Human, Player::HARD);
+        app.update(Action::Resign);
+        assert_eq!(app.question(), Some("Resign? It counts as a loss. y/n"));
+        let mut two = app_two();
+        two.update(Action::Resign);
+        assert_eq!(two.question(), Some("Resign this game? y/n"));
+    }
+
+    fn app_two() -> App {
+        app(Player::Human, Player::Human)
+    }
+
+    #[test]
     fn a_draw_offered_to_the_ai_is_answered_before_its_move() {
         let mut app = app(Player::Human, Player::HARD);
         app.update(Action::Draw);

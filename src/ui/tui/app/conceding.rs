@@ -36,7 +36,7 @@ impl App {
         self.message = match self.driver.offer_draw() {
             Ok(Drawn::Offered) if self.net.is_some() => {
                 format!(
-                    "You offer a draw: it stands until you move again. {}",
+                    "You offer a draw: it stands until the other player moves. {}",
                     self.turn_message()
                 )
             }
@@ -60,10 +60,9 @@ impl App {
 
     /// The AI's answer to a person's draw offer, before its move.
     pub(super) fn ai_answers_draw(&mut self, accepts: bool) {
-        let name = match self.game().turn() {
-            Some((mark, _)) => self.driver.session().name_of(mark).to_string(),
-            None => return,
-        };
+        let session = self.driver.session();
+        let acting = session.side_in(self.game().position().seat());
+        let name = session.name(acting).to_string();
         self.message = if self.driver.ai_draws(accepts) {
             format!("{name} accepts the draw. {}", self.turn_message())
         } else {

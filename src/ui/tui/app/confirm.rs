@@ -2,7 +2,7 @@
 //! open `Leave this game? y/n`, and only `y` (or a second `q`) leaves. Once the game is over,
 //! or before its first move, nothing is lost and they act at once.
 
-use crate::game::{GameEnd, Verdict};
+use crate::game::{GameEnd, Verdict, lone_human};
 use crate::net::session::NetGame;
 use crate::ui::tui::input::Action;
 
@@ -83,7 +83,13 @@ impl App {
             match mode {
                 Mode::Help(under) => mode = under,
                 Mode::Confirm(leave, _) => {
-                    let loses = self.game().counts(GameEnd::Abandoned) == Some(Verdict::Lost);
+                    let game = self.game();
+                    let (first, second) = game.seats();
+                    // A resignation is a loss wherever the game counts (one person, not set up).
+                    let loses = match leave {
+                        Leave::Resign => lone_human(first, second).is_some() && game.setup() == 0,
+                        _ => game.counts(GameEnd::Abandoned) == Some(Verdict::Lost),
+                    };
                     return Some(leave.question(loses));
                 }
                 _ => return None,
