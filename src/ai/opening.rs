@@ -69,7 +69,14 @@ pub fn act(board: &Gomoku, budget: Duration, judge: &mut impl Judge) -> Option<M
         }
         // Stones that fit no shape (a game set up so) are played on by the search's move.
         Stage::Place if board.stones() < 3 && !agreeing(board).is_empty() => {
-            let stones = open(board, budget, judge)?;
+            let placed = usize::from(board.stones());
+            let shapes = agreeing(board);
+            // Where every shape places the same next stone (the first: the centre), nothing
+            // is worth a search yet; the choice waits for the stone where they differ.
+            let stones = match &shapes[..] {
+                [first, rest @ ..] if rest.iter().all(|s| s[placed] == first[placed]) => *first,
+                _ => open(board, budget, judge)?,
+            };
             let next = stones.into_iter().find(|&c| board.mark_at(c).is_none())?;
             Some(Move::Cell(next))
         }

@@ -680,9 +680,12 @@ impl Session {
     /// its own way.
     pub fn opening_act(&self) -> Option<String> {
         let (seat, stage) = self.game.last_act()?;
-        let who = self.name(self.side_in(seat));
+        let side = self.side_in(seat);
+        let you = self.is_you(side);
+        let who = if you { "You" } else { self.name(side) };
         match (stage, self.game.last_move()?) {
             (Stage::Play, _) => None,
+            (_, Move::Choice(choice)) if you => Some(format!("You {}", choice.your_words())),
             (_, Move::Choice(choice)) => Some(format!("{who} {}", choice.words())),
             (_, mv) => {
                 let board = self.game.position().gomoku()?;
@@ -690,6 +693,12 @@ impl Session {
                 Some(format!("{who} placed {} on {mv}", board.mark_at(cell)?))
             }
         }
+    }
+
+    /// Whether `side` is the one person at the game, called "you".
+    pub fn is_you(&self, side: Side) -> bool {
+        let [a, b] = self.players;
+        lone_human(a, b).is_some_and(|(person, _)| person == side)
     }
 
     /// The name of whoever plays `mark` this round.

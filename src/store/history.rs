@@ -27,7 +27,7 @@ use crate::game::ending::Ending;
 use crate::game::record::Record;
 use crate::game::{Game, GameEnd, Journal, Tally, Verdict, lone_human};
 use crate::rules::classic::Mark;
-use crate::rules::gomoku::opening::Seat;
+use crate::rules::gomoku::opening::{Opening, Seat};
 use crate::rules::position::{RulesData, Variant};
 use crate::text;
 
@@ -120,7 +120,8 @@ impl Entry {
         let record = Record::parse(variant, &line.moves).ok()?;
         // The line names the players of X and O; a swap opening may have given the first
         // seat O.
-        let swapped = record.end().seat_of(Mark::X) == Seat::Second;
+        let swaps = variant.opening() != Opening::Free;
+        let swapped = swaps && record.end().seat_of(Mark::X) == Seat::Second;
         let (first, second) = if swapped { (o, x) } else { (x, o) };
         let ending = match (line.ending.as_deref(), line.winner.as_deref()) {
             (None, _) => None,

@@ -246,7 +246,6 @@ impl Brain {
         };
         let within = self.think.unwrap_or(OPENING_THINK);
         let (_, white) = self.judged(&board.opened(), within)?;
-        let rate = |r: f32| Value::WinRate((r * 1000.0).round().clamp(1.0, 999.0) as u16);
         let (better, best) = if white >= 0.5 {
             (white, Choice::White)
         } else {
@@ -258,8 +257,8 @@ impl Brain {
             1.0 - white
         };
         Some(Assessment {
-            before: rate(better),
-            after: rate(chosen),
+            before: Value::win_rate(better),
+            after: Value::win_rate(chosen),
             best: Move::Choice(best),
         })
     }

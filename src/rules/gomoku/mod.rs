@@ -215,19 +215,30 @@ impl Gomoku {
     /// more: stone 1 of 2 (O, white)`, `choose black (X), white (O) or two (place two more)`;
     /// `None` in play.
     pub fn stage_words(&self) -> Option<String> {
-        let n = self.placed;
         let stone = match self.to_move() {
             Mark::X => "X, black",
             Mark::O => "O, white",
         };
-        match self.stage() {
-            Stage::Play => None,
-            Stage::Place if n < 3 => Some(format!("place stone {} of 3 ({stone})", n + 1)),
-            Stage::Place => Some(format!("place two more: stone {} of 2 ({stone})", n - 2)),
-            Stage::Choose(offered) => Some(match offered {
+        match (self.stage(), self.placing()) {
+            (Stage::Play, _) | (Stage::Place, None) => None,
+            (Stage::Place, Some((n, 3))) => Some(format!("place stone {n} of 3 ({stone})")),
+            (Stage::Place, Some((n, _))) => {
+                Some(format!("place two more: stone {n} of 2 ({stone})"))
+            }
+            (Stage::Choose(offered), _) => Some(match offered {
                 [_, _] => "choose black (X) or white (O)".to_string(),
                 _ => "choose black (X), white (O) or two (place two more)".to_string(),
             }),
+        }
+    }
+
+    /// While the opening's stones are placed: the stone next placed, counted from 1, and of
+    /// how many (the first three, or under swap2 the two more); `None` at any other time.
+    pub fn placing(&self) -> Option<(u16, u16)> {
+        match (self.stage(), self.placed) {
+            (Stage::Place, n @ 0..3) => Some((n + 1, 3)),
+            (Stage::Place, n) => Some((n - 2, 2)),
+            _ => None,
         }
     }
 

@@ -111,6 +111,15 @@ impl Choice {
             Choice::Two => "places two more",
         }
     }
+
+    /// [`Choice::words`] said of the person playing: `take black (X)`.
+    pub fn your_words(self) -> &'static str {
+        match self {
+            Choice::Black => "take black (X)",
+            Choice::White => "take white (O)",
+            Choice::Two => "place two more",
+        }
+    }
 }
 
 impl fmt::Display for Choice {

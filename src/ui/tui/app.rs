@@ -560,7 +560,12 @@ impl App {
         let name = session.name(session.side_in(position.seat()));
         match self.game().turn() {
             Some((_, player)) if player.is_human() && position.stage() != Stage::Play => {
-                format!("{name} {}", choosing::asked(position))
+                let side = session.side_in(position.seat());
+                if session.is_you(side) {
+                    format!("You {}", choosing::asked(position, true))
+                } else {
+                    format!("{name} {}", choosing::asked(position, false))
+                }
             }
             Some((mark, player)) if player.is_human() => {
                 let place = position.whereabouts();
@@ -1585,16 +1590,12 @@ mod tests {
 
     #[test]
     fn resigning_before_the_first_move_against_the_ai_says_it_counts_as_a_loss() {
-        let mut app = app(Player::Human, Player::HARD);
-        app.update(Action::Resign);
-        assert_eq!(app.question(), Some("Resign? It counts as a loss. y/n"));
-        let mut two = app_two();
+        let mut against = app(Player::Human, Player::HARD);
+        against.update(Action::Resign);
+        assert_eq!(against.question(), Some("Resign? It counts as a loss. y/n"));
+        let mut two = app(Player::Human, Player::Human);
         two.update(Action::Resign);
         assert_eq!(two.question(), Some("Resign this game? y/n"));
-    }
-
-    fn app_two() -> App {
-        app(Player::Human, Player::Human)
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! Every other key does what it does on the board (`?`, `u`, `q`...).
 
 use super::App;
+use crate::rules::gomoku::Gomoku;
 use crate::rules::gomoku::opening::{Choice, Stage};
 use crate::rules::position::{Move, Position};
 use crate::ui::tui::input::Action;
@@ -14,18 +15,22 @@ const KEYS: [(Choice, &str); 3] = [
     (Choice::Two, "2 two more"),
 ];
 
-/// What the opening asks of the person acting in `position`, said of them, with the keys of
-/// a choice: `chooses: b black · w white · 2 two more`, `places stone 2 of 3 (O)`.
-pub(super) fn asked(position: &Position) -> String {
-    let stones = position
-        .gomoku()
-        .map_or(0, crate::rules::gomoku::Gomoku::stones);
+/// What the opening asks of the person acting in `position`, said of them (or to them,
+/// `you`), with the keys of a choice: `chooses: b black · w white · 2 two more`, `places
+/// stone 2 of 3 (O)`.
+pub(super) fn asked(position: &Position, you: bool) -> String {
+    let placing = position.gomoku().and_then(Gomoku::placing);
     let mark = position.to_move();
-    match position.stage() {
-        Stage::Choose(offered) => format!("chooses: {}", keys(offered)),
-        Stage::Place if stones < 3 => format!("places stone {} of 3 ({mark})", stones + 1),
-        Stage::Place => format!("places two more: stone {} of 2 ({mark})", stones - 2),
-        Stage::Play => String::new(),
+    let (choose, place) = if you {
+        ("choose", "place")
+    } else {
+        ("chooses", "places")
+    };
+    match (position.stage(), placing) {
+        (Stage::Choose(offered), _) => format!("{choose}: {}", keys(offered)),
+        (_, Some((n, 3))) => format!("{place} stone {n} of 3 ({mark})"),
+        (_, Some((n, _))) => format!("{place} two more: stone {n} of 2 ({mark})"),
+        (_, None) => String::new(),
     }
 }
 
