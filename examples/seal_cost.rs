@@ -64,6 +64,8 @@ fn round_trips(sealed: bool) -> Duration {
         let message = Message::Move {
             seq,
             cell: "5".into(),
+            spent_ms: None,
+            left_ms: None,
         };
         let start = Instant::now();
         if sealed {

@@ -136,6 +136,13 @@ pub struct Cli {
           conflicts_with_all = ["k", "misere", "ultimate"])]
     pub opening: Option<Opening>,
 
+    /// Play on a clock: `5+3` (five minutes each, and three seconds added after each of
+    /// one's moves), `10` (ten minutes each for the game) or `30s` (thirty seconds for every
+    /// move). Whoever runs out of time loses; the AI keeps to its own clock. With `host`,
+    /// both players play on the host's clock
+    #[arg(long, global = true, value_name = "CLOCK")]
+    pub clock: Option<crate::game::clock::TimeControl>,
+
     /// Milliseconds of search for each `hard` move, each `analyze` board and each `review`
     /// move (with `--seed`, the work that takes on a typical machine). A position solved in
     /// time is played perfectly; otherwise the best move found so far is played, or a move
@@ -413,6 +420,7 @@ pub fn applies(subcommand: &str) -> &'static [&'static str] {
             "renju",
             "caro",
             "opening",
+            "clock",
             "from",
             "plain",
             "screen_reader",

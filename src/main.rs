@@ -507,24 +507,31 @@ fn journal(cli: &Cli) -> Option<Arc<dyn Journal>> {
 /// Plays what the start screen chose, full-screen, and says how it ended.
 fn from_menu(cli: &Cli, start: Start) -> anyhow::Result<tui::Summary> {
     match start {
-        Start::Play(variant, x, o) => tui::run(
-            Session::new(variant, x, o).kept_in(journal(cli)),
+        Start::Play(variant, x, o, clock) => tui::run(
+            Session::new(variant, x, o)
+                .with_clock(clock)
+                .kept_in(journal(cli)),
             brain(cli),
             first_game_options(cli, variant),
         ),
-        Start::PlayAuto(variant) => {
+        Start::PlayAuto(variant, clock) => {
             let mut session = Session::new(variant, Player::Human, Player::Ai(Adaptive::MIDDLE))
+                .with_clock(clock)
                 .kept_in(journal(cli));
             session.adapt_level();
             tui::run(session, brain(cli), first_game_options(cli, variant))
         }
-        Start::Host { variant, online } => {
+        Start::Host {
+            variant,
+            online,
+            clock,
+        } => {
             let opening = Record::new(variant, Vec::new())?;
-            tui::host(
-                (menu_listen(online), opening),
-                brain(cli),
-                network_options(cli),
-            )
+            let options = tui::Options {
+                clock,
+                ..network_options(cli)
+            };
+            tui::host((menu_listen(online), opening), brain(cli), options)
         }
         Start::Join { address, code } => {
             let target = Target::Address {
@@ -580,7 +587,9 @@ fn local(cli: &Cli, matches: &ArgMatches) -> anyhow::Result<ExitCode> {
             "--level sets the level of an AI that plays a person: one of -x and -o must be human, the other an AI"
         );
     };
-    let mut session = Session::starting_at(&opening(cli), x, o).kept_in(journal(cli));
+    let mut session = Session::starting_at(&opening(cli), x, o)
+        .with_clock(cli.clock)
+        .kept_in(journal(cli));
     if adapts {
         session.adapt_level();
     }
@@ -616,6 +625,7 @@ fn screen_options(cli: &Cli) -> tui::Options {
         hints: settings.hints,
         lesson: false,
         journal: journal(cli),
+        clock: cli.clock,
     }
 }
 
@@ -858,6 +868,7 @@ fn plain_options(cli: &Cli) -> plain::Options {
         review: cli.review,
         speech: screen_reader(cli),
         journal: journal(cli),
+        clock: cli.clock,
     }
 }
 

@@ -18,13 +18,15 @@ pub enum Ending {
     Resigned(Mark),
     /// Both players agreed a draw.
     Agreed,
+    /// The player of this mark ran out of time ([`crate::game::clock`]): the other wins.
+    Time(Mark),
 }
 
 impl Ending {
     /// What it makes of the game.
     pub fn outcome(self) -> Outcome {
         match self {
-            Ending::Resigned(mark) => Outcome::Won(mark.other()),
+            Ending::Resigned(mark) | Ending::Time(mark) => Outcome::Won(mark.other()),
             Ending::Agreed => Outcome::Draw,
         }
     }

@@ -2,6 +2,7 @@
 //! [`Session`] of rounds between two players with their names and score, shared by the front
 //! ends.
 
+pub mod clock;
 pub mod ending;
 pub mod file;
 pub mod formats;
@@ -14,6 +15,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::ai::levels::{Adaptive, Level};
 use crate::ai::player::Player;
+use crate::game::clock::{Clock, TimeControl};
 use crate::game::ending::{Ending, Offer};
 use crate::game::record::Record;
 use crate::rules::classic::Mark;
@@ -374,6 +376,8 @@ pub struct Standing {
     pub round: u32,
     pub score: Score,
     pub record: Record,
+    /// The clock's time control and each seat's time left, where the game has a clock.
+    pub clock: Option<(TimeControl, [std::time::Duration; 2])>,
 }
 
 /// Rounds between the same two players: who they are, what they are called, the game of the
@@ -397,6 +401,8 @@ pub struct Session {
     all_time: Option<Tally>,
     /// Where the AI's level follows the person's results (`--level auto`).
     adaptive: Option<Adaptive>,
+    /// The game's clock, where it is played on one ([`clock`]).
+    clock: Option<Clock>,
 }
 
 impl Session {
@@ -414,6 +420,7 @@ impl Session {
             journal: None,
             all_time: None,
             adaptive: None,
+            clock: None,
         }
     }
 
@@ -529,6 +536,11 @@ impl Session {
         for &mv in standing.record.moves() {
             session.game.play(mv).expect("a record replays legally");
         }
+        session.clock = standing.clock.map(|(control, readings)| {
+            let mut clock = Clock::new(control);
+            clock.set(readings, std::time::Instant::now());
+            clock
+        });
         session
     }
 
@@ -558,10 +570,12 @@ impl Session {
 
     /// Where the session stands: what a network host tells the player who joins.
     pub fn standing(&self) -> Standing {
+        let now = std::time::Instant::now();
         Standing {
             round: self.round,
             score: self.past_score(),
             record: self.game.record(),
+            clock: self.clock.as_ref().map(|c| (c.control(), c.readings(now))),
         }
     }
 
@@ -581,7 +595,19 @@ impl Session {
     /// Plays `mv` for the side to move; on error nothing changes. A move that ends the game
     /// enters it in the journal and the all-time score, once.
     pub fn play(&mut self, mv: impl Into<Move>) -> Result<(), MoveError> {
+        self.play_reported(mv, None)
+    }
+
+    /// [`Session::play`] for a remote player who says it thought for `reported`: its clock
+    /// is charged as [`clock`] says.
+    pub fn play_reported(
+        &mut self,
+        mv: impl Into<Move>,
+        reported: Option<std::time::Duration>,
+    ) -> Result<(), MoveError> {
+        let seat = self.game.position.seat();
         self.game.play(mv)?;
+        self.press_clock(seat, std::time::Instant::now(), reported);
         if self.game.is_over() {
             self.enter(GameEnd::Finished);
         } else if self.game.person_moved()
@@ -641,7 +667,9 @@ impl Session {
         if self.game.is_over() {
             return 0;
         }
-        self.game.undo()
+        let taken = self.game.undo();
+        self.turn_clock(std::time::Instant::now());
+        taken
     }
 
     pub fn round(&self) -> u32 {
@@ -794,17 +822,20 @@ impl Session {
                 } else {
                     format!("{winner} ({}) wins.", self.name_of(winner))
                 };
-                let resigned = match self.game.ending() {
-                    Some(Ending::Resigned(loser)) => Some(loser),
-                    _ => None,
-                };
+                let name = |mark: Mark| self.name_of(mark);
                 Some(
-                    match (resigned, self.game.position().line_completed_by_loser()) {
-                        (Some(loser), _) => {
-                            format!("{loser} ({}) resigned. {result}", self.name_of(loser))
+                    match (
+                        self.game.ending(),
+                        self.game.position().line_completed_by_loser(),
+                    ) {
+                        (Some(Ending::Resigned(loser)), _) => {
+                            format!("{loser} ({}) resigned. {result}", name(loser))
+                        }
+                        (Some(Ending::Time(loser)), _) => {
+                            format!("{loser} ({}) ran out of time. {result}", name(loser))
                         }
                         (_, Some(loser)) => format!("{loser} completed a line: {result}"),
-                        (None, None) => result,
+                        _ => result,
                     },
                 )
             }
@@ -857,6 +888,7 @@ impl Session {
         let (x, o) = self.marks_players();
         self.game = Game::new(self.game.variant(), x, o);
         self.entered = false;
+        self.clock = self.clock.as_ref().map(|c| Clock::new(c.control()));
     }
 }
 

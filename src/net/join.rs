@@ -477,6 +477,7 @@ mod tests {
             round: 0,
             score: [0; 3],
             moves: vec![],
+            clock: None,
         };
         let zero = Message::Welcome {
             rules: crate::rules::classic::Rules::CLASSIC.into(),

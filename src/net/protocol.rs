@@ -60,6 +60,18 @@ pub struct SessionState {
     pub score: [u32; 3],
     /// The moves of the current game, in order, as cell names.
     pub moves: Vec<String>,
+    /// The game's clock, where it has one (absent: untimed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<ClockState>,
+}
+
+/// A game's clock as the host tells it: the time control as typed (`5+3`, `30s`) and each
+/// seat's time left in milliseconds, the first seat's (the player of X before any swap)
+/// first.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClockState {
+    pub control: String,
+    pub left_ms: [u64; 2],
 }
 
 /// One message. Unknown fields are ignored, so a later version may add some.
@@ -92,8 +104,19 @@ pub enum Message {
         #[serde(default)]
         hints: bool,
     },
-    /// A move: `seq` is its number in the game, from 1; `cell` its name (`5`, `c3`).
-    Move { seq: u32, cell: String },
+    /// A move: `seq` is its number in the game, from 1; `cell` its name (`5`, `c3`). In a
+    /// game with a clock, `spent_ms` is how long its player thought, and the host adds
+    /// `left_ms`, each seat's time left after the move as its clock (the referee's) reads.
+    Move {
+        seq: u32,
+        cell: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        spent_ms: Option<u64>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        left_ms: Option<[u64; 2]>,
+    },
+    /// (Host) the flag of the player to act after `seq` moves fell: that player lost on time.
+    Flag { seq: u32 },
     /// Asks for a new game, or agrees to one.
     Rematch,
     /// I resign the game, `seq` moves into it.
@@ -224,13 +247,24 @@ impl Message {
                 rules,
                 state: SessionState {
                     moves: state.moves.iter().map(|m| printable(m)).collect(),
+                    clock: state.clock.map(|c| ClockState {
+                        control: printable(&c.control),
+                        ..c
+                    }),
                     ..state
                 },
                 token: printable(&token),
             },
-            Message::Move { seq, cell } => Message::Move {
+            Message::Move {
+                seq,
+                cell,
+                spent_ms,
+                left_ms,
+            } => Message::Move {
                 seq,
                 cell: printable(&cell),
+                spent_ms,
+                left_ms,
             },
             Message::Error { message, kind } => Message::Error {
                 message: printable(&message),
@@ -302,6 +336,10 @@ mod tests {
                 round: 2,
                 score: [1, 0, 0],
                 moves: vec!["5".into(), "1".into()],
+                clock: Some(ClockState {
+                    control: "5+3".into(),
+                    left_ms: [290_000, 301_000],
+                }),
             },
             token: "t0k3n".into(),
             hints: true,
@@ -320,7 +358,16 @@ mod tests {
             Message::Move {
                 seq: 3,
                 cell: "c3".into(),
+                spent_ms: None,
+                left_ms: None,
             },
+            Message::Move {
+                seq: 4,
+                cell: "c4".into(),
+                spent_ms: Some(1500),
+                left_ms: Some([298_500, 300_000]),
+            },
+            Message::Flag { seq: 4 },
             Message::Rematch,
             Message::Resign { seq: 4 },
             Message::Draw { seq: 5 },
@@ -339,7 +386,9 @@ mod tests {
         assert_eq!(
             Message::Move {
                 seq: 1,
-                cell: "5".into()
+                cell: "5".into(),
+                spent_ms: None,
+                left_ms: None,
             }
             .to_line()
             .unwrap(),

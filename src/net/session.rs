@@ -10,17 +10,18 @@
 
 use std::fmt;
 use std::sync::{Arc, Mutex, PoisonError};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::ai::player::Player;
-use crate::game::ending::Drawn;
+use crate::game::clock::{Clock, TimeControl};
+use crate::game::ending::{Drawn, Ending};
 use crate::game::record::{Record, RecordError};
 use crate::game::{Score, Session, Side, Standing};
 use crate::net::failure::{JoinError, RefusalNotice, rejoin_window};
 use crate::net::join::Joiner;
 use crate::net::link::{Link, LinkEvent, Sink};
 use crate::net::peer::Peer;
-use crate::net::protocol::{Message, REMOTE_TEXT, SessionState, cut};
+use crate::net::protocol::{ClockState, Message, REMOTE_TEXT, SessionState, cut};
 use crate::rules::classic::Mark;
 use crate::rules::position::{Move, MoveError, ParseMoveError, Variant};
 
@@ -68,6 +69,10 @@ pub enum NetEvent {
     },
     /// The other player accepted this side's offer: the game is drawn.
     DrawAgreed,
+    /// (Joiner) the host's clock says `mark`'s flag fell: the game is lost on time.
+    TimeOut {
+        mark: Mark,
+    },
     OpponentLeft {
         mark: Mark,
     },
@@ -106,6 +111,7 @@ impl fmt::Display for NetEvent {
             NetEvent::Resigned { mark } => write!(f, "{mark} (remote) resigned"),
             NetEvent::DrawOffered { mark } => write!(f, "{mark} (remote) offers a draw"),
             NetEvent::DrawAgreed => write!(f, "Draw agreed"),
+            NetEvent::TimeOut { mark } => write!(f, "{mark} ran out of time"),
             NetEvent::MoveRefused { mark, error } => {
                 write!(f, "Refused a move from {mark}: {error}")
             }
@@ -163,6 +169,14 @@ pub enum Order {
     Move {
         seq: u32,
         mv: Move,
+        /// The time its player was charged, and (from the host) each seat's time left
+        /// after it, in a game with a clock.
+        spent: Option<Duration>,
+        left: Option<[Duration; 2]>,
+    },
+    /// (Host) say the flag of the player to act after `seq` moves fell.
+    Flag {
+        seq: u32,
     },
     Rematch,
     /// Say this side resigns, `seq` moves into the game.
@@ -306,6 +320,7 @@ pub fn remote_move(
     session: &mut Session,
     seq: u32,
     cell: &str,
+    spent: Option<Duration>,
 ) -> Result<Option<Move>, RemoteMoveError> {
     let error = |fault| RemoteMoveError {
         seq,
@@ -326,6 +341,8 @@ pub fn remote_move(
     match game.turn() {
         Some((_, Player::Remote)) => {}
         Some(_) => return Err(error(MoveFault::OutOfTurn)),
+        // A move that crossed the word that the flag fell is too late, not wrong.
+        None if matches!(game.ending(), Some(Ending::Time(_))) => return Ok(None),
         None => return Err(error(MoveFault::AfterTheEnd)),
     }
     let expected = game.history().len() + 1;
@@ -336,7 +353,9 @@ pub fn remote_move(
         .position()
         .parse_move(cell)
         .map_err(|e| error(MoveFault::Unreadable(e)))?;
-    session.play(mv).map_err(|e| error(MoveFault::Illegal(e)))?;
+    session
+        .play_reported(mv, spent)
+        .map_err(|e| error(MoveFault::Illegal(e)))?;
     Ok(Some(mv))
 }
 
@@ -352,6 +371,10 @@ pub fn state_of(standing: &Standing) -> SessionState {
             .iter()
             .map(ToString::to_string)
             .collect(),
+        clock: standing.clock.map(|(control, left)| ClockState {
+            control: control.to_string(),
+            left_ms: left.map(millis),
+        }),
     }
 }
 
@@ -359,11 +382,22 @@ pub fn state_of(standing: &Standing) -> SessionState {
 /// error names the first move that does not replay.
 pub fn standing_of(state: &SessionState, variant: Variant) -> Result<Standing, RecordError> {
     let [a, b, draws] = state.score;
+    // A clock this program cannot read is not shown; the host still keeps time.
+    let clock = state.clock.as_ref().and_then(|c| {
+        let control = c.control.parse::<TimeControl>().ok()?;
+        Some((control, c.left_ms.map(Duration::from_millis)))
+    });
     Ok(Standing {
         round: state.round,
         score: Score { a, b, draws },
         record: Record::parse(variant, &state.moves)?,
+        clock,
     })
+}
+
+/// A time in whole milliseconds, as the protocol sends it.
+fn millis(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }
 
 /// Where the other player of a network game is.
@@ -466,7 +500,26 @@ impl NetGame {
         let game = session.game();
         if let Some(mv) = game.last_move() {
             let seq = game.history().len() as u32;
-            self.orders.push(Order::Move { seq, mv });
+            let clock = session.clock();
+            let spent = clock.and_then(Clock::spent);
+            let left = clock
+                .filter(|_| self.host)
+                .map(|c| c.readings(Instant::now()));
+            self.orders.push(Order::Move {
+                seq,
+                mv,
+                spent,
+                left,
+            });
+        }
+    }
+
+    /// (Host) the flag of the player to act fell in `session`'s game: the other side is
+    /// told.
+    pub fn flagged(&mut self, session: &Session) {
+        if self.host {
+            let seq = session.game().history().len() as u32;
+            self.orders.push(Order::Flag { seq });
         }
     }
 
@@ -574,9 +627,20 @@ impl NetGame {
         message: Message,
     ) -> Option<NetEvent> {
         match message {
-            Message::Move { seq, cell } => match remote_move(session, seq, &cell) {
+            Message::Move {
+                seq,
+                cell,
+                spent_ms,
+                left_ms,
+            } => match remote_move(session, seq, &cell, spent_ms.map(Duration::from_millis)) {
                 Ok(None) => None,
-                Ok(Some(mv)) => Some(NetEvent::OpponentMoved { mark: them, mv }),
+                Ok(Some(mv)) => {
+                    // The host's clock is the referee's.
+                    if let (false, Some(left)) = (self.host, left_ms) {
+                        session.set_clock(left.map(Duration::from_millis), Instant::now());
+                    }
+                    Some(NetEvent::OpponentMoved { mark: them, mv })
+                }
                 Err(error) => {
                     self.orders.push(Order::Refuse(error.to_string()));
                     Some(NetEvent::MoveRefused { mark: them, error })
@@ -612,6 +676,11 @@ impl NetGame {
                     Drawn::AlreadyOffered | Drawn::Over => None,
                 }
             }
+            // Only the host lets a flag fall.
+            Message::Flag { .. } if self.host => None,
+            Message::Flag { seq } => session
+                .flag_fell_at(seq as usize, Instant::now())
+                .map(|mark| NetEvent::TimeOut { mark }),
             Message::Bye => {
                 self.presence = Presence::Gone;
                 self.orders.push(Order::Leave);
@@ -678,9 +747,21 @@ impl Connection {
         }
         for order in orders {
             match order {
-                Order::Move { seq, mv } => {
-                    let cell = mv.to_string();
-                    self.link.send(&Message::Move { seq, cell });
+                Order::Move {
+                    seq,
+                    mv,
+                    spent,
+                    left,
+                } => {
+                    self.link.send(&Message::Move {
+                        seq,
+                        cell: mv.to_string(),
+                        spent_ms: spent.map(millis),
+                        left_ms: left.map(|l| l.map(millis)),
+                    });
+                }
+                Order::Flag { seq } => {
+                    self.link.send(&Message::Flag { seq });
                 }
                 Order::Rematch => {
                     self.link.send(&Message::Rematch);
@@ -746,7 +827,7 @@ mod tests {
         assert_eq!(back.score(), s.score());
         // A move the restored game already has, sent again, changes nothing.
         let mut joined = Session::restore(Player::Human, Player::Remote, &standing);
-        assert_eq!(remote_move(&mut joined, 2, "3"), Ok(None));
+        assert_eq!(remote_move(&mut joined, 2, "3", None), Ok(None));
         assert_eq!(joined.game().history().len(), 2);
         let bad = SessionState {
             moves: vec!["5".into(), "5".into()],
@@ -761,10 +842,10 @@ mod tests {
     #[test]
     fn remote_moves_are_refused_by_kind_and_change_nothing() {
         let mut s = Session::new(Rules::CLASSIC, Player::Human, Player::Remote);
-        let fault = |s: &mut Session, seq, cell| remote_move(s, seq, cell).unwrap_err().fault;
+        let fault = |s: &mut Session, seq, cell| remote_move(s, seq, cell, None).unwrap_err().fault;
         assert_eq!(fault(&mut s, 1, "5"), MoveFault::OutOfTurn);
         assert_eq!(
-            remote_move(&mut s, 1, "5").unwrap_err().to_string(),
+            remote_move(&mut s, 1, "5", None).unwrap_err().to_string(),
             "move 1 (5) came out of turn"
         );
         play_digits(&mut s, &[5]);
@@ -772,21 +853,21 @@ mod tests {
         assert!(matches!(fault(&mut s, 2, "5"), MoveFault::Illegal(_)));
         assert!(matches!(fault(&mut s, 2, "c9"), MoveFault::Unreadable(_)));
         // The move already played, sent again, is not a fault; a different one at its number is.
-        assert_eq!(remote_move(&mut s, 1, "5"), Ok(None));
+        assert_eq!(remote_move(&mut s, 1, "5", None), Ok(None));
         assert_eq!(
-            remote_move(&mut s, 1, "b2"),
+            remote_move(&mut s, 1, "b2", None),
             Ok(None),
             "the same cell named otherwise"
         );
         assert_eq!(s.game().history().len(), 1);
         let long = "9".repeat(500);
-        let error = remote_move(&mut s, 2, &long).unwrap_err();
+        let error = remote_move(&mut s, 2, &long, None).unwrap_err();
         assert_eq!(
             error.cell.chars().count(),
             12,
             "the cell is cut where it enters"
         );
-        assert!(remote_move(&mut s, 2, "1").unwrap().is_some());
+        assert!(remote_move(&mut s, 2, "1", None).unwrap().is_some());
         play_digits(&mut s, &[7, 2, 3]);
         assert_eq!(fault(&mut s, 6, "3"), MoveFault::AfterTheEnd);
     }

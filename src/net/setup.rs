@@ -9,6 +9,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use anyhow::Context;
 
 use crate::ai::player::Player;
+use crate::game::clock::TimeControl;
 use crate::game::record::Record;
 use crate::game::{Session, Side};
 use crate::net::discover::{self, Advert, Offer};
@@ -144,6 +145,8 @@ pub struct Listening {
     path_to: Option<PathTo>,
     /// Whether the host asks for hints.
     hints: bool,
+    /// The clock the games are played on.
+    clock: Option<TimeControl>,
 }
 
 /// Listens as `how` says for a game of `opening`'s rules, whose first round starts at the
@@ -185,6 +188,7 @@ pub fn listen(how: Listen, opening: Record) -> anyhow::Result<Listening> {
         advert: discover::advertise(&offer, rules),
         path_to: None,
         hints: false,
+        clock: None,
     })
 }
 
@@ -213,6 +217,7 @@ fn listen_online(relay: Option<&str>, opening: Record) -> anyhow::Result<Listeni
         advert: discover::advertise(&offer, rules),
         path_to: Some(Arc::new(move |key| hosting.keep.path_to(key))),
         hints: false,
+        clock: None,
     })
 }
 
@@ -222,6 +227,11 @@ impl Listening {
     pub fn ask_hints(&mut self, on: bool) {
         self.hints = on;
         self.host.ask_hints(on);
+    }
+
+    /// Plays the games on `clock` (none: untimed); the player who joins plays on it too.
+    pub fn set_clock(&mut self, clock: Option<TimeControl>) {
+        self.clock = clock;
     }
 
     /// A line to show before the join line, if there is something to say (an online host
@@ -250,7 +260,14 @@ impl Listening {
 
     /// `Waiting for a player (3×3, 3 in a row; Ctrl-C cancels)…`.
     pub fn waiting_line(&self) -> String {
-        format!("Waiting for a player ({}; Ctrl-C cancels)…", self.rules)
+        let clock = self
+            .clock
+            .map(|c| format!(", clock {}", c.words()))
+            .unwrap_or_default();
+        format!(
+            "Waiting for a player ({}{clock}; Ctrl-C cancels)…",
+            self.rules
+        )
     }
 
     /// Starts accepting players; what happens arrives through `sink`. The game stays
@@ -274,7 +291,8 @@ impl Listening {
                 path_to(&key)
             })
         });
-        let session = Session::starting_at(&self.opening, Player::Human, Player::Remote);
+        let session = Session::starting_at(&self.opening, Player::Human, Player::Remote)
+            .with_clock(self.clock);
         let published = Arc::new(Mutex::new(state_of(&session.standing())));
         let link = self
             .host

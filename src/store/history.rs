@@ -81,8 +81,8 @@ struct Line {
     /// beginning of these), which is then no longer read.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     resumed: bool,
-    /// `resigned` (by the loser, `winner`'s opponent) or `agreed` (a draw) for a game ended
-    /// off the board; absent for one ended on it, or left.
+    /// `resigned` (by the loser, `winner`'s opponent), `time` (the loser's flag fell) or
+    /// `agreed` (a draw) for a game ended off the board; absent for one ended on it, or left.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     ending: Option<String>,
 }
@@ -128,6 +128,8 @@ impl Entry {
             (Some("agreed"), None) => Some(Ending::Agreed),
             (Some("resigned"), Some("X")) => Some(Ending::Resigned(Mark::O)),
             (Some("resigned"), Some("O")) => Some(Ending::Resigned(Mark::X)),
+            (Some("time"), Some("X")) => Some(Ending::Time(Mark::O)),
+            (Some("time"), Some("O")) => Some(Ending::Time(Mark::X)),
             _ => return None,
         };
         let game = Game::resume(&record, line.setup, first, second)?
@@ -165,6 +167,7 @@ impl Entry {
                 match ending {
                     Ending::Resigned(_) => "resigned",
                     Ending::Agreed => "agreed",
+                    Ending::Time(_) => "time",
                 }
                 .to_string()
             }),

@@ -8,6 +8,7 @@
 
 use std::collections::VecDeque;
 use std::fmt;
+use std::time::{Duration, Instant};
 
 use crate::ai::player::Player;
 use crate::game::ending::Drawn;
@@ -55,6 +56,8 @@ pub enum Refused {
     Illegal(MoveError),
     /// A draw is offered on one's own turn: the AI is thinking.
     AiThinking,
+    /// The flag of this mark fell before the move: the game is lost on time.
+    Flagged(Mark),
 }
 
 impl fmt::Display for Refused {
@@ -70,6 +73,7 @@ impl fmt::Display for Refused {
             Refused::AiThinking => {
                 write!(f, "offer a draw on your turn: the AI answers with its move")
             }
+            Refused::Flagged(mark) => write!(f, "too late: {mark}'s time ran out"),
         }
     }
 }
@@ -103,20 +107,59 @@ pub struct Queued {
 
 impl Driver {
     /// A game on this machine.
+    /// A game on this machine; its clock, if it has one, starts now.
     pub fn new(session: Session) -> Driver {
-        Driver {
+        let mut driver = Driver {
             session,
             net: None,
             queued: VecDeque::new(),
+        };
+        driver.start_clock();
+        driver
+    }
+
+    /// A network game, played by `net`'s rules; its clock starts once both players are in.
+    pub fn networked(session: Session, net: NetGame) -> Driver {
+        let mut driver = Driver {
+            session,
+            net: Some(net),
+            queued: VecDeque::new(),
+        };
+        driver.start_clock();
+        driver
+    }
+
+    /// Starts the clock for the side to act, unless a network game is not connected.
+    fn start_clock(&mut self) {
+        if self.net.as_ref().is_none_or(NetGame::is_connected) {
+            self.session.start_clock(Instant::now());
         }
     }
 
-    /// A network game, played by `net`'s rules.
-    pub fn networked(session: Session, net: NetGame) -> Driver {
-        Driver {
-            net: Some(net),
-            ..Driver::new(session)
+    /// Looks at the clock at `now`: where this side keeps time (every game but a joiner's,
+    /// whose host referees) and the flag of the side to act has fallen, the game is lost on
+    /// time, the other side of a network game is told, and the mark that lost is returned.
+    pub fn tick(&mut self, now: Instant) -> Option<Mark> {
+        if self.net.as_ref().is_some_and(|net| !net.is_host()) {
+            return None;
         }
+        let mark = self.session.flag(now)?;
+        self.queued.clear();
+        if let Some(net) = self.net.as_mut() {
+            net.flagged(&self.session);
+        }
+        Some(mark)
+    }
+
+    /// Whether a clock runs: a front end looks at it ([`Driver::tick`]) and shows it often.
+    pub fn clock_runs(&self) -> bool {
+        self.session.clock().is_some_and(|c| c.running().is_some())
+    }
+
+    /// How long the AI to move may think by its clock, if it plays on one.
+    pub fn ai_budget(&self) -> Option<Duration> {
+        let seat = self.game().position().seat();
+        Some(self.session.clock()?.budget(seat))
     }
 
     pub fn session(&self) -> &Session {
@@ -148,6 +191,9 @@ impl Driver {
     /// A move a person made: played (and sent, in a network game), kept for later while the
     /// AI is to move, or refused with the reason.
     pub fn person_move(&mut self, mv: Move) -> Result<Sent, Refused> {
+        if let Some(mark) = self.tick(Instant::now()) {
+            return Err(Refused::Flagged(mark));
+        }
         let (mark, player) = self.game().turn().ok_or(Refused::Over)?;
         if !self.session.has_human() {
             return Err(Refused::AisPlay);
@@ -179,6 +225,7 @@ impl Driver {
     /// over or the move is not legal. Moves typed meanwhile are dropped unless a person is
     /// to move next: then [`Driver::play_queued`] plays them.
     pub fn ai_move(&mut self, mv: Move) -> Option<Mark> {
+        self.tick(Instant::now());
         let (mark, _) = self.game().turn()?;
         self.session.play(mv).ok()?;
         if !matches!(self.game().turn(), Some((_, p)) if p.is_human()) {
@@ -305,6 +352,7 @@ impl Driver {
     pub fn new_round(&mut self, level: Option<(Side, Player)>) {
         self.session.new_round_with(level);
         self.queued.clear();
+        self.start_clock();
     }
 
     /// Starts a new session of this game: another opening, other players. A network game
@@ -313,6 +361,7 @@ impl Driver {
     pub fn restart(&mut self, session: Session) {
         self.session = session.kept_in(self.session.journal());
         self.queued.clear();
+        self.start_clock();
     }
 
     /// Ends the game here: it is recorded as left, and a network game says goodbye.
@@ -325,8 +374,12 @@ impl Driver {
 
     /// News from the network game's connection: what it means for the game, if anything.
     pub fn link_event(&mut self, event: LinkEvent) -> Option<NetEvent> {
+        // A move that comes after the flag fell is too late.
+        self.tick(Instant::now());
         let net = self.net.as_mut()?;
-        net.handle(&mut self.session, event)
+        let event = net.handle(&mut self.session, event);
+        self.start_clock();
+        event
     }
 
     /// The orders for the network game's connection, taken.
@@ -442,7 +495,9 @@ mod tests {
         assert_eq!(driver.person_move(cell(5)), Ok(Sent::Played(Mark::X)));
         assert!(driver.orders().contains(&Order::Move {
             seq: 1,
-            mv: cell(5)
+            mv: cell(5),
+            spent: None,
+            left: None,
         }));
         assert_eq!(
             driver.person_move(cell(1)),
@@ -452,6 +507,8 @@ mod tests {
         let moved = driver.link_event(LinkEvent::Received(Message::Move {
             seq: 2,
             cell: "1".into(),
+            spent_ms: None,
+            left_ms: None,
         }));
         assert!(matches!(moved, Some(NetEvent::OpponentMoved { .. })));
         assert_eq!(driver.game().record().to_string(), "5 1");
@@ -478,6 +535,8 @@ mod tests {
             Message::Move {
                 seq: 2,
                 cell: "1".into(),
+                spent_ms: None,
+                left_ms: None,
             },
         );
         assert!(matches!(moved, Some(NetEvent::OpponentMoved { .. })));

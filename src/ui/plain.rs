@@ -15,6 +15,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::mpsc;
 
 use crate::ai::player::{self, Brain};
+use crate::game::clock::{self, TimeControl};
 use crate::game::ending;
 use crate::game::{Game, Journal, Session};
 use crate::report::board::{result_line, result_sentence, show};
@@ -66,6 +67,9 @@ pub struct Options {
     /// Where the games of a network game go (the session made on connecting enters them
     /// there); a game on this machine comes with its session's own.
     pub journal: Option<Arc<dyn Journal>>,
+    /// The clock a hosted game is played on; a game on this machine comes with its
+    /// session's own.
+    pub clock: Option<TimeControl>,
 }
 
 /// Plays the driver's game to the end through lines of text read from `input` (on a thread
@@ -156,14 +160,15 @@ impl Reading {
     }
 
     /// The answer, a line each.
-    fn answer(self, game: &Game) -> Vec<String> {
+    fn answer(self, session: &Session) -> Vec<String> {
+        let game = session.game();
         match self {
             Reading::Board => speech::board(game),
             Reading::Stones => vec![speech::stones_line(game)],
             Reading::Last => vec![speech::last(game)],
             Reading::Moves => vec![speech::moves(game)],
             Reading::Threats => vec![speech::threats(game)],
-            Reading::Clock => vec!["This game has no clock.".to_string()],
+            Reading::Clock => vec![speech::clock(session)],
         }
     }
 }
@@ -191,6 +196,10 @@ fn prompt(session: &Session, out: &mut dyn Write, (undo, hints): (bool, bool)) -
             .collect()
     };
     let who = session.name(session.side_in(position.seat()));
+    let place = match speech::time_left(session) {
+        Some(left) => format!("{place}, {} left", clock::shown(left)),
+        None => place,
+    };
     match position.stage_words() {
         Some(asked) if matches!(position.stage(), Stage::Choose(_)) => {
             let keys = keys.trim_start_matches(", ");
@@ -217,6 +226,9 @@ fn spoken_prompt(session: &Session, out: &mut dyn Write) -> io::Result<()> {
         let place = position.whereabouts().map(|w| format!(" {w}"));
         let mark = position.to_move();
         write!(out, "{mark} to move{}, {who}. ", place.unwrap_or_default())?;
+    }
+    if let Some(left) = speech::time_left(session) {
+        write!(out, "{} left. ", clock::said(left))?;
     }
     write!(out, "Your move, or help: ")?;
     out.flush()
@@ -342,6 +354,9 @@ fn finish(
             format!("{loser} resigned: {}", result_line(game.outcome()))
         }
         Some(ending::Ending::Agreed) => "Draw agreed.".to_string(),
+        Some(ending::Ending::Time(loser)) => {
+            format!("{loser} ran out of time: {}", result_line(game.outcome()))
+        }
         None => result_sentence(game.position()),
     };
     writeln!(out, "{result}")?;

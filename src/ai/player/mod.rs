@@ -231,6 +231,26 @@ impl Brain {
         each!(position, p => engines.of(p).choose(level, p, think).map(Into::into))
     }
 
+    /// [`Brain::choose`] thinking for no more than `cap` (the AI's share of its clock), where
+    /// there is a cap.
+    pub fn choose_within(
+        &mut self,
+        player: Player,
+        position: &Position,
+        cap: Option<Duration>,
+    ) -> Option<Move> {
+        let Some(cap) = cap else {
+            return self.choose(player, position);
+        };
+        let (think, most) = (self.think, self.engines.gomoku.most());
+        self.think = Some(think.map_or(cap, |t| t.min(cap)));
+        self.engines.gomoku.set_most(most.map(|m| m.min(cap)));
+        let chosen = self.choose(player, position);
+        self.think = think;
+        self.engines.gomoku.set_most(most);
+        chosen
+    }
+
     /// The assessment of `mv` in a swap opening: a colour chosen is worth the share of the
     /// points that colour has (white's by the search, black's the rest) against the better
     /// of the two; a stone placed for either colour, or two more to place, is not judged

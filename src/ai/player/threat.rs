@@ -213,6 +213,11 @@ impl Threat {
         self.most = most;
     }
 
+    /// How long `hard` may think on a move whose best choice is still changing.
+    pub(super) fn most(&self) -> Option<Duration> {
+        self.most
+    }
+
     /// Whether the search was told to stop.
     fn cancelled(&self) -> bool {
         self.cancel

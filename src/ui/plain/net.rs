@@ -36,6 +36,7 @@ pub fn host(
     };
     let mut listening = listening?;
     listening.ask_hints(!options.no_hints);
+    listening.set_clock(options.clock);
     if let Some(note) = listening.note() {
         writeln!(out, "{note}.")?;
     }
@@ -53,7 +54,7 @@ pub fn host(
         let event = match rx.recv().context("the listener stopped")? {
             Input::Net(event) => network.net.handle(&mut network.session, event),
             Input::Stop(signal) => return Ok(Ending::Stopped(signal)),
-            Input::Line(_) | Input::Ended => None,
+            Input::Line(_) | Input::Ended | Input::TimeUp(_) => None,
         };
         match event {
             Some(NetEvent::Joined { addr }) => {

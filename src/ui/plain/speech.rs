@@ -6,7 +6,10 @@
 //! Every cell is named by its column letter and row number on the game's grid (`c3`, and
 //! in Ultimate `e5` with the board and cell beside it), as both front ends type them.
 
-use crate::game::Game;
+use std::time::{Duration, Instant};
+
+use crate::game::clock;
+use crate::game::{Game, Session};
 use crate::rules::classic::Mark;
 use crate::rules::position::{Move, Position};
 
@@ -189,6 +192,39 @@ pub fn threats(game: &Game) -> String {
         "{them} wins next move at {} unless you stop it.",
         listed(&names)
     )
+}
+
+/// The time left of the seat to act, where the game has a clock that runs.
+pub(super) fn time_left(session: &Session) -> Option<Duration> {
+    let clock = session.clock()?;
+    let seat = clock.running()?;
+    Some(clock.left(seat, Instant::now()))
+}
+
+/// The `clock` reading: each side's time left, whose runs, or that there is no clock.
+pub(super) fn clock(session: &Session) -> String {
+    let Some(clock) = session.clock() else {
+        return "This game has no clock.".to_string();
+    };
+    let position = session.game().position();
+    let now = Instant::now();
+    let parts: Vec<String> = [Mark::X, Mark::O]
+        .into_iter()
+        .map(|mark| {
+            let seat = position.seat_of(mark);
+            let running = if clock.running() == Some(seat) {
+                ", running"
+            } else {
+                ""
+            };
+            let name = session.name_of(mark);
+            format!(
+                "{mark}, {name}: {} left{running}",
+                clock::said(clock.left(seat, now))
+            )
+        })
+        .collect();
+    format!("Clock {}. {}.", clock.control().words(), parts.join("; "))
 }
 
 #[cfg(test)]

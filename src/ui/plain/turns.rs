@@ -6,9 +6,9 @@ use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{Receiver, Sender, TryRecvError};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, TryRecvError};
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::Context;
 
@@ -21,6 +21,7 @@ use crate::game::TYPE_AHEAD;
 use crate::game::ending::Drawn;
 use crate::net::link::LinkEvent;
 use crate::net::session::{Connection, NetEvent};
+use crate::rules::classic::Mark;
 use crate::rules::gomoku::opening::Stage;
 use crate::rules::position::Move;
 use crate::text::line;
@@ -37,7 +38,12 @@ pub enum Input {
     Net(LinkEvent),
     /// SIGINT, SIGTERM or SIGHUP, with its number.
     Stop(i32),
+    /// The flag of this mark fell while the game waited.
+    TimeUp(Mark),
 }
+
+/// How often a plain game waiting for a line looks at a running clock.
+const CLOCK_LOOK: Duration = Duration::from_millis(100);
 
 /// How long a stopped game has to say goodbye before the process ends anyway.
 const STOP_GRACE: Duration = Duration::from_secs(3);
@@ -222,13 +228,31 @@ impl<'a> Turns<'a> {
                 None => Ok(None),
             },
             Input::Stop(signal) => self.stop(signal),
+            Input::TimeUp(mark) => {
+                self.announced = false;
+                writeln!(self.out)?;
+                writeln!(self.out, "{mark}'s time ran out.")?;
+                Ok(None)
+            }
         }
     }
 
     fn next_input(&mut self) -> Input {
-        self.pending
-            .pop_front()
-            .unwrap_or_else(|| self.events.recv().unwrap_or(Input::Ended))
+        if let Some(input) = self.pending.pop_front() {
+            return input;
+        }
+        while self.driver.clock_runs() {
+            match self.events.recv_timeout(CLOCK_LOOK) {
+                Ok(input) => return input,
+                Err(RecvTimeoutError::Disconnected) => return Input::Ended,
+                Err(RecvTimeoutError::Timeout) => {
+                    if let Some(mark) = self.driver.tick(Instant::now()) {
+                        return Input::TimeUp(mark);
+                    }
+                }
+            }
+        }
+        self.events.recv().unwrap_or(Input::Ended)
     }
 
     /// A stop signal that has arrived, if one has: what else arrived waits its turn.
@@ -262,14 +286,24 @@ impl<'a> Turns<'a> {
             }
             writeln!(self.out, "{name} declines the draw.")?;
         }
-        let chosen = self.brain.choose(player, &position);
+        let chosen = self
+            .brain
+            .choose_within(player, &position, self.driver.ai_budget());
         self.brain.set_cancel(None);
         let Some(mv) = chosen else {
             // Only a stop signal cancels the search, and it is sent before the flag is raised.
             let signal = self.stop_arrived().unwrap_or(2);
             return self.stop(signal);
         };
-        let mark = self.driver.ai_move(mv).expect("the AI plays legal moves");
+        let Some(mark) = self.driver.ai_move(mv) else {
+            // Its flag fell before the move came.
+            writeln!(
+                self.out,
+                "{}'s time ran out.",
+                position.mark_of(position.seat())
+            )?;
+            return Ok(None);
+        };
         match self.driver.session().opening_act() {
             Some(said) => writeln!(self.out, "{said}")?,
             None if self.options.speech => {
@@ -325,7 +359,7 @@ impl<'a> Turns<'a> {
             }
             Typed::Draw => self.offer_draw()?,
             Typed::Read(reading) => {
-                for line in reading.answer(self.driver.game()) {
+                for line in reading.answer(self.driver.session()) {
                     writeln!(self.out, "{line}")?;
                 }
             }
@@ -417,7 +451,7 @@ impl<'a> Turns<'a> {
                 self.announced = false;
             }
             // The result line says it, as the game ends.
-            NetEvent::Resigned { .. } | NetEvent::DrawAgreed => {}
+            NetEvent::Resigned { .. } | NetEvent::DrawAgreed | NetEvent::TimeOut { .. } => {}
             NetEvent::Back { .. } => {
                 writeln!(out, "{event}.")?;
                 self.announced = false;

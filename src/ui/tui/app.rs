@@ -93,6 +93,8 @@ pub enum Event {
     Net(LinkEvent),
     /// The loop's clock, while [`App::ticking`].
     Tick,
+    /// A look at the game's clock, while it runs ([`App::clock_runs`]).
+    Clock,
 }
 
 // The bools are independent switches (the rules' page, a game of the history, hints off,
@@ -339,7 +341,11 @@ impl App {
             Mode::Playing => self
                 .driver
                 .ai_to_move()
-                .map(|(position, player)| Job::Move { position, player }),
+                .map(|(position, player)| Job::Move {
+                    position,
+                    player,
+                    budget: self.driver.ai_budget(),
+                }),
         }
     }
 
@@ -350,6 +356,19 @@ impl App {
             Event::Answer(reply) => self.done(reply),
             Event::Net(event) => self.link_event(event),
             Event::Tick => self.tick(),
+            Event::Clock => self.look_at_clock(),
+        }
+    }
+
+    /// Whether the game's clock runs: the loop looks at it often, and draws it.
+    pub fn clock_runs(&self) -> bool {
+        self.driver.clock_runs()
+    }
+
+    /// The clock looked at now: a flag that fell ends the game, and the message says so.
+    fn look_at_clock(&mut self) {
+        if self.driver.tick(std::time::Instant::now()).is_some() {
+            self.message = self.turn_message();
         }
     }
 
@@ -808,7 +827,8 @@ mod tests {
             app.job(),
             Some(Job::Move {
                 position: board_now,
-                player: Player::HARD
+                player: Player::HARD,
+                budget: None,
             })
         );
         assert!(app.message().ends_with("O (level 7 AI) is thinking…"));

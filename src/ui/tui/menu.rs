@@ -13,6 +13,7 @@ use super::games::{Choice, GameList, ListKey};
 use super::settings_page::{PageKey, SettingsPage};
 use crate::ai::levels::{Adaptive, Level};
 use crate::ai::player::Player;
+use crate::game::clock::TimeControl;
 use crate::game::record::Record;
 use crate::report::stats;
 use crate::rules::classic::{MAX_SIZE, MIN_SIZE, Rules};
@@ -40,11 +41,12 @@ pub enum Row {
     InARow,
     Misere,
     Statistics,
+    Clock,
     Quit,
 }
 
 impl Row {
-    pub const ALL: [Row; 10] = [
+    pub const ALL: [Row; 11] = [
         Row::PlayAi,
         Row::TwoPlayers,
         Row::Host,
@@ -53,6 +55,7 @@ impl Row {
         Row::Size,
         Row::InARow,
         Row::Misere,
+        Row::Clock,
         Row::Statistics,
         Row::Quit,
     ];
@@ -68,15 +71,29 @@ impl Row {
             Row::Size => "Board size",
             Row::InARow => "In a row",
             Row::Misere => "Misère",
+            Row::Clock => "Clock",
             Row::Statistics => "Your games",
             Row::Quit => "Quit",
         }
     }
 
-    /// The keypad digit that highlights the row.
-    pub fn digit(self) -> u8 {
-        let i = Row::ALL.iter().position(|&r| r == self).unwrap_or(0);
-        u8::try_from((i + 1) % 10).unwrap_or(0)
+    /// The keypad digit that highlights the row: 1 to 9 down from the top, 0 for Quit; the
+    /// Clock row, the eleventh, has none.
+    pub fn digit(self) -> Option<u8> {
+        match self {
+            Row::Clock => None,
+            Row::Quit => Some(0),
+            row => {
+                let i = Row::ALL.iter().position(|&r| r == row).unwrap_or(0);
+                let i = if i > 8 { i - 1 } else { i };
+                u8::try_from(i + 1).ok()
+            }
+        }
+    }
+
+    /// The row that `digit` highlights.
+    fn of_digit(digit: u8) -> Option<Row> {
+        Row::ALL.into_iter().find(|row| row.digit() == Some(digit))
     }
 }
 
@@ -116,6 +133,8 @@ pub struct Choices {
     /// How a game of five in a row chosen on the Game row opens, by its name: `free`,
     /// `swap1`, `swap2` (the In a row row's, where the line is five).
     pub opening: String,
+    /// The clock of the games started here, as typed (`5+3`), or `off`.
+    pub clock: String,
 }
 
 impl Default for Choices {
@@ -133,9 +152,16 @@ impl Default for Choices {
             online: false,
             gomoku_size: gomoku::SIZE,
             opening: Opening::Free.name().to_string(),
+            clock: OFF.to_string(),
         }
     }
 }
+
+/// The Clock row's value for no clock.
+const OFF: &str = "off";
+
+/// The clocks the Clock row steps through, after `off`.
+const CLOCKS: [&str; 7] = ["1", "3+2", "5+3", "10+5", "30+20", "10s", "30s"];
 
 /// A player's command-line name: `human`, an AI level's name where it has one (`hard`), or
 /// its number (`2`).
@@ -170,6 +196,9 @@ impl Choices {
         self.row = self.row.min(Row::ALL.len() - 1);
         if std::mem::take(&mut self.ultimate) {
             self.game = Variant::Ultimate.name().to_string();
+        }
+        if self.clock != OFF && self.clock.parse::<TimeControl>().is_err() {
+            self.clock = fresh.clock;
         }
         if self.game != CLASSIC && Variant::named(&self.game).is_none() {
             self.game = CLASSIC.to_string();
@@ -278,6 +307,7 @@ impl Choices {
             },
             Row::Size => Some(format!("◂ {0}×{0} ▸", self.size)),
             Row::InARow => Some(format!("◂ {} ▸", self.k)),
+            Row::Clock => Some(format!("◂ {} ▸", self.clock)),
             _ => None,
         }
     }
@@ -290,6 +320,11 @@ impl Choices {
         }
         let lines = matches!(row, Row::InARow | Row::Misere);
         self.fixed_rules() && (lines || row == Row::Size)
+    }
+
+    /// The clock chosen, if any.
+    pub fn clock(&self) -> Option<TimeControl> {
+        self.clock.parse().ok()
     }
 
     /// Whether Gomoku is chosen on the Game row, and if so whether exactly five wins.
@@ -355,6 +390,12 @@ impl Choices {
             }
             Row::Host if ONLINE => self.online = !self.online,
             Row::Game => self.step_game(up),
+            Row::Clock => {
+                let all: Vec<&str> = std::iter::once(OFF).chain(CLOCKS).collect();
+                let i = all.iter().position(|&c| c == self.clock).unwrap_or(0);
+                let next = if up { i + 1 } else { i + all.len() - 1 };
+                self.clock = all[next % all.len()].to_string();
+            }
             Row::Size if self.named_gomoku().is_some() => {
                 self.gomoku_size = cycle(self.gomoku_size, gomoku::MIN_SIZE, gomoku::MAX_SIZE, up);
             }
@@ -401,15 +442,17 @@ fn cycle(n: u8, low: u8, high: u8, up: bool) -> u8 {
 /// What the menu asks for once it is done.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Start {
-    /// A game here: the rules, X's player and O's player.
-    Play(Variant, Player, Player),
-    /// A game here against the AI whose level follows the person's results.
-    PlayAuto(Variant),
-    /// Host a network game of these rules: online (through the peer-to-peer layer), or on
-    /// this network.
+    /// A game here: the rules, X's player, O's player and the clock, if any.
+    Play(Variant, Player, Player, Option<TimeControl>),
+    /// A game here against the AI whose level follows the person's results, on the clock if
+    /// any.
+    PlayAuto(Variant, Option<TimeControl>),
+    /// Host a network game of these rules, on the clock if any: online (through the
+    /// peer-to-peer layer), or on this network.
     Host {
         variant: Variant,
         online: bool,
+        clock: Option<TimeControl>,
     },
     /// Join the game at the address with the code.
     Join {
@@ -636,8 +679,9 @@ impl Menu {
             }
             Key::Char('q') => return Outcome::Done(Start::Quit),
             Key::Char(c @ '0'..='9') => {
-                let digit = c.to_digit(10).unwrap_or(0) as usize;
-                self.choices.row = (digit + count - 1) % count;
+                let digit = u8::try_from(c.to_digit(10).unwrap_or(0)).unwrap_or(0);
+                let row = Row::of_digit(digit).unwrap_or(Row::Quit);
+                self.choices.row = Row::ALL.iter().position(|&r| r == row).unwrap_or(0);
             }
             Key::Enter | Key::Char(' ') => return self.activate(),
             Key::Char('?') => self.screen = Screen::Rules,
@@ -665,13 +709,15 @@ impl Menu {
     /// Enter on the highlighted row: start what it names, or change its value.
     fn activate(&mut self) -> Outcome {
         let variant = self.choices.variant();
+        let clock = self.choices.clock();
         let start = match self.row() {
-            Row::PlayAi if self.choices.adapts() => Start::PlayAuto(variant),
-            Row::PlayAi => Start::Play(variant, Player::Human, self.choices.level()),
-            Row::TwoPlayers => Start::Play(variant, Player::Human, Player::Human),
+            Row::PlayAi if self.choices.adapts() => Start::PlayAuto(variant, clock),
+            Row::PlayAi => Start::Play(variant, Player::Human, self.choices.level(), clock),
+            Row::TwoPlayers => Start::Play(variant, Player::Human, Player::Human, clock),
             Row::Host => Start::Host {
                 variant,
                 online: ONLINE && self.choices.online,
+                clock,
             },
             Row::Join => {
                 self.screen = Screen::Joining { code: None };
@@ -1101,7 +1147,8 @@ mod tests {
             Outcome::Done(Start::Play(
                 Variant::Classic(Rules::CLASSIC),
                 Player::Human,
-                Player::HARD
+                Player::HARD,
+                None
             ))
         );
     }
@@ -1115,7 +1162,12 @@ mod tests {
         );
         assert_eq!(
             done,
-            Outcome::Done(Start::Play(Variant::CARO, Player::Human, Player::HARD))
+            Outcome::Done(Start::Play(
+                Variant::CARO,
+                Player::Human,
+                Player::HARD,
+                None
+            ))
         );
     }
 
@@ -1132,7 +1184,8 @@ mod tests {
             Outcome::Done(Start::Play(
                 Variant::Classic(rules),
                 Player::Human,
-                Player::Human
+                Player::Human,
+                None
             ))
         );
     }
@@ -1152,7 +1205,7 @@ mod tests {
         m.update(&Key::Right);
         assert_eq!(
             m.update(&Key::Enter),
-            Outcome::Done(Start::PlayAuto(Variant::Classic(Rules::CLASSIC)))
+            Outcome::Done(Start::PlayAuto(Variant::Classic(Rules::CLASSIC), None))
         );
     }
 
@@ -1168,7 +1221,8 @@ mod tests {
             m.update(&Key::Enter),
             Outcome::Done(Start::Host {
                 variant: Variant::Classic(Rules::CLASSIC),
-                online: true
+                online: true,
+                clock: None,
             })
         );
     }

@@ -30,6 +30,7 @@ use anyhow::Context;
 use crossterm::event::{self, Event as TermEvent};
 
 use crate::ai::player::Brain;
+use crate::game::clock::TimeControl;
 use crate::game::record::Record;
 use crate::game::{Journal, Session};
 use crate::net::link::LinkEvent;
@@ -42,6 +43,10 @@ use worker::{Job, Reply, Worker};
 
 /// How often the screen is redrawn while the AI works, to show that it does.
 const TICK: Duration = Duration::from_millis(200);
+
+/// How often a running clock is looked at and redrawn: it shows tenths in its last ten
+/// seconds.
+const CLOCK_TICK: Duration = Duration::from_millis(100);
 
 /// How often the explorer's step mode takes its next steps while it runs.
 const STEP_TICK: Duration = Duration::from_millis(150);
@@ -68,6 +73,9 @@ pub struct Options {
     /// Where the games of a network game go (the session made on connecting enters them
     /// there); a game on this machine comes with its session's own.
     pub journal: Option<Arc<dyn Journal>>,
+    /// The clock a hosted game is played on; a game on this machine comes with its
+    /// session's own.
+    pub clock: Option<TimeControl>,
 }
 
 /// What the session left for the caller to print once the screen is gone.
@@ -250,12 +258,18 @@ impl Game<'_> {
         rx: &Receiver<Message>,
         busy: Option<Duration>,
     ) -> Result<Message, RecvTimeoutError> {
+        let tick = if self.app.clock_runs() {
+            CLOCK_TICK
+        } else {
+            TICK
+        };
         match (&self.held, busy) {
-            _ if self.app.ticking() => rx.recv_timeout(STEP_TICK),
+            _ if self.app.ticking() => rx.recv_timeout(STEP_TICK.min(tick)),
             (Some((_, due)), _) => {
-                rx.recv_timeout(due.saturating_duration_since(Instant::now()).min(TICK))
+                rx.recv_timeout(due.saturating_duration_since(Instant::now()).min(tick))
             }
-            (None, Some(_)) => rx.recv_timeout(TICK),
+            (None, Some(_)) => rx.recv_timeout(tick),
+            (None, None) if self.app.clock_runs() => rx.recv_timeout(tick),
             (None, None) => rx.recv().map_err(|_| RecvTimeoutError::Disconnected),
         }
     }
@@ -291,6 +305,9 @@ impl Game<'_> {
             Err(RecvTimeoutError::Timeout) => {
                 if self.app.ticking() {
                     self.app.handle(Event::Tick);
+                }
+                if self.app.clock_runs() {
+                    self.app.handle(Event::Clock);
                 }
                 if let Some((_, due)) = self.held
                     && Instant::now() >= due

@@ -34,6 +34,7 @@ pub fn host(
     };
     let mut listening = listening?;
     listening.ask_hints(options.hints);
+    listening.set_clock(options.clock);
     // Everything a friend needs, on the screen while it waits (and nothing left behind on the
     // terminal after): the ticket or address and code, and an online host's code on this
     // network beside it.

@@ -24,8 +24,13 @@ use crate::rules::position::{Move, Position};
 /// Work for the AI.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Job {
-    /// Choose `player`'s move in `position`.
-    Move { position: Position, player: Player },
+    /// Choose `player`'s move in `position`, thinking no longer than `budget` where its
+    /// clock gives one.
+    Move {
+        position: Position,
+        player: Player,
+        budget: Option<Duration>,
+    },
     /// Whether the AI to move in `position` accepts a person's draw offer.
     Draw { position: Position },
     /// Every legal move's value in `position`, for a hint.
@@ -133,9 +138,13 @@ impl Worker {
                     }
                     brain.set_cancel(Some(Arc::clone(&cancel)));
                     let reply = match job {
-                        Job::Move { position, player } => {
-                            brain.choose(player, &position).map(Reply::Move)
-                        }
+                        Job::Move {
+                            position,
+                            player,
+                            budget,
+                        } => brain
+                            .choose_within(player, &position, budget)
+                            .map(Reply::Move),
                         Job::Draw { position } => {
                             let head = brain.analyze(&position, true).head;
                             Some(Reply::Draw(head.is_some_and(|(v, _)| v.at_most_even())))
@@ -300,6 +309,7 @@ mod tests {
         let job = Job::Move {
             position: Position::Classic(Board::default()),
             player: Player::HARD,
+            budget: None,
         };
         assert!(worker.want(Some(job.clone())));
         assert!(!worker.want(Some(job)), "the same job is not started again");
@@ -380,11 +390,13 @@ mod tests {
         worker.want(Some(Job::Move {
             position: seven_by_seven(),
             player: Player::HARD,
+            budget: None,
         }));
         thread::sleep(Duration::from_millis(100));
         worker.want(Some(Job::Move {
             position: Position::Classic(Board::default()),
             player: Player::EASY,
+            budget: None,
         }));
         // The 7×7 search, given a minute, is dropped: the next answer is the easy move's.
         let (id, reply) = rx.recv_timeout(Duration::from_secs(10)).unwrap();

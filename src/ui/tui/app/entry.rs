@@ -218,6 +218,7 @@ impl App {
                 )
             }
             Err(Refused::Over) => "The game is over: n, Enter or Space starts a new round".into(),
+            Err(Refused::Flagged(_)) => self.turn_message(),
             Err(Refused::AisPlay) => {
                 "The AIs play each other: Space pauses, n starts a new round".into()
             }
@@ -232,6 +233,10 @@ impl App {
     /// Plays the AI's `cell`, then the moves typed meanwhile, in order.
     pub(super) fn ai_move(&mut self, cell: Move) {
         let Some(mark) = self.driver.ai_move(cell) else {
+            // Its flag fell before the move came.
+            if self.game().is_over() {
+                self.message = self.turn_message();
+            }
             return;
         };
         self.after_move(mark, cell);

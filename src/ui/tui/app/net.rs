@@ -107,7 +107,9 @@ impl App {
             NetEvent::DrawOffered { .. } => {
                 self.message = format!("{event}: = accepts, a move declines");
             }
-            NetEvent::Resigned { .. } | NetEvent::DrawAgreed => self.message = self.turn_message(),
+            NetEvent::Resigned { .. } | NetEvent::DrawAgreed | NetEvent::TimeOut { .. } => {
+                self.message = self.turn_message();
+            }
             NetEvent::OpponentLeft { .. }
             | NetEvent::RejoinFailed { .. }
             | NetEvent::Desynced(_) => {
@@ -169,6 +171,8 @@ mod tests {
         Event::Net(LinkEvent::Received(Message::Move {
             seq,
             cell: cell.into(),
+            spent_ms: None,
+            left_ms: None,
         }))
     }
 
@@ -178,7 +182,15 @@ mod tests {
         assert_eq!(app.message(), "127.0.0.1:9 joined. X to move (you)");
         app.update(Action::Digit(5));
         let five = Move::Cell(Board::default().numpad(5).unwrap());
-        assert_eq!(app.outbox(), [Order::Move { seq: 1, mv: five }]);
+        assert_eq!(
+            app.outbox(),
+            [Order::Move {
+                seq: 1,
+                mv: five,
+                spent: None,
+                left: None
+            }]
+        );
         assert_eq!(app.job(), None, "no AI works for the remote player");
         app.handle(remote_move(3, "1"));
         assert_eq!(board(&app), ".../.X./...", "a wrong number changes nothing");
@@ -342,6 +354,7 @@ mod tests {
             round: 1,
             score: [0, 0, 0],
             moves: vec!["5".into(), "1".into(), "9".into()],
+            clock: None,
         };
         app.handle(Event::Net(LinkEvent::Rejoined(state)));
         assert_eq!(app.message(), "Back in. O to move (you)");

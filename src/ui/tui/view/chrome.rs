@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use super::frame::{Frame, Palette, Style};
 use crate::ai::player::Player;
+use crate::game::clock;
 use crate::rules::classic::Mark;
 use crate::rules::position::{self, Position, Variant};
 use crate::ui::keypad::names_column;
@@ -183,6 +184,11 @@ pub(super) fn draw_status(frame: &mut Frame, y: u16, app: &App, palette: Palette
     // either colour or choosing one, by the colour they hold until the choice.
     let position = app.game().position();
     let turn = app.game().turn().map(|_| position.mark_of(position.seat()));
+    let now = std::time::Instant::now();
+    let clock_of = |mark: Mark| {
+        let left = app.session().clock()?.left(position.seat_of(mark), now);
+        Some((clock::shown(left), clock::is_short(left)))
+    };
     let part = |mark: Mark, rated: bool| {
         let marker = if turn == Some(mark) { "▸ " } else { "" };
         let variant = app.game().variant();
@@ -203,8 +209,9 @@ pub(super) fn draw_status(frame: &mut Frame, y: u16, app: &App, palette: Palette
             String::new()
         };
         format!(
-            "{marker}{stone}{mark}: {}{rating}{path}",
-            app.session().name_of(mark)
+            "{marker}{stone}{mark}: {}{rating}{path}{}",
+            app.session().name_of(mark),
+            clock_of(mark).map_or_else(String::new, |(c, _)| format!(" {c}"))
         )
     };
     let state = match app.game().outcome() {
@@ -232,6 +239,13 @@ pub(super) fn draw_status(frame: &mut Frame, y: u16, app: &App, palette: Palette
     if fits(&line) {
         frame.text(start, y, &x_part, style_x);
         frame.text(o_start, y, &o_part, style_o);
+        // A clock in its last ten seconds stands out.
+        for (mark, part_start, part) in [(Mark::X, start, &x_part), (Mark::O, o_start, &o_part)] {
+            if let Some((shown, true)) = clock_of(mark) {
+                let at = part_start + (part.chars().count() - shown.chars().count()) as u16;
+                frame.text(at, y, &shown, Style::PLAIN.reverse().bold());
+            }
+        }
     }
 }
 

@@ -54,11 +54,12 @@ fn rows(frame: &mut Frame, menu: &Menu, palette: Palette) {
     let left = frame.width().saturating_sub(BLOCK) / 2;
     for (y, row) in (top + 2..).zip(Row::ALL) {
         let value = menu.choices.value(row).unwrap_or_default();
+        let digit = row.digit().map_or(' ', |d| char::from(b'0' + d));
         let line = if compact {
             let value = value.trim_start_matches("◂ ").trim_end_matches(" ▸");
-            format!("{} {:<19} {value}", row.digit(), menu.choices.label(row))
+            format!("{digit} {:<19} {value}", menu.choices.label(row))
         } else {
-            format!(" {}  {:<20}{value}", row.digit(), menu.choices.label(row))
+            format!(" {digit}  {:<20}{value}", menu.choices.label(row))
         };
         let line = format!("{line:<width$}", width = usize::from(BLOCK));
         let style = match (row == menu.row(), menu.choices.inactive(row)) {
@@ -361,6 +362,7 @@ mod tests {
             "         6  Board size          ◂ 3×3 ▸",
             "         7  In a row            ◂ 3 ▸",
             "         8  Misère              off",
+            "            Clock               ◂ off ▸",
             "         9  Your games",
             "         0  Quit",
             "",
@@ -383,9 +385,9 @@ mod tests {
             "6 Board size          3×3",
             "7 In a row            3",
             "8 Misère              off",
+            "  Clock               off",
             "9 Your games",
             "0 Quit",
-            "",
             " ↑↓ ←→ Enter · ? · s · q quit",
         ].join("\n"));
     }
