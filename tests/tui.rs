@@ -2383,3 +2383,40 @@ fn brackets_look_back_through_the_game_and_a_wide_screen_lists_the_moves() {
     tui.wait_text("Moves");
     tui.wait_text("1. 5    1");
 }
+
+/// Where `text` first stands on the screen: its row and column.
+fn find_on(screen: &vt100::Screen, text: &str) -> Option<(u16, u16)> {
+    screen
+        .contents()
+        .lines()
+        .enumerate()
+        .find_map(|(row, line)| {
+            let at = line.find(text)?;
+            let col = line[..at].chars().count();
+            Some((u16::try_from(row).ok()?, u16::try_from(col).ok()?))
+        })
+}
+
+#[test]
+fn a_clock_in_its_last_seconds_shows_tenths_in_reverse_video_and_its_fall_ends_the_game() {
+    let tui = Tui::start(&[
+        "-o",
+        "human",
+        "--delay",
+        "0",
+        "--clock",
+        "3s",
+        "--no-history",
+    ]);
+    tui.wait_for("X's clock in tenths, in reverse video", |s| {
+        find_on(s, "X: Player 1 ").is_some_and(|(row, col)| {
+            let at = col + "X: Player 1 ".len() as u16;
+            let clock: String = (at..at + 4)
+                .filter_map(|c| s.cell(row, c).map(vt100::Cell::contents))
+                .collect();
+            let inverse = s.cell(row, at).is_some_and(vt100::Cell::inverse);
+            clock.ends_with('s') && clock.contains('.') && inverse
+        })
+    });
+    tui.wait_text("X (Player 1) ran out of time. O (Player 2) wins.");
+}

@@ -1,0 +1,194 @@
+//! Games on a clock, played by the real binary: a flag that falls for a person who does not
+//! answer, the AI keeping to its own clock, and a network game whose host's clock referees
+//! both sides, between two processes on loopback.
+
+use std::time::Duration;
+
+mod proc;
+use proc::{Proc, record};
+
+const TIMEOUT: Duration = Duration::from_secs(60);
+
+/// A home of its own for a test's history.
+fn home(name: &str) -> String {
+    let dir = format!("{}/clock-{name}", env!("CARGO_TARGET_TMPDIR"));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// The one game of a history, as JSON.
+fn kept(home: &str) -> serde_json::Value {
+    let text = std::fs::read_to_string(format!("{home}/history.jsonl")).unwrap();
+    assert_eq!(text.lines().count(), 1, "{text}");
+    serde_json::from_str(&text).unwrap()
+}
+
+#[test]
+fn a_person_who_lets_the_time_run_out_loses_on_time_and_the_history_says_so() {
+    let dir = home("person");
+    let mut game = Proc::spawn(
+        &["--plain", "-o", "hard", "--clock", "1s"],
+        &[("TICTACTOE_HOME", &dir)],
+        TIMEOUT,
+    );
+    game.wait_for("X to move, ");
+    game.send("5\n");
+    game.wait_for("X's time ran out.");
+    assert!(game.wait_exit().success(), "{}", game.output());
+    let output = game.output();
+    assert!(output.contains("X ran out of time: O wins."), "{output}");
+    let line = kept(&dir);
+    assert_eq!(
+        [&line["ending"], &line["winner"], &line["result"]],
+        ["time", "O", "lost"],
+        "{line}"
+    );
+}
+
+#[test]
+fn the_ai_keeps_to_its_own_clock_through_a_whole_ultimate_game() {
+    // Five seconds each for the game: the AI thinks for a twentieth of what it has left.
+    let mut game = Proc::spawn(
+        &[
+            "--plain",
+            "--ultimate",
+            "-x",
+            "hard",
+            "-o",
+            "hard",
+            "--clock",
+            "0:05",
+            "--no-history",
+        ],
+        &[],
+        TIMEOUT,
+    );
+    assert!(game.wait_exit().success(), "{}", game.output());
+    let output = game.output();
+    assert!(!output.contains("ran out of time"), "{output}");
+    assert!(
+        output.contains(" wins.") || output.contains("Draw."),
+        "{output}"
+    );
+}
+
+#[test]
+fn the_clock_reading_says_each_sides_time_and_whose_runs() {
+    let mut game = Proc::spawn(
+        &["--plain", "-o", "human", "--clock", "5+3", "--no-history"],
+        &[],
+        TIMEOUT,
+    );
+    game.send("clock\n");
+    game.wait_for("Clock 5 min + 3 s a move. X, Player 1: 4 minutes");
+    let reading = clock_line(&game.output(), 1);
+    assert!(
+        reading.ends_with("left, running; O, Player 2: 5 minutes left."),
+        "{reading}"
+    );
+    // X's move, made within three seconds, gives it more than it started with.
+    game.send("5\nclock\n");
+    game.wait_until("a second reading", |out| {
+        out.matches("Clock 5 min").count() == 2
+    });
+    let reading = clock_line(&game.output(), 2);
+    assert!(reading.contains("X, Player 1: 5 minutes"), "{reading}");
+    assert!(reading.contains("O, Player 2: 4 minutes"), "{reading}");
+    assert!(reading.ends_with("left, running."), "{reading}");
+}
+
+/// The `n`th clock reading in `output` (from 1).
+fn clock_line(output: &str, n: usize) -> String {
+    let at = output.match_indices("Clock ").nth(n - 1).unwrap().0;
+    output[at..].lines().next().unwrap().to_string()
+}
+
+/// A plain host on a free loopback port with `extra` flags and the history in `home`, and
+/// the address and code from its `Join with:` line.
+fn host(extra: &[&str], home: &str) -> (Proc, String, String) {
+    let mut args = vec!["host", "--bind", "127.0.0.1", "--port", "0"];
+    args.extend_from_slice(extra);
+    let host = Proc::spawn(&args, &[("TICTACTOE_HOME", home)], TIMEOUT);
+    host.wait_for("Waiting for a player");
+    let output = host.output();
+    let line = output.lines().next().unwrap();
+    let rest = line.strip_prefix("Join with: tictactoe join ").unwrap();
+    let (addr, code) = rest.split_once(" --code ").unwrap();
+    (host, addr.to_string(), code.to_string())
+}
+
+#[test]
+fn over_the_network_the_hosts_clock_lets_the_silent_joiners_flag_fall_on_both_sides() {
+    let (host_home, join_home) = (home("net-host"), home("net-joiner"));
+    let (mut host, addr, code) = host(&["--clock", "2s"], &host_home);
+    assert!(
+        host.output().contains("clock 2 s a move"),
+        "{}",
+        host.output()
+    );
+    let mut joiner = Proc::spawn(
+        &["join", &addr, "--code", &code],
+        &[("TICTACTOE_HOME", &join_home)],
+        TIMEOUT,
+    );
+    joiner.wait_for("You play O.");
+    host.send("5\n");
+    joiner.wait_for("O to move, ");
+    // The joiner says nothing: its two seconds, and the second allowed for lag, pass.
+    host.wait_for("O's time ran out.");
+    joiner.wait_for("O ran out of time");
+    assert!(host.wait_exit().success(), "{}", host.output());
+    assert!(joiner.wait_exit().success(), "{}", joiner.output());
+    let (h, j) = (host.output(), joiner.output());
+    assert!(h.contains("O ran out of time: X wins."), "{h}");
+    assert!(j.contains("O ran out of time: X wins."), "{j}");
+    assert_eq!(record(&h), "Record: 5");
+    assert_eq!(record(&h), record(&j));
+    for (home, result) in [(&host_home, "won"), (&join_home, "lost")] {
+        let line = kept(home);
+        assert_eq!(
+            [&line["ending"], &line["result"]],
+            ["time", result],
+            "{line}"
+        );
+    }
+}
+
+#[test]
+fn over_the_network_each_sides_clock_follows_the_moves_and_the_increment() {
+    let dir = home("net-both");
+    let (mut host, addr, code) = host(&["--clock", "1+2", "--no-history"], &dir);
+    let mut joiner = Proc::spawn(
+        &["join", &addr, "--code", &code, "--no-history"],
+        &[],
+        TIMEOUT,
+    );
+    joiner.wait_for("You play O.");
+    host.send("5\n");
+    joiner.wait_for("O to move, ");
+    // The host's readings came with its move: a minute, less its thinking, plus two seconds,
+    // is a minute or more; without the increment it would be under one.
+    joiner.send("clock\n");
+    joiner.wait_for("Clock 1 min + 2 s a move.");
+    let reading = clock_line(&joiner.output(), 1);
+    let (x, o) = reading.split_once("; ").unwrap();
+    assert!(x.contains(": 1 minute"), "{reading}");
+    assert!(
+        o.starts_with("O, you: ") && o.ends_with("left, running."),
+        "{reading}"
+    );
+    joiner.send("1\n");
+    host.wait_for("X to move, ");
+    host.send("clock\n");
+    host.wait_for("Clock 1 min + 2 s a move.");
+    let reading = clock_line(&host.output(), 1);
+    let (x, o) = reading.split_once("; ").unwrap();
+    assert!(
+        x.starts_with("Clock 1 min + 2 s a move. X, you: "),
+        "{reading}"
+    );
+    assert!(x.ends_with("left, running"), "{reading}");
+    assert!(o.contains(": 1 minute"), "{reading}");
+    host.send("q\n");
+    assert!(host.wait_exit().success(), "{}", host.output());
+}
