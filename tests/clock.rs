@@ -7,7 +7,7 @@ use std::time::Duration;
 mod proc;
 use proc::{Proc, record};
 
-const TIMEOUT: Duration = Duration::from_secs(60);
+const TIMEOUT: Duration = Duration::from_mins(1);
 
 /// A home of its own for a test's history.
 fn home(name: &str) -> String {
