@@ -399,8 +399,12 @@ pub fn join(target: Target, hints: bool, sink: Sink) -> anyhow::Result<(Network,
     let how = path
         .as_ref()
         .map_or_else(String::new, |path| format!("; {path}"));
+    let clock = standing
+        .clock
+        .map(|(control, _)| format!(", clock {}", control.words()))
+        .unwrap_or_default();
     let line = format!(
-        "Joined {} ({}{how}). You play {mark}.",
+        "Joined {} ({}{clock}{how}). You play {mark}.",
         cut(&route.name(), 60),
         welcome.rules
     );
