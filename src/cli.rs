@@ -288,6 +288,11 @@ pub enum Command {
     ///
     /// Join a game hosted with `tictactoe host`; the host's rules apply
     Join(JoinArgs),
+    /// Watch a game hosted with `tictactoe host`, without playing
+    ///
+    /// Watch a game hosted with `tictactoe host`, with its join code or ticket: its moves,
+    /// clocks and results as they come, the game so far first; a watcher never plays
+    Watch(JoinArgs),
     /// Show the tree a search visits from a position
     ///
     /// Show the tree a textbook search (minimax, alpha-beta...) visits from a position, or with
@@ -431,7 +436,7 @@ pub fn applies(subcommand: &str) -> &'static [&'static str] {
             "threads",
             "no_history",
         ],
-        "join" => &[
+        "join" | "watch" => &[
             "plain",
             "screen_reader",
             "no_color",
@@ -666,6 +671,11 @@ pub struct HostArgs {
     /// (join --hints), and then both screens say so
     #[arg(long)]
     pub hints: bool,
+
+    /// Let at most N people watch the game at once (`tictactoe watch`); 0 lets no one
+    #[arg(long, value_name = "N", default_value_t = 8,
+          value_parser = clap::value_parser!(u8).range(0..=64))]
+    pub watchers: u8,
 }
 
 #[derive(Clone, Debug, Args)]

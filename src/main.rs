@@ -90,7 +90,11 @@ fn try_main(cli: &Cli, matches: &ArgMatches) -> anyhow::Result<ExitCode> {
         Some(Command::Analyze(args)) => analyze(cli, args),
         Some(Command::Review(args)) => review(cli, args),
         Some(Command::Host(args)) => host(cli, args),
-        Some(Command::Join(args)) => join(cli, args),
+        Some(Command::Join(args)) => join(cli, args, false),
+        Some(Command::Watch(args)) if args.hints => {
+            usage_error("a watcher sees no hints: --hints goes with `join`")
+        }
+        Some(Command::Watch(args)) => join(cli, args, true),
         Some(Command::Explain(args)) => explain(cli, args),
         Some(Command::Engine(args)) => engine(cli, args),
         None if wants_menu(cli, matches) => menu(cli),
@@ -111,7 +115,7 @@ fn usage_error(message: &str) -> ! {
 fn refuse_misplaced(cli: &Cli, matches: &ArgMatches) {
     match &cli.command {
         Some(Command::Host(_)) => refuse_players(matches, "host"),
-        Some(Command::Join(_)) => {
+        Some(Command::Join(_) | Command::Watch(_)) => {
             refuse_players(matches, "join");
             if cli.size.is_some()
                 || cli.k.is_some()
@@ -533,11 +537,18 @@ fn from_menu(cli: &Cli, start: Start) -> anyhow::Result<tui::Summary> {
             };
             tui::host((menu_listen(online), opening), brain(cli), options)
         }
-        Start::Join { address, code } => {
+        Start::Join {
+            address,
+            code,
+            watch,
+        } => {
             let target = Target::Address {
                 target: address,
                 code,
             };
+            if watch {
+                return tui::watch(target, brain(cli), network_options(cli));
+            }
             tui::join(target, brain(cli), network_options(cli))
         }
         Start::Open(record, x, o) => {
@@ -626,6 +637,7 @@ fn screen_options(cli: &Cli) -> tui::Options {
         lesson: false,
         journal: journal(cli),
         clock: cli.clock,
+        watchers: tictactoe::net::watchers::DEFAULT_LIMIT,
     }
 }
 
@@ -699,7 +711,7 @@ fn host(cli: &Cli, args: &HostArgs) -> anyhow::Result<ExitCode> {
         let listen = Listen::Online {
             relay: args.relay.clone(),
         };
-        return host_at(cli, (listen, opening(cli)), args.hints);
+        return host_at(cli, (listen, opening(cli)), args);
     }
     if args.relay.is_some() {
         usage_error("--relay goes with --online");
@@ -708,22 +720,35 @@ fn host(cli: &Cli, args: &HostArgs) -> anyhow::Result<ExitCode> {
         bind: args.bind,
         port: args.port,
     };
-    host_at(cli, (listen, opening(cli)), args.hints)
+    host_at(cli, (listen, opening(cli)), args)
 }
 
-/// Hosts, as `Listen` says, a game that starts at the end of a record, asking for hints if
-/// `hints`.
-fn host_at(cli: &Cli, setup: (Listen, Record), hints: bool) -> anyhow::Result<ExitCode> {
+/// Hosts, as `Listen` says, a game that starts at the end of a record, asking for hints and
+/// taking watchers as `args` say.
+fn host_at(cli: &Cli, setup: (Listen, Record), args: &HostArgs) -> anyhow::Result<ExitCode> {
     let setup_again = setup.clone();
+    let watchers = usize::from(args.watchers);
     network(
-        (cli, hints),
-        |brain, options| tui::host(setup, brain, options),
-        |brain, input, out, options| plain::host(setup_again, brain, input, out, options),
+        (cli, args.hints),
+        |brain, options| {
+            let options = tui::Options {
+                watchers,
+                ..options
+            };
+            tui::host(setup, brain, options)
+        },
+        |brain, input, out, options| {
+            let options = plain::Options {
+                watchers,
+                ..options
+            };
+            plain::host(setup_again, brain, input, out, options)
+        },
     )
 }
 
 /// `tictactoe join`: the chosen front end connects with the code and plays the host's game.
-fn join(cli: &Cli, args: &JoinArgs) -> anyhow::Result<ExitCode> {
+fn join(cli: &Cli, args: &JoinArgs, watch: bool) -> anyhow::Result<ExitCode> {
     // A ticket holds its own code: the environment's is for an address or a search.
     let ticket = args
         .target
@@ -737,7 +762,7 @@ fn join(cli: &Cli, args: &JoinArgs) -> anyhow::Result<ExitCode> {
         ..args.clone()
     };
     let Some(address) = args.target.clone() else {
-        return join_found(cli, &args);
+        return join_found(cli, &args, watch);
     };
     let terminal = io::stdin().is_terminal() && io::stdout().is_terminal();
     if args.code.is_none() && address.contains(['.', ':']) && terminal {
@@ -757,7 +782,7 @@ fn join(cli: &Cli, args: &JoinArgs) -> anyhow::Result<ExitCode> {
         Some(_) => usage_error("--relay goes with a ticket, not with an address and --code"),
         None => online_target(&address, args),
     };
-    join_at(cli, target, args.hints)
+    join_at(cli, target, (args.hints, watch))
 }
 
 /// The join code in [`CODE_VAR`], where it is set and not empty: a code given there is not
@@ -772,7 +797,7 @@ fn code_from_environment() -> Option<String> {
 const CODE_VAR: &str = "TICTACTOE_CODE";
 
 /// `tictactoe join` with no address: joins a host found on this network.
-fn join_found(cli: &Cli, args: &JoinArgs) -> anyhow::Result<ExitCode> {
+fn join_found(cli: &Cli, args: &JoinArgs, watch: bool) -> anyhow::Result<ExitCode> {
     let terminal = io::stdin().is_terminal() && io::stdout().is_terminal();
     let found = plain::find::target(
         args.code.as_deref(),
@@ -782,7 +807,7 @@ fn join_found(cli: &Cli, args: &JoinArgs) -> anyhow::Result<ExitCode> {
         &mut io::stdout().lock(),
     )?;
     match found {
-        plain::find::Outcome::Join(target) => join_at(cli, target, args.hints),
+        plain::find::Outcome::Join(target) => join_at(cli, target, (args.hints, watch)),
         plain::find::Outcome::Failed(why) => {
             eprintln!("tictactoe: {why}");
             Ok(ExitCode::from(2))
@@ -818,9 +843,16 @@ fn online_target(_: &str, _: &JoinArgs) -> Target {
     usage_error("joining needs --code (this build has no online play: tickets are not read)")
 }
 
-/// Joins the game at `target`, asking for hints if `hints`.
-fn join_at(cli: &Cli, target: Target, hints: bool) -> anyhow::Result<ExitCode> {
+/// Joins the game at `target`, asking for hints if `hints`, or watches it.
+fn join_at(cli: &Cli, target: Target, (hints, watch): (bool, bool)) -> anyhow::Result<ExitCode> {
     let target_again = target.clone();
+    if watch {
+        return network(
+            (cli, false),
+            |brain, options| tui::watch(target, brain, options),
+            |brain, input, out, options| plain::watch(target_again, brain, input, out, options),
+        );
+    }
     network(
         (cli, hints),
         |brain, options| tui::join(target, brain, options),
@@ -869,6 +901,7 @@ fn plain_options(cli: &Cli) -> plain::Options {
         speech: screen_reader(cli),
         journal: journal(cli),
         clock: cli.clock,
+        watchers: tictactoe::net::watchers::DEFAULT_LIMIT,
     }
 }
 

@@ -132,7 +132,11 @@ fn over_the_network_the_hosts_clock_lets_the_silent_joiners_flag_fall_on_both_si
         TIMEOUT,
     );
     joiner.wait_for("You play O.");
-    assert!(joiner.output().contains(", clock 2 s a move)."), "{}", joiner.output());
+    assert!(
+        joiner.output().contains(", clock 2 s a move)."),
+        "{}",
+        joiner.output()
+    );
     host.send("5\n");
     joiner.wait_for("O to move, ");
     // The joiner says nothing: its two seconds, and the second allowed for lag, pass.

@@ -1785,3 +1785,115 @@ fn a_move_declines_a_draw_offer_and_a_draw_after_it_is_a_new_offer() {
     host.wait_exit();
     assert!(!host.output().contains("Draw agreed."), "{}", host.output());
 }
+
+fn watch(addr: &str, code: &str) -> Proc {
+    spawn(&["watch", addr, "--code", code])
+}
+
+/// How many watch, as the last such news in `output` says (`2 people watch.`).
+fn watchers_said(output: &str) -> Option<usize> {
+    let at = [" person watches", " people watch"]
+        .iter()
+        .filter_map(|news| output.rfind(news))
+        .max()?;
+    let before = &output[..at];
+    let digits = before.len() - before.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+    before[at - digits..].parse().ok()
+}
+
+#[test]
+fn watchers_see_the_game_so_far_and_every_move_and_the_players_see_how_many_watch() {
+    let (mut host, addr, code) = host(&[]);
+    let early = watch(&addr, &code);
+    early.wait_for("Watching 127.0.0.1:");
+    host.wait_until("one watcher", |out| watchers_said(out) == Some(1));
+    let mut joiner = join(&addr, &code);
+    joiner.wait_for("You play O.");
+    host.send("5\n");
+    joiner.wait_for("X (remote) plays 5");
+    joiner.send("7\n");
+    host.wait_for("O (remote) plays 7");
+    // One comes late, and gets the game so far; another comes and is killed.
+    let late = watch(&addr, &code);
+    late.wait_for("Watching 127.0.0.1:");
+    let killed = watch(&addr, &code);
+    killed.wait_for("Watching 127.0.0.1:");
+    host.wait_until("three watchers", |out| watchers_said(out) == Some(3));
+    joiner.wait_until("three watchers", |out| watchers_said(out) == Some(3));
+    assert_eq!(
+        boards(&late.output())[0],
+        " O | 8 | 9/---+---+---/ 4 | X | 6/---+---+---/ 1 | 2 | 3",
+        "the late watcher's first board is the game so far"
+    );
+    kill(Pid::from_raw(killed.child.id() as i32), Signal::SIGKILL).unwrap();
+    host.wait_until("two watchers", |out| watchers_said(out) == Some(2));
+    joiner.wait_until("two watchers", |out| watchers_said(out) == Some(2));
+    host.send("4\n3\n2\n9\n");
+    joiner.send("6\n1\n8\n");
+    assert!(host.wait_exit().success(), "{}", host.output());
+    assert!(joiner.wait_exit().success(), "{}", joiner.output());
+    for watcher in [&early, &late] {
+        watcher.wait_for("Record: 5 7 4 6 3 1 2 8 9");
+        let out = watcher.output();
+        assert!(out.contains("Draw."), "{out}");
+        let (seen, played) = (boards(&out), boards(&host.output()));
+        assert_eq!(seen.last(), played.last(), "{out}");
+    }
+    assert_eq!(boards(&early.output()), boards(&host.output()));
+}
+
+#[test]
+fn a_watcher_that_sends_a_move_is_cut_off_and_the_game_never_hears_of_it() {
+    let (mut host, addr, code) = host(&[]);
+    let joiner = join(&addr, &code);
+    joiner.wait_for("You play O.");
+    let mut raw = Raw::connect(&addr);
+    let (exchange, hello) = hello_with(&code);
+    raw.send(hello.as_bytes());
+    let answer = raw.line().expect("the host's hello");
+    raw.keys = Some(exchange.finish(&pake_of(&answer)).unwrap());
+    raw.say(r#"{"type":"join","watch":true}"#);
+    let welcome = raw.line().unwrap_or_default();
+    assert!(welcome.contains("\"type\":\"welcome\""), "{welcome}");
+    host.wait_until("one watcher", |out| watchers_said(out) == Some(1));
+    raw.say(r#"{"type":"move","seq":1,"cell":"5"}"#);
+    let answer = raw.line().unwrap_or_default();
+    assert!(answer.contains("a watcher only watches"), "{answer}");
+    host.wait_until("no watcher", |out| watchers_said(out) == Some(0));
+    // X's turn is the host's still: the watcher's move reached no board.
+    host.send("1\n");
+    joiner.wait_for("X (remote) plays 1");
+    for out in [host.output(), joiner.output()] {
+        assert!(
+            !out.contains("plays 5") && !out.contains("Refused"),
+            "{out}"
+        );
+    }
+}
+
+#[test]
+fn a_host_takes_no_more_watchers_than_its_limit() {
+    let (_host, addr, code) = host(&["--watchers", "1"]);
+    let first = watch(&addr, &code);
+    first.wait_for("Watching 127.0.0.1:");
+    let mut second = watch(&addr, &code);
+    assert!(!second.wait_exit().success());
+    let out = second.output();
+    assert!(
+        out.contains("1 watch already, as many as this host takes"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_watcher_can_neither_move_nor_ask_for_hints() {
+    let (_host, addr, code) = host(&[]);
+    let mut watcher = watch(&addr, &code);
+    watcher.wait_for("Watching 127.0.0.1:");
+    let mut refused = spawn(&["watch", &addr, "--code", &code, "--hints"]);
+    assert!(!refused.wait_exit().success());
+    assert!(refused.output().contains("a watcher sees no hints"));
+    watcher.send("5\n");
+    thread::sleep(Duration::from_millis(300));
+    assert_eq!(boards(&watcher.output()).len(), 1, "{}", watcher.output());
+}

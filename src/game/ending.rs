@@ -123,6 +123,16 @@ impl Session {
         resigned
     }
 
+    /// The game ended as the host of a network game says, for one who watches it (and
+    /// keeps nothing): false, and nothing changed, if it is over already.
+    pub fn end_as(&mut self, ending: Ending) -> bool {
+        if self.game.is_over() {
+            return false;
+        }
+        self.game.ended = Some(ending);
+        true
+    }
+
     /// The draw offer that stands is declined ([`Game::decline_draw`]).
     pub fn decline_draw(&mut self) {
         self.game.decline_draw();

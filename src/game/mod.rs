@@ -378,6 +378,8 @@ pub struct Standing {
     pub record: Record,
     /// The clock's time control and each seat's time left, where the game has a clock.
     pub clock: Option<(TimeControl, [std::time::Duration; 2])>,
+    /// How the current game ended off the board, if it did.
+    pub ending: Option<Ending>,
 }
 
 /// Rounds between the same two players: who they are, what they are called, the game of the
@@ -536,6 +538,7 @@ impl Session {
         for &mv in standing.record.moves() {
             session.game.play(mv).expect("a record replays legally");
         }
+        session.game = session.game.clone().ended_as(standing.ending);
         session.clock = standing.clock.map(|(control, readings)| {
             let mut clock = Clock::new(control);
             clock.set(readings, std::time::Instant::now());
@@ -576,6 +579,7 @@ impl Session {
             score: self.past_score(),
             record: self.game.record(),
             clock: self.clock.as_ref().map(|c| (c.control(), c.readings(now))),
+            ending: self.game.ending(),
         }
     }
 

@@ -54,6 +54,8 @@ pub enum Refusal {
     NoExchange,
     /// A hello of another protocol version.
     Version(u32),
+    /// A watcher, when as many watch as the host takes (this many).
+    Full(usize),
 }
 
 impl Refusal {
@@ -62,6 +64,7 @@ impl Refusal {
             Refusal::WrongCode => RefusalKind::WrongCode,
             Refusal::InProgress => RefusalKind::InProgress,
             Refusal::Busy => RefusalKind::Busy,
+            Refusal::Full(_) => RefusalKind::Full,
             Refusal::NoHello | Refusal::Closed => RefusalKind::Timeout,
             Refusal::Junk(_) | Refusal::NotHello | Refusal::NoExchange | Refusal::Version(_) => {
                 RefusalKind::BadHello
@@ -75,6 +78,7 @@ impl Refusal {
             Refusal::WrongCode => "wrong code",
             Refusal::InProgress => "game in progress",
             Refusal::Busy => "busy",
+            Refusal::Full(_) => "watchers full",
             Refusal::NoHello => "no hello",
             Refusal::Closed => "closed early",
             Refusal::Junk(_) | Refusal::NotHello | Refusal::NoExchange | Refusal::Version(_) => {
@@ -90,6 +94,8 @@ impl fmt::Display for Refusal {
             Refusal::WrongCode => write!(f, "wrong code"),
             Refusal::InProgress => write!(f, "a game is already in progress with another player"),
             Refusal::Busy => write!(f, "the host is busy: try again in a moment"),
+            Refusal::Full(0) => write!(f, "this host takes no watchers"),
+            Refusal::Full(n) => write!(f, "{n} watch already, as many as this host takes"),
             Refusal::NoHello => write!(f, "no hello within {} s", HELLO_WITHIN.as_secs()),
             Refusal::Closed => write!(f, "it closed without a hello"),
             Refusal::Junk(e) => write!(f, "{e}"),

@@ -22,6 +22,7 @@ use crate::net::peer::{Peer, PeerKey};
 use crate::net::protocol::{Message, PROTOCOL, ProtocolError, SessionState, program, read_line};
 use crate::net::seal::{Exchange, Keys, Role, Sealer};
 use crate::net::stream::Wire;
+use crate::net::watchers::{DEFAULT_LIMIT, NotAdmitted, Watchers};
 use crate::rules::position::Variant;
 
 /// Threads working on strangers' connections, at most: past it a connection is told the
@@ -80,6 +81,8 @@ pub struct Host {
     rules: Variant,
     /// Whether the host asks for hints, as its welcome tells the joiner.
     hints: bool,
+    /// Those who watch the game.
+    watchers: Watchers,
 }
 
 impl Host {
@@ -91,6 +94,7 @@ impl Host {
             code: new_code(),
             rules,
             hints: false,
+            watchers: Watchers::new(DEFAULT_LIMIT),
         })
     }
 
@@ -102,6 +106,7 @@ impl Host {
             code: new_code(),
             rules,
             hints: false,
+            watchers: Watchers::new(DEFAULT_LIMIT),
         }
     }
 
@@ -113,6 +118,16 @@ impl Host {
 
     pub fn code(&self) -> &str {
         &self.code
+    }
+
+    /// Takes at most `limit` watchers at once (0: none).
+    pub fn limit_watchers(&mut self, limit: usize) {
+        self.watchers = Watchers::new(limit);
+    }
+
+    /// Those who watch the game: what the host's connection publishes the session to.
+    pub fn watchers(&self) -> Watchers {
+        self.watchers.clone()
     }
 
     /// The address people should join: the one bound to, or when bound to every interface
@@ -139,6 +154,7 @@ impl Host {
     pub fn start(self, state: Arc<Mutex<SessionState>>, sink: Sink) -> io::Result<Link> {
         let link = Link::new();
         link.heartbeat()?;
+        self.watchers.tell(Arc::clone(&sink));
         let shared = Arc::new(Shared {
             host: self,
             link: link.clone(),
@@ -304,7 +320,7 @@ impl Shared {
             delay
         };
         thread::sleep(delay);
-        let (shown, hints) = match joined {
+        let (shown, hints, watch) = match joined {
             Ok(joined) => joined,
             Err(refusal) => return Err(Answer::Sealed(refusal, Box::new(keys.seal))),
         };
@@ -317,7 +333,30 @@ impl Shared {
             reader,
             keys,
         };
+        if watch {
+            return self.watch(connection);
+        }
         self.seat(peer, connection, shown, hints)
+    }
+
+    /// Lets in a watcher whose code is proven on `connection`: the welcome, with the session
+    /// as it is now, or the refusal, sealed.
+    fn watch(&self, connection: Connection) -> Result<(), Answer> {
+        let read = || locked(&self.state).clone();
+        let welcome = |state| Message::Welcome {
+            rules: self.host.rules.into(),
+            state,
+            token: String::new(),
+            hints: false,
+        };
+        match self.host.watchers.admit(connection, &read, &welcome) {
+            Ok(()) => Ok(()),
+            Err(NotAdmitted::Full(sealer)) => Err(Answer::Sealed(
+                Refusal::Full(self.host.watchers.limit()),
+                Box::new(sealer),
+            )),
+            Err(NotAdmitted::Failed) => Err(Answer::Clear(Refusal::Closed)),
+        }
     }
 
     /// Seats the joiner whose code is proven on `connection`: the welcome, with the session
@@ -364,7 +403,7 @@ impl Shared {
         stream: &Wire,
         reader: &mut BufReader<Incoming>,
         pake: &str,
-    ) -> Result<(Keys, Result<(Option<String>, bool), Refusal>), Refusal> {
+    ) -> Result<(Keys, Result<(Option<String>, bool, bool), Refusal>), Refusal> {
         let (exchange, mine) = Exchange::start(Role::Host, &self.host.code);
         let mut keys = exchange.finish(pake).map_err(|_| Refusal::NoExchange)?;
         let hello = Message::Hello {
@@ -383,7 +422,11 @@ impl Shared {
         let joined = match keys.open.open(&buf) {
             Err(_) => Err(Refusal::WrongCode),
             Ok(text) => match Message::parse(&text) {
-                Ok(Message::Join { token, hints }) => Ok((token, hints)),
+                Ok(Message::Join {
+                    token,
+                    hints,
+                    watch,
+                }) => Ok((token, hints, watch)),
                 Ok(_) => Err(Refusal::NotHello),
                 Err(e) => Err(Refusal::Junk(e)),
             },

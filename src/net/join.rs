@@ -49,6 +49,13 @@ pub struct Welcome {
     pub hints: bool,
 }
 
+/// What a joiner comes for: to play (asking for hints or not), or to watch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Asking {
+    Play { hints: bool },
+    Watch,
+}
+
 /// A way to a host: each [`Route::open`] is a fresh connection to it, over TCP or another
 /// transport ([`crate::net::stream`]).
 pub trait Route: Send + Sync {
@@ -89,8 +96,8 @@ pub struct Joiner {
     link: Link,
     /// The token the host gave at the last welcome, shown when coming back.
     token: Arc<Mutex<Option<String>>>,
-    /// Whether this player asks for hints, as every `join` says.
-    hints: bool,
+    /// What this joiner comes for, as every `join` says.
+    asking: Asking,
 }
 
 impl Joiner {
@@ -99,17 +106,17 @@ impl Joiner {
     /// again for a few seconds.
     pub fn join(
         target: &str,
-        (code, hints): (&str, bool),
+        (code, asking): (&str, Asking),
         sink: &Sink,
     ) -> Result<(Joiner, Welcome), JoinError> {
         let addr = resolve(target)?;
-        Joiner::through(Arc::new(Tcp(addr)), (code, hints), sink)
+        Joiner::through(Arc::new(Tcp(addr)), (code, asking), sink)
     }
 
     /// Connects through `route` with `code`, as [`Joiner::join`] does.
     pub fn through(
         route: Arc<dyn Route>,
-        (code, hints): (&str, bool),
+        (code, asking): (&str, Asking),
         sink: &Sink,
     ) -> Result<(Joiner, Welcome), JoinError> {
         let joiner = Joiner {
@@ -117,7 +124,7 @@ impl Joiner {
             code: code.to_string(),
             link: Link::new(),
             token: Arc::default(),
-            hints,
+            asking,
         };
         let start = Instant::now();
         let mut wait = BACK_OFF_FIRST;
@@ -186,7 +193,8 @@ impl Joiner {
             .clone();
         let join = Message::Join {
             token,
-            hints: self.hints,
+            hints: self.asking == Asking::Play { hints: true },
+            watch: self.asking == Asking::Watch,
         };
         write_sealed(&stream, &mut keys.seal, &join).map_err(failed)?;
         answer(&mut reader, &mut buf, &addr)?;
@@ -478,6 +486,7 @@ mod tests {
             score: [0; 3],
             moves: vec![],
             clock: None,
+            ending: None,
         };
         let zero = Message::Welcome {
             rules: crate::rules::classic::Rules::CLASSIC.into(),

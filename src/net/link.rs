@@ -37,6 +37,8 @@ pub enum LinkEvent {
     RejoinFailed(JoinError),
     /// (Host) connections refused: one, or a count of those not shown one by one.
     Refused(RefusalNotice),
+    /// (Host) how many watch the game now.
+    Watching(usize),
 }
 
 /// Where the connection's threads send their events: the game loop's channel, wrapped in the

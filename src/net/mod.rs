@@ -18,3 +18,4 @@ pub mod seal;
 pub mod session;
 pub mod setup;
 pub mod stream;
+pub mod watchers;

@@ -63,6 +63,19 @@ pub struct SessionState {
     /// The game's clock, where it has one (absent: untimed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clock: Option<ClockState>,
+    /// How the current game ended off the board, if it did (absent: it did not).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ending: Option<EndedState>,
+}
+
+/// How a game ended off the board, as the host tells it: `how` is `resigned`, `time` (the
+/// loser's flag fell) or `agreed` (a draw), and `loser` the mark that lost (`X`, `O`), but
+/// for a draw.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EndedState {
+    pub how: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loser: Option<String>,
 }
 
 /// A game's clock as the host tells it: the time control as typed (`5+3`, `30s`) and each
@@ -72,6 +85,24 @@ pub struct SessionState {
 pub struct ClockState {
     pub control: String,
     pub left_ms: [u64; 2],
+}
+
+impl ClockState {
+    fn printable(self) -> ClockState {
+        ClockState {
+            control: printable(&self.control),
+            ..self
+        }
+    }
+}
+
+impl EndedState {
+    fn printable(self) -> EndedState {
+        EndedState {
+            how: printable(&self.how),
+            loser: self.loser.map(|l| printable(&l)),
+        }
+    }
 }
 
 /// One message. Unknown fields are ignored, so a later version may add some.
@@ -94,6 +125,9 @@ pub enum Message {
         /// This player asks for hints (absent: does not).
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         hints: bool,
+        /// This is a watcher, who sees the game and never plays (absent: a player).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        watch: bool,
     },
     /// The host's first sealed message: the rules, the session as it stands, a token for
     /// coming back, and whether the host asks for hints (absent: it does not).
@@ -117,6 +151,21 @@ pub enum Message {
     },
     /// (Host) the flag of the player to act after `seq` moves fell: that player lost on time.
     Flag { seq: u32 },
+    /// (Host, to a watcher) the session since the last update: the round and score as in
+    /// [`SessionState`], the moves of the round after the first `from` (0 for a round the
+    /// watcher has not seen), and the clock and ending as they are now.
+    Update {
+        round: u32,
+        score: [u32; 3],
+        from: u32,
+        moves: Vec<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        clock: Option<ClockState>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        ending: Option<EndedState>,
+    },
+    /// (Host) how many watch the game now.
+    Watching { count: u32 },
     /// Asks for a new game, or agrees to one.
     Rematch,
     /// I resign the game, `seq` moves into it.
@@ -162,6 +211,8 @@ pub enum RefusalKind {
     Timeout,
     /// The hello was not one this host can take (no code, another protocol version, junk).
     BadHello,
+    /// The host takes no more watchers.
+    Full,
     #[serde(other)]
     Other,
 }
@@ -233,9 +284,14 @@ impl Message {
                 program: printable(&program),
                 pake: pake.map(|p| printable(&p)),
             },
-            Message::Join { token, hints } => Message::Join {
+            Message::Join {
+                token,
+                hints,
+                watch,
+            } => Message::Join {
                 token: token.map(|t| printable(&t)),
                 hints,
+                watch,
             },
             Message::Welcome {
                 rules,
@@ -247,13 +303,26 @@ impl Message {
                 rules,
                 state: SessionState {
                     moves: state.moves.iter().map(|m| printable(m)).collect(),
-                    clock: state.clock.map(|c| ClockState {
-                        control: printable(&c.control),
-                        ..c
-                    }),
+                    clock: state.clock.map(ClockState::printable),
+                    ending: state.ending.map(EndedState::printable),
                     ..state
                 },
                 token: printable(&token),
+            },
+            Message::Update {
+                round,
+                score,
+                from,
+                moves,
+                clock,
+                ending,
+            } => Message::Update {
+                round,
+                score,
+                from,
+                moves: moves.iter().map(|m| printable(m)).collect(),
+                clock: clock.map(ClockState::printable),
+                ending: ending.map(EndedState::printable),
             },
             Message::Move {
                 seq,
@@ -340,6 +409,7 @@ mod tests {
                     control: "5+3".into(),
                     left_ms: [290_000, 301_000],
                 }),
+                ending: None,
             },
             token: "t0k3n".into(),
             hints: true,
@@ -350,11 +420,25 @@ mod tests {
             Message::Join {
                 token: None,
                 hints: false,
+                watch: false,
             },
             Message::Join {
                 token: Some("t0k3n".into()),
                 hints: true,
+                watch: true,
             },
+            Message::Update {
+                round: 2,
+                score: [1, 0, 0],
+                from: 1,
+                moves: vec!["1".into()],
+                clock: None,
+                ending: Some(EndedState {
+                    how: "resigned".into(),
+                    loser: Some("O".into()),
+                }),
+            },
+            Message::Watching { count: 2 },
             Message::Move {
                 seq: 3,
                 cell: "c3".into(),
@@ -433,7 +517,8 @@ mod tests {
             Message::parse(join),
             Ok(Message::Join {
                 token: Some("t".into()),
-                hints: false
+                hints: false,
+                watch: false,
             })
         );
         let welcome = br#"{"type":"welcome","rules":{"size":3,"k":3,"misere":false},"state":{"round":1,"score":[0,0,0],"moves":[]},"token":"t"}"#;
@@ -445,11 +530,13 @@ mod tests {
         let line = Message::Join {
             token: None,
             hints: false,
+            watch: false,
         };
         assert_eq!(line.to_line().unwrap(), "{\"type\":\"join\"}\n");
         let asking = Message::Join {
             token: None,
             hints: true,
+            watch: false,
         };
         assert_eq!(
             asking.to_line().unwrap(),

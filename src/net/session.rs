@@ -21,7 +21,8 @@ use crate::net::failure::{JoinError, RefusalNotice, rejoin_window};
 use crate::net::join::Joiner;
 use crate::net::link::{Link, LinkEvent, Sink};
 use crate::net::peer::Peer;
-use crate::net::protocol::{ClockState, Message, REMOTE_TEXT, SessionState, cut};
+use crate::net::protocol::{ClockState, EndedState, Message, REMOTE_TEXT, SessionState, cut};
+use crate::net::watchers::Watchers;
 use crate::rules::classic::Mark;
 use crate::rules::position::{Move, MoveError, ParseMoveError, Variant};
 
@@ -100,6 +101,16 @@ pub enum NetEvent {
     },
     /// (Host) connections refused.
     Refused(RefusalNotice),
+    /// How many watch the game now.
+    Watching {
+        count: usize,
+    },
+    /// (Watcher) the players began game `round`.
+    WatchedRound {
+        round: u32,
+    },
+    /// (Watcher) the game can be watched no more, and why.
+    WatchOver(String),
 }
 
 impl fmt::Display for NetEvent {
@@ -112,6 +123,10 @@ impl fmt::Display for NetEvent {
             NetEvent::DrawOffered { mark } => write!(f, "{mark} (remote) offers a draw"),
             NetEvent::DrawAgreed => write!(f, "Draw agreed"),
             NetEvent::TimeOut { mark } => write!(f, "{mark} ran out of time"),
+            NetEvent::Watching { count: 1 } => write!(f, "1 person watches"),
+            NetEvent::Watching { count } => write!(f, "{count} people watch"),
+            NetEvent::WatchedRound { round } => write!(f, "Game {round} begins"),
+            NetEvent::WatchOver(why) => write!(f, "Nothing more to watch: {why}"),
             NetEvent::MoveRefused { mark, error } => {
                 write!(f, "Refused a move from {mark}: {error}")
             }
@@ -178,6 +193,8 @@ pub enum Order {
     Flag {
         seq: u32,
     },
+    /// (Host) tell the player how many watch.
+    Watching(u32),
     Rematch,
     /// Say this side resigns, `seq` moves into the game.
     Resign {
@@ -375,6 +392,35 @@ pub fn state_of(standing: &Standing) -> SessionState {
             control: control.to_string(),
             left_ms: left.map(millis),
         }),
+        ending: standing.ending.map(ended_state),
+    }
+}
+
+/// How a game ended off the board, as the protocol says it.
+fn ended_state(ending: Ending) -> EndedState {
+    let (how, loser) = match ending {
+        Ending::Resigned(mark) => ("resigned", Some(mark)),
+        Ending::Time(mark) => ("time", Some(mark)),
+        Ending::Agreed => ("agreed", None),
+    };
+    EndedState {
+        how: how.to_string(),
+        loser: loser.map(|m| m.to_string()),
+    }
+}
+
+/// The ending the protocol says, if it is one this program knows.
+fn ending_of(state: &EndedState) -> Option<Ending> {
+    let loser = match state.loser.as_deref() {
+        Some("X") => Some(Mark::X),
+        Some("O") => Some(Mark::O),
+        _ => None,
+    };
+    match (state.how.as_str(), loser) {
+        ("resigned", Some(mark)) => Some(Ending::Resigned(mark)),
+        ("time", Some(mark)) => Some(Ending::Time(mark)),
+        ("agreed", None) => Some(Ending::Agreed),
+        _ => None,
     }
 }
 
@@ -392,6 +438,7 @@ pub fn standing_of(state: &SessionState, variant: Variant) -> Result<Standing, R
         score: Score { a, b, draws },
         record: Record::parse(variant, &state.moves)?,
         clock,
+        ending: state.ending.as_ref().and_then(ending_of),
     })
 }
 
@@ -424,6 +471,10 @@ pub struct NetGame {
     /// Rematch asked for by this side and by the other.
     rematch: (bool, bool),
     orders: Vec<Order>,
+    /// This side only watches ([`crate::net::watchers`]).
+    watcher: bool,
+    /// How many watch the game, as the host last said.
+    watching: usize,
 }
 
 impl NetGame {
@@ -462,6 +513,25 @@ impl NetGame {
 
     pub fn is_host(&self) -> bool {
         self.host
+    }
+
+    /// A watcher's game: connected, never playing ([`crate::net::watchers`]).
+    pub fn watcher() -> NetGame {
+        NetGame {
+            presence: Presence::Connected,
+            watcher: true,
+            ..NetGame::default()
+        }
+    }
+
+    /// Whether this side only watches.
+    pub fn is_watcher(&self) -> bool {
+        self.watcher
+    }
+
+    /// How many watch the game, as the host last said.
+    pub fn watching(&self) -> usize {
+        self.watching
     }
 
     pub fn is_connected(&self) -> bool {
@@ -565,8 +635,17 @@ impl NetGame {
     /// for the player (a move sent again, news after the other player left).
     pub fn handle(&mut self, session: &mut Session, event: LinkEvent) -> Option<NetEvent> {
         let them = session.remote_mark().unwrap_or(Mark::O);
+        if self.watcher {
+            return self.watched(session, event);
+        }
         match event {
             LinkEvent::Received(message) => self.received(session, them, message),
+            LinkEvent::Watching(count) => {
+                self.watching = count;
+                self.orders
+                    .push(Order::Watching(u32::try_from(count).unwrap_or(u32::MAX)));
+                Some(NetEvent::Watching { count })
+            }
             // Once the other side has left, nothing brings it back.
             LinkEvent::Lost(_) | LinkEvent::Rejoined(_) | LinkEvent::RejoinFailed(_)
                 if self.is_over() =>
@@ -619,6 +698,31 @@ impl NetGame {
         }
     }
 
+    /// The other player's move `seq`, `cell`, with the time it says it thought and (from the
+    /// host) both clocks' readings after it, in milliseconds.
+    fn moved(
+        &mut self,
+        session: &mut Session,
+        them: Mark,
+        (seq, cell): (u32, &str),
+        (spent_ms, left_ms): (Option<u64>, Option<[u64; 2]>),
+    ) -> Option<NetEvent> {
+        match remote_move(session, seq, cell, spent_ms.map(Duration::from_millis)) {
+            Ok(None) => None,
+            Ok(Some(mv)) => {
+                // The host's clock is the referee's.
+                if let (false, Some(left)) = (self.host, left_ms) {
+                    session.set_clock(left.map(Duration::from_millis), Instant::now());
+                }
+                Some(NetEvent::OpponentMoved { mark: them, mv })
+            }
+            Err(error) => {
+                self.orders.push(Order::Refuse(error.to_string()));
+                Some(NetEvent::MoveRefused { mark: them, error })
+            }
+        }
+    }
+
     /// A message from the other player.
     fn received(
         &mut self,
@@ -632,20 +736,7 @@ impl NetGame {
                 cell,
                 spent_ms,
                 left_ms,
-            } => match remote_move(session, seq, &cell, spent_ms.map(Duration::from_millis)) {
-                Ok(None) => None,
-                Ok(Some(mv)) => {
-                    // The host's clock is the referee's.
-                    if let (false, Some(left)) = (self.host, left_ms) {
-                        session.set_clock(left.map(Duration::from_millis), Instant::now());
-                    }
-                    Some(NetEvent::OpponentMoved { mark: them, mv })
-                }
-                Err(error) => {
-                    self.orders.push(Order::Refuse(error.to_string()));
-                    Some(NetEvent::MoveRefused { mark: them, error })
-                }
-            },
+            } => self.moved(session, them, (seq, &cell), (spent_ms, left_ms)),
             Message::Rematch if !session.game().is_over() => {
                 self.orders.push(Order::Refuse(RematchRefusal.to_string()));
                 Some(NetEvent::RematchRefused { mark: them })
@@ -676,6 +767,12 @@ impl NetGame {
                     Drawn::AlreadyOffered | Drawn::Over => None,
                 }
             }
+            Message::Watching { count } if !self.host => {
+                self.watching = count as usize;
+                Some(NetEvent::Watching {
+                    count: self.watching,
+                })
+            }
             // Only the host lets a flag fall.
             Message::Flag { .. } if self.host => None,
             Message::Flag { seq } => session
@@ -693,6 +790,8 @@ impl NetGame {
             Message::Hello { .. }
             | Message::Join { .. }
             | Message::Welcome { .. }
+            | Message::Update { .. }
+            | Message::Watching { .. }
             | Message::Ping => None,
         }
     }
@@ -708,42 +807,58 @@ fn draw_stands(session: &Session, them: Mark, seq: usize) -> bool {
     seq <= game.history().len() && (mine_stood || seq == game.history().len())
 }
 
+mod watching;
+pub use watching::watcher_session;
+
 /// The connection's side of a network game: the link to the other player, where a host
 /// publishes its session for players who join, and a joiner's way back in.
 pub struct Connection {
     link: Link,
     published: Option<Arc<Mutex<SessionState>>>,
+    /// (Host) those who watch, sent what changes.
+    watchers: Option<Watchers>,
     joiner: Option<Joiner>,
     sink: Sink,
 }
 
 impl Connection {
-    /// A host's connection: `published` is what a player who joins gets.
-    pub fn host(link: Link, published: Arc<Mutex<SessionState>>, sink: Sink) -> Connection {
+    /// A host's connection: `published` is what a player who joins gets, and `watchers`
+    /// are sent each change of it.
+    pub fn host(
+        link: Link,
+        (published, watchers): (Arc<Mutex<SessionState>>, Watchers),
+        sink: Sink,
+    ) -> Connection {
         Connection {
             link,
             published: Some(published),
+            watchers: Some(watchers),
             joiner: None,
             sink,
         }
     }
 
-    /// A joiner's connection.
+    /// A joiner's connection (or a watcher's).
     pub fn joiner(joiner: Joiner, sink: Sink) -> Connection {
         Connection {
             link: joiner.link().clone(),
             published: None,
+            watchers: None,
             joiner: Some(joiner),
             sink,
         }
     }
 
-    /// Publishes the session (a host's), then carries `orders` out. The session goes first:
-    /// a player joining meanwhile gets a move in its hello or after it.
+    /// Publishes the session (a host's), to players who join and to those who watch, then
+    /// carries `orders` out. The session goes first: a player joining meanwhile gets a move
+    /// in its hello or after it.
     pub fn sync(&self, session: &Session, orders: Vec<Order>) {
         if let Some(published) = &self.published {
-            *published.lock().unwrap_or_else(PoisonError::into_inner) =
-                state_of(&session.standing());
+            let state = state_of(&session.standing());
+            *published.lock().unwrap_or_else(PoisonError::into_inner) = state.clone();
+            if let Some(watchers) = &self.watchers {
+                watchers.publish(&state);
+            }
         }
         for order in orders {
             match order {
@@ -762,6 +877,9 @@ impl Connection {
                 }
                 Order::Flag { seq } => {
                     self.link.send(&Message::Flag { seq });
+                }
+                Order::Watching(count) => {
+                    self.link.send(&Message::Watching { count });
                 }
                 Order::Rematch => {
                     self.link.send(&Message::Rematch);
@@ -783,9 +901,12 @@ impl Connection {
         }
     }
 
-    /// Says goodbye and closes the connection.
+    /// Says goodbye and closes the connection, and a host's watchers'.
     pub fn leave(&self) {
         self.link.leave();
+        if let Some(watchers) = &self.watchers {
+            watchers.leave();
+        }
     }
 }
 

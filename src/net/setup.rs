@@ -14,11 +14,13 @@ use crate::game::record::Record;
 use crate::game::{Session, Side};
 use crate::net::discover::{self, Advert, Offer};
 use crate::net::host::Host;
-use crate::net::join::Joiner;
+use crate::net::join::{Asking, Joiner};
 use crate::net::link::{LinkEvent, Sink};
 use crate::net::peer::PeerKey;
 use crate::net::protocol::{MAX_CODE, cut};
-use crate::net::session::{Connection, NetGame, joiner_session, standing_of, state_of};
+use crate::net::session::{
+    Connection, NetGame, joiner_session, standing_of, state_of, watcher_session,
+};
 use crate::rules::classic::Mark;
 use crate::rules::position::Variant;
 
@@ -229,6 +231,11 @@ impl Listening {
         self.host.ask_hints(on);
     }
 
+    /// Takes at most `limit` watchers at once (0: none).
+    pub fn limit_watchers(&mut self, limit: usize) {
+        self.host.limit_watchers(limit);
+    }
+
     /// Plays the games on `clock` (none: untimed); the player who joins plays on it too.
     pub fn set_clock(&mut self, clock: Option<TimeControl>) {
         self.clock = clock;
@@ -294,6 +301,7 @@ impl Listening {
         let session = Session::starting_at(&self.opening, Player::Human, Player::Remote)
             .with_clock(self.clock);
         let published = Arc::new(Mutex::new(state_of(&session.standing())));
+        let watchers = self.host.watchers();
         let link = self
             .host
             .start(Arc::clone(&published), Arc::clone(&sink))
@@ -301,7 +309,7 @@ impl Listening {
         Ok(Network {
             session,
             net: NetGame::hosting(self.hints),
-            connection: Connection::host(link, published, sink),
+            connection: Connection::host(link, (published, watchers), sink),
             keep: self.keep,
             path: None,
             watch,
@@ -315,7 +323,7 @@ impl Listening {
 /// proves it.
 fn join_any(
     mut targets: Vec<Target>,
-    hints: bool,
+    asking: Asking,
     sink: &Sink,
 ) -> anyhow::Result<(Network, String)> {
     let count = targets.len();
@@ -334,7 +342,10 @@ fn join_any(
                         .pop_front();
                     let Some(target) = next else { return };
                     // Tried for as long as the first one that proves the code is not yet taken.
-                    if sender.send(join(target, hints, Arc::clone(&sink))).is_err() {
+                    if sender
+                        .send(enter(target, asking, Arc::clone(&sink)))
+                        .is_err()
+                    {
                         return;
                     }
                 }
@@ -365,11 +376,22 @@ const AT_ONCE: usize = 64;
 /// 127.0.0.1:7373 (3×3, 3 in a row). You play O.`, and online how the two are connected),
 /// asking for hints if `hints`.
 pub fn join(target: Target, hints: bool, sink: Sink) -> anyhow::Result<(Network, String)> {
+    enter(target, Asking::Play { hints }, sink)
+}
+
+/// Watches the game at `target` ([`crate::net::watchers`]); returns the game and the line
+/// that says so (`Watching 127.0.0.1:7373 (3×3, 3 in a row)`).
+pub fn watch(target: Target, sink: Sink) -> anyhow::Result<(Network, String)> {
+    enter(target, Asking::Watch, sink)
+}
+
+/// Joins the game at `target` to play or to watch, as `asking` says.
+fn enter(target: Target, asking: Asking, sink: Sink) -> anyhow::Result<(Network, String)> {
     let (joiner, welcome, keep) = match target {
-        Target::Any(targets) => return join_any(targets, hints, &sink),
+        Target::Any(targets) => return join_any(targets, asking, &sink),
         Target::Address { target, code } => {
             let code: JoinCode = code.parse()?;
-            let (joiner, welcome) = Joiner::join(&target, (&code.0, hints), &sink)?;
+            let (joiner, welcome) = Joiner::join(&target, (&code.0, asking), &sink)?;
             (joiner, welcome, Keep(None))
         }
         #[cfg(feature = "online")]
@@ -378,21 +400,15 @@ pub fn join(target: Target, hints: bool, sink: Sink) -> anyhow::Result<(Network,
             let relay = relay.as_deref().map(online::relay_url).transpose()?;
             let code: JoinCode = ticket.code().parse()?;
             let (dialer, keep) = online::Dialer::new(&ticket, relay)?;
-            let (joiner, welcome) = Joiner::through(Arc::new(dialer), (&code.0, hints), &sink)?;
+            let (joiner, welcome) = Joiner::through(Arc::new(dialer), (&code.0, asking), &sink)?;
             (joiner, welcome, Keep(Some(Box::new(keep))))
         }
     };
     let standing = standing_of(&welcome.state, welcome.rules)
         .map_err(|e| anyhow::anyhow!("the host's game does not replay here: {e}"))?;
     let route = joiner.route();
-    let session = joiner_session(&route.label(), &standing);
-    let mark = if session.side_of(Mark::X) == Side::B {
-        Mark::X
-    } else {
-        Mark::O
-    };
     let path = route.path();
-    let watch = path.as_ref().map(|_| -> PathWatch {
+    let path_watch = path.as_ref().map(|_| -> PathWatch {
         let route = joiner.route_handle();
         Arc::new(move || route.path())
     });
@@ -403,18 +419,30 @@ pub fn join(target: Target, hints: bool, sink: Sink) -> anyhow::Result<(Network,
         .clock
         .map(|(control, _)| format!(", clock {}", control.words()))
         .unwrap_or_default();
-    let line = format!(
-        "Joined {} ({}{clock}{how}). You play {mark}.",
-        cut(&route.name(), 60),
-        welcome.rules
-    );
+    let about = format!("{} ({}{clock}{how})", cut(&route.name(), 60), welcome.rules);
+    let (session, net, line) = match asking {
+        Asking::Play { hints } => {
+            let session = joiner_session(&route.label(), &standing);
+            let mark = if session.side_of(Mark::X) == Side::B {
+                Mark::X
+            } else {
+                Mark::O
+            };
+            let line = format!("Joined {about}. You play {mark}.");
+            (session, NetGame::joined(hints, welcome.hints), line)
+        }
+        Asking::Watch => {
+            let session = watcher_session(&route.label(), &standing);
+            (session, NetGame::watcher(), format!("Watching {about}."))
+        }
+    };
     let network = Network {
         session,
-        net: NetGame::joined(hints, welcome.hints),
+        net,
         connection: Connection::joiner(joiner, sink),
         keep,
         path,
-        watch,
+        watch: path_watch,
     };
     Ok((network, line))
 }

@@ -58,6 +58,8 @@ pub enum Refused {
     AiThinking,
     /// The flag of this mark fell before the move: the game is lost on time.
     Flagged(Mark),
+    /// This side watches a network game: the players move.
+    Watching,
 }
 
 impl fmt::Display for Refused {
@@ -74,6 +76,7 @@ impl fmt::Display for Refused {
                 write!(f, "offer a draw on your turn: the AI answers with its move")
             }
             Refused::Flagged(mark) => write!(f, "too late: {mark}'s time ran out"),
+            Refused::Watching => write!(f, "you are watching: the players move"),
         }
     }
 }
@@ -191,6 +194,7 @@ impl Driver {
     /// A move a person made: played (and sent, in a network game), kept for later while the
     /// AI is to move, or refused with the reason.
     pub fn person_move(&mut self, mv: Move) -> Result<Sent, Refused> {
+        self.not_watching()?;
         if let Some(mark) = self.tick(Instant::now()) {
             return Err(Refused::Flagged(mark));
         }
@@ -254,6 +258,7 @@ impl Driver {
     /// The seat of the person here who resigns or offers a draw: the one person at this
     /// machine, or of two, the one to act.
     fn person_seat(&self) -> Result<Seat, Refused> {
+        self.not_watching()?;
         let game = self.game();
         if game.is_over() {
             return Err(Refused::Over);
@@ -264,6 +269,14 @@ impl Driver {
             (true, false) => Ok(Seat::First),
             (false, true) => Ok(Seat::Second),
             (false, false) => Err(Refused::AisPlay),
+        }
+    }
+
+    /// Refused where this side only watches a network game.
+    fn not_watching(&self) -> Result<(), Refused> {
+        match &self.net {
+            Some(net) if net.is_watcher() => Err(Refused::Watching),
+            _ => Ok(()),
         }
     }
 
@@ -389,7 +402,7 @@ impl Driver {
 
     /// `n` after a network game: a rematch asked for (`None` in a game on this machine).
     pub fn ask_rematch(&mut self) -> Option<Rematch> {
-        let net = self.net.as_mut()?;
+        let net = self.net.as_mut().filter(|net| !net.is_watcher())?;
         Some(net.ask_rematch(&self.session))
     }
 }

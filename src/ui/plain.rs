@@ -45,7 +45,7 @@ pub enum Ending {
     Stopped(i32),
 }
 
-pub use net::{host, join};
+pub use net::{host, join, watch};
 
 use turns::{Turns, on_stop_signal, read_lines};
 
@@ -70,6 +70,8 @@ pub struct Options {
     /// The clock a hosted game is played on; a game on this machine comes with its
     /// session's own.
     pub clock: Option<TimeControl>,
+    /// How many may watch a hosted game at once.
+    pub watchers: usize,
 }
 
 /// Plays the driver's game to the end through lines of text read from `input` (on a thread

@@ -37,6 +37,7 @@ pub fn host(
     let mut listening = listening?;
     listening.ask_hints(!options.no_hints);
     listening.set_clock(options.clock);
+    listening.limit_watchers(options.watchers);
     if let Some(note) = listening.note() {
         writeln!(out, "{note}.")?;
     }
@@ -79,6 +80,29 @@ pub fn join(
     out: &mut dyn Write,
     options: Options,
 ) -> anyhow::Result<Ending> {
+    enter(target, brain, (input, out), options, false)
+}
+
+/// `tictactoe watch` in the plain front end: connect with the code, print the host's game as
+/// it is played, the game so far first.
+pub fn watch(
+    target: Target,
+    brain: &mut Brain,
+    input: impl BufRead + Send + 'static,
+    out: &mut dyn Write,
+    options: Options,
+) -> anyhow::Result<Ending> {
+    enter(target, brain, (input, out), options, true)
+}
+
+/// Joins the game at `target` to play it, or to watch it.
+fn enter(
+    target: Target,
+    brain: &mut Brain,
+    (input, out): (impl BufRead + Send + 'static, &mut dyn Write),
+    options: Options,
+    watch: bool,
+) -> anyhow::Result<Ending> {
     let (tx, rx) = mpsc::channel();
     let keys = waiting::keys_cancel();
     if keys {
@@ -87,7 +111,14 @@ pub fn join(
     }
     let into = sink(tx.clone(), Input::Net);
     let asks = !options.no_hints;
-    let Some(joined) = waiting::cancellable(keys, move || setup::join(target, asks, into))? else {
+    let joined = waiting::cancellable(keys, move || {
+        if watch {
+            setup::watch(target, into)
+        } else {
+            setup::join(target, asks, into)
+        }
+    })?;
+    let Some(joined) = joined else {
         return Ok(Ending::Cancelled);
     };
     let (network, line) = joined?;
@@ -114,7 +145,12 @@ fn play(
     out: &mut dyn Write,
     options: Options,
 ) -> anyhow::Result<Ending> {
-    let session = network.session.kept_in(options.journal.clone());
+    // A watcher keeps nothing: the game is the players'.
+    let session = if network.net.is_watcher() {
+        network.session
+    } else {
+        network.session.kept_in(options.journal.clone())
+    };
     let mut driver = Driver::networked(session, network.net);
     let turns = Turns::new(&mut driver, brain, events, out, options);
     Ok(turns.over(&network.connection).play()?)

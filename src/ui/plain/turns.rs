@@ -20,7 +20,7 @@ use crate::ai::player::Brain;
 use crate::game::TYPE_AHEAD;
 use crate::game::ending::Drawn;
 use crate::net::link::LinkEvent;
-use crate::net::session::{Connection, NetEvent};
+use crate::net::session::{Connection, NetEvent, NetGame};
 use crate::rules::classic::Mark;
 use crate::rules::gomoku::opening::Stage;
 use crate::rules::position::Move;
@@ -188,7 +188,7 @@ impl<'a> Turns<'a> {
                     let undo = self.driver.net().is_none();
                     prompt(self.driver.session(), self.out, (undo, hints))?;
                 }
-            } else {
+            } else if !self.driver.net().is_some_and(NetGame::is_watcher) {
                 match game.position().stage() {
                     Stage::Play => writeln!(self.out, "Waiting for {mark} (remote)…")?,
                     _ => writeln!(self.out, "Waiting for remote…")?,
@@ -456,10 +456,15 @@ impl<'a> Turns<'a> {
                 writeln!(out, "{event}.")?;
                 self.announced = false;
             }
+            NetEvent::WatchedRound { .. } => {
+                writeln!(out, "{event}.")?;
+                write!(out, "{}", show(&position))?;
+                self.announced = false;
+            }
             _ => writeln!(out, "{event}.")?,
         }
         Ok(match event {
-            NetEvent::OpponentLeft { .. } => Some(Ending::Left),
+            NetEvent::OpponentLeft { .. } | NetEvent::WatchOver(_) => Some(Ending::Left),
             NetEvent::RejoinFailed { .. } | NetEvent::Desynced(_) => Some(Ending::Disconnected),
             _ => None,
         })

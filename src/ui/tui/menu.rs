@@ -135,6 +135,8 @@ pub struct Choices {
     pub opening: String,
     /// The clock of the games started here, as typed (`5+3`), or `off`.
     pub clock: String,
+    /// The Join row watches a game instead (←→ on it).
+    pub watch: bool,
 }
 
 impl Default for Choices {
@@ -153,6 +155,7 @@ impl Default for Choices {
             gomoku_size: gomoku::SIZE,
             opening: Opening::Free.name().to_string(),
             clock: OFF.to_string(),
+            watch: false,
         }
     }
 }
@@ -281,6 +284,7 @@ impl Choices {
             Row::Misere if self.named_gomoku().is_some() => format!("Exactly {}", gomoku::FIVE),
             Row::InARow if self.named_gomoku().is_some() => "Opening".to_string(),
             Row::Misere if self.exact_row() => format!("Exactly {}", self.k),
+            Row::Join if self.watch => "Watch a network game".to_string(),
             _ => row.label().to_string(),
         }
     }
@@ -389,6 +393,7 @@ impl Choices {
                 self.level.clone_from(&levels[next % levels.len()]);
             }
             Row::Host if ONLINE => self.online = !self.online,
+            Row::Join => self.watch = !self.watch,
             Row::Game => self.step_game(up),
             Row::Clock => {
                 let all: Vec<&str> = std::iter::once(OFF).chain(CLOCKS).collect();
@@ -454,10 +459,11 @@ pub enum Start {
         online: bool,
         clock: Option<TimeControl>,
     },
-    /// Join the game at the address with the code.
+    /// Join the game at the address with the code, or watch it.
     Join {
         address: String,
         code: String,
+        watch: bool,
     },
     /// A game of the history, on the board with its review: its record and its players.
     Open(Record, Player, Player),
@@ -843,6 +849,7 @@ impl Menu {
                     return Outcome::Done(Start::Join {
                         address: self.choices.address.trim().to_string(),
                         code: code.trim().to_string(),
+                        watch: self.choices.watch,
                     });
                 }
             },
@@ -1239,7 +1246,8 @@ mod tests {
             m.update(&Key::Enter),
             Outcome::Done(Start::Join {
                 address: "10.0.0.2".into(),
-                code: "ab".into()
+                code: "ab".into(),
+                watch: false,
             })
         );
     }

@@ -36,7 +36,7 @@ use crate::game::{Journal, Session};
 use crate::net::link::LinkEvent;
 use crate::net::session::{Connection, NetGame};
 use app::{App, Event};
-pub use net::{host, join};
+pub use net::{host, join, watch};
 use terminal::TerminalGuard;
 use view::Painter;
 use worker::{Job, Reply, Worker};
@@ -76,6 +76,8 @@ pub struct Options {
     /// The clock a hosted game is played on; a game on this machine comes with its
     /// session's own.
     pub clock: Option<TimeControl>,
+    /// How many may watch a hosted game at once.
+    pub watchers: usize,
 }
 
 /// What the session left for the caller to print once the screen is gone.

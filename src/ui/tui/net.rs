@@ -35,6 +35,7 @@ pub fn host(
     let mut listening = listening?;
     listening.ask_hints(options.hints);
     listening.set_clock(options.clock);
+    listening.limit_watchers(options.watchers);
     // Everything a friend needs, on the screen while it waits (and nothing left behind on the
     // terminal after): the ticket or address and code, and an online host's code on this
     // network beside it.
@@ -62,24 +63,50 @@ pub fn host(
 /// `tictactoe join` in the terminal game: connects with the code, then plays the host's game
 /// on the screen.
 pub fn join(target: Target, brain: Brain, options: Options) -> anyhow::Result<Summary> {
+    enter(target, brain, options, false)
+}
+
+/// `tictactoe watch` in the terminal game: connects with the code, then shows the host's
+/// game as it is played, keeping nothing in the history.
+pub fn watch(target: Target, brain: Brain, options: Options) -> anyhow::Result<Summary> {
+    enter(target, brain, options, true)
+}
+
+/// Joins the game at `target` to play it, or to watch it.
+fn enter(target: Target, brain: Brain, options: Options, watch: bool) -> anyhow::Result<Summary> {
     let (tx, rx) = channel();
     println!("Connecting to {} (q cancels)…", target.name());
     let into = sink(tx.clone(), Message::Net);
     let keys = waiting::keys_cancel();
     let asks = options.hints;
-    let joined = waiting::cancellable(keys, move || setup::join(target, asks, into));
+    let joined = waiting::cancellable(keys, move || {
+        if watch {
+            setup::watch(target, into)
+        } else {
+            setup::join(target, asks, into)
+        }
+    });
     unsay()?;
     let Some(joined) = joined? else {
         return Ok(Summary::cancelled());
     };
-    let (network, _) = joined?;
+    let (network, line) = joined?;
     watch_path(network.watch.clone(), &tx)?;
+    let join_line = if watch {
+        Some(line)
+    } else {
+        network.path.map(|path| format!("Connected: {path}."))
+    };
     let net = Network {
         game: network.net,
         connection: network.connection,
-        join_line: network.path.map(|path| format!("Connected: {path}.")),
+        join_line,
     };
-    let session = network.session.kept_in(options.journal.clone());
+    let session = if watch {
+        network.session
+    } else {
+        network.session.kept_in(options.journal.clone())
+    };
     run_with(session, brain, options, (tx, rx), Some(net))
 }
 

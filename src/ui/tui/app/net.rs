@@ -53,6 +53,14 @@ impl App {
         self.driver.net().is_some_and(NetGame::hints_on)
     }
 
+    /// How many watch this network game (0 in a game on this machine), and whether this side
+    /// is one of them.
+    pub fn watching(&self) -> (usize, bool) {
+        self.driver
+            .net()
+            .map_or((0, false), |net| (net.watching(), net.is_watcher()))
+    }
+
     /// `Hints are on: both players asked for them. ` where they are, else nothing.
     fn hints_news(&self) -> String {
         if self.net_hints_on() {
@@ -98,8 +106,11 @@ impl App {
                 let hints = self.hints_news();
                 self.message = format!("{event}. {hints}{}", self.turn_message());
             }
-            NetEvent::Rejoined => {
+            NetEvent::Rejoined | NetEvent::WatchedRound { .. } => {
                 self.mode = Mode::Playing;
+                self.message = format!("{event}. {}", self.turn_message());
+            }
+            NetEvent::Watching { .. } => {
                 self.message = format!("{event}. {}", self.turn_message());
             }
             NetEvent::NewRound => self.new_round(),
@@ -112,6 +123,7 @@ impl App {
             }
             NetEvent::OpponentLeft { .. }
             | NetEvent::RejoinFailed { .. }
+            | NetEvent::WatchOver(_)
             | NetEvent::Desynced(_) => {
                 self.message = format!("{event}. q quits");
             }
@@ -355,6 +367,7 @@ mod tests {
             score: [0, 0, 0],
             moves: vec!["5".into(), "1".into(), "9".into()],
             clock: None,
+            ending: None,
         };
         app.handle(Event::Net(LinkEvent::Rejoined(state)));
         assert_eq!(app.message(), "Back in. O to move (you)");

@@ -130,6 +130,13 @@ fn draw_game(frame: &mut Frame, app: &App, busy: Option<Duration>, palette: Pale
     if app.net_hints_on() {
         title.push_str(" · hints on");
     }
+    match app.watching() {
+        (_, true) => title.push_str(" · watching"),
+        (0, false) => {}
+        (n, false) => {
+            let _ = write!(title, " · {n} watching");
+        }
+    }
     frame.centred(first_row, &title, Style::PLAIN.bold());
     // The host's news of refused connections, above the title: never over the message line.
     if let Some(notice) = app.net_notice().filter(|_| first_row > 0) {
