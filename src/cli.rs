@@ -28,8 +28,7 @@ use crate::rules::position::Variant;
     long_about
 )]
 #[command(after_help = "\
-Cells are numbered like a numeric keypad: 7 8 9 / 4 5 6 / 1 2 3 (7 is top left).
-Every option and examples: tictactoe --help. The manual: tictactoe man")]
+Cells are a keypad: 7 8 9 / 4 5 6 / 1 2 3. More: tictactoe --help, tictactoe man")]
 #[command(after_long_help = "\
 Cells are numbered like a numeric keypad:  7 8 9 / 4 5 6 / 1 2 3  (7 is top left).
 
@@ -643,7 +642,7 @@ The last game played here and not finished, which the start screen offers to con
 \fI$XDG_CONFIG_HOME/tictactoe/settings.toml\fR (\fI~/.config/tictactoe\fR on Linux; in \fBTICTACTOE_HOME\fR when it is set)
 The settings: the opponent, the AI's delay, hints, colours, ASCII. The start screen's settings page writes it; it can be edited by hand. \fBtictactoe paths\fR prints where each of these files is.
 .SH "SEE ALSO"
-\fBtictactoe\-analyze\fR(1), \fBtictactoe\-review\fR(1), \fBtictactoe\-host\fR(1), \fBtictactoe\-join\fR(1), \fBtictactoe\-explain\fR(1), \fBtictactoe\-stats\fR(1), \fBtictactoe\-history\fR(1), \fBtictactoe\-paths\fR(1), \fBtictactoe\-engine\fR(1), \fBtictactoe\-completions\fR(1), \fBtictactoe\-man\fR(1)
+\fBtictactoe\-analyze\fR(1), \fBtictactoe\-review\fR(1), \fBtictactoe\-host\fR(1), \fBtictactoe\-join\fR(1), \fBtictactoe\-watch\fR(1), \fBtictactoe\-explain\fR(1), \fBtictactoe\-stats\fR(1), \fBtictactoe\-history\fR(1), \fBtictactoe\-paths\fR(1), \fBtictactoe\-engine\fR(1), \fBtictactoe\-completions\fR(1), \fBtictactoe\-man\fR(1)
 "#;
 
 #[derive(Debug, Args)]
