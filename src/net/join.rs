@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use crate::net::failure::{ANSWER_DELAY_MAX, HELLO_WITHIN, JoinError, rejoin_window};
 use crate::net::link::{
-    Admit, Connection, Incoming, Link, LinkEvent, Sink, write_message, write_sealed,
+    Admit, Connection, Incoming, Link, LinkEvent, Sink, WATCHER_FLOOD, write_message, write_sealed,
 };
 use crate::net::protocol::{
     Message, PROTOCOL, REMOTE_TEXT, RefusalKind, SessionState, cut, program, read_line,
@@ -126,6 +126,9 @@ impl Joiner {
             token: Arc::default(),
             asking,
         };
+        if asking == Asking::Watch {
+            joiner.link.allow(WATCHER_FLOOD);
+        }
         let start = Instant::now();
         let mut wait = BACK_OFF_FIRST;
         let welcome = loop {

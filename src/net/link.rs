@@ -21,6 +21,9 @@ use crate::net::stream::Wire;
 
 /// More messages than this in one second close the connection.
 const FLOOD: usize = 64;
+/// A watcher's limit instead, on what its host sends: every move of both players, however
+/// fast they come.
+pub const WATCHER_FLOOD: usize = 1024;
 
 /// What the connection tells the game loop, before the game makes sense of it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -158,6 +161,8 @@ struct Slot {
     closing: Option<String>,
     /// (Host) the token of the player who holds the seat.
     token: Option<String>,
+    /// More messages than this in one second close the connection ([`FLOOD`] unless set).
+    flood: Option<usize>,
 }
 
 impl Slot {
@@ -197,6 +202,12 @@ impl Link {
         Link {
             slot: Arc::new(Mutex::new(Slot::default())),
         }
+    }
+
+    /// Takes up to `limit` messages a second from the other side before it counts as a flood
+    /// (a watcher's, from its host).
+    pub fn allow(&self, limit: usize) {
+        lock(&self.slot).flood = Some(limit);
     }
 
     /// Sends `message` if connected; a failed write closes the connection (the reader then
@@ -323,6 +334,7 @@ impl Link {
     ) {
         let mut buf = Vec::with_capacity(MAX_WIRE);
         let mut window = (Instant::now(), 0usize);
+        let flood = lock(&self.slot).flood.unwrap_or(FLOOD);
         let why = loop {
             if let Err(end) = next_line(&mut reader, &mut buf) {
                 let why = end.to_string();
@@ -336,7 +348,7 @@ impl Link {
             }
             window.1 += 1;
             let fault = match open_message(&mut opener, &buf) {
-                _ if window.1 > FLOOD => "too many messages".to_string(),
+                _ if window.1 > flood => "too many messages".to_string(),
                 Ok(Message::Ping) => continue,
                 Ok(Message::Hello { .. } | Message::Join { .. } | Message::Welcome { .. }) => {
                     "hello was already said".to_string()
