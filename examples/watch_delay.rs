@@ -185,7 +185,7 @@ fn main() {
     // The host's reading of both clocks, asked on its turn (after an even number of moves).
     if count.is_multiple_of(2) {
         host.send("clock");
-        let (_, reading) = host.wait("Clock 5 min", 1);
+        let (_, reading) = host.wait("Clock: 5 minutes", 1);
         println!("host's clock: {}", reading.trim_start_matches(|c| c != 'C'));
     }
 }

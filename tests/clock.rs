@@ -80,7 +80,7 @@ fn the_clock_reading_says_each_sides_time_and_whose_runs() {
         TIMEOUT,
     );
     game.send("clock\n");
-    game.wait_for("Clock 5 min + 3 s a move. X, Player 1: 4 minutes");
+    game.wait_for("Clock: 5 minutes each, and 3 seconds more a move. X, Player 1: 4 minutes");
     let reading = clock_line(&game.output(), 1);
     assert!(
         reading.ends_with("left, running; O, Player 2: 5 minutes left."),
@@ -89,7 +89,7 @@ fn the_clock_reading_says_each_sides_time_and_whose_runs() {
     // X's move, made within three seconds, gives it more than it started with.
     game.send("5\nclock\n");
     game.wait_until("a second reading", |out| {
-        out.matches("Clock 5 min").count() == 2
+        out.matches("Clock: 5 minutes").count() == 2
     });
     let reading = clock_line(&game.output(), 2);
     assert!(reading.contains("X, Player 1: 5 minutes"), "{reading}");
@@ -99,7 +99,7 @@ fn the_clock_reading_says_each_sides_time_and_whose_runs() {
 
 /// The `n`th clock reading in `output` (from 1).
 fn clock_line(output: &str, n: usize) -> String {
-    let at = output.match_indices("Clock ").nth(n - 1).unwrap().0;
+    let at = output.match_indices("Clock: ").nth(n - 1).unwrap().0;
     output[at..].lines().next().unwrap().to_string()
 }
 
@@ -174,7 +174,7 @@ fn over_the_network_each_sides_clock_follows_the_moves_and_the_increment() {
     // The host's readings came with its move: a minute, less its thinking, plus two seconds,
     // is a minute or more; without the increment it would be under one.
     joiner.send("clock\n");
-    joiner.wait_for("Clock 1 min + 2 s a move.");
+    joiner.wait_for("Clock: 1 minute each, and 2 seconds more a move.");
     let reading = clock_line(&joiner.output(), 1);
     let (x, o) = reading.split_once("; ").unwrap();
     assert!(x.contains(": 1 minute"), "{reading}");
@@ -185,11 +185,11 @@ fn over_the_network_each_sides_clock_follows_the_moves_and_the_increment() {
     joiner.send("1\n");
     host.wait_for("X to move, ");
     host.send("clock\n");
-    host.wait_for("Clock 1 min + 2 s a move.");
+    host.wait_for("Clock: 1 minute each, and 2 seconds more a move.");
     let reading = clock_line(&host.output(), 1);
     let (x, o) = reading.split_once("; ").unwrap();
     assert!(
-        x.starts_with("Clock 1 min + 2 s a move. X, you: "),
+        x.starts_with("Clock: 1 minute each, and 2 seconds more a move. X, you: "),
         "{reading}"
     );
     assert!(x.ends_with("left, running"), "{reading}");

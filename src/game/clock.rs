@@ -68,6 +68,22 @@ impl TimeControl {
     }
 }
 
+impl TimeControl {
+    /// What it is, in whole words for a screen reader: `5 minutes each, and 3 seconds more
+    /// a move`, `30 seconds a move`.
+    pub fn spoken(self) -> String {
+        match self {
+            TimeControl::Fischer { main, increment } if increment.is_zero() => {
+                format!("{} each for the game", said(main))
+            }
+            TimeControl::Fischer { main, increment } => {
+                format!("{} each, and {} more a move", said(main), said(increment))
+            }
+            TimeControl::PerMove(each) => format!("{} a move", said(each)),
+        }
+    }
+}
+
 /// A span of time in words: `5 min`, `1 min 30 s`, `45 s`.
 fn span(d: Duration) -> String {
     let secs = d.as_secs();
@@ -480,6 +496,10 @@ mod tests {
             "5 min + 3 s a move"
         );
         assert_eq!("30s".parse::<TimeControl>().unwrap().words(), "30 s a move");
+        assert_eq!(
+            "5+3".parse::<TimeControl>().unwrap().spoken(),
+            "5 minutes each, and 3 seconds more a move"
+        );
     }
 
     #[test]

@@ -590,6 +590,19 @@ mod tests {
     }
 
     #[test]
+    fn a_watcher_can_neither_move_resign_offer_nor_ask_for_a_rematch() {
+        let session = Session::new(Rules::CLASSIC, Player::Remote, Player::Remote);
+        let mut driver = Driver::networked(session, NetGame::watcher());
+        assert_eq!(driver.person_move(cell(5)), Err(Refused::Watching));
+        assert_eq!(driver.resign(), Err(Refused::Watching));
+        assert_eq!(driver.offer_draw(), Err(Refused::Watching));
+        assert_eq!(driver.ask_rematch(), None);
+        assert_eq!(driver.undo(), Err(NoUndo::Network));
+        assert!(driver.game().history().is_empty());
+        assert!(driver.orders().is_empty(), "nothing is sent");
+    }
+
+    #[test]
     fn two_ais_take_no_move_from_a_person() {
         let session = Session::new(Rules::CLASSIC, Player::HARD, Player::HARD);
         let mut driver = Driver::new(session);

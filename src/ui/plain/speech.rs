@@ -157,19 +157,48 @@ pub fn threats(game: &Game) -> String {
     let Some(them) = game.turn().map(|(mark, _)| mark.other()) else {
         return "No threats: the game is over.".to_string();
     };
-    let legal = position.legal_moves();
-    let mut wins: Vec<Move> = Vec::new();
     // On a square board a threat that one move of the player's would block shows after
     // another, so two moves that do not end the game find them all; in Ultimate the move
     // decides where the other side plays, so every move is tried.
     let most = if position.variant().has_boards() {
-        legal.len()
+        position.legal_moves().len()
     } else {
         2
     };
+    let mut wins = wins_next(&position, them, most);
+    // A side with a win next move keeps it whatever else it plays: its forks mean nothing.
+    let forks = if wins.is_empty() {
+        forks(&position, them)
+    } else {
+        Vec::new()
+    };
+    if wins.is_empty() && forks.is_empty() {
+        return format!("No threats: {them} cannot win with its next move.");
+    }
+    let names = |moves: &[Move]| {
+        let names: Vec<String> = moves.iter().map(|&mv| said(&position, mv)).collect();
+        listed(&names)
+    };
+    if wins.is_empty() {
+        return format!(
+            "{them} makes two winning points at once, which one move cannot stop, by playing {}.",
+            names(&forks)
+        );
+    }
+    wins.sort_by_key(|mv| mv.reading_key());
+    format!(
+        "{them} wins next move at {} unless you stop it.",
+        names(&wins)
+    )
+}
+
+/// Where `them` wins with its next move, after any of the first `most` moves of the player
+/// to move that do not end the game.
+fn wins_next(position: &Position, them: Mark, most: usize) -> Vec<Move> {
+    let mut wins: Vec<Move> = Vec::new();
     let mut tried = 0;
-    for &mine in &legal {
-        let mut after = position;
+    for mine in position.legal_moves() {
+        let mut after = *position;
         if tried == most || after.play(mine).is_err() || after.is_over() {
             continue;
         }
@@ -183,15 +212,37 @@ pub fn threats(game: &Game) -> String {
             }
         }
     }
-    if wins.is_empty() {
-        return format!("No threats: {them} cannot win with its next move.");
+    wins
+}
+
+/// Where `them`, after a move of the player's, would make two winning points at once (an
+/// open four in Gomoku, a fork on the small boards). Not in Ultimate, where each move decides
+/// where the other side plays.
+fn forks(position: &Position, them: Mark) -> Vec<Move> {
+    if position.variant().has_boards() {
+        return Vec::new();
     }
-    wins.sort_by_key(|mv| mv.reading_key());
-    let names: Vec<String> = wins.iter().map(|&mv| said(&position, mv)).collect();
-    format!(
-        "{them} wins next move at {} unless you stop it.",
-        listed(&names)
-    )
+    let mine = position.legal_moves().into_iter().find(|&mine| {
+        let mut after = *position;
+        after.play(mine).is_ok() && !after.is_over()
+    });
+    let Some(mine) = mine else {
+        return Vec::new();
+    };
+    let mut after = *position;
+    after.play(mine).expect("just tried");
+    let mut forks: Vec<Move> = after
+        .legal_moves()
+        .into_iter()
+        .filter(|&theirs| {
+            let mut answered = after;
+            answered.play(theirs).is_ok()
+                && !answered.is_over()
+                && wins_next(&answered, them, 2).len() >= 2
+        })
+        .collect();
+    forks.sort_by_key(|mv| mv.reading_key());
+    forks
 }
 
 /// The time left of the seat to act, where the game has a clock that runs.
@@ -224,7 +275,7 @@ pub(super) fn clock(session: &Session) -> String {
             )
         })
         .collect();
-    format!("Clock {}. {}.", clock.control().words(), parts.join("; "))
+    format!("Clock: {}. {}.", clock.control().spoken(), parts.join("; "))
 }
 
 #[cfg(test)]
@@ -299,6 +350,22 @@ mod tests {
         assert_eq!(
             threats(&four),
             "X wins next move at g8 and l8 unless you stop it."
+        );
+    }
+
+    #[test]
+    fn an_open_three_is_named_by_the_points_that_make_it_an_open_four() {
+        // X has h8, i8 and j8 with both ends open: g8 or k8 makes two winning points.
+        let three = game(Variant::GOMOKU, &["h8", "a1", "i8", "a3", "j8"]);
+        assert_eq!(
+            threats(&three),
+            "X makes two winning points at once, which one move cannot stop, by playing g8 and k8."
+        );
+        // Blocked at one end, it is no such threat.
+        let blocked = game(Variant::GOMOKU, &["h8", "g8", "i8", "a3", "j8"]);
+        assert_eq!(
+            threats(&blocked),
+            "No threats: X cannot win with its next move."
         );
     }
 }

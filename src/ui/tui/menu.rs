@@ -1235,6 +1235,58 @@ mod tests {
     }
 
     #[test]
+    fn arrows_on_the_join_row_make_it_watch_and_enter_watches() {
+        let mut m = menu();
+        keys(&mut m, &[Key::Char('4'), Key::Right]);
+        assert_eq!(m.choices.label(Row::Join), "Watch a network game");
+        keys(&mut m, &[Key::Left]);
+        assert_eq!(m.choices.label(Row::Join), "Join a network game");
+        keys(&mut m, &[Key::Right, Key::Enter]);
+        for c in "10.0.0.2".chars() {
+            m.update(&Key::Char(c));
+        }
+        keys(&mut m, &[Key::Enter, Key::Char('a'), Key::Char('b')]);
+        assert_eq!(
+            m.update(&Key::Enter),
+            Outcome::Done(Start::Join {
+                address: "10.0.0.2".into(),
+                code: "ab".into(),
+                watch: true,
+            })
+        );
+    }
+
+    #[test]
+    fn the_clock_row_steps_through_the_clocks_and_a_game_starts_on_the_one_chosen() {
+        let mut m = menu();
+        let row = Row::ALL.iter().position(|&r| r == Row::Clock).unwrap();
+        m.choices.row = row;
+        assert_eq!(m.choices.value(Row::Clock).as_deref(), Some("◂ off ▸"));
+        keys(&mut m, &[Key::Right, Key::Right, Key::Right]);
+        assert_eq!(m.choices.value(Row::Clock).as_deref(), Some("◂ 5+3 ▸"));
+        keys(&mut m, &[Key::Char('1')]);
+        let five_three = "5+3".parse().ok();
+        assert_eq!(
+            m.update(&Key::Enter),
+            Outcome::Done(Start::Play(
+                Variant::Classic(Rules::CLASSIC),
+                Player::Human,
+                Player::HARD,
+                five_three
+            ))
+        );
+        let left = Choices {
+            clock: "nonsense".into(),
+            ..Choices::default()
+        };
+        assert_eq!(
+            left.checked().clock,
+            "off",
+            "an edited file's clock that is none"
+        );
+    }
+
+    #[test]
     fn join_asks_for_the_address_then_the_code() {
         let mut m = menu();
         keys(&mut m, &[Key::Char('4'), Key::Enter]);

@@ -92,7 +92,9 @@ pub(super) fn key_line(app: &App, keys: &str, width: u16) -> String {
 /// The keys that do something now, most needed first, ending with `? keys` and `q quit`.
 fn key_parts(app: &App, keys: &str) -> Vec<String> {
     let humans = app.session().has_human();
-    let parts: &[&str] = if app.is_network() && app.review().is_none() {
+    let parts: &[&str] = if app.watching().1 && app.review().is_none() {
+        &["[ ] look back", "? keys", "q quit"]
+    } else if app.is_network() && app.review().is_none() {
         if app.game().is_over() {
             &["n rematch", "r review", "? keys", "q quit"]
         } else {
