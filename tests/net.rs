@@ -1897,3 +1897,46 @@ fn a_watcher_can_neither_move_nor_ask_for_hints() {
     thread::sleep(Duration::from_millis(300));
     assert_eq!(boards(&watcher.output()).len(), 1, "{}", watcher.output());
 }
+
+/// `n` moves on a 20×20 board that end no game: X and O take turns on the points of a
+/// pattern that holds no more than two of a side in a row in any direction (alternate
+/// columns, the pattern shifting every two rows).
+fn long_game(n: usize) -> Vec<String> {
+    let (mut xs, mut os) = (Vec::new(), Vec::new());
+    for row in 0..20u8 {
+        for col in 0..20u8 {
+            let name = format!("{}{}", char::from(b'a' + col), row + 1);
+            if (row / 2 + col) % 2 == 0 {
+                xs.push(name);
+            } else {
+                os.push(name);
+            }
+        }
+    }
+    xs.into_iter()
+        .zip(os)
+        .flat_map(|(x, o)| [x, o])
+        .take(n)
+        .collect()
+}
+
+#[test]
+fn a_watcher_who_comes_late_to_a_long_game_gets_all_of_it() {
+    // Two hundred moves are more than the welcome's line holds.
+    let moves = long_game(200);
+    let mut args = vec!["--size", "20", "--from"];
+    args.extend(moves.iter().map(String::as_str));
+    let (_host, addr, code) = host(&args);
+    let watcher = watch(&addr, &code);
+    watcher.wait_for(&format!("plays {}", moves[199]));
+    let out = watcher.output();
+    let last = &out[out.rfind("plays ").unwrap()..];
+    let stones = |mark: char| {
+        last.lines()
+            .skip(2)
+            .take(20)
+            .map(|row| row.chars().filter(|&c| c == mark).count())
+            .sum::<usize>()
+    };
+    assert_eq!((stones('X'), stones('O')), (100, 100), "{last}");
+}

@@ -2,7 +2,7 @@
 //! each test runs the layer's own relay server in process on loopback and points both sides
 //! at it, so nothing needs the internet. Games over a direct path and through the relay only,
 //! a wrong code and a mistyped ticket refused, a host whose relay is unreachable still
-//! joined on the local network, and a killed joiner back in.
+//! joined on the local network, a killed joiner back in, and a watcher with the ticket.
 #![cfg(feature = "online")]
 
 use std::time::{Duration, Instant};
@@ -198,4 +198,25 @@ fn a_killed_joiner_rejoins_through_the_relay_and_gets_the_exact_game() {
     assert!(back.wait_exit().success(), "{}", back.output());
     assert_eq!(record(&host.output()), "Record: 5 7 4 6 3 1 2 8 9");
     assert_eq!(record(&back.output()), record(&host.output()));
+}
+
+#[test]
+fn a_watcher_with_the_ticket_sees_the_whole_game_through_the_relay() {
+    let relay = LocalRelay::start();
+    let (mut host, ticket) = host(&relay.url, true);
+    let watcher = spawn(&["watch", &ticket], true);
+    watcher.wait_for("Watching ");
+    host.wait_for("1 person watches.");
+    let mut joiner = spawn(&["join", &ticket], true);
+    joiner.wait_for("You play O.");
+    host.wait_for("joined. You play X.");
+    play_a_game(&mut host, &mut joiner);
+    watcher.wait_for("Record: 5 7 4 6 3 1 2 8 9");
+    let seen = watcher.output();
+    assert!(seen.contains("Draw."), "{seen}");
+    assert_eq!(
+        boards(&seen).last(),
+        boards(&host.output()).last(),
+        "{seen}"
+    );
 }

@@ -1,6 +1,7 @@
 //! The people who watch a hosted game. A watcher proves the join code as a player does and
 //! says it comes to watch; the host welcomes it with the session as it stands (a late watcher
-//! gets the game so far) and from then on sends it an `update` whenever the session changes:
+//! gets the game so far: its first moves in the welcome, the rest in updates right after it)
+//! and from then on sends it an `update` whenever the session changes:
 //! the moves it has not seen, the clock and how the game ended. A watcher never plays:
 //! anything it sends but a ping or a goodbye closes its connection, and nothing it sends
 //! reaches the game. The host takes at most its limit of watchers at once; the players are
@@ -130,8 +131,15 @@ impl Watchers {
             return Err(NotAdmitted::Full(connection.keys.seal));
         }
         let state = read();
-        let sent = Sent::of(&state);
-        let greeting = move || welcome(state.clone());
+        // The welcome holds the round's first moves, as many as a line takes; the updates
+        // after it bring the rest, and how the game ended.
+        let first = SessionState {
+            moves: state.moves.iter().take(MOVES_A_LINE).cloned().collect(),
+            ending: None,
+            ..state.clone()
+        };
+        let sent = Sent::of(&first);
+        let greeting = move || welcome(first.clone());
         let link = Link::new();
         let gone = Arc::new(AtomicBool::new(false));
         let sink = self.watcher_sink(link.clone(), Arc::clone(&gone));
@@ -139,7 +147,14 @@ impl Watchers {
             Ok(Ok(())) => {}
             Ok(Err(_)) | Err(_) => return Err(NotAdmitted::Failed),
         }
-        inner.list.push(Watcher { link, gone, sent });
+        for update in updates(&sent, &state) {
+            link.send(&update);
+        }
+        inner.list.push(Watcher {
+            link,
+            gone,
+            sent: Sent::of(&state),
+        });
         inner.tell_count();
         Ok(())
     }
