@@ -320,7 +320,7 @@ struct Raw {
 fn hello_with(code: &str) -> (Exchange, String) {
     let (exchange, pake) = Exchange::start(Role::Joiner, code);
     let line =
-        format!("{{\"type\":\"hello\",\"protocol\":2,\"program\":\"test\",\"pake\":\"{pake}\"}}\n");
+        format!("{{\"type\":\"hello\",\"protocol\":3,\"program\":\"test\",\"pake\":\"{pake}\"}}\n");
     (exchange, line)
 }
 
@@ -411,12 +411,12 @@ fn junk_gets_an_error_and_a_closed_connection_and_the_host_keeps_accepting() {
             "protocol version 99",
         ),
         (
-            b"{\"type\":\"hello\",\"protocol\":2,\"program\":\"x\"}\n",
+            b"{\"type\":\"hello\",\"protocol\":3,\"program\":\"x\"}\n",
             "without a key exchange",
         ),
         (
-            b"{\"type\":\"hello\",\"protocol\":1,\"program\":\"x\",\"code\":\"y\"}\n",
-            "protocol version 1 is not spoken here (this host speaks 2): both players need the same version",
+            b"{\"type\":\"hello\",\"protocol\":2,\"program\":\"x\",\"code\":\"y\"}\n",
+            "protocol version 2 is not spoken here (this host speaks 3): both players need the same version",
         ),
     ];
     for (bytes, why) in junk {
@@ -1476,7 +1476,7 @@ fn fake_host(then: &'static str) -> (String, Arc<Mutex<Vec<u8>>>) {
             log.lock().unwrap().extend(line.as_bytes());
             let (_, pake) = Exchange::start(Role::Host, "zzzz-zzzz");
             let hello = format!(
-                "{{\"type\":\"hello\",\"protocol\":2,\"program\":\"0.1.0\",\"pake\":\"{pake}\"}}\n"
+                "{{\"type\":\"hello\",\"protocol\":3,\"program\":\"0.1.0\",\"pake\":\"{pake}\"}}\n"
             );
             let _ = writer.write_all(hello.as_bytes());
             line.clear();

@@ -138,7 +138,9 @@ impl FromStr for TimeControl {
         } else {
             let (main, increment) = text.split_once('+').unwrap_or((text, "0"));
             let main = match main.split_once(':') {
-                Some((m, s)) if s.len() == 2 && whole(s)? < 60 => whole(m)? * 60 + whole(s)?,
+                Some((m, s)) if s.len() == 2 && whole(s)? < 60 => {
+                    whole(m)?.saturating_mul(60).saturating_add(whole(s)?)
+                }
                 Some(_) => return Err(bad("has seconds that are not two digits under 60")),
                 None => whole(main)?.saturating_mul(60),
             };
@@ -402,6 +404,21 @@ impl Session {
         }
     }
 
+    /// No time runs from `now` (the game is not under way: a host waiting for its player,
+    /// a network game whose other player left).
+    pub fn stop_clock(&mut self, now: Instant) {
+        if let Some(clock) = &mut self.clock {
+            clock.halt(now);
+        }
+    }
+
+    /// Stops the clock at `now` if the game is over (it ended off the board).
+    pub(super) fn settle_clock(&mut self, now: Instant) {
+        if self.game.is_over() {
+            self.stop_clock(now);
+        }
+    }
+
     /// Sets the clock to the host's `readings`, counted from `now` (a joiner's).
     pub fn set_clock(&mut self, readings: [Duration; 2], now: Instant) {
         if let Some(clock) = &mut self.clock {
@@ -413,6 +430,7 @@ impl Session {
     /// (a remote seat's [`LAG`] after its time ran out), the game is lost on time and
     /// entered in the journal, and the mark that lost is returned.
     pub fn flag(&mut self, now: Instant) -> Option<Mark> {
+        self.settle_clock(now);
         let clock = self.clock.as_ref()?;
         let seat = clock.running()?;
         let grace = if self.game.seat_player(seat) == Player::Remote {
@@ -442,7 +460,8 @@ impl Session {
     /// game does not have that many moves (or one more), or is over.
     pub fn flag_fell_at(&mut self, moves: usize, now: Instant) -> Option<Mark> {
         let len = self.game.history.len();
-        if len == moves + 1 && moves >= self.game.opening && self.game.ending().is_none() {
+        let crossed = moves.checked_add(1) == Some(len);
+        if crossed && moves >= self.game.opening && self.game.ending().is_none() {
             self.game.take_back();
         } else if len != moves {
             return None;
@@ -505,7 +524,18 @@ mod tests {
     #[test]
     fn a_clock_that_gives_no_time_or_is_no_clock_is_refused_with_the_forms_it_takes() {
         for bad in [
-            "0", "0s", "0+5", "five", "5+x", "1:5", "1:75", "", "100000", "-1",
+            "0",
+            "0s",
+            "0+5",
+            "five",
+            "5+x",
+            "1:5",
+            "1:75",
+            "",
+            "100000",
+            "-1",
+            "99999999999999999999:00",
+            "18446744073709551615:00",
         ] {
             let error = bad.parse::<TimeControl>().unwrap_err().to_string();
             assert!(error.contains("a clock is minutes"), "{bad}: {error}");
@@ -664,6 +694,25 @@ mod tests {
         assert_eq!(s.game().history().len(), 1);
         assert_eq!(s.game().outcome(), Outcome::Won(Mark::X));
         assert_eq!(s.flag_fell_at(1, t0), None, "over");
+    }
+
+    #[test]
+    fn a_resignation_or_an_agreed_draw_stops_the_clock() {
+        let t0 = Instant::now();
+        let mut resigned = clocked();
+        resigned.start_clock(t0);
+        assert!(resigned.resign(Seat::First));
+        assert_eq!(resigned.clock().unwrap().running(), None);
+        let mut drawn = clocked();
+        drawn.start_clock(t0);
+        drawn.offer_draw(Seat::First);
+        drawn.offer_draw(Seat::Second);
+        assert_eq!(drawn.clock().unwrap().running(), None);
+        assert_eq!(
+            drawn.flag(t0 + secs(999)),
+            None,
+            "no flag falls after the end"
+        );
     }
 
     #[test]

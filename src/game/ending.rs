@@ -119,6 +119,7 @@ impl Session {
         let resigned = self.game.resign(seat);
         if resigned {
             self.enter(GameEnd::Finished);
+            self.settle_clock(std::time::Instant::now());
         }
         resigned
     }
@@ -130,6 +131,7 @@ impl Session {
             return false;
         }
         self.game.ended = Some(ending);
+        self.settle_clock(std::time::Instant::now());
         true
     }
 
@@ -144,6 +146,7 @@ impl Session {
         let drawn = self.game.offer_draw(seat);
         if drawn == Drawn::Agreed {
             self.enter(GameEnd::Finished);
+            self.settle_clock(std::time::Instant::now());
         }
         drawn
     }

@@ -1,7 +1,7 @@
 //! The network protocol: newline-delimited JSON messages of at most [`MAX_LINE`] bytes,
 //! versioned by [`PROTOCOL`], and the limits on what the other side may send.
 //!
-//! A session between a host and the player who joins it (protocol 2):
+//! A session between a host and the player who joins it (protocol 3):
 //!
 //! 1. The joiner connects and sends `hello`: the protocol version, its program version and
 //!    its half of the key exchange made with the join code (`pake`). The code itself is never
@@ -36,7 +36,7 @@ use crate::rules::position::RulesData;
 pub use crate::text::{cut, printable};
 
 /// The protocol version spoken here.
-pub const PROTOCOL: u32 = 2;
+pub const PROTOCOL: u32 = 3;
 /// The longest message, in bytes, newline included.
 pub const MAX_LINE: usize = 1024;
 /// The longest line on the wire: a sealed message of [`MAX_LINE`] bytes (and its 16-byte tag)

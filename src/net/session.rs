@@ -666,6 +666,10 @@ impl NetGame {
             LinkEvent::Joined { peer: addr, hints } => {
                 let first = self.presence == Presence::Waiting;
                 self.presence = Presence::Connected;
+                if self.watching > 0 {
+                    let count = u32::try_from(self.watching).unwrap_or(u32::MAX);
+                    self.orders.push(Order::Watching(count));
+                }
                 self.hints.1 = hints;
                 self.rematch = (false, false);
                 let side = session.side_of(them);

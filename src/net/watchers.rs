@@ -8,8 +8,10 @@
 //! told how many watch.
 
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, SyncSender};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::thread;
+use std::time::{Duration, Instant};
 
 use crate::net::link::{Admit, Connection, Link, LinkEvent, Sink};
 use crate::net::protocol::{EndedState, HEARTBEAT, Message, SessionState};
@@ -32,17 +34,33 @@ struct Inner {
     list: Vec<Watcher>,
     /// Where the host's game hears how many watch.
     sink: Option<Sink>,
-    /// How many the game was last told.
-    told: usize,
+    /// How many the game was last told, and when.
+    told: (usize, Instant),
 }
 
-/// One watcher: its connection and what it has been sent.
+/// One watcher: what is to be sent to it, and what it has been sent.
 struct Watcher {
-    link: Link,
-    /// Raised when its connection is gone.
+    /// Messages for its writer thread: the game never waits on a watcher's connection.
+    queue: SyncSender<Message>,
+    /// Raised when its connection is gone, or it does not keep up.
     gone: Arc<AtomicBool>,
     sent: Sent,
 }
+
+impl Watcher {
+    /// Queues `message` for the watcher; one whose queue is full does not keep up and is
+    /// let go (its connection closes when its writer gives up).
+    fn post(&self, message: Message) {
+        if self.queue.try_send(message).is_err() {
+            self.gone.store(true, Ordering::SeqCst);
+        }
+    }
+}
+
+/// Messages waiting for one watcher, at most.
+const QUEUE: usize = 256;
+/// How often the game hears how many watch, at most, and the watchers are looked after.
+const TELL_EVERY: Duration = Duration::from_millis(500);
 
 /// What a watcher has been sent: the round, how many of its moves, and how it ended.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -75,28 +93,36 @@ fn locked(inner: &Mutex<Inner>) -> MutexGuard<'_, Inner> {
 }
 
 impl Watchers {
-    /// No watchers yet, and room for `limit`; a thread pings those who come.
+    /// No watchers yet, and room for `limit`; a thread pings those who come, lets go of
+    /// those who left, and tells the game how many watch.
     pub fn new(limit: usize) -> Watchers {
         let watchers = Watchers {
             inner: Arc::new(Mutex::new(Inner {
                 limit,
                 list: Vec::new(),
                 sink: None,
-                told: 0,
+                told: (0, Instant::now()),
             })),
         };
-        let pinged = Arc::downgrade(&watchers.inner);
+        let looked_after = Arc::downgrade(&watchers.inner);
         let _ = thread::Builder::new()
             .name("net-watchers".into())
             .spawn(move || {
+                let mut pinged = Instant::now();
                 loop {
-                    thread::sleep(HEARTBEAT);
-                    let Some(inner) = pinged.upgrade() else {
+                    thread::sleep(TELL_EVERY);
+                    let Some(inner) = looked_after.upgrade() else {
                         return;
                     };
-                    for watcher in &locked(&inner).list {
-                        watcher.link.send(&Message::Ping);
+                    let mut inner = locked(&inner);
+                    if pinged.elapsed() >= HEARTBEAT {
+                        pinged = Instant::now();
+                        for watcher in &inner.list {
+                            watcher.post(Message::Ping);
+                        }
                     }
+                    inner.list.retain(|w| !w.gone.load(Ordering::SeqCst));
+                    inner.tell_count();
                 }
             });
         watchers
@@ -142,92 +168,90 @@ impl Watchers {
         let greeting = move || welcome(first.clone());
         let link = Link::new();
         let gone = Arc::new(AtomicBool::new(false));
-        let sink = self.watcher_sink(link.clone(), Arc::clone(&gone));
+        let sink = watcher_sink(link.clone(), Arc::clone(&gone));
         match link.install(connection, Some(&greeting), None, Admit::Always, &sink) {
             Ok(Ok(())) => {}
             Ok(Err(_)) | Err(_) => return Err(NotAdmitted::Failed),
         }
-        for update in updates(&sent, &state) {
-            link.send(&update);
-        }
-        inner.list.push(Watcher {
-            link,
+        let watcher = Watcher {
+            queue: writer(link, Arc::clone(&gone)).ok_or(NotAdmitted::Failed)?,
             gone,
             sent: Sent::of(&state),
-        });
+        };
+        for update in updates(&sent, &state) {
+            watcher.post(update);
+        }
+        inner.list.push(watcher);
         inner.tell_count();
         Ok(())
     }
 
-    /// Where a watcher's connection reports: a goodbye or a lost connection lets it go, and
-    /// anything else it sends closes it.
-    fn watcher_sink(&self, link: Link, gone: Arc<AtomicBool>) -> Sink {
-        let watchers = Arc::downgrade(&self.inner);
-        Arc::new(move |event| {
-            match event {
-                LinkEvent::Received(Message::Bye) => {}
-                LinkEvent::Received(_) => {
-                    link.refuse("a watcher only watches: it sends nothing but ping and bye");
-                    return true;
-                }
-                _ => {}
-            }
-            if matches!(
-                event,
-                LinkEvent::Lost(_) | LinkEvent::Received(Message::Bye)
-            ) {
-                gone.store(true, Ordering::SeqCst);
-                // Told on a thread of its own: the link reports a loss under its own lock,
-                // which an update being sent may hold while it waits for the watchers'.
-                let watchers = watchers.clone();
-                let _ = thread::Builder::new()
-                    .name("net-watcher-gone".into())
-                    .spawn(move || {
-                        if let Some(inner) = watchers.upgrade() {
-                            let mut inner = locked(&inner);
-                            inner.list.retain(|w| !w.gone.load(Ordering::SeqCst));
-                            inner.tell_count();
-                        }
-                    });
-            }
-            true
-        })
-    }
-
-    /// Sends each watcher what changed in the session since it was last sent anything.
+    /// Queues for each watcher what changed in the session since it was last sent anything.
     pub fn publish(&self, state: &SessionState) {
         let mut inner = locked(&self.inner);
         for watcher in &mut inner.list {
             for update in updates(&watcher.sent, state) {
-                if !watcher.link.send(&update) {
-                    break;
-                }
+                watcher.post(update);
             }
             watcher.sent = Sent::of(state);
         }
     }
 
-    /// Says goodbye to every watcher.
+    /// Says goodbye to every watcher, without waiting for any.
     pub fn leave(&self) {
-        let links: Vec<Link> = locked(&self.inner)
-            .list
-            .iter()
-            .map(|w| w.link.clone())
-            .collect();
-        for link in links {
-            link.leave();
+        for watcher in &locked(&self.inner).list {
+            watcher.post(Message::Bye);
         }
     }
 }
 
+/// A watcher's writer: a thread that sends what is queued on `link` until the connection
+/// fails or the watcher is let go, and the queue's sending end.
+fn writer(link: Link, gone: Arc<AtomicBool>) -> Option<SyncSender<Message>> {
+    let (queue, queued) = mpsc::sync_channel::<Message>(QUEUE);
+    thread::Builder::new()
+        .name("net-watcher".into())
+        .spawn(move || {
+            for message in queued {
+                if gone.load(Ordering::SeqCst) || !link.send(&message) {
+                    break;
+                }
+            }
+            gone.store(true, Ordering::SeqCst);
+            link.refuse("this watcher was let go");
+        })
+        .ok()?;
+    Some(queue)
+}
+
+/// Where a watcher's connection reports: a goodbye or a lost connection lets it go (the
+/// watchers' thread takes it off the list), and anything else it sends closes it.
+fn watcher_sink(link: Link, gone: Arc<AtomicBool>) -> Sink {
+    Arc::new(move |event| {
+        match event {
+            LinkEvent::Received(Message::Bye) | LinkEvent::Lost(_) => {
+                gone.store(true, Ordering::SeqCst);
+            }
+            LinkEvent::Received(_) => {
+                link.refuse("a watcher only watches: it sends nothing but ping and bye");
+            }
+            _ => {}
+        }
+        true
+    })
+}
+
 impl Inner {
-    /// Tells the game how many watch, if that changed.
+    /// Tells the game how many watch, if that changed, at most once in [`TELL_EVERY`] (the
+    /// watchers' thread tells the rest).
     fn tell_count(&mut self) {
         let count = self.list.len();
-        if count != self.told
+        let (told, when) = self.told;
+        if count != told
+            && when.elapsed() >= TELL_EVERY
             && let Some(sink) = &self.sink
         {
-            self.told = count;
+            self.told = (count, Instant::now());
             sink(LinkEvent::Watching(count));
         }
     }

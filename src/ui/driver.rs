@@ -60,6 +60,8 @@ pub enum Refused {
     Flagged(Mark),
     /// This side watches a network game: the players move.
     Watching,
+    /// A joiner's own clock has run out: the host's says what comes of it.
+    TimeUp,
 }
 
 impl fmt::Display for Refused {
@@ -77,6 +79,7 @@ impl fmt::Display for Refused {
             }
             Refused::Flagged(mark) => write!(f, "too late: {mark}'s time ran out"),
             Refused::Watching => write!(f, "you are watching: the players move"),
+            Refused::TimeUp => write!(f, "your time is up: the host's clock decides"),
         }
     }
 }
@@ -88,6 +91,8 @@ pub enum NoUndo {
     Network,
     /// The game is over and its result counts.
     Over,
+    /// The game is played on a clock: time spent is spent.
+    Clock,
 }
 
 impl fmt::Display for NoUndo {
@@ -95,6 +100,7 @@ impl fmt::Display for NoUndo {
         match self {
             NoUndo::Network => f.write_str(NO_UNDO),
             NoUndo::Over => write!(f, "the game is over and its result counts: no undo"),
+            NoUndo::Clock => write!(f, "the game is on a clock: no undo"),
         }
     }
 }
@@ -143,6 +149,11 @@ impl Driver {
     /// whose host referees) and the flag of the side to act has fallen, the game is lost on
     /// time, the other side of a network game is told, and the mark that lost is returned.
     pub fn tick(&mut self, now: Instant) -> Option<Mark> {
+        if self.net.as_ref().is_some_and(NetGame::is_over) {
+            // The other player left: nothing is timed any more.
+            self.session.stop_clock(now);
+            return None;
+        }
         if self.net.as_ref().is_some_and(|net| !net.is_host()) {
             return None;
         }
@@ -198,6 +209,7 @@ impl Driver {
         if let Some(mark) = self.tick(Instant::now()) {
             return Err(Refused::Flagged(mark));
         }
+        self.time_left()?;
         let (mark, player) = self.game().turn().ok_or(Refused::Over)?;
         if !self.session.has_human() {
             return Err(Refused::AisPlay);
@@ -259,6 +271,7 @@ impl Driver {
     /// machine, or of two, the one to act.
     fn person_seat(&self) -> Result<Seat, Refused> {
         self.not_watching()?;
+        self.time_left()?;
         let game = self.game();
         if game.is_over() {
             return Err(Refused::Over);
@@ -270,6 +283,24 @@ impl Driver {
             (false, true) => Ok(Seat::Second),
             (false, false) => Err(Refused::AisPlay),
         }
+    }
+
+    /// Refused where a joiner's own clock says its time is up: the host's clock, the
+    /// referee's, has the last word, and a move sent now would cross it.
+    fn time_left(&self) -> Result<(), Refused> {
+        let Some(net) = self.net.as_ref().filter(|net| !net.is_host()) else {
+            return Ok(());
+        };
+        let Some(clock) = self.session.clock() else {
+            return Ok(());
+        };
+        let seat = self.game().position().seat();
+        let mine = self.game().seat_player(seat).is_human();
+        let running = mine && net.is_connected() && clock.running() == Some(seat);
+        if running && clock.left(seat, Instant::now()).is_zero() {
+            return Err(Refused::TimeUp);
+        }
+        Ok(())
     }
 
     /// Refused where this side only watches a network game.
@@ -352,12 +383,19 @@ impl Driver {
         if self.game().is_over() {
             return Err(NoUndo::Over);
         }
+        if self.session.clock().is_some() {
+            return Err(NoUndo::Clock);
+        }
         self.queued.clear();
         Ok(self.session.undo())
     }
 
-    /// Makes this a network game, played by `net`'s rules.
+    /// Makes this a network game, played by `net`'s rules: its clock stops until both
+    /// players are in.
     pub fn connect(&mut self, net: NetGame) {
+        if !net.is_connected() {
+            self.session.stop_clock(Instant::now());
+        }
         self.net = Some(net);
     }
 
@@ -587,6 +625,33 @@ mod tests {
         // Nothing more is taken: the game is over.
         assert_eq!(received(&mut driver, Message::Resign { seq: 2 }), None);
         assert_eq!(driver.resign(), Err(Refused::Over));
+    }
+
+    #[test]
+    fn a_game_on_a_clock_takes_no_undo_and_a_joiner_out_of_time_waits_for_the_host() {
+        let clocked =
+            |a, b| Session::new(Rules::CLASSIC, a, b).with_clock(Some("1".parse().unwrap()));
+        let mut here = Driver::new(clocked(Player::Human, Player::Human));
+        here.person_move(cell(5)).unwrap();
+        assert_eq!(here.undo(), Err(NoUndo::Clock));
+        let hosted = clocked(Player::Remote, Player::Human);
+        let mut joiner = Driver::networked(hosted, NetGame::joined(false, false));
+        joiner
+            .link_event(LinkEvent::Received(Message::Move {
+                seq: 1,
+                cell: "5".into(),
+                spent_ms: Some(100),
+                left_ms: Some([59_900, 0]),
+            }))
+            .unwrap();
+        assert_eq!(joiner.person_move(cell(1)), Err(Refused::TimeUp));
+        assert_eq!(joiner.resign(), Err(Refused::TimeUp));
+        assert_eq!(
+            joiner.tick(Instant::now()),
+            None,
+            "only the host lets a flag fall"
+        );
+        assert!(joiner.orders().is_empty());
     }
 
     #[test]

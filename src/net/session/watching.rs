@@ -93,6 +93,7 @@ impl NetGame {
                 .ok()
                 .filter(|&mv| session.play(mv).is_ok());
             let Some(mv) = played else {
+                let cell = cut(cell, 12);
                 return self.gone(format!("the host's move {cell} does not play here"));
             };
             last = Some(NetEvent::OpponentMoved { mark, mv });

@@ -40,6 +40,8 @@ pub enum Input {
     Stop(i32),
     /// The flag of this mark fell while the game waited.
     TimeUp(Mark),
+    /// A look at the running clock found nothing to do (the session is published again).
+    Tick,
 }
 
 /// How often a plain game waiting for a line looks at a running clock.
@@ -228,6 +230,7 @@ impl<'a> Turns<'a> {
                 None => Ok(None),
             },
             Input::Stop(signal) => self.stop(signal),
+            Input::Tick => Ok(None),
             Input::TimeUp(mark) => {
                 self.announced = false;
                 writeln!(self.out)?;
@@ -241,18 +244,17 @@ impl<'a> Turns<'a> {
         if let Some(input) = self.pending.pop_front() {
             return input;
         }
-        while self.driver.clock_runs() {
-            match self.events.recv_timeout(CLOCK_LOOK) {
-                Ok(input) => return input,
-                Err(RecvTimeoutError::Disconnected) => return Input::Ended,
-                Err(RecvTimeoutError::Timeout) => {
-                    if let Some(mark) = self.driver.tick(Instant::now()) {
-                        return Input::TimeUp(mark);
-                    }
-                }
-            }
+        if !self.driver.clock_runs() {
+            return self.events.recv().unwrap_or(Input::Ended);
         }
-        self.events.recv().unwrap_or(Input::Ended)
+        match self.events.recv_timeout(CLOCK_LOOK) {
+            Ok(input) => input,
+            Err(RecvTimeoutError::Disconnected) => Input::Ended,
+            Err(RecvTimeoutError::Timeout) => match self.driver.tick(Instant::now()) {
+                Some(mark) => Input::TimeUp(mark),
+                None => Input::Tick,
+            },
+        }
     }
 
     /// A stop signal that has arrived, if one has: what else arrived waits its turn.

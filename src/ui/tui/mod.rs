@@ -334,7 +334,8 @@ impl Game<'_> {
             .busy_for()
             .map(|b| self.options.delay.saturating_sub(b));
         match (job, shown_at) {
-            (Some(Job::Move { .. }), Some(wait)) if !wait.is_zero() => {
+            // On a clock the move is shown at once: the pause would be charged to the AI.
+            (Some(Job::Move { .. }), Some(wait)) if !wait.is_zero() && !self.app.clock_runs() => {
                 self.held = Some((reply, Instant::now() + wait));
             }
             _ => self.app.handle(Event::Answer(reply)),

@@ -110,9 +110,9 @@ impl App {
                 self.mode = Mode::Playing;
                 self.message = format!("{event}. {}", self.turn_message());
             }
-            NetEvent::Watching { .. } => {
-                self.message = format!("{event}. {}", self.turn_message());
-            }
+            // The title says how many watch: the message line keeps what it says (the join
+            // line, an offer).
+            NetEvent::Watching { .. } => {}
             NetEvent::NewRound => self.new_round(),
             NetEvent::RematchOffered { .. } => self.message = format!("{event}: n accepts"),
             NetEvent::DrawOffered { .. } => {
@@ -177,6 +177,25 @@ mod tests {
             hints: false,
         }));
         app
+    }
+
+    #[test]
+    fn a_hosts_clock_waits_for_its_player_and_stops_when_the_player_leaves() {
+        let session = Session::new(Rules::CLASSIC, Player::Human, Player::Remote)
+            .with_clock(Some("1".parse().unwrap()));
+        let mut app = App::new(session, (80, 24));
+        app.connect(NetGame::hosting(false), Some("Join with: …".into()));
+        assert!(!app.clock_runs(), "no one has joined");
+        let addr: std::net::SocketAddr = "127.0.0.1:9".parse().unwrap();
+        app.handle(Event::Net(LinkEvent::Joined {
+            peer: addr.into(),
+            hints: false,
+        }));
+        assert!(app.clock_runs(), "both are in");
+        app.handle(Event::Net(LinkEvent::Received(Message::Bye)));
+        app.handle(Event::Clock);
+        assert!(!app.clock_runs(), "the other player left");
+        assert!(!app.game().is_over(), "and no flag falls");
     }
 
     fn remote_move(seq: u32, cell: &str) -> Event {
