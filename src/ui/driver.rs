@@ -138,6 +138,16 @@ impl Driver {
         driver
     }
 
+    /// Stops the clock while a game between two AIs is paused (`paused`), and starts it
+    /// again after.
+    pub fn pause_clock(&mut self, paused: bool) {
+        if paused {
+            self.session.stop_clock(Instant::now());
+        } else {
+            self.start_clock();
+        }
+    }
+
     /// Starts the clock for the side to act, unless a network game is not connected.
     fn start_clock(&mut self) {
         if self.net.as_ref().is_none_or(NetGame::is_connected) {

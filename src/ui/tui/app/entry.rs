@@ -184,6 +184,8 @@ impl App {
             } else {
                 Mode::Paused
             };
+            // A pause stops the AIs' clock too.
+            self.driver.pause_clock(self.mode == Mode::Paused);
             self.message = if self.paused() {
                 super::PAUSED.into()
             } else {
