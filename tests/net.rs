@@ -1929,14 +1929,30 @@ fn a_watcher_who_comes_late_to_a_long_game_gets_all_of_it() {
     let (_host, addr, code) = host(&args);
     let watcher = watch(&addr, &code);
     watcher.wait_for(&format!("plays {}", moves[199]));
-    let out = watcher.output();
-    let last = &out[out.rfind("plays ").unwrap()..];
-    let stones = |mark: char| {
-        last.lines()
-            .skip(2)
-            .take(20)
-            .map(|row| row.chars().filter(|&c| c == mark).count())
-            .sum::<usize>()
+    // The board after the last move, once it is all printed.
+    let stones = |out: &str| {
+        let Some(at) = out.rfind("plays ") else {
+            return (0, 0);
+        };
+        let rows: Vec<&str> = out[at..].lines().skip(2).take(20).collect();
+        let count = |mark| rows.iter().map(|r| r.matches(mark).count()).sum::<usize>();
+        (count('X'), count('O'))
     };
-    assert_eq!((stones('X'), stones('O')), (100, 100), "{last}");
+    watcher.wait_until("200 stones", |out| stones(out) == (100, 100));
+}
+
+#[test]
+fn a_player_who_joins_a_long_game_gets_all_of_it_and_plays_on() {
+    // Two hundred moves are more than the welcome's line holds.
+    let moves = long_game(202);
+    let mut args = vec!["--size", "20", "--from"];
+    args.extend(moves[..200].iter().map(String::as_str));
+    let (mut host, addr, code) = host(&args);
+    let mut joiner = join(&addr, &code);
+    joiner.wait_for(&format!("plays {}", moves[199]));
+    host.wait_for("joined. You play X.");
+    host.send(&format!("{}\n", moves[200]));
+    joiner.wait_for(&format!("X (remote) plays {}", moves[200]));
+    joiner.send(&format!("{}\n", moves[201]));
+    host.wait_for(&format!("O (remote) plays {}", moves[201]));
 }

@@ -22,7 +22,7 @@ use crate::net::peer::{Peer, PeerKey};
 use crate::net::protocol::{Message, PROTOCOL, ProtocolError, SessionState, program, read_line};
 use crate::net::seal::{Exchange, Keys, Role, Sealer};
 use crate::net::stream::Wire;
-use crate::net::watchers::{DEFAULT_LIMIT, NotAdmitted, Watchers};
+use crate::net::watchers::{DEFAULT_LIMIT, NotAdmitted, Watchers, catch_up};
 use crate::rules::position::Variant;
 
 /// Threads working on strangers' connections, at most: past it a connection is told the
@@ -372,11 +372,16 @@ impl Shared {
         // The session is read, the welcome written and the connection installed under the
         // connection's lock: a move the host makes meanwhile is either in the welcome or sent
         // after it.
-        let greeting = || Message::Welcome {
-            rules: self.host.rules.into(),
-            state: locked(&self.state).clone(),
-            token: issued.clone(),
-            hints: self.host.hints,
+        // A long game's moves come in updates after the welcome, within the protocol's line.
+        let greeting = || {
+            let (first, rest) = catch_up(&locked(&self.state));
+            let welcome = Message::Welcome {
+                rules: self.host.rules.into(),
+                state: first,
+                token: issued.clone(),
+                hints: self.host.hints,
+            };
+            std::iter::once(welcome).chain(rest).collect()
         };
         let admit = Admit::Seat {
             shown,

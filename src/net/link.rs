@@ -268,15 +268,15 @@ impl Link {
         close(&mut lock(&self.slot), "you left");
     }
 
-    /// Makes `stream` the connection and starts its reader, after writing `greeting` (if
-    /// any) under the same lock, so nothing else is sent in between, and sending `announce`
+    /// Makes `stream` the connection and starts its reader, after writing `greeting`'s
+    /// messages (if any) under the same lock, so nothing else is sent in between, and sending `announce`
     /// to the game, so it arrives before anything the reader passes on. Returns `Ok(false)`
     /// (and changes nothing) when `admit` does not let it in; otherwise a live connection is
     /// replaced.
     pub fn install(
         &self,
         connection: Connection,
-        greeting: Option<&dyn Fn() -> Message>,
+        greeting: Option<&dyn Fn() -> Vec<Message>>,
         announce: Option<LinkEvent>,
         admit: Admit,
         sink: &Sink,
@@ -300,7 +300,9 @@ impl Link {
                 slot.token = Some(issued);
             }
             if let Some(greeting) = greeting {
-                write_sealed(&stream, &mut sealer, &greeting())?;
+                for message in greeting() {
+                    write_sealed(&stream, &mut sealer, &message)?;
+                }
             }
             stream.set_write_timeout(Some(SILENCE))?;
             if let Some(old) = slot.stream.take() {

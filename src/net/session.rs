@@ -771,6 +771,10 @@ impl NetGame {
                     Drawn::AlreadyOffered | Drawn::Over => None,
                 }
             }
+            // A long game's moves after the welcome's first hundred.
+            message @ Message::Update { .. } if !self.host => {
+                self.watched(session, LinkEvent::Received(message))
+            }
             Message::Watching { count } if !self.host => {
                 self.watching = count as usize;
                 Some(NetEvent::Watching {

@@ -157,15 +157,12 @@ impl Watchers {
             return Err(NotAdmitted::Full(connection.keys.seal));
         }
         let state = read();
-        // The welcome holds the round's first moves, as many as a line takes; the updates
-        // after it bring the rest, and how the game ended.
-        let first = SessionState {
-            moves: state.moves.iter().take(MOVES_A_LINE).cloned().collect(),
-            ending: None,
-            ..state.clone()
+        let (first, rest) = catch_up(&state);
+        let greeting = move || {
+            let mut messages = vec![welcome(first.clone())];
+            messages.extend(rest.iter().cloned());
+            messages
         };
-        let sent = Sent::of(&first);
-        let greeting = move || welcome(first.clone());
         let link = Link::new();
         let gone = Arc::new(AtomicBool::new(false));
         let sink = watcher_sink(link.clone(), Arc::clone(&gone));
@@ -178,9 +175,6 @@ impl Watchers {
             gone,
             sent: Sent::of(&state),
         };
-        for update in updates(&sent, &state) {
-            watcher.post(update);
-        }
         inner.list.push(watcher);
         inner.tell_count();
         Ok(())
@@ -255,6 +249,19 @@ impl Inner {
             sink(LinkEvent::Watching(count));
         }
     }
+}
+
+/// The session `state` as one who comes in gets it, within the protocol's line: the state
+/// for its welcome, with the round's first moves, as many as a line takes, and no ending;
+/// and the updates that bring the rest and how the game ended.
+pub fn catch_up(state: &SessionState) -> (SessionState, Vec<Message>) {
+    let first = SessionState {
+        moves: state.moves.iter().take(MOVES_A_LINE).cloned().collect(),
+        ending: None,
+        ..state.clone()
+    };
+    let rest = updates(&Sent::of(&first), state);
+    (first, rest)
 }
 
 /// The updates that bring a watcher from `sent` to `state`: none if nothing changed; the

@@ -21,7 +21,8 @@ pub fn watcher_session(host: &str, standing: &Standing) -> Session {
 }
 
 impl NetGame {
-    /// What the connection reports, to a watcher.
+    /// What the connection reports, to a watcher (and the host's updates to a joiner, which
+    /// bring a long game's moves after its welcome's first hundred).
     pub(super) fn watched(&mut self, session: &mut Session, event: LinkEvent) -> Option<NetEvent> {
         match event {
             LinkEvent::Received(Message::Update {
