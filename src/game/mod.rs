@@ -558,6 +558,9 @@ impl Session {
     pub fn restored(&self, standing: &Standing) -> Session {
         let [a, b] = self.players;
         let mut back = Session::restore(a, b, standing);
+        // The same round's game, entered here already, is not entered again as its moves
+        // come back.
+        back.entered = self.entered && standing.round == self.round;
         back.names.clone_from(&self.names);
         back.journal.clone_from(&self.journal);
         back.all_time = self.all_time;

@@ -490,6 +490,7 @@ mod tests {
             moves: vec![],
             clock: None,
             ending: None,
+            more: 0,
         };
         let zero = Message::Welcome {
             rules: crate::rules::classic::Rules::CLASSIC.into(),

@@ -66,6 +66,15 @@ pub struct SessionState {
     /// How the current game ended off the board, if it did (absent: it did not).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ending: Option<EndedState>,
+    /// (A welcome) how many more moves of the game follow it in `update`s, a long game's
+    /// after the first hundred (absent: none).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub more: u32,
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's `skip_serializing_if` passes a reference
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// How a game ended off the board, as the host tells it: `how` is `resigned`, `time` (the
@@ -410,6 +419,7 @@ mod tests {
                     left_ms: [290_000, 301_000],
                 }),
                 ending: None,
+                more: 0,
             },
             token: "t0k3n".into(),
             hints: true,

@@ -111,6 +111,8 @@ pub enum NetEvent {
     },
     /// (Watcher) the game can be watched no more, and why.
     WatchOver(String),
+    /// (Joiner) the host's news of a long game does not fit the game here: it cannot go on.
+    OutOfStep(String),
 }
 
 impl fmt::Display for NetEvent {
@@ -127,6 +129,12 @@ impl fmt::Display for NetEvent {
             NetEvent::Watching { count } => write!(f, "{count} people watch"),
             NetEvent::WatchedRound { round } => write!(f, "Game {round} begins"),
             NetEvent::WatchOver(why) => write!(f, "Nothing more to watch: {why}"),
+            NetEvent::OutOfStep(why) => {
+                write!(
+                    f,
+                    "This game and the host's differ ({why}): it cannot go on"
+                )
+            }
             NetEvent::MoveRefused { mark, error } => {
                 write!(f, "Refused a move from {mark}: {error}")
             }
@@ -247,6 +255,8 @@ pub enum MoveBlocked {
     NotConnected,
     /// The other player left, or could not be reached again: the game cannot go on.
     Gone,
+    /// (Joiner) a long game's moves are still arriving from the host.
+    CatchingUp,
 }
 
 impl fmt::Display for MoveBlocked {
@@ -254,6 +264,9 @@ impl fmt::Display for MoveBlocked {
         match self {
             MoveBlocked::NotConnected => write!(f, "Not connected: wait until you are back in"),
             MoveBlocked::Gone => write!(f, "The other player is gone: the game cannot go on"),
+            MoveBlocked::CatchingUp => {
+                write!(f, "The game is still arriving from the host: wait a moment")
+            }
         }
     }
 }
@@ -393,6 +406,7 @@ pub fn state_of(standing: &Standing) -> SessionState {
             left_ms: left.map(millis),
         }),
         ending: standing.ending.map(ended_state),
+        more: 0,
     }
 }
 
@@ -475,6 +489,8 @@ pub struct NetGame {
     watcher: bool,
     /// How many watch the game, as the host last said.
     watching: usize,
+    /// (Joiner) moves of a long game still to come after the welcome.
+    behind: usize,
 }
 
 impl NetGame {
@@ -524,6 +540,12 @@ impl NetGame {
         }
     }
 
+    /// This game, its welcome saying `more` moves follow it (a long game's).
+    pub fn catching_up(mut self, more: u32) -> NetGame {
+        self.behind = more as usize;
+        self
+    }
+
     /// Whether this side only watches.
     pub fn is_watcher(&self) -> bool {
         self.watcher
@@ -553,6 +575,8 @@ impl NetGame {
     pub fn may_move(&self) -> Result<(), MoveBlocked> {
         if self.is_over() {
             Err(MoveBlocked::Gone)
+        } else if self.behind > 0 {
+            Err(MoveBlocked::CatchingUp)
         } else if self.host || self.is_connected() {
             Ok(())
         } else {
@@ -683,6 +707,7 @@ impl NetGame {
             LinkEvent::Rejoined(state) => match standing_of(&state, session.game().variant()) {
                 Ok(standing) => {
                     *session = session.restored(&standing);
+                    self.behind = state.more as usize;
                     self.presence = Presence::Connected;
                     self.rematch = (false, false);
                     Some(NetEvent::Rejoined)

@@ -429,7 +429,8 @@ fn enter(target: Target, asking: Asking, sink: Sink) -> anyhow::Result<(Network,
                 Mark::O
             };
             let line = format!("Joined {about}. You play {mark}.");
-            (session, NetGame::joined(hints, welcome.hints), line)
+            let net = NetGame::joined(hints, welcome.hints).catching_up(welcome.state.more);
+            (session, net, line)
         }
         Asking::Watch => {
             let session = watcher_session(&route.label(), &standing);

@@ -258,6 +258,7 @@ pub fn catch_up(state: &SessionState) -> (SessionState, Vec<Message>) {
     let first = SessionState {
         moves: state.moves.iter().take(MOVES_A_LINE).cloned().collect(),
         ending: None,
+        more: u32::try_from(state.moves.len().saturating_sub(MOVES_A_LINE)).unwrap_or(u32::MAX),
         ..state.clone()
     };
     let rest = updates(&Sent::of(&first), state);
@@ -279,17 +280,19 @@ fn updates(sent: &Sent, state: &SessionState) -> Vec<Message> {
     } else {
         new.chunks(MOVES_A_LINE).collect()
     };
-    let mut at = from;
+    let (mut at, last) = (from, chunks.len() - 1);
     chunks
         .into_iter()
-        .map(|moves| {
+        .enumerate()
+        .map(|(i, moves)| {
             let update = Message::Update {
                 round: state.round,
                 score: state.score,
                 from: u32::try_from(at).unwrap_or(u32::MAX),
                 moves: moves.to_vec(),
                 clock: state.clock.clone(),
-                ending: state.ending.clone(),
+                // How the game ended comes with its last moves, not before them.
+                ending: state.ending.clone().filter(|_| i == last),
             };
             at += moves.len();
             update
@@ -308,6 +311,7 @@ mod tests {
             moves: moves.iter().map(ToString::to_string).collect(),
             clock: None,
             ending: None,
+            more: 0,
         }
     }
 
@@ -357,5 +361,28 @@ mod tests {
         for update in sent {
             assert!(update.to_line().is_ok(), "within the line");
         }
+        // A long game that ended: the ending comes with its last moves only.
+        let ended = SessionState {
+            ending: resigned.ending.clone(),
+            ..long
+        };
+        let (first, rest) = catch_up(&ended);
+        assert_eq!(
+            (first.moves.len(), first.more, &first.ending),
+            (100, 150, &None)
+        );
+        let endings: Vec<bool> = rest
+            .iter()
+            .map(|u| {
+                matches!(
+                    u,
+                    Message::Update {
+                        ending: Some(_),
+                        ..
+                    }
+                )
+            })
+            .collect();
+        assert_eq!(endings, [false, true]);
     }
 }

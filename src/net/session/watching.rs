@@ -39,6 +39,7 @@ impl NetGame {
                     moves,
                     clock,
                     ending,
+                    more: 0,
                 };
                 self.update(session, from as usize, &state)
             }
@@ -57,13 +58,19 @@ impl NetGame {
         }
     }
 
-    /// Nothing more to watch, for `why` (said once).
+    /// Nothing more to watch, for `why` (said once); for a joiner, whose game does not fit
+    /// the host's, the game cannot go on and the host is told goodbye.
     fn gone(&mut self, why: String) -> Option<NetEvent> {
         if self.is_over() {
             return None;
         }
         self.presence = Presence::Gone;
-        Some(NetEvent::WatchOver(why))
+        if self.watcher {
+            Some(NetEvent::WatchOver(why))
+        } else {
+            self.orders.push(super::Order::Leave);
+            Some(NetEvent::OutOfStep(why))
+        }
     }
 
     /// The host's update: a new round's game, or the moves after the first `from` of this
@@ -85,6 +92,21 @@ impl NetGame {
         if from > had {
             return self.gone("the host's news skipped a move".into());
         }
+        // Moves this side has already must be the host's.
+        if had > from {
+            let record = session.game().record();
+            let before: Vec<_> = record.positions().skip(from).take(had - from).collect();
+            let known = state
+                .moves
+                .iter()
+                .zip(&record.moves()[from..had])
+                .zip(before);
+            for (i, ((cell, &mv), position)) in known.enumerate() {
+                if position.parse_move(cell) != Ok(mv) {
+                    return self.gone(format!("move {} differs", from + i + 1));
+                }
+            }
+        }
         let mut last = None;
         for cell in state.moves.iter().skip(had - from) {
             let position = *session.game().position();
@@ -98,6 +120,7 @@ impl NetGame {
                 return self.gone(format!("the host's move {cell} does not play here"));
             };
             last = Some(NetEvent::OpponentMoved { mark, mv });
+            self.behind = self.behind.saturating_sub(1);
         }
         if let Some(clock) = &state.clock {
             session.set_clock(clock.left_ms.map(Duration::from_millis), Instant::now());
@@ -113,5 +136,100 @@ impl NetGame {
             }
             _ => last,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::ending::Ending;
+    use crate::net::link::LinkEvent;
+    use crate::net::session::{NetGame, state_of};
+    use crate::net::watchers::catch_up;
+    use crate::rules::classic::Mark;
+    use crate::rules::gomoku::opening::Seat;
+    use crate::rules::position::{Outcome, Variant};
+
+    /// A 20×20 game of `n` moves that ends no game (the points of a pattern with no more
+    /// than two of a side in a row), as the host has it.
+    fn hosted(n: usize) -> Session {
+        let variant = Variant::of_size(20, None, false).unwrap();
+        let mut session = Session::new(variant, Player::Human, Player::Remote);
+        let (mut xs, mut os) = (Vec::new(), Vec::new());
+        for row in 0..20u8 {
+            for col in 0..20u8 {
+                let name = format!("{}{}", char::from(b'a' + col), row + 1);
+                (if (row / 2 + col) % 2 == 0 {
+                    &mut xs
+                } else {
+                    &mut os
+                })
+                .push(name);
+            }
+        }
+        for cell in xs.into_iter().zip(os).flat_map(|(x, o)| [x, o]).take(n) {
+            let mv = session.game().position().parse_move(&cell).unwrap();
+            session.play(mv).unwrap();
+        }
+        session
+    }
+
+    /// What one who comes in late makes of the host's session: its welcome, then updates.
+    fn caught_up(host: &Session, watcher: bool) -> (Session, NetGame, Vec<NetEvent>) {
+        let (first, rest) = catch_up(&state_of(&host.standing()));
+        let standing = standing_of(&first, host.game().variant()).unwrap();
+        let mut session = watcher_session("host", &standing);
+        let mut net = if watcher {
+            NetGame::watcher()
+        } else {
+            NetGame::joined(false, false).catching_up(first.more)
+        };
+        let events = rest
+            .into_iter()
+            .filter_map(|update| net.handle(&mut session, LinkEvent::Received(update)))
+            .collect();
+        (session, net, events)
+    }
+
+    #[test]
+    fn a_long_game_that_ended_comes_whole_with_its_ending_last() {
+        let mut host = hosted(250);
+        assert!(host.resign(Seat::First));
+        let (session, net, events) = caught_up(&host, true);
+        assert_eq!(session.game().history(), host.game().history());
+        assert_eq!(session.game().ending(), Some(Ending::Resigned(Mark::X)));
+        assert_eq!(session.game().outcome(), Outcome::Won(Mark::O));
+        assert!(!net.is_over(), "{events:?}");
+    }
+
+    #[test]
+    fn a_joiner_may_not_move_until_a_long_game_has_come_whole() {
+        let host = hosted(230);
+        let (first, _) = catch_up(&state_of(&host.standing()));
+        assert_eq!(first.more, 130);
+        let net = NetGame::joined(false, false).catching_up(first.more);
+        assert_eq!(net.may_move(), Err(super::super::MoveBlocked::CatchingUp));
+        let (session, net, _) = caught_up(&host, false);
+        assert_eq!(session.game().history().len(), 230);
+        assert_eq!(net.may_move(), Ok(()));
+    }
+
+    #[test]
+    fn news_that_contradicts_a_move_here_ends_a_joiners_game() {
+        let host = hosted(120);
+        let (first, rest) = catch_up(&state_of(&host.standing()));
+        let standing = standing_of(&first, host.game().variant()).unwrap();
+        let mut session = watcher_session("host", &standing);
+        // This side has a move 101 of its own that the host does not.
+        let other = session.game().position().parse_move("t20").unwrap();
+        session.play(other).unwrap();
+        let mut net = NetGame::joined(false, false);
+        let event = net.handle(&mut session, LinkEvent::Received(rest[0].clone()));
+        assert!(
+            matches!(&event, Some(NetEvent::OutOfStep(why)) if why == "move 101 differs"),
+            "{event:?}"
+        );
+        assert!(net.is_over());
+        assert_eq!(net.orders(), [super::super::Order::Leave]);
     }
 }

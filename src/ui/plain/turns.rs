@@ -467,7 +467,9 @@ impl<'a> Turns<'a> {
         }
         Ok(match event {
             NetEvent::OpponentLeft { .. } | NetEvent::WatchOver(_) => Some(Ending::Left),
-            NetEvent::RejoinFailed { .. } | NetEvent::Desynced(_) => Some(Ending::Disconnected),
+            NetEvent::RejoinFailed { .. } | NetEvent::Desynced(_) | NetEvent::OutOfStep(_) => {
+                Some(Ending::Disconnected)
+            }
             _ => None,
         })
     }

@@ -178,6 +178,8 @@ impl App {
     pub(super) fn activate(&mut self) {
         if self.game().is_over() {
             self.start_new_round();
+        } else if self.watching().1 {
+            self.message = sentence(&Refused::Watching.to_string());
         } else if !self.driver.session().has_human() {
             self.mode = if self.mode == Mode::Paused {
                 Mode::Playing

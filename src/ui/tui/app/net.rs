@@ -124,6 +124,7 @@ impl App {
             NetEvent::OpponentLeft { .. }
             | NetEvent::RejoinFailed { .. }
             | NetEvent::WatchOver(_)
+            | NetEvent::OutOfStep(_)
             | NetEvent::Desynced(_) => {
                 self.message = format!("{event}. q quits");
             }
@@ -387,6 +388,7 @@ mod tests {
             moves: vec!["5".into(), "1".into(), "9".into()],
             clock: None,
             ending: None,
+            more: 0,
         };
         app.handle(Event::Net(LinkEvent::Rejoined(state)));
         assert_eq!(app.message(), "Back in. O to move (you)");
