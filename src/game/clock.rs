@@ -33,7 +33,7 @@ const MARGIN: Duration = Duration::from_millis(50);
 /// The most time a clock may give: a day.
 const MOST: Duration = Duration::from_hours(24);
 /// How a player writes a time control, for error messages.
-pub const CLOCK_FORMS: &str =
+const CLOCK_FORMS: &str =
     "minutes and seconds added a move (5+3), minutes (10) or seconds a move (30s)";
 
 /// How much time each side has.
@@ -56,30 +56,30 @@ impl TimeControl {
 
     /// What it is, in words: `5 min + 3 s a move`, `30 s a move`.
     pub fn words(self) -> String {
-        match self {
-            TimeControl::Fischer { main, increment } if increment.is_zero() => {
-                format!("{} for the game", span(main))
-            }
-            TimeControl::Fischer { main, increment } => {
-                format!("{} + {} a move", span(main), span(increment))
-            }
-            TimeControl::PerMove(each) => format!("{} a move", span(each)),
-        }
+        self.phrased(span, ("for the game", "+", "a move"))
     }
-}
 
-impl TimeControl {
     /// What it is, in whole words for a screen reader: `5 minutes each, and 3 seconds more
     /// a move`, `30 seconds a move`.
     pub fn spoken(self) -> String {
+        self.phrased(said, ("each for the game", "each, and", "more a move"))
+    }
+
+    /// What it is, each span put by `unit`: the main time and `whole` (a game without
+    /// increment), the main time, `plus` and the increment, `more`, or the time a move.
+    fn phrased(
+        self,
+        unit: fn(Duration) -> String,
+        (whole, plus, more): (&str, &str, &str),
+    ) -> String {
         match self {
             TimeControl::Fischer { main, increment } if increment.is_zero() => {
-                format!("{} each for the game", said(main))
+                format!("{} {whole}", unit(main))
             }
             TimeControl::Fischer { main, increment } => {
-                format!("{} each, and {} more a move", said(main), said(increment))
+                format!("{} {plus} {} {more}", unit(main), unit(increment))
             }
-            TimeControl::PerMove(each) => format!("{} a move", said(each)),
+            TimeControl::PerMove(each) => format!("{} a move", unit(each)),
         }
     }
 }
@@ -339,14 +339,8 @@ impl Game {
     /// Takes back the last move, whoever made it (a move that crossed the host's word that
     /// the flag had fallen before it).
     fn take_back(&mut self) {
-        if self.history.len() <= self.opening {
-            return;
-        }
-        self.history.pop();
-        self.acts.pop();
-        self.position = self.variant().start();
-        for &mv in &self.history {
-            self.position.play(mv).expect("history replays legally");
+        if self.history.len() > self.opening {
+            self.truncate(self.history.len() - 1);
         }
     }
 }
@@ -390,32 +384,11 @@ impl Session {
         }
     }
 
-    /// The clock runs for the seat to act now (after an undo), from `now`.
-    pub(super) fn turn_clock(&mut self, now: Instant) {
-        let (next, over) = (self.game.position.seat(), self.game.is_over());
-        if let Some(clock) = &mut self.clock
-            && clock.running().is_some()
-        {
-            if over {
-                clock.halt(now);
-            } else {
-                clock.run(next, now);
-            }
-        }
-    }
-
     /// No time runs from `now` (the game is not under way: a host waiting for its player,
-    /// a network game whose other player left).
+    /// a network game whose other player left, a game that ended).
     pub fn stop_clock(&mut self, now: Instant) {
         if let Some(clock) = &mut self.clock {
             clock.halt(now);
-        }
-    }
-
-    /// Stops the clock at `now` if the game is over (it ended off the board).
-    pub(super) fn settle_clock(&mut self, now: Instant) {
-        if self.game.is_over() {
-            self.stop_clock(now);
         }
     }
 
@@ -430,7 +403,6 @@ impl Session {
     /// (a remote seat's [`LAG`] after its time ran out), the game is lost on time and
     /// entered in the journal, and the mark that lost is returned.
     pub fn flag(&mut self, now: Instant) -> Option<Mark> {
-        self.settle_clock(now);
         let clock = self.clock.as_ref()?;
         let seat = clock.running()?;
         let grace = if self.game.seat_player(seat) == Player::Remote {

@@ -119,7 +119,6 @@ impl Session {
         let resigned = self.game.resign(seat);
         if resigned {
             self.enter(GameEnd::Finished);
-            self.settle_clock(std::time::Instant::now());
         }
         resigned
     }
@@ -131,7 +130,7 @@ impl Session {
             return false;
         }
         self.game.ended = Some(ending);
-        self.settle_clock(std::time::Instant::now());
+        self.stop_clock(std::time::Instant::now());
         true
     }
 
@@ -146,7 +145,6 @@ impl Session {
         let drawn = self.game.offer_draw(seat);
         if drawn == Drawn::Agreed {
             self.enter(GameEnd::Finished);
-            self.settle_clock(std::time::Instant::now());
         }
         drawn
     }

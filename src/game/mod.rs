@@ -251,16 +251,21 @@ impl Game {
             return 0;
         };
         let taken = self.history.len() - last_human;
-        self.history.truncate(last_human);
-        self.acts.truncate(last_human);
-        if self.offer.is_some_and(|o| o.at > last_human) {
+        self.truncate(last_human);
+        taken
+    }
+
+    /// Keeps the first `len` moves only, and an offer made with no more of them.
+    fn truncate(&mut self, len: usize) {
+        self.history.truncate(len);
+        self.acts.truncate(len);
+        if self.offer.is_some_and(|o| o.at > len) {
             self.offer = None;
         }
         self.position = self.variant().start();
         for &mv in &self.history {
             self.position.play(mv).expect("history replays legally");
         }
-        taken
     }
 }
 
@@ -652,6 +657,8 @@ impl Session {
     /// Enters the current game, ended as `end`, in the journal and the all-time score, unless
     /// it is there already.
     fn enter(&mut self, end: GameEnd) {
+        // However the game ended, no time runs on.
+        self.stop_clock(std::time::Instant::now());
         if std::mem::replace(&mut self.entered, true) {
             return;
         }
@@ -669,14 +676,13 @@ impl Session {
     }
 
     /// Takes back the last human move, as [`Game::undo`] does, while the game goes on; a
-    /// finished game is in the journal and stays as it is (0 moves taken back).
+    /// finished game is in the journal and stays as it is, and on a clock time spent is
+    /// spent (0 moves taken back).
     pub fn undo(&mut self) -> usize {
-        if self.game.is_over() {
+        if self.game.is_over() || self.clock.is_some() {
             return 0;
         }
-        let taken = self.game.undo();
-        self.turn_clock(std::time::Instant::now());
-        taken
+        self.game.undo()
     }
 
     pub fn round(&self) -> u32 {

@@ -22,7 +22,7 @@ use crate::net::peer::{Peer, PeerKey};
 use crate::net::protocol::{Message, PROTOCOL, ProtocolError, SessionState, program, read_line};
 use crate::net::seal::{Exchange, Keys, Role, Sealer};
 use crate::net::stream::Wire;
-use crate::net::watchers::{DEFAULT_LIMIT, NotAdmitted, Watchers, catch_up};
+use crate::net::watchers::{DEFAULT_LIMIT, NotAdmitted, Watchers, greeting};
 use crate::rules::position::Variant;
 
 /// Threads working on strangers' connections, at most: past it a connection is told the
@@ -373,16 +373,13 @@ impl Shared {
         // connection's lock: a move the host makes meanwhile is either in the welcome or sent
         // after it.
         // A long game's moves come in updates after the welcome, within the protocol's line.
-        let greeting = || {
-            let (first, rest) = catch_up(&locked(&self.state));
-            let welcome = Message::Welcome {
-                rules: self.host.rules.into(),
-                state: first,
-                token: issued.clone(),
-                hints: self.host.hints,
-            };
-            std::iter::once(welcome).chain(rest).collect()
+        let welcome = |state| Message::Welcome {
+            rules: self.host.rules.into(),
+            state,
+            token: issued.clone(),
+            hints: self.host.hints,
         };
+        let greeting = || greeting(&locked(&self.state), &welcome);
         let admit = Admit::Seat {
             shown,
             issued: issued.clone(),

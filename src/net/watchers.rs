@@ -133,11 +133,6 @@ impl Watchers {
         locked(&self.inner).sink = Some(sink);
     }
 
-    /// How many watch now.
-    pub fn count(&self) -> usize {
-        locked(&self.inner).list.len()
-    }
-
     /// How many may watch at once.
     pub fn limit(&self) -> usize {
         locked(&self.inner).limit
@@ -157,12 +152,8 @@ impl Watchers {
             return Err(NotAdmitted::Full(connection.keys.seal));
         }
         let state = read();
-        let (first, rest) = catch_up(&state);
-        let greeting = move || {
-            let mut messages = vec![welcome(first.clone())];
-            messages.extend(rest.iter().cloned());
-            messages
-        };
+        let said = greeting(&state, welcome);
+        let greeting = move || said.clone();
         let link = Link::new();
         let gone = Arc::new(AtomicBool::new(false));
         let sink = watcher_sink(link.clone(), Arc::clone(&gone));
@@ -263,6 +254,13 @@ pub fn catch_up(state: &SessionState) -> (SessionState, Vec<Message>) {
     };
     let rest = updates(&Sent::of(&first), state);
     (first, rest)
+}
+
+/// What one who comes in is told of the session `state`: `welcome` with its first moves,
+/// then the updates with the rest ([`catch_up`]).
+pub fn greeting(state: &SessionState, welcome: &dyn Fn(SessionState) -> Message) -> Vec<Message> {
+    let (first, rest) = catch_up(state);
+    std::iter::once(welcome(first)).chain(rest).collect()
 }
 
 /// The updates that bring a watcher from `sent` to `state`: none if nothing changed; the

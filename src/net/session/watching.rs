@@ -43,12 +43,6 @@ impl NetGame {
                 };
                 self.update(session, from as usize, &state)
             }
-            LinkEvent::Received(Message::Watching { count }) => {
-                self.watching = count as usize;
-                Some(NetEvent::Watching {
-                    count: self.watching,
-                })
-            }
             LinkEvent::Received(Message::Bye) => self.gone("the host left".into()),
             LinkEvent::Received(Message::Error { message, .. }) => {
                 self.gone(format!("the host said: {}", cut(&message, REMOTE_TEXT)))
