@@ -1894,7 +1894,7 @@ fn a_watcher_can_neither_move_nor_ask_for_hints() {
     assert!(!refused.wait_exit().success());
     assert!(refused.output().contains("a watcher sees no hints"));
     watcher.send("5\n");
-    thread::sleep(Duration::from_millis(300));
+    watcher.wait_for("You are watching: the players move.");
     assert_eq!(boards(&watcher.output()).len(), 1, "{}", watcher.output());
 }
 

@@ -214,6 +214,11 @@ impl<'a> Turns<'a> {
         match input {
             // `q` leaves at once, whoever's turn it is; other lines wait for this side's.
             Input::Line(line) if quits(&line) || concedes(&line) => self.line(&line),
+            // A watcher's turn never comes: its lines are answered at once (a move refused,
+            // a question about the game read out).
+            Input::Line(line) if self.driver.net().is_some_and(NetGame::is_watcher) => {
+                self.line(&line)
+            }
             Input::Line(line) if !player.is_human() => {
                 if self.typed_ahead.len() < TYPE_AHEAD {
                     self.typed_ahead.push_back(line);
