@@ -230,6 +230,12 @@ impl Clock {
         self.running = Some((seat, now));
     }
 
+    /// No time runs, and none is charged for the time it ran: it ran before the game was
+    /// under way.
+    pub fn unstart(&mut self) {
+        self.running = None;
+    }
+
     /// No time runs from `now`; the seat whose time ran is charged it.
     pub fn halt(&mut self, now: Instant) {
         if let Some((seat, _)) = self.running {
@@ -389,6 +395,14 @@ impl Session {
     pub fn stop_clock(&mut self, now: Instant) {
         if let Some(clock) = &mut self.clock {
             clock.halt(now);
+        }
+    }
+
+    /// The clock that started with the session waits, nothing charged, until the game is
+    /// under way (a host's, for its player).
+    pub fn hold_clock(&mut self) {
+        if let Some(clock) = &mut self.clock {
+            clock.unstart();
         }
     }
 

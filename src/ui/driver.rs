@@ -400,11 +400,11 @@ impl Driver {
         Ok(self.session.undo())
     }
 
-    /// Makes this a network game, played by `net`'s rules: its clock stops until both
-    /// players are in.
+    /// Makes this a network game, played by `net`'s rules: its clock waits, nothing charged,
+    /// until both players are in.
     pub fn connect(&mut self, net: NetGame) {
         if !net.is_connected() {
-            self.session.stop_clock(Instant::now());
+            self.session.hold_clock();
         }
         self.net = Some(net);
     }

@@ -158,9 +158,11 @@ mod tests {
     use crate::net::failure::{Refusal, RefusalNotice};
     use crate::net::protocol::Message;
     use crate::rules::classic::{Board, Rules};
+    use crate::rules::gomoku::opening::Seat;
     use crate::rules::position::Move;
     use crate::ui::tui::app::Event;
     use crate::ui::tui::input::Action;
+    use std::time::Instant;
 
     fn board(app: &App) -> String {
         app.game().position().to_string()
@@ -187,6 +189,13 @@ mod tests {
         let mut app = App::new(session, (80, 24));
         app.connect(NetGame::hosting(false), Some("Join with: …".into()));
         assert!(!app.clock_runs(), "no one has joined");
+        let full = std::time::Duration::from_mins(1);
+        let first = app
+            .session()
+            .clock()
+            .unwrap()
+            .left(Seat::First, Instant::now());
+        assert_eq!(first, full, "the time before the player came is nobody's");
         let addr: std::net::SocketAddr = "127.0.0.1:9".parse().unwrap();
         app.handle(Event::Net(LinkEvent::Joined {
             peer: addr.into(),

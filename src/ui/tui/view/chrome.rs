@@ -145,10 +145,13 @@ fn key_parts(app: &App, keys: &str) -> Vec<String> {
     // Hints off: neither `h` nor, during a game, `t` is offered. Where the board has a
     // column h (or n, q, t…), `h` is that column first: typed twice it is the key.
     let off = app.hints_off().is_some();
+    let clocked = app.session().clock().is_some();
     let side = app.game().position().grid_side();
     parts
         .iter()
         .filter(|&&p| !(off && p == "h hint" || p == "t explore" && !app.explorer_allowed()))
+        // A game on a clock takes no undo.
+        .filter(|&&p| !(clocked && p == "u undo"))
         .map(|&p| match p.split_once(' ') {
             _ if p == "play" => format!("{keys} play"),
             Some((key, what)) if key.len() == 1 && key.chars().all(|c| names_column(side, c)) => {
