@@ -603,10 +603,11 @@ impl App {
 
     /// What the message line offers once a game is over.
     fn after_game(&self) -> &'static str {
-        if self.net.is_some() {
-            "n: ask for a rematch"
-        } else {
-            AFTER_GAME
+        match self.watching() {
+            // A watcher asks for nothing: the players decide on a rematch.
+            (_, true) => "q quits",
+            _ if self.net.is_some() => "n: ask for a rematch",
+            _ => AFTER_GAME,
         }
     }
 

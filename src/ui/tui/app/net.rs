@@ -208,6 +208,27 @@ mod tests {
         assert!(!app.game().is_over(), "and no flag falls");
     }
 
+    #[test]
+    fn a_watcher_is_offered_no_rematch_when_the_game_ends() {
+        let session = Session::new(Rules::CLASSIC, Player::Remote, Player::Remote);
+        let mut app = App::new(session, (80, 24));
+        app.connect(NetGame::watcher(), Some("Watching …".into()));
+        app.handle(Event::Net(LinkEvent::Received(Message::Update {
+            round: 1,
+            score: [0, 0, 0],
+            from: 0,
+            moves: vec!["5".into()],
+            clock: None,
+            ending: Some(crate::net::protocol::EndedState {
+                how: "resigned".into(),
+                loser: Some("O".into()),
+            }),
+        })));
+        assert!(app.game().is_over());
+        assert!(app.message().ends_with("q quits"), "{}", app.message());
+        assert!(!app.message().contains("rematch"), "{}", app.message());
+    }
+
     fn remote_move(seq: u32, cell: &str) -> Event {
         Event::Net(LinkEvent::Received(Message::Move {
             seq,
