@@ -287,6 +287,192 @@ fn hard_takes_a_five_on_offer_and_blocks_the_only_point_that_stops_one() {
     assert_eq!(block.to_string(), "f1", "{o_to_block}");
 }
 
+/// A 15×15 board as the tests see it, apart from the engine: `grid[row][col]`, row 0 the
+/// bottom (`a1`), 0 empty, 1 X, 2 O.
+type Grid = [[u8; 15]; 15];
+
+/// Whether `side` has five in a row through (`row`, `col`) once a stone of its is there.
+fn makes_five(grid: &Grid, row: usize, col: usize, side: u8) -> bool {
+    let at = |r: i32, c: i32| {
+        (0..15).contains(&r) && (0..15).contains(&c) && {
+            let (r, c) = (r as usize, c as usize);
+            (r, c) == (row, col) || grid[r][c] == side
+        }
+    };
+    [(0, 1), (1, 0), (1, 1), (1, -1)].iter().any(|&(dr, dc)| {
+        let run = |sign: i32| {
+            (1..5)
+                .take_while(|&i| at(row as i32 + sign * i * dr, col as i32 + sign * i * dc))
+                .count()
+        };
+        1 + run(1) + run(-1) >= 5
+    })
+}
+
+/// The empty points where `side` makes five.
+fn five_points(grid: &Grid, side: u8) -> Vec<(usize, usize)> {
+    (0..15)
+        .flat_map(|r| (0..15).map(move |c| (r, c)))
+        .filter(|&(r, c)| grid[r][c] == 0 && makes_five(grid, r, c, side))
+        .collect()
+}
+
+fn point_name((row, col): (usize, usize)) -> String {
+    format!("{}{}", (b'a' + col as u8) as char, row + 1)
+}
+
+/// A position with X to move where O has one five point, on a line with exactly five points
+/// open to it (`X O O O . O X`, or the same against the board's edge), and a threat to win
+/// elsewhere besides (an open three); no five on the board and none for X to make. Drawn by
+/// `rng`; `None` when the stones drawn do not make one.
+fn one_five_point_to_block(rng: &mut fastrand::Rng) -> Option<(Vec<String>, (usize, usize))> {
+    let mut grid: Grid = [[0; 15]; 15];
+    // Each side's stones, in the order placed: X's, then O's.
+    let mut stones: [Vec<(usize, usize)>; 2] = [Vec::new(), Vec::new()];
+    let put = |grid: &mut Grid, stones: &mut [Vec<_>; 2], r: i32, c: i32, side: u8| {
+        let (r, c) = (usize::try_from(r).ok()?, usize::try_from(c).ok()?);
+        (r < 15 && c < 15 && grid[r][c] == 0).then_some(())?;
+        grid[r][c] = side;
+        stones[usize::from(side - 1)].push((r, c));
+        Some(())
+    };
+    let dirs = [(0, 1), (1, 0), (1, 1), (1, -1)];
+    // The four: X, then four O and a gap among them, then X, or the edge at one end.
+    let (dr, dc) = dirs[rng.usize(..4)];
+    let against_edge = rng.bool();
+    let (r0, c0) = if against_edge {
+        // The line's first point lies on the edge the line runs from.
+        let mut start = |d: i32| {
+            if d > 0 {
+                0
+            } else if d < 0 {
+                14
+            } else {
+                rng.i32(0..15)
+            }
+        };
+        (start(dr), start(dc))
+    } else {
+        (rng.i32(0..15), rng.i32(0..15))
+    };
+    let gap = rng.usize(1..4);
+    let first = i32::from(!against_edge);
+    if !against_edge {
+        put(&mut grid, &mut stones, r0, c0, 1)?;
+    }
+    let mut hole = None;
+    for i in 0..5 {
+        let (r, c) = (r0 + (first + i) * dr, c0 + (first + i) * dc);
+        if i as usize == gap {
+            hole = Some((usize::try_from(r).ok()?, usize::try_from(c).ok()?));
+            (0..15).contains(&r).then_some(())?;
+            (0..15).contains(&c).then_some(())?;
+        } else {
+            put(&mut grid, &mut stones, r, c, 2)?;
+        }
+    }
+    put(
+        &mut grid,
+        &mut stones,
+        r0 + (first + 5) * dr,
+        c0 + (first + 5) * dc,
+        1,
+    )?;
+    // An open three of O elsewhere: `. O O O .`.
+    let (tr, tc) = dirs[rng.usize(..4)];
+    let (r1, c1) = (rng.i32(2..13), rng.i32(2..13));
+    for i in 0..3 {
+        put(&mut grid, &mut stones, r1 + i * tr, c1 + i * tc, 2)?;
+    }
+    for i in [-1, 3] {
+        let (r, c) = (r1 + i * tr, c1 + i * tc);
+        ((0..15).contains(&r) && (0..15).contains(&c) && grid[r as usize][c as usize] == 0)
+            .then_some(())?;
+    }
+    // X as many stones as O, the rest scattered.
+    while stones[0].len() < stones[1].len() {
+        put(&mut grid, &mut stones, rng.i32(0..15), rng.i32(0..15), 1)?;
+    }
+    let hole = hole?;
+    let no_five =
+        (0..15).all(|r| (0..15).all(|c| grid[r][c] == 0 || !makes_five(&grid, r, c, grid[r][c])));
+    let fair = no_five && five_points(&grid, 1).is_empty() && five_points(&grid, 2) == [hole];
+    fair.then(|| {
+        let moves = stones[0].iter().zip(&stones[1]).flat_map(|(&x, &o)| [x, o]);
+        (moves.map(point_name).collect(), hole)
+    })
+}
+
+#[test]
+fn hard_blocks_a_lone_five_point_on_a_line_of_exactly_five_while_another_threat_stands() {
+    use tictactoe::ai::player::{Brain, Player};
+    let mut rng = fastrand::Rng::with_seed(67);
+    let mut tried = 0;
+    while tried < 16 {
+        let Some((moves, hole)) = one_five_point_to_block(&mut rng) else {
+            continue;
+        };
+        tried += 1;
+        let texts: Vec<&str> = moves.iter().map(String::as_str).collect();
+        let position = position_after(&texts);
+        let mut brain = Brain::new(Some(tried)).with_think(Duration::from_millis(20));
+        let played = brain.choose(Player::HARD, &position).unwrap();
+        assert_eq!(played.to_string(), point_name(hole), "{position}");
+    }
+}
+
+#[test]
+fn a_lost_position_is_played_to_its_longest_defence() {
+    use tictactoe::ai::player::{Brain, Player};
+    // Black (X) to move, lost: white's four g6 h6 i6 k6 has exactly five points between
+    // X's f6 and l6, and white has more threats besides.
+    let moves = "k5 k6 i5 g5 h7 h8 d7 i6 l6 g6 j4 i3 m7 n8 f6 g7 g8 g3 g4 h3 j3 h6";
+    let position = position_after(&moves.split(' ').collect::<Vec<_>>());
+    let mut brain = Brain::new(Some(7)).with_think(Duration::from_millis(100));
+    let values = brain.hint(&position);
+    let longest = values.iter().map(|&(_, v)| v).max().unwrap();
+    assert!(
+        matches!(longest, tictactoe::ai::search::Value::Loss(_)),
+        "a lost position: {values:?}"
+    );
+    let played = Brain::new(Some(7))
+        .with_think(Duration::from_millis(100))
+        .choose(Player::HARD, &position)
+        .unwrap();
+    let value = values.iter().find(|&&(m, _)| m == played).map(|&(_, v)| v);
+    assert_eq!(
+        value,
+        Some(longest),
+        "played {played}; every move's value: {values:?}"
+    );
+}
+
+#[test]
+fn a_hint_in_a_game_gives_the_values_a_fresh_look_at_the_same_position_gives() {
+    use tictactoe::ai::player::{Brain, Player};
+    // The game of a player who followed the hints: the AI has searched its own moves, then
+    // is asked for a hint.
+    let from = [
+        "h8", "h10", "i9", "i7", "j10", "g7", "j9", "k9", "j11", "j12",
+    ];
+    let brain = || Brain::new(Some(5)).with_think(Duration::from_millis(40));
+    let mut in_game = brain();
+    let mut moves: Vec<String> = from.iter().map(|m| m.to_string()).collect();
+    for person in ["k11", "k10"] {
+        moves.push(person.into());
+        let texts: Vec<&str> = moves.iter().map(String::as_str).collect();
+        let reply = in_game
+            .choose(Player::HARD, &position_after(&texts))
+            .unwrap();
+        moves.push(reply.to_string());
+    }
+    let texts: Vec<&str> = moves.iter().map(String::as_str).collect();
+    let position = position_after(&texts);
+    let hinted = in_game.hint(&position);
+    assert!(!hinted.is_empty());
+    assert_eq!(hinted, brain().hint(&position), "{position}");
+}
+
 #[test]
 fn explain_shows_gomokus_monte_carlo_tree_and_refuses_a_textbook_search() {
     let tree = || {

@@ -218,7 +218,10 @@ impl Field {
     pub fn fives(&self, side: usize) -> Bits {
         self.fives[side].and(self.empty)
     }
-    /// The empty points where `side` makes a four (or five).
+    /// The empty points where `side` makes a four: each lies in a window that lacks two of
+    /// its stones. A point that makes five is here only where such a window passes through it
+    /// too: on a line with exactly `k` points open to `side` (`O X X X . X O`), its five point
+    /// is in [`Field::fives`] alone.
     pub fn fours(&self, side: usize) -> Bits {
         self.fours[side].and(self.empty)
     }

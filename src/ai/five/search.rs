@@ -270,12 +270,19 @@ impl Search {
         field.estimate() - THREAT_COST * threats.min(4) as i32
     }
 
-    /// The moves worth a look, best first: where the other side threatens to win (it can make
+    /// The moves worth a look, best first: where the other side has a five to make, the points
+    /// that block it; where it threatens to win (it can make
     /// an open four, two fours or a four and an open three), the points that break its threats
     /// and the side's own fours; else the best-scored points near the stones. And whether the
     /// side is so threatened.
     pub fn moves(&self, field: &Field, stored: Option<u16>, ply: usize) -> (Vec<usize>, bool) {
         let (me, them) = (field.to_move(), 1 - field.to_move());
+        // Facing a five, any move but a block loses at once (a five of our own is taken
+        // before moves are asked for): the blocks alone, whatever else threatens.
+        let blocks = field.fives(them);
+        if !blocks.is_empty() {
+            return (blocks.iter().collect(), true);
+        }
         let mut threatened = super::field::Bits::default();
         for q in field.fours(them).iter() {
             if field.worth(q, them) >= worth::WINNING / 2 {

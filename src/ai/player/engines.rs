@@ -39,8 +39,8 @@ pub(super) trait Engine<R: RuleSet> {
     fn set_cancel(&mut self, flag: Option<Arc<AtomicBool>>);
 }
 
-/// The verdict on the legal move `mv` in `position` (see [`super::Brain::judge`]), the same
-/// for every engine: the position's best value is at least what the move achieved, since the
+/// The verdict on the legal move `mv` in `position` (see [`super::Brain::judge`]), searched
+/// afresh, the same for every engine: the position's best value is at least what the move achieved, since the
 /// move was on offer.
 pub(super) fn judge<R: RuleSet<Move: Into<Move>>, E: Engine<R>>(
     engine: &mut E,
@@ -48,6 +48,8 @@ pub(super) fn judge<R: RuleSet<Move: Into<Move>>, E: Engine<R>>(
     mv: R::Move,
     think: Option<Duration>,
 ) -> Option<Assessment> {
+    // Judged afresh: a verdict is the same whatever was judged before it.
+    engine.fresh();
     let (best, value) = engine.best(position, think)?;
     let after = if best == mv {
         value

@@ -341,12 +341,16 @@ impl Brain {
     }
 
     /// Every legal move's value for a hint, proven where the time budget allows (all of them
-    /// without a budget on classic boards), sharing the AI's table or tree. In Ultimate an
-    /// unproven value is an estimate of the win rate (a [`Value::WinRate`]).
+    /// without a budget on classic boards). In Ultimate an unproven value is an estimate of
+    /// the win rate (a [`Value::WinRate`]). The position is searched afresh, as [`Brain::analyze`]
+    /// searches it: a hint never reads what the game's earlier searches left (their bounds
+    /// and estimates are of other positions and budgets).
     pub fn hint(&mut self, position: &Position) -> Vec<(Move, Value)> {
         let (think, engines) = (self.think, &mut self.engines);
         each!(position, p => {
-            let moves = engines.of(p).hint(p, think).into_iter();
+            let engine = engines.of(p);
+            engine.fresh();
+            let moves = engine.hint(p, think).into_iter();
             moves.map(|(m, v)| (m.into(), v)).collect()
         })
     }

@@ -616,6 +616,12 @@ impl Engine<Gomoku> for Threat {
         moves
     }
 
+    /// The alpha-beta search is made anew at its next use: its table, killers and history
+    /// hold what searches of other positions found.
+    fn fresh(&mut self) {
+        self.five = None;
+    }
+
     /// The threats' searches are bounded by positions looked at, and short; the proof search
     /// stops at once.
     fn set_cancel(&mut self, flag: Option<Arc<AtomicBool>>) {
