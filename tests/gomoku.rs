@@ -342,14 +342,10 @@ fn one_five_point_to_block(rng: &mut fastrand::Rng) -> Option<(Vec<String>, (usi
     let against_edge = rng.bool();
     let (r0, c0) = if against_edge {
         // The line's first point lies on the edge the line runs from.
-        let mut start = |d: i32| {
-            if d > 0 {
-                0
-            } else if d < 0 {
-                14
-            } else {
-                rng.i32(0..15)
-            }
+        let mut start = |d: i32| match d.cmp(&0) {
+            std::cmp::Ordering::Greater => 0,
+            std::cmp::Ordering::Less => 14,
+            std::cmp::Ordering::Equal => rng.i32(0..15),
         };
         (start(dr), start(dc))
     } else {
@@ -457,7 +453,7 @@ fn a_hint_in_a_game_gives_the_values_a_fresh_look_at_the_same_position_gives() {
     ];
     let brain = || Brain::new(Some(5)).with_think(Duration::from_millis(40));
     let mut in_game = brain();
-    let mut moves: Vec<String> = from.iter().map(|m| m.to_string()).collect();
+    let mut moves: Vec<String> = from.iter().map(ToString::to_string).collect();
     for person in ["k11", "k10"] {
         moves.push(person.into());
         let texts: Vec<&str> = moves.iter().map(String::as_str).collect();
