@@ -58,3 +58,50 @@ fn fifos_for_the_settings_history_and_unfinished_game_are_refused_and_the_game_p
         }
     }
 }
+
+/// `review FILE` on a file whose size the file system does not tell (procfs says 0 for one
+/// that goes on for gigabytes) reads no more than a game file's limit and says so.
+#[cfg(target_os = "linux")]
+#[test]
+fn review_of_a_file_longer_than_its_reported_size_stops_at_the_limit() {
+    let start = Instant::now();
+    let out = Command::new(env!("CARGO_BIN_EXE_tictactoe"))
+        .args(["review", "/proc/self/pagemap"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        stderr.contains("more than 1048576 bytes"),
+        "{stderr} after {:?}",
+        start.elapsed()
+    );
+}
+
+/// `review` and `--from` given a FIFO refuse it at once, whether or not anyone writes to it.
+#[test]
+fn review_and_from_refuse_a_fifo_without_waiting_for_a_writer() {
+    let dir = profile_with_fifo("game.psq");
+    let fifo = dir.join("game.psq");
+    for args in [vec!["review"], vec!["--plain", "--no-history", "--from"]] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tictactoe"))
+            .args(args.iter().copied().chain([fifo.to_str().unwrap()]))
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let start = Instant::now();
+        while child.try_wait().unwrap().is_none() {
+            if start.elapsed() > Duration::from_secs(20) {
+                let _ = child.kill();
+                panic!("{args:?} waits on a FIFO");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("not a regular file"), "{args:?}: {stderr}");
+    }
+}

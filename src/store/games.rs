@@ -16,17 +16,16 @@ const MOST: u32 = 9_999;
 const LARGEST: u64 = 1 << 20;
 
 /// The text of the game file `path`: a regular file (never a FIFO or a device, which could
-/// block or never end) of at most a mebibyte.
+/// block or never end) of at most a mebibyte, counted as it is read.
 pub fn read(path: &Path) -> io::Result<String> {
-    crate::store::files::regular(path)?;
-    let size = std::fs::metadata(path)?.len();
-    if size > LARGEST {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidData,
-            format!("it is {size} bytes; a game file is at most {LARGEST}"),
-        ));
-    }
-    std::fs::read_to_string(path)
+    let bytes = crate::store::files::read_at_most(path, LARGEST).map_err(|e| {
+        if e.kind() == io::ErrorKind::InvalidData {
+            io::Error::new(e.kind(), format!("{e}; a game file is at most {LARGEST}"))
+        } else {
+            e
+        }
+    })?;
+    String::from_utf8(bytes).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
 }
 
 /// Writes `game` into `dir` as `tictactoe-N.psq` (a Gomoku game that a `.psq` holds: opened
