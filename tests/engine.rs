@@ -401,8 +401,9 @@ fn gomocup_board_with_a_wrong_line_is_read_to_done_and_answered_once() {
     );
 }
 
-#[test]
-fn gomocup_end_while_thinking_ends_the_search_and_the_brain() {
+/// A brain searching a turn with no end (only the end of the session can stop it) is told
+/// the session is over by `stop`, given its input; it must exit within 10 s.
+fn thinking_brain_ends_when(stop: impl FnOnce(std::process::ChildStdin), what: &str) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_tictactoe"))
         .args(["engine", "--protocol", "gomocup"])
         .env(
@@ -414,7 +415,6 @@ fn gomocup_end_while_thinking_ends_the_search_and_the_brain() {
         .spawn()
         .expect("the engine starts");
     let mut stdin = child.stdin.take().unwrap();
-    // A turn with no end: only END can stop this search.
     writeln!(
         stdin,
         "START 15\nINFO timeout_turn 18446744073709551615\nBEGIN"
@@ -424,21 +424,38 @@ fn gomocup_end_while_thinking_ends_the_search_and_the_brain() {
     let mut ok = String::new();
     reader.read_line(&mut ok).unwrap();
     assert_eq!(ok.trim(), "OK");
+    // BEGIN is taken and searched by now (nothing on the wire says when it starts).
     std::thread::sleep(std::time::Duration::from_millis(300));
-    writeln!(stdin, "END").unwrap();
+    stop(stdin);
     let started = std::time::Instant::now();
     loop {
         if let Some(status) = child.try_wait().unwrap() {
             assert!(status.success(), "{status}");
             break;
         }
-        assert!(
-            started.elapsed() < std::time::Duration::from_secs(10),
-            "still searching 10 s after END"
-        );
+        if started.elapsed() > std::time::Duration::from_secs(10) {
+            let _ = child.kill();
+            panic!("still searching 10 s after {what}");
+        }
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
-    drop(stdin);
+}
+
+#[test]
+fn gomocup_end_while_thinking_ends_the_search_and_the_brain() {
+    thinking_brain_ends_when(
+        |mut stdin| {
+            writeln!(stdin, "END").unwrap();
+            // Held open: END alone ends it.
+            std::mem::forget(stdin);
+        },
+        "END",
+    );
+}
+
+#[test]
+fn gomocup_input_closed_while_thinking_ends_the_search_and_the_brain() {
+    thinking_brain_ends_when(drop, "the input closed");
 }
 
 #[test]
@@ -478,4 +495,38 @@ fn gomocup_swap2board_places_three_stones_then_chooses_or_places_two_after_three
         lines[6].starts_with("name=\"tictactoe\""),
         "the session goes on"
     );
+}
+
+/// `SWAP2BOARD` keeps within `INFO timeout_turn` as `TURN` does: a manager that enforces the
+/// turn's time would forfeit a brain that overran it. Each answer is timed from the command's
+/// last line to the answer, the way the manager times it (the brain had placed its table
+/// before, on a first swap2 board not timed).
+#[test]
+fn gomocup_swap2board_answers_within_the_turns_time() {
+    let (mut child, mut to, mut from) = engine(&["engine", "--protocol", "gomocup"]);
+    let turn = Duration::from_millis(1500);
+    writeln!(to, "START 15\nINFO timeout_turn {}", turn.as_millis()).unwrap();
+    let mut line = String::new();
+    from.read_line(&mut line).unwrap();
+    assert_eq!(line.trim(), "OK");
+    let boards = [
+        "SWAP2BOARD\nDONE",
+        "SWAP2BOARD\nDONE",
+        "SWAP2BOARD\n7,7\n8,7\n6,8\nDONE",
+        "SWAP2BOARD\n7,7\n8,7\n6,8\n8,8\n9,9\nDONE",
+    ];
+    for (i, board) in boards.iter().enumerate() {
+        writeln!(to, "{board}").unwrap();
+        let asked = Instant::now();
+        line.clear();
+        from.read_line(&mut line).unwrap();
+        let took = asked.elapsed();
+        assert!(!line.starts_with("ERROR"), "{board}: {line}");
+        assert!(
+            i == 0 || took <= turn,
+            "{board} answered {line:?} after {took:?}, the turn being {turn:?}"
+        );
+    }
+    writeln!(to, "END").unwrap();
+    assert!(child.wait().unwrap().success());
 }

@@ -91,6 +91,13 @@ impl Five {
         }
     }
 
+    /// Forgets what earlier searches found (the table, killers, history, positions known to
+    /// have no victory by fours), at once: the next search is as a new one's.
+    pub fn forget(&mut self) {
+        self.table.forget();
+        self.main = Search::new(Arc::clone(&self.table));
+    }
+
     /// Searches on `threads` threads sharing the table (1: this thread alone).
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = threads.max(1);

@@ -57,6 +57,9 @@ impl Entry {
 /// A table of entries, shared by reference between threads.
 pub struct Table {
     slots: Vec<[AtomicU64; 2]>,
+    /// Mixed into every key: a new one makes every entry stored before it miss, so the
+    /// table is forgotten at once, without writing it.
+    salt: AtomicU64,
 }
 
 impl Table {
@@ -69,7 +72,14 @@ impl Table {
             slots: (0..len)
                 .map(|_| [AtomicU64::new(0), AtomicU64::new(0)])
                 .collect(),
+            salt: AtomicU64::new(0),
         }
+    }
+
+    /// Forgets every entry: from now on none stored before is found.
+    pub fn forget(&self) {
+        self.salt
+            .fetch_add(0x9E37_79B9_7F4A_7C15, Ordering::Relaxed);
     }
 
     fn slot(&self, key: u64) -> &[AtomicU64; 2] {
@@ -78,6 +88,11 @@ impl Table {
 
     /// What is stored for `key`, if anything.
     pub fn get(&self, key: u64) -> Option<Entry> {
+        let key = key ^ self.salt.load(Ordering::Relaxed);
+        self.get_salted(key)
+    }
+
+    fn get_salted(&self, key: u64) -> Option<Entry> {
         let [k, d] = self.slot(key);
         let (stored, data) = (k.load(Ordering::Relaxed), d.load(Ordering::Relaxed));
         (stored ^ data == key)
@@ -88,8 +103,9 @@ impl Table {
     /// Stores `entry` for `key`, over whatever was there unless that was deeper for the same
     /// key.
     pub fn put(&self, key: u64, entry: Entry) {
+        let key = key ^ self.salt.load(Ordering::Relaxed);
         let [k, d] = self.slot(key);
-        if let Some(old) = self.get(key)
+        if let Some(old) = self.get_salted(key)
             && old.depth > entry.depth
             && entry.bound != Bound::Exact
         {

@@ -289,7 +289,13 @@ impl Brain {
     pub fn judged(&mut self, board: &Gomoku, within: Duration) -> Option<(Cell, f32)> {
         let engine = &mut self.engines.gomoku;
         engine.fresh();
-        let (cell, value) = engine.best(board, Some(within))?;
+        // `within` is all: a move whose choice keeps changing gets no more here, since an
+        // opening judges several positions within one turn's time.
+        let most = engine.most();
+        engine.set_most(None);
+        let found = engine.best(board, Some(within));
+        engine.set_most(most);
+        let (cell, value) = found?;
         Some((cell, value.rate().unwrap_or(0.5)))
     }
 

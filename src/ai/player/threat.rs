@@ -616,10 +616,12 @@ impl Engine<Gomoku> for Threat {
         moves
     }
 
-    /// The alpha-beta search is made anew at its next use: its table, killers and history
-    /// hold what searches of other positions found.
+    /// The alpha-beta search forgets its table, killers and history: they hold what
+    /// searches of other positions found.
     fn fresh(&mut self) {
-        self.five = None;
+        if let Some(five) = &mut self.five {
+            five.forget();
+        }
     }
 
     /// The threats' searches are bounded by positions looked at, and short; the proof search

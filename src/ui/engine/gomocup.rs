@@ -127,9 +127,9 @@ fn block<T>(
     }
 }
 
-/// Reads `input` line by line into `lines` until its end or an unreadable line. An `END` read
-/// while no command asking for a move waits behind the one being answered raises `end` at
-/// once: the search in progress stops, and the session ends.
+/// Reads `input` line by line into `lines` until its end or an unreadable line. An `END` read,
+/// or the end of the input, while no command asking for a move waits behind the one being
+/// answered raises `end` at once: the search in progress stops, and the session ends.
 fn pump(
     mut input: Box<dyn BufRead + Send>,
     lines: &Sender<Result<String, EngineError>>,
@@ -150,7 +150,14 @@ fn pump(
                     return;
                 }
             }
-            Ok(None) => return,
+            // The manager is gone: as with END, the search in progress (if nothing waits
+            // behind it) stops, and the session ends.
+            Ok(None) => {
+                if asking.load(Ordering::SeqCst) == 0 {
+                    end.store(true, Ordering::SeqCst);
+                }
+                return;
+            }
             Err(e) => {
                 let _ = lines.send(Err(e));
                 return;
