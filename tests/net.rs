@@ -539,6 +539,39 @@ fn a_flood_of_messages_is_cut_off() {
     host.wait_for("O's connection was lost (too many messages)");
 }
 
+/// The `token` of a welcome line.
+fn token_of(welcome: &str) -> String {
+    let value: serde_json::Value = serde_json::from_str(welcome).expect("a welcome");
+    value["token"].as_str().expect("a token").to_string()
+}
+
+#[test]
+fn a_seat_whose_player_lost_its_connection_is_kept_for_that_players_token() {
+    let (host, addr, code) = host(&[]);
+    let (player, welcome) = Raw::hello(&addr, &code);
+    assert!(welcome.contains("\"welcome\""), "{welcome}");
+    let token = token_of(&welcome);
+    host.wait_for("joined. You play X.");
+    // The player's link goes down; someone else who knows the code (a watcher, say), on
+    // another machine, asks for the seat without the token while it is away.
+    drop(player);
+    host.wait_for("O's connection was lost");
+    let elsewhere = Target {
+        addr: addr.clone(),
+        from: Some([127, 0, 0, 7]),
+    };
+    let mut stranger = exchange_with(&elsewhere, &code).expect("the key exchange");
+    stranger.say(r#"{"type":"join"}"#);
+    let answer = stranger.line().unwrap_or_default();
+    assert!(answer.contains("in_progress"), "{answer}");
+    assert_eq!(stranger.line(), None, "the stranger's connection is closed");
+    assert!(!host.output().contains("O is back"), "{}", host.output());
+    // The player comes back with its token and has its seat.
+    let (_back, welcome) = Raw::join(&addr, &code, Some(&token));
+    assert!(welcome.contains("\"welcome\""), "{welcome}");
+    host.wait_for("O is back");
+}
+
 #[test]
 fn a_killed_player_rejoins_and_gets_the_exact_game() {
     let (mut host, addr, code) = host(&[]);

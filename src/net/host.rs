@@ -381,6 +381,7 @@ impl Shared {
         };
         let greeting = || greeting(&locked(&self.state), &welcome);
         let admit = Admit::Seat {
+            from: peer.key(),
             shown,
             issued: issued.clone(),
         };

@@ -12,7 +12,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use crate::net::failure::{JoinError, RefusalNotice};
-use crate::net::peer::Peer;
+use crate::net::peer::{Peer, PeerKey};
 use crate::net::protocol::{
     HEARTBEAT, MAX_WIRE, Message, ProtocolError, SILENCE, SessionState, read_line,
 };
@@ -159,8 +159,12 @@ struct Slot {
     /// Counts connections, so a reader can tell whether it is still the current one.
     generation: u64,
     closing: Option<String>,
-    /// (Host) the token of the player who holds the seat.
+    /// (Host) the token of the player who holds the seat, and where it joined from.
     token: Option<String>,
+    holder: Option<PeerKey>,
+    /// (Host) when the seat's connection was lost, while no other has taken its place: the
+    /// seat is kept for its token until [`seat_kept`] has passed.
+    lost: Option<Instant>,
     /// More messages than this in one second close the connection ([`FLOOD`] unless set).
     flood: Option<usize>,
 }
@@ -179,9 +183,13 @@ impl Slot {
 pub enum Admit {
     /// Whoever comes: the joiner's own connection, new or renewed.
     Always,
-    /// (Host) the player who shows `shown` when it matches the seat's token, or anyone while
-    /// no one is connected; the one admitted gets the seat's new token `issued`.
+    /// (Host) `from`, showing `shown`: the seat's player when it matches the seat's token;
+    /// once that player's connection is lost, also a join from where the player joined from
+    /// (the player's program started again, which has no token); anyone while the seat is
+    /// free (no player yet, or none back within [`seat_kept`]). The one admitted gets the
+    /// seat's new token `issued`.
     Seat {
+        from: PeerKey,
         shown: Option<String>,
         issued: String,
     },
@@ -293,11 +301,30 @@ impl Link {
         Incoming::settle(&mut reader)?;
         let generation = {
             let mut slot = lock(&self.slot);
-            if let Admit::Seat { shown, issued } = admit {
-                if slot.stream.is_some() && (shown.is_none() || shown != slot.token) {
+            if let Admit::Seat {
+                from,
+                shown,
+                issued,
+            } = admit
+            {
+                // A seat that has had a player is that player's while it is connected and
+                // for as long as it may come back: no one else takes it (a watcher or a
+                // stranger who knows the code, joining while the player's link is down).
+                let token = shown.is_some() && shown == slot.token;
+                let lost = slot.lost.filter(|at| at.elapsed() < seat_kept()).is_some();
+                let admitted = if slot.stream.is_some() {
+                    token
+                } else if lost {
+                    token || slot.holder == Some(from)
+                } else {
+                    true
+                };
+                if !admitted {
                     return Ok(Err(sealer));
                 }
                 slot.token = Some(issued);
+                slot.holder = Some(from);
+                slot.lost = None;
             }
             if let Some(greeting) = greeting {
                 for message in greeting() {
@@ -373,6 +400,7 @@ impl Link {
         let why = slot.closing.take().unwrap_or(why);
         close(&mut slot, &why);
         slot.closing = None;
+        slot.lost = Some(Instant::now());
         // Under the lock: a connection that takes this one's place announces itself after.
         sink(LinkEvent::Lost(why));
     }
@@ -396,6 +424,12 @@ impl Default for Link {
     fn default() -> Link {
         Link::new()
     }
+}
+
+/// How long a host keeps a seat whose connection was lost for the player who held it: as
+/// long as that player keeps trying to get back in, and the time its last try may take.
+fn seat_kept() -> Duration {
+    crate::net::failure::rejoin_window() + crate::net::protocol::SILENCE
 }
 
 /// Why reading a settled connection stopped.
