@@ -1989,3 +1989,78 @@ fn a_player_who_joins_a_long_game_gets_all_of_it_and_plays_on() {
     joiner.send(&format!("{}\n", moves[201]));
     host.wait_for(&format!("O (remote) plays {}", moves[201]));
 }
+
+/// A hand-made host that proves `code` to the one joiner it takes, waits `delay`, welcomes it
+/// with `welcome` and at once sends a move and a resignation; it ends when the joiner closes
+/// the connection.
+fn proving_host(
+    code: String,
+    welcome: String,
+    delay: Duration,
+) -> (String, thread::JoinHandle<()>) {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap().to_string();
+    let handle = thread::spawn(move || {
+        let (stream, _) = listener.accept().unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(15)))
+            .unwrap();
+        let mut raw = Raw {
+            reader: BufReader::new(stream.try_clone().unwrap()),
+            stream,
+            keys: None,
+        };
+        let hello = raw.line().expect("the joiner's hello");
+        let (exchange, pake) = Exchange::start(Role::Host, &code);
+        raw.send(
+            format!(
+                "{{\"type\":\"hello\",\"protocol\":3,\"program\":\"fake\",\"pake\":\"{pake}\"}}\n"
+            )
+            .as_bytes(),
+        );
+        raw.keys = Some(exchange.finish(&pake_of(&hello)).unwrap());
+        raw.line().expect("the joiner's join");
+        thread::sleep(delay);
+        raw.say(welcome.trim_end());
+        raw.say(r#"{"type":"move","seq":1,"cell":"5"}"#);
+        raw.say(r#"{"type":"resign","seq":1}"#);
+        // Whatever it says back, until it hangs up.
+        while raw.line().is_some() {}
+    });
+    (addr, handle)
+}
+
+#[test]
+fn of_the_games_found_only_the_one_joined_reaches_the_game() {
+    use tictactoe::net::link::{LinkEvent, Sink};
+    use tictactoe::net::setup::{Target, join};
+    // A real host's welcome, from a host of its own, for the stranger to send.
+    let (_other, other_addr, other_code) = host(&[]);
+    let (_raw, welcome) = Raw::hello(&other_addr, &other_code);
+    assert!(welcome.contains("\"welcome\""), "{welcome}");
+    let (real, addr, code) = host(&[]);
+    // A stranger announcing a game of its own proves the code too, but answers later.
+    let (fake, stranger) = proving_host(code.clone(), welcome, Duration::from_millis(500));
+    let (tx, rx) = std::sync::mpsc::channel();
+    let sink: Sink = Arc::new(move |event| tx.send(event).is_ok());
+    let found = [addr.clone(), fake]
+        .map(|target| Target::Address {
+            target,
+            code: code.clone(),
+        })
+        .to_vec();
+    let (network, line) = join(Target::Any(found), false, sink).unwrap();
+    assert!(line.contains("You play O"), "{line}");
+    real.wait_for("joined. You play X.");
+    // The stranger's welcome, move and resignation came after the real host was chosen: its
+    // connection is closed, and nothing it sent reaches the game.
+    stranger.join().unwrap();
+    let events: Vec<LinkEvent> = rx.try_iter().collect();
+    assert!(
+        !events
+            .iter()
+            .any(|e| matches!(e, LinkEvent::Received(_) | LinkEvent::Lost(_))),
+        "{events:?}"
+    );
+    drop(network);
+}

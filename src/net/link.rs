@@ -311,7 +311,7 @@ impl Link {
                 // for as long as it may come back: no one else takes it (a watcher or a
                 // stranger who knows the code, joining while the player's link is down).
                 let token = shown.is_some() && shown == slot.token;
-                let lost = slot.lost.filter(|at| at.elapsed() < seat_kept()).is_some();
+                let lost = slot.lost.is_some_and(|at| at.elapsed() < seat_kept());
                 let admitted = if slot.stream.is_some() {
                     token
                 } else if lost {

@@ -320,7 +320,8 @@ impl Listening {
 /// Joins the first of `targets` that proves the code; the error of the last when none does.
 /// They are tried [`AT_ONCE`] at a time, in random order, so hosts that answer slowly or busy
 /// (announcing themselves under names that sort first, say) cannot hold up the one that
-/// proves it.
+/// proves it. Each is tried with a sink of its own behind a [`Gate`]: only the one chosen ever
+/// reaches the game, and every other that got in is closed, its events dropped.
 fn join_any(
     mut targets: Vec<Target>,
     asking: Asking,
@@ -331,7 +332,7 @@ fn join_any(
     let queue = Arc::new(Mutex::new(std::collections::VecDeque::from(targets)));
     let (tx, rx) = std::sync::mpsc::channel();
     for _ in 0..count.min(AT_ONCE) {
-        let (queue, sender, sink) = (Arc::clone(&queue), tx.clone(), Arc::clone(sink));
+        let (queue, sender, to_game) = (Arc::clone(&queue), tx.clone(), Arc::clone(sink));
         let spawned = std::thread::Builder::new()
             .name("net-try".into())
             .spawn(move || {
@@ -341,31 +342,116 @@ fn join_any(
                         .unwrap_or_else(PoisonError::into_inner)
                         .pop_front();
                     let Some(target) = next else { return };
+                    let gate = Gate::new(Arc::clone(&to_game));
+                    let tried = enter(target, asking, gate.sink());
                     // Tried for as long as the first one that proves the code is not yet taken.
-                    if sender
-                        .send(enter(target, asking, Arc::clone(&sink)))
-                        .is_err()
+                    if let Err(std::sync::mpsc::SendError((tried, gate))) =
+                        sender.send((tried, gate))
                     {
+                        discard(tried, &gate);
                         return;
                     }
                 }
             });
         if let Err(e) = spawned {
-            let _ = tx.send(Err(anyhow::Error::from(e).context("trying the games found")));
+            let error = anyhow::Error::from(e).context("trying the games found");
+            let _ = tx.send((Err(error), Gate::new(Arc::clone(sink))));
         }
     }
     drop(tx);
     let mut last = None;
-    for result in rx {
+    while let Ok((result, gate)) = rx.recv() {
         match result {
-            Ok(joined) => return Ok(joined),
-            Err(e) => last = Some(e),
+            Ok(joined) => {
+                gate.open();
+                // The others that get in after this one are closed as they come.
+                let _ = std::thread::Builder::new()
+                    .name("net-discard".into())
+                    .spawn(move || {
+                        for (tried, gate) in rx {
+                            discard(tried, &gate);
+                        }
+                    });
+                return Ok(joined);
+            }
+            Err(e) => {
+                gate.shut();
+                last = Some(e);
+            }
         }
     }
     Err(match last {
         Some(e) => e.context(format!("none of the {count} games found took the code")),
         None => anyhow::anyhow!("no game to join"),
     })
+}
+
+/// A game joined but not chosen: nothing of it reaches the game, and its connection is closed.
+fn discard(tried: anyhow::Result<(Network, String)>, gate: &Gate) {
+    gate.shut();
+    if let Ok((network, _)) = tried {
+        network.connection.leave();
+    }
+}
+
+/// What a connection tried by [`join_any`] tells the game: held back until it is chosen, then
+/// passed on in order; dropped for good once another is.
+struct Gate {
+    inner: Sink,
+    state: Arc<Mutex<Held>>,
+}
+
+enum Held {
+    /// Not chosen yet: what came so far (at most [`HELD`] events).
+    Waiting(Vec<LinkEvent>),
+    Open,
+    Shut,
+}
+
+/// Events a connection not yet chosen may have waiting; more close it.
+const HELD: usize = 256;
+
+impl Gate {
+    fn new(inner: Sink) -> Gate {
+        Gate {
+            inner,
+            state: Arc::new(Mutex::new(Held::Waiting(Vec::new()))),
+        }
+    }
+
+    /// The sink the connection is given.
+    fn sink(&self) -> Sink {
+        let (inner, state) = (Arc::clone(&self.inner), Arc::clone(&self.state));
+        Arc::new(move |event| {
+            let mut state = state.lock().unwrap_or_else(PoisonError::into_inner);
+            match &mut *state {
+                Held::Open => inner(event),
+                Held::Waiting(held) if held.len() < HELD => {
+                    held.push(event);
+                    true
+                }
+                Held::Waiting(_) | Held::Shut => {
+                    *state = Held::Shut;
+                    false
+                }
+            }
+        })
+    }
+
+    /// Chosen: what was held goes to the game, in order, and all that comes after it.
+    fn open(&self) {
+        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Held::Waiting(held) = std::mem::replace(&mut *state, Held::Open) {
+            for event in held {
+                (self.inner)(event);
+            }
+        }
+    }
+
+    /// Not chosen: nothing of it reaches the game, now or later.
+    fn shut(&self) {
+        *self.state.lock().unwrap_or_else(PoisonError::into_inner) = Held::Shut;
+    }
 }
 
 /// Games found on the network tried at once by [`join_any`]: a busy one is asked again for
