@@ -1991,12 +1991,12 @@ fn a_player_who_joins_a_long_game_gets_all_of_it_and_plays_on() {
 }
 
 /// A hand-made host that proves `code` to the one joiner it takes, waits `delay`, welcomes it
-/// with `welcome` and at once sends a move and a resignation; it ends when the joiner closes
-/// the connection.
+/// with `welcome` and at once sends `then`; it ends when the joiner closes the connection.
 fn proving_host(
     code: String,
     welcome: String,
     delay: Duration,
+    then: &'static [&'static str],
 ) -> (String, thread::JoinHandle<()>) {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let addr = listener.local_addr().unwrap().to_string();
@@ -2022,8 +2022,9 @@ fn proving_host(
         raw.line().expect("the joiner's join");
         thread::sleep(delay);
         raw.say(welcome.trim_end());
-        raw.say(r#"{"type":"move","seq":1,"cell":"5"}"#);
-        raw.say(r#"{"type":"resign","seq":1}"#);
+        for line in then {
+            raw.say(line);
+        }
         // Whatever it says back, until it hangs up.
         while raw.line().is_some() {}
     });
@@ -2040,7 +2041,11 @@ fn of_the_games_found_only_the_one_joined_reaches_the_game() {
     assert!(welcome.contains("\"welcome\""), "{welcome}");
     let (real, addr, code) = host(&[]);
     // A stranger announcing a game of its own proves the code too, but answers later.
-    let (fake, stranger) = proving_host(code.clone(), welcome, Duration::from_millis(500));
+    let then = &[
+        r#"{"type":"move","seq":1,"cell":"5"}"#,
+        r#"{"type":"resign","seq":1}"#,
+    ];
+    let (fake, stranger) = proving_host(code.clone(), welcome, Duration::from_millis(500), then);
     let (tx, rx) = std::sync::mpsc::channel();
     let sink: Sink = Arc::new(move |event| tx.send(event).is_ok());
     let found = [addr.clone(), fake]
@@ -2063,4 +2068,46 @@ fn of_the_games_found_only_the_one_joined_reaches_the_game() {
         "{events:?}"
     );
     drop(network);
+}
+
+/// A joiner told by its host that its flag fell, where its own clock says otherwise (a game
+/// with no clock, or a minute left), takes no loss on time: the game ends as the host's clock
+/// disagreeing, and the history counts no loss.
+#[test]
+fn a_flag_the_joiners_own_clock_contradicts_ends_the_game_without_a_loss_on_time() {
+    for clock in [None, Some("1")] {
+        let extra: Vec<&str> = clock.map(|c| vec!["--clock", c]).unwrap_or_default();
+        let (_model, model_addr, model_code) = host(&extra);
+        let (_raw, welcome) = Raw::hello(&model_addr, &model_code);
+        assert!(welcome.contains("\"welcome\""), "{welcome}");
+        let code = "abcd-efgh".to_string();
+        // The host moves, then says O's flag fell at once, on O's first turn.
+        let flag = &[
+            r#"{"type":"move","seq":1,"cell":"5"}"#,
+            r#"{"type":"flag","seq":1}"#,
+        ];
+        let (addr, host) = proving_host(code.clone(), welcome, Duration::ZERO, flag);
+        let home = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+            .join(format!("flag-home-{}", clock.is_some()));
+        let _ = std::fs::remove_dir_all(&home);
+        let home_text = home.to_str().unwrap();
+        let mut joiner = Proc::spawn(
+            &["join", &addr],
+            &[("TICTACTOE_CODE", &code), ("TICTACTOE_HOME", home_text)],
+            TIMEOUT,
+        );
+        joiner.wait_for("the host's clock disagreed");
+        assert!(
+            !joiner.output().contains("ran out of time"),
+            "{}",
+            joiner.output()
+        );
+        joiner.wait_exit();
+        host.join().unwrap();
+        let history = std::fs::read_to_string(home.join("history.jsonl")).unwrap_or_default();
+        assert!(
+            !history.contains("\"ending\":\"time\""),
+            "{clock:?}: {history}"
+        );
+    }
 }

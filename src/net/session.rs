@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use crate::ai::player::Player;
-use crate::game::clock::{Clock, TimeControl};
+use crate::game::clock::{Clock, LAG, TimeControl};
 use crate::game::ending::{Drawn, Ending};
 use crate::game::record::{Record, RecordError};
 use crate::game::{Score, Session, Side, Standing};
@@ -452,7 +452,12 @@ pub fn standing_of(state: &SessionState, variant: Variant) -> Result<Standing, R
         score: Score { a, b, draws },
         record: Record::parse(variant, &state.moves)?,
         clock,
-        ending: state.ending.as_ref().and_then(ending_of),
+        // A loss on time needs a clock: the host's word alone is not taken.
+        ending: state
+            .ending
+            .as_ref()
+            .and_then(ending_of)
+            .filter(|e| clock.is_some() || !matches!(e, Ending::Time(_))),
     })
 }
 
@@ -808,9 +813,12 @@ impl NetGame {
             }
             // Only the host lets a flag fall.
             Message::Flag { .. } if self.host => None,
-            Message::Flag { seq } => session
-                .flag_fell_at(seq as usize, Instant::now())
-                .map(|mark| NetEvent::TimeOut { mark }),
+            Message::Flag { seq } => match flag_disputed(session, seq as usize, Instant::now()) {
+                Some(why) => self.gone(why),
+                None => session
+                    .flag_fell_at(seq as usize, Instant::now())
+                    .map(|mark| NetEvent::TimeOut { mark }),
+            },
             Message::Bye => {
                 self.presence = Presence::Gone;
                 self.orders.push(Order::Leave);
@@ -828,6 +836,30 @@ impl NetGame {
             | Message::Ping => None,
         }
     }
+}
+
+/// Why the host's word that the flag fell after `seq` moves cannot be taken at `now`: the game
+/// has no clock, or the time of the seat to act still reads more than [`LAG`] here (the
+/// host's clock is ahead of ours by no more than the way its messages take). `None` where
+/// it can. A flag that crosses this side's move is taken as the host says: the move's
+/// increment is already counted here.
+fn flag_disputed(session: &Session, seq: usize, now: Instant) -> Option<String> {
+    let Some(clock) = session.clock() else {
+        return Some(
+            "the host's clock disagreed: it says time ran out in a game without a clock".into(),
+        );
+    };
+    if seq != session.game().history().len() {
+        return None;
+    }
+    let seat = session.game().position().seat();
+    let left = clock.left(seat, now);
+    (left > LAG).then(|| {
+        format!(
+            "the host's clock disagreed: it says time ran out with {} s left here",
+            left.as_secs()
+        )
+    })
 }
 
 /// Whether the other player's `draw`, sent after `seq` moves, still means something here: it

@@ -54,7 +54,7 @@ impl NetGame {
 
     /// Nothing more to watch, for `why` (said once); for a joiner, whose game does not fit
     /// the host's, the game cannot go on and the host is told goodbye.
-    fn gone(&mut self, why: String) -> Option<NetEvent> {
+    pub(super) fn gone(&mut self, why: String) -> Option<NetEvent> {
         if self.is_over() {
             return None;
         }
