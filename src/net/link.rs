@@ -185,7 +185,8 @@ pub enum Admit {
     Always,
     /// (Host) `from`, showing `shown`: the seat's player when it matches the seat's token;
     /// once that player's connection is lost, also a join from where the player joined from
-    /// (the player's program started again, which has no token); anyone while the seat is
+    /// (the player's program started again, which has no token; online, where a program
+    /// started again has a new endpoint key, any join); anyone while the seat is
     /// free (no player yet, or none back within [`seat_kept`]). The one admitted gets the
     /// seat's new token `issued`.
     Seat {
@@ -315,7 +316,9 @@ impl Link {
                 let admitted = if slot.stream.is_some() {
                     token
                 } else if lost {
-                    token || slot.holder == Some(from)
+                    // An online player started again has a new endpoint key, which tells
+                    // nothing: there, as before, a join with the code takes the seat back.
+                    token || slot.holder == Some(from) || matches!(from, PeerKey::Endpoint(_))
                 } else {
                     true
                 };
