@@ -28,11 +28,16 @@ fn play(home: &PathBuf, input: &[u8]) -> Output {
         .spawn()
         .unwrap();
     child.stdin.take().unwrap().write_all(input).unwrap();
+    finished(child, "the game hangs on a FIFO in its profile")
+}
+
+/// What `child` printed once it exits; panics with `hangs` if it is still running after 20 s.
+fn finished(mut child: std::process::Child, hangs: &str) -> Output {
     let start = Instant::now();
     while child.try_wait().unwrap().is_none() {
         if start.elapsed() > Duration::from_secs(20) {
             let _ = child.kill();
-            panic!("the game hangs on a FIFO in its profile");
+            panic!("{hangs}");
         }
         std::thread::sleep(Duration::from_millis(20));
     }
@@ -85,22 +90,14 @@ fn review_and_from_refuse_a_fifo_without_waiting_for_a_writer() {
     let dir = profile_with_fifo("game.psq");
     let fifo = dir.join("game.psq");
     for args in [vec!["review"], vec!["--plain", "--no-history", "--from"]] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_tictactoe"))
+        let child = Command::new(env!("CARGO_BIN_EXE_tictactoe"))
             .args(args.iter().copied().chain([fifo.to_str().unwrap()]))
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
-        let start = Instant::now();
-        while child.try_wait().unwrap().is_none() {
-            if start.elapsed() > Duration::from_secs(20) {
-                let _ = child.kill();
-                panic!("{args:?} waits on a FIFO");
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        let out = child.wait_with_output().unwrap();
+        let out = finished(child, &format!("{args:?} waits on a FIFO"));
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(stderr.contains("not a regular file"), "{args:?}: {stderr}");
     }
