@@ -2111,3 +2111,42 @@ fn a_flag_the_joiners_own_clock_contradicts_ends_the_game_without_a_loss_on_time
         );
     }
 }
+
+/// The next message of `kind` from the host, past the pings and other messages before it.
+fn next_of(raw: &mut Raw, kind: &str) -> serde_json::Value {
+    while let Some(line) = raw.line() {
+        let message: serde_json::Value = serde_json::from_str(&line).expect("a message");
+        if message["type"] == kind {
+            return message;
+        }
+    }
+    panic!("the connection closed before a {kind}");
+}
+
+/// A joiner that says every move took it no time is charged what the host saw less the round
+/// trip the connection timed (on loopback, a few milliseconds), not less a fixed second:
+/// thinking 1.5 s and claiming none, it loses 1.5 s of its minute, not half a second. A ping
+/// that asks for an echo gets one at once.
+#[test]
+fn a_joiner_that_claims_it_never_thinks_is_charged_all_but_the_round_trip() {
+    let (mut host, addr, code) = host(&["--clock", "1"]);
+    let (mut raw, _) = Raw::hello(&addr, &code);
+    host.wait_for("joined. You play X.");
+    raw.say(r#"{"type":"ping","id":41}"#);
+    let echo = next_of(&mut raw, "ping");
+    assert_eq!(echo["echo"], 41, "{echo}");
+    host.send("5\n");
+    next_of(&mut raw, "move");
+    let thought = Duration::from_millis(1500);
+    thread::sleep(thought);
+    raw.say(r#"{"type":"move","seq":2,"cell":"1","spent_ms":0}"#);
+    host.wait_for("O (remote) plays 1");
+    host.send("9\n");
+    let answer = next_of(&mut raw, "move");
+    let left = answer["left_ms"][1].as_u64().expect("the clock's readings");
+    let charged = 60_000 - left;
+    assert!(
+        charged >= 1_400,
+        "charged {charged} ms for 1.5 s of thinking: {answer}"
+    );
+}

@@ -10,11 +10,12 @@
 //!
 //! In a network game the host's clock is the referee: the joiner says with each move how
 //! long it thought, and the host charges it that, but never less than the time the host saw
-//! pass between sending its own move and receiving the answer, less [`LAG`] (the time the
-//! messages may have spent on the way), nor more than that whole time. A joiner that lags
-//! keeps its thinking time; one that claims to think faster than the host could see is
-//! charged all but [`LAG`] of what the host saw. Only the host lets a flag fall, and the
-//! remote seat's flag falls [`LAG`] after its time runs out on the host's clock.
+//! pass between sending its own move and receiving the answer, less the time the messages
+//! may have spent on the way (the round trip the connection timed lately, at most [`LAG`]),
+//! nor more than that whole time. A joiner that lags keeps its thinking time; one that
+//! claims to think faster than the host could see is charged all but the round trip of what
+//! the host saw. Only the host lets a flag fall, and the remote seat's flag falls [`LAG`]
+//! after its time runs out on the host's clock.
 
 use std::fmt;
 use std::str::FromStr;
@@ -28,6 +29,14 @@ use crate::rules::gomoku::opening::Seat;
 
 /// The most a remote player's answer may spend on the way without being charged to them.
 pub const LAG: Duration = Duration::from_secs(1);
+
+/// What a remote player says it spent on a move, and how much of the time the referee saw
+/// may have been the messages' way there and back (never counted as more than [`LAG`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reported {
+    pub spent: Duration,
+    pub lag: Duration,
+}
 /// What a program's thinking leaves of its time for making the move.
 const MARGIN: Duration = Duration::from_millis(50);
 /// The most time a clock may give: a day.
@@ -245,15 +254,17 @@ impl Clock {
     }
 
     /// `seat` moved at `now`: it is charged the time since its time started to run (or, for
-    /// a remote player who says it thought for `reported`, that time within [`LAG`] of what
-    /// was seen, as the module says), then given its increment, or its time for the next
-    /// move. No time runs after it.
-    pub fn press(&mut self, seat: Seat, now: Instant, reported: Option<Duration>) {
+    /// a remote player's `reported` time, that time within its lag of what was seen, as the
+    /// module says), then given its increment, or its time for the next move. No time runs
+    /// after it.
+    pub fn press(&mut self, seat: Seat, now: Instant, reported: Option<Reported>) {
         let seen = match self.running {
             Some((running, since)) if running == seat => now.saturating_duration_since(since),
             _ => Duration::ZERO,
         };
-        let spent = reported.map_or(seen, |r| r.clamp(seen.saturating_sub(LAG), seen));
+        let spent = reported.map_or(seen, |r| {
+            r.spent.clamp(seen.saturating_sub(r.lag.min(LAG)), seen)
+        });
         self.running = None;
         let left = &mut self.left[index(seat)];
         *left = match self.control {
@@ -379,7 +390,7 @@ impl Session {
 
     /// Presses the clock for the move just played by `seat` at `now` (charged `reported`
     /// where a remote player says how long it thought), and runs it for the seat to act.
-    pub(super) fn press_clock(&mut self, seat: Seat, now: Instant, reported: Option<Duration>) {
+    pub(super) fn press_clock(&mut self, seat: Seat, now: Instant, reported: Option<Reported>) {
         let (next, over) = (self.game.position.seat(), self.game.is_over());
         if let Some(clock) = &mut self.clock {
             let running = clock.running().is_some();
@@ -572,16 +583,35 @@ mod tests {
     #[test]
     fn a_remote_player_is_charged_what_it_reports_within_the_lag_of_what_was_seen() {
         let t0 = Instant::now();
-        let charged = |reported: u64| {
+        let charged = |reported: u64, lag: Duration| {
             let mut clock = Clock::new("1".parse().unwrap());
             clock.run(Seat::Second, t0);
-            clock.press(Seat::Second, t0 + secs(5), Some(secs(reported)));
+            let reported = Reported {
+                spent: secs(reported),
+                lag,
+            };
+            clock.press(Seat::Second, t0 + secs(5), Some(reported));
             clock.spent().unwrap()
         };
-        assert_eq!(charged(5), secs(5), "no lag");
-        assert_eq!(charged(4), secs(4), "a second on the way is not theirs");
-        assert_eq!(charged(1), secs(4), "no more than the lag is forgiven");
-        assert_eq!(charged(9), secs(5), "no more than was seen");
+        assert_eq!(charged(5, LAG), secs(5), "no lag");
+        assert_eq!(
+            charged(4, LAG),
+            secs(4),
+            "a second on the way is not theirs"
+        );
+        assert_eq!(charged(1, LAG), secs(4), "no more than the lag is forgiven");
+        assert_eq!(charged(9, LAG), secs(5), "no more than was seen");
+        let trip = Duration::from_millis(30);
+        assert_eq!(
+            charged(0, trip),
+            secs(5).saturating_sub(trip),
+            "a claim of no time is charged all but the round trip"
+        );
+        assert_eq!(
+            charged(0, secs(3)),
+            secs(4),
+            "a round trip longer than the lag forgives no more than the lag"
+        );
     }
 
     #[test]

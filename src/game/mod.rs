@@ -615,7 +615,7 @@ impl Session {
     pub fn play_reported(
         &mut self,
         mv: impl Into<Move>,
-        reported: Option<std::time::Duration>,
+        reported: Option<clock::Reported>,
     ) -> Result<(), MoveError> {
         let seat = self.game.position.seat();
         self.game.play(mv)?;

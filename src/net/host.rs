@@ -74,6 +74,16 @@ enum Source {
     Fed(Mutex<Receiver<(Wire, Peer)>>),
 }
 
+/// What a `join` that opened with the code said: the rejoin token it shows, whether it asks
+/// for hints and whether it comes to watch; and how long it took to come after the host's
+/// hello (a round trip, and the joiner's half of the key exchange).
+struct Joined {
+    token: Option<String>,
+    hints: bool,
+    watch: bool,
+    trip: Duration,
+}
+
 /// A host waiting for, or playing with, one player.
 pub struct Host {
     source: Source,
@@ -320,7 +330,12 @@ impl Shared {
             delay
         };
         thread::sleep(delay);
-        let (shown, hints, watch) = match joined {
+        let Joined {
+            token: shown,
+            hints,
+            watch,
+            trip,
+        } = match joined {
             Ok(joined) => joined,
             Err(refusal) => return Err(Answer::Sealed(refusal, Box::new(keys.seal))),
         };
@@ -332,6 +347,7 @@ impl Shared {
             stream: stream.clone(),
             reader,
             keys,
+            trip: Some(trip),
         };
         if watch {
             return self.watch(connection);
@@ -406,7 +422,7 @@ impl Shared {
         stream: &Wire,
         reader: &mut BufReader<Incoming>,
         pake: &str,
-    ) -> Result<(Keys, Result<(Option<String>, bool, bool), Refusal>), Refusal> {
+    ) -> Result<(Keys, Result<Joined, Refusal>), Refusal> {
         let (exchange, mine) = Exchange::start(Role::Host, &self.host.code);
         let mut keys = exchange.finish(pake).map_err(|_| Refusal::NoExchange)?;
         let hello = Message::Hello {
@@ -415,6 +431,7 @@ impl Shared {
             pake: Some(mine),
         };
         write_message(stream, &hello).map_err(|_| Refusal::Closed)?;
+        let sent = Instant::now();
         // The hello may have waited in line for its key exchange: the `join` has the whole
         // time a hello has.
         Incoming::renew(reader, HELLO_WITHIN);
@@ -429,7 +446,12 @@ impl Shared {
                     token,
                     hints,
                     watch,
-                }) => Ok((token, hints, watch)),
+                }) => Ok(Joined {
+                    token,
+                    hints,
+                    watch,
+                    trip: sent.elapsed(),
+                }),
                 Ok(_) => Err(Refusal::NotHello),
                 Err(e) => Err(Refusal::Junk(e)),
             },

@@ -206,10 +206,12 @@ impl Joiner {
         *self.token.lock().unwrap_or_else(PoisonError::into_inner) = Some(token);
         // Before the reader starts, so the game is restored before any move arrives.
         let rejoined = rejoining.then(|| LinkEvent::Rejoined(welcome.state.clone()));
+        // The welcome waits as long as a refusal would: it times no round trip.
         let connection = Connection {
             stream,
             reader,
             keys,
+            trip: None,
         };
         self.link
             .install(connection, None, rejoined, Admit::Always, sink)

@@ -3,6 +3,7 @@
 //! use a [`Link`]; what arrives goes to the game loop's channel as [`LinkEvent`]s through a
 //! [`Sink`].
 
+use std::collections::VecDeque;
 use std::fmt;
 use std::io::{self, BufReader};
 use std::net::Shutdown;
@@ -32,7 +33,8 @@ pub enum LinkEvent {
     Joined { peer: Peer, hints: bool },
     /// (Joiner) back in after a lost connection: the host's session, which is the truth.
     Rejoined(SessionState),
-    /// A message from the other side, after the handshake. Pings are not passed on.
+    /// A message from the other side, after the handshake. Pings are not passed on; what
+    /// their echoes time is, as [`LinkEvent::RoundTrip`].
     Received(Message),
     /// The connection is gone, and why, for people.
     Lost(String),
@@ -42,6 +44,9 @@ pub enum LinkEvent {
     Refused(RefusalNotice),
     /// (Host) how many watch the game now.
     Watching(usize),
+    /// The longest of the round trips timed lately on the connection: the most of a
+    /// remote player's answer that may have been the way there and back.
+    RoundTrip(Duration),
 }
 
 /// Where the connection's threads send their events: the game loop's channel, wrapped in the
@@ -142,12 +147,65 @@ pub fn open_message(opener: &mut Opener, line: &[u8]) -> Result<Message, OpenErr
     Message::parse(&text).map_err(OpenError::Protocol)
 }
 
-/// A connection whose handshake is over: the stream, its read half, and the keys that seal
-/// each direction.
+/// A connection whose handshake is over: the stream, its read half, the keys that seal
+/// each direction, and the round trip the handshake took, where this side timed one.
 pub struct Connection {
     pub stream: Wire,
     pub reader: BufReader<Incoming>,
     pub keys: Keys,
+    pub trip: Option<Duration>,
+}
+
+/// How many pings may wait for their echo; an older one is forgotten.
+const WAITING: usize = 8;
+/// How many of the latest round trips count.
+const TIMED: usize = 4;
+
+/// The pings sent on the current connection that wait for their echo, and the round trips
+/// the latest echoes timed.
+#[derive(Default)]
+struct Trips {
+    next: u32,
+    waiting: VecDeque<(u32, Instant)>,
+    timed: VecDeque<Duration>,
+}
+
+impl Trips {
+    /// A new ping's id, sent at `now`.
+    fn send(&mut self, now: Instant) -> u32 {
+        let id = self.next;
+        self.next = self.next.wrapping_add(1);
+        if self.waiting.len() == WAITING {
+            self.waiting.pop_front();
+        }
+        self.waiting.push_back((id, now));
+        id
+    }
+
+    /// A round trip of `trip` was timed.
+    fn timed(&mut self, trip: Duration) {
+        if self.timed.len() == TIMED {
+            self.timed.pop_front();
+        }
+        self.timed.push_back(trip);
+    }
+
+    /// The echo of ping `id` came at `now`: the longest round trip of late, or `None` for an
+    /// echo of no ping waiting (made up, or of a ping forgotten). Pings sent before it are
+    /// not waited for any more.
+    fn echoed(&mut self, id: u32, now: Instant) -> Option<Duration> {
+        let at = self
+            .waiting
+            .iter()
+            .position(|&(waiting, _)| waiting == id)?;
+        let (_, sent) = self.waiting.drain(..=at).next_back()?;
+        self.timed(now.saturating_duration_since(sent));
+        self.longest()
+    }
+
+    fn longest(&self) -> Option<Duration> {
+        self.timed.iter().max().copied()
+    }
 }
 
 /// The current connection and why it was closed, if this side closed it.
@@ -167,6 +225,8 @@ struct Slot {
     lost: Option<Instant>,
     /// More messages than this in one second close the connection ([`FLOOD`] unless set).
     flood: Option<usize>,
+    /// The round trips of the current connection.
+    trips: Trips,
 }
 
 impl Slot {
@@ -298,6 +358,7 @@ impl Link {
                     seal: mut sealer,
                     open: opener,
                 },
+            trip,
         } = connection;
         Incoming::settle(&mut reader)?;
         let generation = {
@@ -342,8 +403,13 @@ impl Link {
             slot.sealer = Some(sealer);
             slot.generation += 1;
             slot.closing = None;
+            slot.trips = Trips::default();
             if let Some(event) = announce {
                 sink(event);
+            }
+            if let Some(trip) = trip {
+                slot.trips.timed(trip);
+                sink(LinkEvent::RoundTrip(trip));
             }
             slot.generation
         };
@@ -381,7 +447,10 @@ impl Link {
             window.1 += 1;
             let fault = match open_message(&mut opener, &buf) {
                 _ if window.1 > flood => "too many messages".to_string(),
-                Ok(Message::Ping) => continue,
+                Ok(Message::Ping { id, echo }) => match self.pinged(generation, id, echo) {
+                    Some(trip) if !sink(LinkEvent::RoundTrip(trip)) => return,
+                    _ => continue,
+                },
                 Ok(Message::Hello { .. } | Message::Join { .. } | Message::Welcome { .. }) => {
                     "hello was already said".to_string()
                 }
@@ -408,7 +477,8 @@ impl Link {
         sink(LinkEvent::Lost(why));
     }
 
-    /// Sends `ping` every [`HEARTBEAT`] while connected, for as long as the program runs.
+    /// Sends `ping` every [`HEARTBEAT`] while connected, for as long as the program runs,
+    /// each with an id for the other side to echo.
     pub fn heartbeat(&self) -> io::Result<()> {
         let link = self.clone();
         thread::Builder::new()
@@ -416,10 +486,44 @@ impl Link {
             .spawn(move || {
                 loop {
                     thread::sleep(HEARTBEAT);
-                    link.send(&Message::Ping);
+                    link.ping();
                 }
             })?;
         Ok(())
+    }
+
+    /// Sends a ping to be echoed, if connected.
+    fn ping(&self) {
+        let mut slot = lock(&self.slot);
+        if slot.stream.is_none() {
+            return;
+        }
+        let id = slot.trips.send(Instant::now());
+        let ping = Message::Ping {
+            id: Some(id),
+            echo: None,
+        };
+        if let Some(Err(_)) = slot.write(&ping) {
+            close(&mut slot, "the connection failed");
+        }
+    }
+
+    /// Connection `generation` brought a ping: one with an `id` is echoed at once, and the
+    /// echo of one of ours times a round trip. Returns the longest round trip of late when
+    /// it timed one.
+    fn pinged(&self, generation: u64, id: Option<u32>, echo: Option<u32>) -> Option<Duration> {
+        let now = Instant::now();
+        let mut slot = lock(&self.slot);
+        if slot.generation != generation {
+            return None;
+        }
+        if id.is_some() {
+            let echo = Message::Ping { id: None, echo: id };
+            if let Some(Err(_)) = slot.write(&echo) {
+                close(&mut slot, "the connection failed");
+            }
+        }
+        slot.trips.echoed(echo?, now)
     }
 }
 
@@ -479,5 +583,55 @@ fn close(slot: &mut Slot, why: &str) {
     if let Some(stream) = slot.stream.take() {
         let _ = stream.shutdown(Shutdown::Both);
         slot.closing.get_or_insert_with(|| why.to_string());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_echo_times_its_ping_and_the_longest_of_the_latest_round_trips_counts() {
+        let t0 = Instant::now();
+        let ms = Duration::from_millis;
+        let mut trips = Trips::default();
+        let first = trips.send(t0);
+        let second = trips.send(t0 + ms(10));
+        assert_eq!(trips.echoed(99, t0 + ms(20)), None, "an echo of no ping");
+        assert_eq!(trips.echoed(second, t0 + ms(30)), Some(ms(20)));
+        assert_eq!(
+            trips.echoed(first, t0 + ms(40)),
+            None,
+            "a ping sent before one echoed is waited for no more"
+        );
+        let mut at = t0 + ms(100);
+        for trip in [50, 5, 5, 5] {
+            let id = trips.send(at);
+            at += ms(trip);
+            trips.echoed(id, at);
+        }
+        assert_eq!(trips.longest(), Some(ms(50)), "of the latest four");
+        let id = trips.send(at);
+        assert_eq!(
+            trips.echoed(id, at + ms(5)),
+            Some(ms(5)),
+            "the fifth forgets the first"
+        );
+    }
+
+    #[test]
+    fn pings_that_get_no_echo_are_forgotten_past_a_few() {
+        let t0 = Instant::now();
+        let mut trips = Trips::default();
+        let ids: Vec<u32> = (0..=WAITING as u64)
+            .map(|i| trips.send(t0 + Duration::from_secs(i)))
+            .collect();
+        assert_eq!(trips.waiting.len(), WAITING);
+        assert_eq!(trips.echoed(ids[0], t0 + Duration::from_secs(20)), None);
+        assert!(
+            trips
+                .echoed(ids[WAITING], t0 + Duration::from_secs(20))
+                .is_some()
+        );
     }
 }

@@ -20,7 +20,9 @@
 //!    joiner that cannot open the welcome is talking to a host that does not know the code,
 //!    and leaves.
 //! 4. Then either side sends `move` (on its own turn), `rematch` (after a game; a new game
-//!    starts when both have sent it), `ping` (every [`HEARTBEAT`]) and `bye` (leaving).
+//!    starts when both have sent it), `ping` (every [`HEARTBEAT`], with an `id` the other
+//!    side echoes at once in a `ping` of its own, which times the round trip; a program
+//!    that does not echo is allowed the most lag) and `bye` (leaving).
 //!    Anything else, anything at the wrong time, or a line that does not open is answered
 //!    with `error` and the connection is closed. Each side checks every move with its own
 //!    rules; no side ever takes a board from the other.
@@ -182,8 +184,14 @@ pub enum Message {
     /// I offer a draw, or accept yours, `seq` moves into the game: an offer overtaken by a
     /// move (another `seq`) has lapsed.
     Draw { seq: u32 },
-    /// I am still here.
-    Ping,
+    /// I am still here. A ping with an `id` asks to be echoed at once, by a ping whose `echo`
+    /// is that id, so its sender can time the way there and back; one without asks nothing.
+    Ping {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        id: Option<u32>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        echo: Option<u32>,
+    },
     /// I am leaving.
     Bye,
     /// What was wrong with the last message; the connection closes after it. A refused hello
@@ -196,6 +204,14 @@ pub enum Message {
 }
 
 impl Message {
+    /// A ping that asks for nothing back.
+    pub fn ping() -> Message {
+        Message::Ping {
+            id: None,
+            echo: None,
+        }
+    }
+
     /// An `error` that is not a refused hello.
     pub fn error(message: impl Into<String>) -> Message {
         Message::Error {
@@ -465,7 +481,15 @@ mod tests {
             Message::Rematch,
             Message::Resign { seq: 4 },
             Message::Draw { seq: 5 },
-            Message::Ping,
+            Message::ping(),
+            Message::Ping {
+                id: Some(7),
+                echo: None,
+            },
+            Message::Ping {
+                id: None,
+                echo: Some(7),
+            },
             Message::Bye,
             Message::Error {
                 message: "wrong code".into(),
@@ -488,6 +512,8 @@ mod tests {
             .unwrap(),
             "{\"type\":\"move\",\"seq\":1,\"cell\":\"5\"}\n"
         );
+        // A ping that asks nothing is the line every earlier program sends and reads.
+        assert_eq!(Message::ping().to_line().unwrap(), "{\"type\":\"ping\"}\n");
     }
 
     #[test]

@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use crate::ai::player::Player;
-use crate::game::clock::{Clock, LAG, TimeControl};
+use crate::game::clock::{Clock, LAG, Reported, TimeControl};
 use crate::game::ending::{Drawn, Ending};
 use crate::game::record::{Record, RecordError};
 use crate::game::{Score, Session, Side, Standing};
@@ -350,7 +350,7 @@ pub fn remote_move(
     session: &mut Session,
     seq: u32,
     cell: &str,
-    spent: Option<Duration>,
+    spent: Option<Reported>,
 ) -> Result<Option<Move>, RemoteMoveError> {
     let error = |fault| RemoteMoveError {
         seq,
@@ -496,6 +496,9 @@ pub struct NetGame {
     watching: usize,
     /// (Joiner) moves of a long game still to come after the welcome.
     behind: usize,
+    /// The longest round trip the connection timed lately: how much of the other player's
+    /// answer may have been the way ([`LAG`] until one is timed).
+    trip: Option<Duration>,
 }
 
 impl NetGame {
@@ -669,6 +672,10 @@ impl NetGame {
         }
         match event {
             LinkEvent::Received(message) => self.received(session, them, message),
+            LinkEvent::RoundTrip(trip) => {
+                self.trip = Some(trip);
+                None
+            }
             LinkEvent::Watching(count) => {
                 self.watching = count;
                 self.orders
@@ -695,6 +702,8 @@ impl NetGame {
             LinkEvent::Joined { peer: addr, hints } => {
                 let first = self.presence == Presence::Waiting;
                 self.presence = Presence::Connected;
+                // A new connection: its round trip is still to be timed.
+                self.trip = None;
                 if self.watching > 0 {
                     let count = u32::try_from(self.watching).unwrap_or(u32::MAX);
                     self.orders.push(Order::Watching(count));
@@ -741,7 +750,11 @@ impl NetGame {
         (seq, cell): (u32, &str),
         (spent_ms, left_ms): (Option<u64>, Option<[u64; 2]>),
     ) -> Option<NetEvent> {
-        match remote_move(session, seq, cell, spent_ms.map(Duration::from_millis)) {
+        let reported = spent_ms.map(|ms| Reported {
+            spent: Duration::from_millis(ms),
+            lag: self.trip.unwrap_or(LAG),
+        });
+        match remote_move(session, seq, cell, reported) {
             Ok(None) => None,
             Ok(Some(mv)) => {
                 // The host's clock is the referee's.
@@ -833,7 +846,7 @@ impl NetGame {
             | Message::Welcome { .. }
             | Message::Update { .. }
             | Message::Watching { .. }
-            | Message::Ping => None,
+            | Message::Ping { .. } => None,
         }
     }
 }

@@ -118,7 +118,7 @@ impl Watchers {
                     if pinged.elapsed() >= HEARTBEAT {
                         pinged = Instant::now();
                         for watcher in &inner.list {
-                            watcher.post(Message::Ping);
+                            watcher.post(Message::ping());
                         }
                     }
                     inner.list.retain(|w| !w.gone.load(Ordering::SeqCst));
