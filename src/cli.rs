@@ -16,8 +16,10 @@ use crate::rules::classic::{MIN_SIZE, RulesError};
 use crate::rules::gomoku::opening::Opening;
 use crate::rules::position::Variant;
 
-/// Tic-tac-toe in the terminal: numpad keys, two players on one keyboard, or an AI that
-/// searches the whole game tree and never loses.
+/// Tic-tac-toe in the terminal: numpad keys, two players on one keyboard, or an AI. On 3×3
+/// the level 7 AI searches the whole game tree and never loses; on boards up to 7×7 it plays
+/// perfectly where its value is proven; in Ultimate and Gomoku it searches a budget of time
+/// and can be beaten.
 // Each bool is an independent on/off flag of the command line, not a hidden state machine.
 #[allow(clippy::struct_excessive_bools)]
 #[derive(Debug, Parser)]
@@ -25,7 +27,9 @@ use crate::rules::position::Variant;
     name = "tictactoe",
     version,
     about = "Tic-tac-toe in the terminal: 3×3 to 7×7, Ultimate, Gomoku; people or an AI",
-    long_about
+    long_about,
+    // No blank line under the first: `-h` fits an 80×24 terminal with the prompt below it.
+    help_template = "{before-help}{about-with-newline}{usage-heading} {usage}\n\n{all-args}{after-help}"
 )]
 #[command(after_help = "\
 Cells are a keypad: 7 8 9 / 4 5 6 / 1 2 3. More: tictactoe --help, tictactoe man")]
@@ -44,7 +48,7 @@ Examples:
   tictactoe --size 5             5×5, four in a row; cells are named a1 to e5
   tictactoe --misere             whoever completes a line loses
   tictactoe --ultimate           Ultimate tic-tac-toe: board then cell, 53
-  tictactoe --gomoku             Gomoku: five in a row on 15×15, cells h8 to o15
+  tictactoe --gomoku             Gomoku: five in a row on 15×15, points a1 to o15
   tictactoe --from 5 1 9         play on from the position these moves reach
   tictactoe analyze X.O/.X./..O  the value of every move
   tictactoe review 5 9 4 6 1     judge every move of a game

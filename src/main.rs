@@ -206,7 +206,8 @@ fn kept_game(words: &[String], rules: Variant) -> anyhow::Result<Option<Record>>
         return Ok(None);
     };
     let path = std::path::Path::new(word);
-    if word.contains(['.', '/']) && path.exists() {
+    // A move string has neither, so a word with either names a file, there or not.
+    if word.contains(['.', '/']) {
         let text = tictactoe::store::games::read(path).with_context(|| word.clone())?;
         let record = formats::read_game(&text, rules).with_context(|| word.clone())?;
         return Ok(Some(record));

@@ -333,9 +333,9 @@ fn help_at_80_columns(flag: &str) -> String {
 }
 
 #[test]
-fn short_help_fits_a_24_line_screen_80_columns_wide_and_long_help_wraps_to_80() {
+fn short_help_fits_an_80_by_24_terminal_with_the_prompt_below_it_and_long_help_wraps_to_80() {
     let short = help_at_80_columns("-h");
-    assert!(short.lines().count() <= 24, "{short}");
+    assert!(short.lines().count() <= 23, "{short}");
     let long = help_at_80_columns("--help");
     assert!(long.lines().count() > 24, "--help is the full text: {long}");
     for help in [&short, &long] {
@@ -346,6 +346,21 @@ fn short_help_fits_a_24_line_screen_80_columns_wide_and_long_help_wraps_to_80() 
         short.contains("--help"),
         "-h says where to read more: {short}"
     );
+}
+
+#[test]
+fn long_help_claims_a_perfect_ai_only_where_it_is_and_names_gomokus_points_from_a1() {
+    let long = help_at_80_columns("--help")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        long.contains("On 3×3 the level 7 AI searches the whole game tree and never loses")
+            && long
+                .contains("in Ultimate and Gomoku it searches a budget of time and can be beaten"),
+        "{long}"
+    );
+    assert!(long.contains("points a1 to o15"), "{long}");
 }
 
 #[test]

@@ -480,3 +480,54 @@ fn a_psq_file_a_move_string_a_saved_record_and_a_game_file_are_reviewed_and_a_ba
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_missing_file_or_a_folder_is_named_as_such_not_read_as_a_cell() {
+    let dir = std::env::temp_dir().join(format!("tictactoe-review-missing-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let missing = dir.join("nosuch.txt");
+    let missing = missing.to_str().unwrap();
+    for (args, said) in [
+        (vec!["review", missing], "nosuch.txt: there is no such file"),
+        (
+            vec!["review", "nosuch.txt"],
+            "nosuch.txt: there is no such file",
+        ),
+        (
+            vec!["review", dir.to_str().unwrap()],
+            "it is not a regular file",
+        ),
+        (
+            vec!["--plain", "--from", "nosuch.txt"],
+            "--from: nosuch.txt: there is no such file",
+        ),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_tictactoe"))
+            .args(&args)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(said), "{args:?}: {err}");
+        assert!(!err.contains("is not a cell"), "{args:?}: {err}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_file_holding_the_record_line_the_game_printed_is_reviewed() {
+    let dir = std::env::temp_dir().join(format!("tictactoe-review-record-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("record.txt");
+    std::fs::write(&file, "Record: 5 1 9\n").unwrap();
+    let out = run(&[file.to_str().unwrap()]);
+    assert!(out.status.success(), "{out:?}");
+    let moves: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| l.split_whitespace().nth(2).map(str::to_string))
+        .take(3)
+        .collect();
+    assert_eq!(moves, ["5", "1", "9"], "{out:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

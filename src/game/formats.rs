@@ -157,7 +157,8 @@ pub fn is_move_string(text: &str) -> bool {
 
 /// Reads a game kept as text: one of our game files ([`super::file`]), a `.psq` file, a move
 /// string (`h8h9i8`), or our own record
-/// (`--gomoku h8 h9 i8`, as the game prints it: its flags, then its moves), any of them played
+/// (`--gomoku h8 h9 i8`: its flags, then its moves, with or without the `Record:` the game
+/// prints before them), any of them played
 /// by `rules` where the text does not say (a `.psq` gives only its board's side).
 pub fn read_game(text: &str, rules: Variant) -> Result<Record, FileError> {
     if super::file::is_game_file(text) {
@@ -171,6 +172,8 @@ pub fn read_game(text: &str, rules: Variant) -> Result<Record, FileError> {
         return read_move_string(text, rules).map_err(line);
     }
     let words: Vec<&str> = text.split_whitespace().collect();
+    // The line as the game prints it, `Record: --size 5 c3 b2`, reads as what follows.
+    let words = words.strip_prefix(&["Record:"]).unwrap_or(&words);
     let mut flags = 0;
     while words.get(flags).is_some_and(|w| w.starts_with("--")) {
         let takes_value = matches!(words[flags], "--size" | "--k" | "--opening");
@@ -288,6 +291,17 @@ mod tests {
         assert!(e.to_string().contains("names no game"), "{e}");
         let e = read_game("--gomoku h8 h8", Variant::default()).unwrap_err();
         assert!(e.to_string().contains("taken"), "{e}");
+    }
+
+    #[test]
+    fn the_record_line_the_game_prints_reads_as_its_moves() {
+        let classic = Record::parse(Variant::default(), &["5", "1", "9"]).unwrap();
+        assert_eq!(
+            read_game("Record: 5 1 9\n", Variant::default()).unwrap(),
+            classic
+        );
+        let gomoku = read_game("Record: --gomoku h8 i8 h7", Variant::default()).unwrap();
+        assert_eq!(gomoku, read_game(GAME, Variant::GOMOKU).unwrap());
     }
 
     #[test]

@@ -18,12 +18,12 @@ const LARGEST: u64 = 1 << 20;
 /// The text of the game file `path`: a regular file (never a FIFO or a device, which could
 /// block or never end) of at most a mebibyte, counted as it is read.
 pub fn read(path: &Path) -> io::Result<String> {
-    let bytes = crate::store::files::read_at_most(path, LARGEST).map_err(|e| {
-        if e.kind() == io::ErrorKind::InvalidData {
+    let bytes = crate::store::files::read_at_most(path, LARGEST).map_err(|e| match e.kind() {
+        io::ErrorKind::InvalidData => {
             io::Error::new(e.kind(), format!("{e}; a game file is at most {LARGEST}"))
-        } else {
-            e
         }
+        io::ErrorKind::NotFound => io::Error::new(e.kind(), "there is no such file"),
+        _ => e,
     })?;
     String::from_utf8(bytes).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
 }

@@ -1610,6 +1610,21 @@ mod tests {
     }
 
     #[test]
+    fn a_review_of_a_game_that_ended_before_its_first_move_says_there_is_nothing_to_review() {
+        let mut app = app(Player::Human, Player::HARD);
+        app.update(Action::Resign);
+        app.update(Action::Yes);
+        assert!(app.game().is_over());
+        app.update(Action::Review);
+        assert_eq!(
+            app.message(),
+            "The game ended before its first move: there is nothing to review"
+        );
+        assert_eq!(app.mode(), &Mode::Playing, "no review waits for a judge");
+        assert_eq!(app.job(), None);
+    }
+
+    #[test]
     fn resigning_before_the_first_move_against_the_ai_says_it_counts_as_a_loss() {
         let mut against = app(Player::Human, Player::HARD);
         against.update(Action::Resign);

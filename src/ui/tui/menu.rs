@@ -784,6 +784,13 @@ impl Menu {
                 Outcome::Stay
             }
             Choice::Open(number) => match self.games.entry(number) {
+                // Opened, a game with no moves would be a new game on an empty board.
+                Some(entry) if entry.game.history().is_empty() => {
+                    self.message = format!(
+                        "Game {number} ended before its first move: there is nothing to look at"
+                    );
+                    Outcome::Stay
+                }
                 Some(entry) => {
                     let game = &entry.game;
                     let (first, second) = game.seats();
@@ -807,6 +814,10 @@ impl Menu {
                 self.message = "Type the file's path first (Esc goes back)".into();
             }
             Key::Enter => match opened(path.trim()) {
+                Ok(record) if record.is_empty() => {
+                    let shown = crate::text::cut(&crate::text::printable(path.trim()), 60);
+                    self.message = format!("{shown} holds no moves: there is nothing to look at");
+                }
                 Ok(record) => {
                     return Outcome::Done(Start::Open(record, Player::Human, Player::Human));
                 }
@@ -1338,6 +1349,36 @@ mod tests {
             Outcome::Done(Start::Open(record.unwrap(), Player::Human, Player::Human))
         );
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_game_of_your_games_with_no_moves_is_not_opened_as_a_new_game() {
+        let variant = Variant::default();
+        let mut resigned = crate::game::Game::new(variant, Player::Human, Player::HARD);
+        resigned.resign(crate::rules::gomoku::opening::Seat::First);
+        let mut played = crate::game::Game::new(variant, Player::Human, Player::HARD);
+        played
+            .play(Record::parse(variant, &["5"]).unwrap().moves()[0])
+            .unwrap();
+        let entry = |game| crate::store::history::Entry {
+            time: "2026-11-25T10:00:00Z".into(),
+            game,
+            end: crate::game::GameEnd::Finished,
+        };
+        let mut m = menu();
+        m.games = GameList::new(vec![entry(played.clone()), entry(resigned)]);
+        m.screen = Screen::Games;
+        assert_eq!(m.update(&Key::Enter), Outcome::Stay, "the newest: no moves");
+        assert_eq!(
+            m.message,
+            "Game 2 ended before its first move: there is nothing to look at"
+        );
+        assert_eq!(m.screen, Screen::Games);
+        m.update(&Key::Down);
+        assert_eq!(
+            m.update(&Key::Enter),
+            Outcome::Done(Start::Open(played.record(), Player::Human, Player::HARD))
+        );
     }
 
     #[test]

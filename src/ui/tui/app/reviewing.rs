@@ -288,6 +288,11 @@ impl App {
     }
 
     pub(super) fn ask_review(&mut self) {
+        if self.game().history().is_empty() && (self.archived || self.game().is_over()) {
+            self.message =
+                "The game ended before its first move: there is nothing to review".into();
+            return;
+        }
         if self.archived && !self.game().history().is_empty() {
             // A game of the history: reviewed as it stands, finished or not.
         } else if !self.game().is_over() {
