@@ -492,20 +492,35 @@ impl App {
         }
         // A board chosen in Ultimate waits for its cell; most other keys put it down.
         let selected = self.selected.take();
-        let column = self.column.take();
-        let first = self.first_digit.take();
+        let mut column = self.column.take();
+        let mut first = self.first_digit.take();
         let side = self.game().position().grid_side();
+        let letter = match action {
+            Action::Letter(c) => Some(c),
+            _ => action.letter(),
+        };
+        // A whole coordinate that waited for a second digit (`a1` where rows run past 9) is
+        // played by the letter after it, which then begins the next.
+        if let (Some(_), Some(row), Some(_)) = (column, first, letter) {
+            self.coordinate(column, row);
+            (column, first) = (None, None);
+        }
         // On a board with a column h (Ultimate's nine, Gomoku's fifteen), `h` is that column
         // first, and `h` again asks for the hint; every key that is a letter alike (`q` twice
-        // quits on 20×20).
+        // quits on 20×20). Once the game is over no coordinate is typed: `n` is a new round.
+        let over = self.game().is_over();
         if let Some(c) = action.letter()
             && names_column(side, c)
             && column != Some(c)
+            && !over
         {
             self.letter(c);
             return;
         }
         match action {
+            Action::Letter(_) if over => {
+                self.message = "The game is over: n, Enter or Space starts a new round".into();
+            }
             Action::Digit(d) if column.is_some() => self.row_digit(column, first, d),
             Action::Zero if column.is_some() => self.row_digit(column, first, 0),
             Action::Letter(c) => self.letter(c),
@@ -958,6 +973,47 @@ mod tests {
             "{:?}",
             app.mode()
         );
+    }
+
+    #[test]
+    fn a_letter_after_a_whole_coordinate_waiting_for_a_second_digit_plays_it_first() {
+        use crate::rules::position::Variant;
+        let session = Session::new(Variant::GOMOKU, Player::Human, Player::Human);
+        let mut app = App::new(session, (80, 24));
+        for key in [
+            Action::Letter('a'),
+            Action::Digit(1),
+            Action::Letter('b'),
+            Action::Digit(2),
+        ] {
+            app.update(key);
+        }
+        let expected = Record::parse(Variant::GOMOKU, &["a1", "b2"]).unwrap();
+        assert_eq!(app.game().record(), expected, "{}", app.message());
+        app.update(Action::Letter('c'));
+        app.update(Action::Digit(1));
+        app.update(Action::NewRound);
+        assert_eq!(
+            app.game().history().len(),
+            3,
+            "n after c1 plays c1: {}",
+            app.message()
+        );
+    }
+
+    #[test]
+    fn once_a_gomoku_game_is_over_n_starts_a_new_round_at_once() {
+        use crate::rules::position::Variant;
+        let session = Session::new(Variant::GOMOKU, Player::Human, Player::Human);
+        let mut app = App::new(session, (80, 24));
+        app.update(Action::Letter('h'));
+        app.update(Action::Digit(8));
+        app.update(Action::Resign);
+        app.update(Action::Yes);
+        assert!(app.game().is_over());
+        app.update(Action::NewRound);
+        assert_eq!(app.session().round(), 2, "{}", app.message());
+        assert!(app.game().history().is_empty());
     }
 
     #[test]

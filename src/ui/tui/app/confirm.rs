@@ -20,6 +20,15 @@ pub enum Leave {
 }
 
 impl Leave {
+    /// What `y` does, for the line of keys under the question.
+    pub fn answer(self) -> &'static str {
+        match self {
+            Leave::Quit => "y leave",
+            Leave::NewRound => "y new round",
+            Leave::Resign => "y resign",
+        }
+    }
+
     /// The question on the message line; `loses` where leaving counts as a loss.
     pub fn question(self, loses: bool) -> &'static str {
         match (self, loses) {
@@ -78,20 +87,24 @@ impl App {
 
     /// The question being asked, if one is.
     pub fn question(&self) -> Option<&'static str> {
+        let leave = self.confirming()?;
+        let game = self.game();
+        let (first, second) = game.seats();
+        // A resignation is a loss wherever the game counts (one person, not set up).
+        let loses = match leave {
+            Leave::Resign => lone_human(first, second).is_some() && game.setup() == 0,
+            _ => game.counts(GameEnd::Abandoned) == Some(Verdict::Lost),
+        };
+        Some(leave.question(loses))
+    }
+
+    /// What the question on the message line asks to do, if one is asked.
+    pub fn confirming(&self) -> Option<Leave> {
         let mut mode = &self.mode;
         loop {
             match mode {
                 Mode::Help(under) => mode = under,
-                Mode::Confirm(leave, _) => {
-                    let game = self.game();
-                    let (first, second) = game.seats();
-                    // A resignation is a loss wherever the game counts (one person, not set up).
-                    let loses = match leave {
-                        Leave::Resign => lone_human(first, second).is_some() && game.setup() == 0,
-                        _ => game.counts(GameEnd::Abandoned) == Some(Verdict::Lost),
-                    };
-                    return Some(leave.question(loses));
-                }
+                Mode::Confirm(leave, _) => return Some(*leave),
                 _ => return None,
             }
         }

@@ -70,14 +70,13 @@ pub(super) fn wrap(text: &str, width: u16) -> Vec<String> {
 /// keys` go first, the nearest first; `? keys` and `q quit` always stay.
 pub(super) fn key_line(app: &App, keys: &str, width: u16) -> String {
     let fits = |line: &str| line.chars().count() <= usize::from(width);
-    if app.question().is_some() {
-        let long = "y leave · any other key keeps playing";
-        return if fits(long) {
+    if let Some(leave) = app.confirming() {
+        let long = format!("{} · any other key keeps playing", leave.answer());
+        return if fits(&long) {
             long
         } else {
-            "y leave · other keys stay"
-        }
-        .to_string();
+            format!("{} · other keys stay", leave.answer())
+        };
     }
     let mut parts = key_parts(app, keys);
     loop {

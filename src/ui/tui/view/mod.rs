@@ -497,6 +497,23 @@ mod tests {
     }
 
     #[test]
+    fn under_each_question_the_key_line_says_what_y_does() {
+        use crate::ui::tui::input::Action;
+        for (key, said) in [
+            (Action::Resign, "y resign · any other key keeps playing"),
+            (Action::Quit, "y leave · any other key keeps playing"),
+        ] {
+            let session = Session::new(Rules::CLASSIC, Player::Human, Player::HARD);
+            let mut app = App::new(session, (80, 24));
+            app.update(Action::Digit(5));
+            app.update(key);
+            assert!(app.question().is_some(), "{said}: {}", app.message());
+            let text = frame_of(&app).to_text();
+            assert!(text.contains(said), "{text}");
+        }
+    }
+
+    #[test]
     fn where_h_is_a_column_the_key_line_says_h_twice_for_the_hint() {
         use crate::rules::position::Variant;
         for (variant, twice) in [
