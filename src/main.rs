@@ -552,12 +552,16 @@ fn from_menu(cli: &Cli, start: Start) -> anyhow::Result<tui::Summary> {
             }
             tui::join(target, brain(cli), network_options(cli))
         }
-        Start::Open(record, x, o) => {
+        Start::Open(record, x, o, names) => {
             let options = tui::Options {
                 open_review: true,
                 ..screen_options(cli)
             };
-            let session = Session::starting_at(&record, here(x), here(o)).kept_in(journal(cli));
+            let mut session = Session::starting_at(&record, here(x), here(o)).kept_in(journal(cli));
+            if let Some([x, o]) = names {
+                session.rename(tictactoe::game::Side::A, x);
+                session.rename(tictactoe::game::Side::B, o);
+            }
             tui::run(session, brain(cli), options)
         }
         Start::Resume(record, setup, x, o) => {

@@ -2420,3 +2420,34 @@ fn a_clock_in_its_last_seconds_shows_tenths_in_reverse_video_and_its_fall_ends_t
     });
     tui.wait_text("X (Player 1) ran out of time. O (Player 2) wins.");
 }
+
+#[test]
+fn a_game_file_opened_from_your_games_shows_the_names_it_holds() {
+    let mut tui = menu("file-names");
+    let dir = format!("{}/file-names", env!("CARGO_TARGET_TMPDIR"));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = format!("{dir}/named.txt");
+    std::fs::write(
+        &file,
+        "tictactoe game\nrules: \nx: Ann\no: Bob\ndate: 2026-12-01\nresult: X (Ann) wins.\n\n1. 7 1\n2. 8 2\n3. 9\n",
+    )
+    .unwrap();
+    tui.send("9");
+    tui.send("\r");
+    tui.wait_text("No games kept yet");
+    tui.send("f");
+    tui.wait_text("Open a game file");
+    tui.send(&file);
+    tui.send("\r");
+    tui.wait_text("Move 1 of 5");
+    let screen = tui.screen();
+    assert!(
+        screen.contains("Ann") && screen.contains("Bob") && !screen.contains("Player 1"),
+        "{screen}"
+    );
+    tui.send("q");
+    tui.wait_text("9  Your games");
+    tui.send("q");
+    assert!(tui.wait_exit());
+    tui.assert_restored();
+}

@@ -1002,6 +1002,26 @@ mod tests {
     }
 
     #[test]
+    fn on_twenty_by_twenty_a_row_digit_of_two_says_zero_makes_row_twenty() {
+        use crate::rules::position::Variant;
+        let twenty = Variant::named_on("gomoku", 20, 5).unwrap();
+        let session = Session::new(twenty, Player::Human, Player::Human);
+        let mut app = App::new(session, (100, 40));
+        app.update(Action::Letter('c'));
+        app.update(Action::Digit(2));
+        assert_eq!(
+            app.message(),
+            "Typed c2… Enter plays c2, 0 for c20 (Esc cancels)"
+        );
+        app.update(Action::Letter('c'));
+        app.update(Action::Digit(1));
+        assert_eq!(
+            app.message(),
+            "Typed c1… Enter plays c1, a second digit c10-c19 (Esc cancels)"
+        );
+    }
+
+    #[test]
     fn once_a_gomoku_game_is_over_n_starts_a_new_round_at_once() {
         use crate::rules::position::Variant;
         let session = Session::new(Variant::GOMOKU, Player::Human, Player::Human);

@@ -465,8 +465,9 @@ pub enum Start {
         code: String,
         watch: bool,
     },
-    /// A game of the history, on the board with its review: its record and its players.
-    Open(Record, Player, Player),
+    /// A game of the history or of a file, on the board with its review: its record, its
+    /// players, and the names a game file gives them (X's, then O's).
+    Open(Record, Player, Player, Option<[String; 2]>),
     /// The last unfinished game, taken up again: its record, how many of its moves were set
     /// up, and its players.
     Resume(Record, usize, Player, Player),
@@ -794,7 +795,7 @@ impl Menu {
                 Some(entry) => {
                     let game = &entry.game;
                     let (first, second) = game.seats();
-                    Outcome::Done(Start::Open(game.record(), first, second))
+                    Outcome::Done(Start::Open(game.record(), first, second, None))
                 }
                 None => Outcome::Stay,
             },
@@ -814,12 +815,12 @@ impl Menu {
                 self.message = "Type the file's path first (Esc goes back)".into();
             }
             Key::Enter => match opened(path.trim()) {
-                Ok(record) if record.is_empty() => {
+                Ok((record, _)) if record.is_empty() => {
                     let shown = crate::text::cut(&crate::text::printable(path.trim()), 60);
                     self.message = format!("{shown} holds no moves: there is nothing to look at");
                 }
-                Ok(record) => {
-                    return Outcome::Done(Start::Open(record, Player::Human, Player::Human));
+                Ok((record, names)) => {
+                    return Outcome::Done(Start::Open(record, Player::Human, Player::Human, names));
                 }
                 Err(why) => {
                     let shown = crate::text::cut(&crate::text::printable(path.trim()), 60);
@@ -898,10 +899,20 @@ impl std::fmt::Display for OpenError {
 }
 
 /// The game in the file at `path` (a game file, `.psq`, move string or record, as `review
-/// FILE` reads them), or why not.
-fn opened(path: &str) -> Result<Record, OpenError> {
+/// FILE` reads them) and, from a game file, the names of its players; or why not.
+fn opened(path: &str) -> Result<(Record, Option<[String; 2]>), OpenError> {
+    use crate::game::file;
     let text = crate::store::games::read(std::path::Path::new(path)).map_err(OpenError::Read)?;
-    crate::game::formats::read_game(&text, Variant::default()).map_err(OpenError::Game)
+    if file::is_game_file(&text) {
+        let game = file::read(&text).map_err(OpenError::Game)?;
+        // What a file says is shown as the player's name: printable, and short.
+        let name = |name: &str| crate::text::cut(&crate::text::printable(name.trim()), 24);
+        let names = (!game.x.trim().is_empty() && !game.o.trim().is_empty())
+            .then(|| [name(&game.x), name(&game.o)]);
+        return Ok((game.record, names));
+    }
+    let record = crate::game::formats::read_game(&text, Variant::default());
+    Ok((record.map_err(OpenError::Game)?, None))
 }
 
 /// The file of the remembered choices, where there is a profile directory.
@@ -1346,7 +1357,12 @@ mod tests {
         let record = Record::parse(Variant::of_size(5, None, false).unwrap(), &["c3", "b2"]);
         assert_eq!(
             typed(&mut m, &good),
-            Outcome::Done(Start::Open(record.unwrap(), Player::Human, Player::Human))
+            Outcome::Done(Start::Open(
+                record.unwrap(),
+                Player::Human,
+                Player::Human,
+                None
+            ))
         );
         std::fs::remove_dir_all(&dir).unwrap();
     }
@@ -1377,7 +1393,12 @@ mod tests {
         m.update(&Key::Down);
         assert_eq!(
             m.update(&Key::Enter),
-            Outcome::Done(Start::Open(played.record(), Player::Human, Player::HARD))
+            Outcome::Done(Start::Open(
+                played.record(),
+                Player::Human,
+                Player::HARD,
+                None
+            ))
         );
     }
 

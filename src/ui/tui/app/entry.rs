@@ -116,9 +116,12 @@ impl App {
                 self.column = column;
                 self.first_digit = Some(d);
                 let last = side.min(d * 10 + 9);
-                self.message = format!(
-                    "Typed {c}{d}… Enter plays {c}{d}, a second digit {c}{d}0-{c}{last} (Esc cancels)"
-                );
+                let second = if last == d * 10 {
+                    format!("0 for {c}{last}")
+                } else {
+                    format!("a second digit {c}{d}0-{c}{last}")
+                };
+                self.message = format!("Typed {c}{d}… Enter plays {c}{d}, {second} (Esc cancels)");
             }
             (None, _) if d == 0 => {
                 self.column = column;
