@@ -699,3 +699,36 @@ fn a_draw_offered_to_the_ai_is_taken_where_its_search_sees_no_win_and_resign_los
     assert!(out.status.success(), "{stdout}");
     assert_eq!(result(&stdout), Some("X resigned: O wins."));
 }
+
+#[test]
+fn save_file_writes_the_game_file_that_review_reads_and_never_overwrites_one() {
+    let dir = std::env::temp_dir().join(format!("tictactoe-plain-save-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for (flag, name) in [("--plain", "plain.txt"), ("--screen-reader", "spoken.txt")] {
+        let file = dir.join(name);
+        let file = file.to_str().unwrap();
+        let input = format!("5\n1\nsave {file}\nw {file}\nq\n");
+        let out = run(&[flag, "-o", "human", "--no-history"], input.as_bytes());
+        let stdout = text(&out.stdout);
+        assert!(
+            stdout.contains(&format!(
+                "Saved to {file}: tictactoe review {file} opens it."
+            )),
+            "{flag}: {stdout}"
+        );
+        assert!(
+            stdout.contains("could not be saved: a file of that name is there already"),
+            "{flag}: {stdout}"
+        );
+        let saved = std::fs::read_to_string(file).unwrap();
+        assert!(
+            saved.starts_with("tictactoe game\nrules: \nx: Player 1\no: Player 2\n")
+                && saved.ends_with("\n\n1. 5 1\n"),
+            "{flag}: {saved}"
+        );
+        let review = run(&["review", file, "--think", "20"], b"");
+        assert!(review.status.success(), "{review:?}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -41,6 +41,21 @@ pub struct GameFile {
     pub result: String,
 }
 
+impl GameFile {
+    /// The game `session` plays now, as a file would keep it: its moves, its players as the
+    /// session calls them, the time now and the result so far.
+    pub fn of(session: &super::Session) -> GameFile {
+        use crate::rules::classic::Mark;
+        GameFile {
+            record: session.game().record(),
+            x: session.name_of(Mark::X).to_string(),
+            o: session.name_of(Mark::O).to_string(),
+            date: crate::store::history::now(),
+            result: session.result().unwrap_or_default(),
+        }
+    }
+}
+
 /// The fields of a header, in the order they are written.
 const FIELDS: [&str; 5] = ["rules", "x", "o", "date", "result"];
 

@@ -52,6 +52,29 @@ pub fn save(game: &GameFile, dir: &Path) -> io::Result<PathBuf> {
     )))
 }
 
+/// Writes `game` to `path`, a file that must not exist yet: as a `.psq` where its name ends
+/// so and the game fits one, otherwise as a game file.
+pub fn save_as(game: &GameFile, path: &Path) -> io::Result<()> {
+    let psq = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("psq"))
+        .then(|| formats::write_psq(&game.record))
+        .flatten();
+    let text = psq.unwrap_or_else(|| file::write(game));
+    let mut file = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+        .map_err(|e| match e.kind() {
+            io::ErrorKind::AlreadyExists => {
+                io::Error::new(e.kind(), "a file of that name is there already")
+            }
+            io::ErrorKind::NotFound => io::Error::new(e.kind(), "there is no such folder"),
+            _ => e,
+        })?;
+    file.write_all(text.as_bytes())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -10,3 +10,25 @@ pub mod keypad;
 pub mod plain;
 pub mod tui;
 pub mod waiting;
+
+use std::path::{Path, PathBuf};
+
+use crate::game::file::GameFile;
+use crate::store::games;
+
+/// Saves `game` to the file `to` names (which must not exist yet), or to the first free
+/// `tictactoe-N` here, and says where it went or why it did not, as both front ends say it.
+pub fn save_game(game: &GameFile, to: Option<&Path>) -> String {
+    let saved = match to {
+        Some(path) => games::save_as(game, path).map(|()| PathBuf::from(path)),
+        None => games::save(game, Path::new(".")),
+    };
+    match saved {
+        Ok(path) => format!(
+            "Saved to {}: tictactoe review {} opens it",
+            path.display(),
+            path.display()
+        ),
+        Err(e) => format!("The game could not be saved: {e}"),
+    }
+}

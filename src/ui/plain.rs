@@ -129,6 +129,8 @@ enum Typed {
     Hint,
     Resign,
     Draw,
+    /// `save FILE` or `w FILE`: the game into FILE (with no FILE, a new `tictactoe-N` here).
+    Save(Option<String>),
     /// A question about the game, answered in words ([`speech`]).
     Read(Reading),
     /// Answered already (help, a blank line, a line that names no cell).
@@ -284,6 +286,7 @@ fn typed(
         "resign" => Typed::Resign,
         "draw" => Typed::Draw,
         other if let Some(reading) = Reading::of(other) => Typed::Read(reading),
+        _ if let Some(save) = save_command(line.trim()) => save,
         "?" | "help" => {
             let typing = game.variant().typing_help(&range);
             let hint = if player::rates(game.variant()) {
@@ -312,6 +315,13 @@ fn typed(
             Ok(mv) => Typed::Cell(mv),
         },
     })
+}
+
+/// A `save` line, with the file it names if it names one; `None` for a line that is no `save`.
+fn save_command(line: &str) -> Option<Typed> {
+    let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+    let save = word.eq_ignore_ascii_case("save") || word.eq_ignore_ascii_case("w");
+    save.then(|| Typed::Save(Some(rest.trim().to_string()).filter(|file| !file.is_empty())))
 }
 
 /// What `h` prints: the hint, or `off`, why hints are off.

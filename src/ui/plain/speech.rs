@@ -19,7 +19,7 @@ pub const COMMANDS: &str = "board reads the board row by row; stones lists each 
                             threats says where the other side wins next unless stopped; \
                             clock says the time left; draw offers a draw; resign resigns; \
                             undo takes back your move; hint says the best moves; \
-                            quit leaves.";
+                            save FILE writes the game to a file; quit leaves.";
 
 /// A grid point's name: its column letter and row number, `c3`.
 fn point((col, row): (u8, u8)) -> String {

@@ -365,6 +365,11 @@ impl<'a> Turns<'a> {
                 }
             }
             Typed::Draw => self.offer_draw()?,
+            Typed::Save(file) => {
+                let game = crate::game::file::GameFile::of(self.driver.session());
+                let said = crate::ui::save_game(&game, file.as_deref().map(std::path::Path::new));
+                writeln!(self.out, "{said}.")?;
+            }
             Typed::Read(reading) => {
                 for line in reading.answer(self.driver.session()) {
                     writeln!(self.out, "{line}")?;

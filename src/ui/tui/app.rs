@@ -287,14 +287,7 @@ impl App {
 
     /// `w`: the game on screen, to be saved to a file by the loop.
     fn save(&mut self) {
-        let session = self.driver.session();
-        self.export = Some(GameFile {
-            record: self.game().record(),
-            x: session.name_of(Mark::X).to_string(),
-            o: session.name_of(Mark::O).to_string(),
-            date: crate::store::history::now(),
-            result: session.result().unwrap_or_default(),
-        });
+        self.export = Some(GameFile::of(self.driver.session()));
         self.message = "Saving the game…".into();
     }
 
@@ -305,15 +298,8 @@ impl App {
     }
 
     /// What became of the game saved: the file it went to, or why it did not.
-    pub fn saved(&mut self, result: std::io::Result<std::path::PathBuf>) {
-        self.message = match result {
-            Ok(path) => format!(
-                "Saved to {}: tictactoe review {} opens it",
-                path.display(),
-                path.display()
-            ),
-            Err(e) => format!("The game could not be saved: {e}"),
-        };
+    pub fn saved(&mut self, said: String) {
+        self.message = said;
     }
 
     /// What the AI worker should be doing now: a move on the AI's turn, a hint that was asked
@@ -1421,11 +1407,6 @@ mod tests {
         );
         assert_eq!(Some(saved.result), app.driver.session().result());
         assert_eq!(app.take_export(), None, "once");
-        app.saved(Ok("tictactoe-1.txt".into()));
-        assert_eq!(
-            app.message(),
-            "Saved to tictactoe-1.txt: tictactoe review tictactoe-1.txt opens it"
-        );
     }
 
     #[test]

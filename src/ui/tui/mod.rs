@@ -19,7 +19,6 @@ pub mod view;
 pub mod worker;
 
 use std::io::{self, BufWriter};
-use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
@@ -292,8 +291,7 @@ impl Game<'_> {
                     self.app.update(action);
                     if let Some(record) = self.app.take_export() {
                         // Into the folder the game was started from.
-                        let saved = crate::store::games::save(&record, Path::new("."));
-                        self.app.saved(saved);
+                        self.app.saved(crate::ui::save_game(&record, None));
                     }
                 }
                 None => return Ok(false),
