@@ -407,7 +407,43 @@ pub fn replace_whole(path: &Path, bytes: &[u8]) -> io::Result<()> {
     if written.is_err() {
         let _ = fs::remove_file(&fresh);
     }
+    if written.is_ok() {
+        sweep_stale(path);
+    }
     written
+}
+
+/// How old a new file beside a profile file is before it counts as left by a writer that was
+/// killed before it put the file in place: writing one takes milliseconds.
+const STALE: std::time::Duration = std::time::Duration::from_mins(10);
+
+/// Removes the new files beside `path` (`.NAME.PID.new`) that writers killed mid-write left
+/// behind, once they are [`STALE`]; a newer one may be another program's, writing now.
+fn sweep_stale(path: &Path) {
+    let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else {
+        return;
+    };
+    let prefix = format!(".{}.", name.to_string_lossy());
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let file = entry.file_name();
+        let file = file.to_string_lossy();
+        let left = file
+            .strip_prefix(&prefix)
+            .and_then(|rest| rest.strip_suffix(".new"))
+            .is_some_and(|pid| !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()));
+        let old = entry
+            .metadata()
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|at| at.elapsed().ok())
+            .is_some_and(|age| age >= STALE);
+        if left && old {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
 }
 
 /// Whether `file` is empty or ends with a newline (its last line whole).
@@ -710,6 +746,32 @@ mod tests {
         );
         assert_eq!(fs::read_to_string(&path).unwrap(), "{}\n");
         assert!(!fresh.exists(), "nothing left beside it");
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_new_file_a_killed_writer_left_is_swept_once_it_is_stale_and_a_fresh_one_is_kept() {
+        let dir = std::env::temp_dir().join(format!("tictactoe-sweep-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        let left = |name: &str, age: u64| {
+            let path = dir.join(name);
+            let file = fs::File::create(&path).unwrap();
+            let at = SystemTime::now() - std::time::Duration::from_secs(age);
+            file.set_modified(at).unwrap();
+            path
+        };
+        let stale = left(".current.json.99999.new", 3600);
+        let writing = left(".current.json.88888.new", 1);
+        let other = left(".current.json.notes.new", 3600);
+        let settings = left(".settings.toml.99999.new", 3600);
+        replace_whole(&dir.join("current.json"), b"{}\n").unwrap();
+        assert!(!stale.exists(), "an hour old: left by a killed writer");
+        assert!(
+            writing.exists(),
+            "a second old: another program may be writing it"
+        );
+        assert!(other.exists() && settings.exists(), "not this file's");
         let _ = fs::remove_dir_all(&dir);
     }
 
