@@ -2344,7 +2344,7 @@ fn twenty_by_twenty_in_eighty_by_twenty_four_scrolls_with_the_cursor_and_takes_q
     );
     // `q` names a column here: q then 2 waits for a second digit, 0 plays q20.
     tui.send("q2");
-    tui.wait_text("Typed q2… Enter plays q2, a second digit q20-q20");
+    tui.wait_text("Typed q2… Enter plays q2, 0 for q20");
     tui.send("0");
     tui.wait_text("X (Player 1) played q20");
     // The cursor down to row 1 scrolls the window: row 1 in sight, row 20 out of it.

@@ -281,6 +281,7 @@ impl Choices {
     /// Gomoku's rules the misère row is the exact rule's (`Exactly 5`).
     pub fn label(&self, row: Row) -> String {
         match row {
+            Row::Misere if self.own_rule().is_some() => "Rule".to_string(),
             Row::Misere if self.named_gomoku().is_some() => format!("Exactly {}", gomoku::FIVE),
             Row::InARow if self.named_gomoku().is_some() => "Opening".to_string(),
             Row::Misere if self.exact_row() => format!("Exactly {}", self.k),
@@ -304,10 +305,12 @@ impl Choices {
                 Some(format!("◂ {0}×{0} ▸", self.gomoku_size))
             }
             Row::InARow if self.named_gomoku().is_some() => Some(format!("◂ {} ▸", self.opening)),
-            Row::Misere => match self.named_gomoku() {
-                Some(exact) => Some(on_off(exact)),
-                None if self.exact_row() => Some(on_off(self.exact)),
-                None => Some(on_off(self.misere)),
+            Row::Misere => match (self.own_rule(), self.named_gomoku()) {
+                (Some(gomoku::Rule::Renju), _) => Some("X: no overline".into()),
+                (Some(_), _) => Some("an open end needed".into()),
+                (None, Some(exact)) => Some(on_off(exact)),
+                (None, None) if self.exact_row() => Some(on_off(self.exact)),
+                (None, None) => Some(on_off(self.misere)),
             },
             Row::Size => Some(format!("◂ {0}×{0} ▸", self.size)),
             Row::InARow => Some(format!("◂ {} ▸", self.k)),
@@ -368,17 +371,32 @@ impl Choices {
         Variant::named(&self.game).is_some()
     }
 
-    /// The game chosen, as the Game row names it: `classic`, `Ultimate`, `Gomoku`.
+    /// The game chosen, as the Game row names it: `classic`, `Ultimate`, `Gomoku` (exactly
+    /// five or not: the Exactly 5 row says which).
     fn game_name(&self) -> String {
-        Variant::named(&self.game).map_or_else(|| CLASSIC.to_string(), |v| v.to_string())
+        match Variant::named(&self.game) {
+            None => CLASSIC.to_string(),
+            Some(Variant::Gomoku {
+                rule: gomoku::Rule::Exact,
+                ..
+            }) => Variant::GOMOKU.to_string(),
+            Some(variant) => variant.to_string(),
+        }
     }
 
     /// The next game (`up`) or the one before: classic, then the named rule sets, around.
+    /// Gomoku's exact rule is its Exactly 5 row's, not a game of the Game row's own.
     fn step_game(&mut self, up: bool) {
         let names: Vec<&str> = std::iter::once(CLASSIC)
             .chain(Variant::NAMED.iter().map(|v| v.name()))
+            .filter(|&name| name != Variant::GOMOKU_EXACT.name())
             .collect();
-        let i = names.iter().position(|&g| g == self.game).unwrap_or(0);
+        let now = if self.game == Variant::GOMOKU_EXACT.name() {
+            Variant::GOMOKU.name()
+        } else {
+            self.game.as_str()
+        };
+        let i = names.iter().position(|&g| g == now).unwrap_or(0);
         let n = names.len();
         self.game = names[if up { i + 1 } else { i + n - 1 } % n].to_string();
     }
@@ -676,7 +694,11 @@ impl Menu {
             Key::Left | Key::Right => {
                 if !self.choices.step(self.row(), *key == Key::Right) {
                     let label = self.choices.label(self.row());
-                    self.message = format!("{label} has no choices: Enter");
+                    self.message = if self.choices.inactive(self.row()) {
+                        self.choices.fixed_note().to_string()
+                    } else {
+                        format!("{label} has no choices: Enter")
+                    };
                 } else if self.row() == Row::PlayAi {
                     // One opponent: the Play row's is the settings'.
                     let level = self.choices.level.clone();
@@ -1073,14 +1095,51 @@ mod tests {
     }
 
     #[test]
+    fn gomokus_exact_rule_has_one_control_and_renju_and_caro_say_their_own_rule() {
+        let mut choices = Choices {
+            game: Variant::GOMOKU.name().to_string(),
+            ..Choices::default()
+        };
+        choices.step(Row::Misere, true);
+        assert_eq!(choices.variant(), Variant::GOMOKU_EXACT);
+        assert_eq!(choices.value(Row::Game).as_deref(), Some("◂ Gomoku ▸"));
+        assert_eq!(choices.value(Row::Misere).as_deref(), Some("on"));
+        choices.step(Row::Game, true);
+        assert_eq!(
+            choices.variant(),
+            Variant::RENJU,
+            "the next game, not Gomoku again"
+        );
+        assert_eq!(choices.label(Row::Misere), "Rule");
+        assert_eq!(
+            choices.value(Row::Misere).as_deref(),
+            Some("X: no overline")
+        );
+        assert!(choices.inactive(Row::Misere));
+        choices.step(Row::Game, true);
+        assert_eq!(
+            choices.value(Row::Misere).as_deref(),
+            Some("an open end needed")
+        );
+        let mut m = menu();
+        m.choices.game = Variant::CARO.name().to_string();
+        m.choices.row = Row::ALL.iter().position(|&r| r == Row::Misere).unwrap();
+        m.update(&Key::Right);
+        assert_eq!(
+            m.message,
+            "Caro is five in a row; five blocked at both ends wins nothing"
+        );
+    }
+
+    #[test]
     fn the_game_row_cycles_classic_ultimate_and_gomoku_and_fixes_their_rules() {
         let mut choices = Choices::default();
         let mut seen = Vec::new();
-        for _ in 0..6 {
+        for _ in 0..5 {
             seen.push((choices.value(Row::Game).unwrap(), choices.variant()));
             choices.step(Row::Game, true);
         }
-        assert_eq!(choices, Choices::default(), "six steps come round");
+        assert_eq!(choices, Choices::default(), "five steps come round");
         let names: Vec<&str> = seen.iter().map(|(name, _)| name.as_str()).collect();
         assert_eq!(
             names,
@@ -1088,7 +1147,6 @@ mod tests {
                 "◂ classic ▸",
                 "◂ Ultimate ▸",
                 "◂ Gomoku ▸",
-                "◂ Gomoku, exactly five ▸",
                 "◂ Renju ▸",
                 "◂ Caro ▸"
             ]
@@ -1100,7 +1158,6 @@ mod tests {
                 Variant::Classic(Rules::CLASSIC),
                 Variant::Ultimate,
                 Variant::GOMOKU,
-                Variant::GOMOKU_EXACT,
                 Variant::RENJU,
                 Variant::CARO
             ]
