@@ -77,7 +77,16 @@ fn rows(frame: &mut Frame, menu: &Menu, palette: Palette) {
     }
     // The keys on the last row when the screen is short, never below it.
     let keys_row = (top + count + 4).min(frame.height().saturating_sub(1));
-    frame.centred(keys_row.saturating_sub(1), &menu.message, Style::PLAIN);
+    let notes;
+    // The note on the opponent only where it hides no row.
+    let free = keys_row.saturating_sub(1) > top + count + 1;
+    let message = if menu.message.is_empty() && menu.row() == Row::PlayAi && free {
+        notes = menu.choices.play_notes();
+        fitting(&[notes[0].as_str(), notes[1].as_str()], frame.width())
+    } else {
+        menu.message.as_str()
+    };
+    frame.centred(keys_row.saturating_sub(1), message, Style::PLAIN);
     frame.centred(keys_row, fitting(&KEYS, frame.width()), Style::PLAIN.dim());
 }
 
@@ -366,9 +375,41 @@ mod tests {
             "         9  Your games",
             "         0  Quit",
             "",
-            "",
+            "Level 7 of 7: unbeatable here, a draw at best · rating ≈ 459",
             "        ↑↓ ←→ Enter · ? rules · s settings · q quit",
         ].join("\n"));
+    }
+
+    #[test]
+    fn the_play_row_says_what_its_level_is_and_what_the_number_beside_it_is() {
+        let notes = |level: &str, game: &str| {
+            let choices = Choices {
+                level: level.into(),
+                game: game.into(),
+                ..Choices::default()
+            };
+            choices.play_notes()[0].clone()
+        };
+        assert_eq!(
+            notes("1", "classic"),
+            "Level 1 of 7, a beginner · rating ≈ 115"
+        );
+        assert_eq!(notes("4", "classic"), "Level 4 of 7 · rating ≈ 414");
+        assert_eq!(
+            notes("hard", "gomoku"),
+            "Level 7 of 7, the strongest · rating ≈ 2054"
+        );
+        assert_eq!(
+            notes("auto", "classic"),
+            "auto: the AI's level follows your results, game after game"
+        );
+        let mut menu = Menu::new(Choices::default(), (80, 24));
+        menu.update(&crate::ui::tui::menu::Key::Down);
+        let text = render(&menu, false).to_text();
+        assert!(
+            !text.contains("Level 7 of 7"),
+            "only on the Play row: {text}"
+        );
     }
 
     #[rustfmt::skip]
