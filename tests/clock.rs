@@ -33,10 +33,12 @@ fn a_person_who_lets_the_time_run_out_loses_on_time_and_the_history_says_so() {
     );
     game.wait_for("X to move, ");
     game.send("5\n");
-    game.wait_for("X's time ran out.");
+    game.wait_for("X ran out of time: O wins.");
     assert!(game.wait_exit().success(), "{}", game.output());
     let output = game.output();
-    assert!(output.contains("X ran out of time: O wins."), "{output}");
+    // Said once, on a line of its own after the prompt the flag fell under.
+    assert_eq!(output.matches("ran out").count(), 1, "{output}");
+    assert!(output.contains("\nX ran out of time: O wins."), "{output}");
     let line = kept(&dir);
     assert_eq!(
         [&line["ending"], &line["winner"], &line["result"]],
@@ -140,13 +142,16 @@ fn over_the_network_the_hosts_clock_lets_the_silent_joiners_flag_fall_on_both_si
     host.send("5\n");
     joiner.wait_for("O to move, ");
     // The joiner says nothing: its two seconds, and the second allowed for lag, pass.
-    host.wait_for("O's time ran out.");
+    host.wait_for("O ran out of time");
     joiner.wait_for("O ran out of time");
     assert!(host.wait_exit().success(), "{}", host.output());
     assert!(joiner.wait_exit().success(), "{}", joiner.output());
     let (h, j) = (host.output(), joiner.output());
-    assert!(h.contains("O ran out of time: X wins."), "{h}");
-    assert!(j.contains("O ran out of time: X wins."), "{j}");
+    // Each side says it once, on a line of its own (the joiner's flag fell under its prompt).
+    for said in [&h, &j] {
+        assert_eq!(said.matches("ran out").count(), 1, "{said}");
+        assert!(said.contains("\nO ran out of time: X wins."), "{said}");
+    }
     assert_eq!(record(&h), "Record: 5");
     assert_eq!(record(&h), record(&j));
     for (home, result) in [(&host_home, "won"), (&join_home, "lost")] {

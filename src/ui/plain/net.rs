@@ -55,7 +55,7 @@ pub fn host(
         let event = match rx.recv().context("the listener stopped")? {
             Input::Net(event) => network.net.handle(&mut network.session, event),
             Input::Stop(signal) => return Ok(Ending::Stopped(signal)),
-            Input::Line(_) | Input::Ended | Input::TimeUp(_) | Input::Tick => None,
+            Input::Line(_) | Input::Ended | Input::TimeUp | Input::Tick => None,
         };
         match event {
             Some(NetEvent::Joined { addr }) => {

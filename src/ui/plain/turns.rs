@@ -21,7 +21,6 @@ use crate::game::TYPE_AHEAD;
 use crate::game::ending::Drawn;
 use crate::net::link::LinkEvent;
 use crate::net::session::{Connection, NetEvent, NetGame};
-use crate::rules::classic::Mark;
 use crate::rules::gomoku::opening::Stage;
 use crate::rules::position::Move;
 use crate::text::line;
@@ -38,8 +37,8 @@ pub enum Input {
     Net(LinkEvent),
     /// SIGINT, SIGTERM or SIGHUP, with its number.
     Stop(i32),
-    /// The flag of this mark fell while the game waited.
-    TimeUp(Mark),
+    /// The flag of the side to act fell while the game waited.
+    TimeUp,
     /// A look at the running clock found nothing to do (the session is published again).
     Tick,
 }
@@ -116,6 +115,9 @@ pub(super) struct Turns<'a> {
     input_ended: bool,
     /// Whether this turn's prompt (or waiting line) has been printed.
     announced: bool,
+    /// Whether the last thing printed is a prompt, its line still open for what is typed:
+    /// news from elsewhere (the other player, the clock) starts a line of its own.
+    open_prompt: bool,
 }
 
 impl<'a> Turns<'a> {
@@ -138,6 +140,7 @@ impl<'a> Turns<'a> {
             typed_ahead: VecDeque::new(),
             input_ended: false,
             announced: false,
+            open_prompt: false,
         }
     }
 
@@ -190,6 +193,7 @@ impl<'a> Turns<'a> {
                     let undo = self.driver.net().is_none();
                     prompt(self.driver.session(), self.out, (undo, hints))?;
                 }
+                self.open_prompt = true;
             } else if !self.driver.net().is_some_and(NetGame::is_watcher) {
                 match game.position().stage() {
                     Stage::Play => writeln!(self.out, "Waiting for {mark} (remote)…")?,
@@ -225,24 +229,38 @@ impl<'a> Turns<'a> {
                 }
                 Ok(None)
             }
-            Input::Line(line) => self.line(&line),
+            Input::Line(line) => {
+                self.open_prompt = false;
+                self.line(&line)
+            }
             Input::Ended => {
                 self.input_ended = true;
                 Ok(None)
             }
             Input::Net(event) => match self.driver.link_event(event) {
-                Some(event) => self.on_event(&event),
+                Some(event) => {
+                    self.close_prompt()?;
+                    self.on_event(&event)
+                }
                 None => Ok(None),
             },
             Input::Stop(signal) => self.stop(signal),
             Input::Tick => Ok(None),
-            Input::TimeUp(mark) => {
+            // The game's last line says who ran out of time.
+            Input::TimeUp => {
                 self.announced = false;
-                writeln!(self.out)?;
-                writeln!(self.out, "{mark}'s time ran out.")?;
+                self.close_prompt()?;
                 Ok(None)
             }
         }
+    }
+
+    /// Ends the prompt's line, if one is open, so that what follows has a line of its own.
+    fn close_prompt(&mut self) -> io::Result<()> {
+        if std::mem::take(&mut self.open_prompt) {
+            writeln!(self.out)?;
+        }
+        Ok(())
     }
 
     fn next_input(&mut self) -> Input {
@@ -256,7 +274,7 @@ impl<'a> Turns<'a> {
             Ok(input) => input,
             Err(RecvTimeoutError::Disconnected) => Input::Ended,
             Err(RecvTimeoutError::Timeout) => match self.driver.tick(Instant::now()) {
-                Some(mark) => Input::TimeUp(mark),
+                Some(_) => Input::TimeUp,
                 None => Input::Tick,
             },
         }
@@ -303,12 +321,7 @@ impl<'a> Turns<'a> {
             return self.stop(signal);
         };
         let Some(mark) = self.driver.ai_move(mv) else {
-            // Its flag fell before the move came.
-            writeln!(
-                self.out,
-                "{}'s time ran out.",
-                position.mark_of(position.seat())
-            )?;
+            // Its flag fell before the move came: the game's last line says so.
             return Ok(None);
         };
         match self.driver.session().opening_act() {
