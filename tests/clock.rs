@@ -50,6 +50,8 @@ fn a_person_who_lets_the_time_run_out_loses_on_time_and_the_history_says_so() {
 #[test]
 fn the_ai_keeps_to_its_own_clock_through_a_whole_ultimate_game() {
     // Five seconds each for the game: the AI thinks for a twentieth of what it has left.
+    // Without the clock it would think its second a move, some 40 s in all.
+    let start = std::time::Instant::now();
     let mut game = Proc::spawn(
         &[
             "--plain",
@@ -66,36 +68,65 @@ fn the_ai_keeps_to_its_own_clock_through_a_whole_ultimate_game() {
         TIMEOUT,
     );
     assert!(game.wait_exit().success(), "{}", game.output());
+    let took = start.elapsed();
     let output = game.output();
     assert!(!output.contains("ran out of time"), "{output}");
     assert!(
         output.contains(" wins.") || output.contains("Draw."),
         "{output}"
     );
+    assert!(
+        took < std::time::Duration::from_secs(15),
+        "two five-second clocks took {took:?}"
+    );
+}
+
+/// The seconds of a reading such as `1 minute 19 seconds`, found after the last `who` in
+/// `reading`.
+fn seconds_of(reading: &str, who: &str) -> u64 {
+    let at = reading
+        .rfind(who)
+        .unwrap_or_else(|| panic!("{who} in {reading}"))
+        + who.len();
+    let said = reading[at..].split(" left").next().unwrap();
+    let words: Vec<&str> = said.split_whitespace().collect();
+    words
+        .chunks(2)
+        .map(|pair| {
+            let n: u64 = pair[0].parse().unwrap_or_else(|_| panic!("{said}"));
+            if pair[1].starts_with("minute") {
+                n * 60
+            } else {
+                n
+            }
+        })
+        .sum()
 }
 
 #[test]
 fn the_clock_reading_says_each_sides_time_and_whose_runs() {
     let mut game = Proc::spawn(
-        &["--plain", "-o", "human", "--clock", "5+3", "--no-history"],
+        &["--plain", "-o", "human", "--clock", "5+30", "--no-history"],
         &[],
         TIMEOUT,
     );
     game.send("clock\n");
-    game.wait_for("Clock: 5 minutes each, and 3 seconds more a move. X, Player 1: 4 minutes");
+    game.wait_for("Clock: 5 minutes each, and 30 seconds more a move. X, Player 1: 4 minutes");
     let reading = clock_line(&game.output(), 1);
     assert!(
         reading.ends_with("left, running; O, Player 2: 5 minutes left."),
         "{reading}"
     );
-    // X's move, made within three seconds, gives it more than it started with.
+    // X's move, made within half a minute, is charged its time and given 30 s more: more
+    // than X started with, less than that and the whole increment.
     game.send("5\nclock\n");
     game.wait_until("a second reading", |out| {
         out.matches("Clock: 5 minutes").count() == 2
     });
     let reading = clock_line(&game.output(), 2);
-    assert!(reading.contains("X, Player 1: 5 minutes"), "{reading}");
-    assert!(reading.contains("O, Player 2: 4 minutes"), "{reading}");
+    let x = seconds_of(&reading, "X, Player 1: ");
+    assert!((301..330).contains(&x), "{reading}");
+    assert!(seconds_of(&reading, "O, Player 2: ") < 300, "{reading}");
     assert!(reading.ends_with("left, running."), "{reading}");
 }
 
@@ -167,7 +198,7 @@ fn over_the_network_the_hosts_clock_lets_the_silent_joiners_flag_fall_on_both_si
 #[test]
 fn over_the_network_each_sides_clock_follows_the_moves_and_the_increment() {
     let dir = home("net-both");
-    let (mut host, addr, code) = host(&["--clock", "1+2", "--no-history"], &dir);
+    let (mut host, addr, code) = host(&["--clock", "1+20", "--no-history"], &dir);
     let mut joiner = Proc::spawn(
         &["join", &addr, "--code", &code, "--no-history"],
         &[],
@@ -176,13 +207,13 @@ fn over_the_network_each_sides_clock_follows_the_moves_and_the_increment() {
     joiner.wait_for("You play O.");
     host.send("5\n");
     joiner.wait_for("O to move, ");
-    // The host's readings came with its move: a minute, less its thinking, plus two seconds,
-    // is a minute or more; without the increment it would be under one.
+    // The host's readings came with its move: a minute, less its thinking, plus twenty
+    // seconds: more than a minute (the increment given), less than 80 s (the time charged).
     joiner.send("clock\n");
-    joiner.wait_for("Clock: 1 minute each, and 2 seconds more a move.");
+    joiner.wait_for("Clock: 1 minute each, and 20 seconds more a move.");
     let reading = clock_line(&joiner.output(), 1);
     let (x, o) = reading.split_once("; ").unwrap();
-    assert!(x.contains(": 1 minute"), "{reading}");
+    assert!((61..80).contains(&seconds_of(x, ": ")), "{reading}");
     assert!(
         o.starts_with("O, you: ") && o.ends_with("left, running."),
         "{reading}"
@@ -190,15 +221,16 @@ fn over_the_network_each_sides_clock_follows_the_moves_and_the_increment() {
     joiner.send("1\n");
     host.wait_for("X to move, ");
     host.send("clock\n");
-    host.wait_for("Clock: 1 minute each, and 2 seconds more a move.");
+    host.wait_for("Clock: 1 minute each, and 20 seconds more a move.");
     let reading = clock_line(&host.output(), 1);
     let (x, o) = reading.split_once("; ").unwrap();
     assert!(
-        x.starts_with("Clock: 1 minute each, and 2 seconds more a move. X, you: "),
+        x.starts_with("Clock: 1 minute each, and 20 seconds more a move. X, you: "),
         "{reading}"
     );
     assert!(x.ends_with("left, running"), "{reading}");
-    assert!(o.contains(": 1 minute"), "{reading}");
+    // The joiner's move came as the host's clock referees it: charged, and given 20 s.
+    assert!((61..80).contains(&seconds_of(o, ": ")), "{reading}");
     host.send("q\n");
     assert!(host.wait_exit().success(), "{}", host.output());
 }

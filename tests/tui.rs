@@ -597,14 +597,25 @@ fn a_small_terminal_asks_for_room_and_the_game_resumes() {
     tui.wait_board(".../.X./O..");
 }
 
+/// How long the AIs took over their last move, timed from one board that `read` reads to the
+/// next: a wait for a move that must not come is counted in it, so that a slow machine waits
+/// longer (four of them, and at least half a second).
+fn one_move(tui: &Tui, read: fn(&vt100::Screen) -> String) -> Duration {
+    let before = read(&tui.parser.lock().unwrap().screen().clone());
+    let start = Instant::now();
+    tui.wait_for("the next move", |s| read(s) != before);
+    (start.elapsed() * 4).max(Duration::from_millis(500))
+}
+
 #[test]
 fn ai_against_ai_plays_itself_and_space_pauses() {
     let mut tui = Tui::start(&["-x", "hard", "-o", "hard", "--delay", "150", "--seed", "5"]);
     tui.wait_for("a first move", |s| read_board(s).contains('X'));
+    let wait = one_move(&tui, read_board);
     tui.send(" ");
     tui.wait_text("(paused)");
     let frozen = tui.board();
-    thread::sleep(Duration::from_millis(500));
+    thread::sleep(wait);
     assert_eq!(tui.board(), frozen, "no move while paused");
     tui.send(" ");
     tui.wait_text("Draw.");
@@ -2278,6 +2289,7 @@ fn a_paused_game_between_ais_stays_paused_through_the_explorer() {
         "3",
     ]);
     tui.wait_for("a first move", |s| read_ultimate(s).contains('X'));
+    let wait = one_move(&tui, read_ultimate);
     tui.send(" ");
     tui.wait_text("(paused)");
     let frozen = tui.ultimate();
@@ -2286,7 +2298,7 @@ fn a_paused_game_between_ais_stays_paused_through_the_explorer() {
     tui.send("t");
     tui.wait_text("Paused: Space resumes");
     assert!(tui.screen().contains("(paused)"), "{}", tui.screen());
-    thread::sleep(Duration::from_millis(500));
+    thread::sleep(wait);
     assert_eq!(tui.ultimate(), frozen, "no move while paused");
     tui.send(" ");
     tui.wait_for("a move after resuming", |s| read_ultimate(s) != frozen);
@@ -2450,4 +2462,41 @@ fn a_game_file_opened_from_your_games_shows_the_names_it_holds() {
     tui.send("q");
     assert!(tui.wait_exit());
     tui.assert_restored();
+}
+
+/// The line of the players and their clocks on `screen`.
+fn status_line(screen: &str) -> String {
+    screen
+        .lines()
+        .find(|l| l.contains("X: ") && l.contains("O: "))
+        .unwrap_or_else(|| panic!("no players' line: {screen}"))
+        .trim()
+        .to_string()
+}
+
+#[test]
+fn pausing_a_game_between_ais_stops_both_clocks_and_space_starts_them_again() {
+    // On a clock the moves come with no delay: twenty seconds each, and each side thinks a
+    // twentieth of what it has, about a second a move.
+    let mut tui = Tui::start(&["--ultimate", "-x", "hard", "-o", "hard", "--clock", "0:20"]);
+    tui.wait_for("a first move", |s| read_ultimate(s).contains('X'));
+    tui.send(" ");
+    tui.wait_text("(paused)");
+    let frozen = status_line(&tui.screen());
+    // The clocks show whole seconds: running, one would read a second less by now, on the
+    // screen drawn afresh for a key.
+    thread::sleep(Duration::from_millis(1500));
+    tui.send("z");
+    tui.wait_text("does nothing here");
+    assert_eq!(
+        status_line(&tui.screen()),
+        frozen,
+        "the clocks stand while paused"
+    );
+    tui.send(" ");
+    tui.wait_for("a clock running again", |s| {
+        status_line(&s.contents()) != frozen
+    });
+    tui.send("\x03");
+    assert!(tui.wait_exit());
 }
