@@ -645,7 +645,7 @@ fn the_screen_reader_mode_speaks_in_words_and_reads_the_game_on_request() {
         "Last move: X at b3.",
         "6 cells: b1, c1, a2, b2, c2 and c3.",
         "This game has no clock.",
-        "X wins.\nMoves: a3, a1, b3, a2, c3.\n",
+        "X wins with a3, b3 and c3.\nMoves: a3, a1, b3, a2, c3.\n",
     ] {
         assert!(stdout.contains(said), "{said:?} in:\n{stdout}");
     }
@@ -656,7 +656,8 @@ fn the_screen_reader_mode_speaks_in_words_and_reads_the_game_on_request() {
 }
 
 #[test]
-fn the_screen_reader_mode_says_the_ais_moves_and_the_readings_work_in_every_plain_game() {
+fn the_screen_reader_says_the_ais_moves_and_plain_games_of_each_kind_read_stones_and_the_last_move()
+{
     let out = run(
         &[
             "--screen-reader",
@@ -673,12 +674,28 @@ fn the_screen_reader_mode_says_the_ais_moves_and_the_readings_work_in_every_plai
     let stdout = text(&out.stdout);
     assert!(stdout.contains("O plays board 5 cell "), "{stdout}");
     assert!(stdout.contains("Last move: O at board 5 cell "), "{stdout}");
-    let plain = run(&["-o", "human", "--no-history"], b"5\nstones\nq\n");
-    assert!(
-        text(&plain.stdout).contains("X: b2. O: none."),
-        "{}",
-        text(&plain.stdout)
-    );
+    for (flags, moves, stones, last) in [
+        (vec![], "5\n", "X: b2. O: none.", "Last move: X at b2."),
+        (
+            vec!["--ultimate"],
+            "55\n51\n",
+            "X: board 5 cell 5, e5. O: board 5 cell 1, d4.",
+            "Last move: O at board 5 cell 1, d4.",
+        ),
+        (
+            vec!["--gomoku"],
+            "h8\nj10\n",
+            "X: h8. O: j10.",
+            "Last move: O at j10.",
+        ),
+    ] {
+        let mut args = flags.clone();
+        args.extend(["-o", "human", "--no-history"]);
+        let input = format!("{moves}stones\nlast\nq\n");
+        let plain = text(&run(&args, input.as_bytes()).stdout);
+        assert!(plain.contains(stones), "{flags:?}: {plain}");
+        assert!(plain.contains(last), "{flags:?}: {plain}");
+    }
 }
 
 #[test]
@@ -731,4 +748,50 @@ fn save_file_writes_the_game_file_that_review_reads_and_never_overwrites_one() {
         assert!(review.status.success(), "{review:?}");
     }
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// What a screen reader would have to spell out or choke on: escapes (cursor movement, the
+/// alternate screen, colours), box drawing and braille (the spinner).
+fn unreadable(text: &str) -> Vec<char> {
+    text.chars()
+        .filter(|&c| {
+            c == '\x1b'
+                || ('\u{2500}'..='\u{259f}').contains(&c)
+                || ('\u{2800}'..='\u{28ff}').contains(&c)
+        })
+        .collect()
+}
+
+#[test]
+fn the_screen_reader_hears_its_own_moves_the_winning_line_and_whole_sentences_and_nothing_drawn() {
+    let out = run(
+        &["--screen-reader", "-o", "human", "--no-history"],
+        b"?\n5\n1\n4\n2\nboard\n6\n",
+    );
+    let heard = text(&out.stdout);
+    assert_eq!(unreadable(&heard), Vec::<char>::new(), "{heard}");
+    // Each move read back in the words the board is read in, the typist's own too.
+    assert!(
+        heard.contains("X plays b2.\n") && heard.contains("O plays a1.\n"),
+        "{heard}"
+    );
+    assert!(heard.contains("X wins with a2, b2 and c2.\n"), "{heard}");
+    assert!(heard.contains("Moves: b2, a1, a2, b1, c2.\n"), "{heard}");
+    // The rules read one sentence a line: no line ends inside one.
+    assert!(
+        heard.contains("\nX and O take turns to put their mark on an empty cell; X moves first.\n"),
+        "{heard}"
+    );
+    assert!(
+        !heard.contains("longer lines count too"),
+        "not on 3×3: {heard}"
+    );
+    assert!(heard.contains("stones lists each side's marks"), "{heard}");
+    // Quitting says the moves in the same words.
+    let out = run(
+        &["--screen-reader", "-o", "human", "--no-history"],
+        b"5\nq\n",
+    );
+    let heard = text(&out.stdout);
+    assert!(heard.ends_with("Quit.\nMoves: b2.\n"), "{heard}");
 }

@@ -30,7 +30,12 @@ pub fn rules(variant: Variant) -> Vec<String> {
                 lines.push(format!(
                     "The first to complete a line of {k} of their own marks"
                 ));
-                lines.push("(across, down or diagonal) wins; longer lines count too.".into());
+                // A longer line needs a board wider than the line.
+                lines.push(if n > k {
+                    "(across, down or diagonal) wins; longer lines count too.".into()
+                } else {
+                    "(across, down or diagonal) wins.".into()
+                });
                 lines.push("A full board with no line is a draw.".into());
             }
             lines.push(String::new());

@@ -94,12 +94,27 @@ pub fn run(
 }
 
 /// What `q` prints: `Quit.` and the record so far, if a move was played.
-fn quit(game: &Game, out: &mut dyn Write) -> io::Result<()> {
+fn quit(game: &Game, out: &mut dyn Write, speech: bool) -> io::Result<()> {
     writeln!(out, "Quit.")?;
     if !game.history().is_empty() {
-        writeln!(out, "Record: {}", game.record())?;
+        record(game, out, speech)?;
     }
     Ok(())
+}
+
+/// The game's moves at its end: the `Record:` line, or in words for a screen reader the
+/// moves as it said them (`Moves: b2, a1.`).
+fn record(game: &Game, out: &mut dyn Write, speech: bool) -> io::Result<()> {
+    let record = game.record();
+    if speech {
+        let pairs = record.positions().zip(record.moves());
+        let said: Vec<String> = pairs
+            .map(|(before, &mv)| speech::said(&before, mv))
+            .collect();
+        writeln!(out, "Moves: {}.", said.join(", "))
+    } else {
+        writeln!(out, "Record: {record}")
+    }
 }
 
 /// Whether a typed line is `q` (or `quit`): it is answered at once, even on the other
@@ -244,8 +259,7 @@ fn typed(
     game: &Game,
     buf: &[u8],
     out: &mut dyn Write,
-    echo: bool,
-    undo: bool,
+    (echo, undo, speech): (bool, bool, bool),
 ) -> io::Result<Typed> {
     let range = game.position().move_forms();
     let keys = if undo { "u, h or q" } else { "h or q" };
@@ -299,12 +313,19 @@ fn typed(
             } else {
                 ""
             };
-            for line in crate::report::rules::rules(game.variant()) {
+            let rules = crate::report::rules::rules(game.variant());
+            // Read aloud, a line is a sentence, never half of one.
+            let rules = if speech {
+                speech::sentences(&rules)
+            } else {
+                rules
+            };
+            for line in rules {
                 writeln!(out, "{line}")?;
             }
             writeln!(out)?;
             writeln!(out, "{typing}; {undo}h for {hint}, q to quit.")?;
-            writeln!(out, "Also: {}", speech::COMMANDS)?;
+            writeln!(out, "Also: {}", speech::commands(game.variant()))?;
             Typed::Handled
         }
         _ => match game.position().parse_move(line) {
@@ -369,19 +390,12 @@ fn finish(
         Some(ending::Ending::Time(loser)) => {
             format!("{loser} ran out of time: {}", result_line(game.outcome()))
         }
+        None if options.speech => speech::result(game.position()),
         None => result_sentence(game.position()),
     };
     writeln!(out, "{result}")?;
+    record(game, out, options.speech)?;
     let record = game.record();
-    if options.speech {
-        let pairs = record.positions().zip(record.moves());
-        let said: Vec<String> = pairs
-            .map(|(before, &mv)| speech::said(&before, mv))
-            .collect();
-        writeln!(out, "Moves: {}.", said.join(", "))?;
-    } else {
-        writeln!(out, "Record: {record}")?;
-    }
     if options.review {
         let judgements = review::review(&record, brain, &mut |_, _| {})
             .expect("nothing cancels the plain front end's searches");

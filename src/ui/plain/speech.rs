@@ -13,13 +13,22 @@ use crate::game::{Game, Session};
 use crate::rules::classic::Mark;
 use crate::rules::position::{Move, Position};
 
-/// The commands of the mode, and what they do, for `help`.
-pub const COMMANDS: &str = "board reads the board row by row; stones lists each side's \
-                            stones; last says the last move; moves lists the legal moves; \
-                            threats says where the other side wins next unless stopped; \
-                            clock says the time left; draw offers a draw; resign resigns; \
-                            undo takes back your move; hint says the best moves; \
-                            save FILE writes the game to a file; quit leaves.";
+/// The commands of the mode, and what they do, for `help` in a game of `variant` (whose
+/// pieces are marks or stones).
+pub fn commands(variant: crate::rules::position::Variant) -> String {
+    let pieces = if matches!(variant, crate::rules::position::Variant::Gomoku { .. }) {
+        "stones"
+    } else {
+        "marks"
+    };
+    format!(
+        "board reads the board row by row; stones lists each side's {pieces}; last says the \
+         last move; moves lists the legal moves; threats says where the other side wins next \
+         unless stopped; clock says the time left; draw offers a draw; resign resigns; undo \
+         takes back your move; hint says the best moves; save FILE writes the game to a file; \
+         quit leaves."
+    )
+}
 
 /// A grid point's name: its column letter and row number, `c3`.
 fn point((col, row): (u8, u8)) -> String {
@@ -39,6 +48,55 @@ pub fn said(position: &Position, mv: Move) -> String {
             .grid_point(mv)
             .map_or_else(|| mv.to_string(), point),
     }
+}
+
+/// `lines` wrapped for the eye (blank lines between paragraphs), as sentences, one a line,
+/// for a reader that pauses at the end of every line.
+pub fn sentences(lines: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    for paragraph in lines.split(|line| line.trim().is_empty()) {
+        let text = paragraph
+            .iter()
+            .map(|line| line.trim())
+            .collect::<Vec<_>>()
+            .join(" ");
+        let mut rest = text.as_str();
+        while let Some(end) = rest.find(". ") {
+            out.push(rest[..=end].to_string());
+            rest = &rest[end + 2..];
+        }
+        if !rest.is_empty() {
+            out.push(rest.to_string());
+        }
+    }
+    out
+}
+
+/// The result of a game over on the board, with the line that won it: `O wins with a1, b2
+/// and c3.`; in Ultimate, the boards.
+pub fn result(position: &Position) -> String {
+    let plain = crate::report::board::result_sentence(position);
+    let Some(line) = position.won_line() else {
+        return plain;
+    };
+    let named = match line {
+        crate::rules::WonLine::Cells(cells) => {
+            // Named as every move is said here (3×3 names its cells by keypad digits).
+            let said: Vec<String> = cells
+                .iter()
+                .map(|cell| match position.parse_move(cell) {
+                    Ok(mv) => said(position, mv),
+                    Err(_) => cell.clone(),
+                })
+                .collect();
+            listed(&said)
+        }
+        crate::rules::WonLine::Boards(boards) => {
+            let boards: Vec<String> = boards.iter().map(ToString::to_string).collect();
+            format!("boards {}", listed(&boards))
+        }
+    };
+    format!("{} with {named}.", plain.trim_end_matches('.'))
 }
 
 /// The stones (or marks) of `game` with their side, in the order they were placed; a swap

@@ -25,7 +25,7 @@ use crate::rules::gomoku::opening::Stage;
 use crate::rules::position::Move;
 use crate::text::line;
 use crate::text::sentence;
-use crate::ui::driver::{Driver, Refused};
+use crate::ui::driver::{Driver, Refused, Sent};
 
 /// What the plain game waits for.
 #[derive(Debug)]
@@ -340,7 +340,7 @@ impl<'a> Turns<'a> {
     fn stop(&mut self, signal: i32) -> io::Result<Option<Ending>> {
         self.driver.leave();
         writeln!(self.out)?;
-        quit(self.driver.game(), self.out)?;
+        quit(self.driver.game(), self.out, self.options.speech)?;
         Ok(Some(Ending::Stopped(signal)))
     }
 
@@ -349,14 +349,15 @@ impl<'a> Turns<'a> {
         self.announced = false;
         let undo = self.driver.net().is_none();
         let game = self.driver.game();
-        match typed(game, line, self.out, self.options.echo, undo)? {
+        let how = (self.options.echo, undo, self.options.speech);
+        match typed(game, line, self.out, how)? {
             Typed::Cell(mv) => {
                 let typed = String::from_utf8_lossy(line).trim().to_lowercase();
                 self.person_move(mv, &typed)?;
             }
             Typed::Quit => {
                 self.driver.leave();
-                quit(self.driver.game(), self.out)?;
+                quit(self.driver.game(), self.out, self.options.speech)?;
                 return Ok(Some(Ending::Quit));
             }
             Typed::Undo => match self.driver.undo() {
@@ -428,7 +429,15 @@ impl<'a> Turns<'a> {
     /// Plays a move, typed as `typed`, and shows the board, or says why not (naming a taken
     /// cell as it was typed: `b2`, not `5`).
     fn person_move(&mut self, mv: Move, typed: &str) -> io::Result<()> {
+        let before = *self.driver.game().position();
         match self.driver.person_move(mv) {
+            // Read back in the words the other side's moves are said in.
+            Ok(Sent::Played(mark)) if self.options.speech => {
+                let said = self.driver.session().opening_act();
+                let said =
+                    said.unwrap_or_else(|| format!("{mark} plays {}.", speech::said(&before, mv)));
+                writeln!(self.out, "{said}")
+            }
             Ok(_) => self.show_board(),
             Err(Refused::Illegal(e)) if e.is_taken() => {
                 let named = mv.to_string();
