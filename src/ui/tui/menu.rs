@@ -536,6 +536,8 @@ pub enum Key {
     Enter,
     Escape,
     Backspace,
+    /// Ctrl-U: clears the field being typed, as in a shell.
+    ClearLine,
     Char(char),
     Interrupt,
 }
@@ -556,6 +558,9 @@ impl Key {
         };
         Some(match code {
             KeyCode::Char('c') if modifiers.contains(KeyModifiers::CONTROL) => Key::Interrupt,
+            KeyCode::Char('u') if modifiers.contains(KeyModifiers::CONTROL) => Key::ClearLine,
+            // Another control key types nothing (Ctrl-A is not `a`).
+            KeyCode::Char(_) if modifiers.contains(KeyModifiers::CONTROL) => return None,
             KeyCode::Up => Key::Up,
             KeyCode::Down => Key::Down,
             KeyCode::Left => Key::Left,
@@ -762,7 +767,7 @@ impl Menu {
             Key::Char(c) => {
                 self.message = format!("'{c}' does nothing here: arrows, digits, Enter, ?, s, q");
             }
-            Key::Backspace | Key::Interrupt => {}
+            Key::Backspace | Key::ClearLine | Key::Interrupt => {}
         }
         Outcome::Stay
     }
@@ -884,6 +889,7 @@ impl Menu {
             Key::Backspace => {
                 path.pop();
             }
+            Key::ClearLine => path.clear(),
             Key::Char(c) if !c.is_control() && path.chars().count() < MAX_PATH => path.push(*c),
             _ => {}
         }
@@ -922,6 +928,7 @@ impl Menu {
             Key::Backspace => {
                 field.pop();
             }
+            Key::ClearLine => field.clear(),
             Key::Char(c) if !c.is_control() && field.chars().count() < MAX_TYPED => field.push(*c),
             _ => return Outcome::Stay,
         }
@@ -1413,6 +1420,28 @@ mod tests {
                 watch: false,
             })
         );
+    }
+
+    #[test]
+    fn ctrl_u_clears_the_field_being_typed_and_other_control_keys_type_nothing() {
+        let ctrl = |c| {
+            Key::of(&Event::Key(KeyEvent::new(
+                KeyCode::Char(c),
+                KeyModifiers::CONTROL,
+            )))
+        };
+        assert_eq!(ctrl('u'), Some(Key::ClearLine));
+        assert_eq!(ctrl('a'), None, "not an a");
+        let mut m = menu();
+        m.screen = Screen::Games;
+        m.update(&Key::Char('f'));
+        for c in "old/path.txt".chars() {
+            m.update(&Key::Char(c));
+        }
+        m.update(&Key::ClearLine);
+        assert_eq!(m.screen, Screen::OpenFile(String::new()));
+        m.update(&Key::Char('n'));
+        assert_eq!(m.screen, Screen::OpenFile("n".into()));
     }
 
     #[test]
