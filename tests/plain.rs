@@ -795,3 +795,21 @@ fn the_screen_reader_hears_its_own_moves_the_winning_line_and_whole_sentences_an
     let heard = text(&out.stdout);
     assert!(heard.ends_with("Quit.\nMoves: b2.\n"), "{heard}");
 }
+
+#[test]
+fn a_caro_five_blocked_at_both_ends_and_an_exact_six_are_said_to_win_nothing() {
+    let moves = "d8\nc8\ne8\ni8\nf8\na1\ng8\na2\nh8\nq\n";
+    let out = text(&run(&["--caro", "-o", "human", "--no-history"], moves.as_bytes()).stdout);
+    assert!(
+        out.contains("Five blocked at both ends wins nothing in caro."),
+        "{out}"
+    );
+    assert!(!out.contains("X wins"), "{out}");
+    let six = "a1\na5\nb1\nb5\nc1\nc7\ne1\ne5\nf1\nf7\nd1\nq\n";
+    let args = ["--gomoku", "--exact", "-o", "human", "--no-history"];
+    let out = text(&run(&args, six.as_bytes()).stdout);
+    assert!(
+        out.contains("A line longer than five wins nothing here."),
+        "{out}"
+    );
+}

@@ -180,7 +180,7 @@ pub fn browse(within: Duration, stop: &dyn Fn() -> bool) -> anyhow::Result<Optio
     let mut end = deadline;
     // Keyed by the instance's name and where it leads: a second announcer under a name
     // already seen is listed beside the first, never in its place.
-    let mut found: BTreeMap<(String, String), Found> = BTreeMap::new();
+    let mut found = Hosts::new();
     let outcome = loop {
         if stop() {
             break None;
@@ -192,7 +192,7 @@ pub fn browse(within: Duration, stop: &dyn Fn() -> bool) -> anyhow::Result<Optio
         match events.recv_timeout((end - now).min(Duration::from_millis(50))) {
             Ok(ServiceEvent::ServiceResolved(service)) if found.len() < MAX_FOUND => {
                 if let Ok(host) = read_resolved(&service) {
-                    found.insert((service.fullname.clone(), host.to_string()), host);
+                    keep(&mut found, &service.fullname, &addresses(&service), host);
                     end = deadline.min(Instant::now() + SETTLE);
                 }
             }
@@ -209,13 +209,36 @@ pub fn browse(within: Duration, stop: &dyn Fn() -> bool) -> anyhow::Result<Optio
     Ok(outcome)
 }
 
-/// Reads an announcement as mDNS resolved it.
-fn read_resolved(service: &ResolvedService) -> Result<Found, Unreadable> {
-    let addrs: Vec<IpAddr> = service
+/// The hosts found, by the instance's name and where it leads.
+type Hosts = BTreeMap<(String, String), Found>;
+
+/// Keeps `host`, announced as `fullname` with `addrs`. An instance heard again with more
+/// addresses (its IPv6 after its IPv4, or the other way round) takes its earlier entry's
+/// place where that entry dials one of them, so one host is listed once; an announcer under
+/// a name already seen whose addresses are others is listed beside the first, never in its
+/// place.
+fn keep(found: &mut Hosts, fullname: &str, addrs: &[IpAddr], host: Found) {
+    let heard_again = |old: &Found| match (&old.way, &host.way) {
+        (Way::Tcp(was), Way::Tcp(now)) => was.port() == now.port() && addrs.contains(&was.ip()),
+        #[cfg(feature = "online")]
+        _ => false,
+    };
+    found.retain(|(name, _), old| name != fullname || !heard_again(old));
+    found.insert((fullname.to_string(), host.to_string()), host);
+}
+
+/// The addresses mDNS resolved for `service`.
+fn addresses(service: &ResolvedService) -> Vec<IpAddr> {
+    service
         .addresses
         .iter()
         .map(mdns_sd::ScopedIp::to_ip_addr)
-        .collect();
+        .collect()
+}
+
+/// Reads an announcement as mDNS resolved it.
+fn read_resolved(service: &ResolvedService) -> Result<Found, Unreadable> {
+    let addrs = addresses(service);
     let txt: Vec<(&str, &str)> = service
         .txt_properties
         .iter()
@@ -306,6 +329,23 @@ mod tests {
 
     fn ip(text: &str) -> IpAddr {
         text.parse().unwrap()
+    }
+
+    #[test]
+    fn a_host_heard_again_with_its_ipv4_beside_its_ipv6_is_listed_once_and_a_stranger_beside_it() {
+        let txt = [("v", "1"), ("name", "kitchen-pc"), ("rules", "3×3")];
+        let name = "kitchen-pc._tictactoe._tcp.local.";
+        let mut found = Hosts::new();
+        let six = [ip("fd00::5")];
+        keep(&mut found, name, &six, read(7373, &six, &txt).unwrap());
+        let both = [ip("fd00::5"), ip("192.168.1.20")];
+        keep(&mut found, name, &both, read(7373, &both, &txt).unwrap());
+        let listed: Vec<String> = found.values().map(ToString::to_string).collect();
+        assert_eq!(listed, ["kitchen-pc at 192.168.1.20:7373 (3×3)"]);
+        // Another announcer under the same name, elsewhere: beside it, not in its place.
+        let other = [ip("192.168.1.66")];
+        keep(&mut found, name, &other, read(7373, &other, &txt).unwrap());
+        assert_eq!(found.len(), 2, "{found:?}");
     }
 
     #[test]

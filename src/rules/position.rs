@@ -613,6 +613,15 @@ impl Position {
         each!(self, p => RuleSet::won_line(p))
     }
 
+    /// Why the stone already on `mv` made a line that wins nothing (Gomoku's exact, caro's
+    /// and renju's rules), if it did.
+    pub fn wins_nothing(&self, mv: Move) -> Option<&'static str> {
+        let Move::Cell(cell) = mv else {
+            return None;
+        };
+        self.gomoku()?.wins_nothing(cell)
+    }
+
     /// The board of Ultimate the side to move is sent to, if any.
     pub fn forced_board(&self) -> Option<u8> {
         self.ultimate().and_then(UltimateBoard::forced_board)

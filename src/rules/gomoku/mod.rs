@@ -528,6 +528,26 @@ impl Gomoku {
         Some(cells)
     }
 
+    /// Why the stone on `cell` made a line of `k` or more that wins nothing, if it made one
+    /// (with exactly five, a longer line; under caro, five blocked at both ends): a player
+    /// who makes one is told, not left to wonder why the game goes on.
+    pub fn wins_nothing(&self, cell: Cell) -> Option<&'static str> {
+        let mark = self.mark_at(cell)?;
+        let k = self.k as usize;
+        DIRECTIONS.iter().find_map(|&d| {
+            let run = self.run(cell.index(), mark, d);
+            if run.len < k || self.wins(&run, mark) {
+                return None;
+            }
+            match self.rule {
+                Rule::Exact => Some("a line longer than five wins nothing here"),
+                Rule::Caro => Some("five blocked at both ends wins nothing in caro"),
+                Rule::Renju => Some("a line longer than five wins nothing for black in renju"),
+                Rule::Freestyle => None,
+            }
+        })
+    }
+
     /// The line that won the game, in index order, if it is won.
     pub fn won_line(&self) -> Option<Vec<Cell>> {
         let winner = self.winner?;
@@ -826,6 +846,17 @@ mod tests {
         // A diagonal, blocked at both ends, does not win either.
         let diagonal = caro(&["d4", "c3", "e5", "i9", "f6", "a1", "g7", "a2", "h8"]);
         assert_eq!(diagonal.winner(), None, "\n{diagonal}");
+        // The player is told why the five won nothing; the other stones made no line.
+        let h8 = blocked.parse_cell("h8").unwrap();
+        assert_eq!(
+            blocked.wins_nothing(h8),
+            Some("five blocked at both ends wins nothing in caro")
+        );
+        assert_eq!(
+            blocked.wins_nothing(blocked.parse_cell("a1").unwrap()),
+            None
+        );
+        assert_eq!(open.wins_nothing(h8), None, "it won");
     }
 
     #[test]
@@ -842,6 +873,10 @@ mod tests {
         ];
         let overline = exact(&six);
         assert_eq!(overline.winner(), None, "six in a row");
+        assert_eq!(
+            overline.wins_nothing(overline.parse_cell("d1").unwrap()),
+            Some("a line longer than five wins nothing here")
+        );
         assert!(!overline.is_over());
         assert_eq!(
             play(&six).played_with(FIVE, true),

@@ -332,6 +332,7 @@ impl<'a> Turns<'a> {
             }
             None => writeln!(self.out, "{mark} ({player}) plays {mv}")?,
         }
+        self.say_wins_nothing()?;
         self.show_board()?;
         Ok(None)
     }
@@ -403,6 +404,20 @@ impl<'a> Turns<'a> {
         write!(self.out, "{}", show(self.driver.game().position()))
     }
 
+    /// Says so where the last move made a line that wins nothing by the game's rules (a
+    /// caro five blocked at both ends, a six with exactly five), so nobody wonders why the
+    /// game goes on.
+    fn say_wins_nothing(&mut self) -> io::Result<()> {
+        let game = self.driver.game();
+        match game
+            .last_move()
+            .and_then(|mv| game.position().wins_nothing(mv))
+        {
+            Some(why) => writeln!(self.out, "{}.", sentence(why)),
+            None => Ok(()),
+        }
+    }
+
     /// `draw`: a draw offered, or the other side's accepted.
     fn offer_draw(&mut self) -> io::Result<()> {
         let answer = match self.driver.offer_draw() {
@@ -436,9 +451,13 @@ impl<'a> Turns<'a> {
                 let said = self.driver.session().opening_act();
                 let said =
                     said.unwrap_or_else(|| format!("{mark} plays {}.", speech::said(&before, mv)));
-                writeln!(self.out, "{said}")
+                writeln!(self.out, "{said}")?;
+                self.say_wins_nothing()
             }
-            Ok(_) => self.show_board(),
+            Ok(_) => {
+                self.say_wins_nothing()?;
+                self.show_board()
+            }
             Err(Refused::Illegal(e)) if e.is_taken() => {
                 let named = mv.to_string();
                 let why = e.to_string();

@@ -288,7 +288,13 @@ impl App {
             }
             None => {
                 let who = self.driver.session().name_of(mark);
-                format!("{mark} ({who}) played {cell}. {}", self.turn_message())
+                let nothing = (self.game().position().wins_nothing(cell))
+                    .map(|why| format!(" ({why})"))
+                    .unwrap_or_default();
+                format!(
+                    "{mark} ({who}) played {cell}{nothing}. {}",
+                    self.turn_message()
+                )
             }
             Some(result) => format!("{result} {}", self.after_game()),
         };

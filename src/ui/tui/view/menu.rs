@@ -163,6 +163,15 @@ fn games(frame: &mut Frame, menu: &Menu) {
         frame.centred(3, none, Style::PLAIN);
     }
     let first = list.at.saturating_sub(room.saturating_sub(1));
+    let number = shown
+        .iter()
+        .map(|(n, _)| n.to_string().len())
+        .max()
+        .unwrap_or(1);
+    let shown = narrowed(
+        &shown,
+        usize::from(frame.width()).saturating_sub(number + 2),
+    );
     let widths: Vec<usize> = (0..4)
         .map(|i| {
             shown
@@ -172,11 +181,6 @@ fn games(frame: &mut Frame, menu: &Menu) {
                 .unwrap_or(0)
         })
         .collect();
-    let number = shown
-        .iter()
-        .map(|(n, _)| n.to_string().len())
-        .max()
-        .unwrap_or(1);
     for (y, (i, (n, [when, rules, opponent, result]))) in
         (3..).zip(shown.iter().enumerate().skip(first).take(room))
     {
@@ -200,6 +204,50 @@ fn games(frame: &mut Frame, menu: &Menu) {
         fitting(&GAMES_KEYS, frame.width()),
         Style::PLAIN.dim(),
     );
+}
+
+/// The games' columns made to fit `width` (what the numbers leave): the date loses its year,
+/// then its time, then the rules are cut, so the opponent and the result stay in sight.
+fn narrowed(shown: &[(usize, [String; 4])], width: usize) -> Vec<(usize, [String; 4])> {
+    let widest = |rows: &[(usize, [String; 4])]| {
+        (0..4)
+            .map(|i| {
+                rows.iter()
+                    .map(|(_, c)| c[i].chars().count())
+                    .max()
+                    .unwrap_or(0)
+            })
+            .sum::<usize>()
+            + 6
+    };
+    let mut rows = shown.to_vec();
+    for step in 0..3 {
+        if widest(&rows) <= width {
+            break;
+        }
+        for (_, columns) in &mut rows {
+            let when = &mut columns[0];
+            *when = match step {
+                // 2026-11-25 10:00 → 11-25 10:00 → 11-25
+                0 => when.chars().skip(5).collect(),
+                1 => when.chars().take(5).collect(),
+                _ => when.clone(),
+            };
+        }
+        if step == 2 {
+            let over = widest(&rows).saturating_sub(width);
+            let rules = rows
+                .iter()
+                .map(|(_, c)| c[1].chars().count())
+                .max()
+                .unwrap_or(0);
+            let keep = rules.saturating_sub(over).max(4);
+            for (_, columns) in &mut rows {
+                columns[1] = crate::text::cut(&columns[1], keep);
+            }
+        }
+    }
+    rows
 }
 
 /// The settings page: a row per setting, the highlighted one reversed.
@@ -227,8 +275,24 @@ fn settings(frame: &mut Frame, menu: &Menu) {
     );
 }
 
-/// A page of text under a title: the statistics, the rules, the ladder.
+/// A page of text under a title: the statistics, the rules, the ladder. A line wider than
+/// the screen is wrapped at its spaces, its continuation indented as it is, never cut.
 fn statistics(frame: &mut Frame, title: &str, lines: &[String]) {
+    let room = frame.width().saturating_sub(2);
+    let lines: Vec<String> = lines
+        .iter()
+        .flat_map(|line| {
+            if line.chars().count() <= usize::from(room) {
+                return vec![line.clone()];
+            }
+            let indent = line.chars().take_while(|c| *c == ' ').count();
+            let width = room.saturating_sub(u16::try_from(indent).unwrap_or(0));
+            super::chrome::wrap(line.trim_start(), width)
+                .into_iter()
+                .map(|part| format!("{}{part}", " ".repeat(indent)))
+                .collect()
+        })
+        .collect();
     let shown = u16::try_from(lines.len())
         .unwrap_or(u16::MAX)
         .min(frame.height().saturating_sub(4));
@@ -378,6 +442,43 @@ mod tests {
             "Level 7 of 7: unbeatable here, a draw at best · rating ≈ 459",
             "        ↑↓ ←→ Enter · ? rules · s settings · q quit",
         ].join("\n"));
+    }
+
+    #[test]
+    fn your_games_at_forty_columns_shorten_the_date_and_rules_and_keep_opponent_and_result() {
+        let rows = vec![(
+            12,
+            [
+                "2026-11-25 10:00".to_string(),
+                "15×15, five in a row, swap2".to_string(),
+                "level 7 AI".to_string(),
+                "lost".to_string(),
+            ],
+        )];
+        let width = 40 - 4;
+        let narrow = narrowed(&rows, width);
+        let [when, rules, opponent, result] = &narrow[0].1;
+        assert_eq!(when, "11-25");
+        assert!(rules.ends_with('…'), "{rules}");
+        assert_eq!((opponent.as_str(), result.as_str()), ("level 7 AI", "lost"));
+        let used: usize = narrow[0].1.iter().map(|c| c.chars().count()).sum::<usize>() + 6;
+        assert!(used <= width, "{narrow:?}");
+        assert_eq!(narrowed(&rows, 80), rows, "room enough: as it was");
+    }
+
+    #[test]
+    fn a_page_line_wider_than_the_screen_is_wrapped_not_cut() {
+        let mut frame = Frame::new(30, 14);
+        let long = "Your results over every game kept, as the history has them".to_string();
+        statistics(&mut frame, "Stats", &[long]);
+        let text = frame.to_text();
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let said = "Your results over every game kept, as the history has them";
+        let said: Vec<&str> = said.split_whitespace().collect();
+        assert!(
+            words.windows(said.len()).any(|w| w == said.as_slice()),
+            "every word, in order: {text}"
+        );
     }
 
     #[test]
