@@ -813,3 +813,28 @@ fn a_caro_five_blocked_at_both_ends_and_an_exact_six_are_said_to_win_nothing() {
         "{out}"
     );
 }
+
+#[test]
+fn the_screen_reader_asks_before_a_quit_that_loses_the_game_and_plays_on_unless_told_yes() {
+    let args = [
+        "--screen-reader",
+        "-o",
+        "hard",
+        "--think",
+        "20",
+        "--seed",
+        "1",
+        "--no-history",
+    ];
+    let out = text(&run(&args, b"5\nq\nn\nq\ny\n").stdout);
+    let asked = "Quit? It counts as a loss. Type y to quit, anything else plays on: ";
+    assert_eq!(out.matches(asked).count(), 2, "{out}");
+    assert!(out.contains(&format!("{asked}Playing on.\n")), "{out}");
+    assert!(
+        out.ends_with(&format!("{asked}Quit.\nMoves: b2, a3.\n")),
+        "{out}"
+    );
+    // Nothing at stake yet (no move made): q quits at once.
+    let out = text(&run(&args, b"q\n").stdout);
+    assert!(!out.contains("Quit?") && out.contains("Quit."), "{out}");
+}

@@ -43,14 +43,14 @@ pub struct GameFile {
 
 impl GameFile {
     /// The game `session` plays now, as a file would keep it: its moves, its players as the
-    /// session calls them, the time now and the result so far.
-    pub fn of(session: &super::Session) -> GameFile {
+    /// session calls them, the `date` it is saved at and the result so far.
+    pub fn of(session: &super::Session, date: String) -> GameFile {
         use crate::rules::classic::Mark;
         GameFile {
             record: session.game().record(),
             x: session.name_of(Mark::X).to_string(),
             o: session.name_of(Mark::O).to_string(),
-            date: crate::store::history::now(),
+            date,
             result: session.result().unwrap_or_default(),
         }
     }

@@ -17,8 +17,8 @@ use super::{
     spoken_prompt, typed,
 };
 use crate::ai::player::Brain;
-use crate::game::TYPE_AHEAD;
 use crate::game::ending::Drawn;
+use crate::game::{GameEnd, TYPE_AHEAD, Verdict};
 use crate::net::link::LinkEvent;
 use crate::net::session::{Connection, NetEvent, NetGame};
 use crate::rules::gomoku::opening::Stage;
@@ -97,6 +97,9 @@ pub(super) fn on_stop_signal(
 }
 
 /// One game in lines of text.
+// Each bool is a fact of its own about the lines so far (input ended, the prompt printed and
+// still open, a quit asked about), not a hidden state machine.
+#[allow(clippy::struct_excessive_bools)]
 pub(super) struct Turns<'a> {
     driver: &'a mut Driver,
     /// A network game's connection, which carries out the driver's orders after each step.
@@ -118,6 +121,9 @@ pub(super) struct Turns<'a> {
     /// Whether the last thing printed is a prompt, its line still open for what is typed:
     /// news from elsewhere (the other player, the clock) starts a line of its own.
     open_prompt: bool,
+    /// (Screen reader) `q` was asked whether it means to lose the game: the next line is
+    /// the answer.
+    quitting: bool,
 }
 
 impl<'a> Turns<'a> {
@@ -141,6 +147,7 @@ impl<'a> Turns<'a> {
             input_ended: false,
             announced: false,
             open_prompt: false,
+            quitting: false,
         }
     }
 
@@ -348,6 +355,16 @@ impl<'a> Turns<'a> {
     /// A line typed on this side's turn.
     fn line(&mut self, line: &[u8]) -> io::Result<Option<Ending>> {
         self.announced = false;
+        if std::mem::take(&mut self.quitting) {
+            let answer = String::from_utf8_lossy(line).trim().to_ascii_lowercase();
+            if answer == "y" || answer == "yes" {
+                self.driver.leave();
+                quit(self.driver.game(), self.out, self.options.speech)?;
+                return Ok(Some(Ending::Quit));
+            }
+            writeln!(self.out, "Playing on.")?;
+            return Ok(None);
+        }
         let undo = self.driver.net().is_none();
         let game = self.driver.game();
         let how = (self.options.echo, undo, self.options.speech);
@@ -355,6 +372,22 @@ impl<'a> Turns<'a> {
             Typed::Cell(mv) => {
                 let typed = String::from_utf8_lossy(line).trim().to_lowercase();
                 self.person_move(mv, &typed)?;
+            }
+            // Heard, not seen: a quit that loses the game is asked about first, as the
+            // terminal game asks.
+            Typed::Quit
+                if self.options.speech
+                    && game.counts(GameEnd::Abandoned) == Some(Verdict::Lost)
+                    && !game.is_over() =>
+            {
+                self.quitting = true;
+                // The question is the prompt for its answer.
+                write!(
+                    self.out,
+                    "Quit? It counts as a loss. Type y to quit, anything else plays on: "
+                )?;
+                self.announced = true;
+                self.open_prompt = true;
             }
             Typed::Quit => {
                 self.driver.leave();
@@ -381,7 +414,8 @@ impl<'a> Turns<'a> {
             }
             Typed::Draw => self.offer_draw()?,
             Typed::Save(file) => {
-                let game = crate::game::file::GameFile::of(self.driver.session());
+                let now = crate::store::history::now();
+                let game = crate::game::file::GameFile::of(self.driver.session(), now);
                 let said = crate::ui::save_game(&game, file.as_deref().map(std::path::Path::new));
                 writeln!(self.out, "{said}.")?;
             }

@@ -287,7 +287,8 @@ impl App {
 
     /// `w`: the game on screen, to be saved to a file by the loop.
     fn save(&mut self) {
-        self.export = Some(GameFile::of(self.driver.session()));
+        let now = crate::store::history::now();
+        self.export = Some(GameFile::of(self.driver.session(), now));
         self.message = "Saving the game…".into();
     }
 
