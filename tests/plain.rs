@@ -787,6 +787,13 @@ fn the_screen_reader_hears_its_own_moves_the_winning_line_and_whole_sentences_an
         "not on 3×3: {heard}"
     );
     assert!(heard.contains("stones lists each side's marks"), "{heard}");
+    // Under misère the line named is the loser's.
+    let args = ["--screen-reader", "--misere", "-o", "human", "--no-history"];
+    let heard = text(&run(&args, b"1\n5\n2\n9\n3\n").stdout);
+    assert!(
+        heard.contains("X completed a line, a1, b1 and c1: O wins.\n"),
+        "{heard}"
+    );
     // Quitting says the moves in the same words.
     let out = run(
         &["--screen-reader", "-o", "human", "--no-history"],

@@ -244,6 +244,10 @@ pub trait Notation: RuleSet {
     fn has_boards(&self) -> bool {
         false
     }
+    /// What the sides put on the board are called: `marks`, or `stones` on Gomoku's boards.
+    fn pieces(&self) -> &'static str {
+        "marks"
+    }
 }
 
 #[cfg(test)]

@@ -328,6 +328,11 @@ impl Variant {
         each!(self.start(), p => p.move_noun())
     }
 
+    /// What the sides put on the board are called: `marks`, or `stones` in Gomoku.
+    pub fn pieces(self) -> &'static str {
+        each!(self.start(), p => p.pieces())
+    }
+
     /// Whether a move is a cell of a board chosen first (Ultimate's small boards).
     pub fn has_boards(self) -> bool {
         each!(self.start(), p => p.has_boards())

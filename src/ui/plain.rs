@@ -302,30 +302,7 @@ fn typed(
         other if let Some(reading) = Reading::of(other) => Typed::Read(reading),
         _ if let Some(save) = save_command(line.trim()) => save,
         "?" | "help" => {
-            let typing = game.variant().typing_help(&range);
-            let hint = if player::rates(game.variant()) {
-                "every move's win rate"
-            } else {
-                "the value of every move"
-            };
-            let undo = if undo {
-                "u to undo your last move, "
-            } else {
-                ""
-            };
-            let rules = crate::report::rules::rules(game.variant());
-            // Read aloud, a line is a sentence, never half of one.
-            let rules = if speech {
-                speech::sentences(&rules)
-            } else {
-                rules
-            };
-            for line in rules {
-                writeln!(out, "{line}")?;
-            }
-            writeln!(out)?;
-            writeln!(out, "{typing}; {undo}h for {hint}, q to quit.")?;
-            writeln!(out, "Also: {}", speech::commands(game.variant()))?;
+            help(game, &range, (undo, speech), out)?;
             Typed::Handled
         }
         _ => match game.position().parse_move(line) {
@@ -336,6 +313,41 @@ fn typed(
             Ok(mv) => Typed::Cell(mv),
         },
     })
+}
+
+/// What `?` prints: the rules of the game (one sentence a line for a screen reader), how to
+/// type a move, and the commands.
+fn help(
+    game: &Game,
+    range: &str,
+    (undo, speech): (bool, bool),
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let typing = game.variant().typing_help(range);
+    let hint = if player::rates(game.variant()) {
+        "every move's win rate"
+    } else {
+        "the value of every move"
+    };
+    let undo = if undo {
+        "u to undo your last move, "
+    } else {
+        ""
+    };
+    let rules = crate::report::rules::rules(game.variant());
+    // Read aloud, a line is a sentence, never half of one.
+    let rules = if speech {
+        speech::sentences(&rules)
+    } else {
+        rules
+    };
+    for line in rules {
+        writeln!(out, "{line}")?;
+    }
+    writeln!(out)?;
+    writeln!(out, "{typing}; {undo}h for {hint}, q to quit.")?;
+    writeln!(out, "Also: {}", speech::commands(game.variant()))?;
+    Ok(())
 }
 
 /// A `save` line, with the file it names if it names one; `None` for a line that is no `save`.

@@ -16,11 +16,7 @@ use crate::rules::position::{Move, Position};
 /// The commands of the mode, and what they do, for `help` in a game of `variant` (whose
 /// pieces are marks or stones).
 pub fn commands(variant: crate::rules::position::Variant) -> String {
-    let pieces = if matches!(variant, crate::rules::position::Variant::Gomoku { .. }) {
-        "stones"
-    } else {
-        "marks"
-    };
+    let pieces = variant.pieces();
     format!(
         "board reads the board row by row; stones lists each side's {pieces}; last says the \
          last move; moves lists the legal moves; threats says where the other side wins next \
@@ -72,12 +68,13 @@ pub fn sentences(lines: &[String]) -> Vec<String> {
     out
 }
 
-/// The result of a game over on the board, with the line that won it: `O wins with a1, b2
-/// and c3.`; in Ultimate, the boards.
+/// The result of a game over on the board, with the line that decided it: `O wins with a1,
+/// b2 and c3.`, under misère `X completed a line, a1, b2 and c3: O wins.`; in Ultimate, the
+/// boards.
 pub fn result(position: &Position) -> String {
-    let plain = crate::report::board::result_sentence(position);
+    use crate::report::board::{result_line, result_sentence};
     let Some(line) = position.won_line() else {
-        return plain;
+        return result_sentence(position);
     };
     let named = match line {
         crate::rules::WonLine::Cells(cells) => {
@@ -96,7 +93,11 @@ pub fn result(position: &Position) -> String {
             format!("boards {}", listed(&boards))
         }
     };
-    format!("{} with {named}.", plain.trim_end_matches('.'))
+    let result = result_line(position.outcome());
+    match position.line_completed_by_loser() {
+        Some(loser) => format!("{loser} completed a line, {named}: {result}"),
+        None => format!("{} with {named}.", result.trim_end_matches('.')),
+    }
 }
 
 /// The stones (or marks) of `game` with their side, in the order they were placed; a swap

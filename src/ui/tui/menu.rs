@@ -234,38 +234,6 @@ impl Choices {
         self.level.parse().unwrap_or(Player::HARD)
     }
 
-    /// What the Play row's opponent is, said under the rows while that row is chosen: its
-    /// level, where it cannot be beaten, and its rating (the `≈` number beside its name in a
-    /// game); the longest first, then shorter ones for narrow screens.
-    pub fn play_notes(&self) -> [String; 2] {
-        if self.adapts() {
-            return [
-                "auto: the AI's level follows your results, game after game".into(),
-                "auto: its level follows your results".into(),
-            ];
-        }
-        let Some(level) = self.level().level() else {
-            return [String::new(), String::new()];
-        };
-        let variant = self.variant();
-        let n = level.number();
-        let what = match (level.is_top(), variant) {
-            (true, Variant::Classic(rules)) if rules == Rules::CLASSIC => {
-                ": unbeatable here, a draw at best"
-            }
-            (true, Variant::Classic(_)) => ": perfect where proven",
-            (true, _) => ", the strongest",
-            (false, _) if level == Level::EASY => ", a beginner",
-            (false, _) => "",
-        };
-        let rating = crate::ai::levels::rating(variant, level)
-            .map_or_else(String::new, |r| format!(" · rating ≈ {r}"));
-        [
-            format!("Level {n} of {}{what}{rating}", Level::TOP),
-            format!("Level {n} of {}{what}", Level::TOP),
-        ]
-    }
-
     /// Whether the AI's level follows the person's results (`auto`).
     pub fn adapts(&self) -> bool {
         self.level == AUTO

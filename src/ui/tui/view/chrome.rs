@@ -146,6 +146,8 @@ fn key_parts(app: &App, keys: &str) -> Vec<String> {
     let off = app.hints_off().is_some();
     let clocked = app.session().clock().is_some();
     let side = app.game().position().grid_side();
+    // Once the game is over no coordinate is typed: a letter is its key at once.
+    let typing = !app.game().is_over() || app.review().is_some();
     parts
         .iter()
         .filter(|&&p| !(off && p == "h hint" || p == "t explore" && !app.explorer_allowed()))
@@ -153,7 +155,9 @@ fn key_parts(app: &App, keys: &str) -> Vec<String> {
         .filter(|&&p| !(clocked && p == "u undo"))
         .map(|&p| match p.split_once(' ') {
             _ if p == "play" => format!("{keys} play"),
-            Some((key, what)) if key.len() == 1 && key.chars().all(|c| names_column(side, c)) => {
+            Some((key, what))
+                if typing && key.len() == 1 && key.chars().all(|c| names_column(side, c)) =>
+            {
                 format!("{key} {key} {what}")
             }
             _ => p.to_string(),

@@ -2,7 +2,9 @@
 //! screen and the statistics.
 
 use super::frame::{Frame, Palette, Style};
-use crate::ui::tui::menu::{Menu, Row, Screen};
+use crate::ai::levels::Level;
+use crate::rules::classic::Rules;
+use crate::ui::tui::menu::{Choices, Menu, Row, Screen};
 
 /// The width of the rows' block: digit, label, value.
 const BLOCK: u16 = 44;
@@ -81,13 +83,43 @@ fn rows(frame: &mut Frame, menu: &Menu, palette: Palette) {
     // The note on the opponent only where it hides no row.
     let free = keys_row.saturating_sub(1) > top + count + 1;
     let message = if menu.message.is_empty() && menu.row() == Row::PlayAi && free {
-        notes = menu.choices.play_notes();
+        notes = play_notes(&menu.choices);
         fitting(&[notes[0].as_str(), notes[1].as_str()], frame.width())
     } else {
         menu.message.as_str()
     };
     frame.centred(keys_row.saturating_sub(1), message, Style::PLAIN);
     frame.centred(keys_row, fitting(&KEYS, frame.width()), Style::PLAIN.dim());
+}
+
+/// What the Play row's opponent is, said under the rows while that row is chosen: its
+/// level, where it cannot be beaten, and its rating (the `≈` number beside its name in a
+/// game); the longest first, then shorter ones for narrow screens.
+fn play_notes(choices: &Choices) -> [String; 2] {
+    if choices.adapts() {
+        return [
+            "auto: the AI's level follows your results, game after game".into(),
+            "auto: its level follows your results".into(),
+        ];
+    }
+    let Some(level) = choices.level().level() else {
+        return [String::new(), String::new()];
+    };
+    let variant = choices.variant();
+    let n = level.number();
+    let what = match (level.is_top(), variant.rules()) {
+        (true, Some(rules)) if rules == Rules::CLASSIC => ": unbeatable here, a draw at best",
+        (true, Some(_)) => ": perfect where proven",
+        (true, _) => ", the strongest",
+        (false, _) if level == Level::EASY => ", a beginner",
+        (false, _) => "",
+    };
+    let rating = crate::ai::levels::rating(variant, level)
+        .map_or_else(String::new, |r| format!(" · rating ≈ {r}"));
+    [
+        format!("Level {n} of {}{what}{rating}", Level::TOP),
+        format!("Level {n} of {}{what}", Level::TOP),
+    ]
 }
 
 /// The first of `lines`, widest first, that fits `width` columns; else the last.
@@ -489,7 +521,7 @@ mod tests {
                 game: game.into(),
                 ..Choices::default()
             };
-            choices.play_notes()[0].clone()
+            play_notes(&choices)[0].clone()
         };
         assert_eq!(
             notes("1", "classic"),

@@ -497,6 +497,21 @@ mod tests {
     }
 
     #[test]
+    fn once_a_gomoku_game_is_over_the_key_line_offers_n_alone_for_the_new_round() {
+        use crate::rules::position::Variant;
+        use crate::ui::tui::input::Action;
+        let session = Session::new(Variant::GOMOKU, Player::Human, Player::Human);
+        let mut app = App::new(session, (100, 40));
+        app.update(Action::Resign);
+        app.update(Action::Yes);
+        let text = frame_of(&app).to_text();
+        assert!(
+            text.contains("n new round") && !text.contains("n n new round"),
+            "{text}"
+        );
+    }
+
+    #[test]
     fn under_each_question_the_key_line_says_what_y_does() {
         use crate::ui::tui::input::Action;
         for (key, said) in [
