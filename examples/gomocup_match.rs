@@ -8,8 +8,12 @@
 //!     --second "/path/to/another/tictactoe --seed 1 engine --protocol gomocup" --games 100
 //! ```
 //!
-//! Each game starts from two stones drawn near the centre from `--seed`, and each opening is
-//! played twice, each brain moving first once. Every move the brain to move gets the whole
+//! Each game starts from the openings of `--openings FILE` (one a line, `x,y` points from
+//! the top left in the order played, black first, as `balanced-15.txt` has them), taken in
+//! turn, or else from two stones drawn near the centre from `--seed`; each opening is
+//! played twice, each brain moving first once. `--concurrency N` plays N games at once,
+//! each with brains of its own. The time each brain took, a move on average, is printed
+//! beside the score. Every move the brain to move gets the whole
 //! position (`BOARD` … `DONE`) and answers `x,y`; `INFO timeout_turn` gives it `--think`
 //! milliseconds, and `INFO rule 1` asks for exactly five with `--exact`. A brain that answers
 //! an illegal move, or nothing, loses that game.
@@ -50,10 +54,19 @@ struct Args {
     /// Print each game's moves and result (as a record for `tictactoe review`).
     #[arg(long)]
     records: bool,
+    /// A file of openings, one a line: `x,y` points, black first.
+    #[arg(long)]
+    openings: Option<std::path::PathBuf>,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1)]
+    concurrency: usize,
 }
 
 /// A brain's process, spoken to one line at a time.
 struct Brain {
+    /// Time spent answering, and moves answered.
+    spent: std::time::Duration,
+    answered: u32,
     child: Child,
     input: ChildStdin,
     output: BufReader<ChildStdout>,
@@ -72,6 +85,8 @@ impl Brain {
         let input = child.stdin.take().expect("piped");
         let output = BufReader::new(child.stdout.take().expect("piped"));
         Brain {
+            spent: std::time::Duration::ZERO,
+            answered: 0,
             child,
             input,
             output,
@@ -124,8 +139,11 @@ impl Brain {
             }
         }
         text.push_str("DONE\n");
+        let began = std::time::Instant::now();
         self.send(&text);
         let answer = self.answer()?;
+        self.spent += began.elapsed();
+        self.answered += 1;
         let (x, y) = answer.split_once(',')?;
         let (x, y): (u8, u8) = (x.trim().parse().ok()?, y.trim().parse().ok()?);
         board.cell_at(n.checked_sub(1)?.checked_sub(y)?, x)
@@ -196,22 +214,104 @@ fn game(
     }
 }
 
+/// The openings of `path`, in the format of `--openings`.
+fn read_openings(path: &std::path::Path, size: u8, exact: bool) -> Vec<(Gomoku, Vec<Cell>)> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|line| {
+            let mut board = Gomoku::with_rules(size, gomoku::FIVE, exact).expect("a side");
+            let mut moves = Vec::new();
+            for point in line.split_whitespace() {
+                let (x, y) = point.split_once(',').expect("x,y");
+                let (x, y): (u8, u8) = (x.parse().expect("x"), y.parse().expect("y"));
+                let cell = board.cell_at(size - 1 - y, x).expect("on the board");
+                board.play(cell).expect("a legal opening");
+                moves.push(cell);
+            }
+            (board, moves)
+        })
+        .collect()
+}
+
+/// What one runner of games found: points, games, and each brain's time and moves.
+#[derive(Default)]
+struct Tally {
+    score: f64,
+    played: u32,
+    spent: [std::time::Duration; 2],
+    answered: [u32; 2],
+}
+
+/// Plays both colours of each of `starts` with brains of its own.
+fn run(starts: &[(Gomoku, Vec<Cell>)], args: &Args) -> Tally {
+    let mut brains = [Brain::start(&args.first), Brain::start(&args.second)];
+    let mut tally = Tally::default();
+    for start in starts {
+        for first_is_x in [true, false] {
+            tally.score += game(&mut brains, start, first_is_x, args);
+            tally.played += 1;
+        }
+        if args.concurrency == 1 {
+            let n = f64::from(tally.played);
+            let (low, high) = rating::wilson(tally.score / n, n);
+            println!(
+                "after {} games: the first brain scored {} ({:.3}, 95% {low:.3}-{high:.3})",
+                tally.played,
+                tally.score,
+                tally.score / n
+            );
+        }
+    }
+    for (i, brain) in brains.iter().enumerate() {
+        tally.spent[i] = brain.spent;
+        tally.answered[i] = brain.answered;
+    }
+    tally
+}
+
 fn main() {
     let args = Args::parse();
-    let mut brains = [Brain::start(&args.first), Brain::start(&args.second)];
-    let mut rng = fastrand::Rng::with_seed(args.seed);
-    let (mut score, mut played) = (0.0, 0u32);
-    for _ in 0..args.games.div_ceil(2) {
-        let start = opening(&mut rng, args.size, args.exact);
-        for first_is_x in [true, false] {
-            score += game(&mut brains, &start, first_is_x, &args);
-            played += 1;
+    let pairs = args.games.div_ceil(2) as usize;
+    let starts: Vec<_> = if let Some(path) = &args.openings {
+        let all = read_openings(path, args.size, args.exact);
+        all.into_iter().cycle().take(pairs).collect()
+    } else {
+        let mut rng = fastrand::Rng::with_seed(args.seed);
+        (0..pairs)
+            .map(|_| opening(&mut rng, args.size, args.exact))
+            .collect()
+    };
+    let chunk = starts.len().div_ceil(args.concurrency.max(1)).max(1);
+    let tallies: Vec<Tally> = std::thread::scope(|scope| {
+        let runners: Vec<_> = starts
+            .chunks(chunk)
+            .map(|part| scope.spawn(|| run(part, &args)))
+            .collect();
+        runners
+            .into_iter()
+            .map(|r| r.join().expect("a runner"))
+            .collect()
+    });
+    let mut total = Tally::default();
+    for t in &tallies {
+        total.score += t.score;
+        total.played += t.played;
+        for i in 0..2 {
+            total.spent[i] += t.spent[i];
+            total.answered[i] += t.answered[i];
         }
-        let n = f64::from(played);
-        let (low, high) = rating::wilson(score / n, n);
-        println!(
-            "after {played} games: the first brain scored {score} ({:.3}, 95% {low:.3}-{high:.3})",
-            score / n
-        );
     }
+    let n = f64::from(total.played);
+    let (low, high) = rating::wilson(total.score / n, n);
+    let per_move = |i: usize| total.spent[i].as_millis() / u128::from(total.answered[i].max(1));
+    println!(
+        "{} games: the first brain scored {} ({:.3}, 95% {low:.3}-{high:.3}); \
+         a move took the first {} ms, the second {} ms on average",
+        total.played,
+        total.score,
+        total.score / n,
+        per_move(0),
+        per_move(1)
+    );
 }

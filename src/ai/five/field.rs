@@ -132,7 +132,7 @@ pub struct Field {
 }
 
 /// Zobrist keys: a random number per side and point.
-fn keys() -> &'static [[u64; POINTS]; 2] {
+pub fn zobrist() -> &'static [[u64; POINTS]; 2] {
     static KEYS: std::sync::OnceLock<[[u64; POINTS]; 2]> = std::sync::OnceLock::new();
     KEYS.get_or_init(|| {
         let mut rng = fastrand::Rng::with_seed(0x5eed_f1fe);
@@ -318,7 +318,7 @@ impl Field {
                 self.candidates.set(q);
             }
         }
-        self.hash ^= keys()[side][p];
+        self.hash ^= zobrist()[side][p];
     }
 
     /// Takes the stone of `side` off `p`.
@@ -345,7 +345,7 @@ impl Field {
         if self.near[p] > 0 {
             self.candidates.set(p);
         }
-        self.hash ^= keys()[side][p];
+        self.hash ^= zobrist()[side][p];
     }
 
     /// Under renju on black's turn, the stones as the rule reads them, to ask of the points
@@ -431,6 +431,54 @@ impl Field {
             }
         }
         points.and(self.empty)
+    }
+}
+
+impl super::board::Board for Field {
+    fn of(board: &Gomoku) -> Field {
+        Field::new(board)
+    }
+    fn side(&self) -> usize {
+        Field::side(self)
+    }
+    fn to_move(&self) -> usize {
+        Field::to_move(self)
+    }
+    fn hash(&self) -> u64 {
+        Field::hash(self)
+    }
+    fn is_empty(&self, p: usize) -> bool {
+        Field::is_empty(self, p)
+    }
+    fn is_full(&self) -> bool {
+        Field::is_full(self)
+    }
+    fn candidates(&self) -> Bits {
+        Field::candidates(self)
+    }
+    fn fives(&self, side: usize) -> Bits {
+        Field::fives(self, side)
+    }
+    fn fours(&self, side: usize) -> Bits {
+        Field::fours(self, side)
+    }
+    fn play(&mut self, p: usize) {
+        Field::play(self, p);
+    }
+    fn undo(&mut self) {
+        Field::undo(self);
+    }
+    fn fouls(&self) -> Option<Stones> {
+        Field::fouls(self)
+    }
+    fn worth(&self, p: usize, side: usize) -> i32 {
+        Field::worth(self, p, side)
+    }
+    fn estimate(&self) -> i32 {
+        Field::estimate(self)
+    }
+    fn threat_points(&self, p: usize, side: usize) -> Bits {
+        Field::threat_points(self, p, side)
     }
 }
 

@@ -11,8 +11,11 @@
 //! [`Five::think`] is the whole move: the shortest victory by fours if the side to move has
 //! one (a proven win), else the deepest completed search's choice within the budget.
 
+pub mod board;
+pub mod codes;
 pub mod field;
 pub mod lines;
+pub mod patterns;
 pub mod search;
 pub mod stop;
 pub mod table;
@@ -24,7 +27,9 @@ use std::time::{Duration, Instant};
 
 use crate::ai::search::Meter;
 use crate::rules::gomoku::Gomoku;
+use board::Board;
 use field::Field;
+use patterns::Patterns;
 use search::{MATE, MAX_PLY, Search, WIN};
 use stop::Stop;
 use table::Table;
@@ -156,7 +161,21 @@ impl Five {
         if board.is_over() || board.is_full() {
             return None;
         }
-        let mut field = Field::new(board);
+        if Patterns::fits(board) {
+            self.think_on(Patterns::of(board), budget, most, depth)
+        } else {
+            self.think_on(Field::new(board), budget, most, depth)
+        }
+    }
+
+    /// [`Five::think_within`] on the position `field`.
+    fn think_on<B: Board>(
+        &mut self,
+        mut field: B,
+        budget: Duration,
+        most: Duration,
+        depth: u32,
+    ) -> Option<Thought> {
         self.main.nodes = 0;
         self.main.stop = self.stop(budget, most, 0);
         self.main.begin();
@@ -199,7 +218,7 @@ impl Five {
     }
 
     /// [`deepen`] on every thread at once over the shared table; the first thread's result.
-    fn parallel(&mut self, field: &Field, depth: u32) -> Option<Thought> {
+    fn parallel<B: Board>(&mut self, field: &B, depth: u32) -> Option<Thought> {
         let done = Arc::new(AtomicBool::new(false));
         let helpers: Vec<_> = (1..self.threads)
             .map(|i| {
@@ -241,11 +260,16 @@ fn proven(line: Vec<usize>, nodes: u64) -> Thought {
 
 /// Iterative deepening from one ply to `depth` while the budget lasts: the last completed
 /// depth's move, or a better one the unfinished depth had already found.
-fn deepen(search: &mut Search, field: &mut Field, depth: u32) -> Option<Thought> {
+fn deepen<B: Board>(search: &mut Search, field: &mut B, depth: u32) -> Option<Thought> {
     deepen_from(search, field, depth, 1)
 }
 
-fn deepen_from(search: &mut Search, field: &mut Field, depth: u32, from: u32) -> Option<Thought> {
+fn deepen_from<B: Board>(
+    search: &mut Search,
+    field: &mut B,
+    depth: u32,
+    from: u32,
+) -> Option<Thought> {
     let mut moves: Vec<(i32, usize)> = search
         .moves(field, None, 0)
         .0
@@ -255,7 +279,7 @@ fn deepen_from(search: &mut Search, field: &mut Field, depth: u32, from: u32) ->
     let mut best: Option<Thought> = None;
     let mut previous = None;
     for d in from..=depth.min(MAX_PLY as u32) {
-        let (score, chosen) = root(search, field, d as i32, &mut moves);
+        let (score, chosen) = aspire(search, field, d as i32, &mut moves, best.as_ref());
         if let Some(p) = chosen {
             let complete = !search.stopped();
             best = Some(Thought {
@@ -282,15 +306,44 @@ fn deepen_from(search: &mut Search, field: &mut Field, depth: u32, from: u32) ->
     })
 }
 
-/// One iteration at the root: each move searched at `depth`, the best first (the moves come
-/// back sorted by their scores). The best score and move, where one was searched in full.
-fn root(
+/// How far from the last depth's score the next depth's window first reaches.
+const ASPIRATION: i32 = 60;
+
+/// One iteration at the root in a window around the last depth's score, searched again in
+/// full where the score falls outside it. A move found by a search stopped before it ended
+/// counts only where it was found in the full window or above the window's floor.
+fn aspire<B: Board>(
     search: &mut Search,
-    field: &mut Field,
+    field: &mut B,
     depth: i32,
     moves: &mut [(i32, usize)],
+    last: Option<&Thought>,
 ) -> (i32, Option<usize>) {
-    let (mut alpha, beta) = (-WIN, WIN);
+    let Some(last) = last.filter(|t| depth >= 3 && t.score.abs() < MATE) else {
+        return root(search, field, depth, moves, (-WIN, WIN));
+    };
+    let window = (last.score - ASPIRATION, last.score + ASPIRATION);
+    let (score, chosen) = root(search, field, depth, moves, window);
+    if search.stopped() {
+        return (score, chosen.filter(|_| score > window.0));
+    }
+    if score <= window.0 || score >= window.1 {
+        return root(search, field, depth, moves, (-WIN, WIN));
+    }
+    (score, chosen)
+}
+
+/// One iteration at the root in `window`: each move searched at `depth`, the best first (the
+/// moves come back sorted by their scores). The best score and move, where one was searched
+/// in full.
+fn root<B: Board>(
+    search: &mut Search,
+    field: &mut B,
+    depth: i32,
+    moves: &mut [(i32, usize)],
+    window: (i32, i32),
+) -> (i32, Option<usize>) {
+    let (mut alpha, beta) = window;
     let mut best = None;
     for (i, entry) in moves.iter_mut().enumerate() {
         field.play(entry.1);
@@ -310,6 +363,9 @@ fn root(
         if score > alpha || i == 0 {
             alpha = alpha.max(score);
             best = Some(entry.1);
+        }
+        if alpha >= beta {
+            break;
         }
     }
     // The best first for the next depth; stable, so equal moves keep their order.

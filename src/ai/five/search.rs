@@ -4,13 +4,14 @@
 //! open three or worse looks only at the points that break it and at its own fours; victories
 //! by fours are looked for at the leaves, where a line found is a proven win.
 //!
-//! Scores are from the side to move, in the units of [`Field::estimate`]. A win `n` plies
+//! Scores are from the side to move, in the units of [`Board::estimate`]. A win `n` plies
 //! from the root scores [`WIN`] − n, a loss −([`WIN`] − n): a quicker win scores higher, a
 //! later loss higher, and negation never overflows.
 
 use std::sync::Arc;
 
-use super::field::{Field, worth};
+use super::board::Board;
+use super::field::Bits;
 use super::lines::POINTS;
 use super::stop::Stop;
 use super::table::{Bound, Entry, Table};
@@ -23,13 +24,64 @@ pub const MATE: i32 = WIN - 1_000;
 const INFINITY: i32 = WIN + 1;
 /// The deepest the search goes, in plies.
 pub const MAX_PLY: usize = 64;
-/// Fours a leaf's search for a victory tries, and the positions it may look at.
-const LEAF_FOURS: u8 = 8;
-const LEAF_VCF_NODES: u64 = 60;
+/// Fours the search past the leaves may make in a row, and how many it tries at a node.
+const QUIESCE_FOURS: u8 = 8;
+const QUIESCE_WIDTH: usize = 6;
 /// What each of the other side's threats to win costs the side to move at a leaf.
 const THREAT_COST: i32 = 120;
-/// Moves looked at in a quiet node, best-ordered first.
-const WIDTH: usize = 12;
+/// A move worth less than this, for either side, neither makes nor stops an open three or
+/// a four: a quiet move, which may be reduced and pruned.
+const QUIET: i32 = 400;
+/// A margin a ply of the estimate over beta within which the search goes on.
+const FUTILITY: i32 = 150;
+
+/// What a node of the search needs to search its moves.
+#[derive(Clone, Copy)]
+struct Node {
+    depth: i32,
+    beta: i32,
+    ply: usize,
+    key: u64,
+    threatened: bool,
+}
+
+/// The quiet moves searched at `depth` (remaining after this node's move).
+fn late_moves(depth: i32) -> usize {
+    let d = depth.max(0) as usize;
+    5 + d * d
+}
+
+/// How much shallower the `i`-th move (from 0) is searched first at `depth`.
+fn reduction(depth: i32, i: usize) -> i32 {
+    if depth < 2 || i < 2 {
+        return 0;
+    }
+    let moves = u32::try_from(i).map_or(f64::MAX, f64::from);
+    let r = (f64::from(depth).ln() * moves.ln() / 2.0 + 0.3) as i32;
+    r.clamp(0, depth - 1)
+}
+
+/// What the position decides without a search: the side to move makes five, the other
+/// side has two fives to make, the side to move makes an open four the other cannot answer
+/// with a four of its own, or the board is full (or the line too long).
+fn decided<B: Board>(field: &B, ply: usize) -> Option<i32> {
+    let (me, them) = (field.to_move(), 1 - field.to_move());
+    let ply = ply as i32;
+    if !field.fives(me).is_empty() {
+        return Some(WIN - ply - 1);
+    }
+    let fives = field.fives(them);
+    if fives.len() >= 2 {
+        return Some(-(WIN - ply - 2));
+    }
+    if fives.is_empty() && field.fours(them).is_empty() && field.flex_four(me) {
+        return Some(WIN - ply - 3);
+    }
+    if field.is_full() || ply as usize >= MAX_PLY {
+        return Some(0);
+    }
+    None
+}
 
 /// One thread's search: its killers, history and counts; the table may be shared.
 pub struct Search {
@@ -92,6 +144,16 @@ impl Search {
         }
     }
 
+    /// A node counted: its score where the search stops or the position decides it.
+    fn enter<B: Board>(&mut self, field: &B, ply: usize) -> Option<i32> {
+        self.nodes += 1;
+        self.check_stop();
+        if self.stopped {
+            return Some(0);
+        }
+        decided(field, ply)
+    }
+
     fn check_stop(&mut self) {
         if self.nodes.is_multiple_of(256) {
             self.stopped = self.stop.reached(self.nodes);
@@ -99,7 +161,7 @@ impl Search {
     }
 
     /// The side to move's victory by fours within `fours` and `nodes` positions.
-    pub fn vcf(&mut self, field: &mut Field, fours: u8, nodes: u64) -> Option<Vec<usize>> {
+    pub fn vcf<B: Board>(&mut self, field: &mut B, fours: u8, nodes: u64) -> Option<Vec<usize>> {
         let mut vcf = Vcf {
             refuted: &mut self.refuted,
             budget: nodes,
@@ -111,30 +173,17 @@ impl Search {
         line
     }
 
-    /// Negamax with alpha-beta to `depth` plies (forced replies free) from `ply`.
-    pub fn negamax(
+    /// Negamax with alpha-beta to `depth` plies from `ply` (the answer to a four free).
+    pub fn negamax<B: Board>(
         &mut self,
-        field: &mut Field,
+        field: &mut B,
         depth: i32,
         mut alpha: i32,
         mut beta: i32,
         ply: usize,
     ) -> i32 {
-        self.nodes += 1;
-        self.check_stop();
-        if self.stopped {
-            return 0;
-        }
-        let (me, them) = (field.to_move(), 1 - field.to_move());
-        if !field.fives(me).is_empty() {
-            return WIN - ply as i32 - 1;
-        }
-        let threats = field.fives(them);
-        if threats.len() >= 2 {
-            return -(WIN - ply as i32 - 2);
-        }
-        if field.is_full() || ply >= MAX_PLY {
-            return 0;
+        if let Some(score) = self.enter(field, ply) {
+            return score;
         }
         // No win can be quicker than the next move's, no loss later than this.
         alpha = alpha.max(-(WIN - ply as i32 - 2));
@@ -157,47 +206,68 @@ impl Search {
                 return score;
             }
         }
-        let forced = threats.first();
+        let them = 1 - field.to_move();
+        let forced = field.fives(them).first();
         if depth <= 0 && forced.is_none() {
-            return self.leaf(field, ply);
+            return self.quiesce(field, alpha, beta, ply, QUIESCE_FOURS);
+        }
+        let pv = beta - alpha > 1;
+        let quiet = forced.is_none() && field.winning(them).is_empty();
+        // Far above beta near the leaves, in a position without threats: the estimate
+        // stands (reverse futility).
+        if !pv && quiet && depth <= 3 && beta.abs() < MATE {
+            let eval = field.estimate();
+            if eval - FUTILITY * depth >= beta {
+                return eval;
+            }
         }
         let (moves, threatened) = match forced {
             Some(block) => (vec![block], true),
             None => self.moves(field, stored.map(|e| e.best), ply),
         };
-        // A forced reply, or a defence against a threat to win, costs no depth while the
-        // line is not too long.
-        let free = forced.is_some() || threatened && ply < 2 * MAX_PLY / 3;
+        // The answer to a four costs no depth while the line is not too long.
+        let free = forced.is_some() && ply < 2 * MAX_PLY / 3;
         let depth = if free { depth } else { depth - 1 };
-        self.children(field, &moves, depth, alpha, beta, ply, key)
+        let node = Node {
+            depth,
+            beta,
+            ply,
+            key,
+            threatened,
+        };
+        self.children(field, &moves, alpha, &node)
     }
 
-    /// Searches `moves` in order at `depth` and stores what they show.
-    #[allow(clippy::too_many_arguments)]
-    fn children(
+    /// Searches `moves` in order at the node's depth and stores what they show: late quiet
+    /// moves searched shallower first (by log depth × log move number), and past a count
+    /// that grows with depth, not at all.
+    fn children<B: Board>(
         &mut self,
-        field: &mut Field,
+        field: &mut B,
         moves: &[usize],
-        depth: i32,
         mut alpha: i32,
-        beta: i32,
-        ply: usize,
-        key: u64,
+        node: &Node,
     ) -> i32 {
-        let me = field.to_move();
+        let Node {
+            depth,
+            beta,
+            ply,
+            key,
+            threatened,
+        } = *node;
+        let (me, them) = (field.to_move(), 1 - field.to_move());
         let original = alpha;
         let mut best = (-INFINITY, moves[0]);
         for (i, &m) in moves.iter().enumerate() {
+            let quiet = !threatened && field.worth(m, me) < QUIET && field.worth(m, them) < QUIET;
+            if quiet && i >= late_moves(depth) && best.0 > -MATE {
+                continue;
+            }
             field.play(m);
             let score = if i == 0 {
                 -self.negamax(field, depth, -beta, -alpha, ply + 1)
             } else {
-                // Late quiet moves are searched a ply shallower first.
-                let reduce = if depth < 3 {
-                    0
-                } else {
-                    i32::from(i >= 3) + i32::from(i >= 8)
-                };
+                let reduce = if quiet { reduction(depth, i) } else { 0 };
                 let mut s = -self.negamax(field, depth - reduce, -alpha - 1, -alpha, ply + 1);
                 if s > alpha && reduce > 0 {
                     s = -self.negamax(field, depth, -alpha - 1, -alpha, ply + 1);
@@ -241,6 +311,60 @@ impl Search {
         best.0
     }
 
+    /// The search past the leaves: victories by fours. The side to move stands on its
+    /// estimate or makes a four; a side facing a five blocks it, at no cost and with no
+    /// standing pat.
+    fn quiesce<B: Board>(
+        &mut self,
+        field: &mut B,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        fours: u8,
+    ) -> i32 {
+        if let Some(score) = self.enter(field, ply) {
+            return score;
+        }
+        let (me, them) = (field.to_move(), 1 - field.to_move());
+        if let Some(block) = field.fives(them).first() {
+            if field.forbidden(block) {
+                return -(WIN - ply as i32 - 2);
+            }
+            field.play(block);
+            let score = -self.quiesce(field, -beta, -alpha, ply + 1, fours);
+            field.undo();
+            return score;
+        }
+        // The other side's threats to win must be answered now; each costs the side to move.
+        let threats = field.winning(them).len().min(4) as i32;
+        let stand = field.estimate() - THREAT_COST * threats;
+        if stand >= beta || fours == 0 {
+            return stand;
+        }
+        alpha = alpha.max(stand);
+        let mut moves: Vec<(i32, usize)> = field
+            .fours(me)
+            .iter()
+            .map(|p| (-field.worth(p, me), p))
+            .collect();
+        moves.sort_unstable();
+        for &(_, m) in moves.iter().take(QUIESCE_WIDTH) {
+            field.play(m);
+            let score = -self.quiesce(field, -beta, -alpha, ply + 1, fours - 1);
+            field.undo();
+            if self.stopped {
+                return 0;
+            }
+            if score > alpha {
+                alpha = score;
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+        alpha
+    }
+
     /// A move that cut off: a killer at its ply, and history.
     fn reward(&mut self, side: usize, m: usize, depth: i32, ply: usize) {
         let killers = &mut self.killers[ply.min(MAX_PLY)];
@@ -252,30 +376,17 @@ impl Search {
         self.history[side][m] = self.history[side][m].saturating_add(bonus);
     }
 
-    /// A leaf's score: a victory by fours if the side to move has one, else the estimate.
-    fn leaf(&mut self, field: &mut Field, ply: usize) -> i32 {
-        if !field.fours(field.to_move()).is_empty()
-            && let Some(line) = self.vcf(field, LEAF_FOURS, LEAF_VCF_NODES)
-        {
-            return WIN - (ply + line.len()) as i32;
-        }
-        // The other side's threats to win (points where it makes an open four, two fours or a
-        // four and an open three) must be answered now; each costs the side to move.
-        let them = 1 - field.to_move();
-        let threats = field
-            .fours(them)
-            .iter()
-            .filter(|&q| field.worth(q, them) >= worth::WINNING / 2)
-            .count();
-        field.estimate() - THREAT_COST * threats.min(4) as i32
-    }
-
     /// The moves worth a look, best first: where the other side has a five to make, the points
     /// that block it; where it threatens to win (it can make
     /// an open four, two fours or a four and an open three), the points that break its threats
     /// and the side's own fours; else the best-scored points near the stones. And whether the
     /// side is so threatened.
-    pub fn moves(&self, field: &Field, stored: Option<u16>, ply: usize) -> (Vec<usize>, bool) {
+    pub fn moves<B: Board>(
+        &self,
+        field: &B,
+        stored: Option<u16>,
+        ply: usize,
+    ) -> (Vec<usize>, bool) {
         let (me, them) = (field.to_move(), 1 - field.to_move());
         // Facing a five, any move but a block loses at once (a five of our own is taken
         // before moves are asked for): the blocks alone, whatever else threatens.
@@ -283,21 +394,20 @@ impl Search {
         if !blocks.is_empty() {
             return (blocks.iter().collect(), true);
         }
-        let mut threatened = super::field::Bits::default();
-        for q in field.fours(them).iter() {
-            if field.worth(q, them) >= worth::WINNING / 2 {
-                threatened.set(q);
-                threatened = threatened.or(field.threat_points(q, them));
-            }
+        let mut threatened = Bits::default();
+        for q in field.winning(them).iter() {
+            threatened.set(q);
+            threatened = threatened.or(field.threat_points(q, them));
         }
-        let (pool, width) = if threatened.is_empty() {
-            (field.candidates(), if ply == 0 { POINTS } else { WIDTH })
+        let pool = if threatened.is_empty() {
+            field.candidates()
         } else {
-            (threatened.or(field.fours(me)), POINTS)
+            threatened.or(field.fours(me))
         };
         let killers = self.killers[ply.min(MAX_PLY)];
         let mut ranked: Vec<(i64, usize)> = pool
             .iter()
+            .filter(|&p| ply == 0 || !field.looks_forbidden(p))
             .map(|p| {
                 let mine = i64::from(field.worth(p, me));
                 let theirs = i64::from(field.worth(p, them));
@@ -334,7 +444,6 @@ impl Search {
             };
             return (vec![p], false);
         }
-        ranked.truncate(width);
         let moves = ranked.into_iter().map(|(_, p)| p).collect();
         (moves, !threatened.is_empty())
     }

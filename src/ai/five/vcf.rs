@@ -1,10 +1,10 @@
-//! Victory by continuous fours (VCF) on a [`Field`]: the side to move makes a four with every
+//! Victory by continuous fours (VCF) on a [`Board`]: the side to move makes a four with every
 //! move, so each reply is forced (the one five point), until it makes five or two five
 //! points at once. Where the defender's forced block makes a four of its own, the attacker
 //! must block that with a four of its own or the line fails. Every line found is a proof: the
 //! defender had no other move that did not lose at once.
 
-use super::field::Field;
+use super::board::Board;
 use super::stop::Stop;
 
 /// Positions known to have no victory by fours within some number of fours, by hash: a
@@ -56,12 +56,12 @@ pub struct Vcf<'a> {
 impl Vcf<'_> {
     /// The side to move's victory by at most `fours` fours before the five: its moves and the
     /// forced replies, ending with the five (so its length is the plies to the end).
-    pub fn find(&mut self, field: &mut Field, fours: u8) -> Option<Vec<usize>> {
+    pub fn find<B: Board>(&mut self, field: &mut B, fours: u8) -> Option<Vec<usize>> {
         let mut line = Vec::new();
         self.search(field, fours, &mut line).then_some(line)
     }
 
-    fn search(&mut self, field: &mut Field, fours: u8, line: &mut Vec<usize>) -> bool {
+    fn search<B: Board>(&mut self, field: &mut B, fours: u8, line: &mut Vec<usize>) -> bool {
         let (me, them) = (field.to_move(), 1 - field.to_move());
         if let Some(five) = field.fives(me).first() {
             line.push(five);
@@ -117,9 +117,9 @@ impl Vcf<'_> {
 
     /// The search after the four on `four`: won at once with two five points, else the one
     /// five point blocked and the search goes on.
-    fn after_four(
+    fn after_four<B: Board>(
         &mut self,
-        field: &mut Field,
+        field: &mut B,
         four: usize,
         fours: u8,
         line: &mut Vec<usize>,
@@ -172,7 +172,7 @@ mod tests {
         for m in moves {
             board.play(board.parse_cell(m).unwrap()).unwrap();
         }
-        let mut field = Field::new(&board);
+        let mut field = crate::ai::five::field::Field::new(&board);
         let mut refuted = Refuted::new();
         let mut vcf = Vcf {
             refuted: &mut refuted,
