@@ -35,13 +35,13 @@ struct Args {
     #[arg(long, default_value_t = 10)]
     think: u64,
     /// The estimate's units for a factor e in the odds of winning.
-    #[arg(long, default_value_t = 300.0)]
+    #[arg(long, default_value_t = 600.0)]
     scale: f64,
     /// Passes of gradient descent.
     #[arg(long, default_value_t = 3000)]
     passes: u32,
     /// The step of gradient descent, in the estimate's units.
-    #[arg(long, default_value_t = 2000.0)]
+    #[arg(long, default_value_t = 200.0)]
     rate: f64,
     #[arg(long, default_value_t = 1)]
     seed: u64,

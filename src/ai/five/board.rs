@@ -8,6 +8,11 @@ use crate::rules::gomoku::renju::Stones;
 
 /// A position of five in a row kept up to date as stones come and go.
 pub trait Board: Clone + Send + 'static {
+    /// The estimate's units for one of the search's margins (what a threat costs at a leaf,
+    /// the futility margin, the root's window): 1 for the window counts; 2 for the line
+    /// patterns, whose estimate is fitted to read as a chance of winning
+    /// `1 / (1 + e^(−estimate / 600))`, twice as fine.
+    const UNIT: i32 = 1;
     /// The position of a Gomoku board.
     fn of(board: &Gomoku) -> Self;
     fn side(&self) -> usize;

@@ -34,11 +34,12 @@ pub mod threat {
 
 /// The estimate's weights: what each empty point's pattern in one direction, and each
 /// empty point's threat, adds for the side to move (`MINE`) and takes away for the other
-/// (`THEIRS`). Fitted to the results of games (`examples/gomoku_fit.rs`, `docs/ai.md`).
-pub const MINE_CLASS: [i32; class::COUNT] = [2, 0, 5, 3, 2, 10, 10, 66, 93, 257, 400];
-pub const MINE_THREAT: [i32; threat::COUNT] = [0, 25, 129, 50, 522, 858, 1000, 0];
-pub const THEIRS_CLASS: [i32; class::COUNT] = [1, 0, 4, 3, 4, 8, 8, 47, 44, -63, 400];
-pub const THEIRS_THREAT: [i32; threat::COUNT] = [1, 21, 75, 13, 373, 536, 1000, 0];
+/// (`THEIRS`). Fitted to the results of games (`examples/gomoku_fit.rs`, `docs/ai.md`), the
+/// chance of winning read as `1 / (1 + e^(−estimate / 600))`.
+pub const MINE_CLASS: [i32; class::COUNT] = [4, 0, 10, 6, 4, 20, 20, 132, 186, 514, 800];
+pub const MINE_THREAT: [i32; threat::COUNT] = [0, 50, 258, 100, 1044, 1716, 2000, 0];
+pub const THEIRS_CLASS: [i32; class::COUNT] = [2, 0, 8, 6, 8, 16, 16, 94, 88, -126, 800];
+pub const THEIRS_THREAT: [i32; threat::COUNT] = [2, 42, 150, 26, 746, 1072, 2000, 0];
 /// Ordering points for each direction's pattern.
 const CLASS_POINTS: [i32; class::COUNT] = [0, 0, 2, 4, 8, 24, 60, 400, 600, 1 << 16, 1 << 20];
 
@@ -309,6 +310,8 @@ fn mark(bits: &mut Bits, p: usize, on: bool) {
 }
 
 impl Board for Patterns {
+    const UNIT: i32 = 2;
+
     /// # Panics
     /// If no table reads the board's lines ([`Patterns::fits`]).
     fn of(board: &Gomoku) -> Patterns {

@@ -217,7 +217,7 @@ impl Search {
         // stands (reverse futility).
         if !pv && quiet && depth <= 3 && beta.abs() < MATE {
             let eval = field.estimate();
-            if eval - FUTILITY * depth >= beta {
+            if eval - FUTILITY * B::UNIT * depth >= beta {
                 return eval;
             }
         }
@@ -337,7 +337,7 @@ impl Search {
         }
         // The other side's threats to win must be answered now; each costs the side to move.
         let threats = field.winning(them).len().min(4) as i32;
-        let stand = field.estimate() - THREAT_COST * threats;
+        let stand = field.estimate() - THREAT_COST * B::UNIT * threats;
         if stand >= beta || fours == 0 {
             return stand;
         }
