@@ -6,7 +6,12 @@
 //!
 //! ```text
 //! cargo run --release --example gomoku_depth -- --think 100 --games 4
+//! cargo run --release --example gomoku_depth -- --think 1000 --games 10 --moves 14 \
+//!     --openings balanced-15.txt
 //! ```
+//!
+//! With `--openings` each game starts from the next opening of the file instead, and
+//! `--moves` ends each game after that many moves.
 
 #![allow(clippy::cast_precision_loss)]
 
@@ -35,6 +40,25 @@ struct Args {
     /// Print every move's figures.
     #[arg(long)]
     verbose: bool,
+    /// Openings to start from, one a line (`x,y` points from the top left, black first),
+    /// the first `--games` of them, instead of two stones near the centre.
+    #[arg(long)]
+    openings: Option<std::path::PathBuf>,
+    /// Moves each game plays at most.
+    #[arg(long, default_value_t = 225)]
+    moves: u32,
+}
+
+/// The board after the opening `line` of an openings file.
+fn read_opening(line: &str) -> Gomoku {
+    let mut board = Gomoku::new();
+    for point in line.split_whitespace() {
+        let (x, y) = point.split_once(',').expect("x,y");
+        let (x, y): (u8, u8) = (x.parse().expect("x"), y.parse().expect("y"));
+        let cell = board.cell_at(14 - y, x).expect("on the board");
+        board.play(cell).expect("a legal opening");
+    }
+    board
 }
 
 /// One move's figures: stones on the board before it, depth, nodes, time.
@@ -89,11 +113,21 @@ fn main() {
     let budget = Duration::from_millis(args.think);
     let mut rng = fastrand::Rng::with_seed(args.seed);
     let mut all = Vec::new();
+    let openings = args
+        .openings
+        .as_ref()
+        .map(|path| std::fs::read_to_string(path).expect("the openings"));
+    let mut lines = openings.iter().flat_map(|text| text.lines());
     for _ in 0..args.games {
-        let mut board = opening(&mut rng);
+        let mut board = match lines.next() {
+            Some(line) => read_opening(line),
+            None => opening(&mut rng),
+        };
+        let mut left = args.moves;
         let mut five = Five::new(64, Meter::Clock);
         five.set_threads(args.threads);
-        while !board.is_over() && !board.is_full() {
+        while !board.is_over() && !board.is_full() && left > 0 {
+            left -= 1;
             let start = Instant::now();
             let thought = five.think(&board, budget, 60).expect("a move");
             let used = start.elapsed();

@@ -322,7 +322,10 @@ fn aspire<B: Board>(
     let Some(last) = last.filter(|t| depth >= 3 && t.score.abs() < MATE) else {
         return root(search, field, depth, moves, (-WIN, WIN));
     };
-    let window = (last.score - ASPIRATION * B::UNIT, last.score + ASPIRATION * B::UNIT);
+    let window = (
+        last.score - ASPIRATION * B::UNIT,
+        last.score + ASPIRATION * B::UNIT,
+    );
     let (score, chosen) = root(search, field, depth, moves, window);
     if search.stopped() {
         return (score, chosen.filter(|_| score > window.0));

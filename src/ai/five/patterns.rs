@@ -36,10 +36,10 @@ pub mod threat {
 /// empty point's threat, adds for the side to move (`MINE`) and takes away for the other
 /// (`THEIRS`). Fitted to the results of games (`examples/gomoku_fit.rs`, `docs/ai.md`), the
 /// chance of winning read as `1 / (1 + e^(−estimate / 600))`.
-pub const MINE_CLASS: [i32; class::COUNT] = [4, 0, 10, 6, 4, 20, 20, 132, 186, 514, 800];
-pub const MINE_THREAT: [i32; threat::COUNT] = [0, 50, 258, 100, 1044, 1716, 2000, 0];
-pub const THEIRS_CLASS: [i32; class::COUNT] = [2, 0, 8, 6, 8, 16, 16, 94, 88, -126, 800];
-pub const THEIRS_THREAT: [i32; threat::COUNT] = [2, 42, 150, 26, 746, 1072, 2000, 0];
+pub const MINE_CLASS: [i32; class::COUNT] = [6, 0, 9, 5, 11, 20, 43, 108, 174, 562, 800];
+pub const MINE_THREAT: [i32; threat::COUNT] = [1, 20, 251, 77, 1182, 1767, 2000, 0];
+pub const THEIRS_CLASS: [i32; class::COUNT] = [5, 0, 7, 4, 12, 16, 39, 69, 112, -270, 800];
+pub const THEIRS_THREAT: [i32; threat::COUNT] = [3, 22, 131, 66, 697, 916, 2000, 0];
 /// Ordering points for each direction's pattern.
 const CLASS_POINTS: [i32; class::COUNT] = [0, 0, 2, 4, 8, 24, 60, 400, 600, 1 << 16, 1 << 20];
 
