@@ -18,7 +18,9 @@ use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use tictactoe::ai::five::Five;
+use tictactoe::ai::five::board::Board;
 use tictactoe::ai::five::field::Field;
+use tictactoe::ai::five::patterns::Patterns;
 use tictactoe::ai::player::{Brain, Player};
 use tictactoe::ai::search::Meter;
 use tictactoe::ai::threats::Threats;
@@ -148,8 +150,8 @@ fn threat_puzzles() -> Vec<Gomoku> {
         .collect()
 }
 
-/// The alpha-beta search (`tictactoe::ai::five`): a field kept as a stone goes down and comes
-/// back on the middle game's i8; a search of that position to 6 plies, in nodes; the root's
+/// The alpha-beta search (`tictactoe::ai::five`): a field of window counts, and the line
+/// patterns, kept as a stone goes down and comes back on the middle game's i8; a search of that position to 6 plies, in nodes; the root's
 /// search for a victory by fours on the puzzles won in 5 to 15 plies.
 fn five(c: &mut Criterion, midgame: &Gomoku, puzzles: &[(u32, Gomoku)]) {
     let mut group = c.benchmark_group("five");
@@ -160,6 +162,13 @@ fn five(c: &mut Criterion, midgame: &Gomoku, puzzles: &[(u32, Gomoku)]) {
         b.iter(|| {
             field.play(black_box(centre));
             field.undo();
+        });
+    });
+    let mut patterns = Patterns::of(midgame);
+    group.bench_function("patterns_play_undo", |b| {
+        b.iter(|| {
+            patterns.play(black_box(centre));
+            patterns.undo();
         });
     });
     let nodes = {
