@@ -121,6 +121,9 @@ pub struct Patterns {
     reach: &'static Reach,
     side: usize,
     renju: bool,
+    /// Caro: an open four may be no win (a block at one end can leave the other side's
+    /// stones beyond both ends of the five it would make).
+    caro: bool,
     point: Vec<Point>,
     stone: [u8; POINTS],
     empty: Bits,
@@ -325,6 +328,7 @@ impl Board for Patterns {
             reach,
             side,
             renju: board.is_renju(),
+            caro: board.is_caro(),
             point: vec![Point::default(); side * side],
             stone: [0; POINTS],
             empty,
@@ -387,7 +391,7 @@ impl Board for Patterns {
         self.winning[side]
     }
     fn flex_four(&self, side: usize) -> bool {
-        self.count[side][usize::from(threat::FLEX_FOUR)] > 0
+        !self.caro && self.count[side][usize::from(threat::FLEX_FOUR)] > 0
     }
 
     fn play(&mut self, p: usize) {
@@ -571,6 +575,26 @@ mod tests {
                     board.play(moves[rng.usize(..moves.len())]).unwrap();
                 }
             }
+        }
+    }
+
+    #[test]
+    fn under_caro_an_open_four_between_the_other_sides_stones_is_no_win_without_search() {
+        // X e8 f8 g8, O c8 and j8: h8 makes O . X X X X . O. Freestyle: won, whichever end O
+        // blocks. Caro: O d8 leaves i8 a five with O beyond both ends, which wins nothing.
+        let moves = ["e8", "c8", "f8", "j8", "g8", "a1"];
+        for (rule, won) in [(Rule::Freestyle, true), (Rule::Caro, false)] {
+            let mut board = Gomoku::with_rule(15, 5, rule).unwrap();
+            for m in moves {
+                board.play(board.parse_cell(m).unwrap()).unwrap();
+            }
+            let mut b = Patterns::of(&board);
+            let h8 = board.parse_cell("h8").unwrap().index();
+            assert_eq!(b.threat(h8, 0), threat::FLEX_FOUR);
+            assert_eq!(b.flex_four(0), won, "{rule:?}");
+            b.play(h8);
+            b.play(board.parse_cell("d8").unwrap().index());
+            assert_eq!(b.fives(0).is_empty(), !won, "{rule:?}");
         }
     }
 
