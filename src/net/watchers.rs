@@ -44,6 +44,8 @@ struct Watcher {
     queue: SyncSender<Message>,
     /// Raised when its connection is gone, or it does not keep up.
     gone: Arc<AtomicBool>,
+    /// Its writer thread, which ends when the queue is sent or the watcher let go.
+    writing: thread::JoinHandle<()>,
     sent: Sent,
 }
 
@@ -61,6 +63,8 @@ impl Watcher {
 const QUEUE: usize = 256;
 /// How often the game hears how many watch, at most, and the watchers are looked after.
 const TELL_EVERY: Duration = Duration::from_millis(500);
+/// How long a host that leaves waits for its watchers to be sent the rest, at most.
+const LEAVE_WITHIN: Duration = Duration::from_millis(1500);
 
 /// What a watcher has been sent: the round, how many of its moves, and how it ended.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -161,9 +165,11 @@ impl Watchers {
             Ok(Ok(())) => {}
             Ok(Err(_)) | Err(_) => return Err(NotAdmitted::Failed),
         }
+        let (queue, writing) = writer(link, Arc::clone(&gone)).ok_or(NotAdmitted::Failed)?;
         let watcher = Watcher {
-            queue: writer(link, Arc::clone(&gone)).ok_or(NotAdmitted::Failed)?,
+            queue,
             gone,
+            writing,
             sent: Sent::of(&state),
         };
         inner.list.push(watcher);
@@ -182,23 +188,47 @@ impl Watchers {
         }
     }
 
-    /// Says goodbye to every watcher, without waiting for any.
+    /// Says goodbye to every watcher once it has been sent all that is queued for it, and
+    /// waits for them together, at most [`LEAVE_WITHIN`]: a host that ends its game and
+    /// quits must not take the last move away from those who watch it.
     pub fn leave(&self) {
-        for watcher in &locked(&self.inner).list {
-            watcher.post(Message::Bye);
+        let list = std::mem::take(&mut locked(&self.inner).list);
+        let writing: Vec<_> = list
+            .into_iter()
+            .map(|watcher| {
+                watcher.post(Message::Bye);
+                watcher.writing
+            })
+            .collect();
+        let start = Instant::now();
+        while start.elapsed() < LEAVE_WITHIN && !writing.iter().all(thread::JoinHandle::is_finished)
+        {
+            thread::sleep(Duration::from_millis(5));
         }
     }
 }
 
 /// A watcher's writer: a thread that sends what is queued on `link` until the connection
-/// fails or the watcher is let go, and the queue's sending end.
-fn writer(link: Link, gone: Arc<AtomicBool>) -> Option<SyncSender<Message>> {
+/// fails, the watcher is let go, or a goodbye closes it gently; the queue's sending end and
+/// the thread.
+fn writer(
+    link: Link,
+    gone: Arc<AtomicBool>,
+) -> Option<(SyncSender<Message>, thread::JoinHandle<()>)> {
     let (queue, queued) = mpsc::sync_channel::<Message>(QUEUE);
-    thread::Builder::new()
+    let writing = thread::Builder::new()
         .name("net-watcher".into())
         .spawn(move || {
             for message in queued {
-                if gone.load(Ordering::SeqCst) || !link.send(&message) {
+                if gone.load(Ordering::SeqCst) {
+                    break;
+                }
+                if message == Message::Bye {
+                    gone.store(true, Ordering::SeqCst);
+                    link.leave();
+                    return;
+                }
+                if !link.send(&message) {
                     break;
                 }
             }
@@ -206,7 +236,7 @@ fn writer(link: Link, gone: Arc<AtomicBool>) -> Option<SyncSender<Message>> {
             link.refuse("this watcher was let go");
         })
         .ok()?;
-    Some(queue)
+    Some((queue, writing))
 }
 
 /// Where a watcher's connection reports: a goodbye or a lost connection lets it go (the
@@ -311,6 +341,47 @@ mod tests {
             ending: None,
             more: 0,
         }
+    }
+
+    /// A host's end of a loopback connection with a proven code, and the watcher's socket.
+    fn watched_connection() -> (Connection, std::net::TcpStream) {
+        use crate::net::link::Incoming;
+        use crate::net::seal::{Exchange, Role};
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let watcher = std::net::TcpStream::connect(listener.local_addr().unwrap()).unwrap();
+        let (host, _) = listener.accept().unwrap();
+        let (ours, _) = Exchange::start(Role::Host, "code");
+        let (_, theirs_said) = Exchange::start(Role::Joiner, "code");
+        let stream = crate::net::stream::Wire::from(host);
+        let connection = Connection {
+            reader: Incoming::new(&stream, Duration::from_secs(5)).unwrap(),
+            stream,
+            keys: ours.finish(&theirs_said).unwrap(),
+            trip: None,
+        };
+        (connection, watcher)
+    }
+
+    #[test]
+    fn a_host_that_leaves_has_sent_its_watchers_every_queued_move_and_goodbye_by_then() {
+        let watchers = Watchers::new(DEFAULT_LIMIT);
+        let (connection, watcher) = watched_connection();
+        let (read, welcome) = (|| state(1, &[]), |_| Message::ping());
+        assert!(watchers.admit(connection, &read, &welcome).is_ok());
+        let mut moves = Vec::new();
+        for cell in 0..200 {
+            moves.push(cell.to_string());
+            let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
+            watchers.publish(&state(1, &moves));
+        }
+        watchers.leave();
+        // What has been written is on the watcher's side by now: read it without waiting.
+        watcher.set_nonblocking(true).unwrap();
+        let mut got = Vec::new();
+        let _ = std::io::Read::read_to_end(&mut &watcher, &mut got);
+        let lines = got.split(|&b| b == b'\n').count() - 1;
+        // The welcome, an update a move, and the goodbye.
+        assert!(lines > 201, "only {lines} lines had been sent");
     }
 
     fn froms(updates: &[Message]) -> Vec<(u32, usize)> {
