@@ -27,6 +27,9 @@ use tictactoe::ai::rating;
 use tictactoe::rules::classic::{Cell, Mark};
 use tictactoe::rules::gomoku::{self, Gomoku};
 
+#[path = "common/openings.rs"]
+mod openings;
+
 #[derive(Parser)]
 #[command(about = "Plays two Gomocup brains against each other on 15×15 (or --size)")]
 struct Args {
@@ -214,26 +217,6 @@ fn game(
     }
 }
 
-/// The openings of `path`, in the format of `--openings`.
-fn read_openings(path: &std::path::Path, size: u8, exact: bool) -> Vec<(Gomoku, Vec<Cell>)> {
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    text.lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|line| {
-            let mut board = Gomoku::with_rules(size, gomoku::FIVE, exact).expect("a side");
-            let mut moves = Vec::new();
-            for point in line.split_whitespace() {
-                let (x, y) = point.split_once(',').expect("x,y");
-                let (x, y): (u8, u8) = (x.parse().expect("x"), y.parse().expect("y"));
-                let cell = board.cell_at(size - 1 - y, x).expect("on the board");
-                board.play(cell).expect("a legal opening");
-                moves.push(cell);
-            }
-            (board, moves)
-        })
-        .collect()
-}
-
 /// What one runner of games found: points, games, and each brain's time and moves.
 #[derive(Default)]
 struct Tally {
@@ -274,7 +257,10 @@ fn main() {
     let args = Args::parse();
     let pairs = args.games.div_ceil(2) as usize;
     let starts: Vec<_> = if let Some(path) = &args.openings {
-        let all = read_openings(path, args.size, args.exact);
+        let all = openings::read(
+            path,
+            &Gomoku::with_rules(args.size, gomoku::FIVE, args.exact).expect("a side of 8 to 20"),
+        );
         all.into_iter().cycle().take(pairs).collect()
     } else {
         let mut rng = fastrand::Rng::with_seed(args.seed);

@@ -22,6 +22,9 @@ use tictactoe::ai::five::Five;
 use tictactoe::ai::search::Meter;
 use tictactoe::rules::gomoku::Gomoku;
 
+#[path = "common/openings.rs"]
+mod openings;
+
 #[derive(Parser)]
 #[command(about = "Depth and speed of Gomoku's alpha-beta search in self-play")]
 struct Args {
@@ -47,18 +50,6 @@ struct Args {
     /// Moves each game plays at most.
     #[arg(long, default_value_t = 225)]
     moves: u32,
-}
-
-/// The board after the opening `line` of an openings file.
-fn read_opening(line: &str) -> Gomoku {
-    let mut board = Gomoku::new();
-    for point in line.split_whitespace() {
-        let (x, y) = point.split_once(',').expect("x,y");
-        let (x, y): (u8, u8) = (x.parse().expect("x"), y.parse().expect("y"));
-        let cell = board.cell_at(14 - y, x).expect("on the board");
-        board.play(cell).expect("a legal opening");
-    }
-    board
 }
 
 /// One move's figures: stones on the board before it, depth, nodes, time.
@@ -113,14 +104,15 @@ fn main() {
     let budget = Duration::from_millis(args.think);
     let mut rng = fastrand::Rng::with_seed(args.seed);
     let mut all = Vec::new();
-    let openings = args
+    let mut openings = args
         .openings
         .as_ref()
-        .map(|path| std::fs::read_to_string(path).expect("the openings"));
-    let mut lines = openings.iter().flat_map(|text| text.lines());
+        .map(|path| openings::read(path, &Gomoku::new()))
+        .unwrap_or_default()
+        .into_iter();
     for _ in 0..args.games {
-        let mut board = match lines.next() {
-            Some(line) => read_opening(line),
+        let mut board = match openings.next() {
+            Some((board, _)) => board,
             None => opening(&mut rng),
         };
         let mut left = args.moves;

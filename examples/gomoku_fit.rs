@@ -22,6 +22,9 @@ use tictactoe::ai::five::patterns::{self, FEATURES, Patterns};
 use tictactoe::ai::search::Meter;
 use tictactoe::rules::gomoku::Gomoku;
 
+#[path = "common/openings.rs"]
+mod openings;
+
 #[derive(Parser)]
 #[command(about = "Fits Gomoku's estimate to the results of self-play games")]
 struct Args {
@@ -51,17 +54,6 @@ struct Args {
 struct Sample {
     features: [f64; 2 * FEATURES],
     result: f64,
-}
-
-fn opening(line: &str) -> Gomoku {
-    let mut board = Gomoku::new();
-    for point in line.split_whitespace() {
-        let (x, y) = point.split_once(',').expect("x,y");
-        let (x, y): (u8, u8) = (x.parse().expect("x"), y.parse().expect("y"));
-        let cell = board.cell_at(14 - y, x).expect("on the board");
-        board.play(cell).expect("a legal opening");
-    }
-    board
 }
 
 /// One game from `board` after a random stone within two of the others; its positions.
@@ -172,11 +164,9 @@ fn fit(samples: &[Sample], mut w: [f64; 2 * FEATURES], args: &Args) -> [f64; 2 *
 
 fn main() {
     let args = Args::parse();
-    let text = std::fs::read_to_string(&args.openings).expect("the openings");
-    let openings: Vec<Gomoku> = text
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(opening)
+    let openings: Vec<Gomoku> = openings::read(&args.openings, &Gomoku::new())
+        .into_iter()
+        .map(|(board, _)| board)
         .collect();
     let jobs: Vec<(Gomoku, u64)> = openings
         .iter()

@@ -200,24 +200,45 @@ impl Line {
         }
     }
 
-    /// The class from the empty points: two that make five, an open four; one, a four; else
-    /// one below the best class a point makes.
+    /// The class from the empty points: two that make five, and no one stone of the other
+    /// side's that stops both, an open four; one, a four; else one below the best class a
+    /// point makes.
     fn by_next(&mut self, key: u32) -> u8 {
         let (mut fives, mut best) = (0, class::DEAD);
-        for j in 0..2 * self.reach {
-            if key >> (2 * j) & 3 != EMPTY {
-                continue;
-            }
+        for j in self.empty(key) {
             let next = self.class(key | MINE << (2 * j));
             fives += usize::from(next == class::FIVE);
             best = best.max(next);
         }
         match (fives, best) {
+            (2.., _) if self.one_block_stops_every_five(key) => class::FOUR,
             (2.., _) => class::OPEN_FOUR,
             (1, _) => class::FOUR,
             (_, class::OVERLINE | class::DEAD) => class::DEAD,
             (_, c) => (c - 2).max(class::ONE).min(c),
         }
+    }
+}
+
+impl Line {
+    /// The positions of the line's empty points in `key`.
+    fn empty(&self, key: u32) -> impl Iterator<Item = usize> + use<> {
+        (0..2 * self.reach).filter(move |j| key >> (2 * j) & 3 == EMPTY)
+    }
+
+    /// Whether one stone of the other side's stops every five of `key`. Only caro's: there a
+    /// block on one five point can leave the other's five with the other side's stones
+    /// beyond both ends (`O . X X X X . O`, blocked on one side); by the other rules a five
+    /// point is stopped only by a stone on it.
+    fn one_block_stops_every_five(&mut self, key: u32) -> bool {
+        if self.wins != Wins::Caro {
+            return false;
+        }
+        self.empty(key).any(|block| {
+            let blocked = key | THEIRS << (2 * block);
+            self.empty(blocked)
+                .all(|j| self.class(blocked | MINE << (2 * j)) != class::FIVE)
+        })
     }
 }
 
@@ -292,5 +313,20 @@ mod tests {
         let six = key(codes, ".xxxx*x.");
         assert_eq!(codes.class(six, 0), class::OVERLINE);
         assert_eq!(codes.class(swap(six, codes.reach), 1), class::FIVE);
+    }
+
+    #[test]
+    fn under_caro_two_fives_that_one_block_stops_make_a_four_and_no_open_four() {
+        // O . X X X X . O: a block on one end leaves the other five with O beyond both ends.
+        assert_eq!(class_of(Rule::Freestyle, "o.xx*x.o"), class::OPEN_FOUR);
+        assert_eq!(class_of(Rule::Caro, "o.xx*x.o"), class::FOUR);
+        // With O beyond one end only, a block on the far end still stops both; with room
+        // beyond both ends (the board's edge blocks nothing), no one stone does.
+        assert_eq!(class_of(Rule::Caro, "o.xx*x.."), class::FOUR);
+        assert_eq!(class_of(Rule::Caro, "..xx*x.."), class::OPEN_FOUR);
+        assert_eq!(class_of(Rule::Caro, "#.xx*x.."), class::OPEN_FOUR);
+        // And what becomes that four is a three, not an open three.
+        assert_eq!(class_of(Rule::Freestyle, "o.x*x..o"), class::OPEN_THREE);
+        assert_eq!(class_of(Rule::Caro, "o..x*x.o"), class::THREE);
     }
 }

@@ -119,9 +119,7 @@ pub struct Field {
     fives: [Bits; 2],
     fours: [Bits; 2],
     empty: Bits,
-    /// Stones within two of each point, and the empty points with any.
-    near: [u8; POINTS],
-    candidates: Bits,
+    near: Near,
     /// Each side's sum of its open windows' values.
     total: [i32; 2],
     hash: u64,
@@ -129,6 +127,57 @@ pub struct Field {
     played: Vec<u16>,
     /// Whose turn it is: 0 or 1.
     to_move: usize,
+}
+
+/// How many stones lie within two of each point, and the empty points that have any: where
+/// moves are looked for. Kept up to date as stones come and go.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Near {
+    count: [u8; POINTS],
+    candidates: Bits,
+}
+
+impl Default for Near {
+    fn default() -> Near {
+        Near {
+            count: [0; POINTS],
+            candidates: Bits::default(),
+        }
+    }
+}
+
+impl Near {
+    /// The empty points with a stone within two.
+    pub fn candidates(&self) -> Bits {
+        self.candidates
+    }
+
+    /// A stone put on `p`, whose points within two are `around`; `empty` says which points
+    /// are empty now.
+    pub fn put(&mut self, p: usize, around: &[u16], empty: &Bits) {
+        self.candidates.clear(p);
+        for &q in around {
+            let q = usize::from(q);
+            self.count[q] += 1;
+            if empty.has(q) {
+                self.candidates.set(q);
+            }
+        }
+    }
+
+    /// The stone on `p` taken off again.
+    pub fn take(&mut self, p: usize, around: &[u16]) {
+        for &q in around {
+            let q = usize::from(q);
+            self.count[q] -= 1;
+            if self.count[q] == 0 {
+                self.candidates.clear(q);
+            }
+        }
+        if self.count[p] > 0 {
+            self.candidates.set(p);
+        }
+    }
 }
 
 /// Zobrist keys: a random number per side and point.
@@ -166,8 +215,7 @@ impl Field {
             fives: [Bits::default(); 2],
             fours: [Bits::default(); 2],
             empty,
-            near: [0; POINTS],
-            candidates: Bits::default(),
+            near: Near::default(),
             total: [0; 2],
             hash: 0,
             played: Vec::new(),
@@ -212,7 +260,7 @@ impl Field {
     }
     /// The empty points within two of a stone.
     pub fn candidates(&self) -> Bits {
-        self.candidates
+        self.near.candidates()
     }
     /// The empty points where `side` makes five.
     pub fn fives(&self, side: usize) -> Bits {
@@ -310,14 +358,7 @@ impl Field {
         }
         self.stone[p] = side as u8 + 1;
         self.empty.clear(p);
-        self.candidates.clear(p);
-        for &q in &lines.near[p] {
-            let q = usize::from(q);
-            self.near[q] += 1;
-            if self.stone[q] == 0 {
-                self.candidates.set(q);
-            }
-        }
+        self.near.put(p, &lines.near[p], &self.empty);
         self.hash ^= zobrist()[side][p];
     }
 
@@ -335,16 +376,7 @@ impl Field {
         }
         self.stone[p] = 0;
         self.empty.set(p);
-        for &q in &lines.near[p] {
-            let q = usize::from(q);
-            self.near[q] -= 1;
-            if self.near[q] == 0 {
-                self.candidates.clear(q);
-            }
-        }
-        if self.near[p] > 0 {
-            self.candidates.set(p);
-        }
+        self.near.take(p, &lines.near[p]);
         self.hash ^= zobrist()[side][p];
     }
 
@@ -554,7 +586,7 @@ mod tests {
             f.level.clone(),
             (f.one_short.clone(), f.two_short.clone()),
             (f.fives(0), f.fives(1), f.fours(0), f.fours(1)),
-            (f.candidates, f.total, f.hash(), f.to_move),
+            (f.candidates(), f.total, f.hash(), f.to_move),
         )
     }
 

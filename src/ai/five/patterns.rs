@@ -10,7 +10,7 @@ use std::sync::OnceLock;
 
 use super::board::Board;
 use super::codes::{self, Codes, WALL, class};
-use super::field::{Bits, worth};
+use super::field::{Bits, Near, worth, zobrist};
 use super::lines::{MAX_SIDE, POINTS};
 use crate::rules::classic::Mark;
 use crate::rules::gomoku::Gomoku;
@@ -121,14 +121,10 @@ pub struct Patterns {
     reach: &'static Reach,
     side: usize,
     renju: bool,
-    /// Caro: an open four may be no win (a block at one end can leave the other side's
-    /// stones beyond both ends of the five it would make).
-    caro: bool,
     point: Vec<Point>,
     stone: [u8; POINTS],
     empty: Bits,
-    near: [u8; POINTS],
-    candidates: Bits,
+    near: Near,
     /// The empty points of each threat, for each side.
     fives: [Bits; 2],
     fours: [Bits; 2],
@@ -143,11 +139,6 @@ pub struct Patterns {
     /// Where each move's saved points begin, and the move.
     moves: Vec<(u32, u16)>,
     to_move: usize,
-}
-
-/// Zobrist keys, as [`super::field`] has them (the two boards give one position one key).
-fn keys() -> &'static [[u64; POINTS]; 2] {
-    super::field::zobrist()
 }
 
 impl Patterns {
@@ -267,15 +258,8 @@ impl Patterns {
         self.saved.push((p as u16, before));
         self.set(p, self.read(p, before.key));
         self.empty.clear(p);
-        self.candidates.clear(p);
-        for &q in &reach.near[p] {
-            let q = usize::from(q);
-            self.near[q] += 1;
-            if self.stone[q] == 0 {
-                self.candidates.set(q);
-            }
-        }
-        self.hash ^= keys()[side][p];
+        self.near.put(p, &reach.near[p], &self.empty);
+        self.hash ^= zobrist()[side][p];
         self.moves.push((start, p as u16));
     }
 
@@ -290,17 +274,8 @@ impl Patterns {
             self.set(usize::from(q), before);
         }
         self.empty.set(p);
-        for &q in &self.reach.near[p] {
-            let q = usize::from(q);
-            self.near[q] -= 1;
-            if self.near[q] == 0 {
-                self.candidates.clear(q);
-            }
-        }
-        if self.near[p] > 0 {
-            self.candidates.set(p);
-        }
-        self.hash ^= keys()[side][p];
+        self.near.take(p, &self.reach.near[p]);
+        self.hash ^= zobrist()[side][p];
     }
 }
 
@@ -328,12 +303,10 @@ impl Board for Patterns {
             reach,
             side,
             renju: board.is_renju(),
-            caro: board.is_caro(),
             point: vec![Point::default(); side * side],
             stone: [0; POINTS],
             empty,
-            near: [0; POINTS],
-            candidates: Bits::default(),
+            near: Near::default(),
             fives: [Bits::default(); 2],
             fours: [Bits::default(); 2],
             winning: [Bits::default(); 2],
@@ -379,7 +352,7 @@ impl Board for Patterns {
         self.empty.is_empty()
     }
     fn candidates(&self) -> Bits {
-        self.candidates
+        self.near.candidates()
     }
     fn fives(&self, side: usize) -> Bits {
         self.fives[side]
@@ -391,7 +364,7 @@ impl Board for Patterns {
         self.winning[side]
     }
     fn flex_four(&self, side: usize) -> bool {
-        !self.caro && self.count[side][usize::from(threat::FLEX_FOUR)] > 0
+        self.count[side][usize::from(threat::FLEX_FOUR)] > 0
     }
 
     fn play(&mut self, p: usize) {
@@ -483,7 +456,7 @@ mod tests {
         (
             b.point.clone(),
             (b.fives, b.fours, b.winning),
-            (b.count, b.classes, b.hash(), b.candidates, b.to_move),
+            (b.count, b.classes, b.hash(), b.candidates(), b.to_move),
         )
     }
 
@@ -590,7 +563,8 @@ mod tests {
             }
             let mut b = Patterns::of(&board);
             let h8 = board.parse_cell("h8").unwrap().index();
-            assert_eq!(b.threat(h8, 0), threat::FLEX_FOUR);
+            let open_four = if won { threat::FLEX_FOUR } else { threat::FOUR };
+            assert_eq!(b.threat(h8, 0), open_four, "{rule:?}");
             assert_eq!(b.flex_four(0), won, "{rule:?}");
             b.play(h8);
             b.play(board.parse_cell("d8").unwrap().index());

@@ -62,9 +62,9 @@ fn reduction(depth: i32, i: usize) -> i32 {
 }
 
 /// What the position decides without a search: the side to move makes five, the other
-/// side has two fives to make, the side to move makes an open four the other cannot answer
-/// with a four of its own (not under caro, where a block can leave the other five blocked at
-/// both ends), or the board is full (or the line too long).
+/// side has two fives to make, the side to move makes an open four (two fives no one block
+/// stops) the other cannot answer with a four of its own, or the board is full (or the line
+/// too long).
 fn decided<B: Board>(field: &B, ply: usize) -> Option<i32> {
     let (me, them) = (field.to_move(), 1 - field.to_move());
     let ply = ply as i32;
