@@ -1905,6 +1905,20 @@ fn a_watcher_that_sends_a_move_is_cut_off_and_the_game_never_hears_of_it() {
 }
 
 #[test]
+fn a_watcher_is_told_who_joined_and_when_that_players_connection_drops() {
+    let (host, addr, code) = host(&[]);
+    let watcher = watch(&addr, &code);
+    watcher.wait_for("Watching 127.0.0.1:");
+    let joiner = join(&addr, &code);
+    joiner.wait_for("You play O.");
+    watcher.wait_for("127.0.0.1 joined and plays O.");
+    kill(Pid::from_raw(joiner.child.id() as i32), Signal::SIGKILL).unwrap();
+    host.wait_for("connection was lost");
+    watcher.wait_for("O's connection to the host was lost; waiting for them to rejoin.");
+    assert!(!watcher.output().contains("guest"), "{}", watcher.output());
+}
+
+#[test]
 fn a_host_takes_no_more_watchers_than_its_limit() {
     let (_host, addr, code) = host(&["--watchers", "1"]);
     let first = watch(&addr, &code);

@@ -637,12 +637,12 @@ fn the_screen_reader_mode_speaks_in_words_and_reads_the_game_on_request() {
     assert!(out.status.success(), "{stdout}");
     for said in [
         "X to move, Player 1. Your move, or help: 7",
-        "X wins next move at c3 unless you stop it.",
-        "Row 3: X at a3 and b3.",
+        "X wins next move on c3 unless you stop it.",
+        "Row 3: X on a3 and b3.",
         "Row 2: empty.",
-        "Row 1: O at a1.",
+        "Row 1: O on a1.",
         "X: a3 and b3. O: a1.",
-        "Last move: X at b3.",
+        "Last move: X on b3.",
         "6 cells: b1, c1, a2, b2, c2 and c3.",
         "This game has no clock.",
         "X wins with a3, b3 and c3.\nMoves: a3, a1, b3, a2, c3.\n",
@@ -673,20 +673,20 @@ fn the_screen_reader_says_the_ais_moves_and_plain_games_of_each_kind_read_stones
     );
     let stdout = text(&out.stdout);
     assert!(stdout.contains("O plays board 5 cell "), "{stdout}");
-    assert!(stdout.contains("Last move: O at board 5 cell "), "{stdout}");
+    assert!(stdout.contains("Last move: O on board 5 cell "), "{stdout}");
     for (flags, moves, stones, last) in [
-        (vec![], "5\n", "X: b2. O: none.", "Last move: X at b2."),
+        (vec![], "5\n", "X: b2. O: none.", "Last move: X on b2."),
         (
             vec!["--ultimate"],
             "55\n51\n",
             "X: board 5 cell 5, e5. O: board 5 cell 1, d4.",
-            "Last move: O at board 5 cell 1, d4.",
+            "Last move: O on board 5 cell 1, d4.",
         ),
         (
             vec!["--gomoku"],
             "h8\nj10\n",
             "X: h8. O: j10.",
-            "Last move: O at j10.",
+            "Last move: O on j10.",
         ),
     ] {
         let mut args = flags.clone();

@@ -493,6 +493,7 @@ mod tests {
             clock: None,
             ending: None,
             more: 0,
+            joiner: None,
         };
         let zero = Message::Welcome {
             rules: crate::rules::classic::Rules::CLASSIC.into(),

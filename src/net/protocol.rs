@@ -72,6 +72,29 @@ pub struct SessionState {
     /// after the first hundred (absent: none).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub more: u32,
+    /// (Host, to a watcher) the player who joined, as the host sees it (absent: no one yet).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub joiner: Option<JoinerState>,
+}
+
+/// The player who joined a hosted game, as the host sees it: the name the host shows (its
+/// address without the port, or its short id), whether its connection is up now, and
+/// whether it has left for good (said goodbye).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct JoinerState {
+    pub name: String,
+    pub here: bool,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub left: bool,
+}
+
+impl JoinerState {
+    fn printable(self) -> JoinerState {
+        JoinerState {
+            name: cut(&printable(&self.name), REMOTE_TEXT),
+            ..self
+        }
+    }
 }
 
 #[allow(clippy::trivially_copy_pass_by_ref)] // serde's `skip_serializing_if` passes a reference
@@ -174,6 +197,8 @@ pub enum Message {
         clock: Option<ClockState>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         ending: Option<EndedState>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        joiner: Option<JoinerState>,
     },
     /// (Host) how many watch the game now.
     Watching { count: u32 },
@@ -330,6 +355,7 @@ impl Message {
                     moves: state.moves.iter().map(|m| printable(m)).collect(),
                     clock: state.clock.map(ClockState::printable),
                     ending: state.ending.map(EndedState::printable),
+                    joiner: state.joiner.map(JoinerState::printable),
                     ..state
                 },
                 token: printable(&token),
@@ -341,6 +367,7 @@ impl Message {
                 moves,
                 clock,
                 ending,
+                joiner,
             } => Message::Update {
                 round,
                 score,
@@ -348,6 +375,7 @@ impl Message {
                 moves: moves.iter().map(|m| printable(m)).collect(),
                 clock: clock.map(ClockState::printable),
                 ending: ending.map(EndedState::printable),
+                joiner: joiner.map(JoinerState::printable),
             },
             Message::Move {
                 seq,
@@ -436,6 +464,7 @@ mod tests {
                 }),
                 ending: None,
                 more: 0,
+                joiner: None,
             },
             token: "t0k3n".into(),
             hints: true,
@@ -462,6 +491,11 @@ mod tests {
                 ending: Some(EndedState {
                     how: "resigned".into(),
                     loser: Some("O".into()),
+                }),
+                joiner: Some(JoinerState {
+                    name: "10.0.0.7".into(),
+                    here: false,
+                    left: false,
                 }),
             },
             Message::Watching { count: 2 },

@@ -21,7 +21,9 @@ use crate::net::failure::{JoinError, RefusalNotice, rejoin_window};
 use crate::net::join::Joiner;
 use crate::net::link::{Link, LinkEvent, Sink};
 use crate::net::peer::Peer;
-use crate::net::protocol::{ClockState, EndedState, Message, REMOTE_TEXT, SessionState, cut};
+use crate::net::protocol::{
+    ClockState, EndedState, JoinerState, Message, REMOTE_TEXT, SessionState, cut,
+};
 use crate::net::watchers::Watchers;
 use crate::rules::classic::Mark;
 use crate::rules::position::{Move, MoveError, ParseMoveError, Variant};
@@ -111,6 +113,13 @@ pub enum NetEvent {
     },
     /// (Watcher) the game can be watched no more, and why.
     WatchOver(String),
+    /// (Watcher) the player who joined, `name` as the host shows it and playing `mark`, came,
+    /// lost its connection, came back or left.
+    Seat {
+        mark: Mark,
+        name: String,
+        news: SeatNews,
+    },
     /// (Joiner) the host's news of a long game does not fit the game here: it cannot go on.
     OutOfStep(String),
 }
@@ -172,8 +181,26 @@ impl fmt::Display for NetEvent {
             NetEvent::Desynced(e) => write!(f, "The host's game does not replay here: {e}"),
             NetEvent::Reported { mark, text } => write!(f, "{mark}'s side reports: {text}"),
             NetEvent::Refused(notice) => write!(f, "{notice}"),
+            NetEvent::Seat { mark, name, news } => match news {
+                SeatNews::Joined => write!(f, "{name} joined and plays {mark}"),
+                SeatNews::Lost => write!(
+                    f,
+                    "{mark}'s connection to the host was lost; waiting for them to rejoin"
+                ),
+                SeatNews::Back => write!(f, "{mark} is back ({name})"),
+                SeatNews::Left => write!(f, "{mark} ({name}) left the game"),
+            },
         }
     }
+}
+
+/// What a watcher hears of the player who joined.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SeatNews {
+    Joined,
+    Lost,
+    Back,
+    Left,
 }
 
 /// Why a rematch asked for during a game is refused.
@@ -218,6 +245,12 @@ pub enum Order {
     Rejoin,
     /// Say goodbye and close the connection.
     Leave,
+    /// (Host) the player who joined is connected now, or not, or has left: watchers are
+    /// told.
+    Seat {
+        here: bool,
+        left: bool,
+    },
 }
 
 /// What asking for a rematch came to; `Display` is what the player is told.
@@ -407,6 +440,7 @@ pub fn state_of(standing: &Standing) -> SessionState {
         }),
         ending: standing.ending.map(ended_state),
         more: 0,
+        joiner: None,
     }
 }
 
@@ -496,6 +530,8 @@ pub struct NetGame {
     watching: usize,
     /// (Joiner) moves of a long game still to come after the welcome.
     behind: usize,
+    /// (Watcher) the player who joined, as the host last said.
+    joiner: Option<JoinerState>,
     /// The longest round trip the connection timed lately: how much of the other player's
     /// answer may have been the way ([`LAG`] until one is timed).
     trip: Option<Duration>,
@@ -690,7 +726,12 @@ impl NetGame {
             }
             LinkEvent::Lost(why) => {
                 self.presence = Presence::Away;
-                if !self.host {
+                if self.host {
+                    self.orders.push(Order::Seat {
+                        here: false,
+                        left: false,
+                    });
+                } else {
                     self.orders.push(Order::Rejoin);
                 }
                 Some(NetEvent::ConnectionLost {
@@ -712,6 +753,10 @@ impl NetGame {
                 self.rematch = (false, false);
                 let side = session.side_of(them);
                 session.rename(side, addr.label().to_string());
+                self.orders.push(Order::Seat {
+                    here: true,
+                    left: false,
+                });
                 Some(if first {
                     NetEvent::Joined { addr }
                 } else {
@@ -834,6 +879,12 @@ impl NetGame {
             },
             Message::Bye => {
                 self.presence = Presence::Gone;
+                if self.host {
+                    self.orders.push(Order::Seat {
+                        here: false,
+                        left: true,
+                    });
+                }
                 self.orders.push(Order::Leave);
                 Some(NetEvent::OpponentLeft { mark: them })
             }
@@ -893,6 +944,9 @@ pub use watching::watcher_session;
 pub struct Connection {
     link: Link,
     published: Option<Arc<Mutex<SessionState>>>,
+    /// (Host) where the player who joined is, as the last [`Order::Seat`] said (none: no one
+    /// has joined).
+    seat: Mutex<Option<(bool, bool)>>,
     /// (Host) those who watch, sent what changes.
     watchers: Option<Watchers>,
     joiner: Option<Joiner>,
@@ -910,6 +964,7 @@ impl Connection {
         Connection {
             link,
             published: Some(published),
+            seat: Mutex::new(None),
             watchers: Some(watchers),
             joiner: None,
             sink,
@@ -921,6 +976,7 @@ impl Connection {
         Connection {
             link: joiner.link().clone(),
             published: None,
+            seat: Mutex::new(None),
             watchers: None,
             joiner: Some(joiner),
             sink,
@@ -932,7 +988,19 @@ impl Connection {
     /// in its hello or after it.
     pub fn sync(&self, session: &Session, orders: Vec<Order>) {
         if let Some(published) = &self.published {
-            let state = state_of(&session.standing());
+            let mut seat = self.seat.lock().unwrap_or_else(PoisonError::into_inner);
+            for order in &orders {
+                if let &Order::Seat { here, left } = order {
+                    *seat = Some((here, left));
+                }
+            }
+            let mut state = state_of(&session.standing());
+            state.joiner = seat.map(|(here, left)| JoinerState {
+                name: session.name(Side::B).to_string(),
+                here,
+                left,
+            });
+            drop(seat);
             *published.lock().unwrap_or_else(PoisonError::into_inner) = state.clone();
             if let Some(watchers) = &self.watchers {
                 watchers.publish(&state);
@@ -975,6 +1043,7 @@ impl Connection {
                     }
                 }
                 Order::Leave => self.link.leave(),
+                Order::Seat { .. } => {}
             }
         }
     }
@@ -1105,7 +1174,20 @@ mod tests {
             event.to_string(),
             "O's connection was lost (no word for 10 s); waiting for them to rejoin"
         );
-        assert!(host.orders().is_empty(), "the host does not rejoin");
+        assert_eq!(
+            host.orders(),
+            [
+                Order::Seat {
+                    here: true,
+                    left: false
+                },
+                Order::Seat {
+                    here: false,
+                    left: false
+                }
+            ],
+            "the host does not rejoin, and tells its watchers"
+        );
         assert!(host.may_move().is_ok(), "the host plays on");
         let joined = LinkEvent::Joined {
             peer: addr,

@@ -519,8 +519,11 @@ fn enter(target: Target, asking: Asking, sink: Sink) -> anyhow::Result<(Network,
             (session, net, line)
         }
         Asking::Watch => {
-            let session = watcher_session(&route.label(), &standing);
-            (session, NetGame::watcher(), format!("Watching {about}."))
+            let mut session = watcher_session(&route.label(), &standing);
+            let mut net = NetGame::watcher();
+            // The player's name from the start; news of it only as it changes.
+            net.seat(&mut session, welcome.state.joiner.clone());
+            (session, net, format!("Watching {about}."))
         }
     };
     let network = Network {

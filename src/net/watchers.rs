@@ -2,7 +2,8 @@
 //! says it comes to watch; the host welcomes it with the session as it stands (a late watcher
 //! gets the game so far: its first moves in the welcome, the rest in updates right after it)
 //! and from then on sends it an `update` whenever the session changes:
-//! the moves it has not seen, the clock and how the game ended. A watcher never plays:
+//! the moves it has not seen, the clock, how the game ended and where the player who
+//! joined is. A watcher never plays:
 //! anything it sends but a ping or a goodbye closes its connection, and nothing it sends
 //! reaches the game. The host takes at most its limit of watchers at once; the players are
 //! told how many watch.
@@ -14,7 +15,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use crate::net::link::{Admit, Connection, Link, LinkEvent, Sink};
-use crate::net::protocol::{EndedState, HEARTBEAT, Message, SessionState};
+use crate::net::protocol::{EndedState, HEARTBEAT, JoinerState, Message, SessionState};
 
 /// How many may watch a hosted game at once, unless the host says otherwise.
 pub const DEFAULT_LIMIT: usize = 8;
@@ -72,6 +73,7 @@ struct Sent {
     round: u32,
     moves: usize,
     ending: Option<EndedState>,
+    joiner: Option<JoinerState>,
 }
 
 impl Sent {
@@ -80,6 +82,7 @@ impl Sent {
             round: state.round,
             moves: state.moves.len(),
             ending: state.ending.clone(),
+            joiner: state.joiner.clone(),
         }
     }
 }
@@ -299,7 +302,11 @@ pub fn greeting(state: &SessionState, welcome: &dyn Fn(SessionState) -> Message)
 fn updates(sent: &Sent, state: &SessionState) -> Vec<Message> {
     let same_round = sent.round == state.round && sent.moves <= state.moves.len();
     let from = if same_round { sent.moves } else { 0 };
-    if same_round && from == state.moves.len() && sent.ending == state.ending {
+    if same_round
+        && from == state.moves.len()
+        && sent.ending == state.ending
+        && sent.joiner == state.joiner
+    {
         return Vec::new();
     }
     let new = &state.moves[from..];
@@ -321,6 +328,7 @@ fn updates(sent: &Sent, state: &SessionState) -> Vec<Message> {
                 clock: state.clock.clone(),
                 // How the game ended comes with its last moves, not before them.
                 ending: state.ending.clone().filter(|_| i == last),
+                joiner: state.joiner.clone(),
             };
             at += moves.len();
             update
@@ -340,6 +348,7 @@ mod tests {
             clock: None,
             ending: None,
             more: 0,
+            joiner: None,
         }
     }
 

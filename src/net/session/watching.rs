@@ -4,15 +4,17 @@
 
 use std::time::{Duration, Instant};
 
-use super::{NetEvent, NetGame, Presence, ending_of, standing_of};
+use super::{NetEvent, NetGame, Presence, SeatNews, ending_of, standing_of};
 use crate::ai::player::Player;
 use crate::game::ending::Ending;
 use crate::game::{Session, Side, Standing};
 use crate::net::link::LinkEvent;
-use crate::net::protocol::{Message, REMOTE_TEXT, SessionState, cut};
+use crate::net::protocol::{JoinerState, Message, REMOTE_TEXT, SessionState, cut};
+use crate::rules::classic::Mark;
 
 /// The watcher's session: the host is side A (named `host`: its address without the port,
-/// or its short id), the player who joined it side B (`guest`); both play from afar.
+/// or its short id), the player who joined it side B (`guest` until the host names it, as
+/// [`NetGame::seat`] does); both play from afar.
 pub fn watcher_session(host: &str, standing: &Standing) -> Session {
     let mut session = Session::restore(Player::Remote, Player::Remote, standing);
     session.rename(Side::A, host.to_string());
@@ -32,7 +34,9 @@ impl NetGame {
                 moves,
                 clock,
                 ending,
+                joiner,
             }) => {
+                let seat = self.seat(session, joiner);
                 let state = SessionState {
                     round,
                     score,
@@ -40,8 +44,9 @@ impl NetGame {
                     clock,
                     ending,
                     more: 0,
+                    joiner: None,
                 };
-                self.update(session, from as usize, &state)
+                self.update(session, from as usize, &state).or(seat)
             }
             LinkEvent::Received(Message::Bye) => self.gone("the host left".into()),
             LinkEvent::Received(Message::Error { message, .. }) => {
@@ -50,6 +55,34 @@ impl NetGame {
             LinkEvent::Lost(why) => self.gone(why),
             _ => None,
         }
+    }
+
+    /// The player who joined, as the host now says it is: its name on side B, and news of
+    /// it where it changed.
+    pub fn seat(&mut self, session: &mut Session, joiner: Option<JoinerState>) -> Option<NetEvent> {
+        let now = joiner?;
+        let before = self.joiner.replace(now.clone());
+        session.rename(Side::B, now.name.clone());
+        if before.as_ref() == Some(&now) {
+            return None;
+        }
+        let news = match (before.map(|b| b.here), now.here) {
+            _ if now.left => SeatNews::Left,
+            (None, true) => SeatNews::Joined,
+            (Some(false), true) => SeatNews::Back,
+            (_, false) => SeatNews::Lost,
+            (Some(true), true) => return None,
+        };
+        let mark = if session.side_of(Mark::X) == Side::B {
+            Mark::X
+        } else {
+            Mark::O
+        };
+        Some(NetEvent::Seat {
+            mark,
+            name: now.name,
+            news,
+        })
     }
 
     /// Nothing more to watch, for `why` (said once); for a joiner, whose game does not fit
@@ -206,6 +239,42 @@ mod tests {
         let (session, net, _) = caught_up(&host, false);
         assert_eq!(session.game().history().len(), 230);
         assert_eq!(net.may_move(), Ok(()));
+    }
+
+    #[test]
+    fn a_watcher_hears_each_change_of_the_joiners_seat_once_and_names_it() {
+        let host = hosted(2);
+        let standing = standing_of(&state_of(&host.standing()), host.game().variant()).unwrap();
+        let mut session = watcher_session("host", &standing);
+        let mut net = NetGame::watcher();
+        let seat = |here, left| {
+            Some(JoinerState {
+                name: "10.0.0.7".into(),
+                here,
+                left,
+            })
+        };
+        let news = [
+            (seat(true, false), Some(SeatNews::Joined)),
+            (seat(true, false), None),
+            (seat(false, false), Some(SeatNews::Lost)),
+            (seat(false, false), None),
+            (seat(true, false), Some(SeatNews::Back)),
+            (seat(false, true), Some(SeatNews::Left)),
+            (seat(false, true), None),
+            (None, None),
+        ];
+        for (joiner, want) in news {
+            let heard = net.seat(&mut session, joiner).map(|event| match event {
+                NetEvent::Seat { mark, name, news } => {
+                    assert_eq!((mark, name.as_str()), (Mark::O, "10.0.0.7"));
+                    news
+                }
+                other => panic!("{other:?}"),
+            });
+            assert_eq!(heard, want);
+        }
+        assert_eq!(session.name(Side::B), "10.0.0.7");
     }
 
     #[test]

@@ -48,12 +48,12 @@ pub fn host(
     let waiting = listening.waiting_line();
     let (tx, rx) = mpsc::channel();
     on_stop_signal(tx.clone(), None)?;
-    let mut network = listening.start(sink(tx.clone(), Input::Net))?;
+    let mut network = listening.start(sink(tx.clone(), |event| Input::Net(Box::new(event))))?;
     writeln!(out, "{waiting}")?;
     out.flush()?;
     loop {
         let event = match rx.recv().context("the listener stopped")? {
-            Input::Net(event) => network.net.handle(&mut network.session, event),
+            Input::Net(event) => network.net.handle(&mut network.session, *event),
             Input::Stop(signal) => return Ok(Ending::Stopped(signal)),
             Input::Line(_) | Input::Ended | Input::TimeUp | Input::Tick => None,
         };
@@ -109,7 +109,7 @@ fn enter(
         writeln!(out, "Connecting to {} (q cancels)…", target.name())?;
         out.flush()?;
     }
-    let into = sink(tx.clone(), Input::Net);
+    let into = sink(tx.clone(), |event| Input::Net(Box::new(event)));
     let asks = !options.no_hints;
     let joined = waiting::cancellable(keys, move || {
         if watch {

@@ -122,7 +122,7 @@ fn listed(names: &[String]) -> String {
     }
 }
 
-/// `board`: each row from the top, its marks by side, `Row 3: X at a3 and c3; O at b3.`; an
+/// `board`: each row from the top, its marks by side, `Row 3: X on a3 and c3; O on b3.`; an
 /// empty row is `Row 2: empty.`, and a run of them is said once.
 pub fn board(game: &Game) -> Vec<String> {
     let position = game.position();
@@ -159,7 +159,7 @@ pub fn board(game: &Game) -> Vec<String> {
         let parts: Vec<String> = [(Mark::X, x), (Mark::O, o)]
             .into_iter()
             .filter(|(_, names)| !names.is_empty())
-            .map(|(mark, names)| format!("{mark} at {}", listed(&names)))
+            .map(|(mark, names)| format!("{mark} on {}", listed(&names)))
             .collect();
         lines.push(format!("Row {}: {}.", row + 1, parts.join("; ")));
     }
@@ -178,10 +178,10 @@ pub fn stones_line(game: &Game) -> String {
     format!("X: {}. O: {}.", listed(&of(Mark::X)), listed(&of(Mark::O)))
 }
 
-/// `last`: the last move, `Last move: O at c3.`, or that there is none.
+/// `last`: the last move, `Last move: O on c3.`, or that there is none.
 pub fn last(game: &Game) -> String {
     match stones(game).last() {
-        Some(&(mark, mv)) => format!("Last move: {mark} at {}.", said(game.position(), mv)),
+        Some(&(mark, mv)) => format!("Last move: {mark} on {}.", said(game.position(), mv)),
         None => "No move yet.".to_string(),
     }
 }
@@ -246,7 +246,7 @@ pub fn threats(game: &Game) -> String {
     }
     wins.sort_by_key(|mv| mv.reading_key());
     format!(
-        "{them} wins next move at {} unless you stop it.",
+        "{them} wins next move on {} unless you stop it.",
         names(&wins)
     )
 }
@@ -358,8 +358,8 @@ mod tests {
         assert_eq!(
             board(&g),
             [
-                "Row 3: X at c3; O at a3.",
-                "Row 2: X at b2.",
+                "Row 3: X on c3; O on a3.",
+                "Row 2: X on b2.",
                 "Row 1: empty."
             ]
         );
@@ -368,8 +368,8 @@ mod tests {
             board(&big),
             [
                 "Rows 15 to 10: empty.",
-                "Row 9: O at i9.",
-                "Row 8: X at h8.",
+                "Row 9: O on i9.",
+                "Row 8: X on h8.",
                 "Rows 7 to 1: empty."
             ]
         );
@@ -379,10 +379,10 @@ mod tests {
     fn stones_last_and_moves_name_cells_by_column_and_row() {
         let g = game(Variant::default(), &["5", "7"]);
         assert_eq!(stones_line(&g), "X: b2. O: a3.");
-        assert_eq!(last(&g), "Last move: O at a3.");
+        assert_eq!(last(&g), "Last move: O on a3.");
         assert_eq!(moves(&g), "7 cells: a1, b1, c1, a2, c2, b3 and c3.");
         let u = game(Variant::Ultimate, &["55"]);
-        assert_eq!(last(&u), "Last move: X at board 5 cell 5, e5.");
+        assert_eq!(last(&u), "Last move: X on board 5 cell 5, e5.");
         assert!(
             moves(&u).starts_with("8 moves: board 5 cell 1, d4"),
             "{}",
@@ -395,10 +395,22 @@ mod tests {
     }
 
     #[test]
+    fn a_point_is_said_after_on_never_at_which_a_reader_runs_into_a_as_at_uh() {
+        // X a1 and a2, O c3: X wins on a3; every sentence names points on the a file.
+        let g = game(Variant::default(), &["1", "9", "4"]);
+        let mut said = board(&g);
+        said.extend([last(&g), threats(&g), stones_line(&g)]);
+        assert!(said.iter().any(|s| s.contains(" on a")), "{said:?}");
+        for sentence in &said {
+            assert!(!sentence.contains(" at a"), "{sentence}");
+        }
+    }
+
+    #[test]
     fn threats_are_the_cells_where_the_other_side_wins_next() {
         // X has a1 and b1 with c1 empty: O, to move, is told.
         let g = game(Variant::default(), &["1", "5", "2"]);
-        assert_eq!(threats(&g), "X wins next move at c1 unless you stop it.");
+        assert_eq!(threats(&g), "X wins next move on c1 unless you stop it.");
         let quiet = game(Variant::default(), &["5"]);
         assert_eq!(
             threats(&quiet),
@@ -408,7 +420,7 @@ mod tests {
         let four = game(Variant::GOMOKU, &["h8", "a1", "i8", "a3", "j8", "a5", "k8"]);
         assert_eq!(
             threats(&four),
-            "X wins next move at g8 and l8 unless you stop it."
+            "X wins next move on g8 and l8 unless you stop it."
         );
     }
 

@@ -34,7 +34,7 @@ pub enum Input {
     Line(Vec<u8>),
     /// The local input ended.
     Ended,
-    Net(LinkEvent),
+    Net(Box<LinkEvent>),
     /// SIGINT, SIGTERM or SIGHUP, with its number.
     Stop(i32),
     /// The flag of the side to act fell while the game waited.
@@ -244,7 +244,7 @@ impl<'a> Turns<'a> {
                 self.input_ended = true;
                 Ok(None)
             }
-            Input::Net(event) => match self.driver.link_event(event) {
+            Input::Net(event) => match self.driver.link_event(*event) {
                 Some(event) => {
                     self.close_prompt()?;
                     self.on_event(&event)

@@ -136,6 +136,7 @@ impl App {
             NetEvent::MoveRefused { .. }
             | NetEvent::RematchRefused { .. }
             | NetEvent::ConnectionLost { .. }
+            | NetEvent::Seat { .. }
             | NetEvent::Reported { .. } => self.message = event.to_string(),
         }
     }
@@ -179,6 +180,11 @@ mod tests {
             peer: addr.into(),
             hints: false,
         }));
+        let seated = Order::Seat {
+            here: true,
+            left: false,
+        };
+        assert_eq!(app.outbox(), [seated], "the watchers are told");
         app
     }
 
@@ -223,6 +229,7 @@ mod tests {
                 how: "resigned".into(),
                 loser: Some("O".into()),
             }),
+            joiner: None,
         })));
         assert!(app.game().is_over());
         assert!(app.message().ends_with("q quits"), "{}", app.message());
@@ -285,7 +292,11 @@ mod tests {
         assert!(app.message().starts_with("Round 2: 127.0.0.1 moves first."));
         app.handle(Event::Net(LinkEvent::Received(Message::Bye)));
         assert_eq!(app.message(), "X left the game. q quits");
-        assert_eq!(app.outbox(), [Order::Leave], "a goodbye is answered");
+        let left = Order::Seat {
+            here: false,
+            left: true,
+        };
+        assert_eq!(app.outbox(), [left, Order::Leave], "a goodbye is answered");
     }
 
     #[test]
@@ -419,6 +430,7 @@ mod tests {
             clock: None,
             ending: None,
             more: 0,
+            joiner: None,
         };
         app.handle(Event::Net(LinkEvent::Rejoined(state)));
         assert_eq!(app.message(), "Back in. O to move (you)");
