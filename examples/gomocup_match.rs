@@ -67,6 +67,8 @@ struct Args {
 
 /// A brain's process, spoken to one line at a time.
 struct Brain {
+    /// The last answer to a position, as the brain wrote it.
+    last: String,
     /// Time spent answering, and moves answered.
     spent: std::time::Duration,
     answered: u32,
@@ -88,6 +90,7 @@ impl Brain {
         let input = child.stdin.take().expect("piped");
         let output = BufReader::new(child.stdout.take().expect("piped"));
         Brain {
+            last: String::new(),
             spent: std::time::Duration::ZERO,
             answered: 0,
             child,
@@ -145,6 +148,7 @@ impl Brain {
         let began = std::time::Instant::now();
         self.send(&text);
         let answer = self.answer()?;
+        self.last.clone_from(&answer);
         self.spent += began.elapsed();
         self.answered += 1;
         let (x, y) = answer.split_once(',')?;
@@ -197,7 +201,11 @@ fn game(
             .filter(|&c| board.play(c).is_ok());
         moves.extend(legal);
         if legal.is_none() {
-            eprintln!("brain {} made no legal move in\n{board}", index(mark) + 1);
+            eprintln!(
+                "brain {} made no legal move (it answered {:?}) in\n{board}",
+                index(mark) + 1,
+                brain.last
+            );
             return if index(mark) == 0 { 0.0 } else { 1.0 };
         }
     }
