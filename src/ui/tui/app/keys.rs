@@ -148,7 +148,7 @@ const COMMANDS: [Keys; 11] = [
         &[Action::Draw],
         Command::Draw,
     )
-    .short("=", "draw"),
+    .short("= x", "draw, resign"),
     Binding::command(
         "x",
         &["resign the game (asks first)"],
@@ -160,7 +160,8 @@ const COMMANDS: [Keys; 11] = [
         &["look back through the game, and forward again"],
         &[Action::Earlier, Action::Later],
         Command::Look,
-    ),
+    )
+    .short("[ ] w", "look back, save"),
     Binding::note("Space", &["pause or resume AI against AI"]),
     Binding::command("?", &["this help"], &[Action::Help], Command::Help)
         .short("? ?", "keys, then rules"),
@@ -239,4 +240,28 @@ pub fn every_board() -> [(&'static str, Vec<&'static Keys>); 3] {
             Board::Ultimate.keys(false).collect(),
         ),
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_small_help_box_names_every_command_key_of_every_board() {
+        for (title, keys) in every_board() {
+            let named: Vec<&str> = keys
+                .iter()
+                .filter_map(|b| b.short)
+                .flat_map(|(keys, _)| keys.split(' '))
+                .collect();
+            for binding in keys.iter().filter(|b| b.command.is_some()) {
+                let first = binding.keys.split(' ').next().unwrap_or_default();
+                assert!(
+                    named.contains(&first),
+                    "{title}: the small box leaves out {}",
+                    binding.keys
+                );
+            }
+        }
+    }
 }

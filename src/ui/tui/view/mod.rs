@@ -145,8 +145,9 @@ fn draw_game(frame: &mut Frame, app: &App, busy: Option<Duration>, palette: Pale
     draw_status(frame, below, app, palette);
     let message = message_line(app, busy);
     // A host's join line is wrapped, not cut: a friend needs all of it; so is news of a lost
-    // connection (how to leave, whether the game is kept).
-    let rows = if app.message_wraps() {
+    // connection (how to leave, whether the game is kept), and any message wider than the
+    // screen (a long name, a watcher's `Waiting for …` on a narrow terminal).
+    let rows = if app.message_wraps() || message.chars().count() > usize::from(width) {
         wrap(&message, width)
     } else {
         vec![message]
@@ -261,6 +262,17 @@ mod tests {
             "                 │       │  ╰─╯  │       │",
             "                 ├───────┼───────┼───────┤",
         ]);
+    }
+
+    #[test]
+    fn a_message_wider_than_the_screen_is_wrapped_not_cut() {
+        let mut session = Session::new(Rules::CLASSIC, Player::Human, Player::Human);
+        session.rename(crate::game::Side::A, "Someone with a long name");
+        let app = App::new(session, (30, 16));
+        assert!(app.message().chars().count() > 30, "{}", app.message());
+        let text = render(&app, None, false).to_text();
+        let joined = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(joined.contains(app.message()), "{text}");
     }
 
     #[test]
