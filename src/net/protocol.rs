@@ -77,6 +77,10 @@ pub struct SessionState {
     pub joiner: Option<JoinerState>,
 }
 
+/// The longest name a host sends for the player who joined (its address or short id are
+/// shorter): the longest welcome stays within the line.
+pub const JOINER_NAME: usize = 48;
+
 /// The player who joined a hosted game, as the host sees it: the name the host shows (its
 /// address without the port, or its short id), whether its connection is up now, and
 /// whether it has left for good (said goodbye).

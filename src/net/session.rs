@@ -22,7 +22,7 @@ use crate::net::join::Joiner;
 use crate::net::link::{Link, LinkEvent, Sink};
 use crate::net::peer::Peer;
 use crate::net::protocol::{
-    ClockState, EndedState, JoinerState, Message, REMOTE_TEXT, SessionState, cut,
+    ClockState, EndedState, JOINER_NAME, JoinerState, Message, REMOTE_TEXT, SessionState, cut,
 };
 use crate::net::watchers::Watchers;
 use crate::rules::classic::Mark;
@@ -996,7 +996,7 @@ impl Connection {
             }
             let mut state = state_of(&session.standing());
             state.joiner = seat.map(|(here, left)| JoinerState {
-                name: session.name(Side::B).to_string(),
+                name: cut(session.name(Side::B), JOINER_NAME),
                 here,
                 left,
             });

@@ -421,6 +421,41 @@ mod tests {
     }
 
     #[test]
+    fn the_longest_update_and_welcome_a_host_sends_fit_within_the_line() {
+        use crate::net::protocol::{ClockState, JOINER_NAME};
+        let long = SessionState {
+            round: 999,
+            score: [999; 3],
+            moves: vec!["t20".to_string(); MOVES_A_LINE],
+            clock: Some(ClockState {
+                control: "1:30+30".into(),
+                left_ms: [5_400_000; 2],
+            }),
+            ending: Some(EndedState {
+                how: "resigned".into(),
+                loser: Some("O".into()),
+            }),
+            more: 300,
+            joiner: Some(JoinerState {
+                name: "f".repeat(JOINER_NAME),
+                here: true,
+                left: true,
+            }),
+        };
+        for update in updates(&Sent::default(), &long) {
+            assert!(update.to_line().is_ok(), "{update:?}");
+        }
+        let variant = crate::rules::position::Variant::of_size(20, None, false).unwrap();
+        let welcome = Message::Welcome {
+            rules: variant.into(),
+            state: long,
+            token: "t".repeat(9),
+            hints: true,
+        };
+        assert!(welcome.to_line().is_ok());
+    }
+
+    #[test]
     fn an_ending_without_a_move_is_sent_and_a_long_game_goes_in_lines() {
         let seen = Sent::of(&state(1, &["5"]));
         let mut resigned = state(1, &["5"]);
