@@ -700,6 +700,15 @@ impl Session {
         self.side_in(self.game.position.seat_of(mark))
     }
 
+    /// The mark `side` plays this round.
+    pub fn mark_of(&self, side: Side) -> Mark {
+        if self.side_of(Mark::X) == side {
+            Mark::X
+        } else {
+            Mark::O
+        }
+    }
+
     /// The side in `seat` this round: side A opens odd rounds.
     pub fn side_in(&self, seat: Seat) -> Side {
         match (seat, self.round % 2 == 1) {

@@ -21,7 +21,6 @@ use crate::net::protocol::{MAX_CODE, cut};
 use crate::net::session::{
     Connection, NetGame, joiner_session, standing_of, state_of, watcher_session,
 };
-use crate::rules::classic::Mark;
 use crate::rules::position::Variant;
 
 /// A join code as a person typed it: checked for length where it enters.
@@ -509,11 +508,7 @@ fn enter(target: Target, asking: Asking, sink: Sink) -> anyhow::Result<(Network,
     let (session, net, line) = match asking {
         Asking::Play { hints } => {
             let session = joiner_session(&route.label(), &standing);
-            let mark = if session.side_of(Mark::X) == Side::B {
-                Mark::X
-            } else {
-                Mark::O
-            };
+            let mark = session.mark_of(Side::B);
             let line = format!("Joined {about}. You play {mark}.");
             let net = NetGame::joined(hints, welcome.hints).catching_up(welcome.state.more);
             (session, net, line)

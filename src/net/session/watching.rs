@@ -10,7 +10,6 @@ use crate::game::ending::Ending;
 use crate::game::{Session, Side, Standing};
 use crate::net::link::LinkEvent;
 use crate::net::protocol::{JoinerState, Message, REMOTE_TEXT, SessionState, cut};
-use crate::rules::classic::Mark;
 
 /// The watcher's session: the host is side A (named `host`: its address without the port,
 /// or its short id), the player who joined it side B (`guest` until the host names it, as
@@ -73,11 +72,7 @@ impl NetGame {
             (_, false) => SeatNews::Lost,
             (Some(true), true) => return None,
         };
-        let mark = if session.side_of(Mark::X) == Side::B {
-            Mark::X
-        } else {
-            Mark::O
-        };
+        let mark = session.mark_of(Side::B);
         Some(NetEvent::Seat {
             mark,
             name: now.name,
