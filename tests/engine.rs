@@ -109,7 +109,7 @@ fn gomocup_rule_one_plays_exactly_five_and_rule_four_plays_renju() {
     for rule in [4, 5] {
         let lines = ruled(rule, "");
         assert_ne!(lines[1], "4,0", "renju: six is an overline, {lines:?}");
-        assert!(!lines[1].starts_with("ERROR"), "{lines:?}");
+        assert_renju_allows(six, &lines[1]);
     }
     // A continuous game (bit 2) is not played, and a message says so.
     let lines = ruled(2, "");
@@ -123,6 +123,55 @@ fn gomocup_rule_one_plays_exactly_five_and_rule_four_plays_renju() {
         let lines = ruled(rule, extra);
         assert!(["10,4", "10,9"].contains(&lines[1].as_str()), "{lines:?}");
     }
+}
+
+/// Asserts that `answer` ("x,y") is an empty point black may play under renju, with the
+/// stones of `board` (Gomocup's "x,y,who" lines, 1 black, 2 white) on 15×15, as the rule
+/// set's own referee reads it.
+fn assert_renju_allows(board: &str, answer: &str) {
+    use tictactoe::rules::classic::Mark;
+    use tictactoe::rules::gomoku::renju::Stones;
+    let point = |x: &str, y: &str| -> usize {
+        y.trim().parse::<usize>().unwrap() * 15 + x.trim().parse::<usize>().unwrap()
+    };
+    let mut marks = [None; 225];
+    for line in board.lines() {
+        let fields: Vec<&str> = line.split(',').collect();
+        let mark = if fields[2] == "1" { Mark::X } else { Mark::O };
+        marks[point(fields[0], fields[1])] = Some(mark);
+    }
+    let (x, y) = answer
+        .split_once(',')
+        .unwrap_or_else(|| panic!("not a point: {answer}"));
+    let p = point(x, y);
+    assert!(marks[p].is_none(), "{answer} is taken");
+    let foul = Stones::new(15, |i| marks[i]).foul(p);
+    assert!(foul.is_none(), "{answer} is forbidden to black: {foul:?}");
+}
+
+/// Black's only point that makes two fours at once (each blocked at one end) is forbidden
+/// under renju: the brain, black there, plays something else black may play; freestyle
+/// plays it and wins with one of the fours.
+#[test]
+fn gomocup_renju_leaves_black_a_double_four_it_would_win_with_in_freestyle() {
+    // Black down x 7 from y 2 to 4 (white above, on y 1), and along y 5 from x 8 to 10
+    // (white on x 11): 7,5 makes both fours. White's other four stones are in the corners.
+    let board = concat!(
+        "7,2,1\n7,3,1\n7,4,1\n8,5,1\n9,5,1\n10,5,1\n",
+        "7,1,2\n11,5,2\n0,14,2\n4,14,2\n14,0,2\n14,14,2\n"
+    );
+    let play = |rule: u8| {
+        let script = format!("START 15\nINFO rule {rule}\nBOARD\n{board}DONE\nEND\n");
+        gomocup(&script).0
+    };
+    let renju = play(4);
+    assert_ne!(
+        renju[1], "7,5",
+        "renju: a double four is forbidden to black"
+    );
+    assert_renju_allows(board, &renju[1]);
+    let free = play(0);
+    assert_eq!(free[1], "7,5", "freestyle: the double four wins");
 }
 
 #[test]

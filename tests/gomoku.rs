@@ -604,7 +604,8 @@ fn under_swap2_two_people_place_choose_and_play_the_colours_chosen_and_review_re
 }
 
 #[test]
-fn the_ai_opens_a_swap1_game_stone_by_stone_and_chooses_when_a_person_opens_a_swap2_game() {
+fn the_ai_opens_a_swap1_game_stone_by_stone_and_takes_the_colour_the_stones_favour_when_a_person_opens_a_swap2_game()
+ {
     let mut opened = spawn(&[
         "--plain",
         "--opening",
@@ -628,38 +629,34 @@ fn the_ai_opens_a_swap1_game_stone_by_stone_and_chooses_when_a_person_opens_a_sw
         3,
         "three stones, one by one:\n{output}"
     );
-    let mut choosing = spawn(&[
-        "--plain",
-        "--opening",
-        "swap2",
-        "-o",
-        "hard",
-        "--seed",
-        "3",
-        "--think",
-        "30",
-        "--no-history",
-    ]);
-    choosing.send("h8\ni9\nj8\n");
-    choosing.wait_until("the AI's choice", |out| {
-        out.contains("level 7 AI takes ") || out.contains("level 7 AI places two more")
-    });
-    if choosing.output().contains("places two more") {
-        // Two more, white's and black's, and the choice is the person's.
-        choosing.wait_for("Opening, you: choose black (X) or white (O)");
+    // Asked to choose after three stones a person placed, the AI takes the colour its own
+    // reading favours where the stones leave no doubt: black's two side by side at the centre
+    // against white's in a corner, and white's at the centre against black's in two corners.
+    for (stones, taken) in [
+        ("h8\na1\ni8\n", "level 7 AI takes black (X)"),
+        ("a1\nh8\no15\n", "level 7 AI takes white (O)"),
+    ] {
+        let mut choosing = spawn(&[
+            "--plain",
+            "--opening",
+            "swap2",
+            "-o",
+            "hard",
+            "--seed",
+            "3",
+            "--think",
+            "30",
+            "--no-history",
+        ]);
+        choosing.send(stones);
+        choosing.wait_until("the AI's choice", |out| {
+            out.contains("level 7 AI takes ") || out.contains("level 7 AI places two more")
+        });
         let output = choosing.output();
-        assert_eq!(output.matches("level 7 AI placed").count(), 2, "{output}");
-    } else {
-        let took_white = choosing.output().contains("level 7 AI takes white (O)");
-        let to_move = if took_white {
-            "X (you) to move"
-        } else {
-            "O (you) to move"
-        };
-        choosing.wait_for(to_move);
+        assert!(output.contains(taken), "after {stones:?}:\n{output}");
+        choosing.send("q\n");
+        choosing.wait_exit();
     }
-    choosing.send("q\n");
-    choosing.wait_exit();
 }
 
 #[test]
