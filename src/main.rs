@@ -35,9 +35,11 @@ fn main() -> ExitCode {
     let matches = cli::command().get_matches();
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     tictactoe::store::files::limits_as_errors();
-    // The full-screen game owns the terminal: warnings about the history wait for its end.
-    if full_screen(&cli) {
-        history::hold_warnings();
+    // The full-screen game owns the terminal: warnings about the profile wait for its end
+    // (the start screen shows them too). Held from the first, as deciding reads the settings.
+    history::hold_warnings();
+    if !full_screen(&cli) {
+        history::release_warnings();
     }
     let result = try_main(&cli, &matches);
     history::release_warnings();

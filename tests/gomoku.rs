@@ -121,7 +121,7 @@ fn a_plain_hint_lists_twelve_points_and_counts_the_rest() {
     assert_eq!(hint.len(), 12, "{output}");
     let more = output
         .lines()
-        .find(|l| l.contains("more cells, none better"))
+        .find(|l| l.contains("more points, none better"))
         .unwrap_or_else(|| panic!("the rest counted: {output}"));
     let n: usize = more
         .trim()
@@ -141,10 +141,10 @@ fn bad_cells_are_refused_with_the_boards_names_and_nothing_is_played() {
     assert!(game.wait_exit().success(), "{}", game.output());
     let output = game.output();
     for expected in [
-        "p1 is not on the board: cells are a1-o15.",
-        "a16 is not on the board: cells are a1-o15.",
-        "'5' is not a cell: type a coordinate from a1 to o15.",
-        "Cell h8 is taken: pick an empty cell.",
+        "p1 is not on the board: points are a1-o15.",
+        "a16 is not on the board: points are a1-o15.",
+        "'5' is not a point: type a coordinate from a1 to o15.",
+        "Point h8 is taken: pick an empty point.",
     ] {
         assert!(output.contains(expected), "{expected:?} in:\n{output}");
     }

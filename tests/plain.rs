@@ -321,7 +321,7 @@ fn bad_ultimate_moves_are_refused_and_the_grid_is_unchanged() {
         "50 is not on the board: moves are a board and a cell 1-9 (like 53) or a1-i9.\n",
         "'x' is not a move: type the board and the cell as two digits (53: board 5, cell 3; 7 8 9 is the top row) or a coordinate like e5.\n",
         "'5' names a cell but no board: you may play in any open board, so type two digits like 53.\n",
-        "Type a cell (board then cell, e.g. 53), u to undo, h for a hint or q to quit.\n",
+        "Type a move (board then cell, e.g. 53), u to undo, h for a hint or q to quit.\n",
         "Cell 5 of board 5 is taken.\n",
         "You were sent to board 5, not board 1.\n",
         "0 is not on the board",
@@ -620,7 +620,7 @@ fn in_renju_a_double_three_is_refused_with_its_reason_and_the_board_is_unchanged
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "q quits cleanly: {stdout}");
     assert!(
-        stdout.contains("Cell h8 is forbidden to X (black) in renju: it makes a double three.\n"),
+        stdout.contains("Point h8 is forbidden to X (black) in renju: it makes a double three.\n"),
         "{stdout}"
     );
     assert!(

@@ -466,7 +466,7 @@ fn a_psq_file_a_move_string_a_saved_record_and_a_game_file_are_reviewed_and_a_ba
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("bad.psq: line 3: h8: cell h8 is taken"),
+        err.contains("bad.psq: line 3: h8: point h8 is taken"),
         "{err}"
     );
     let bad = dir.join("bad.txt");
@@ -475,7 +475,7 @@ fn a_psq_file_a_move_string_a_saved_record_and_a_game_file_are_reviewed_and_a_ba
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains(r#"bad.txt: line 8: move 3 ("h8"): cell h8 is taken"#),
+        err.contains(r#"bad.txt: line 8: move 3 ("h8"): point h8 is taken"#),
         "{err}"
     );
     std::fs::remove_dir_all(&dir).unwrap();

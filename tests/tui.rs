@@ -1548,6 +1548,24 @@ fn menu(name: &str) -> Tui {
     tui
 }
 
+/// What reading the profile warns of is on the start screen, not only printed once the
+/// full-screen program has ended: a damaged settings file and a damaged line of the history.
+#[test]
+fn the_start_screen_shows_the_warnings_of_reading_a_damaged_profile() {
+    let home = format!("{}/menu-damaged", env!("CARGO_TARGET_TMPDIR"));
+    let _ = std::fs::remove_dir_all(&home);
+    std::fs::create_dir_all(&home).unwrap();
+    std::fs::write(format!("{home}/settings.toml"), "delay = [\n").unwrap();
+    std::fs::write(format!("{home}/history.jsonl"), "{not a game\n").unwrap();
+    let mut tui = Tui::start_with(&[], &[("TICTACTOE_HOME", &home)]);
+    tui.wait_text("Your games");
+    tui.wait_text("settings.toml is damaged");
+    tui.wait_text("skipped 1 damaged line");
+    tui.send("q");
+    tui.send("y");
+    tui.wait_exit();
+}
+
 #[test]
 fn a_fifo_for_the_start_screens_choices_is_passed_over_and_q_quits() {
     let home = format!("{}/menu-fifo", env!("CARGO_TARGET_TMPDIR"));

@@ -242,7 +242,7 @@ mod tests {
             (
                 "Piskvorky 15x15, 11:11, 0\n8,8,0\n8,8,0\n",
                 3,
-                "h8: cell h8 is taken",
+                "h8: point h8 is taken",
             ),
             (
                 "Piskvorky 15x15, 11:11, 0\n8,8,0\n16,1,0\n",

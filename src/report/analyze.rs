@@ -13,7 +13,7 @@ use crate::report::board;
 use crate::report::json::JsonValue;
 use crate::rules::classic::Mark;
 use crate::rules::gomoku::Rule;
-use crate::rules::position::{Move, Outcome, Position, WonLine};
+use crate::rules::position::{Move, Outcome, Position, Variant, WonLine};
 use crate::text::line;
 
 /// What is known of one position: what the AI found, for the position it was found in.
@@ -187,13 +187,20 @@ pub fn json(report: &Report) -> String {
             .iter()
             .zip(&move_names)
             .map(|(&(_, v), name)| JsonMove {
-                mv: Named(variant.move_noun(), name),
+                mv: Named(json_move_key(variant), name),
                 value: JsonValue::new(v, rates),
             })
             .collect(),
         best: names(&report.analysis.best()),
     };
     serde_json::to_string(&json).expect("a report serializes")
+}
+
+/// The key of a move in `--json`: `move` where a move is a board and a cell (Ultimate),
+/// else `cell`, on Gomoku's boards as on the classic ones (the word a player reads there is
+/// `point`; the key stays what programs reading it were given).
+fn json_move_key(variant: Variant) -> &'static str {
+    if variant.has_boards() { "move" } else { "cell" }
 }
 
 /// How `analyze` reads and searches its boards.

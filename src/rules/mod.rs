@@ -236,7 +236,8 @@ pub trait Notation: RuleSet {
     fn noun(&self) -> &'static str {
         "board"
     }
-    /// What one move is called in reports: `cell`, or `move` where a move is more than one.
+    /// What one move is called in reports: `cell`, `point` on Gomoku's boards, or `move`
+    /// where a move is more than one.
     fn move_noun(&self) -> &'static str {
         "cell"
     }

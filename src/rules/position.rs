@@ -323,7 +323,7 @@ impl Variant {
         each!(self.start(), p => p.noun())
     }
 
-    /// What one move is called in reports: `cell`, or `move` for Ultimate.
+    /// What one move is called in reports: `cell`, `point` in Gomoku, or `move` for Ultimate.
     pub fn move_noun(self) -> &'static str {
         each!(self.start(), p => p.move_noun())
     }
@@ -386,6 +386,14 @@ impl Move {
             Move::Cell(cell) => cell.reading_key(),
             Move::Ultimate(mv) => (mv.board(), mv.cell()),
             Move::Choice(choice) => (u8::MAX, choice as u8),
+        }
+    }
+
+    /// What the place a move is put on is called: `cell`, or `point` on Gomoku's boards.
+    pub fn place_noun(self) -> &'static str {
+        match self {
+            Move::Cell(cell) => cell.noun(),
+            Move::Ultimate(_) | Move::Choice(_) => "cell",
         }
     }
 }

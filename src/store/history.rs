@@ -641,6 +641,25 @@ pub fn hold_warnings() {
     held.get_or_insert_with(Vec::new);
 }
 
+/// The warnings held since [`hold_warnings`], for a screen to show while it owns the
+/// terminal: without the program's prefix, and the profile's files by their names (the
+/// whole lines are printed all the same when released).
+pub fn held_warnings() -> Vec<String> {
+    let held = HELD
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let lines = held.as_deref().unwrap_or_default();
+    let dir = profile_dir().map(|d| format!("{}{}", d.display(), std::path::MAIN_SEPARATOR));
+    let short = |line: &String| {
+        let text = line.strip_prefix("tictactoe: warning: ").unwrap_or(line);
+        let text = dir
+            .as_ref()
+            .map_or(text.to_string(), |d| text.replace(d, ""));
+        format!("Warning: {text}")
+    };
+    lines.iter().map(short).collect()
+}
+
 /// Prints the warnings held since [`hold_warnings`] and prints the next ones at once.
 pub fn release_warnings() {
     let lines = HELD

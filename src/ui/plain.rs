@@ -262,13 +262,14 @@ fn typed(
     (echo, undo, speech): (bool, bool, bool),
 ) -> io::Result<Typed> {
     let range = game.position().move_forms();
+    let noun = game.position().variant().move_noun();
     let keys = if undo { "u, h or q" } else { "h or q" };
     if line::too_long(buf) {
         if echo {
             writeln!(out, "{}", line::quote(buf))?;
         }
         let why = line::why_too_long(buf);
-        writeln!(out, "That line is {why}: type a cell ({range}), {keys}.")?;
+        writeln!(out, "That line is {why}: type a {noun} ({range}), {keys}.")?;
         return Ok(Typed::Handled);
     }
     let Ok(line) = std::str::from_utf8(buf) else {
@@ -277,7 +278,7 @@ fn typed(
         }
         writeln!(
             out,
-            "That line is not valid text (UTF-8): type a cell ({range}), {keys}."
+            "That line is not valid text (UTF-8): type a {noun} ({range}), {keys}."
         )?;
         return Ok(Typed::Handled);
     };
@@ -290,7 +291,7 @@ fn typed(
             let undo = if undo { ", u to undo" } else { "" };
             writeln!(
                 out,
-                "Type a cell ({range}){undo}, h for a hint or q to quit."
+                "Type a {noun} ({range}){undo}, h for a hint or q to quit."
             )?;
             Typed::Handled
         }

@@ -227,7 +227,19 @@ pub struct Cell {
     index: u16,
 }
 
+/// What a place on a board of `size`×`size` is called: a `cell` of the classic boards, or a
+/// `point` of the larger boards only Gomoku's rule sets play on (the two share this type,
+/// and their sizes do not meet: the classic boards end at [`MAX_SIZE`]).
+pub fn noun_of(size: u8) -> &'static str {
+    if size > MAX_SIZE { "point" } else { "cell" }
+}
+
 impl Cell {
+    /// What this place is called: `cell`, or `point` on Gomoku's boards ([`noun_of`]).
+    pub fn noun(self) -> &'static str {
+        noun_of(self.size)
+    }
+
     /// Cell `index` (`row * size + col`) of a `size`×`size` board, if it is on it: for rule
     /// sets on larger boards than the bitboards hold, which share the cells' names.
     pub fn of(size: u8, index: usize) -> Option<Cell> {
@@ -415,7 +427,7 @@ pub type MoveError = crate::rules::MoveError<Cell>;
 
 impl crate::rules::Located for Cell {
     fn cell_words(&self) -> String {
-        format!("cell {self}")
+        format!("{} {self}", self.noun())
     }
 }
 
@@ -442,8 +454,9 @@ impl fmt::Display for CellError {
             CellError::OffBoard { input, size } => {
                 write!(
                     f,
-                    "{} is not on the board: cells are a1-{}",
+                    "{} is not on the board: {}s are a1-{}",
                     quoted(input),
+                    noun_of(*size),
                     last(*size)
                 )
             }
@@ -454,8 +467,9 @@ impl fmt::Display for CellError {
             ),
             CellError::Unknown { input, size } => write!(
                 f,
-                "'{}' is not a cell: type a coordinate from a1 to {}",
+                "'{}' is not a {}: type a coordinate from a1 to {}",
                 quoted(input),
+                noun_of(*size),
                 last(*size)
             ),
         }

@@ -80,11 +80,15 @@ impl Notation for Gomoku {
     }
 
     fn typing_help(&self, forms: &str) -> String {
-        format!("Type a cell as a column letter and a row number ({forms}, a1 at the bottom left)")
+        format!("Type a point as a column letter and a row number ({forms}, a1 at the bottom left)")
     }
 
     fn pieces(&self) -> &'static str {
         "stones"
+    }
+
+    fn move_noun(&self) -> &'static str {
+        "point"
     }
 }
 

@@ -390,7 +390,7 @@ mod tests {
         );
         assert_eq!(
             moves(&game(Variant::GOMOKU, &[])),
-            "225 cells: every empty one."
+            "225 points: every empty one."
         );
     }
 

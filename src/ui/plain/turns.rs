@@ -500,7 +500,8 @@ impl<'a> Turns<'a> {
                 } else {
                     why.replacen(&named, typed, 1)
                 };
-                writeln!(self.out, "{}: pick an empty cell.", sentence(&why))
+                let noun = mv.place_noun();
+                writeln!(self.out, "{}: pick an empty {noun}.", sentence(&why))
             }
             Err(why) => writeln!(self.out, "{}.", sentence(&why.to_string())),
         }

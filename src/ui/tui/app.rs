@@ -218,6 +218,11 @@ impl App {
         layout::board_area(self.size, self.review().is_none())
     }
 
+    /// The screen column the board's area starts at ([`layout::board_left`]).
+    pub fn board_left(&self) -> u16 {
+        layout::board_left(self.size, self.review().is_none())
+    }
+
     /// In Ultimate, the board the player chose with a first digit, if any.
     pub fn selected(&self) -> Option<u8> {
         self.selected
@@ -523,7 +528,8 @@ impl App {
                 }
             }
             Action::Zero => {
-                self.message = "0 names no cell: type a column letter, then its row".into();
+                self.message =
+                    "0 names no row or column: type a column letter, then its row".into();
             }
             Action::Digit(d) => self.digit(selected, d),
             Action::Escape | Action::Back if selected.is_some() => {
@@ -540,8 +546,10 @@ impl App {
             }
             Action::Activate => self.activate(),
             Action::Click { column, row } => {
-                let (at, area) = ((column, row), self.board_area());
-                if let Some(mv) = layout::move_at(self.game().position(), area, self.scroll, at) {
+                let (area, scroll) = (self.board_area(), self.scroll);
+                let at = column.checked_sub(self.board_left()).map(|x| (x, row));
+                let on = |at| layout::move_at(self.game().position(), area, scroll, at);
+                if let Some(mv) = at.and_then(on) {
                     self.cursor = mv;
                     self.human_move(mv);
                 }
@@ -1069,7 +1077,7 @@ mod tests {
         app.update(Action::Escape);
         app.update(Action::Zero);
         assert!(
-            app.message().starts_with("0 names no cell"),
+            app.message().starts_with("0 names no row or column"),
             "{}",
             app.message()
         );

@@ -35,14 +35,7 @@ pub fn run(color: bool, ascii: bool, news: Option<String>) -> anyhow::Result<Sta
     terminal::on_stop_signal(move |signal| flag.store(signal, Ordering::SeqCst))?;
     let guard = TerminalGuard::enter()?;
     let size = crossterm::terminal::size().context("reading the terminal size")?;
-    let settings = settings::load();
-    let mut menu = Menu::new(load(&settings), size);
-    let games = history::games();
-    menu.ratings = stats::Stats::of(&games).ratings;
-    menu.games = GameList::new(games);
-    menu.unfinished = history::unfinished();
-    menu.settings = SettingsPage::of(settings);
-    menu.message = news.unwrap_or_default();
+    let mut menu = opened(size, news);
     let mut out = std::io::BufWriter::new(std::io::stdout());
     let mut painter = Painter::new(ascii);
     let mut dirty = true;
@@ -108,6 +101,21 @@ pub fn run(color: bool, ascii: bool, news: Option<String>) -> anyhow::Result<Sta
         }
     }
     Ok(start)
+}
+
+/// The start screen for a terminal of `size`, read from the profile: the choices and
+/// settings, the games, ratings and the unfinished game; on its message line `news`, else
+/// what reading the profile warned of (printed again once the terminal is given back).
+fn opened(size: (u16, u16), news: Option<String>) -> Menu {
+    let settings = settings::load();
+    let mut menu = Menu::new(load(&settings), size);
+    let games = history::games();
+    menu.ratings = stats::Stats::of(&games).ratings;
+    menu.games = GameList::new(games);
+    menu.unfinished = history::unfinished();
+    menu.settings = SettingsPage::of(settings);
+    menu.message = news.unwrap_or_else(|| history::held_warnings().join("\n"));
+    menu
 }
 
 /// Whether the game was stopped by a signal and continued since `seen` was taken, which it

@@ -373,12 +373,24 @@ pub const MOVES_FROM: u16 = 80 + MOVES_PANEL;
 
 /// The part of a screen of `size` the board and its lines are laid out on: all of it, or, on
 /// a screen of [`MOVES_FROM`] columns or more where the game's moves are `listed` beside the
-/// board, all but the list's [`MOVES_PANEL`] on the right.
+/// board, the 80 columns left of the list's [`MOVES_PANEL`] (no board is drawn wider), the
+/// two together centred on the screen from [`board_left`].
 pub fn board_area((width, height): (u16, u16), listed: bool) -> (u16, u16) {
     if listed && width >= MOVES_FROM {
-        (width - MOVES_PANEL, height)
+        (MOVES_FROM - MOVES_PANEL, height)
     } else {
         (width, height)
+    }
+}
+
+/// The screen column [`board_area`] starts at: 0, or where the board and the move list beside
+/// it are centred on a wide screen.
+pub fn board_left((width, height): (u16, u16), listed: bool) -> u16 {
+    let (area, _) = board_area((width, height), listed);
+    if area < width {
+        (width - area - MOVES_PANEL) / 2
+    } else {
+        0
     }
 }
 

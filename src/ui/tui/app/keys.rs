@@ -46,8 +46,8 @@ const KEYPAD: [Keys; 5] = [
 /// How a cell is played on boards named by coordinates only (classic boards larger than
 /// 3×3, and Gomoku).
 const COORDINATES: [Keys; 4] = [
-    Binding::note("c3 h12", &["play a cell: its column letter, then its row"])
-        .short("c3", "play a cell"),
+    Binding::note("c3 h12", &["play there: its column letter, then its row"])
+        .short("c3", "play there"),
     Binding::note(
         "h l n q r t",
         &[

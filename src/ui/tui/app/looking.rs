@@ -144,14 +144,19 @@ mod tests {
 
     #[test]
     fn a_click_beside_the_move_list_plays_the_cell_under_it() {
-        use crate::ui::tui::layout::{Layout, MOVES_FROM, board_area};
-        let session = Session::new(Rules::CLASSIC, Player::Human, Player::Human);
-        let mut app = App::new(session, (MOVES_FROM, 24));
-        let board = *app.game().position().classic().unwrap();
-        let layout = Layout::new(board_area((MOVES_FROM, 24), true), 3);
-        let (column, row) = layout.cell_origin(board.numpad(4).unwrap());
-        app.update(Action::Click { column, row });
-        assert_eq!(app.game().last_move(), Some(cell(&app, 4)));
+        use crate::ui::tui::layout::{Layout, MOVES_FROM, board_area, board_left};
+        // At 200 columns the board and the list are centred together: the click is read
+        // from where the board's area starts.
+        for size in [(MOVES_FROM, 24), (200, 60)] {
+            let session = Session::new(Rules::CLASSIC, Player::Human, Player::Human);
+            let mut app = App::new(session, size);
+            let board = *app.game().position().classic().unwrap();
+            let layout = Layout::new(board_area(size, true), 3);
+            let (column, row) = layout.cell_origin(board.numpad(4).unwrap());
+            let column = column + board_left(size, true);
+            app.update(Action::Click { column, row });
+            assert_eq!(app.game().last_move(), Some(cell(&app, 4)), "{size:?}");
+        }
     }
 
     #[test]

@@ -77,19 +77,34 @@ fn rows(frame: &mut Frame, menu: &Menu, palette: Palette) {
             frame.centred(y, &line, Style::PLAIN.bold());
         }
     }
-    // The keys on the last row when the screen is short, never below it.
-    let keys_row = (top + count + 4).min(frame.height().saturating_sub(1));
-    let notes;
-    // The note on the opponent only where it hides no row.
-    let free = keys_row.saturating_sub(1) > top + count + 1;
-    let message = if menu.message.is_empty() && menu.row() == Row::PlayAi && free {
-        notes = play_notes(&menu.choices);
-        fitting(&[notes[0].as_str(), notes[1].as_str()], frame.width())
+    // A message wider than the screen (a warning with its file) is wrapped, the keys pushed
+    // down below it; the keys on the last row when the screen is short, never below it.
+    let mut lines = if menu.message.is_empty() {
+        Vec::new()
     } else {
-        menu.message.as_str()
+        super::chrome::wrap(&menu.message, frame.width())
     };
-    frame.centred(keys_row.saturating_sub(1), message, Style::PLAIN);
+    let keys_row = (top + count + 3 + line_count(&lines)).min(frame.height().saturating_sub(1));
+    // The message's lines where they hide no row (its first line always: it is the news).
+    let room = keys_row.saturating_sub(top + count + 2).max(1);
+    lines.truncate(usize::from(room));
+    let free = keys_row.saturating_sub(1) > top + count + 1;
+    if lines.is_empty() && menu.row() == Row::PlayAi && free {
+        // The note on the opponent only where it hides no row.
+        let notes = play_notes(&menu.choices);
+        let note = fitting(&[notes[0].as_str(), notes[1].as_str()], frame.width());
+        lines.push(note.to_string());
+    }
+    let first = keys_row.saturating_sub(line_count(&lines).max(1));
+    for (y, line) in (first..).zip(&lines) {
+        frame.centred(y, line, Style::PLAIN);
+    }
     frame.centred(keys_row, fitting(&KEYS, frame.width()), Style::PLAIN.dim());
+}
+
+/// How many rows `lines` take, at least one.
+fn line_count(lines: &[String]) -> u16 {
+    u16::try_from(lines.len()).unwrap_or(u16::MAX).max(1)
 }
 
 /// What the Play row's opponent is, said under the rows while that row is chosen: its
@@ -446,6 +461,22 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_message_wider_than_the_screen_is_wrapped_above_the_keys_and_hides_no_row() {
+        let mut menu = Menu::new(Choices::default(), (60, 24));
+        menu.message = format!("Warning: {} is damaged; using the defaults", "x".repeat(50));
+        let text = render(&menu, false).to_text();
+        let lines: Vec<&str> = text.lines().collect();
+        let keys = lines.iter().rposition(|l| l.contains("q quit")).unwrap();
+        assert!(lines[keys - 2].contains("Warning: xxxxx"), "{text}");
+        assert!(
+            lines[keys - 1].contains("is damaged; using the defaults"),
+            "{text}"
+        );
+        assert!(text.contains("0  Quit"), "{text}");
+        assert_eq!(text.matches('x').count(), 50, "{text}");
     }
 
     fn picture(width: u16, height: u16) -> String {

@@ -88,10 +88,12 @@ pub fn render(app: &App, busy: Option<Duration>, color: bool) -> Frame {
     // goes through them itself.
     let (board_width, _) = app.board_area();
     if board_width < width {
+        let left = app.board_left();
         let mut game = Frame::new(board_width, height);
-        draw_game(&mut game, app, busy, palette, true);
-        frame.blit(&game, 0, 0);
-        moves::draw_moves(&mut frame, app, board_width);
+        let title = draw_game(&mut game, app, busy, palette, true);
+        frame.blit(&game, left, 0);
+        // The list's title on the game's: beside the board, not in the screen's corner.
+        moves::draw_moves(&mut frame, app, left + board_width, title.unwrap_or(1));
         return frame;
     }
     draw_game(&mut frame, app, busy, palette, true);
@@ -99,8 +101,14 @@ pub fn render(app: &App, busy: Option<Duration>, color: bool) -> Frame {
 }
 
 /// The game on `frame`: the board, the text around it, and what is open over it (the
-/// lesson where `lesson` says so, the rules, the keys).
-fn draw_game(frame: &mut Frame, app: &App, busy: Option<Duration>, palette: Palette, lesson: bool) {
+/// lesson where `lesson` says so, the rules, the keys); the row of its title, where one fits.
+fn draw_game(
+    frame: &mut Frame,
+    app: &App,
+    busy: Option<Duration>,
+    palette: Palette,
+    lesson: bool,
+) -> Option<u16> {
     let width = frame.width();
     let shown = app.shown_position();
     let placed = match &shown {
@@ -108,15 +116,12 @@ fn draw_game(frame: &mut Frame, app: &App, busy: Option<Duration>, palette: Pale
         Position::Ultimate(board) => ultimate::draw(frame, app, board, palette),
         Position::Gomoku(board) => gomoku::draw(frame, app, board, palette),
     };
-    let Some(Placed {
+    let Placed {
         mut title,
         first_row,
         below,
         keys,
-    }) = placed
-    else {
-        return;
-    };
+    } = placed?;
     if app.review().is_some() {
         title.push_str(" · review");
     }
@@ -172,6 +177,7 @@ fn draw_game(frame: &mut Frame, app: &App, busy: Option<Duration>, palette: Pale
         };
         draw_help(frame, &lines, &short);
     }
+    Some(first_row)
 }
 
 #[cfg(test)]

@@ -11,8 +11,8 @@ use crate::ui::tui::layout::MOVES_FROM;
 /// Columns of a move's notation in the list (`t20` is the widest).
 const MOVE_WIDTH: usize = 4;
 
-/// The list from column `left`, centred down the screen.
-pub(super) fn draw_moves(frame: &mut Frame, app: &App, left: u16) {
+/// The list from column `left`, its title on row `top` (the game's title row).
+pub(super) fn draw_moves(frame: &mut Frame, app: &App, left: u16, top: u16) {
     let history = app.game().history();
     // The move on screen, from 1; 0 for none (the start).
     let marked = app.looking_back().map_or(history.len(), |(n, _)| n);
@@ -29,12 +29,11 @@ pub(super) fn draw_moves(frame: &mut Frame, app: &App, left: u16) {
                 .to_string()
         })
         .collect();
-    let room = usize::from(frame.height().saturating_sub(4)).max(1);
+    let room = usize::from(frame.height().saturating_sub(top + 3)).max(1);
     // The last lines, or as far back as the marked move's line.
     let marked_line = marked.saturating_sub(1) / 2;
     let end = lines.len().min((marked_line + 1).max(room));
     let first = end.saturating_sub(room);
-    let top = 1;
     frame.text(left + 1, top, "Moves", Style::PLAIN.bold());
     if lines.is_empty() {
         frame.text(left + 1, top + 2, "none yet", Style::PLAIN.dim());
@@ -69,8 +68,12 @@ mod tests {
     use crate::ui::tui::view::render;
 
     fn screen(width: u16, moves: &[u8], back: usize) -> String {
+        screen_of((width, 24), moves, back)
+    }
+
+    fn screen_of(size: (u16, u16), moves: &[u8], back: usize) -> String {
         let session = Session::new(Rules::CLASSIC, Player::Human, Player::Human);
-        let mut app = App::new(session, (width, 24));
+        let mut app = App::new(session, size);
         for &d in moves {
             app.update(Action::Digit(d));
         }
@@ -89,6 +92,34 @@ mod tests {
         let narrow = screen(MOVES_FROM - 1, &[5, 1, 9], 0);
         assert!(!narrow.contains("Moves"), "{narrow}");
         assert!(screen(MOVES_FROM, &[], 0).contains("none yet"));
+    }
+
+    /// Where `text` is on `screen`: its row and column.
+    fn find(screen: &str, text: &str) -> (usize, usize) {
+        screen
+            .lines()
+            .enumerate()
+            .find_map(|(row, line)| {
+                let byte = line.find(text)?;
+                Some((row, line[..byte].chars().count()))
+            })
+            .unwrap_or_else(|| panic!("{text:?} not on:\n{screen}"))
+    }
+
+    #[test]
+    fn on_a_wide_tall_screen_the_list_stands_beside_the_board_on_the_titles_row() {
+        for size in [(MOVES_FROM, 24), (200, 60), (300, 80)] {
+            let text = screen_of(size, &[5, 1, 9], 0);
+            let (title_row, _) = find(&text, "round 1");
+            let (list_row, list_column) = find(&text, "Moves");
+            assert_eq!(list_row, title_row, "{size:?}:\n{text}");
+            // The board's right edge: its top right corner.
+            let (_, corner) = find(&text, "┐");
+            assert!(
+                list_column > corner && list_column - corner <= 30,
+                "{size:?}: the board ends at column {corner}, the list starts at {list_column}"
+            );
+        }
     }
 
     #[test]
