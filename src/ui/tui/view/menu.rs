@@ -95,7 +95,7 @@ fn rows(frame: &mut Frame, menu: &Menu, palette: Palette) {
         let note = fitting(&[notes[0].as_str(), notes[1].as_str()], frame.width());
         lines.push(note.to_string());
     }
-    let first = keys_row.saturating_sub(line_count(&lines).max(1));
+    let first = keys_row.saturating_sub(line_count(&lines));
     for (y, line) in (first..).zip(&lines) {
         frame.centred(y, line, Style::PLAIN);
     }
