@@ -107,7 +107,10 @@ impl Tui {
                 match read(fd, &mut buf) {
                     Ok(0) => break,
                     Ok(n) => {
-                        p.lock().unwrap().process(&buf[..n]);
+                        // The count moves under the screen's lock: whoever sees these bytes
+                        // on the screen sees them counted.
+                        let mut screen = p.lock().unwrap();
+                        screen.process(&buf[..n]);
                         *r.lock().unwrap() += n;
                     }
                     Err(Errno::EAGAIN) if o.load(Ordering::SeqCst) => {
@@ -2362,6 +2365,8 @@ fn twenty_by_twenty_in_eighty_by_twenty_four_scrolls_with_the_cursor_and_takes_q
         &[],
     );
     tui.wait_text("20×20, five in a row");
+    // The whole first frame: the key line is its last.
+    tui.wait_text("q quit");
     // Rows 20 to 5 in sight, the others below the window.
     let screen = tui.screen();
     assert!(
