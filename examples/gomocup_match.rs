@@ -17,10 +17,16 @@
 //! position (`BOARD` … `DONE`) and answers `x,y`; `INFO timeout_turn` gives it `--think`
 //! milliseconds, and `INFO rule 1` asks for exactly five with `--exact`. A brain that answers
 //! an illegal move, or nothing, loses that game.
+//!
+//! For brains that need it: `--turns` sends the whole position only at a game's start and
+//! the other side's move (`TURN x,y`) after it, as piskvork does; `--settle MS` waits before
+//! each position, for a brain that writes its move before it reads again; `--fresh` starts
+//! both brains anew for every game.
 
 use std::fmt::Write as _;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::time::Duration;
 
 use clap::Parser;
 use tictactoe::ai::rating;
@@ -63,6 +69,26 @@ struct Args {
     /// Games played at once.
     #[arg(long, default_value_t = 1)]
     concurrency: usize,
+    /// How the brains are spoken to, for brains that need it.
+    #[command(flatten)]
+    manners: Manners,
+}
+
+/// What some brains need of a manager beyond the protocol.
+#[derive(clap::Args)]
+struct Manners {
+    /// Start both brains afresh for every game, for a brain that does not take a second
+    /// `START` well.
+    #[arg(long)]
+    fresh: bool,
+    /// Milliseconds to wait before sending a brain a position, for a brain that writes its
+    /// move before it is ready to read again (and takes the next `BOARD` for noise).
+    #[arg(long, default_value_t = 0)]
+    settle: u64,
+    /// After a game's first position, tell each brain only the other side's move (`TURN`),
+    /// as piskvork does, for a brain that reads `BOARD` only at a game's start.
+    #[arg(long)]
+    turns: bool,
 }
 
 /// A brain's process, spoken to one line at a time.
@@ -72,13 +98,18 @@ struct Brain {
     /// Time spent answering, and moves answered.
     spent: std::time::Duration,
     answered: u32,
+    /// How long to wait before a position, and whether to send `TURN` after the first.
+    settle: Duration,
+    turns: bool,
+    /// The moves of the game this brain has been told of, where it has been told any.
+    told: Option<usize>,
     child: Child,
     input: ChildStdin,
     output: BufReader<ChildStdout>,
 }
 
 impl Brain {
-    fn start(command: &str) -> Brain {
+    fn start(command: &str, args: &Args) -> Brain {
         let mut words = command.split_whitespace();
         let program = words.next().expect("a command");
         let mut child = Command::new(program)
@@ -93,6 +124,9 @@ impl Brain {
             last: String::new(),
             spent: std::time::Duration::ZERO,
             answered: 0,
+            settle: Duration::from_millis(args.manners.settle),
+            turns: args.manners.turns,
+            told: None,
             child,
             input,
             output,
@@ -122,6 +156,7 @@ impl Brain {
 
     /// A new game: `START n` and the rules.
     fn new_game(&mut self, args: &Args) {
+        self.told = None;
         self.send(&format!("START {}\n", args.size));
         assert_eq!(self.answer().as_deref(), Some("OK"), "START answered");
         let rule = u8::from(args.exact);
@@ -136,15 +171,28 @@ impl Brain {
     /// `BOARD` as a game misread a position given in any other order.
     fn choose(&mut self, board: &Gomoku, moves: &[Cell], mine: Mark) -> Option<Cell> {
         let n = board.size();
-        let mut text = String::from("BOARD\n");
-        for &cell in moves {
-            if let Some(mark) = board.mark_at(cell) {
-                let (x, y) = (cell.col(), n - 1 - cell.row());
-                let field = if mark == mine { 1 } else { 2 };
-                let _ = writeln!(text, "{x},{y},{field}");
+        let point = |cell: Cell| (cell.col(), n - 1 - cell.row());
+        let text = match (self.told, moves.last()) {
+            (Some(told), Some(&last)) if self.turns && told + 1 == moves.len() => {
+                let (x, y) = point(last);
+                format!("TURN {x},{y}\n")
             }
-        }
-        text.push_str("DONE\n");
+            (None, None) if self.turns => "BEGIN\n".to_string(),
+            _ => {
+                let mut text = String::from("BOARD\n");
+                for &cell in moves {
+                    if let Some(mark) = board.mark_at(cell) {
+                        let (x, y) = point(cell);
+                        let field = if mark == mine { 1 } else { 2 };
+                        let _ = writeln!(text, "{x},{y},{field}");
+                    }
+                }
+                text.push_str("DONE\n");
+                text
+            }
+        };
+        self.told = Some(moves.len() + 1);
+        std::thread::sleep(self.settle);
         let began = std::time::Instant::now();
         self.send(&text);
         let answer = self.answer()?;
@@ -234,12 +282,32 @@ struct Tally {
     answered: [u32; 2],
 }
 
+impl Tally {
+    /// Adds the time and the moves of `brains`, about to be ended.
+    fn count(&mut self, brains: &[Brain; 2]) {
+        for (i, brain) in brains.iter().enumerate() {
+            self.spent[i] += brain.spent;
+            self.answered[i] += brain.answered;
+        }
+    }
+}
+
 /// Plays both colours of each of `starts` with brains of its own.
 fn run(starts: &[(Gomoku, Vec<Cell>)], args: &Args) -> Tally {
-    let mut brains = [Brain::start(&args.first), Brain::start(&args.second)];
+    let mut brains = [
+        Brain::start(&args.first, args),
+        Brain::start(&args.second, args),
+    ];
     let mut tally = Tally::default();
     for start in starts {
         for first_is_x in [true, false] {
+            if args.manners.fresh && tally.played > 0 {
+                tally.count(&brains);
+                brains = [
+                    Brain::start(&args.first, args),
+                    Brain::start(&args.second, args),
+                ];
+            }
             tally.score += game(&mut brains, start, first_is_x, args);
             tally.played += 1;
         }
@@ -254,10 +322,7 @@ fn run(starts: &[(Gomoku, Vec<Cell>)], args: &Args) -> Tally {
             );
         }
     }
-    for (i, brain) in brains.iter().enumerate() {
-        tally.spent[i] = brain.spent;
-        tally.answered[i] = brain.answered;
-    }
+    tally.count(&brains);
     tally
 }
 

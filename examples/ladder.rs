@@ -7,13 +7,23 @@
 //! ```
 //!
 //! Each pairing plays `--games` games in pairs: both games of a pair start from the same random
-//! opening (two plies; distinct pairs draw distinct openings where the board has enough), one
-//! with each player moving first. The one-ply heuristic is the old `medium` on classic boards
-//! (win, else block, else build the most lines); in Ultimate, where no one-ply rule plays
-//! sensibly, it is a 250-playout search without the move prior. `hard` thinks `--think`
+//! opening (two plies; distinct pairs draw distinct openings where the board has enough), or on
+//! Gomoku from the next of `--openings`, one with each player moving first. Gomoku's ladder is
+//! measured from balanced openings:
+//!
+//! ```text
+//! cargo run --release --example ladder -- --boards g --games 64 --think 100 \
+//!     --openings balanced-15.txt --concurrency 2
+//! ```
+//!
+//! The one-ply heuristic is the old `medium` on classic boards (win, else block, else build the
+//! most lines); in Ultimate, where no one-ply rule plays sensibly, it is a 250-playout search
+//! without the move prior; Gomoku has none, and plays random moves there. `hard` thinks `--think`
 //! milliseconds, spent as work, so every game replays from `--seed`.
 
 use std::collections::HashSet;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use clap::Parser;
@@ -23,6 +33,9 @@ use tictactoe::ai::player::{Brain, Player, medium_candidates};
 use tictactoe::ai::rating::{self, Pairing};
 use tictactoe::rules::classic::{Mark, Rules};
 use tictactoe::rules::position::{Move, Outcome, Position, Variant};
+
+#[path = "common/openings.rs"]
+mod file;
 
 #[derive(Parser)]
 #[command(about = "Plays the AI levels against each other and anchors, and rates them")]
@@ -44,6 +57,13 @@ struct Args {
     /// and its score is printed.
     #[arg(long)]
     auto: bool,
+    /// Gomoku only: a file of openings (one a line, `x,y` stones in the order played, black
+    /// first) to start the games from instead of two random plies, taken in turn.
+    #[arg(long)]
+    openings: Option<std::path::PathBuf>,
+    /// Pairings played at once.
+    #[arg(long, default_value_t = 1)]
+    concurrency: usize,
 }
 
 /// Someone on the ladder or an anchor.
@@ -164,6 +184,20 @@ fn openings(variant: Variant, count: usize, rng: &mut fastrand::Rng) -> Vec<Vec<
     out
 }
 
+/// `count` openings for `variant`: the file's, in turn, where one is given and the board
+/// is Gomoku's; else [`openings`].
+fn starts(variant: Variant, args: &Args, count: usize, rng: &mut fastrand::Rng) -> Vec<Vec<Move>> {
+    match (&args.openings, variant.start()) {
+        (Some(path), Position::Gomoku(board)) => file::read(path, &board)
+            .into_iter()
+            .map(|(_, cells)| cells.into_iter().map(Move::Cell).collect())
+            .cycle()
+            .take(count)
+            .collect(),
+        _ => openings(variant, count, rng),
+    }
+}
+
 /// Who plays whom: each level its upper neighbour and the three anchors; the anchors each
 /// other.
 fn schedule(all: &[Agent]) -> Vec<(usize, usize)> {
@@ -211,29 +245,59 @@ fn variant_of(name: &str) -> Result<Variant, String> {
 fn measure(variant: Variant, args: &Args, all: &[Agent]) -> Vec<Pairing> {
     let pairs = args.games.div_ceil(2) as usize;
     let mut rng = fastrand::Rng::with_seed(args.seed);
-    let starts = openings(variant, pairs, &mut rng);
+    let starts = starts(variant, args, pairs, &mut rng);
     let think = Duration::from_millis(args.think);
-    let mut results = Vec::new();
-    for (a, b) in schedule(all) {
-        let mut score = 0.0;
-        for (n, opening) in starts.iter().enumerate() {
-            let seed = args.seed ^ (n as u64) << 8 ^ (a * 16 + b) as u64;
-            let mut sa = Seat::new(all[a], seed, think);
-            let mut sb = Seat::new(all[b], seed ^ 1, think);
-            score += play(variant, opening, &mut sa, &mut sb);
-            score += 1.0 - play(variant, opening, &mut sb, &mut sa);
+    let schedule = schedule(all);
+    let next = AtomicUsize::new(0);
+    let results = Mutex::new(vec![None; schedule.len()]);
+    let work = || {
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(&(a, b)) = schedule.get(i) else {
+                break;
+            };
+            let pairing = pairing(variant, &starts, args.seed, think, all, (a, b));
+            results.lock().expect("a runner")[i] = Some(pairing);
         }
-        let games = 2.0 * f64::from(u32::try_from(starts.len()).unwrap_or(u32::MAX));
-        println!(
-            "{variant}: {:>10} vs {:<10} {:>5.1} / {games} ({:.0}%)",
-            all[a].name(),
-            all[b].name(),
-            score,
-            100.0 * score / games
-        );
-        results.push(Pairing { a, b, score, games });
-    }
+    };
+    std::thread::scope(|scope| {
+        for _ in 0..args.concurrency.max(1) {
+            scope.spawn(work);
+        }
+    });
+    let results = results.into_inner().expect("every runner ended");
     results
+        .into_iter()
+        .map(|r| r.expect("every pairing played"))
+        .collect()
+}
+
+/// Plays `a` against `b` from each of `starts` with both colours; prints and returns it.
+fn pairing(
+    variant: Variant,
+    starts: &[Vec<Move>],
+    seed: u64,
+    think: Duration,
+    all: &[Agent],
+    (a, b): (usize, usize),
+) -> Pairing {
+    let mut score = 0.0;
+    for (n, opening) in starts.iter().enumerate() {
+        let seed = seed ^ (n as u64) << 8 ^ (a * 16 + b) as u64;
+        let mut sa = Seat::new(all[a], seed, think);
+        let mut sb = Seat::new(all[b], seed ^ 1, think);
+        score += play(variant, opening, &mut sa, &mut sb);
+        score += 1.0 - play(variant, opening, &mut sb, &mut sa);
+    }
+    let games = 2.0 * f64::from(u32::try_from(starts.len()).unwrap_or(u32::MAX));
+    println!(
+        "{variant}: {:>10} vs {:<10} {:>5.1} / {games} ({:.0}%)",
+        all[a].name(),
+        all[b].name(),
+        score,
+        100.0 * score / games
+    );
+    Pairing { a, b, score, games }
 }
 
 /// Each fixed level against the adapting AI on `variant`: the fixed level's score and where
@@ -241,7 +305,7 @@ fn measure(variant: Variant, args: &Args, all: &[Agent]) -> Vec<Pairing> {
 fn against_auto(variant: Variant, args: &Args) {
     let think = Duration::from_millis(args.think);
     let mut rng = fastrand::Rng::with_seed(args.seed);
-    let starts = openings(variant, args.games as usize, &mut rng);
+    let starts = starts(variant, args, args.games as usize, &mut rng);
     for fixed in Level::all() {
         let mut auto = Adaptive::new(variant, []);
         let mut score = 0.0;
