@@ -144,8 +144,8 @@ const RATINGS: [(&str, [i32; Level::TOP as usize]); 6] = [
     ("--size 5", [390, 674, 673, 807, 864, 915, 919]),
     ("--size 7", [287, 497, 530, 563, 552, 577, 552]),
     ("--ultimate", [166, 321, 423, 542, 594, 655, 869]),
-    ("--gomoku", [641, 927, 1055, 1317, 1571, 1796, 2054]),
-    ("--gomoku --exact", [656, 871, 978, 1274, 1541, 1842, 2106]),
+    ("--gomoku", [617, 786, 935, 1131, 1175, 1299, 1510]),
+    ("--gomoku --exact", [600, 741, 960, 1145, 1273, 1373, 1584]),
 ];
 
 /// The measured rating of `level` on `variant`'s board (random play is 0), where the ladder

@@ -239,21 +239,6 @@ impl Threats {
             .sum()
     }
 
-    /// The number of windows.
-    pub fn window_count(&self) -> usize {
-        self.counts.len()
-    }
-
-    /// What window `w` is worth to `side`: its attack if the other side holds none of it.
-    pub fn window_value(&self, w: usize, side: usize) -> i64 {
-        let [mine, theirs] = self.split(w, side);
-        if theirs == 0 && self.alive(w, side) {
-            by_lack(&ATTACK, self.lacking(mine).max(1))
-        } else {
-            0
-        }
-    }
-
     /// The count of a window `lacking` stones short of the line (1 for a four).
     fn short(&self, lacking: usize) -> u8 {
         self.windows.k.saturating_sub(lacking) as u8

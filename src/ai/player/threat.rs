@@ -1,20 +1,13 @@
-//! Gomoku's engine: `hard` is the alpha-beta search ([`crate::ai::five`]), and level 6 the same
-//! with a sixteenth of the time; levels 1 to 5 work from threats and the points' scores
-//! ([`crate::ai::threats`]).
+//! Gomoku's engine: every level plays the alpha-beta search ([`crate::ai::five`]). `hard`
+//! searches its whole budget, level 6 a quarter of it, level 5 an eighth; levels 1 to 4 a
+//! sixteenth no deeper than a few plies, and the lower ones now and then play one of the
+//! best-scored points instead where neither side has a five to make ([`SHALLOW`]).
 //!
 //! `hard` plays the search's move. Its value is a proven win where the search found a
 //! victory by fours, or a forced win after which every reply on the board leaves one (checked
 //! here with the threats); a proven loss where the opponent has two fives to make; else the
 //! search's score as an estimated win rate ([`rate_of`]). Hints, analyses and reviews value a
 //! move by the search of the position after it, read the other way.
-//!
-//! Below it, the threat engine, in order: makes five; finds a victory by continuous fours;
-//! blocks the opponent's five; makes a winning threat; where the opponent has a victory by
-//! fours or a winning threat, plays a point that leaves it neither; and otherwise plays the
-//! best-scored point. Levels 1 to 4 take a five they see, block one from level 2, find their
-//! own victories by fours from level 4, and choose among the best-scored points, fewer the
-//! higher the level; level 5 is the threat engine without winning threats, choosing between
-//! the two best-scored points where nothing threatens.
 //!
 //! On the board the proof search takes (8×8 with five to seven in a row, not exactly), `hard`,
 //! hints, analyses and reviews also ask it, on the same stones set on a classic board, for
@@ -52,47 +45,6 @@ const FOURS: u32 = 12;
 /// (with the default second: 40,000), and at least.
 const POSITIONS_PER_MS: u32 = 40;
 const MIN_POSITIONS: u32 = 2_000;
-
-/// The points of the best-scored candidates tried as threats, in [`winning_threat`].
-const THREATS_TRIED: usize = 12;
-/// The estimate of a move that makes a winning threat (for it) or leaves one (against it):
-/// near a proof, but not one.
-const EST_THREAT: i32 = 400;
-
-/// A move for `side`, as if to move, that makes a threat no reply answers: after it `side`
-/// has a victory by fours, and still has one after each reply that could stop it (a point
-/// where the other side makes a four, blocking or counter-attacking, or where `side` would).
-/// The replies are those only, so this is a strong guess, not a proof (a victory by threats
-/// of three with one threat, such as two open threes made at once). Each search for a victory
-/// looks at `positions` at most.
-fn winning_threat(threats: &mut Threats, side: usize, positions: u32) -> Option<usize> {
-    let other = 1 - side;
-    if !threats.fives(other).is_empty() {
-        return None;
-    }
-    for x in ranked(threats, side).into_iter().take(THREATS_TRIED) {
-        threats.place(x, side);
-        let wins = threats.vcf(side, FOURS, &mut { positions }).is_some() && {
-            let mut replies = threats.fours(side);
-            replies.extend(threats.fours(other));
-            replies.extend(threats.fives(side));
-            replies.sort_unstable();
-            replies.dedup();
-            replies.into_iter().all(|r| {
-                threats.place(r, other);
-                let still = threats.fives(other).is_empty()
-                    && threats.vcf(side, FOURS, &mut { positions }).is_some();
-                threats.remove(r, other);
-                still
-            })
-        };
-        threats.remove(x, side);
-        if wins {
-            return Some(x);
-        }
-    }
-    None
-}
 
 /// The plies to the five if `x`, a threat of `side`'s, is proven to win: after it the other
 /// side has no five to make, and every reply, anywhere on the board, leaves `side` a victory
@@ -268,152 +220,39 @@ fn ranked(threats: &Threats, me: usize) -> Vec<usize> {
     points
 }
 
-/// The windows still open to `me` against those open to the other side, scaled into an
-/// estimate's range.
-fn balance(threats: &Threats, me: usize) -> i32 {
-    let open = |s: usize| -> i64 {
-        (0..threats.window_count())
-            .map(|w| threats.window_value(w, s))
-            .sum()
-    };
-    ((open(me) - open(1 - me)) / 16).clamp(-499, 499) as i32
-}
-
-/// The value for `me` of playing `p`: a five, a victory by fours that starts with it, a five
-/// or a victory by fours it lets the opponent have, or an estimate.
-fn value_of(threats: &mut Threats, p: usize, me: usize, positions: u32) -> Value {
-    if threats.fives(me).contains(&p) {
-        return Value::Win(1);
-    }
-    let other = 1 - me;
-    threats.place(p, me);
-    let value = if !threats.fives(other).is_empty() {
-        Value::Loss(2)
-    } else if let Some(line) = threats.shortest_vcf(other, FOURS, &mut { positions }) {
-        Value::Loss(line.len() as u32 + 1)
-    } else {
-        match threats.fives(me)[..] {
-            [] => Value::Estimate(-balance(threats, other)),
-            [_, _, ..] => Value::Win(3),
-            [block] => {
-                threats.place(block, other);
-                let line = threats.shortest_vcf(me, FOURS, &mut { positions });
-                threats.remove(block, other);
-                line.map_or_else(
-                    || Value::Estimate(-balance(threats, other)),
-                    |l| Value::Win(l.len() as u32 + 2),
-                )
-            }
-        }
-    };
-    threats.remove(p, me);
-    value
-}
-
-/// How far the engine looks at level 5 and in its tests: whether it makes winning threats,
-/// whether it stops the opponent's, and among how many best-scored points it chooses where
-/// nothing is threatened.
+/// How a level below `hard` plays: as `hard` does ([`Threat::hard`]) within `1 / share` of
+/// the time where `depth` is [`MAX_DEPTH`]; else the alpha-beta search alone, no deeper than
+/// `depth` plies, within that share; and where neither side has a five to make it plays,
+/// `stray` times in a hundred, one of its `choices` best-scored points instead, as a learner
+/// plays what looks good without reading it out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Reach {
-    make_threats: bool,
-    stop_threats: bool,
-    quiet_choices: usize,
+struct Shallow {
+    depth: u32,
+    share: u32,
+    stray: u32,
+    choices: usize,
 }
 
-/// All of it: `hard` before its alpha-beta search, whose threat tests keep it.
-#[cfg(test)]
-const HARD: Reach = Reach {
-    make_threats: true,
-    stop_threats: true,
-    quiet_choices: 1,
-};
+const fn shallow(depth: u32, share: u32, stray: u32, choices: usize) -> Shallow {
+    Shallow {
+        depth,
+        share,
+        stray,
+        choices,
+    }
+}
 
-/// The level below `hard` that searches as it does, with `1 /` [`SEARCHING_SHARE`] of the
-/// time: a step of 82% over level 5 and 84% under `hard` in the ladder (see `docs/ai.md`).
-const SEARCHING_LEVEL: u8 = 6;
-const SEARCHING_SHARE: u32 = 16;
-
-/// Level 5 chooses among this many best-scored points where nothing is threatened.
-const LEVEL_5_CHOICES: usize = 2;
-
-/// Levels 1 to 4 choose among this many best-scored points.
-const CHOICES: [usize; 4] = [9, 8, 5, 3];
+/// Levels 1 to 6, weakest first (their steps measured in `docs/ai.md`'s Gomoku ladder).
+const SHALLOW: [Shallow; 6] = [
+    shallow(1, 16, 60, 8),
+    shallow(1, 16, 30, 5),
+    shallow(2, 16, 15, 3),
+    shallow(3, 16, 0, 1),
+    shallow(MAX_DEPTH, 8, 0, 1),
+    shallow(MAX_DEPTH, 4, 0, 1),
+];
 
 impl Threat {
-    /// The move and value of all the threats (levels 5 and 6 reach less far).
-    #[cfg(test)]
-    fn best(board: &Gomoku, positions: u32) -> Option<(Cell, Value)> {
-        Threat::search(board, positions, HARD, &mut fastrand::Rng::with_seed(0))
-    }
-
-    /// The move and its value of the engine reaching as far as `reach`: a five, a victory by
-    /// fours, a block, a winning threat, a move that leaves the opponent none, or a quiet one
-    /// (drawn by `rng` among the best-scored where `reach` allows several).
-    fn search(
-        board: &Gomoku,
-        positions: u32,
-        reach: Reach,
-        rng: &mut fastrand::Rng,
-    ) -> Option<(Cell, Value)> {
-        if board.is_over() {
-            return None;
-        }
-        let me = side(board.to_move());
-        let mut threats = Threats::new(board);
-        if let Some(&five) = threats.fives(me).first() {
-            return Some((threats.cell(five), Value::Win(1)));
-        }
-        if let Some(line) = threats.shortest_vcf(me, FOURS, &mut { positions }) {
-            return Some((threats.cell(line[0]), Value::Win(line.len() as u32)));
-        }
-        let blocks = threats.fives(1 - me);
-        if let Some(&block) = blocks.first() {
-            let value = value_of(&mut threats, block, me, positions);
-            return Some((threats.cell(block), value));
-        }
-        let ranked = ranked(&threats, me);
-        let quick = positions / 16;
-        if reach.make_threats
-            && let Some(x) = winning_threat(&mut threats, me, quick)
-        {
-            let value = proven_threat(&mut threats, x, me, &mut { positions })
-                .map_or(Value::Estimate(EST_THREAT), Value::Win);
-            return Some((threats.cell(x), value));
-        }
-        // Where the opponent has no victory by fours nor a threat that wins, the best-scored
-        // point will do. Where it has, each point is tried, best-scored first, until one
-        // leaves it neither.
-        let them = 1 - me;
-        let attacked = threats.vcf(them, FOURS, &mut { positions }).is_some()
-            || reach.stop_threats && winning_threat(&mut threats, them, quick).is_some();
-        if !attacked {
-            let p = ranked[rng.usize(..reach.quiet_choices.min(ranked.len()).max(1))];
-            return Some((
-                threats.cell(p),
-                value_of(&mut threats, p, me, positions / 4),
-            ));
-        }
-        let checked = ranked.len();
-        let mut best: Option<(usize, Value)> = None;
-        for &p in ranked.iter().take(checked) {
-            let mut value = value_of(&mut threats, p, me, positions / 4);
-            if reach.stop_threats && !matches!(value, Value::Loss(_)) {
-                threats.place(p, me);
-                if winning_threat(&mut threats, them, quick).is_some() {
-                    value = Value::Estimate(-EST_THREAT);
-                }
-                threats.remove(p, me);
-            }
-            if best.is_none_or(|(_, v)| value > v) {
-                best = Some((p, value));
-            }
-            if !matches!(value, Value::Loss(_)) && value != Value::Estimate(-EST_THREAT) {
-                break;
-            }
-        }
-        best.map(|(p, v)| (threats.cell(p), v))
-    }
-
     /// The proof search's move and value for `board`, where it takes the board and settles
     /// the value within `budget`.
     fn proven(&mut self, board: &Gomoku, budget: Duration) -> Option<(Cell, Value)> {
@@ -512,41 +351,35 @@ impl Threat {
         rate_of(thought.score)
     }
 
-    /// Levels 1 to 5. Levels 1 to 4 take a five they see, block one from level 2 and play
-    /// their own victory by fours from level 4, else choose among the best-scored points
-    /// ([`CHOICES`]); level 5 is the threat engine without winning threats, its own or the
-    /// opponent's.
-    fn below_top(&mut self, board: &Gomoku, level: Level, positions: u32) -> Option<Cell> {
-        let n = usize::from(level.number());
-        if n >= 5 {
-            let reach = Reach {
-                make_threats: false,
-                stop_threats: false,
-                quiet_choices: LEVEL_5_CHOICES,
-            };
-            return Threat::search(board, positions, reach, &mut self.rng).map(|(c, _)| c);
-        }
+    /// Levels 1 to 6 ([`SHALLOW`]): `hard` or the search's move within their share and
+    /// depth, or now and then one of the best-scored points where neither side has a five to
+    /// make.
+    fn below_top(
+        &mut self,
+        board: &Gomoku,
+        level: Level,
+        think: Option<Duration>,
+    ) -> Option<(Cell, Value)> {
+        let how = SHALLOW[usize::from(level.number()).clamp(1, SHALLOW.len()) - 1];
         if board.is_over() {
             return None;
         }
+        let time = think.unwrap_or(Duration::from_secs(1)) / how.share;
+        if how.depth == MAX_DEPTH {
+            return self.hard(board, Some(time));
+        }
+        let threats = Threats::new(board);
         let me = side(board.to_move());
-        let mut threats = Threats::new(board);
-        if let Some(&five) = threats.fives(me).first() {
-            return Some(threats.cell(five));
+        let quiet = threats.fives(me).is_empty() && threats.fives(1 - me).is_empty();
+        if quiet && how.stray > 0 && self.rng.u32(..100) < how.stray {
+            let ranked = ranked(&threats, me);
+            if !ranked.is_empty() {
+                let p = ranked[self.rng.usize(..how.choices.clamp(1, ranked.len()))];
+                return Some((threats.cell(p), Value::Estimate(0)));
+            }
         }
-        if n >= 4
-            && let Some(line) = threats.shortest_vcf(me, FOURS, &mut { positions })
-        {
-            return Some(threats.cell(line[0]));
-        }
-        if n >= 2
-            && let Some(&block) = threats.fives(1 - me).first()
-        {
-            return Some(threats.cell(block));
-        }
-        let ranked = ranked(&threats, me);
-        let choices = CHOICES[n - 1].min(ranked.len());
-        Some(threats.cell(ranked[self.rng.usize(..choices)]))
+        let thought = self.five().think(board, time, how.depth)?;
+        Some((cell_of(board.size(), thought.best), Value::Estimate(0)))
     }
 }
 
@@ -569,16 +402,9 @@ fn lawful(board: &Gomoku, found: Option<(Cell, Value)>) -> Option<(Cell, Value)>
 
 impl Engine<Gomoku> for Threat {
     fn choose(&mut self, level: Level, board: &Gomoku, think: Option<Duration>) -> Option<Cell> {
-        let positions = budget(think);
         let found = match level.style() {
             None => self.hard(board, think),
-            Some(_) if level.number() == SEARCHING_LEVEL => {
-                let time = think.unwrap_or(Duration::from_secs(1)) / SEARCHING_SHARE;
-                self.hard(board, Some(time))
-            }
-            Some(_) => self
-                .below_top(board, level, positions)
-                .map(|c| (c, Value::Estimate(0))),
+            Some(_) => self.below_top(board, level, think),
         };
         lawful(board, found).map(|(c, _)| c)
     }
@@ -640,6 +466,49 @@ mod tests {
     use super::*;
     use crate::ai::threats::random_positions;
 
+    /// The points of the best-scored candidates tried as threats, in [`winning_threat`].
+    const THREATS_TRIED: usize = 12;
+    /// A move for `side`, as if to move, that makes a threat no reply answers (the tests' oracle): after it `side`
+    /// has a victory by fours, and still has one after each reply that could stop it (a point
+    /// where the other side makes a four, blocking or counter-attacking, or where `side` would).
+    /// The replies are those only, so this is a strong guess, not a proof (a victory by threats
+    /// of three with one threat, such as two open threes made at once). Each search for a victory
+    /// looks at `positions` at most.
+    fn winning_threat(threats: &mut Threats, side: usize, positions: u32) -> Option<usize> {
+        let other = 1 - side;
+        if !threats.fives(other).is_empty() {
+            return None;
+        }
+        for x in ranked(threats, side).into_iter().take(THREATS_TRIED) {
+            threats.place(x, side);
+            let wins = threats.vcf(side, FOURS, &mut { positions }).is_some() && {
+                let mut replies = threats.fours(side);
+                replies.extend(threats.fours(other));
+                replies.extend(threats.fives(side));
+                replies.sort_unstable();
+                replies.dedup();
+                replies.into_iter().all(|r| {
+                    threats.place(r, other);
+                    let still = threats.fives(other).is_empty()
+                        && threats.vcf(side, FOURS, &mut { positions }).is_some();
+                    threats.remove(r, other);
+                    still
+                })
+            };
+            threats.remove(x, side);
+            if wins {
+                return Some(x);
+            }
+        }
+        None
+    }
+
+    /// `hard`'s move and value in `board`, searched by work for 50 ms (so the test replays).
+    fn hard(board: &Gomoku) -> (Cell, Value) {
+        let mut engine = Threat::new(Some(0), Meter::Work);
+        Engine::best(&mut engine, board, Some(Duration::from_millis(50))).unwrap()
+    }
+
     /// Whether `side` has a victory by fours in `board` as if it were to move.
     fn has_vcf(board: &Gomoku, side: usize) -> bool {
         Threats::new(board).vcf(side, FOURS, &mut 200_000).is_some()
@@ -654,7 +523,7 @@ mod tests {
                 continue;
             }
             found += 1;
-            let (c, value) = Threat::best(&board, 40_000).unwrap();
+            let (c, value) = hard(&board);
             assert!(matches!(value, Value::Win(_)), "{board}: {value:?}");
             let mut after = board;
             after.play(c).unwrap();
@@ -699,7 +568,7 @@ mod tests {
         let fork = winning_threat(&mut threats, 0, 10_000).expect("a winning threat");
         assert_eq!(threats.cell(fork).to_string(), "h8");
         let o_to_move = position(&[&moves[..], &["b14"]].concat());
-        let (c, value) = Threat::best(&o_to_move, 40_000).unwrap();
+        let (c, value) = hard(&o_to_move);
         let mut after = o_to_move;
         after.play(c).unwrap();
         let threats = &mut Threats::new(&after);
@@ -727,7 +596,7 @@ mod tests {
                 continue;
             }
             defended += 1;
-            let (c, value) = Threat::best(&board, 40_000).unwrap();
+            let (c, value) = hard(&board);
             assert!(stops(c), "{board}: {c} lets a victory by fours through");
             assert!(!matches!(value, Value::Loss(_)), "{board}: {value:?}");
         }

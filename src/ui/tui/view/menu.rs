@@ -561,7 +561,7 @@ mod tests {
         assert_eq!(notes("4", "classic"), "Level 4 of 7 · rating ≈ 414");
         assert_eq!(
             notes("hard", "gomoku"),
-            "Level 7 of 7, the strongest · rating ≈ 2054"
+            "Level 7 of 7, the strongest · rating ≈ 1510"
         );
         assert_eq!(
             notes("auto", "classic"),
