@@ -468,12 +468,12 @@ mod tests {
 
     /// The points of the best-scored candidates tried as threats, in [`winning_threat`].
     const THREATS_TRIED: usize = 12;
-    /// A move for `side`, as if to move, that makes a threat no reply answers (the tests' oracle): after it `side`
-    /// has a victory by fours, and still has one after each reply that could stop it (a point
-    /// where the other side makes a four, blocking or counter-attacking, or where `side` would).
-    /// The replies are those only, so this is a strong guess, not a proof (a victory by threats
-    /// of three with one threat, such as two open threes made at once). Each search for a victory
-    /// looks at `positions` at most.
+    /// The tests' oracle: a move for `side`, as if to move, that makes a threat no reply
+    /// answers. After it `side` has a victory by fours, and still has one after each reply
+    /// that could stop it (a point where the other side makes a four, blocking or
+    /// counter-attacking, or where `side` would). The replies are those only, so this is a
+    /// strong guess, not a proof (a victory by threats of three with one threat, such as two
+    /// open threes made at once). Each search for a victory looks at `positions` at most.
     fn winning_threat(threats: &mut Threats, side: usize, positions: u32) -> Option<usize> {
         let other = 1 - side;
         if !threats.fives(other).is_empty() {
@@ -507,6 +507,42 @@ mod tests {
     fn hard(board: &Gomoku) -> (Cell, Value) {
         let mut engine = Threat::new(Some(0), Meter::Work);
         Engine::best(&mut engine, board, Some(Duration::from_millis(50))).unwrap()
+    }
+
+    #[test]
+    fn every_level_below_hard_makes_a_five_it_has_and_blocks_the_only_five_against_it() {
+        let (mut wins, mut blocks) = (0, 0);
+        for board in random_positions(200, 7) {
+            let threats = Threats::new(&board);
+            let me = side(board.to_move());
+            let (mine, theirs) = (threats.fives(me), threats.fives(1 - me));
+            let expected = match (mine.is_empty(), theirs.len()) {
+                (false, _) => {
+                    wins += 1;
+                    mine
+                }
+                (true, 1) => {
+                    blocks += 1;
+                    theirs
+                }
+                _ => continue,
+            };
+            for n in 1..Level::TOP {
+                let level = Level::new(n).unwrap();
+                // Several seeds, so the levels that stray get their chance to.
+                for seed in 0..4 {
+                    let mut engine = Threat::new(Some(seed), Meter::Work);
+                    let cell = engine
+                        .choose(level, &board, Some(Duration::from_millis(16)))
+                        .unwrap();
+                    assert!(
+                        expected.contains(&cell.index()),
+                        "{level} played {cell} in\n{board}"
+                    );
+                }
+            }
+        }
+        assert!(wins >= 10 && blocks >= 10, "{wins} fives, {blocks} blocks");
     }
 
     /// Whether `side` has a victory by fours in `board` as if it were to move.

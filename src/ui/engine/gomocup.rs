@@ -9,7 +9,7 @@
 //! Lines in a row: the default for each size as in the game (three on 3×3, four on 4×4), and
 //! five on 5×5 to 7×7 as Gomocup plays, unless `--k` says otherwise; five or more count (the
 //! freestyle rule). From `START 8` to `START 20` the board is played with Gomoku's rules by
-//! its threat engine (five in a row unless `--k` says otherwise), with exactly that line
+//! its alpha-beta search (five in a row unless `--k` says otherwise), with exactly that line
 //! winning when `INFO rule` says so (its bit 1), renju's rules when it says so (its bit 4,
 //! over the others: black, who moves first, never plays a forbidden point), and caro's (its
 //! bit 8, over bit 1: five blocked at both ends wins nothing).
