@@ -4,6 +4,8 @@
 //! - [`lines`]: the board's windows (k points in a row), built once per board;
 //! - [`field`]: a position kept up to date as stones come and go: each window's stones, each
 //!   point's shape for each side in each direction, the points that make five and four;
+//! - [`patterns`]: the same position as line patterns read from tables ([`codes`]), each
+//!   empty point's threats for each side, and the estimate summed from [`values`];
 //! - [`vcf`]: victories by continuous fours, proofs;
 //! - [`search`]: iterative-deepening principal variation search over a shared
 //!   [`table::Table`], with several threads searching at once (lazy SMP) where asked.
@@ -19,6 +21,7 @@ pub mod patterns;
 pub mod search;
 pub mod stop;
 pub mod table;
+pub mod values;
 pub mod vcf;
 
 use std::sync::Arc;

@@ -12,6 +12,7 @@ use super::board::Board;
 use super::codes::{self, Codes, WALL, class};
 use super::field::{Bits, Near, worth, zobrist};
 use super::lines::{MAX_SIDE, POINTS};
+use super::values::{self, Values};
 use crate::rules::classic::Mark;
 use crate::rules::gomoku::Gomoku;
 use crate::rules::gomoku::renju::Stones;
@@ -32,19 +33,8 @@ pub mod threat {
     pub const COUNT: usize = 8;
 }
 
-/// The estimate's weights: what each empty point's pattern in one direction, and each
-/// empty point's threat, adds for the side to move (`MINE`) and takes away for the other
-/// (`THEIRS`). Fitted to the results of games (`examples/gomoku_fit.rs`, `docs/ai.md`), the
-/// chance of winning read as `1 / (1 + e^(−estimate / 600))`.
-pub const MINE_CLASS: [i32; class::COUNT] = [6, 0, 9, 5, 11, 20, 43, 108, 174, 562, 800];
-pub const MINE_THREAT: [i32; threat::COUNT] = [1, 20, 251, 77, 1182, 1767, 2000, 0];
-pub const THEIRS_CLASS: [i32; class::COUNT] = [5, 0, 7, 4, 12, 16, 39, 69, 112, -270, 800];
-pub const THEIRS_THREAT: [i32; threat::COUNT] = [3, 22, 131, 66, 697, 916, 2000, 0];
 /// Ordering points for each direction's pattern.
 const CLASS_POINTS: [i32; class::COUNT] = [0, 0, 2, 4, 8, 24, 60, 400, 600, 1 << 16, 1 << 20];
-
-/// How many numbers [`Patterns::features`] gives a side.
-pub const FEATURES: usize = class::COUNT + threat::COUNT;
 
 /// The four directions, as (column, row) steps: across, up, diagonal, antidiagonal.
 const DIRECTIONS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (-1, 1)];
@@ -112,6 +102,8 @@ struct Point {
     /// `class[side][dir]`.
     class: [[u8; 4]; 2],
     threat: [u8; 2],
+    /// Each side's [`values::code`].
+    code: [u16; 2],
 }
 
 /// A position of five in a row as line patterns.
@@ -119,6 +111,7 @@ struct Point {
 pub struct Patterns {
     codes: &'static Codes,
     reach: &'static Reach,
+    values: &'static Values,
     side: usize,
     renju: bool,
     point: Vec<Point>,
@@ -129,10 +122,11 @@ pub struct Patterns {
     fives: [Bits; 2],
     fours: [Bits; 2],
     winning: [Bits; 2],
-    /// How many empty points make each threat, for each side, and how many empty points'
-    /// directions have each class.
+    /// How many empty points make each threat, for each side.
     count: [[u16; threat::COUNT]; 2],
-    classes: [[u16; class::COUNT]; 2],
+    /// Each side's values summed over the points, as the side to move's and as the other's.
+    as_mover: [i32; 2],
+    as_other: [i32; 2],
     hash: u64,
     /// The points changed by each move, as they were before it: the move's own point last.
     saved: Vec<(u16, Point)>,
@@ -157,46 +151,10 @@ impl Patterns {
         self.count[side][usize::from(threat)]
     }
 
-    /// What the estimate reads, for the side to move and then the other: how many empty
-    /// points' directions have each class, then how many empty points make each threat.
-    pub fn features(&self) -> [[u16; FEATURES]; 2] {
-        let me = self.to_move;
-        [me, 1 - me].map(|s| {
-            let mut f = [0; FEATURES];
-            f[..class::COUNT].copy_from_slice(&self.classes[s]);
-            f[class::COUNT..].copy_from_slice(&self.count[s]);
-            f
-        })
-    }
-
-    /// Each side's threat from its four directions' classes.
-    fn threat_of(&self, class: [u8; 4], side: usize) -> u8 {
-        let mut n = [0u8; class::COUNT];
-        for &c in &class {
-            n[usize::from(c)] += 1;
-        }
-        let fours = n[usize::from(class::FOUR)] + n[usize::from(class::OPEN_FOUR)];
-        let threes = n[usize::from(class::OPEN_THREE)];
-        if n[usize::from(class::FIVE)] > 0 {
-            threat::FIVE
-        } else if self.renju
-            && side == 0
-            && (n[usize::from(class::OVERLINE)] > 0 || fours >= 2 || threes >= 2)
-        {
-            threat::FORBIDDEN
-        } else if n[usize::from(class::OPEN_FOUR)] > 0 || fours >= 2 {
-            threat::FLEX_FOUR
-        } else if fours == 1 && threes >= 1 {
-            threat::FOUR_THREE
-        } else if fours == 1 {
-            threat::FOUR
-        } else if threes >= 2 {
-            threat::DOUBLE_THREE
-        } else if threes == 1 {
-            threat::OPEN_THREE
-        } else {
-            threat::NONE
-        }
+    /// Every point's code for `side` ([`values::code`]; a stone's is that of four dead
+    /// directions): what the estimate reads.
+    pub fn codes(&self, side: usize) -> impl Iterator<Item = u16> + '_ {
+        self.point.iter().map(move |p| p.code[side])
     }
 
     /// The point `p` as its keys make it, for an empty point; as nothing for a stone.
@@ -209,18 +167,27 @@ impl Patterns {
         }
         let class: [[u8; 4]; 2] =
             std::array::from_fn(|s| std::array::from_fn(|d| self.codes.class(key[d], s)));
-        let threat = std::array::from_fn(|s| self.threat_of(class[s], s));
-        Point { key, class, threat }
+        let threat: [u8; 2] = std::array::from_fn(|s| threat_of(class[s], self.renju && s == 0));
+        let code = std::array::from_fn(|s| match threat[s] {
+            threat::FORBIDDEN => values::FORBIDDEN,
+            _ => values::code(class[s]),
+        });
+        Point {
+            key,
+            class,
+            threat,
+            code,
+        }
     }
 
     /// Takes away what `p` gives now and adds what `new` gives.
     fn set(&mut self, p: usize, new: Point) {
         let old = std::mem::replace(&mut self.point[p], new);
+        let v = self.values;
         for s in 0..2 {
-            for d in 0..4 {
-                self.classes[s][usize::from(old.class[s][d])] -= 1;
-                self.classes[s][usize::from(new.class[s][d])] += 1;
-            }
+            let (was, is) = (usize::from(old.code[s]), usize::from(new.code[s]));
+            self.as_mover[s] += v.mine[is] - v.mine[was];
+            self.as_other[s] += v.theirs[is] - v.theirs[was];
             self.count[s][usize::from(old.threat[s])] -= 1;
             self.count[s][usize::from(new.threat[s])] += 1;
             let t = new.threat[s];
@@ -279,6 +246,34 @@ impl Patterns {
     }
 }
 
+/// What a point's four directions' classes make together for one side; `forbids` where the
+/// side is renju's black, for whom some of them are forbidden.
+pub fn threat_of(class: [u8; 4], forbids: bool) -> u8 {
+    let mut n = [0u8; class::COUNT];
+    for &c in &class {
+        n[usize::from(c)] += 1;
+    }
+    let fours = n[usize::from(class::FOUR)] + n[usize::from(class::OPEN_FOUR)];
+    let threes = n[usize::from(class::OPEN_THREE)];
+    if n[usize::from(class::FIVE)] > 0 {
+        threat::FIVE
+    } else if forbids && (n[usize::from(class::OVERLINE)] > 0 || fours >= 2 || threes >= 2) {
+        threat::FORBIDDEN
+    } else if n[usize::from(class::OPEN_FOUR)] > 0 || fours >= 2 {
+        threat::FLEX_FOUR
+    } else if fours == 1 && threes >= 1 {
+        threat::FOUR_THREE
+    } else if fours == 1 {
+        threat::FOUR
+    } else if threes >= 2 {
+        threat::DOUBLE_THREE
+    } else if threes == 1 {
+        threat::OPEN_THREE
+    } else {
+        threat::NONE
+    }
+}
+
 fn mark(bits: &mut Bits, p: usize, on: bool) {
     if on {
         bits.set(p);
@@ -301,6 +296,7 @@ impl Board for Patterns {
         let mut patterns = Patterns {
             codes,
             reach,
+            values: values::values(),
             side,
             renju: board.is_renju(),
             point: vec![Point::default(); side * side],
@@ -311,15 +307,18 @@ impl Board for Patterns {
             fours: [Bits::default(); 2],
             winning: [Bits::default(); 2],
             count: [[0; threat::COUNT]; 2],
-            classes: [[0; class::COUNT]; 2],
+            as_mover: [0; 2],
+            as_other: [0; 2],
             hash: 0,
             saved: Vec::new(),
             moves: Vec::new(),
             to_move: 0,
         };
+        let empty_code = usize::from(values::code([class::DEAD; 4]));
         for s in 0..2 {
             patterns.count[s][usize::from(threat::NONE)] = (side * side) as u16;
-            patterns.classes[s][usize::from(class::DEAD)] = 4 * (side * side) as u16;
+            patterns.as_mover[s] = (side * side) as i32 * patterns.values.mine[empty_code];
+            patterns.as_other[s] = (side * side) as i32 * patterns.values.theirs[empty_code];
         }
         for p in 0..side * side {
             let point = patterns.read(p, reach.walls[p]);
@@ -408,13 +407,8 @@ impl Board for Patterns {
     }
 
     fn estimate(&self) -> i32 {
-        let [mine, theirs] = self.features();
-        let dot = |w: &[i32], f: &[u16]| -> i32 {
-            w.iter().zip(f).map(|(&w, &f)| w * i32::from(f)).sum()
-        };
-        dot(&MINE_CLASS, &mine[..class::COUNT]) + dot(&MINE_THREAT, &mine[class::COUNT..])
-            - dot(&THEIRS_CLASS, &theirs[..class::COUNT])
-            - dot(&THEIRS_THREAT, &theirs[class::COUNT..])
+        let me = self.to_move;
+        self.as_mover[me] - self.as_other[1 - me]
     }
 
     fn threat_points(&self, p: usize, side: usize) -> Bits {
@@ -456,7 +450,14 @@ mod tests {
         (
             b.point.clone(),
             (b.fives, b.fours, b.winning),
-            (b.count, b.classes, b.hash(), b.candidates(), b.to_move),
+            (
+                b.count,
+                b.as_mover,
+                b.as_other,
+                b.hash(),
+                b.candidates(),
+                b.to_move,
+            ),
         )
     }
 
