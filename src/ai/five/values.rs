@@ -4,10 +4,11 @@
 //! the side to move (`mine`) and one for the other side (`theirs`); a position's estimate is
 //! the side to move's values summed over the empty points less the other side's.
 //!
-//! The values are fitted to the results of games (`examples/gomoku_fit.rs`, `docs/ai.md`) and
-//! kept in `values.txt`, one code a line, its classes (largest first) and its two values. The
-//! fit started from a weighted count (a weight for each class in each direction and one for
-//! each threat), which these values sum exactly; codes the games rarely reach keep that sum.
+//! The values are kept in `values.txt`, one code a line, its classes (largest first) and its
+//! two values. Today they are exactly the weighted count the estimate was before (a weight for
+//! each class in each direction and one for each threat, fitted to the results of games);
+//! `examples/gomoku_fit.rs` fits them code by code, which predicted results better but won no
+//! more games (`docs/ai.md`).
 
 use std::sync::OnceLock;
 
@@ -84,11 +85,6 @@ fn counted_code(classes: [u8; 4]) -> u16 {
     c.sort_unstable_by(|a, b| b.cmp(a));
     let [a, b, c, d] = c.map(usize::from);
     BINOMIAL[4][a + 3] + BINOMIAL[3][b + 2] + BINOMIAL[2][c + 1] + BINOMIAL[1][d]
-}
-
-/// The four classes of a code, largest first, or `None` for [`FORBIDDEN`].
-pub fn classes(code: u16) -> Option<[u8; 4]> {
-    all_classes().find(|&c| self::code(c) == code)
 }
 
 /// Every set of four classes, largest first, in the codes' order.
@@ -209,7 +205,6 @@ mod tests {
             let [a, b, c2, d] = four;
             assert_eq!(code([d, b, a, c2]), code(four));
             assert_eq!(code([c2, a, d, b]), counted_code(four));
-            assert_eq!(classes(c as u16), Some(four));
         }
         assert_eq!(seen.iter().filter(|&&s| s).count(), CODES - 1);
         assert!(!seen[usize::from(FORBIDDEN)]);
