@@ -19,7 +19,6 @@ use std::time::Duration;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use tictactoe::ai::five::Five;
 use tictactoe::ai::five::board::Board;
-use tictactoe::ai::five::field::Field;
 use tictactoe::ai::five::patterns::Patterns;
 use tictactoe::ai::player::{Brain, Player};
 use tictactoe::ai::search::Meter;
@@ -150,20 +149,13 @@ fn threat_puzzles() -> Vec<Gomoku> {
         .collect()
 }
 
-/// The alpha-beta search (`tictactoe::ai::five`): a field of window counts, and the line
-/// patterns, kept as a stone goes down and comes back on the middle game's i8; a search of that position to 6 plies, in nodes; the root's
-/// search for a victory by fours on the puzzles won in 5 to 15 plies.
+/// The alpha-beta search (`tictactoe::ai::five`): the line patterns kept as a stone goes
+/// down and comes back on the middle game's i8; a search of that position to 6 plies, in
+/// nodes; the root's search for a victory by fours on the puzzles won in 5 to 15 plies.
 fn five(c: &mut Criterion, midgame: &Gomoku, puzzles: &[(u32, Gomoku)]) {
     let mut group = c.benchmark_group("five");
-    let mut field = Field::new(midgame);
     let centre = 7 * 15 + 7 + 1;
     group.throughput(Throughput::Elements(1));
-    group.bench_function("play_undo", |b| {
-        b.iter(|| {
-            field.play(black_box(centre));
-            field.undo();
-        });
-    });
     let mut patterns = Patterns::of(midgame);
     group.bench_function("patterns_play_undo", |b| {
         b.iter(|| {

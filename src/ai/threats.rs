@@ -1,107 +1,22 @@
-//! Threats on Gomoku's board, for the AI: the lines of `k` points (five in Gomoku) a side
-//! could still fill, counted as stones come and go; where a side completes its line (its
-//! fours' last points); the moves that make a four; a score of each point for attack and
-//! defence; and the threat-space search for a victory by continuous fours (VCF), a proof of a
-//! win.
-//!
-//! A *window* is `k` points in a row (across, down or diagonal); with five there are 572 on
-//! 15×15. A window holding stones of one side only is still open to it, and the more it holds
-//! the more it threatens. The words are Gomoku's, for any `k`: a *four* is a window one stone
-//! short (`k − 1` of a side's stones and an empty point), and its empty point makes *five*,
-//! the winning line (or longer: freestyle counts an overline). Every question below is
-//! answered from the windows' counts, kept as stones are placed and taken back.
+//! Threats on Gomoku's board, asked side by side: the position as the alpha-beta search
+//! reads it ([`Patterns`]: line patterns from tables), where either side may place a stone
+//! out of turn; where a side makes five and four; a score of each point for attack and
+//! defence; the points worth a look; and the search's victory by continuous fours (VCF), a
+//! proof of a win ([`crate::ai::five::vcf`]). `hard` proves its threats with it, and the
+//! puzzle tools find their puzzles with it.
 
-use std::sync::OnceLock;
+use crate::ai::five::board::Board;
+use crate::ai::five::patterns::Patterns;
+use crate::ai::five::vcf::{Refuted, Vcf};
+use crate::rules::classic::{Cell, Mark};
+use crate::rules::gomoku::Gomoku;
 
-use crate::rules::classic::{Cell, Mark, Squares};
-use crate::rules::gomoku::{self, Gomoku};
-
-/// The most points a board has (20×20).
-const POINTS: usize = gomoku::MAX_SIZE as usize * gomoku::MAX_SIZE as usize;
-
-/// The windows of `k` points, the points just beyond each end of each (where the board has
-/// them), and the windows through each point.
-struct Windows {
-    /// Points in a window.
-    k: usize,
-    /// Window `w`'s points are `points[w * k..(w + 1) * k]`.
-    points: Vec<u16>,
-    beyond: Vec<[Option<u16>; 2]>,
-    through: Vec<Vec<u16>>,
-}
-
-impl Windows {
-    /// The points of window `w`.
-    fn of(&self, w: usize) -> &[u16] {
-        &self.points[w * self.k..(w + 1) * self.k]
-    }
-}
-
-/// The windows of `k` points on a board of side `size` (8 to 20), built once per board.
-fn windows(size: usize, k: usize) -> &'static Windows {
-    const SIDES: usize = gomoku::MAX_SIZE as usize + 1;
-    static TABLES: [[OnceLock<Windows>; SIDES]; SIDES] =
-        [const { [const { OnceLock::new() }; SIDES] }; SIDES];
-    TABLES[size][k].get_or_init(|| {
-        let n = size as i32;
-        let (mut points, mut beyond) = (Vec::new(), Vec::new());
-        for (dc, dr) in [(1i32, 0i32), (0, 1), (1, 1), (1, -1)] {
-            for row in 0..n {
-                for col in 0..n {
-                    let on = |i: i32| {
-                        let (c, r) = (col + i * dc, row + i * dr);
-                        ((0..n).contains(&c) && (0..n).contains(&r)).then(|| (r * n + c) as u16)
-                    };
-                    if on(k as i32 - 1).is_none() {
-                        continue;
-                    }
-                    points.extend((0..k as i32).map(|i| on(i).expect("between two ends")));
-                    beyond.push([on(-1), on(k as i32)]);
-                }
-            }
-        }
-        let mut through = vec![Vec::new(); size * size];
-        for (w, window) in points.chunks(k).enumerate() {
-            for &p in window {
-                through[usize::from(p)].push(w as u16);
-            }
-        }
-        Windows {
-            k,
-            points,
-            beyond,
-            through,
-        }
-    })
-}
-
-/// Points of attack a window's stones give a side, by how many it lacks: a four (one
-/// short) makes five; each stone fewer is worth about a tenth; an empty window, a point.
-const ATTACK: [i64; 6] = [0, 1_000_000, 1_500, 120, 12, 1];
-/// Points of defence for taking a window the opponent holds alone, by how many it lacks: a
-/// little less than the attack of the same window, so a side makes its own four before it
-/// blocks a three.
-const DEFENCE: [i64; 6] = [0, 200_000, 1_100, 90, 8, 0];
-
-/// The attack or defence (`table`) of a window `lacking` stones.
-fn by_lack(table: &[i64; 6], lacking: usize) -> i64 {
-    table[lacking.min(table.len() - 1)]
-}
-
-/// A Gomoku position as the threat search works on it: a stone per point and each window's
-/// stones of each side.
-#[derive(Clone)]
+/// A Gomoku position as threats are asked of it.
 pub struct Threats {
-    /// The board's side.
-    size: usize,
-    windows: &'static Windows,
-    stones: [Option<usize>; POINTS],
-    counts: Vec<[u8; 2]>,
-    placed: usize,
-    /// Only exactly `k` wins: a five point that would make a longer line is none.
-    exact: bool,
-    /// Caro: a window with the other side's stones just beyond both ends makes no line.
-    caro: bool,
+    board: Patterns,
+    size: u8,
+    /// Positions known to have no victory by fours, made at the first search for one.
+    refuted: Option<Box<Refuted>>,
 }
 
 /// The side index of a mark.
@@ -112,201 +27,94 @@ pub fn side(mark: Mark) -> usize {
 impl Threats {
     /// The threats of `board`.
     pub fn new(board: &Gomoku) -> Threats {
-        let size = usize::from(board.size());
-        let windows = windows(size, usize::from(board.k()));
-        let mut threats = Threats {
-            size,
-            windows,
-            stones: [None; POINTS],
-            counts: vec![[0; 2]; windows.beyond.len()],
-            placed: 0,
-            // Under renju black's overline wins nothing (white's six is read as nothing too:
-            // rare, and only a threat missed).
-            exact: board.is_exact() || board.is_renju(),
-            caro: board.is_caro(),
-        };
-        for cell in board.cells() {
-            if let Some(mark) = board.mark_on(cell) {
-                threats.place(cell.index(), side(mark));
-            }
+        Threats {
+            board: Patterns::of(board),
+            size: board.size(),
+            refuted: None,
         }
-        threats
     }
 
     /// The cell of point `p`.
     pub fn cell(&self, p: usize) -> Cell {
-        cell_of(self.size as u8, p)
+        cell_of(self.size, p)
+    }
+
+    fn points(&self) -> std::ops::Range<usize> {
+        0..usize::from(self.size) * usize::from(self.size)
     }
 
     /// Whether point `p` is empty.
     pub fn is_empty(&self, p: usize) -> bool {
-        self.stones[p].is_none()
+        self.board.is_empty(p)
     }
 
     /// The empty points, in board order.
     pub fn empty_points(&self) -> Vec<usize> {
-        (0..self.size * self.size)
-            .filter(|&p| self.is_empty(p))
-            .collect()
+        self.points().filter(|&p| self.is_empty(p)).collect()
     }
 
     /// Stones on the board.
     pub fn placed(&self) -> usize {
-        self.placed
+        self.points().filter(|&p| !self.is_empty(p)).count()
     }
 
     /// Puts a stone of `side` on the empty point `p`.
     pub fn place(&mut self, p: usize, side: usize) {
-        debug_assert!(self.stones[p].is_none());
-        self.stones[p] = Some(side);
-        self.placed += 1;
-        for &w in &self.windows.through[p] {
-            self.counts[usize::from(w)][side] += 1;
-        }
+        self.board.put(p, side);
     }
 
-    /// Takes back the stone of `side` on `p`.
+    /// Takes back the stone of `side` on `p`: the last one placed.
     pub fn remove(&mut self, p: usize, side: usize) {
-        debug_assert_eq!(self.stones[p], Some(side));
-        self.stones[p] = None;
-        self.placed -= 1;
-        for &w in &self.windows.through[p] {
-            self.counts[usize::from(w)][side] -= 1;
-        }
+        debug_assert!(!self.is_empty(p), "{p} of side {side} is on the board");
+        self.board.take();
     }
 
-    /// Whether window `w` can still become a winning five of `side`'s: always, but with
-    /// the exact rule, not where a stone of `side` lies just beyond either end (five there
-    /// would be six or more), and under caro not where the other side's lie beyond both.
-    fn alive(&self, w: usize, side: usize) -> bool {
-        let beyond = self.windows.beyond[w];
-        let holds = |who: usize| {
-            move |p: &Option<u16>| p.is_some_and(|p| self.stones[usize::from(p)] == Some(who))
-        };
-        let overline = self.exact && beyond.iter().any(holds(side));
-        let blocked = self.caro && beyond.iter().all(holds(1 - side));
-        !overline && !blocked
-    }
-
-    /// The empty points of windows holding `n` stones of `side` and none of the other's,
-    /// still alive for `side`.
-    fn open_points(&self, side: usize, n: u8) -> Vec<usize> {
-        let mut found = Vec::new();
-        for (w, count) in self.counts.iter().enumerate() {
-            if count[side] == n && count[1 - side] == 0 && self.alive(w, side) {
-                for &p in self.windows.of(w) {
-                    let p = usize::from(p);
-                    if self.is_empty(p) && !found.contains(&p) {
-                        found.push(p);
-                    }
-                }
-            }
-        }
-        found
-    }
-
-    /// The points where `side` makes five (its winning line) at once (with the exact rule,
-    /// not a longer line), in board order.
+    /// The points where `side` makes its winning line at once, in board order.
     pub fn fives(&self, side: usize) -> Vec<usize> {
-        let mut fives = self.open_points(side, self.short(1));
-        fives.sort_unstable();
-        fives
+        self.board.fives(side).iter().collect()
     }
 
     /// The points where a stone of `side` makes a four (a point where it then makes five),
     /// in board order.
     pub fn fours(&self, side: usize) -> Vec<usize> {
-        let mut fours = self.open_points(side, self.short(2));
-        fours.sort_unstable();
-        fours
+        self.board.fours(side).iter().collect()
     }
 
-    /// How good point `p` is for `side` to play: the attack of every window through it still
-    /// open to `side`, and the defence of taking every window the opponent holds alone.
+    /// How good point `p` is for `side` to play, as the search first orders its moves: what
+    /// it makes for `side`, and what it stops of the other's.
     pub fn score(&self, p: usize, side: usize) -> i64 {
-        self.windows.through[p]
-            .iter()
-            .map(|&w| {
-                let w = usize::from(w);
-                match self.split(w, side) {
-                    [m, 0] if self.alive(w, side) => by_lack(&ATTACK, self.lacking(m)),
-                    [0, t] if t > 0 && self.alive(w, 1 - side) => {
-                        by_lack(&DEFENCE, self.lacking(t))
-                    }
-                    _ => 0,
-                }
-            })
-            .sum()
-    }
-
-    /// The count of a window `lacking` stones short of the line (1 for a four).
-    fn short(&self, lacking: usize) -> u8 {
-        self.windows.k.saturating_sub(lacking) as u8
-    }
-
-    /// How many stones a window holding `stones` of one side lacks.
-    fn lacking(&self, stones: u8) -> usize {
-        self.windows.k - usize::from(stones)
-    }
-
-    /// A window's counts as (`side`'s, the other's).
-    fn split(&self, w: usize, side: usize) -> [u8; 2] {
-        [self.counts[w][side], self.counts[w][1 - side]]
+        self.board.promise(p, side)
     }
 
     /// The empty points within two of a stone (the centre on an empty board): where a move
     /// is worth looking at.
     pub fn candidates(&self) -> Vec<usize> {
-        if self.placed == 0 {
-            return vec![(self.size / 2) * self.size + self.size / 2];
+        if self.placed() == 0 {
+            let size = usize::from(self.size);
+            return vec![(size / 2) * size + size / 2];
         }
-        (0..self.size * self.size)
-            .filter(|&p| self.is_empty(p) && self.near_a_stone(p))
-            .collect()
+        self.board.candidates().iter().collect()
     }
 
-    fn near_a_stone(&self, p: usize) -> bool {
-        let side = self.size as i32;
-        let (row, col) = (p as i32 / side, p as i32 % side);
-        (-2..=2).any(|dr: i32| {
-            (-2..=2).any(|dc: i32| {
-                let (r, c) = (row + dr, col + dc);
-                (0..side).contains(&r)
-                    && (0..side).contains(&c)
-                    && !self.is_empty((r * side + c) as usize)
-            })
-        })
-    }
-
-    /// A victory by continuous fours for `side`, to move: every move of it makes five or a
-    /// four, so each reply of the other side is forced, and the last makes five. Its moves and
-    /// the forced replies in order, ending with the five; `None` if none is found with at most
-    /// `fours` fours before the five within `budget` positions looked at (which it spends).
+    /// A victory by continuous fours for `side`, as if to move: every move of it makes five
+    /// or a four, so each reply of the other side is forced, and the last makes five. Its
+    /// moves and the forced replies in order, ending with the five; `None` if none is found
+    /// with at most `fours` fours before the five within `budget` positions looked at (which
+    /// it spends).
     pub fn vcf(&mut self, side: usize, fours: u32, budget: &mut u32) -> Option<Vec<usize>> {
-        if let Some(&five) = self.fives(side).first() {
-            return Some(vec![five]);
-        }
-        if fours == 0 || *budget == 0 {
-            return None;
-        }
-        *budget -= 1;
-        let other = 1 - side;
-        let must_block = self.fives(other);
-        if must_block.len() > 1 {
-            return None;
-        }
-        for four in self.fours(side) {
-            if must_block.first().is_some_and(|&b| b != four) {
-                continue;
-            }
-            self.place(four, side);
-            let line = self.after_four(four, side, fours, budget);
-            self.remove(four, side);
-            if line.is_some() {
-                return line;
-            }
-        }
-        None
+        let turn = self.board.to_move();
+        self.board.set_turn(side);
+        let refuted = self.refuted.get_or_insert_with(Box::default);
+        let mut search = Vcf {
+            refuted,
+            budget: u64::from(*budget),
+            nodes: 0,
+            stop: None,
+        };
+        let line = search.find(&mut self.board, fours.min(u32::from(u8::MAX)) as u8);
+        *budget = u32::try_from(search.budget).unwrap_or(u32::MAX);
+        self.board.set_turn(turn);
+        line
     }
 
     /// [`Threats::vcf`], then the same search with fewer fours while the budget lasts: the
@@ -321,30 +129,6 @@ impl Threats {
         let found = (line.len() as u32 - 1) / 2;
         let shorter = (0..found).find_map(|n| self.vcf(side, n, budget));
         Some(shorter.unwrap_or(line))
-    }
-
-    /// [`Threats::vcf`] after `side`'s four on `four`: two points of five cannot both be
-    /// blocked; one is, and the search goes on.
-    fn after_four(
-        &mut self,
-        four: usize,
-        side: usize,
-        fours: u32,
-        budget: &mut u32,
-    ) -> Option<Vec<usize>> {
-        let fives = self.fives(side);
-        match fives[..] {
-            [] => None,
-            [block, five, ..] => Some(vec![four, block, five]),
-            [block] => {
-                self.place(block, 1 - side);
-                let rest = self.vcf(side, fours - 1, budget);
-                self.remove(block, 1 - side);
-                let mut line = vec![four, block];
-                line.extend(rest?);
-                Some(line)
-            }
-        }
     }
 }
 
@@ -393,7 +177,7 @@ mod tests {
 
     #[test]
     fn on_an_empty_board_of_every_side_the_one_candidate_is_a_centre_point() {
-        for size in gomoku::MIN_SIZE..=gomoku::MAX_SIZE {
+        for size in crate::rules::gomoku::MIN_SIZE..=crate::rules::gomoku::MAX_SIZE {
             let threats = Threats::new(&Gomoku::with_size(size).unwrap());
             let [p] = threats.candidates()[..] else {
                 panic!("{size}: {:?}", threats.candidates());
@@ -404,14 +188,6 @@ mod tests {
                 "{size}×{size}: {cell}"
             );
         }
-    }
-
-    #[test]
-    fn there_are_572_windows_and_each_point_lies_in_five_to_twenty() {
-        let w = windows(15, 5);
-        assert_eq!(w.beyond.len(), 2 * 15 * 11 + 2 * 11 * 11);
-        assert_eq!(w.through[0].len(), 3);
-        assert_eq!(w.through[7 * 15 + 7].len(), 20, "h8");
     }
 
     #[test]

@@ -1,18 +1,22 @@
-//! What the five-in-a-row search asks of a position, whichever way it is kept: the line
-//! patterns read from tables ([`super::patterns::Patterns`], lines up to six) or the counts
-//! of windows ([`super::field::Field`], any line length).
+//! What the five-in-a-row search asks of a position ([`super::patterns::Patterns`] keeps
+//! one), and what a move is worth for ordering.
 
-use super::field::Bits;
+use super::points::Bits;
 use crate::rules::gomoku::Gomoku;
 use crate::rules::gomoku::renju::Stones;
 
+/// What a move is worth for ordering, by what it makes in its best directions.
+pub mod worth {
+    /// Five: the game.
+    pub const FIVE: i32 = 1 << 20;
+    /// An open four, two fours, or a four and an open three: a win unless answered by fours.
+    pub const WINNING: i32 = 1 << 16;
+    /// Two open threes.
+    pub const DOUBLE_THREE: i32 = 1 << 13;
+}
+
 /// A position of five in a row kept up to date as stones come and go.
 pub trait Board: Clone + Send + 'static {
-    /// The estimate's units for one of the search's margins (what a threat costs at a leaf,
-    /// the futility margin, the root's window): 1 for the window counts; 2 for the line
-    /// patterns, whose estimate is fitted to read as a chance of winning
-    /// `1 / (1 + e^(−estimate / 600))`, twice as fine.
-    const UNIT: i32 = 1;
     /// The position of a Gomoku board.
     fn of(board: &Gomoku) -> Self;
     fn side(&self) -> usize;
@@ -45,8 +49,13 @@ pub trait Board: Clone + Send + 'static {
         false
     }
     /// What a stone of `side` on the empty `p` makes, as points for ordering moves
-    /// ([`super::field::worth`]).
+    /// ([`worth`]).
     fn worth(&self, p: usize, side: usize) -> i32;
+    /// How good `p` looks for `side` before any search, as moves are first ordered: what a
+    /// stone there makes for `side`, and three quarters of what it stops of the other's.
+    fn promise(&self, p: usize, side: usize) -> i64 {
+        i64::from(self.worth(p, side)) + i64::from(self.worth(p, 1 - side)) * 3 / 4
+    }
     /// The estimate of the position for the side to move.
     fn estimate(&self) -> i32;
     /// The empty points where a stone of the other side breaks what `side` builds on `p`.
@@ -55,14 +64,14 @@ pub trait Board: Clone + Send + 'static {
     fn flex_four(&self, side: usize) -> bool {
         self.fours(side)
             .iter()
-            .any(|q| self.worth(q, side) >= super::field::worth::WINNING)
+            .any(|q| self.worth(q, side) >= worth::WINNING)
     }
     /// The empty points where `side` threatens to win: an open four, two fours, or a four and
     /// an open three.
     fn winning(&self, side: usize) -> Bits {
         let mut points = Bits::default();
         for q in self.fours(side).iter() {
-            if self.worth(q, side) >= super::field::worth::WINNING / 2 {
+            if self.worth(q, side) >= worth::WINNING / 2 {
                 points.set(q);
             }
         }

@@ -13,6 +13,9 @@
 //! side's stones wins nothing). The reach is `k − 1` points where more than `k` wins (a line
 //! of `k` through the point lies within it), and `k` where a point beyond must be seen.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::OnceLock;
 
 use crate::rules::gomoku::Rule;
@@ -47,9 +50,9 @@ enum Wins {
 }
 
 /// Cell codes in a key.
-const EMPTY: u32 = 0;
-const MINE: u32 = 1;
-const THEIRS: u32 = 2;
+pub const EMPTY: u32 = 0;
+pub const MINE: u32 = 1;
+pub const THEIRS: u32 = 2;
 /// Off the board.
 pub const WALL: u32 = 3;
 
@@ -95,13 +98,207 @@ pub fn codes(k: usize, rule: Rule) -> Option<&'static Codes> {
     Some(TABLES[k][index].get_or_init(|| build(k, reach, rule)))
 }
 
-fn build(k: usize, reach: usize, rule: Rule) -> Codes {
-    let wins = match rule {
+/// Which lines win for each side under `rule`: black's, then white's.
+fn wins_of(rule: Rule) -> [Wins; 2] {
+    match rule {
         Rule::Freestyle => [Wins::AtLeast; 2],
         Rule::Exact => [Wins::Exactly; 2],
         Rule::Renju => [Wins::Exactly, Wins::AtLeast],
         Rule::Caro => [Wins::Caro; 2],
+    }
+}
+
+/// The patterns of lines too long for a table, worked out from the line's points each time
+/// they are asked for, by the same definition the tables are made from.
+#[derive(Clone, Copy, Debug)]
+pub struct Scan {
+    pub k: usize,
+    /// Points seen on each side of the point, as a table of the same rule would see them.
+    pub reach: usize,
+    wins: [Wins; 2],
+}
+
+/// The reader of lines of length `k` (3 to 20) under `rule`, for any length.
+pub fn scan(k: usize, rule: Rule) -> Scan {
+    Scan {
+        k,
+        reach: if rule == Rule::Freestyle { k - 1 } else { k },
+        wins: wins_of(rule),
+    }
+}
+
+impl Scan {
+    /// Black's class and white's of the line `cells` ([`EMPTY`], black's stones as `MINE`,
+    /// white's as `THEIRS`, and [`WALL`]) at the empty `cells[at]`. Lines seen before are
+    /// remembered, by thread, up to [`SCANS_KEPT`] of them.
+    pub fn classes(&self, cells: &mut [u32], at: usize) -> [u8; 2] {
+        type Seen = HashMap<u128, [u8; 2], BuildHasherDefault<Mix>>;
+        thread_local! {
+            static SEEN: RefCell<Seen> = RefCell::new(Seen::default());
+        }
+        let key = cells
+            .iter()
+            .rev()
+            .fold(0u128, |key, &c| key << 2 | u128::from(c))
+            | (cells.len() as u128) << 84
+            | (at as u128) << 90
+            | (self.k as u128) << 96
+            | (self.wins[0] as u128) << 102
+            | (self.wins[1] as u128) << 104;
+        if let Some(classes) = SEEN.with_borrow(|seen| seen.get(&key).copied()) {
+            return classes;
+        }
+        cells[at] = MINE;
+        let black = scanned(cells, at, self.k, self.wins[0]);
+        // The point stays the side's own: white's, once the stones are swapped.
+        swap_all(cells);
+        cells[at] = MINE;
+        let white = scanned(cells, at, self.k, self.wins[1]);
+        swap_all(cells);
+        cells[at] = EMPTY;
+        SEEN.with_borrow_mut(|seen| {
+            if seen.len() >= SCANS_KEPT {
+                seen.clear();
+            }
+            seen.insert(key, [black, white]);
+        });
+        [black, white]
+    }
+}
+
+/// A cell as the other side sees it.
+fn swapped(cell: u32) -> u32 {
+    match cell {
+        MINE => THEIRS,
+        THEIRS => MINE,
+        c => c,
+    }
+}
+
+/// A line's cells as the other side sees them.
+fn swap_all(cells: &mut [u32]) {
+    for cell in cells {
+        *cell = swapped(*cell);
+    }
+}
+
+/// A quick hash of a line's key: the lines remembered are ours, not anyone's input.
+#[derive(Default)]
+struct Mix(u64);
+
+impl Hasher for Mix {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x517c_c1b7_2722_0a95);
+        }
+    }
+    fn write_u128(&mut self, n: u128) {
+        let x = (n as u64) ^ ((n >> 64) as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let x = (x ^ x >> 31).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        self.0 = x ^ x >> 29;
+    }
+}
+
+/// The most lines read point by point a thread remembers.
+const SCANS_KEPT: usize = 1 << 20;
+
+/// The class of the line `cells` at `at`, which holds the side's stone. A point's class
+/// follows from the fewest stones it lacks in a window of `k` that can still win through
+/// it: none, a five (or by the run already there, an overline or a dead line); one, a four,
+/// open where two points make five; two to four, the class below the best its window's
+/// empty points make; more, a one. (Only those points can make the next class up: any other
+/// leaves the point lacking as many.)
+fn scanned(cells: &mut [u32], at: usize, k: usize, wins: Wins) -> u8 {
+    let left = (0..at).rev().take_while(|&i| cells[i] == MINE).count();
+    let right = (at + 1..cells.len())
+        .take_while(|&i| cells[i] == MINE)
+        .count();
+    if 1 + left + right >= k {
+        let len = 1 + left + right;
+        let theirs = |i: Option<usize>| i.and_then(|i| cells.get(i)) == Some(&THEIRS);
+        let blocked = theirs((at - left).checked_sub(1)) && theirs(Some(at + right + 1));
+        return match wins {
+            Wins::Exactly if len > k => class::OVERLINE,
+            Wins::Caro if len == k && blocked => class::DEAD,
+            Wins::AtLeast | Wins::Exactly | Wins::Caro => class::FIVE,
+        };
+    }
+    let Some(lack) = open_windows(cells, at, k, wins).map(|(_, e)| e).min() else {
+        return class::DEAD;
     };
+    // The empty points of the windows that lack fewest, as bits.
+    let points = open_windows(cells, at, k, wins)
+        .filter(|&(_, e)| e == lack)
+        .fold(0u64, |bits, (start, _)| bits | empties(cells, start, k));
+    match lack {
+        1 if points.count_ones() >= 2 && !one_block_stops(cells, at, k, wins) => class::OPEN_FOUR,
+        1 => class::FOUR,
+        2..=4 => {
+            let mut best = class::DEAD;
+            for e in (0..cells.len()).filter(|&e| points >> e & 1 == 1) {
+                cells[e] = MINE;
+                best = best.max(scanned(cells, at, k, wins));
+                cells[e] = EMPTY;
+            }
+            best.saturating_sub(2).max(class::ONE)
+        }
+        _ => class::ONE,
+    }
+}
+
+/// The windows of `k` points through `at` that the side can still make a winning line of:
+/// their first points and how many empty points each has.
+fn open_windows(
+    cells: &[u32],
+    at: usize,
+    k: usize,
+    wins: Wins,
+) -> impl Iterator<Item = (usize, u32)> + '_ {
+    let first = at.saturating_sub(k - 1);
+    (first..=at)
+        .filter(move |&s| s + k <= cells.len())
+        .filter(move |&s| cells[s..s + k].iter().all(|&c| c == EMPTY || c == MINE))
+        .filter(move |&s| {
+            let before = s.checked_sub(1).map(|i| cells[i]);
+            let after = cells.get(s + k).copied();
+            match wins {
+                Wins::AtLeast => true,
+                Wins::Exactly => before != Some(MINE) && after != Some(MINE),
+                Wins::Caro => !(before == Some(THEIRS) && after == Some(THEIRS)),
+            }
+        })
+        .map(move |s| (s, empties(cells, s, k).count_ones()))
+}
+
+/// The empty points of the window of `k` from `start`, as bits.
+fn empties(cells: &[u32], start: usize, k: usize) -> u64 {
+    (start..start + k)
+        .filter(|&i| cells[i] == EMPTY)
+        .fold(0, |bits, i| bits | 1 << i)
+}
+
+/// Whether one stone of the other side's leaves the point no window lacking one stone:
+/// only caro's can ([`Line::one_block_stops_every_five`]).
+fn one_block_stops(cells: &mut [u32], at: usize, k: usize, wins: Wins) -> bool {
+    if wins != Wins::Caro {
+        return false;
+    }
+    (0..cells.len()).any(|b| {
+        if cells[b] != EMPTY {
+            return false;
+        }
+        cells[b] = THEIRS;
+        let stops = open_windows(cells, at, k, wins).all(|(_, e)| e != 1);
+        cells[b] = EMPTY;
+        stops
+    })
+}
+
+fn build(k: usize, reach: usize, rule: Rule) -> Codes {
+    let wins = wins_of(rule);
     let keys = 1usize << (4 * reach);
     let classes = wins.map(|w| {
         let mut line = Line {
@@ -126,15 +323,7 @@ fn build(k: usize, reach: usize, rule: Rule) -> Codes {
 
 /// `key` with the two sides' stones exchanged.
 fn swap(key: u32, reach: usize) -> u32 {
-    (0..2 * reach).fold(0, |out, j| {
-        let cell = key >> (2 * j) & 3;
-        let swapped = match cell {
-            MINE => THEIRS,
-            THEIRS => MINE,
-            c => c,
-        };
-        out | swapped << (2 * j)
-    })
+    (0..2 * reach).fold(0, |out, j| out | swapped(key >> (2 * j) & 3) << (2 * j))
 }
 
 /// The classes of one side's lines, worked out key by key and kept.
@@ -275,6 +464,42 @@ mod tests {
     fn class_of(rule: Rule, line: &str) -> u8 {
         let codes = codes(5, rule).unwrap();
         codes.class(key(codes, line), 0)
+    }
+
+    /// The line of `key` as its points, the point itself (empty) at `reach`.
+    fn cells_of(key: u32, reach: usize) -> Vec<u32> {
+        (0..=2 * reach)
+            .map(|pos| match pos {
+                p if p == reach => EMPTY,
+                p if p < reach => key >> (2 * p) & 3,
+                p => key >> (2 * (p - 1)) & 3,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_line_read_point_by_point_has_the_class_its_table_gives_under_every_rule() {
+        let mut rng = fastrand::Rng::with_seed(3);
+        for rule in [Rule::Freestyle, Rule::Exact, Rule::Renju, Rule::Caro] {
+            for k in 3..=6 {
+                let Some(codes) = codes(k, rule) else {
+                    continue;
+                };
+                let scan = scan(k, rule);
+                assert_eq!(scan.reach, codes.reach);
+                let keys = 1u32 << (4 * codes.reach);
+                let sample: Vec<u32> = if keys <= 1 << 16 {
+                    (0..keys).collect()
+                } else {
+                    (0..40_000).map(|_| rng.u32(..keys)).collect()
+                };
+                for key in sample {
+                    let got = scan.classes(&mut cells_of(key, codes.reach), codes.reach);
+                    let want = [codes.class(key, 0), codes.class(key, 1)];
+                    assert_eq!(got, want, "{rule:?} k {k} key {key:#x}");
+                }
+            }
+        }
     }
 
     #[test]

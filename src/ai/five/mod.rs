@@ -1,11 +1,10 @@
 //! The search behind Gomoku's `hard`: alpha-beta over line patterns and threats, for every
 //! board and line we offer (8×8 to 20×20, k from 3 to the side, freestyle or exactly k).
 //!
-//! - [`lines`]: the board's windows (k points in a row), built once per board;
-//! - [`field`]: a position kept up to date as stones come and go: each window's stones, each
-//!   point's shape for each side in each direction, the points that make five and four;
-//! - [`patterns`]: the same position as line patterns read from tables ([`codes`]), each
-//!   empty point's threats for each side, and the estimate summed from [`values`];
+//! - [`patterns`]: a position kept up to date as stones come and go, as line patterns read
+//!   from tables ([`codes`]; point by point for lines too long for a table), each empty
+//!   point's threats for each side, and the estimate summed from [`values`];
+//! - [`points`]: sets of points, the points near the stones, the positions' keys;
 //! - [`vcf`]: victories by continuous fours, proofs;
 //! - [`search`]: iterative-deepening principal variation search over a shared
 //!   [`table::Table`], with several threads searching at once (lazy SMP) where asked.
@@ -15,9 +14,8 @@
 
 pub mod board;
 pub mod codes;
-pub mod field;
-pub mod lines;
 pub mod patterns;
+pub mod points;
 pub mod search;
 pub mod stop;
 pub mod table;
@@ -31,7 +29,6 @@ use std::time::{Duration, Instant};
 use crate::ai::search::Meter;
 use crate::rules::gomoku::Gomoku;
 use board::Board;
-use field::Field;
 use patterns::Patterns;
 use search::{MATE, MAX_PLY, Search, WIN};
 use stop::Stop;
@@ -164,11 +161,7 @@ impl Five {
         if board.is_over() || board.is_full() {
             return None;
         }
-        if Patterns::fits(board) {
-            self.think_on(Patterns::of(board), budget, most, depth)
-        } else {
-            self.think_on(Field::new(board), budget, most, depth)
-        }
+        self.think_on(Patterns::of(board), budget, most, depth)
     }
 
     /// [`Five::think_within`] on the position `field`.
@@ -310,7 +303,7 @@ fn deepen_from<B: Board>(
 }
 
 /// How far from the last depth's score the next depth's window first reaches.
-const ASPIRATION: i32 = 60;
+const ASPIRATION: i32 = 120;
 
 /// One iteration at the root in a window around the last depth's score, searched again in
 /// full where the score falls outside it. A move found by a search stopped before it ended
@@ -325,10 +318,7 @@ fn aspire<B: Board>(
     let Some(last) = last.filter(|t| depth >= 3 && t.score.abs() < MATE) else {
         return root(search, field, depth, moves, (-WIN, WIN));
     };
-    let window = (
-        last.score - ASPIRATION * B::UNIT,
-        last.score + ASPIRATION * B::UNIT,
-    );
+    let window = (last.score - ASPIRATION, last.score + ASPIRATION);
     let (score, chosen) = root(search, field, depth, moves, window);
     if search.stopped() {
         return (score, chosen.filter(|_| score > window.0));

@@ -4,14 +4,15 @@
 //! open four or two fours, four and open three, four, two open threes, open three); and for
 //! each side the points of each threat that matters, its estimate and its counts. A stone
 //! changes the keys of the points within reach along its four lines and recounts those
-//! points alone; taking it back restores what was saved and recounts nothing.
+//! points alone; taking it back restores what was saved and recounts nothing. Lines too long
+//! for a table (seven and up, six and up with exactly `k`) keep no keys: each changed
+//! direction is read from the stones along it ([`codes::Scan`]).
 
 use std::sync::OnceLock;
 
-use super::board::Board;
-use super::codes::{self, Codes, WALL, class};
-use super::field::{Bits, Near, worth, zobrist};
-use super::lines::{MAX_SIDE, POINTS};
+use super::board::{Board, worth};
+use super::codes::{self, Codes, EMPTY, MINE, Scan, THEIRS, WALL, class};
+use super::points::{Bits, MAX_SIDE, Near, POINTS, zobrist};
 use super::values::{self, Values};
 use crate::rules::classic::Mark;
 use crate::rules::gomoku::Gomoku;
@@ -43,15 +44,19 @@ const DIRECTIONS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (-1, 1)];
 /// reach on that line and where this point sits in each of their keys; and each point's
 /// keys on the empty board (the points off the board written in).
 struct Reach {
+    /// `around[p][d]`: the points within reach of `p` in direction `d`, each with the bit of
+    /// its key that holds `p`.
     around: Vec<[Vec<(u16, u8)>; 4]>,
+    /// Each point's keys on the empty board: the points off the board (kept only where a
+    /// table reads the keys).
     walls: Vec<[u32; 4]>,
+    /// Each point's neighbours, within two in the square around it.
     near: Vec<Vec<u16>>,
 }
 
 fn reach_of(side: usize, reach: usize) -> &'static Reach {
     const N: usize = MAX_SIDE + 1;
-    const R: usize = codes::MOST_REACH + 1;
-    static TABLES: [[OnceLock<Reach>; R]; N] = [const { [const { OnceLock::new() }; R] }; N];
+    static TABLES: [[OnceLock<Reach>; N]; N] = [const { [const { OnceLock::new() }; N] }; N];
     TABLES[side][reach].get_or_init(|| build_reach(side, reach))
 }
 
@@ -80,14 +85,26 @@ fn build_reach(side: usize, reach: usize) -> Reach {
                 match on(c + i * dc, r + i * dr) {
                     // This point is −i away from q.
                     Some(q) => lists[d].push((q as u16, shift(-i, reach))),
-                    None => keys[d] |= WALL << shift(i, reach),
+                    // Keys are kept only where a table reads them.
+                    None if reach <= codes::MOST_REACH => keys[d] |= WALL << shift(i, reach),
+                    None => {}
                 }
             }
         }
         around.push(lists);
         walls.push(keys);
     }
-    let near = super::lines::lines(side, 3).near.clone();
+    // Each point's neighbours: the points within two in the square around it.
+    let near = (0..n * n)
+        .map(|p| {
+            let (c, r) = (p % n, p / n);
+            (-2..=2)
+                .flat_map(|dr| (-2..=2).map(move |dc| (dc, dr)))
+                .filter(|&d| d != (0, 0))
+                .filter_map(|(dc, dr)| on(c + dc, r + dr).map(|q| q as u16))
+                .collect()
+        })
+        .collect();
     Reach {
         around,
         walls,
@@ -106,10 +123,20 @@ struct Point {
     code: [u16; 2],
 }
 
+/// How a position reads its lines' patterns: from a table by key, or, for lines too long
+/// for one, point by point along the line.
+#[derive(Clone, Copy)]
+enum Reader {
+    Table(&'static Codes),
+    Scan(Scan),
+}
+
 /// A position of five in a row as line patterns.
 #[derive(Clone)]
 pub struct Patterns {
-    codes: &'static Codes,
+    lines: Reader,
+    /// Points seen on each side of a point along its lines.
+    seen: usize,
     reach: &'static Reach,
     values: &'static Values,
     side: usize,
@@ -136,14 +163,14 @@ pub struct Patterns {
 }
 
 impl Patterns {
-    /// Whether a table reads the lines of `board`'s rule and length.
-    pub fn fits(board: &Gomoku) -> bool {
-        codes::reach(usize::from(board.k()), board.rule()).is_some()
-    }
-
     /// The threat `side` makes on the empty `p`.
     pub fn threat(&self, p: usize, side: usize) -> u8 {
         self.point[p].threat[side]
+    }
+
+    /// Makes it `side`'s turn, to ask what that side could do if it moved now.
+    pub fn set_turn(&mut self, side: usize) {
+        self.to_move = side;
     }
 
     /// How many empty points make `threat` for `side`.
@@ -157,16 +184,29 @@ impl Patterns {
         self.point.iter().map(move |p| p.code[side])
     }
 
-    /// The point `p` as its keys make it, for an empty point; as nothing for a stone.
-    fn read(&self, p: usize, key: [u32; 4]) -> Point {
+    /// The point `p` as its lines make it now, `key` its keys, for an empty point; as
+    /// nothing for a stone. Where lines are read point by point, only direction `dir` is read
+    /// again (`None`: all four).
+    fn read(&self, p: usize, key: [u32; 4], dir: Option<usize>) -> Point {
         if self.stone[p] != 0 {
             return Point {
                 key,
                 ..Point::default()
             };
         }
-        let class: [[u8; 4]; 2] =
-            std::array::from_fn(|s| std::array::from_fn(|d| self.codes.class(key[d], s)));
+        let class: [[u8; 4]; 2] = match self.lines {
+            Reader::Table(codes) => {
+                std::array::from_fn(|s| std::array::from_fn(|d| codes.class(key[d], s)))
+            }
+            Reader::Scan(scan) => {
+                let mut class = self.point[p].class;
+                for d in dir.map_or(0..4, |d| d..d + 1) {
+                    let [black, white] = self.scanned(&scan, p, d);
+                    (class[0][d], class[1][d]) = (black, white);
+                }
+                class
+            }
+        };
         let threat: [u8; 2] = std::array::from_fn(|s| threat_of(class[s], self.renju && s == 0));
         let code = std::array::from_fn(|s| match threat[s] {
             threat::FORBIDDEN => values::FORBIDDEN,
@@ -178,6 +218,26 @@ impl Patterns {
             threat,
             code,
         }
+    }
+
+    /// Each side's class on the empty `p` in direction `d`, read point by point.
+    fn scanned(&self, scan: &Scan, p: usize, direction: usize) -> [u8; 2] {
+        let (dc, dr) = DIRECTIONS[direction];
+        let side = self.side as i32;
+        let (col, row) = (p as i32 % side, p as i32 / side);
+        let reach = scan.reach as i32;
+        let mut cells = [WALL; 2 * MAX_SIDE + 1];
+        for i in -reach..=reach {
+            let (c, r) = (col + i * dc, row + i * dr);
+            if (0..side).contains(&c) && (0..side).contains(&r) {
+                cells[(i + reach) as usize] = match self.stone[(r * side + c) as usize] {
+                    0 => EMPTY,
+                    1 => MINE,
+                    _ => THEIRS,
+                };
+            }
+        }
+        scan.classes(&mut cells[..=2 * scan.reach], scan.reach)
     }
 
     /// Takes away what `p` gives now and adds what `new` gives.
@@ -204,8 +264,8 @@ impl Patterns {
         }
     }
 
-    /// A stone of `side` on the empty `p`, what it changes saved.
-    fn put(&mut self, p: usize, side: usize) {
+    /// A stone of `side` on the empty `p`, whoever is to move; what it changes saved.
+    pub fn put(&mut self, p: usize, side: usize) {
         let start = self.saved.len() as u32;
         let code = side as u32 + 1;
         let reach = self.reach;
@@ -215,15 +275,17 @@ impl Patterns {
                 let q = usize::from(q);
                 let before = self.point[q];
                 let mut key = before.key;
-                key[d] |= code << shift;
+                if let Reader::Table(_) = self.lines {
+                    key[d] |= code << shift;
+                }
                 self.saved.push((q as u16, before));
-                let new = self.read(q, key);
+                let new = self.read(q, key, Some(d));
                 self.set(q, new);
             }
         }
         let before = self.point[p];
         self.saved.push((p as u16, before));
-        self.set(p, self.read(p, before.key));
+        self.set(p, self.read(p, before.key, None));
         self.empty.clear(p);
         self.near.put(p, &reach.near[p], &self.empty);
         self.hash ^= zobrist()[side][p];
@@ -231,7 +293,10 @@ impl Patterns {
     }
 
     /// Takes back the last stone put.
-    fn take(&mut self) {
+    ///
+    /// # Panics
+    /// If none was put since the position was made.
+    pub fn take(&mut self) {
         let (start, p) = self.moves.pop().expect("a stone to take back");
         let p = usize::from(p);
         let side = usize::from(self.stone[p]) - 1;
@@ -283,18 +348,20 @@ fn mark(bits: &mut Bits, p: usize, on: bool) {
 }
 
 impl Board for Patterns {
-    const UNIT: i32 = 2;
-
-    /// # Panics
-    /// If no table reads the board's lines ([`Patterns::fits`]).
     fn of(board: &Gomoku) -> Patterns {
         let (side, k) = (usize::from(board.size()), usize::from(board.k()));
-        let codes = codes::codes(k, board.rule()).expect("a line a table reads");
-        let reach = reach_of(side, codes.reach);
+        let (lines, seen) = if let Some(codes) = codes::codes(k, board.rule()) {
+            (Reader::Table(codes), codes.reach)
+        } else {
+            let scan = codes::scan(k, board.rule());
+            (Reader::Scan(scan), scan.reach)
+        };
+        let reach = reach_of(side, seen);
         let mut empty = Bits::default();
         (0..side * side).for_each(|p| empty.set(p));
         let mut patterns = Patterns {
-            codes,
+            lines,
+            seen,
             reach,
             values: values::values(),
             side,
@@ -321,7 +388,7 @@ impl Board for Patterns {
             patterns.as_other[s] = (side * side) as i32 * patterns.values.theirs[empty_code];
         }
         for p in 0..side * side {
-            let point = patterns.read(p, reach.walls[p]);
+            let point = patterns.read(p, reach.walls[p], None);
             patterns.set(p, point);
         }
         for c in board.cells() {
@@ -421,7 +488,7 @@ impl Board for Patterns {
                 continue;
             }
             for way in [1, -1] {
-                for step in 1..=self.codes.reach as i32 + 1 {
+                for step in 1..=self.seen as i32 + 1 {
                     let (qc, qr) = (col + way * step * dc, row + way * step * dr);
                     if !(0..width).contains(&qc) || !(0..width).contains(&qr) {
                         break;
@@ -461,7 +528,9 @@ mod tests {
         )
     }
 
-    const BOARDS: [(u8, u8, Rule); 7] = [
+    /// Every rule, and lines from three to ten: those of seven and up (six and up with exactly
+    /// `k`) read point by point, the others from tables.
+    const BOARDS: [(u8, u8, Rule); 10] = [
         (15, 5, Rule::Freestyle),
         (15, 5, Rule::Exact),
         (15, 5, Rule::Renju),
@@ -469,6 +538,9 @@ mod tests {
         (9, 4, Rule::Freestyle),
         (8, 3, Rule::Exact),
         (20, 6, Rule::Freestyle),
+        (9, 7, Rule::Freestyle),
+        (10, 6, Rule::Exact),
+        (11, 10, Rule::Exact),
     ];
 
     #[test]

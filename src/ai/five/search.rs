@@ -11,8 +11,7 @@
 use std::sync::Arc;
 
 use super::board::Board;
-use super::field::Bits;
-use super::lines::POINTS;
+use super::points::{Bits, POINTS};
 use super::stop::Stop;
 use super::table::{Bound, Entry, Table};
 use super::vcf::{Refuted, Vcf};
@@ -27,13 +26,14 @@ pub const MAX_PLY: usize = 64;
 /// Fours the search past the leaves may make in a row, and how many it tries at a node.
 const QUIESCE_FOURS: u8 = 8;
 const QUIESCE_WIDTH: usize = 6;
-/// What each of the other side's threats to win costs the side to move at a leaf.
-const THREAT_COST: i32 = 120;
+/// What each of the other side's threats to win costs the side to move at a leaf, in the
+/// estimate's units.
+const THREAT_COST: i32 = 240;
 /// A move worth less than this, for either side, neither makes nor stops an open three or
 /// a four: a quiet move, which may be reduced and pruned.
 const QUIET: i32 = 400;
 /// A margin a ply of the estimate over beta within which the search goes on.
-const FUTILITY: i32 = 150;
+const FUTILITY: i32 = 300;
 
 /// What a node of the search needs to search its moves.
 #[derive(Clone, Copy)]
@@ -218,7 +218,7 @@ impl Search {
         // stands (reverse futility).
         if !pv && quiet && depth <= 3 && beta.abs() < MATE {
             let eval = field.estimate();
-            if eval - FUTILITY * B::UNIT * depth >= beta {
+            if eval - FUTILITY * depth >= beta {
                 return eval;
             }
         }
@@ -338,7 +338,7 @@ impl Search {
         }
         // The other side's threats to win must be answered now; each costs the side to move.
         let threats = field.winning(them).len().min(4) as i32;
-        let stand = field.estimate() - THREAT_COST * B::UNIT * threats;
+        let stand = field.estimate() - THREAT_COST * threats;
         if stand >= beta || fours == 0 {
             return stand;
         }
@@ -410,9 +410,7 @@ impl Search {
             .iter()
             .filter(|&p| ply == 0 || !field.looks_forbidden(p))
             .map(|p| {
-                let mine = i64::from(field.worth(p, me));
-                let theirs = i64::from(field.worth(p, them));
-                let mut score = (mine + theirs * 3 / 4) * 64;
+                let mut score = field.promise(p, me) * 64;
                 if Some(p as u16) == stored {
                     score += 1 << 40;
                 } else if killers.contains(&(p as u16)) {

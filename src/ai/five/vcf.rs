@@ -172,7 +172,7 @@ mod tests {
         for m in moves {
             board.play(board.parse_cell(m).unwrap()).unwrap();
         }
-        let mut field = crate::ai::five::field::Field::new(&board);
+        let mut field = <crate::ai::five::patterns::Patterns as Board>::of(&board);
         let mut refuted = Refuted::new();
         let mut vcf = Vcf {
             refuted: &mut refuted,
