@@ -229,6 +229,12 @@ impl Search {
         // The answer to a four costs no depth while the line is not too long.
         let free = forced.is_some() && ply < 2 * MAX_PLY / 3;
         let depth = if free { depth } else { depth - 1 };
+        // Nothing stored to search first: a node too new to search in full.
+        let depth = if stored.is_none() && depth >= 4 {
+            depth - 1
+        } else {
+            depth
+        };
         let node = Node {
             depth,
             beta,
