@@ -53,17 +53,30 @@ pub fn fit(players: usize, pairings: &[Pairing], anchor: usize) -> Vec<f64> {
 }
 
 /// Wilson's 95% score interval for a proportion `p` of `n` trials (a draw counted as half a
-/// win): the matches' error bars.
+/// win): the matches' error bars, kept within 0 and 1 (rounding would print a score of
+/// none as `-0.000`).
 pub fn wilson(p: f64, n: f64) -> (f64, f64) {
     let z = 1.96_f64;
     let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
     let half = z / (1.0 + z * z / n) * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
-    (centre - half, centre + half)
+    ((centre - half).max(0.0), (centre + half).min(1.0))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_score_of_none_or_all_has_an_interval_that_ends_at_zero_or_one_and_prints_without_a_sign() {
+        for games in [8.0, 32.0, 64.0, 128.0, 320.0] {
+            let (low, high) = wilson(0.0, games);
+            assert_eq!(format!("{low:.3}"), "0.000", "{games} games");
+            assert!(high > 0.0 && high < 1.0);
+            let (low, high) = wilson(1.0, games);
+            assert_eq!(format!("{high:.3}"), "1.000", "{games} games");
+            assert!(low > 0.0 && low < 1.0);
+        }
+    }
 
     #[test]
     fn the_fit_recovers_known_strengths_from_synthetic_results() {
