@@ -17,7 +17,8 @@
 //! - [`report`]: what several front ends print (boards as text, analyze, review, explain);
 //! - [`ui`]: the front ends (terminal, plain lines, engine protocols) and the driver that runs
 //!   a game the same way under each;
-//! - [`cli`] and the binary's `main.rs` on top.
+//! - [`cli`], the command line, and [`commands`], what each command runs, with the
+//!   binary's thin `main.rs` on top.
 //!
 //! ```
 //! use tictactoe::rules::classic::Board;
@@ -34,6 +35,7 @@
 
 pub mod ai;
 pub mod cli;
+pub mod commands;
 pub mod explain;
 pub mod game;
 pub mod net;

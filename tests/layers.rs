@@ -6,8 +6,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 /// The layers from the bottom up; `cli` (with the binary's `main.rs`) is the top.
-const LAYERS: [&str; 10] = [
-    "text", "rules", "ai", "game", "store", "net", "explain", "report", "ui", "cli",
+const LAYERS: [&str; 11] = [
+    "text", "rules", "ai", "game", "store", "net", "explain", "report", "ui", "cli", "commands",
 ];
 
 fn rank(layer: &str) -> Option<usize> {

@@ -1,0 +1,199 @@
+//! The commands that print and end: `analyze`, `review`, `explain`, `engine`, `paths` and
+//! `man`.
+
+use std::io::{self, IsTerminal, Write};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::Context;
+
+use super::{kept_game, variant};
+use crate::cli::{self, AnalyzeArgs, Cli, EngineArgs, ExplainArgs, Protocol, ReviewArgs};
+use crate::explain::Limits;
+use crate::report::{analyze, explain, review};
+use crate::store::{history, settings};
+use crate::ui::engine::{EngineError, codingame, gomocup};
+use crate::ui::tui;
+
+/// `tictactoe paths`: where the profile's files are, and which of them exist.
+pub(super) fn paths(out: &mut dyn Write) -> io::Result<()> {
+    let Some(dir) = history::profile_dir() else {
+        return writeln!(
+            out,
+            "No data directory here: set {} to keep games.",
+            history::HOME_VAR
+        );
+    };
+    let from = if std::env::var_os(history::HOME_VAR).is_some_and(|v| !v.is_empty()) {
+        format!(" (from {})", history::HOME_VAR)
+    } else {
+        String::new()
+    };
+    writeln!(out, "Profile directory{from}: {}", dir.display())?;
+    for (what, file) in [
+        ("History", history::FILE),
+        ("Start screen choices", "menu.json"),
+        ("Game to continue", history::CURRENT),
+    ] {
+        let path = dir.join(file);
+        let state = if path.exists() {
+            ""
+        } else {
+            " (not there yet)"
+        };
+        writeln!(out, "{what}: {}{state}", path.display())?;
+    }
+    if let Some(path) = settings::path() {
+        let state = if path.exists() {
+            ""
+        } else {
+            " (not there yet)"
+        };
+        writeln!(out, "Settings: {}{state}", path.display())?;
+    }
+    Ok(())
+}
+
+/// `tictactoe man`: one page on standard output, or every page into a directory.
+pub(super) fn man(args: &cli::ManArgs) -> anyhow::Result<ExitCode> {
+    let keys = cli::keys_section(&tui::view::manual_keys());
+    if let Some(dir) = &args.dir {
+        let names = cli::write_man_pages(dir, &keys)
+            .with_context(|| format!("writing the manual pages into {}", dir.display()))?;
+        println!("Wrote {} pages into {}.", names.len(), dir.display());
+        return Ok(ExitCode::SUCCESS);
+    }
+    cli::write_man(args.page.as_deref(), &keys, &mut io::stdout().lock())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+pub(super) fn analyze(cli: &Cli, args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
+    let options = analyze::Options {
+        size: cli.size,
+        k: cli.k,
+        misere: cli.misere,
+        exact: cli.exact,
+        own_rule: cli.own_rule(),
+        ultimate: cli.ultimate,
+        budget: cli.think_budget(),
+        json: args.json,
+        best_only: args.best,
+        table_mb: usize::from(cli.table_mb),
+        threads: usize::from(cli.threads),
+    };
+    let status = analyze::run(
+        &args.boards,
+        options,
+        &mut io::stdin().lock(),
+        &mut io::stdout().lock(),
+        &mut io::stderr(),
+    )
+    .context("writing the analysis")?;
+    Ok(ExitCode::from(status))
+}
+
+pub(super) fn review_game(cli: &Cli, args: &ReviewArgs) -> anyhow::Result<ExitCode> {
+    let chosen = match history::chosen(args.last, args.game) {
+        Ok(chosen) => chosen,
+        // A game the history does not hold is a usage error, as a bad argument is.
+        Err(e) => {
+            eprintln!("tictactoe: {e:#}");
+            return Ok(ExitCode::from(2));
+        }
+    };
+    let (variant, moves) = match chosen {
+        Some(record) => (
+            record.variant(),
+            record.moves().iter().map(ToString::to_string).collect(),
+        ),
+        None => match kept_game(&args.moves, variant(cli)) {
+            Ok(Some(record)) => (
+                record.variant(),
+                record.moves().iter().map(ToString::to_string).collect(),
+            ),
+            Ok(None) => (variant(cli), args.moves.clone()),
+            Err(e) => {
+                eprintln!("tictactoe: {e:#}");
+                return Ok(ExitCode::from(2));
+            }
+        },
+    };
+    let options = review::Options {
+        variant,
+        budget: cli.think_budget(),
+        json: args.json,
+        table_mb: usize::from(cli.table_mb),
+        threads: usize::from(cli.threads),
+        progress_after: io::stderr()
+            .is_terminal()
+            .then_some(Duration::from_millis(500)),
+    };
+    let status = review::run(&moves, options, &mut io::stdout().lock(), &mut io::stderr())
+        .context("writing the review")?;
+    Ok(ExitCode::from(status))
+}
+
+/// An engine protocol on standard input and output; a line the protocol does not allow ends
+/// it with a message and status 2.
+pub(super) fn engine(cli: &Cli, args: &EngineArgs) -> anyhow::Result<ExitCode> {
+    let options = crate::ui::engine::Options {
+        think: cli.think_budget(),
+        table_mb: usize::from(cli.table_mb),
+        threads: usize::from(cli.threads),
+        seed: cli.seed,
+    };
+    let output = &mut io::stdout().lock();
+    let outcome = match args.protocol {
+        Protocol::Gomocup => {
+            let lines = gomocup::Lines {
+                k: cli.k,
+                misere: cli.misere,
+            };
+            // Read on a thread of its own, so that END is seen while a move is searched.
+            let input = Box::new(io::BufReader::new(io::stdin()));
+            gomocup::run(&options, lines, input, output)
+        }
+        Protocol::Codingame => codingame::run(&options, &mut io::stdin().lock(), output),
+    };
+    match outcome {
+        Ok(()) => Ok(ExitCode::SUCCESS),
+        Err(EngineError::Protocol { line, why }) => {
+            eprintln!("tictactoe: {line}: {why}");
+            Ok(ExitCode::from(2))
+        }
+        Err(EngineError::Io(e)) => Err(e).context("speaking the engine protocol"),
+    }
+}
+
+pub(super) fn explain(cli: &Cli, args: &ExplainArgs) -> anyhow::Result<ExitCode> {
+    let format = match (args.json, args.dot) {
+        (true, _) => explain::Format::Json,
+        (_, true) => explain::Format::Dot,
+        _ => explain::Format::Plain,
+    };
+    let options = explain::Options {
+        variant: cli.variant(),
+        size: cli.size,
+        k: cli.k,
+        misere: cli.misere,
+        exact: cli.exact,
+        ultimate: cli.ultimate,
+        algorithm: args.algorithm,
+        format,
+        limits: Limits {
+            depth: args.depth,
+            max_nodes: usize::try_from(args.max_nodes).unwrap_or(usize::MAX),
+        },
+        iterations: args.iterations,
+        seed: args.seed,
+        steps: args.steps,
+    };
+    let status = explain::run(
+        &args.position,
+        &options,
+        &mut io::stdout().lock(),
+        &mut io::stderr(),
+    )
+    .context("writing the explanation")?;
+    Ok(ExitCode::from(status))
+}
