@@ -40,7 +40,7 @@ mod file;
 #[derive(Parser)]
 #[command(about = "Plays the AI levels against each other and anchors, and rates them")]
 struct Args {
-    /// The boards: 3 to 7 for classic N×N boards (default k), u for Ultimate, g for Gomoku, ge for Gomoku with exactly five.
+    /// The boards: 3 to 7 for classic N×N boards (default k), u for Ultimate, g for Gomoku, ge for Gomoku with exactly five, c4 for Connect Four.
     #[arg(long, value_delimiter = ',', default_value = "3,5,7,u")]
     boards: Vec<String>,
     /// Games per pairing (rounded up to an even number).
@@ -116,8 +116,9 @@ impl Seat {
             (!moves.is_empty()).then(|| moves[rng.usize(..moves.len())])
         };
         match (self.agent, position) {
-            // Gomoku has no heuristic player of its own yet.
-            (Agent::Random, _) | (Agent::Heuristic, Position::Gomoku(_)) => {
+            // Gomoku and Connect Four have no heuristic player of their own yet.
+            (Agent::Random, _)
+            | (Agent::Heuristic, Position::Gomoku(_) | Position::ConnectFour(_)) => {
                 pick(&mut self.rng, &moves)
             }
             (Agent::Heuristic, Position::Classic(board)) => {
@@ -235,6 +236,9 @@ fn variant_of(name: &str) -> Result<Variant, String> {
     }
     if name.eq_ignore_ascii_case("ge") {
         return Ok(Variant::GOMOKU_EXACT);
+    }
+    if name.eq_ignore_ascii_case("c4") {
+        return Ok(Variant::CONNECT_FOUR);
     }
     let size: u8 = name.parse().map_err(|_| format!("{name}: not a board"))?;
     let rules = Rules::new(size, Rules::default_k(size), false).map_err(|e| e.to_string())?;

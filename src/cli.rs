@@ -132,6 +132,16 @@ pub struct Cli {
     /// with the other side's stones just beyond both ends wins nothing
     #[arg(long, global = true, conflicts_with_all = ["k", "misere", "ultimate", "exact", "renju"])]
     pub caro: bool,
+    /// Connect Four: 7 columns of 6 rows that fill from the bottom, four in a row wins; a
+    /// move is a column, 1 to 7 (`analyze --connect-four 4453`: the columns played)
+    #[arg(long, global = true, conflicts_with_all = ["size", "k", "misere", "ultimate", "gomoku", "exact", "renju", "caro", "opening"])]
+    pub connect_four: bool,
+    /// Connect Four's columns, 4 to 9 [default: 7]
+    #[arg(long, value_name = "N", global = true, requires = "connect_four", value_parser = clap::value_parser!(u8).range(4..=9))]
+    pub columns: Option<u8>,
+    /// Connect Four's rows, 4 to 9 [default: 6]
+    #[arg(long, value_name = "N", global = true, requires = "connect_four", value_parser = clap::value_parser!(u8).range(4..=9))]
+    pub rows: Option<u8>,
     /// How a five-in-a-row game opens: free (black's first stone, then turns); swap1 (the
     /// first player places two black stones and a white one, the second chooses a colour);
     /// swap2 (as swap1, or the second places two more and the first chooses)
@@ -204,6 +214,9 @@ impl Cli {
     /// otherwise the board `--size` gives (3 by default): classic up to 7×7 with `--k` and
     /// `--misere`, Gomoku's rules from 8×8 up (five in a row unless `--k` says otherwise).
     pub fn variant(&self) -> Result<Variant, RulesError> {
+        if let Some(game) = self.board_game() {
+            return Ok(game);
+        }
         let variant = if self.ultimate {
             Ok(Variant::Ultimate)
         } else if self.gomoku || self.renju || self.caro || self.swaps() {
@@ -220,6 +233,15 @@ impl Cli {
             .by_renju(self.renju)?
             .by_caro(self.caro)?
             .opened(self.opening.unwrap_or_default())
+    }
+
+    /// The game the flags name whose board is its own, where they name one (Connect Four,
+    /// with `--columns` and `--rows`).
+    pub fn board_game(&self) -> Option<Variant> {
+        self.connect_four.then(|| Variant::ConnectFour {
+            columns: self.columns.unwrap_or(crate::rules::connect_four::COLUMNS),
+            rows: self.rows.unwrap_or(crate::rules::connect_four::ROWS),
+        })
     }
 
     /// Whether a swap opening is asked for a game that may be Gomoku's: no board or one
@@ -411,14 +433,41 @@ pub fn applies(subcommand: &str) -> &'static [&'static str] {
     const RULES: [&str; 4] = ["size", "k", "misere", "ultimate"];
     match subcommand {
         "analyze" => &[
-            "size", "k", "misere", "ultimate", "exact", "renju", "caro", "think", "table_mb",
+            "size",
+            "k",
+            "misere",
+            "ultimate",
+            "exact",
+            "renju",
+            "caro",
+            "connect_four",
+            "columns",
+            "rows",
+            "think",
+            "table_mb",
             "threads",
         ],
         "review" => &[
-            "size", "k", "misere", "ultimate", "gomoku", "exact", "renju", "caro", "opening",
-            "think", "table_mb", "threads",
+            "size",
+            "k",
+            "misere",
+            "ultimate",
+            "gomoku",
+            "exact",
+            "renju",
+            "caro",
+            "opening",
+            "connect_four",
+            "columns",
+            "rows",
+            "think",
+            "table_mb",
+            "threads",
         ],
         "host" => &[
+            "connect_four",
+            "columns",
+            "rows",
             "size",
             "k",
             "misere",
@@ -450,7 +499,16 @@ pub fn applies(subcommand: &str) -> &'static [&'static str] {
             "no_history",
         ],
         "explain" => &[
-            "size", "k", "misere", "ultimate", "gomoku", "exact", "plain",
+            "size",
+            "k",
+            "misere",
+            "ultimate",
+            "gomoku",
+            "exact",
+            "connect_four",
+            "columns",
+            "rows",
+            "plain",
         ],
         "engine" => &["k", "misere", "think", "table_mb", "threads", "seed"],
         _ => &RULES[..0],
@@ -882,7 +940,7 @@ mod tests {
             "bind" => "127.0.0.1".into(),
             "relay" => "https://relay.example.org".into(),
             "from" => "5".into(),
-            "size" => "4".into(),
+            "size" | "columns" | "rows" => "4".into(),
             "k" | "think" | "port" => "3".into(),
             "code" => "abc".into(),
             _ => "1".into(),
@@ -917,6 +975,10 @@ mod tests {
                     .is_none_or(|a| !a.is_hide_set());
                 let mut args = vec!["tictactoe".to_string(), name.to_string()];
                 args.extend(required(name).iter().map(ToString::to_string));
+                if ["columns", "rows"].contains(&long) {
+                    // Connect Four's board, given with the game it belongs to.
+                    args.push("--connect-four".to_string());
+                }
                 args.push(format!("--{long}"));
                 if arg.get_action().takes_values() {
                     args.push(sample(arg));

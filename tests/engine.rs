@@ -363,7 +363,7 @@ fn x_y(mv: Move, n: u8) -> String {
 fn near_move(position: &Position, played: &[Move], rng: &mut fastrand::Rng) -> Move {
     let cells = |mv: &Move| match *mv {
         Move::Cell(c) => (i32::from(c.col()), i32::from(c.row())),
-        Move::Ultimate(_) | Move::Choice(_) => unreachable!(),
+        _ => unreachable!(),
     };
     let taken: Vec<(i32, i32)> = played.iter().map(cells).collect();
     let moves: Vec<Move> = position
@@ -402,7 +402,7 @@ fn gomocup_plays_whole_games_on_twenty_by_twenty_and_fifteen_with_legal_answers_
 fn ultimate_move(mv: Move) -> ultimate::Move {
     match mv {
         Move::Ultimate(m) => m,
-        Move::Cell(_) | Move::Choice(_) => unreachable!(),
+        _ => unreachable!(),
     }
 }
 

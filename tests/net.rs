@@ -904,7 +904,9 @@ fn the_joiner_may_not_ask_for_ultimate() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("the host's rules apply") && err.contains("--exact go with `host`"),
+        err.contains("the host's rules apply")
+            && err.contains("--ultimate")
+            && err.contains("go with `host`"),
         "{err}"
     );
 }

@@ -5,6 +5,7 @@
 //! [`rating`]), and [`player`], the one dispatch from a rule set to its engine that the game
 //! and the front ends call.
 
+pub mod connect_four;
 pub mod five;
 pub mod levels;
 pub mod mcts;

@@ -93,9 +93,10 @@ pub(crate) fn refuse_misplaced(cli: &Cli, matches: &ArgMatches) {
                 || cli.ultimate
                 || cli.gomoku
                 || cli.exact
+                || cli.connect_four
             {
                 usage_error(
-                    "the host's rules apply: --size, --k, --misere, --ultimate, --gomoku and --exact go with `host`",
+                    "the host's rules apply: --size, --k, --misere, --ultimate, --gomoku, --exact and --connect-four go with `host`",
                 );
             }
         }

@@ -75,6 +75,7 @@ pub(super) fn analyze(cli: &Cli, args: &AnalyzeArgs) -> anyhow::Result<ExitCode>
         exact: cli.exact,
         own_rule: cli.own_rule(),
         ultimate: cli.ultimate,
+        game: cli.board_game(),
         budget: cli.think_budget(),
         json: args.json,
         best_only: args.best,

@@ -59,6 +59,15 @@ impl Explained for Gomoku {
     }
 }
 
+/// Connect Four by its columns: uniformly random games, no prior.
+impl Explained for crate::rules::connect_four::ConnectFour {
+    type Eval = RandomGames;
+
+    fn textbook(seed: u64) -> Mcts<Self, RandomGames> {
+        Mcts::with_evaluator(Some(seed), RandomGames)
+    }
+}
+
 /// One node of the recorded Monte Carlo tree: the position after `mv`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct MctsNode {

@@ -563,7 +563,11 @@ mod tests {
         variants.extend(Variant::named_on("in-a-row", 15, 4));
         variants.extend(Variant::named_on("renju", 11, 5));
         variants.extend(Variant::named_on("caro", 20, 5));
-        assert_eq!(variants.len(), 7 + 7 + 7 + 1 + 1 + 1, "{variants:?}");
+        variants.push(Variant::ConnectFour {
+            columns: 9,
+            rows: 4,
+        });
+        assert_eq!(variants.len(), 8 + 7 + 7 + 1 + 1 + 1 + 1, "{variants:?}");
         for variant in variants {
             let wire = RulesData::from(variant);
             assert_eq!(Variant::try_from(wire.clone()), Ok(variant), "{wire:?}");
@@ -578,6 +582,7 @@ mod tests {
             k: 3,
             misere: false,
             variant: Some("gomoku".into()),
+            rows: None,
         };
         assert_eq!(Variant::try_from(older), Ok(Variant::GOMOKU));
         let four = Variant::of_size(15, Some(4), false).unwrap();

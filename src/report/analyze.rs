@@ -200,7 +200,11 @@ pub fn json(report: &Report) -> String {
 /// else `cell`, on Gomoku's boards as on the classic ones (the word a player reads there is
 /// `point`; the key stays what programs reading it were given).
 fn json_move_key(variant: Variant) -> &'static str {
-    if variant.has_boards() { "move" } else { "cell" }
+    match variant.move_noun() {
+        _ if variant.has_boards() => "move",
+        "column" => "column",
+        _ => "cell",
+    }
 }
 
 /// How `analyze` reads and searches its boards.
@@ -219,6 +223,9 @@ pub struct Options {
     pub own_rule: Option<Rule>,
     /// Positions are Ultimate tic-tac-toe positions in their notation.
     pub ultimate: bool,
+    /// The game of every position, where the flags name one whose boards tell nothing of it
+    /// (Connect Four: its rows, or the columns played, `4453`).
+    pub game: Option<Variant>,
     /// Search time for the position's moves (with `best_only`, for its value).
     pub budget: Duration,
     pub json: bool,
@@ -292,7 +299,11 @@ impl Reporter<'_> {
     fn board(&mut self, notation: &str) -> io::Result<()> {
         let label = format!("{notation:?}");
         let o = self.options;
-        let position = match Position::parse(notation, o.ultimate, o.k, o.misere, o.exact) {
+        let parsed = match o.game {
+            Some(game) => Position::parse_of(notation, game, (o.k, o.misere, o.exact)),
+            None => Position::parse(notation, o.ultimate, o.k, o.misere, o.exact),
+        };
+        let position = match parsed {
             Ok(Position::Gomoku(board)) if o.own_rule.is_some() => {
                 match board.played_by(o.own_rule.unwrap_or_default()) {
                     Ok(board) => Position::Gomoku(board),
@@ -306,7 +317,10 @@ impl Reporter<'_> {
             Ok(position) => position,
             Err(e) => return self.bad(&label, notation, &e.to_string()),
         };
-        if let Some(size) = o.size.filter(|&n| n != position.grid_side()) {
+        if let Some(size) = o
+            .size
+            .filter(|&n| n != position.grid_side() && o.game.is_none())
+        {
             let n = position.grid_side();
             let why = format!("the board is {n}×{n} but --size is {size}");
             return self.bad(&label, notation, &why);

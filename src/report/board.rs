@@ -5,6 +5,7 @@
 use std::fmt::Write as _;
 
 use crate::rules::classic::{Board, Mark};
+use crate::rules::connect_four::ConnectFour;
 use crate::rules::gomoku::Gomoku;
 use crate::rules::position::{Outcome, Position};
 use crate::rules::ultimate::{self, SmallStatus, UltimateBoard};
@@ -126,12 +127,31 @@ pub fn gomoku_grid(board: &Gomoku) -> String {
     s
 }
 
+/// Connect Four's board, top row first, between its sides: a disc or `.` a cell, the
+/// columns' digits below (the keys that drop a disc there).
+pub fn connect_four_grid(board: &ConnectFour) -> String {
+    let mut s = String::new();
+    for row in (0..board.rows()).rev() {
+        s.push('|');
+        for col in 0..board.columns() {
+            let c = board.mark_at(col, row).map_or('.', Mark::symbol);
+            let _ = write!(s, " {c}");
+        }
+        s.push_str(" |\n");
+    }
+    let _ = writeln!(s, "+{}+", "-".repeat(usize::from(board.columns()) * 2 + 1));
+    let digits: Vec<String> = (1..=board.columns()).map(|c| c.to_string()).collect();
+    let _ = writeln!(s, "  {}", digits.join(" "));
+    s
+}
+
 /// The position as the plain front end prints it.
 pub fn show(position: &Position) -> String {
     match position {
         Position::Classic(board) => grid(board),
         Position::Ultimate(board) => ultimate_grid(board),
         Position::Gomoku(board) => gomoku_grid(board),
+        Position::ConnectFour(board) => connect_four_grid(board),
     }
 }
 
@@ -177,6 +197,20 @@ mod tests {
             " 4 | X | 6\n",
             "---+---+---\n",
             " 1 | 2 | O\n",
+        ));
+    }
+
+    #[test]
+    #[rustfmt::skip]
+    fn connect_fours_board_stands_on_its_columns_digits() {
+        let board = ConnectFour::new(4, 4).unwrap().after_columns("223").unwrap();
+        assert_eq!(connect_four_grid(&board), concat!(
+            "| . . . . |\n",
+            "| . . . . |\n",
+            "| . O . . |\n",
+            "| . X X . |\n",
+            "+---------+\n",
+            "  1 2 3 4\n",
         ));
     }
 

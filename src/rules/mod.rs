@@ -9,6 +9,7 @@
 //! records and the network pass around; it only forwards to these traits.
 
 pub mod classic;
+pub mod connect_four;
 pub mod gomoku;
 pub mod position;
 pub mod ultimate;
@@ -249,17 +250,21 @@ pub trait Notation: RuleSet {
     fn pieces(&self) -> &'static str {
         "marks"
     }
+    /// The game's rules for people, a line each of at most 60 characters (an empty line
+    /// between paragraphs), as its rules page and the plain front end's `?` show them.
+    fn rules_text(&self) -> Vec<String>;
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::rules::classic::{Board, Rules};
+    use crate::rules::connect_four::ConnectFour;
     use crate::rules::gomoku::Gomoku;
     use crate::rules::ultimate::UltimateBoard;
 
     /// Plays random games to the end through the trait alone, checking its invariants.
-    fn invariants_hold<R: RuleSet>(start: R, rng: &mut fastrand::Rng) {
+    fn invariants_hold<R: RuleSet>(start: R, cells: bool, rng: &mut fastrand::Rng) {
         let mut position = start;
         let mut plies = 0;
         loop {
@@ -274,10 +279,18 @@ mod tests {
             assert!(position.play(mv).is_ok());
             assert_eq!(before.after(mv), Ok(position));
             assert_ne!(position.to_move(), side, "the turn passes");
-            assert!(
-                position.play(mv).is_err(),
-                "a move played is not legal again"
+            // A cell played is not legal again; a column is, until it is full.
+            assert_eq!(
+                position.after(mv).is_ok(),
+                position.legal_moves().contains(&mv),
+                "a move is legal exactly when listed"
             );
+            if cells {
+                assert!(
+                    position.play(mv).is_err(),
+                    "a move played is not legal again"
+                );
+            }
             plies += 1;
         }
         assert!(plies > 0);
@@ -292,10 +305,16 @@ mod tests {
         let mut rng = fastrand::Rng::with_seed(7);
         for _ in 0..50 {
             for (size, k, misere) in [(3, 3, false), (5, 4, true), (7, 5, false)] {
-                invariants_hold(Board::new(Rules::new(size, k, misere).unwrap()), &mut rng);
+                invariants_hold(
+                    Board::new(Rules::new(size, k, misere).unwrap()),
+                    true,
+                    &mut rng,
+                );
             }
-            invariants_hold(UltimateBoard::new(), &mut rng);
-            invariants_hold(Gomoku::new(), &mut rng);
+            invariants_hold(UltimateBoard::new(), true, &mut rng);
+            invariants_hold(Gomoku::new(), true, &mut rng);
+            invariants_hold(ConnectFour::default(), false, &mut rng);
+            invariants_hold(ConnectFour::new(4, 9).unwrap(), false, &mut rng);
         }
     }
 }

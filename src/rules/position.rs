@@ -20,6 +20,7 @@ mod members;
 use std::fmt;
 
 use crate::rules::classic::{self, Board, Cell, Mark, Rules, RulesError, Squares};
+use crate::rules::connect_four::{self, Column, ConnectFour};
 use crate::rules::gomoku::opening::{Choice, Opening, Seat, Stage};
 use crate::rules::gomoku::{self, Gomoku};
 use crate::rules::ultimate::{self, UltimateBoard};
@@ -35,6 +36,7 @@ macro_rules! each {
             Position::Classic($p) => $body,
             Position::Ultimate($p) => $body,
             Position::Gomoku($p) => $body,
+            Position::ConnectFour($p) => $body,
         }
     };
 }
@@ -54,6 +56,12 @@ pub enum Variant {
         rule: gomoku::Rule,
         /// How the game opens: freely, or by a swap rule (five in a row only).
         opening: Opening,
+    },
+    /// Connect Four: `columns` that fill from the bottom, `rows` high (7 by 6, or 4 to 9
+    /// each), four in a row.
+    ConnectFour {
+        columns: u8,
+        rows: u8,
     },
 }
 
@@ -78,17 +86,27 @@ impl Variant {
                 .and_then(|board| board.with_opening(opening))
                 .unwrap_or_default()
                 .into(),
+            Variant::ConnectFour { columns, rows } => {
+                ConnectFour::new(columns, rows).unwrap_or_default().into()
+            }
         }
     }
 
     /// The variants besides classic play, each selected by its name.
-    pub const NAMED: [Variant; 5] = [
+    pub const NAMED: [Variant; 6] = [
         Variant::Ultimate,
         Variant::GOMOKU,
         Variant::GOMOKU_EXACT,
         Variant::RENJU,
         Variant::CARO,
+        Variant::CONNECT_FOUR,
     ];
+
+    /// Connect Four on its standard board, 7 columns of 6 rows.
+    pub const CONNECT_FOUR: Variant = Variant::ConnectFour {
+        columns: connect_four::COLUMNS,
+        rows: connect_four::ROWS,
+    };
 
     /// Gomoku on its standard board, 15×15, five or more in a row.
     pub const GOMOKU: Variant = Variant::Gomoku {
@@ -275,6 +293,9 @@ impl Variant {
     /// The variant that [`Variant::flags`] names, read back from its words (`--size 4 --k 3
     /// --misere`, `--ultimate`, or nothing for classic 3×3); `None` for anything else.
     pub fn from_flags(text: &str) -> Option<Variant> {
+        if let Some(rest) = text.trim().strip_prefix("--connect-four") {
+            return Variant::connect_four_from_flags(rest);
+        }
         if let Some(named) = text.trim().strip_prefix("--").and_then(Variant::named) {
             return Some(named);
         }
@@ -317,6 +338,25 @@ impl Variant {
             .ok()
     }
 
+    /// Connect Four's board from the flags after `--connect-four`: `--columns N`, `--rows M`.
+    fn connect_four_from_flags(text: &str) -> Option<Variant> {
+        let (mut columns, mut rows) = (None, None);
+        let mut words = text.split_whitespace();
+        while let Some(word) = words.next() {
+            let slot = match word {
+                "--columns" if columns.is_none() => &mut columns,
+                "--rows" if rows.is_none() => &mut rows,
+                _ => return None,
+            };
+            *slot = Some(words.next()?.parse::<u8>().ok()?);
+        }
+        let board = ConnectFour::new(
+            columns.unwrap_or(connect_four::COLUMNS),
+            rows.unwrap_or(connect_four::ROWS),
+        )?;
+        Some(board.variant())
+    }
+
     /// What one position of this rule set is called in reports: `board`, or `position` for
     /// Ultimate, whose notation says more than the marks.
     pub fn noun(self) -> &'static str {
@@ -338,6 +378,11 @@ impl Variant {
         each!(self.start(), p => p.has_boards())
     }
 
+    /// The rules for people, a line each ([`Notation::rules_text`]).
+    pub fn rules_text(self) -> Vec<String> {
+        each!(self.start(), p => p.rules_text())
+    }
+
     /// How moves are typed, for a player who asks.
     pub fn typing_help(self, forms: &str) -> String {
         each!(self.start(), p => p.typing_help(forms))
@@ -348,6 +393,7 @@ impl Variant {
         match self {
             Variant::Classic(rules) => Some(rules.k()),
             Variant::Gomoku { k, .. } => Some(k),
+            Variant::ConnectFour { .. } => Some(connect_four::FOUR),
             Variant::Ultimate => None,
         }
     }
@@ -376,6 +422,8 @@ pub enum Move {
     Ultimate(ultimate::Move),
     /// A colour chosen (or two more stones to place) in a swap opening of Gomoku.
     Choice(Choice),
+    /// A column of Connect Four.
+    Column(Column),
 }
 
 impl Move {
@@ -386,6 +434,7 @@ impl Move {
             Move::Cell(cell) => cell.reading_key(),
             Move::Ultimate(mv) => (mv.board(), mv.cell()),
             Move::Choice(choice) => (u8::MAX, choice as u8),
+            Move::Column(column) => (0, column.0),
         }
     }
 
@@ -394,6 +443,7 @@ impl Move {
         match self {
             Move::Cell(cell) => cell.noun(),
             Move::Ultimate(_) | Move::Choice(_) => "cell",
+            Move::Column(_) => "column",
         }
     }
 }
@@ -405,6 +455,7 @@ impl fmt::Display for Move {
             Move::Cell(cell) => write!(f, "{cell}"),
             Move::Ultimate(mv) => write!(f, "{mv}"),
             Move::Choice(choice) => write!(f, "{choice}"),
+            Move::Column(column) => write!(f, "{column}"),
         }
     }
 }
@@ -418,12 +469,13 @@ impl crate::rules::Located for Move {
             Move::Cell(cell) => cell.cell_words(),
             Move::Ultimate(mv) => mv.cell_words(),
             Move::Choice(choice) => format!("'{choice}'"),
+            Move::Column(column) => column.cell_words(),
         }
     }
 
     fn small_board(&self) -> Option<u8> {
         match self {
-            Move::Cell(_) | Move::Choice(_) => None,
+            Move::Cell(_) | Move::Choice(_) | Move::Column(_) => None,
             Move::Ultimate(mv) => mv.small_board(),
         }
     }
@@ -434,6 +486,7 @@ impl crate::rules::Located for Move {
 pub enum ParseMoveError {
     Cell(classic::CellError),
     Ultimate(ultimate::ParseMoveError),
+    Column(connect_four::ParseColumnError),
 }
 
 impl fmt::Display for ParseMoveError {
@@ -441,6 +494,7 @@ impl fmt::Display for ParseMoveError {
         match self {
             ParseMoveError::Cell(e) => write!(f, "{e}"),
             ParseMoveError::Ultimate(e) => write!(f, "{e}"),
+            ParseMoveError::Column(e) => write!(f, "{e}"),
         }
     }
 }
@@ -453,6 +507,7 @@ pub enum ParsePositionError {
     Classic(classic::ParseBoardError),
     Ultimate(ultimate::ParseUltimateError),
     Gomoku(gomoku::ParseGomokuError),
+    ConnectFour(connect_four::ParseBoardError),
     /// Gomoku's boards are not played misère.
     GomokuRules,
     /// `--exact` with a board that is not played with Gomoku's rules.
@@ -465,6 +520,7 @@ impl fmt::Display for ParsePositionError {
             ParsePositionError::Classic(e) => write!(f, "{e}"),
             ParsePositionError::Ultimate(e) => write!(f, "{e}"),
             ParsePositionError::Gomoku(e) => write!(f, "{e}"),
+            ParsePositionError::ConnectFour(e) => write!(f, "{e}"),
             ParsePositionError::GomokuRules => {
                 write!(f, "a board from 8×8 up is not played misère: drop --misere")
             }
@@ -481,6 +537,7 @@ pub enum Position {
     Classic(Board),
     Ultimate(UltimateBoard),
     Gomoku(Gomoku),
+    ConnectFour(ConnectFour),
 }
 
 impl Position {
@@ -653,6 +710,26 @@ impl Position {
     /// The Gomoku position, in Gomoku play.
     pub fn gomoku(&self) -> Option<&Gomoku> {
         Gomoku::within(self)
+    }
+
+    /// The Connect Four position, in Connect Four.
+    pub fn connect_four(&self) -> Option<&ConnectFour> {
+        ConnectFour::within(self)
+    }
+
+    /// A position of `variant` in its notation: [`Position::parse`]'s boards, and Connect
+    /// Four's rows or columns played (`4453`) on its board.
+    pub fn parse_of(
+        text: &str,
+        variant: Variant,
+        (k, misere, exact): (Option<u8>, bool, bool),
+    ) -> Result<Position, ParsePositionError> {
+        match variant {
+            Variant::ConnectFour { columns, rows } => {
+                parsed(ConnectFour::parse_with(text, columns, rows))
+            }
+            variant => Position::parse(text, variant == Variant::Ultimate, k, misere, exact),
+        }
     }
 }
 

@@ -12,6 +12,7 @@
 
 use crate::rules::RuleSet;
 use crate::rules::classic::{Cell, Squares};
+use crate::rules::connect_four::{Column, ConnectFour};
 use crate::rules::position::{Move, Position, each};
 use crate::rules::ultimate::{self, SmallStatus, UltimateBoard};
 
@@ -128,6 +129,33 @@ impl Keypad for UltimateBoard {
     }
 }
 
+/// Connect Four's columns: digit `d` is column `d` from the left, and a column is every
+/// point of it on the grid, drawn where its disc would fall.
+impl Keypad for ConnectFour {
+    fn digit(&self, _: Option<u8>, d: u8) -> Digit<Column> {
+        match d.checked_sub(1) {
+            Some(col) if col < self.columns() => Digit::Move(Column(col)),
+            _ => Digit::NoDigits,
+        }
+    }
+
+    fn grid_side(&self) -> u8 {
+        self.columns().max(self.rows())
+    }
+
+    fn grid_point(&self, column: Column) -> Option<(u8, u8)> {
+        (column.0 < self.columns()).then(|| (column.0, self.height(column.0).min(self.rows() - 1)))
+    }
+
+    fn at_grid_point(&self, col: u8, row: u8) -> Option<Column> {
+        (col < self.columns() && row < self.rows()).then_some(Column(col))
+    }
+
+    fn centre(&self) -> Column {
+        Column(self.columns() / 2)
+    }
+}
+
 /// The keypad and grid of whichever rule set a position is of.
 impl Position {
     /// What digit `d` (1-9) typed on the keypad means, with the board `chosen` by an earlier
@@ -162,7 +190,7 @@ impl Position {
     pub fn board_of(mv: Move) -> Option<u8> {
         match mv {
             Move::Ultimate(m) => Some(m.board()),
-            Move::Cell(_) | Move::Choice(_) => None,
+            _ => None,
         }
     }
 
@@ -174,12 +202,7 @@ impl Position {
     /// Where `mv` lies on the grid: (column, row), from the bottom left; `None` for a move of
     /// another rule set or board.
     pub fn grid_point(&self, mv: Move) -> Option<(u8, u8)> {
-        match (self, mv) {
-            (Position::Classic(board), Move::Cell(cell)) => board.grid_point(cell),
-            (Position::Gomoku(board), Move::Cell(cell)) => board.grid_point(cell),
-            (Position::Ultimate(board), Move::Ultimate(m)) => board.grid_point(m),
-            _ => None,
-        }
+        each!(self, p => mv.try_into().ok().and_then(|m| p.grid_point(m)))
     }
 
     /// The move at (column, row) of the grid, if there is one.

@@ -11,10 +11,12 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use super::{Assessment, ULTIMATE_THINK};
+use crate::ai::connect_four::Four;
 use crate::ai::levels::{self, Level};
 use crate::ai::mcts::{self, Evaluator, Mcts, Parallel, SearchGame, UltimateEval};
 use crate::ai::search::{Meter, Searcher, Value};
 use crate::rules::classic::{Board, Cell};
+use crate::rules::connect_four::{Column, ConnectFour};
 use crate::rules::position::Move;
 use crate::rules::ultimate::UltimateBoard;
 use crate::rules::{Outcome, RuleSet};
@@ -251,5 +253,47 @@ where
         for tree in self.search.trees() {
             tree.set_cancel(flag.clone());
         }
+    }
+}
+
+/// Connect Four: the solver for `hard`, which proves every position it finishes within the
+/// budget (without one, every position), and the levels' alpha-beta below it.
+impl Engine<ConnectFour> for Four {
+    fn choose(
+        &mut self,
+        level: Level,
+        board: &ConnectFour,
+        think: Option<Duration>,
+    ) -> Option<Column> {
+        match level.style() {
+            Some(style) => self.level_move(board, style),
+            None => self.best(board, think).map(|(column, _)| column),
+        }
+    }
+
+    fn best(&mut self, board: &ConnectFour, think: Option<Duration>) -> Option<(Column, Value)> {
+        Four::best(self, board, think)
+    }
+
+    fn value_of(
+        &mut self,
+        board: &ConnectFour,
+        column: Column,
+        think: Option<Duration>,
+    ) -> Option<Value> {
+        let after = board.after(column).expect("a legal column");
+        Some(self.value(&after, think).before())
+    }
+
+    fn hint(&mut self, board: &ConnectFour, think: Option<Duration>) -> Vec<(Column, Value)> {
+        self.values(board, think)
+    }
+
+    fn fresh(&mut self) {
+        self.clear();
+    }
+
+    fn set_cancel(&mut self, flag: Option<Arc<AtomicBool>>) {
+        Four::set_cancel(self, flag);
     }
 }

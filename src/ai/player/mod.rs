@@ -13,11 +13,13 @@ use std::time::Duration;
 mod engines;
 mod threat;
 
+use crate::ai::connect_four::{self, Four};
 use crate::ai::levels::Level;
 use crate::ai::opening;
 use crate::ai::search::{Meter, Searcher, Value, best_of};
 use crate::rules::RuleSet;
 use crate::rules::classic::{Board, Cell};
+use crate::rules::connect_four::ConnectFour;
 use crate::rules::gomoku::Gomoku;
 use crate::rules::gomoku::opening::{Choice, Stage};
 use crate::rules::position::{Move, Position, Variant, each};
@@ -142,6 +144,7 @@ impl Brain {
                 classic: engines::Classic::new(seed, Searcher::new(), meter),
                 ultimate: engines::MonteCarlo::new(seed, meter, 1),
                 gomoku: threat::Threat::new(seed, meter),
+                connect_four: Four::new(seed, meter, connect_four::TABLE_MB),
             },
             think: None,
             seed,
@@ -175,6 +178,8 @@ impl Brain {
         self.table_mb = mb;
         let gomoku_threads = if self.seed.is_none() { threads } else { 1 };
         self.engines.gomoku.size_search(mb, gomoku_threads);
+        self.engines.connect_four = Four::new(self.seed, self.meter, mb);
+        self.engines.connect_four.set_cancel(self.cancel.clone());
         self
     }
 
@@ -213,6 +218,7 @@ impl Brain {
         self.engines.classic.set_cancel(flag.clone());
         self.engines.ultimate.set_cancel(flag.clone());
         self.engines.gomoku.set_cancel(flag.clone());
+        self.engines.connect_four.set_cancel(flag.clone());
         self.cancel = flag;
     }
 
@@ -367,6 +373,7 @@ struct Engines {
     classic: engines::Classic,
     ultimate: engines::MonteCarlo<UltimateBoard>,
     gomoku: threat::Threat,
+    connect_four: Four,
 }
 
 impl Engines {
@@ -406,6 +413,14 @@ impl Played for Gomoku {
     const RATES: bool = true;
     fn engine(engines: &mut Engines) -> &mut threat::Threat {
         &mut engines.gomoku
+    }
+}
+
+impl Played for ConnectFour {
+    type Engine = Four;
+    const RATES: bool = false;
+    fn engine(engines: &mut Engines) -> &mut Four {
+        &mut engines.connect_four
     }
 }
 

@@ -14,6 +14,7 @@
 pub mod opening;
 pub mod renju;
 mod rule_set;
+mod text;
 
 use std::fmt;
 use std::str::FromStr;

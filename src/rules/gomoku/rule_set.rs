@@ -35,6 +35,10 @@ impl RuleSet for Gomoku {
 }
 
 impl Notation for Gomoku {
+    fn rules_text(&self) -> Vec<String> {
+        super::text::rules_text(self)
+    }
+
     type ParseMoveError = CellError;
 
     fn parse_move(&self, text: &str) -> Result<Cell, CellError> {

@@ -23,6 +23,10 @@ pub struct RulesData {
     pub misere: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub variant: Option<String>,
+    /// The rows of a board whose rows are not its side (Connect Four's; `size` is then its
+    /// columns).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rows: Option<u8>,
 }
 
 impl From<Rules> for RulesData {
@@ -32,12 +36,22 @@ impl From<Rules> for RulesData {
             k: rules.k(),
             misere: rules.misere(),
             variant: None,
+            rows: None,
         }
     }
 }
 
 impl From<Variant> for RulesData {
     fn from(variant: Variant) -> RulesData {
+        if let Variant::ConnectFour { columns, rows } = variant {
+            return RulesData {
+                size: columns,
+                k: crate::rules::connect_four::FOUR,
+                misere: false,
+                variant: Some(variant.name().into()),
+                rows: Some(rows),
+            };
+        }
         match variant.rules() {
             Some(rules) => rules.into(),
             None => RulesData {
@@ -81,6 +95,12 @@ impl TryFrom<RulesData> for Variant {
             None | Some("classic") => Rules::new(w.size, w.k, w.misere)
                 .map(Variant::from)
                 .map_err(RulesDataError::Classic),
+            Some("connect-four") => {
+                let rows = w.rows.unwrap_or(crate::rules::connect_four::ROWS);
+                crate::rules::connect_four::ConnectFour::new(w.size, rows)
+                    .map(|board| super::Position::from(board).variant())
+                    .ok_or_else(|| RulesDataError::Variant("connect-four".into()))
+            }
             Some(name) => {
                 let (game, opening) = match name.split_once('+') {
                     Some((game, opening)) => (game, Opening::named(opening)),

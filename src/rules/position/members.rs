@@ -4,5 +4,6 @@
 
 mod cells;
 mod classic;
+mod connect_four;
 mod gomoku;
 mod ultimate;

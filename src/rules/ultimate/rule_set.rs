@@ -81,4 +81,26 @@ impl Notation for UltimateBoard {
     fn has_boards(&self) -> bool {
         true
     }
+
+    fn rules_text(&self) -> Vec<String> {
+        [
+            "Ultimate tic-tac-toe",
+            "",
+            "Nine small boards sit in a 3×3. X and O take turns; X moves",
+            "first. A move is a board and a cell in it: 53 is cell 3 of",
+            "board 5, both numbered like the keypad (7 8 9 on top).",
+            "",
+            "Where you play decides where the other side must play next:",
+            "the cell you choose sends them to the board in its place.",
+            "Play cell 3 of any board, and they must play on board 3.",
+            "",
+            "Three in a row on a small board wins it for good. Win three",
+            "small boards in a row on the big board to win the game.",
+            "A board that is won or full is closed: sent there, you may",
+            "play on any open board instead (a free move).",
+            "If every board closes with no line of boards, it is a draw.",
+        ]
+        .map(str::to_string)
+        .to_vec()
+    }
 }

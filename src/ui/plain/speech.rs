@@ -43,6 +43,7 @@ pub fn said(position: &Position, mv: Move) -> String {
         Move::Cell(_) => position
             .grid_point(mv)
             .map_or_else(|| mv.to_string(), point),
+        Move::Column(column) => format!("column {column}"),
     }
 }
 

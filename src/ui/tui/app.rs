@@ -791,7 +791,7 @@ mod tests {
     fn digit(mv: Move) -> Option<u8> {
         match mv {
             Move::Cell(c) => c.numpad(),
-            Move::Ultimate(_) | Move::Choice(_) => None,
+            _ => None,
         }
     }
 

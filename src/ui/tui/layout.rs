@@ -424,6 +424,12 @@ pub fn move_at(
             .point_at(column, row)
             .and_then(|(col, row)| board.cell_at(row, col))
             .map(Move::Cell),
+        // A column anywhere on it, the falling disc's row above it too.
+        Position::ConnectFour(board) => {
+            let grid = board.columns().max(board.rows() + 1);
+            let (col, _) = GridLayout::new(size, grid).point_at(column, row)?;
+            position.at_grid_point(col, 0)
+        }
     }
 }
 

@@ -1142,11 +1142,11 @@ mod tests {
     fn the_game_row_cycles_classic_ultimate_and_gomoku_and_fixes_their_rules() {
         let mut choices = Choices::default();
         let mut seen = Vec::new();
-        for _ in 0..5 {
+        for _ in 0..6 {
             seen.push((choices.value(Row::Game).unwrap(), choices.variant()));
             choices.step(Row::Game, true);
         }
-        assert_eq!(choices, Choices::default(), "five steps come round");
+        assert_eq!(choices, Choices::default(), "six steps come round");
         let names: Vec<&str> = seen.iter().map(|(name, _)| name.as_str()).collect();
         assert_eq!(
             names,
@@ -1155,7 +1155,8 @@ mod tests {
                 "◂ Ultimate ▸",
                 "◂ Gomoku ▸",
                 "◂ Renju ▸",
-                "◂ Caro ▸"
+                "◂ Caro ▸",
+                "◂ Connect Four ▸"
             ]
         );
         let variants: Vec<Variant> = seen.iter().map(|&(_, v)| v).collect();
@@ -1166,11 +1167,16 @@ mod tests {
                 Variant::Ultimate,
                 Variant::GOMOKU,
                 Variant::RENJU,
-                Variant::CARO
+                Variant::CARO,
+                Variant::CONNECT_FOUR
             ]
         );
         choices.step(Row::Game, false);
-        assert_eq!(choices.variant(), Variant::CARO, "down from classic");
+        assert_eq!(
+            choices.variant(),
+            Variant::CONNECT_FOUR,
+            "down from classic"
+        );
         let mut classic = Choices::default();
         for _ in 3..8 {
             classic.step(Row::Size, true);
@@ -1256,7 +1262,7 @@ mod tests {
         assert_eq!(
             done,
             Outcome::Done(Start::Play(
-                Variant::CARO,
+                Variant::CONNECT_FOUR,
                 Player::Human,
                 Player::HARD,
                 None

@@ -16,7 +16,7 @@ impl TryFrom<Move> for Cell {
     fn try_from(mv: Move) -> Result<Cell, MoveError> {
         match mv {
             Move::Cell(cell) => Ok(cell),
-            Move::Ultimate(_) | Move::Choice(_) => Err(MoveError::OtherVariant),
+            _ => Err(MoveError::OtherVariant),
         }
     }
 }

@@ -36,7 +36,7 @@ impl TryFrom<Move> for ultimate::Move {
     fn try_from(mv: Move) -> Result<ultimate::Move, MoveError> {
         match mv {
             Move::Ultimate(mv) => Ok(mv),
-            Move::Cell(_) | Move::Choice(_) => Err(MoveError::OtherVariant),
+            _ => Err(MoveError::OtherVariant),
         }
     }
 }

@@ -6,6 +6,7 @@
 
 mod chrome;
 mod classic;
+mod connect_four;
 mod explore;
 mod frame;
 mod gomoku;
@@ -115,6 +116,7 @@ fn draw_game(
         Position::Classic(board) => classic::draw(frame, app, board, palette),
         Position::Ultimate(board) => ultimate::draw(frame, app, board, palette),
         Position::Gomoku(board) => gomoku::draw(frame, app, board, palette),
+        Position::ConnectFour(board) => connect_four::draw(frame, app, board, palette),
     };
     let Placed {
         mut title,

@@ -164,7 +164,7 @@ fn draw_position(frame: &mut Frame, position: &Position, marked: &[Move], palett
     let last_cell = || {
         marked.iter().rev().find_map(|m| match m {
             Move::Cell(cell) => Some(*cell),
-            Move::Ultimate(_) | Move::Choice(_) => None,
+            _ => None,
         })
     };
     match position {
@@ -173,13 +173,23 @@ fn draw_position(frame: &mut Frame, position: &Position, marked: &[Move], palett
                 .iter()
                 .filter_map(|m| match m {
                     Move::Ultimate(mv) => Some(*mv),
-                    Move::Cell(_) | Move::Choice(_) => None,
+                    _ => None,
                 })
                 .collect();
             mcts::draw_ultimate(frame, board, &moves, palette)
         }
         Position::Classic(board) => draw_squares(frame, board, last_cell(), palette),
         Position::Gomoku(board) => draw_squares(frame, board, last_cell(), palette),
+        Position::ConnectFour(board) => {
+            let text = crate::report::board::connect_four_grid(board);
+            for (y, line) in text.lines().enumerate() {
+                frame.text(0, y as u16, line, Style::PLAIN);
+            }
+            text.lines()
+                .map(|l| l.chars().count() as u16)
+                .max()
+                .unwrap_or(0)
+        }
     }
 }
 
