@@ -69,34 +69,14 @@ impl Grid {
         if let Some(&score) = memo.get(self) {
             return score;
         }
-        let cells = self.cells.len() * self.rows;
-        let mut best = None;
-        for col in 0..self.cells.len() {
-            let row = self.height(col);
-            if row == self.rows {
-                continue;
-            }
-            let mark = self.to_move();
-            self.cells[col][row] = Some(mark);
-            self.moves += 1;
-            let score = if self.four_through(col, row) {
-                // Won with disc `moves` of the game: (cells + 1 - discs before it) / 2.
-                ((cells + 1 - (self.moves - 1)) / 2) as i32
-            } else if self.moves == cells {
-                0
-            } else {
-                -self.minimax(memo)
-            };
-            self.moves -= 1;
-            self.cells[col][row] = None;
-            best = Some(best.map_or(score, |b: i32| b.max(score)));
-        }
-        let score = best.unwrap_or(0);
+        let scores = self.column_scores(memo);
+        let score = scores.iter().map(|&(_, s)| s).max().unwrap_or(0);
         memo.insert(self.clone(), score);
         score
     }
 
-    /// Every column's score for the side to move.
+    /// Every open column's score for the side to move: a disc dropped, the game's end or the
+    /// minimax of what follows, and the disc taken back.
     fn column_scores(&mut self, memo: &mut HashMap<Grid, i32>) -> Vec<(u8, i32)> {
         let cells = self.cells.len() * self.rows;
         let mut out = Vec::new();
@@ -108,6 +88,7 @@ impl Grid {
             self.cells[col][row] = Some(self.to_move());
             self.moves += 1;
             let score = if self.four_through(col, row) {
+                // Won with disc `moves` of the game: (cells + 1 - discs before it) / 2.
                 ((cells + 1 - (self.moves - 1)) / 2) as i32
             } else if self.moves == cells {
                 0
@@ -284,4 +265,18 @@ fn analyze_reads_the_columns_played_and_proves_a_late_position() {
     assert!(ok, "{out}");
     assert!(out.contains("\"best_move\":\"4\""), "{out}");
     assert!(out.contains("win in 1"), "{out}");
+}
+
+#[test]
+fn two_positions_scored_in_a_published_tutorial_score_the_same_here() {
+    // The tutorial writes positions as the columns played and scores them as the solver does.
+    let mut solver = Solver::new(16);
+    for (moves, score) in [("4455", 18), ("44455554221", -15)] {
+        let board = ConnectFour::default().after_columns(moves).unwrap();
+        assert_eq!(
+            solver.solve(&board, None, Meter::Work),
+            Some(score),
+            "{moves}"
+        );
+    }
 }

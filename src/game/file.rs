@@ -21,9 +21,23 @@
 
 use std::fmt::Write as _;
 
-use super::formats::FileError;
 use crate::game::record::Record;
 use crate::rules::position::Variant;
+
+/// Why a text is not a game: the line (from 1) and what is wrong with it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileError {
+    pub line: usize,
+    pub why: String,
+}
+
+impl std::fmt::Display for FileError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "line {}: {}", self.line, self.why)
+    }
+}
+
+impl std::error::Error for FileError {}
 
 /// The first line of every game file.
 pub const MAGIC: &str = "tictactoe game";

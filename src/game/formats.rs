@@ -4,26 +4,12 @@
 //! first). Both are read into a [`Record`], checked move by move, and a Gomoku record is
 //! written back as a `.psq`.
 
-use std::fmt::{self, Write as _};
+use std::fmt::Write as _;
 
+pub use crate::game::file::FileError;
 use crate::game::record::{Record, RecordError};
 use crate::rules::gomoku;
 use crate::rules::position::{Move, Variant};
-
-/// Why a text is not a game: the line (from 1) and what is wrong with it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FileError {
-    pub line: usize,
-    pub why: String,
-}
-
-impl fmt::Display for FileError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "line {}: {}", self.line, self.why)
-    }
-}
-
-impl std::error::Error for FileError {}
 
 fn error(line: usize, why: impl Into<String>) -> FileError {
     FileError {

@@ -11,7 +11,7 @@
 //! ```
 
 use crate::rules::RuleSet;
-use crate::rules::classic::{Cell, Squares};
+use crate::rules::classic::{Cell, Mark, Squares};
 use crate::rules::connect_four::{Column, ConnectFour};
 use crate::rules::position::{Move, Position, each};
 use crate::rules::ultimate::{self, SmallStatus, UltimateBoard};
@@ -58,6 +58,13 @@ pub trait Keypad: RuleSet {
     }
     /// The number of columns (and rows) of the grid the moves lie on.
     fn grid_side(&self) -> u8;
+    /// The rows of the grid that hold cells: all of them, but on a board of columns
+    /// (Connect Four's) its rows.
+    fn grid_rows(&self) -> u8 {
+        self.grid_side()
+    }
+    /// The mark on the point at (column, row) of the grid, if any.
+    fn point_mark(&self, col: u8, row: u8) -> Option<Mark>;
     /// Where `mv` lies on the grid; `None` for a move of another board.
     fn grid_point(&self, mv: Self::Move) -> Option<(u8, u8)>;
     /// The move at (column, row) of the grid, if there is one.
@@ -87,6 +94,10 @@ impl<S: Squares + RuleSet<Move = Cell>> Keypad for S {
 
     fn at_grid_point(&self, col: u8, row: u8) -> Option<Cell> {
         self.square(row, col)
+    }
+
+    fn point_mark(&self, col: u8, row: u8) -> Option<Mark> {
+        self.square(row, col).and_then(|cell| self.mark_on(cell))
     }
 }
 
@@ -122,6 +133,10 @@ impl Keypad for UltimateBoard {
         ultimate::Move::at(col, row)
     }
 
+    fn point_mark(&self, col: u8, row: u8) -> Option<Mark> {
+        ultimate::Move::at(col, row).and_then(|mv| self.mark(mv))
+    }
+
     /// The centre of the board the side to move is sent to (the centre board when free).
     fn centre(&self) -> ultimate::Move {
         let board = self.forced_board().unwrap_or(5);
@@ -149,6 +164,14 @@ impl Keypad for ConnectFour {
 
     fn at_grid_point(&self, col: u8, row: u8) -> Option<Column> {
         (col < self.columns() && row < self.rows()).then_some(Column(col))
+    }
+
+    fn grid_rows(&self) -> u8 {
+        self.rows()
+    }
+
+    fn point_mark(&self, col: u8, row: u8) -> Option<Mark> {
+        self.mark_at(col, row)
     }
 
     fn centre(&self) -> Column {
@@ -203,6 +226,16 @@ impl Position {
     /// another rule set or board.
     pub fn grid_point(&self, mv: Move) -> Option<(u8, u8)> {
         each!(self, p => mv.try_into().ok().and_then(|m| p.grid_point(m)))
+    }
+
+    /// The rows of the grid that hold cells ([`Keypad::grid_rows`]).
+    pub fn grid_rows(&self) -> u8 {
+        each!(self, p => p.grid_rows())
+    }
+
+    /// The mark on the point at (column, row) of the grid, if any.
+    pub fn point_mark(&self, col: u8, row: u8) -> Option<Mark> {
+        each!(self, p => p.point_mark(col, row))
     }
 
     /// The move at (column, row) of the grid, if there is one.

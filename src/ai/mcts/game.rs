@@ -15,6 +15,18 @@ pub enum Ended {
     Drawn,
 }
 
+impl Ended {
+    /// How `outcome`, just reached, ended the game for `mover`; `None` while it goes on.
+    pub fn of(outcome: Outcome, mover: Mark) -> Option<Ended> {
+        match outcome {
+            Outcome::InProgress => None,
+            Outcome::Draw => Some(Ended::Drawn),
+            Outcome::Won(winner) if winner == mover => Some(Ended::Won),
+            Outcome::Won(_) => Some(Ended::Lost),
+        }
+    }
+}
+
 /// A rule set the tree search can play.
 pub trait SearchGame: RuleSet {
     /// The index of a move, below 256.
@@ -96,12 +108,7 @@ impl<S: Squares + RuleSet<Move = Cell>> SearchGame for S {
         let mover = self.to_move();
         let cell = self.move_at(index);
         self.play(cell).expect("the search plays legal moves");
-        match self.outcome() {
-            Outcome::InProgress => None,
-            Outcome::Draw => Some(Ended::Drawn),
-            Outcome::Won(winner) if winner == mover => Some(Ended::Won),
-            Outcome::Won(_) => Some(Ended::Lost),
-        }
+        Ended::of(self.outcome(), mover)
     }
 
     fn move_count(&self) -> usize {

@@ -127,8 +127,7 @@ fn listed(names: &[String]) -> String {
 /// empty row is `Row 2: empty.`, and a run of them is said once.
 pub fn board(game: &Game) -> Vec<String> {
     let position = game.position();
-    let side = position.grid_side();
-    let placed = stones(game);
+    let (side, rows) = (position.grid_side(), position.grid_rows());
     let mut lines = Vec::new();
     let mut empty_rows: Vec<u8> = Vec::new();
     let flush = |lines: &mut Vec<String>, empty: &mut Vec<u8>| {
@@ -139,17 +138,12 @@ pub fn board(game: &Game) -> Vec<String> {
         }
         empty.clear();
     };
-    for row in (0..side).rev() {
+    for row in (0..rows).rev() {
         let of = |mark: Mark| -> Vec<String> {
-            let mut cols: Vec<u8> = placed
-                .iter()
-                .filter(|&&(m, _)| m == mark)
-                .filter_map(|&(_, mv)| position.grid_point(mv))
-                .filter(|&(_, r)| r == row)
-                .map(|(c, _)| c)
-                .collect();
-            cols.sort_unstable();
-            cols.into_iter().map(|c| point((c, row))).collect()
+            (0..side)
+                .filter(|&col| position.point_mark(col, row) == Some(mark))
+                .map(|col| point((col, row)))
+                .collect()
         };
         let (x, o) = (of(Mark::X), of(Mark::O));
         if x.is_empty() && o.is_empty() {

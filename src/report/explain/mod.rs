@@ -1,6 +1,9 @@
 //! `tictactoe explain`: the tree a textbook search visits from a position ([`crate::explain`]),
 //! as an indented text tree ending with the totals, as JSON, or as Graphviz DOT for slides.
 
+pub mod mcts;
+pub mod watch;
+
 use std::fmt::{self, Write as _};
 use std::io::{self, Write};
 use std::sync::Arc;
@@ -11,7 +14,6 @@ use serde::Serialize;
 use crate::explain::{self, Algorithm, Bound, ExplainError, Explanation, Hit, Limits, Node};
 use crate::game::record::{Record, RecordError};
 use crate::report::tree::{self, Printed};
-use crate::report::{explain_mcts, explain_watch};
 use crate::rules::classic::RulesError;
 use crate::rules::position::{ParsePositionError, Position, Variant};
 
@@ -207,7 +209,7 @@ fn monte_carlo(
         return match explain::watch_mcts(position, iterations, seed, steps) {
             Ok(watched) => {
                 let c = crate::ai::mcts::EXPLORATION;
-                let text = explain_watch::plain(position, iterations, seed, c, &watched);
+                let text = watch::plain(position, iterations, seed, c, &watched);
                 out.write_all(text.as_bytes())?;
                 Ok(0)
             }
@@ -220,9 +222,9 @@ fn monte_carlo(
     match mcts_fitted(position, iterations, seed, options.limits, err)? {
         Ok(x) => {
             let text = match options.format {
-                Format::Plain => explain_mcts::plain(position, &x),
-                Format::Json => explain_mcts::json(position, &x),
-                Format::Dot => explain_mcts::dot(position, &x),
+                Format::Plain => mcts::plain(position, &x),
+                Format::Json => mcts::json(position, &x),
+                Format::Dot => mcts::dot(position, &x),
             };
             out.write_all(text.as_bytes())?;
             Ok(0)
