@@ -172,6 +172,29 @@ fn a_five_by_five_game_takes_the_host_rules() {
 }
 
 #[test]
+fn a_connect_four_game_takes_the_host_rules_and_both_see_the_same_columns() {
+    let (mut host, addr, code) = host(&["--connect-four"]);
+    let mut joiner = join(&addr, &code);
+    joiner.wait_for("(Connect Four). You play O.");
+    // X stacks four in column 4 while O plays column 5.
+    host.send("4\n4\n4\n4\n");
+    joiner.send("5\n5\n5\n");
+    assert!(host.wait_exit().success());
+    assert!(joiner.wait_exit().success());
+    let (h, j) = (host.output(), joiner.output());
+    // Connect Four's rows stand between its sides: `| . . . X O . . |`.
+    let rows = |out: &str| -> Vec<String> {
+        let rows = out.lines().filter(|l| l.starts_with("| "));
+        rows.map(str::to_string).collect()
+    };
+    assert!(rows(&h).len() >= 6 * 7, "{h}");
+    assert_eq!(rows(&h), rows(&j));
+    assert!(h.contains("| . . . X O . . |"), "{h}");
+    assert!(h.contains("X wins.") && j.contains("X wins."), "{h}");
+    assert_eq!(record(&j), "Record: --connect-four 4 5 4 5 4 5 4");
+}
+
+#[test]
 fn a_swap2_opening_over_the_network_gives_the_joiner_the_colour_it_chose() {
     let (mut host, addr, code) = host(&["--opening", "swap2"]);
     let mut joiner = join(&addr, &code);

@@ -2523,3 +2523,29 @@ fn pausing_a_game_between_ais_stops_both_clocks_and_space_starts_them_again() {
     tui.send("\x03");
     assert!(tui.wait_exit());
 }
+
+#[test]
+fn connect_four_drops_each_disc_to_the_lowest_empty_cell_of_the_column_typed() {
+    let args = ["--connect-four", "-o", "human", "--delay", "0"];
+    let mut tui = Tui::spawn(env!("CARGO_BIN_EXE_tictactoe"), &args, &[]);
+    tui.wait_text("Connect Four · round 1");
+    tui.send("4");
+    tui.wait_text("played 4. O to move");
+    tui.send("4");
+    tui.wait_text("played 4. X to move");
+    tui.send("5");
+    tui.wait_text("played 5. O to move");
+    let screen = tui.screen();
+    let rows: Vec<&str> = screen.lines().map(str::trim).collect();
+    let digits = rows
+        .iter()
+        .position(|r| r.starts_with("1 2 3 4 5 6 7"))
+        .expect("the columns' digits");
+    // The bottom row holds X's two discs, the row above it O's one, on column 4.
+    assert!(rows[digits - 1].starts_with("· · · ● ●"), "{screen}");
+    assert!(rows[digits - 2].starts_with("· · · ○"), "{screen}");
+    // Column 8 is no column of this board: refused, the board kept.
+    tui.send("8");
+    tui.wait_text("8 is no column here: type 1-7");
+    assert!(tui.screen().contains("· · · ● ●"));
+}

@@ -38,6 +38,11 @@ impl App {
                     "Board {d}: now the cell, 1-9, or Enter plays cell {d} (Esc chooses again)"
                 );
             }
+            // A board whose moves are digits (Connect Four's columns) has fewer than nine.
+            Digit::NoDigits if position.variant().move_noun() == "column" => {
+                let forms = position.move_forms();
+                self.message = format!("{d} is no column here: type {forms} or use the arrows");
+            }
             Digit::NoDigits => {
                 self.message =
                     "Digits name cells on 3×3 only: type a coordinate (c3) or use the arrows"
