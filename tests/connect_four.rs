@@ -280,3 +280,24 @@ fn two_positions_scored_in_a_published_tutorial_score_the_same_here() {
         );
     }
 }
+
+#[test]
+fn every_level_takes_a_win_in_one_and_from_level_two_blocks_a_loss_in_one() {
+    use tictactoe::ai::levels::Level;
+    use tictactoe::ai::player::{Brain, Player};
+    use tictactoe::rules::position::{Move, Position};
+    let win = Position::from(ConnectFour::default().after_columns("112233").unwrap());
+    // O to move: X's three along the bottom wins on column 4 unless O drops there.
+    let block = Position::from(ConnectFour::default().after_columns("11223").unwrap());
+    let four = Move::Column(Column(3));
+    for n in 1..=Level::TOP {
+        for seed in 0..5 {
+            let mut brain = Brain::new(Some(seed)).with_think(std::time::Duration::from_millis(50));
+            let level = Player::Ai(Level::new(n).unwrap());
+            assert_eq!(brain.choose(level, &win), Some(four), "level {n} wins");
+            if n >= 2 {
+                assert_eq!(brain.choose(level, &block), Some(four), "level {n} blocks");
+            }
+        }
+    }
+}

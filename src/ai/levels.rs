@@ -136,16 +136,17 @@ const STYLES: [Style; (Level::TOP - 1) as usize] = [
 ];
 
 /// The measured ratings of levels 1 to 7 (random play is 0), by board, named by its flags
-/// ([`Variant::flags`]): 3×3, 5×5 and 7×7 with the default k, Ultimate and Gomoku (five or
-/// more, and exactly five; see
+/// ([`Variant::flags`]): 3×3, 5×5 and 7×7 with the default k, Ultimate, Connect Four and
+/// Gomoku (five or more, and exactly five; see
 /// `docs/ai.md` and `examples/ladder.rs`).
-const RATINGS: [(&str, [i32; Level::TOP as usize]); 6] = [
+const RATINGS: [(&str, [i32; Level::TOP as usize]); 7] = [
     ("", [115, 365, 411, 414, 460, 455, 459]),
     ("--size 5", [390, 674, 673, 807, 864, 915, 919]),
     ("--size 7", [287, 497, 530, 563, 552, 577, 552]),
     ("--ultimate", [166, 321, 423, 542, 594, 655, 869]),
     ("--gomoku", [617, 786, 935, 1131, 1175, 1299, 1510]),
     ("--gomoku --exact", [600, 741, 960, 1145, 1273, 1373, 1584]),
+    ("--connect-four", [305, 415, 617, 699, 839, 893, 1069]),
 ];
 
 /// The measured rating of `level` on `variant`'s board (random play is 0), where the ladder

@@ -11,7 +11,6 @@ use std::time::Duration;
 
 use crate::ai::levels::Style;
 use crate::ai::search::{Meter, Value};
-use crate::rules::classic::Mark;
 use crate::rules::connect_four::{Column, ConnectFour};
 use crate::rules::{Outcome, RuleSet};
 use solver::{Solver, plies};
@@ -100,15 +99,14 @@ impl Four {
         let proven = self.solver.solve(board, budget, self.meter).is_some();
         let rest = budget.map(|b| b.saturating_sub(started.elapsed()));
         let values = if proven {
-            // Within what is left, and at least half the budget again: the columns' proofs
-            // read the root's from the table.
-            self.values(board, rest.zip(budget).map(|(r, b)| r.max(b / 2)))
+            // Within what is left, and at least a quarter of the budget again: the columns'
+            // proofs read the root's from the table.
+            self.values(board, rest.zip(budget).map(|(r, b)| r.max(b / 4)))
         } else {
-            let estimate = |c: Column| {
-                let after = board.after(c).expect("a legal column");
-                (c, Value::Estimate(-estimate(&after, 5)))
-            };
-            board.legal_moves().into_iter().map(estimate).collect()
+            // As far ahead as the strongest level below it looks, so that it never plays worse.
+            let deepest = scored(board, TOP_PLIES);
+            let estimate = |(c, s): (Column, i32)| (c, Value::Estimate(s.clamp(-499, 499)));
+            deepest.into_iter().map(estimate).collect()
         };
         if values.is_empty() || self.cancelled() {
             return None;
@@ -129,16 +127,7 @@ impl Four {
         if moves.is_empty() || self.cancelled() {
             return None;
         }
-        let plies = u32::from(style.depth) * 2 - 1;
-        let scored: Vec<(Column, i32)> = moves
-            .iter()
-            .map(|&c| {
-                (
-                    c,
-                    -search(&board.after(c).expect("legal"), plies - 1, -WIN, WIN),
-                )
-            })
-            .collect();
+        let scored = scored(board, u32::from(style.depth) * 2 - 1);
         let best = scored.iter().map(|&(_, s)| s).max()?;
         let margin = i32::try_from(style.temperature * 3).unwrap_or(i32::MAX);
         let close: Vec<(Column, i32)> = scored
@@ -158,6 +147,18 @@ impl Four {
     }
 }
 
+/// How far level 6, the strongest below the solver, looks ahead: the solver's fallback.
+const TOP_PLIES: u32 = 11;
+
+/// Each legal column's score by alpha-beta `plies` deep, this move the first of them.
+fn scored(board: &ConnectFour, plies: u32) -> Vec<(Column, i32)> {
+    let score = |c: Column| {
+        let after = board.after(c).expect("a legal column");
+        (c, -search(&after, plies - 1, -WIN, WIN))
+    };
+    board.legal_moves().into_iter().map(score).collect()
+}
+
 /// A solved score as a value for the side to move.
 fn proven(score: i32, board: &ConnectFour) -> Value {
     let (moves, cells) = (u32::from(board.moves()), u32::from(board.cells()));
@@ -171,83 +172,21 @@ fn proven(score: i32, board: &ConnectFour) -> Value {
 /// A score beyond every estimate: four made.
 const WIN: i32 = 100_000;
 
-/// Negamax with alpha-beta to `depth` plies, estimating at the horizon.
-fn search(board: &ConnectFour, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+/// The score of the side to move in `board` by alpha-beta `depth` plies deep over the
+/// bitboards, estimating at the horizon ([`solver::Bits::estimate`]); a win or a loss on the
+/// way scores beyond every estimate, the sooner the larger.
+fn search(board: &ConnectFour, depth: u32, alpha: i32, beta: i32) -> i32 {
     match board.outcome() {
-        Outcome::Won(_) => return -WIN - i32::from(board.cells() - board.moves()),
-        Outcome::Draw => return 0,
-        Outcome::InProgress => {}
+        Outcome::Won(_) => -WIN - i32::from(board.cells() - board.moves()),
+        Outcome::Draw => 0,
+        Outcome::InProgress => solver::Bits::of(board).search(depth, alpha, beta, THREAT, WIN),
     }
-    if depth == 0 {
-        return estimate(board, 0);
-    }
-    let mut best = -WIN * 2;
-    for column in order(board) {
-        let after = board.after(column).expect("legal");
-        let score = -search(&after, depth - 1, -beta, -alpha);
-        best = best.max(score);
-        alpha = alpha.max(score);
-        if alpha >= beta {
-            break;
-        }
-    }
-    best
 }
 
-/// The legal columns, centre first.
-fn order(board: &ConnectFour) -> Vec<Column> {
-    let mid = i32::from(board.columns()) / 2;
-    let mut moves = board.legal_moves();
-    moves.sort_by_key(|c| (i32::from(c.0) - mid).abs());
-    moves
-}
-
-/// The side to move's threats (empty cells where four would be made) less the opponent's,
-/// and discs near the centre, from the side to move's view, within ±499; a search of
-/// `depth` plies where one is asked, its wins and losses at the ends of that range.
+/// The threats of the side to move less the opponent's, and its discs near the centre, from
+/// a search of `depth` plies, within ±499.
 fn estimate(board: &ConnectFour, depth: u32) -> i32 {
-    if depth > 0 {
-        return search(board, depth, -WIN, WIN).clamp(-499, 499);
-    }
-    let side = board.to_move();
-    let mid = i32::from(board.columns()) / 2;
-    let mut score = 0;
-    for col in 0..board.columns() {
-        let near = 3 - (i32::from(col) - mid).abs().min(3);
-        for row in 0..board.rows() {
-            score += match board.mark_at(col, row) {
-                Some(mark) if mark == side => near,
-                Some(_) => -near,
-                None => {
-                    let (x, o) = threats_at(board, col, row);
-                    let (own, theirs) = if side == Mark::X { (x, o) } else { (o, x) };
-                    THREAT * (i32::from(own) - i32::from(theirs))
-                }
-            };
-        }
-    }
-    score.clamp(-499, 499)
-}
-
-/// Whether X and O would make four with a disc on the empty cell (`col`, `row`).
-fn threats_at(board: &ConnectFour, col: u8, row: u8) -> (bool, bool) {
-    let four = |mark| {
-        [(1i8, 0i8), (0, 1), (1, 1), (1, -1)]
-            .iter()
-            .any(|&(dc, dr)| {
-                let run = |sign: i8| {
-                    (1..4)
-                        .take_while(|&i| {
-                            let c = col as i8 + sign * dc * i;
-                            let r = row as i8 + sign * dr * i;
-                            c >= 0 && r >= 0 && board.mark_at(c as u8, r as u8) == Some(mark)
-                        })
-                        .count()
-                };
-                run(1) + run(-1) >= 3
-            })
-    };
-    (four(Mark::X), four(Mark::O))
+    search(board, depth, -WIN, WIN).clamp(-499, 499)
 }
 
 /// The tree search plays Connect Four by column: a move's index is its column.

@@ -132,6 +132,63 @@ impl Bits {
     }
 }
 
+impl Bits {
+    /// The side to move's score by alpha-beta `depth` plies deep: a win on its next disc is
+    /// `win` plus the cells left, a position with no disc that saves it `-win` less them; at
+    /// the horizon `threat` for each empty cell where it would make four, less the same for
+    /// the opponent, and a point a disc for each column nearer the centre. The game must not
+    /// be over.
+    pub fn search(&self, depth: u32, mut alpha: i32, beta: i32, threat: i32, win: i32) -> i32 {
+        let left = (self.shape.cells - self.moves) as i32;
+        if self.can_win_now() {
+            return win + left;
+        }
+        let next = self.non_losing();
+        if next == 0 {
+            return -win - left + 1;
+        }
+        if self.moves + 1 >= self.shape.cells {
+            return 0;
+        }
+        if depth == 0 {
+            return self.estimate(threat);
+        }
+        let mut best = -2 * win;
+        for col in centre_first(self.shape.columns) {
+            let cell = next & self.shape.column(col);
+            if cell == 0 {
+                continue;
+            }
+            let score = -self
+                .after(cell)
+                .search(depth - 1, -beta, -alpha, threat, win);
+            best = best.max(score);
+            alpha = alpha.max(score);
+            if alpha >= beta {
+                break;
+            }
+        }
+        best
+    }
+
+    /// [`Bits::search`]'s score at its horizon.
+    fn estimate(&self, threat: i32) -> i32 {
+        let theirs = self.own ^ self.mask;
+        let threats =
+            self.own_wins().count_ones() as i32 - self.opponent_wins().count_ones() as i32;
+        let mid = self.shape.columns / 2;
+        let centre: i32 = (0..self.shape.columns)
+            .map(|col| {
+                let near = 3 - col.abs_diff(mid).min(3) as i32;
+                let cells = self.shape.column(col);
+                near * ((self.own & cells).count_ones() as i32
+                    - (theirs & cells).count_ones() as i32)
+            })
+            .sum();
+        threat * threats + centre
+    }
+}
+
 /// Every cell where `own` would complete four, whether empty or not.
 fn winning_cells(own: u128, h: u32) -> u128 {
     // Vertical: three above one another, the cell on top.
