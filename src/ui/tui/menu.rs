@@ -312,6 +312,14 @@ impl Choices {
                 (None, None) if self.exact_row() => Some(on_off(self.exact)),
                 (None, None) => Some(on_off(self.misere)),
             },
+            // A board of its own: its columns and rows, and its line.
+            Row::Size | Row::InARow if self.board_game().is_some() => {
+                let (columns, rows) = self.board_game()?;
+                Some(match row {
+                    Row::Size => format!("{columns}×{rows}"),
+                    _ => crate::rules::connect_four::FOUR.to_string(),
+                })
+            }
             Row::Size => Some(format!("◂ {0}×{0} ▸", self.size)),
             Row::InARow => Some(format!("◂ {} ▸", self.k)),
             Row::Clock => Some(format!("◂ {} ▸", self.clock)),
@@ -361,8 +369,18 @@ impl Choices {
             "Caro is five in a row; five blocked at both ends wins nothing"
         } else if self.named_gomoku().is_some() {
             "Gomoku is five in a row (Exactly 5: a longer line wins nothing)"
+        } else if self.board_game().is_some() {
+            "Connect Four is 7 columns of 6 rows and four in a row (or --columns, --rows)"
         } else {
             "Ultimate is on: the board is 3×3 boards"
+        }
+    }
+
+    /// The columns and rows of the game chosen, where its board is its own (Connect Four's).
+    fn board_game(&self) -> Option<(u8, u8)> {
+        match Variant::named(&self.game) {
+            Some(Variant::ConnectFour { columns, rows }) => Some((columns, rows)),
+            _ => None,
         }
     }
 
