@@ -193,7 +193,8 @@ pub struct Cli {
     pub review: bool,
 
     /// Start the first game at the position these moves reach, written as a `Record:` line
-    /// or `review` takes them (`--from 5 1 9`, `--ultimate --from 55 51`); with `host` too.
+    /// or `review` takes them (`--from 5 1 9`, `--ultimate --from 55 51`, `--connect-four
+    /// --from 4453`); with `host` too.
     /// Undo stops there; the next rounds start from the empty board
     #[arg(long, value_name = "MOVES", num_args = 1.., global = true)]
     pub from: Vec<String>,

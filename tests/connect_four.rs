@@ -301,3 +301,16 @@ fn every_level_takes_a_win_in_one_and_from_level_two_blocks_a_loss_in_one() {
         }
     }
 }
+
+#[test]
+fn a_game_given_as_the_columns_run_together_starts_there_and_is_reviewed() {
+    let (out, _) = tictactoe(
+        &["--plain", "--connect-four", "-o", "human", "--from", "4453"],
+        "q\n",
+    );
+    assert!(out.contains("| . . O X X . . |"), "{out}");
+    assert!(out.contains("| . . . O . . . |"), "{out}");
+    let (out, ok) = tictactoe(&["review", "--connect-four", "--think", "20", "4453"], "");
+    assert!(ok, "{out}");
+    assert!(out.contains("4. O 3"), "{out}");
+}

@@ -118,8 +118,8 @@ pub(crate) fn refuse_players(matches: &ArgMatches, command: &str) {
 }
 
 /// The game `words` give as one word: a file (a `.psq`, a move string, or a record the game
-/// printed) or a move string (`h8h9i8`), played by `rules` where it does not say; `None`
-/// for moves given one by one.
+/// printed) or a move string (`h8h9i8`, or one-digit moves run together: `4453`), played by
+/// `rules` where it does not say; `None` for moves given one by one.
 pub(crate) fn kept_game(words: &[String], rules: Variant) -> anyhow::Result<Option<Record>> {
     let [word] = words else {
         return Ok(None);
@@ -130,6 +130,13 @@ pub(crate) fn kept_game(words: &[String], rules: Variant) -> anyhow::Result<Opti
         let text = crate::store::games::read(path).with_context(|| word.clone())?;
         let record = formats::read_game(&text, rules).with_context(|| word.clone())?;
         return Ok(Some(record));
+    }
+    // One-digit moves run together, `4453`: Connect Four's columns as its solvers write them
+    // (or 3×3's cells), where the word is no move of its own.
+    let digits = word.len() > 1 && word.chars().all(|c| c.is_ascii_digit());
+    if digits && rules.start().parse_move(word).is_err() {
+        let moves: Vec<String> = word.chars().map(String::from).collect();
+        return Ok(Some(Record::parse(rules, &moves)?));
     }
     if formats::is_move_string(word) {
         return Ok(Some(formats::read_move_string(word, rules)?));
