@@ -3,9 +3,9 @@
 //!
 //! `cargo bench --bench connect_four` prints each median. `after 12` is the mean of ten
 //! positions twelve discs in by seeded random play, `after 8` five positions eight in; the
-//! nodes a second are printed once before the timings. The empty board's proof takes minutes
-//! (`cargo test --release --test connect_four -- --ignored` proves it; docs/ai.md gives the
-//! time).
+//! nodes a second are printed once before the timings. The empty board's proof takes more
+//! than a quarter of an hour (`cargo test --release --test connect_four -- --ignored` asks
+//! for it; see docs/ai.md).
 
 use std::hint::black_box;
 use std::time::Instant;

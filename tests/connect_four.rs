@@ -198,7 +198,7 @@ fn a_budget_that_runs_out_proves_nothing() {
 }
 
 #[test]
-#[ignore = "minutes: the empty board's proof"]
+#[ignore = "more than 15 minutes: the empty board's proof"]
 fn the_empty_board_is_a_first_player_win_on_the_last_disc_but_one() {
     let mut solver = Solver::new(256);
     let score = solver.solve(&ConnectFour::default(), None, Meter::Work);
