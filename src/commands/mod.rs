@@ -132,9 +132,13 @@ pub(crate) fn kept_game(words: &[String], rules: Variant) -> anyhow::Result<Opti
         return Ok(Some(record));
     }
     // One-digit moves run together, `4453`: Connect Four's columns as its solvers write them
-    // (or 3×3's cells), where the word is no move of its own.
-    let digits = word.len() > 1 && word.chars().all(|c| c.is_ascii_digit());
-    if digits && rules.start().parse_move(word).is_err() {
+    // (or 3×3's cells), where the word is no move of its own and each digit names one.
+    let start = rules.start();
+    let digits = word.len() > 1
+        && word
+            .chars()
+            .all(|c| c.is_ascii_digit() && start.parse_move(&c.to_string()).is_ok());
+    if digits && start.parse_move(word).is_err() {
         let moves: Vec<String> = word.chars().map(String::from).collect();
         return Ok(Some(Record::parse(rules, &moves)?));
     }
