@@ -312,16 +312,12 @@ impl Choices {
                 (None, None) if self.exact_row() => Some(on_off(self.exact)),
                 (None, None) => Some(on_off(self.misere)),
             },
-            // A board of its own: its columns and rows, and its line.
-            Row::Size | Row::InARow if self.board_game().is_some() => {
-                let (columns, rows) = self.board_game()?;
-                Some(match row {
-                    Row::Size => format!("{columns}×{rows}"),
-                    _ => crate::rules::connect_four::FOUR.to_string(),
-                })
-            }
-            Row::Size => Some(format!("◂ {0}×{0} ▸", self.size)),
-            Row::InARow => Some(format!("◂ {} ▸", self.k)),
+            Row::Size | Row::InARow => Some(match (self.board_game(), row) {
+                (Some((c, r)), Row::Size) => format!("{c}×{r}"),
+                (Some(_), _) => crate::rules::connect_four::FOUR.to_string(),
+                (None, Row::Size) => format!("◂ {0}×{0} ▸", self.size),
+                (None, _) => format!("◂ {} ▸", self.k),
+            }),
             Row::Clock => Some(format!("◂ {} ▸", self.clock)),
             _ => None,
         }
@@ -378,10 +374,8 @@ impl Choices {
 
     /// The columns and rows of the game chosen, where its board is its own (Connect Four's).
     fn board_game(&self) -> Option<(u8, u8)> {
-        match Variant::named(&self.game) {
-            Some(Variant::ConnectFour { columns, rows }) => Some((columns, rows)),
-            _ => None,
-        }
+        let board = *Variant::named(&self.game)?.start().connect_four()?;
+        Some((board.columns(), board.rows()))
     }
 
     /// Whether the game chosen has rules of its own, not the classic rows' (Ultimate, Gomoku).
