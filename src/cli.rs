@@ -12,6 +12,7 @@ use crate::ai::player::Player;
 use crate::ai::search::DEFAULT_TABLE_MB;
 use crate::explain::Algorithm;
 use crate::net::join::DEFAULT_PORT;
+use crate::rules::catalogue::{Asked, CATALOGUE, Entry, Shape};
 use crate::rules::classic::{MIN_SIZE, RulesError};
 use crate::rules::gomoku::opening::Opening;
 use crate::rules::position::Variant;
@@ -137,11 +138,16 @@ pub struct Cli {
     #[arg(long, global = true, conflicts_with_all = ["size", "k", "misere", "ultimate", "gomoku", "exact", "renju", "caro", "opening"])]
     pub connect_four: bool,
     /// Connect Four's columns, 4 to 9 [default: 7]
-    #[arg(long, value_name = "N", global = true, requires = "connect_four", value_parser = clap::value_parser!(u8).range(4..=9))]
+    #[arg(long, value_name = "N", global = true, value_parser = clap::value_parser!(u8).range(4..=9))]
     pub columns: Option<u8>,
     /// Connect Four's rows, 4 to 9 [default: 6]
-    #[arg(long, value_name = "N", global = true, requires = "connect_four", value_parser = clap::value_parser!(u8).range(4..=9))]
+    #[arg(long, value_name = "N", global = true, value_parser = clap::value_parser!(u8).range(4..=9))]
     pub rows: Option<u8>,
+    /// The game by the name the history, game files and the network give it, as its own flag
+    /// chooses it (`--rules renju` is `--renju`), with the other flags its rules take
+    #[arg(long, global = true, value_name = "GAME", value_parser = game_parser(),
+          conflicts_with_all = ["ultimate", "gomoku", "exact", "renju", "caro", "connect_four"])]
+    pub rules: Option<&'static Entry>,
     /// How a five-in-a-row game opens: free (black's first stone, then turns); swap1 (the
     /// first player places two black stones and a white one, the second chooses a colour);
     /// swap2 (as swap1, or the second places two more and the first chooses)
@@ -211,47 +217,36 @@ pub struct Cli {
 }
 
 impl Cli {
-    /// The game the flags ask for: Ultimate with `--ultimate`, Gomoku with `--gomoku`,
-    /// otherwise the board `--size` gives (3 by default): classic up to 7×7 with `--k` and
-    /// `--misere`, Gomoku's rules from 8×8 up (five in a row unless `--k` says otherwise).
+    /// The game the flags ask for ([`Asked::variant`]).
     pub fn variant(&self) -> Result<Variant, RulesError> {
-        if let Some(game) = self.board_game() {
-            return Ok(game);
-        }
-        let variant = if self.ultimate {
-            Ok(Variant::Ultimate)
-        } else if self.gomoku || self.renju || self.caro || self.swaps() {
-            match self.size {
-                Some(n) if n < crate::rules::gomoku::MIN_SIZE => Err(RulesError::GomokuSize(n)),
-                Some(n) => Variant::of_size(n, Some(crate::rules::gomoku::FIVE), false),
-                None => Ok(Variant::GOMOKU),
-            }
-        } else {
-            Variant::of_size(self.size.unwrap_or(3), self.k, self.misere)
-        };
-        variant?
-            .exactly(self.exact)?
-            .by_renju(self.renju)?
-            .by_caro(self.caro)?
-            .opened(self.opening.unwrap_or_default())
+        self.asked().variant()
     }
 
     /// The game the flags name whose board is its own, where they name one (Connect Four,
     /// with `--columns` and `--rows`).
     pub fn board_game(&self) -> Option<Variant> {
-        self.connect_four.then(|| Variant::ConnectFour {
-            columns: self.columns.unwrap_or(crate::rules::connect_four::COLUMNS),
-            rows: self.rows.unwrap_or(crate::rules::connect_four::ROWS),
-        })
+        self.asked().board_game()
     }
 
-    /// Whether a swap opening is asked for a game that may be Gomoku's: no board or one
-    /// from 8×8 up (on a smaller one the opening is refused).
-    fn swaps(&self) -> bool {
-        let swap = self.opening.is_some_and(|o| o != Opening::Free);
-        swap && self
-            .size
-            .is_none_or(|n| n >= crate::rules::gomoku::MIN_SIZE)
+    /// The game's flags as the rules read them.
+    pub fn asked(&self) -> Asked {
+        let game = [
+            (self.ultimate, Shape::Boards),
+            (self.gomoku, Shape::Points),
+            (self.connect_four, Shape::Columns),
+        ];
+        let exact = self.exact.then_some(crate::rules::gomoku::Rule::Exact);
+        Asked {
+            named: self.rules,
+            game: game.into_iter().find_map(|(on, shape)| on.then_some(shape)),
+            size: self.size,
+            k: self.k,
+            misere: self.misere,
+            rule: self.own_rule().or(exact),
+            opening: self.opening,
+            columns: self.columns,
+            rows: self.rows,
+        }
     }
 
     /// The rule of its own Gomoku's boards are played by, renju's or caro's, if one is asked.
@@ -420,6 +415,15 @@ pub struct CompletionsArgs {
 }
 
 /// The openings by name on the command line: `free`, `swap1`, `swap2`.
+/// The catalogue's games by name, for `--rules`.
+fn game_parser() -> impl clap::builder::TypedValueParser<Value = &'static Entry> {
+    let names = CATALOGUE.iter().map(Entry::name);
+    clap::builder::TypedValueParser::map(
+        clap::builder::PossibleValuesParser::new(names),
+        |name: String| Entry::named(&name).unwrap_or(&CATALOGUE[0]),
+    )
+}
+
 fn opening_parser() -> impl clap::builder::TypedValueParser<Value = Opening> {
     let names = Opening::ALL.map(Opening::name);
     clap::builder::TypedValueParser::map(
@@ -430,6 +434,7 @@ fn opening_parser() -> impl clap::builder::TypedValueParser<Value = Opening> {
 
 /// The game options `analyze` takes.
 const ANALYZE: &[&str] = &[
+    "rules",
     "size",
     "k",
     "misere",
@@ -447,6 +452,7 @@ const ANALYZE: &[&str] = &[
 
 /// The game options `review` takes.
 const REVIEW: &[&str] = &[
+    "rules",
     "size",
     "k",
     "misere",
@@ -466,6 +472,7 @@ const REVIEW: &[&str] = &[
 
 /// The game options `host` takes.
 const HOST: &[&str] = &[
+    "rules",
     "connect_four",
     "columns",
     "rows",
@@ -509,6 +516,7 @@ pub fn applies(subcommand: &str) -> &'static [&'static str] {
             "no_history",
         ],
         "explain" => &[
+            "rules",
             "size",
             "k",
             "misere",
@@ -934,6 +942,69 @@ mod tests {
     use crate::rules::classic::Rules;
     use crate::rules::position::Variant;
     use clap::FromArgMatches;
+
+    /// The game these arguments ask for.
+    fn game_of(args: &[&str]) -> Result<Variant, RulesError> {
+        let args = std::iter::once("t").chain(args.iter().copied());
+        Cli::try_parse_from(args).unwrap().variant()
+    }
+
+    #[test]
+    fn rules_by_name_choose_the_game_each_catalogue_entrys_flags_choose() {
+        for entry in &CATALOGUE {
+            let flags = entry.flags();
+            let by_flags: Vec<&str> = flags.split_whitespace().collect();
+            assert_eq!(
+                game_of(&["--rules", entry.name()]),
+                game_of(&by_flags),
+                "{}",
+                entry.name()
+            );
+            assert_eq!(game_of(&by_flags), Ok(entry.variant));
+        }
+        let same = |named: &[&str], flags: &[&str]| assert_eq!(game_of(named), game_of(flags));
+        same(
+            &["--rules", "renju", "--size", "13"],
+            &["--renju", "--size", "13"],
+        );
+        same(
+            &["--rules", "gomoku", "--opening", "swap2"],
+            &["--gomoku", "--opening", "swap2"],
+        );
+        same(
+            &["--rules", "classic", "--size", "5", "--misere"],
+            &["--size", "5", "--misere"],
+        );
+        same(
+            &["--rules", "connect-four", "--columns", "5", "--rows", "9"],
+            &["--connect-four", "--columns", "5", "--rows", "9"],
+        );
+        same(
+            &["--rules", "gomoku-exact", "--size", "9"],
+            &["--size", "9", "--exact"],
+        );
+    }
+
+    #[test]
+    fn a_flag_that_is_no_rule_of_the_game_named_is_refused_by_name() {
+        let refused = |args: &[&str], flag: &str| {
+            let message = game_of(args).unwrap_err().to_string();
+            assert!(
+                message.starts_with(&format!("{flag} ")),
+                "{args:?}: {message}"
+            );
+        };
+        refused(&["--rules", "ultimate", "--size", "5"], "--size");
+        refused(&["--rules", "renju", "--k", "4"], "--k");
+        refused(&["--rules", "gomoku", "--misere"], "--misere");
+        refused(&["--rules", "connect-four", "--size", "9"], "--size");
+        refused(&["--rules", "classic", "--opening", "swap1"], "--opening");
+        refused(&["--columns", "5"], "--columns");
+        refused(&["--gomoku", "--rows", "5"], "--rows");
+        refused(&["--rules", "caro", "--columns", "5"], "--columns");
+        let clash = Cli::try_parse_from(["t", "--rules", "renju", "--caro"]);
+        assert!(clash.is_err(), "a game's flag and another's name conflict");
+    }
 
     #[test]
     fn verify_cli() {

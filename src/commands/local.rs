@@ -20,6 +20,7 @@ use crate::cli::Cli;
 use crate::game::Session;
 use crate::game::record::Record;
 use crate::net::setup::Target;
+use crate::rules::catalogue::Shape;
 use crate::rules::position::Variant;
 use crate::store::{history, settings};
 use crate::ui::driver::Driver;
@@ -64,13 +65,14 @@ pub(super) fn menu(cli: &Cli) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// Options for a game started from the start screen: a first Ultimate game (none in the
+/// Options for a game started from the start screen: a first game of nine boards (none in the
 /// history) opens with its lesson.
 fn first_game_options(cli: &Cli, variant: Variant) -> tui::Options {
-    let first = variant == Variant::Ultimate
+    let boards = |v: Variant| v.shape() == Shape::Boards;
+    let first = boards(variant)
         && !history::games()
             .iter()
-            .any(|entry| entry.game.variant() == Variant::Ultimate);
+            .any(|entry| boards(entry.game.variant()));
     tui::Options {
         lesson: first,
         ..screen_options(cli)

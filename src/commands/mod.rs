@@ -94,9 +94,10 @@ pub(crate) fn refuse_misplaced(cli: &Cli, matches: &ArgMatches) {
                 || cli.gomoku
                 || cli.exact
                 || cli.connect_four
+                || cli.rules.is_some()
             {
                 usage_error(
-                    "the host's rules apply: --size, --k, --misere, --ultimate, --gomoku, --exact and --connect-four go with `host`",
+                    "the host's rules apply: --rules, --size, --k, --misere, --ultimate, --gomoku, --exact and --connect-four go with `host`",
                 );
             }
         }

@@ -6,11 +6,14 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::Context;
+use clap::CommandFactory;
+use clap::error::ErrorKind;
 
 use super::{kept_game, variant};
 use crate::cli::{self, AnalyzeArgs, Cli, EngineArgs, ExplainArgs, Protocol, ReviewArgs};
 use crate::explain::Limits;
 use crate::report::{analyze, explain, review};
+use crate::rules::catalogue::Asked;
 use crate::store::{history, settings};
 use crate::ui::engine::{EngineError, codingame, gomocup};
 use crate::ui::tui;
@@ -67,15 +70,18 @@ pub(super) fn man(args: &cli::ManArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The rule flags with the game's name resolved; a flag that is no rule of the game named
+/// is a usage error.
+fn asked(cli: &Cli) -> Asked {
+    match cli.asked().resolved() {
+        Ok(asked) => asked,
+        Err(e) => Cli::command().error(ErrorKind::ValueValidation, e).exit(),
+    }
+}
+
 pub(super) fn analyze(cli: &Cli, args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
     let options = analyze::Options {
-        size: cli.size,
-        k: cli.k,
-        misere: cli.misere,
-        exact: cli.exact,
-        own_rule: cli.own_rule(),
-        ultimate: cli.ultimate,
-        game: cli.board_game(),
+        asked: asked(cli),
         budget: cli.think_budget(),
         json: args.json,
         best_only: args.best,
@@ -174,11 +180,7 @@ pub(super) fn explain(cli: &Cli, args: &ExplainArgs) -> anyhow::Result<ExitCode>
     };
     let options = explain::Options {
         variant: cli.variant(),
-        size: cli.size,
-        k: cli.k,
-        misere: cli.misere,
-        exact: cli.exact,
-        ultimate: cli.ultimate,
+        asked: asked(cli),
         algorithm: args.algorithm,
         format,
         limits: Limits {

@@ -8,6 +8,7 @@ use std::fmt::Write as _;
 
 pub use crate::game::file::FileError;
 use crate::game::record::{Record, RecordError};
+use crate::rules::catalogue::{Entry, Shape};
 use crate::rules::gomoku;
 use crate::rules::position::{Move, Variant};
 
@@ -82,24 +83,25 @@ pub fn read_psq(text: &str, rules: Variant) -> Result<Record, FileError> {
     Ok(Record::new(variant, moves).expect("the moves were played one by one above"))
 }
 
-/// Gomoku's `rules` (freestyle, exactly five, renju or caro; freestyle for any other game) on a
-/// board of side `size`.
+/// The game of `rules` on Gomoku's points of side `size` (freestyle, exactly five, renju or
+/// caro), or the Gomocup's own game (freestyle) where `rules` are not a game of points.
 fn on_side(rules: Variant, size: u8) -> Variant {
-    let name = match rules {
-        Variant::Gomoku { .. } => rules.name(),
-        _ => "gomoku",
-    };
-    Variant::named_on(name, size, gomoku::FIVE).unwrap_or(Variant::GOMOKU)
+    let entry = Some(Entry::of(rules))
+        .filter(|entry| entry.shape() == Shape::Points)
+        .unwrap_or(Entry::of_gomocup_rule(0));
+    Variant::named_on(entry.name(), size, gomoku::FIVE).unwrap_or(entry.variant)
 }
 
 /// Reads a move string such as `h8h9i8` played by `rules`: the points one after another, a
-/// column letter and a row number each. Move strings are Gomoku's: where `rules` are a
-/// classic board's (the default) and the moves do not fit it, they are read as Gomoku's.
+/// column letter and a row number each. Move strings are the Gomocup's: where `rules` are a
+/// board of cells (the default is classic 3×3) and the moves do not fit it, they are read as
+/// the Gomocup's own game.
 pub fn read_move_string(text: &str, rules: Variant) -> Result<Record, RecordError> {
-    let read = read_points(text, rules);
-    match (read, rules) {
-        (Err(_), Variant::Classic(_)) => read_points(text, Variant::GOMOKU),
-        (read, _) => read,
+    match read_points(text, rules) {
+        Err(_) if rules.shape() == Shape::Cells => {
+            read_points(text, Entry::of_gomocup_rule(0).variant)
+        }
+        read => read,
     }
 }
 

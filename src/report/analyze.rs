@@ -11,6 +11,7 @@ use crate::ai::player::{self, Analysis, Brain};
 use crate::ai::search::Value;
 use crate::report::board;
 use crate::report::json::JsonValue;
+use crate::rules::catalogue::{Asked, Shape};
 use crate::rules::classic::Mark;
 use crate::rules::gomoku::Rule;
 use crate::rules::position::{Move, Outcome, Position, Variant, WonLine};
@@ -212,20 +213,12 @@ fn json_move_key(variant: Variant) -> &'static str {
 #[allow(clippy::struct_excessive_bools)]
 #[derive(Clone, Copy, Debug)]
 pub struct Options {
-    /// The size every board must have, if given.
-    pub size: Option<u8>,
-    /// Marks in a row; the board size's default if not given.
-    pub k: Option<u8>,
-    pub misere: bool,
-    /// Gomoku's boards are played with exactly their line winning.
-    pub exact: bool,
-    /// Gomoku's boards are played by a rule of their own, renju's or caro's.
-    pub own_rule: Option<Rule>,
-    /// Positions are Ultimate tic-tac-toe positions in their notation.
-    pub ultimate: bool,
-    /// The game of every position, where the flags name one whose boards tell nothing of it
-    /// (Connect Four: its rows, or the columns played, `4453`).
-    pub game: Option<Variant>,
+    /// The game the flags ask for, its name resolved ([`Asked::resolved`]): the size every
+    /// board must have, if given; marks in a row (the board size's default if not given) and
+    /// misère; the rule of Gomoku's boards (exactly five, renju's or caro's); nine boards, in
+    /// Ultimate's notation; or a board that tells nothing of its game (Connect Four's rows,
+    /// or the columns played, `4453`).
+    pub asked: Asked,
     /// Search time for the position's moves (with `best_only`, for its value).
     pub budget: Duration,
     pub json: bool,
@@ -299,27 +292,29 @@ impl Reporter<'_> {
     fn board(&mut self, notation: &str) -> io::Result<()> {
         let label = format!("{notation:?}");
         let o = self.options;
-        let parsed = match o.game {
-            Some(game) => Position::parse_of(notation, game, (o.k, o.misere, o.exact)),
-            None => Position::parse(notation, o.ultimate, o.k, o.misere, o.exact),
+        let a = o.asked;
+        let exact = a.rule == Some(Rule::Exact);
+        let own_rule = a.rule.filter(|&rule| rule != Rule::Exact);
+        let game = a.board_game();
+        let parsed = match game {
+            Some(game) => Position::parse_of(notation, game, (a.k, a.misere, exact)),
+            None => Position::parse(notation, self.nine_boards(), a.k, a.misere, exact),
         };
-        let position = match parsed {
-            Ok(Position::Gomoku(board)) if o.own_rule.is_some() => {
-                match board.played_by(o.own_rule.unwrap_or_default()) {
-                    Ok(board) => Position::Gomoku(board),
-                    Err(e) => return self.bad(&label, notation, &e.to_string()),
+        let position = match (parsed, own_rule) {
+            (Ok(position), Some(rule)) => match position.played_by(rule) {
+                Some(Ok(position)) => position,
+                Some(Err(e)) => return self.bad(&label, notation, &e.to_string()),
+                None => {
+                    let why = "--renju and --caro are played on Gomoku's boards, 8 to 20 rows";
+                    return self.bad(&label, notation, why);
                 }
-            }
-            Ok(_) if o.own_rule.is_some() => {
-                let why = "--renju and --caro are played on Gomoku's boards, 8 to 20 rows";
-                return self.bad(&label, notation, why);
-            }
-            Ok(position) => position,
-            Err(e) => return self.bad(&label, notation, &e.to_string()),
+            },
+            (Ok(position), None) => position,
+            (Err(e), _) => return self.bad(&label, notation, &e.to_string()),
         };
-        if let Some(size) = o
+        if let Some(size) = a
             .size
-            .filter(|&n| n != position.grid_side() && o.game.is_none())
+            .filter(|&n| n != position.grid_side() && game.is_none())
         {
             let n = position.grid_side();
             let why = format!("the board is {n}×{n} but --size is {size}");
@@ -336,10 +331,15 @@ impl Reporter<'_> {
         }
     }
 
+    /// Whether positions are nine boards, in Ultimate's notation.
+    fn nine_boards(&self) -> bool {
+        self.options.asked.game == Some(Shape::Boards)
+    }
+
     /// Reports a bad position: `label` names it for people, `raw` is the text as given.
     fn bad(&mut self, label: &str, raw: &str, why: &str) -> io::Result<()> {
         self.status = 2;
-        let noun = if self.options.ultimate {
+        let noun = if self.nine_boards() {
             "position"
         } else {
             "board"

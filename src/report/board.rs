@@ -4,6 +4,7 @@
 
 use std::fmt::Write as _;
 
+use crate::rules::catalogue::Shaped;
 use crate::rules::classic::{Board, Mark};
 use crate::rules::connect_four::ConnectFour;
 use crate::rules::gomoku::Gomoku;
@@ -147,20 +148,20 @@ pub fn connect_four_grid(board: &ConnectFour) -> String {
 
 /// The position as the plain front end prints it.
 pub fn show(position: &Position) -> String {
-    match position {
-        Position::Classic(board) => grid(board),
-        Position::Ultimate(board) => ultimate_grid(board),
-        Position::Gomoku(board) => gomoku_grid(board),
-        Position::ConnectFour(board) => connect_four_grid(board),
+    match position.shaped() {
+        Shaped::Cells(board) => grid(board),
+        Shaped::Boards(board) => ultimate_grid(board),
+        Shaped::Points(board) => gomoku_grid(board),
+        Shaped::Columns(board) => connect_four_grid(board),
     }
 }
 
 /// What `analyze` writes above a position's report: a classic board's notation (its board is
 /// short enough to read), else the board as [`show`] draws it.
 pub fn heading(position: &Position) -> String {
-    match position {
-        Position::Classic(board) => board.to_string(),
-        other => show(other),
+    match position.shaped() {
+        Shaped::Cells(board) => board.to_string(),
+        _ => show(position),
     }
 }
 

@@ -8,6 +8,7 @@
 //! [`crate::rules::position::Position`] is the one enum over the rule sets that the game, the
 //! records and the network pass around; it only forwards to these traits.
 
+pub mod catalogue;
 pub mod classic;
 pub mod connect_four;
 pub mod gomoku;
@@ -250,6 +251,8 @@ pub trait Notation: RuleSet {
     fn pieces(&self) -> &'static str {
         "marks"
     }
+    /// How its board is laid out, which is all the front ends go by.
+    fn shape(&self) -> catalogue::Shape;
     /// The game's rules for people, a line each of at most 60 characters (an empty line
     /// between paragraphs), as its rules page and the plain front end's `?` show them.
     fn rules_text(&self) -> Vec<String>;

@@ -92,16 +92,6 @@ impl Variant {
         }
     }
 
-    /// The variants besides classic play, each selected by its name.
-    pub const NAMED: [Variant; 6] = [
-        Variant::Ultimate,
-        Variant::GOMOKU,
-        Variant::GOMOKU_EXACT,
-        Variant::RENJU,
-        Variant::CARO,
-        Variant::CONNECT_FOUR,
-    ];
-
     /// Connect Four on its standard board, 7 columns of 6 rows.
     pub const CONNECT_FOUR: Variant = Variant::ConnectFour {
         columns: connect_four::COLUMNS,
@@ -255,106 +245,10 @@ impl Variant {
         each!(self.start(), p => p.name())
     }
 
-    /// The variant besides classic play that is called `name`.
-    pub fn named(name: &str) -> Option<Variant> {
-        Variant::NAMED.into_iter().find(|v| v.name() == name)
-    }
-
-    /// The variant called `name` on a board of side `side` with `k` in a row, where the
-    /// variant's boards have several sides (Gomoku's, 8 to 20) and several lines (those not
-    /// named after five in a row, [`Variant::name`]); side and line are ignored where they do
-    /// not apply.
-    pub fn named_on(name: &str, side: u8, k: u8) -> Option<Variant> {
-        let (in_a_row, exact) = match name {
-            "in-a-row" => (true, false),
-            "in-a-row-exact" => (true, true),
-            _ => (false, false),
-        };
-        let (k, exact) = match Variant::named(name) {
-            _ if in_a_row => (k, exact),
-            Some(Variant::Gomoku {
-                rule: rule @ (gomoku::Rule::Renju | gomoku::Rule::Caro),
-                ..
-            }) => {
-                return Gomoku::with_rule(side, gomoku::FIVE, rule).map(|b| b.variant());
-            }
-            Some(Variant::Gomoku { k, rule, .. }) => (k, rule == gomoku::Rule::Exact),
-            other => return other,
-        };
-        Gomoku::with_rules(side, k, exact).map(|b| b.variant())
-    }
-
     /// The command-line flags that select this variant and differ from the defaults:
     /// none for classic 3×3, `--size 5`, `--size 4 --k 3 --misere`, `--ultimate`, `--gomoku`.
     pub fn flags(self) -> Vec<String> {
         each!(self.start(), p => p.flags())
-    }
-
-    /// The variant that [`Variant::flags`] names, read back from its words (`--size 4 --k 3
-    /// --misere`, `--ultimate`, or nothing for classic 3×3); `None` for anything else.
-    pub fn from_flags(text: &str) -> Option<Variant> {
-        if let Some(rest) = text.trim().strip_prefix("--connect-four") {
-            return Variant::connect_four_from_flags(rest);
-        }
-        if let Some(named) = text.trim().strip_prefix("--").and_then(Variant::named) {
-            return Some(named);
-        }
-        let mut words = text.split_whitespace();
-        let (mut size, mut k, mut misere, mut exact, mut gomoku) =
-            (None, None, false, false, false);
-        let (mut renju, mut caro, mut opening) = (false, false, None);
-        while let Some(word) = words.next() {
-            match word {
-                "--opening" if opening.is_none() => {
-                    opening = Some(Opening::named(words.next()?)?);
-                }
-                "--size" if size.is_none() && !gomoku => {
-                    size = Some(words.next()?.parse::<u8>().ok()?);
-                }
-                "--k" if k.is_none() => k = Some(words.next()?.parse::<u8>().ok()?),
-                "--misere" if !misere => misere = true,
-                "--exact" if !exact => exact = true,
-                "--renju" if !renju => renju = true,
-                "--caro" if !caro => caro = true,
-                "--gomoku" if !gomoku && size.is_none() => gomoku = true,
-                _ => return None,
-            }
-        }
-        let named_five = renju || caro || opening.is_some_and(|o| o != Opening::Free);
-        let size = if gomoku || (named_five && size.is_none()) {
-            Some(gomoku::SIZE)
-        } else {
-            size
-        };
-        let variant = Variant::of_size(size.unwrap_or(Rules::CLASSIC.size()), k, misere).ok()?;
-        variant
-            .exactly(exact)
-            .ok()?
-            .by_renju(renju)
-            .ok()?
-            .by_caro(caro)
-            .ok()?
-            .opened(opening.unwrap_or_default())
-            .ok()
-    }
-
-    /// Connect Four's board from the flags after `--connect-four`: `--columns N`, `--rows M`.
-    fn connect_four_from_flags(text: &str) -> Option<Variant> {
-        let (mut columns, mut rows) = (None, None);
-        let mut words = text.split_whitespace();
-        while let Some(word) = words.next() {
-            let slot = match word {
-                "--columns" if columns.is_none() => &mut columns,
-                "--rows" if rows.is_none() => &mut rows,
-                _ => return None,
-            };
-            *slot = Some(words.next()?.parse::<u8>().ok()?);
-        }
-        let board = ConnectFour::new(
-            columns.unwrap_or(connect_four::COLUMNS),
-            rows.unwrap_or(connect_four::ROWS),
-        )?;
-        Some(board.variant())
     }
 
     /// What one position of this rule set is called in reports: `board`, or `position` for
@@ -802,7 +696,9 @@ mod tests {
 
     #[test]
     fn flags_read_back_as_the_same_variant() {
-        let mut variants = Variant::NAMED.to_vec();
+        let mut variants: Vec<Variant> = crate::rules::catalogue::CATALOGUE
+            .map(|e| e.variant)
+            .to_vec();
         for rule in [gomoku::Rule::Freestyle, gomoku::Rule::Exact] {
             for size in 8..=20 {
                 variants.extend((3..=size).map(|k| Variant::Gomoku {

@@ -14,6 +14,7 @@ use serde::Serialize;
 use crate::explain::{self, Algorithm, Bound, ExplainError, Explanation, Hit, Limits, Node};
 use crate::game::record::{Record, RecordError};
 use crate::report::tree::{self, Printed};
+use crate::rules::catalogue::{Asked, Shape};
 use crate::rules::classic::RulesError;
 use crate::rules::position::{ParsePositionError, Position, Variant};
 
@@ -33,13 +34,9 @@ pub enum Format {
 pub struct Options {
     /// The game the rule flags name, where moves are played (and why they name none).
     pub variant: Result<Variant, RulesError>,
-    /// `--size`: a board given in notation must have it.
-    pub size: Option<u8>,
-    pub k: Option<u8>,
-    pub misere: bool,
-    /// Gomoku's boards are played with exactly their line winning.
-    pub exact: bool,
-    pub ultimate: bool,
+    /// The rule flags as given, the game's name resolved: `size`, which a board given in
+    /// notation must have; its line, misère, exactly five; nine boards.
+    pub asked: Asked,
     /// The search: a textbook one (classic rules only; minimax if none is given) or the
     /// Monte Carlo tree search (Ultimate's, and the one `--iterations` and `--seed` set).
     pub algorithm: Option<Algorithm>,
@@ -275,18 +272,19 @@ fn position(input: &[String], options: &Options) -> Result<Position, InputError>
     if let [text] = input
         && text.contains('/')
     {
+        let a = options.asked;
         let position = Position::parse(
             text,
-            options.ultimate,
-            options.k,
-            options.misere,
-            options.exact,
+            a.game == Some(Shape::Boards),
+            a.k,
+            a.misere,
+            a.rule == Some(crate::rules::gomoku::Rule::Exact),
         )
         .map_err(|error| InputError::Board {
             text: text.clone(),
             error,
         })?;
-        if let (Some(size), Some(board)) = (options.size, position.classic())
+        if let (Some(size), Some(board)) = (a.size, position.classic())
             && board.size() != size
         {
             return Err(InputError::Size {

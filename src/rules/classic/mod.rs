@@ -173,6 +173,13 @@ pub enum RulesError {
     GomokuSize(u8),
     /// A swap opening for a game other than Gomoku's five in a row.
     Opening,
+    /// `--columns` or `--rows` for a game whose board is not columns.
+    Columns(&'static str),
+    /// A flag given with a game it is no rule of (`--size` with `--rules ultimate`).
+    Apart {
+        flag: &'static str,
+        game: &'static str,
+    },
 }
 
 impl fmt::Display for RulesError {
@@ -182,6 +189,16 @@ impl fmt::Display for RulesError {
                 write!(
                     f,
                     "board size {n} is not supported: use {MIN_SIZE} to 20 (from 8×8 up with Gomoku's rules)"
+                )
+            }
+            RulesError::Columns(flag) => write!(
+                f,
+                "{flag} sizes Connect Four's board: give --connect-four too, or drop {flag}"
+            ),
+            RulesError::Apart { flag, game } => {
+                write!(
+                    f,
+                    "{flag} is not a rule of {game}: drop {flag}, or choose another game"
                 )
             }
             RulesError::GomokuSize(n) => write!(

@@ -75,6 +75,10 @@ impl Notation for Board {
         )
     }
 
+    fn shape(&self) -> crate::rules::catalogue::Shape {
+        crate::rules::catalogue::Shape::Cells
+    }
+
     fn rules_text(&self) -> Vec<String> {
         let rules = self.rules();
         let mut lines = Vec::new();

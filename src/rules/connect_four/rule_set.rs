@@ -97,6 +97,10 @@ impl Notation for ConnectFour {
         "discs"
     }
 
+    fn shape(&self) -> crate::rules::catalogue::Shape {
+        crate::rules::catalogue::Shape::Columns
+    }
+
     fn rules_text(&self) -> Vec<String> {
         let (columns, rows) = (self.columns(), self.rows());
         let mut lines = vec![

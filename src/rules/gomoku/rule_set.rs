@@ -35,6 +35,10 @@ impl RuleSet for Gomoku {
 }
 
 impl Notation for Gomoku {
+    fn shape(&self) -> crate::rules::catalogue::Shape {
+        crate::rules::catalogue::Shape::Points
+    }
+
     fn rules_text(&self) -> Vec<String> {
         super::text::rules_text(self)
     }

@@ -82,6 +82,10 @@ impl Notation for UltimateBoard {
         true
     }
 
+    fn shape(&self) -> crate::rules::catalogue::Shape {
+        crate::rules::catalogue::Shape::Boards
+    }
+
     fn rules_text(&self) -> Vec<String> {
         [
             "Ultimate tic-tac-toe",

@@ -421,7 +421,7 @@ impl Session {
     fn swap2(&mut self, line: &str, input: &Input) -> Result<Reply, EngineError> {
         let stones = block(line, input, |text| self.cell(text, text))?;
         let start = self.board(line)?.variant().start();
-        let Position::Gomoku(empty) = start else {
+        let Some(&empty) = start.gomoku() else {
             return Err(refuse(line, "swap2 opens Gomoku's boards, 8×8 and up"));
         };
         if ![0, 3, 5].contains(&stones.len()) {

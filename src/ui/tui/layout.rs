@@ -1,6 +1,7 @@
 //! The geometry of the screen: where the board, its cells and the text lines go on a terminal
 //! of a given size, and which cell a click hits. Shared by the app (clicks) and the view.
 
+use crate::rules::catalogue::Shaped;
 use crate::rules::classic::{Board, Cell};
 use crate::rules::position::{Move, Position};
 use crate::rules::ultimate;
@@ -409,23 +410,23 @@ pub fn move_at(
     hidden_above: u16,
     (column, row): (u16, u16),
 ) -> Option<Move> {
-    match position {
-        Position::Classic(board) => match compact(size, board.size()) {
+    match position.shaped() {
+        Shaped::Cells(board) => match compact(size, board.size()) {
             Some(points) => points
                 .point_at(column, row)
                 .and_then(|(col, row)| board.cell_at(row, col)),
             None => Layout::new(size, board.size()).cell_at(board, column, row),
         }
         .map(Move::Cell),
-        Position::Ultimate(_) => UltimateLayout::new(size)
+        Shaped::Boards(_) => UltimateLayout::new(size)
             .move_at(column, row)
             .map(Move::Ultimate),
-        Position::Gomoku(board) => GridLayout::scrolled(size, board.size(), hidden_above)
+        Shaped::Points(board) => GridLayout::scrolled(size, board.size(), hidden_above)
             .point_at(column, row)
             .and_then(|(col, row)| board.cell_at(row, col))
             .map(Move::Cell),
         // A column anywhere on it, the falling disc's row above it too.
-        Position::ConnectFour(board) => {
+        Shaped::Columns(board) => {
             let grid = board.columns().max(board.rows() + 1);
             let (col, _) = GridLayout::new(size, grid).point_at(column, row)?;
             position.at_grid_point(col, 0)

@@ -16,6 +16,7 @@ use crate::ai::player::Player;
 use crate::game::clock::TimeControl;
 use crate::game::record::Record;
 use crate::report::stats;
+use crate::rules::catalogue::{CATALOGUE, Entry, Shape, Shaped};
 use crate::rules::classic::{MAX_SIZE, MIN_SIZE, Rules};
 use crate::rules::gomoku;
 use crate::rules::gomoku::opening::Opening;
@@ -198,7 +199,8 @@ impl Choices {
         let fresh = Choices::default();
         self.row = self.row.min(Row::ALL.len() - 1);
         if std::mem::take(&mut self.ultimate) {
-            self.game = Variant::Ultimate.name().to_string();
+            // The field of older files, which knew one game besides classic.
+            self.game = "ultimate".to_string();
         }
         if self.clock != OFF && self.clock.parse::<TimeControl>().is_err() {
             self.clock = fresh.clock;
@@ -250,7 +252,7 @@ impl Choices {
         if self.gomoku_rules() {
             return Variant::of_size(self.size, Some(self.k), false)
                 .and_then(|v| v.exactly(self.exact))
-                .unwrap_or(Variant::GOMOKU);
+                .unwrap_or_default();
         }
         Rules::new(self.size, self.k, self.misere)
             .or_else(|_| Rules::new(self.size, Rules::default_k(self.size), self.misere))
@@ -306,8 +308,7 @@ impl Choices {
             }
             Row::InARow if self.named_gomoku().is_some() => Some(format!("◂ {} ▸", self.opening)),
             Row::Misere => match (self.own_rule(), self.named_gomoku()) {
-                (Some(gomoku::Rule::Renju), _) => Some("X: no overline".into()),
-                (Some(_), _) => Some("an open end needed".into()),
+                (Some(rule), _) => Some(rule.into()),
                 (None, Some(exact)) => Some(on_off(exact)),
                 (None, None) if self.exact_row() => Some(on_off(self.exact)),
                 (None, None) => Some(on_off(self.misere)),
@@ -338,79 +339,67 @@ impl Choices {
         self.clock.parse().ok()
     }
 
-    /// Whether Gomoku is chosen on the Game row, and if so whether exactly five wins.
-    fn named_gomoku(&self) -> Option<bool> {
-        match Variant::named(&self.game) {
-            Some(Variant::Gomoku { rule, .. }) => Some(rule == gomoku::Rule::Exact),
-            _ => None,
-        }
+    /// The game of its own chosen on the Game row, if one is (not the classic rows').
+    fn entry(&self) -> Option<&'static Entry> {
+        Entry::named(&self.game).filter(|entry| entry.fixed_rules())
     }
 
-    /// The rule of its own chosen on the Game row, renju's or caro's, if it is one.
-    fn own_rule(&self) -> Option<gomoku::Rule> {
-        match Variant::named(&self.game) {
-            Some(Variant::Gomoku {
-                rule: rule @ (gomoku::Rule::Renju | gomoku::Rule::Caro),
-                ..
-            }) => Some(rule),
-            _ => None,
-        }
+    /// Whether a game of Gomoku's points is chosen on the Game row, and if so whether exactly
+    /// five wins.
+    fn named_gomoku(&self) -> Option<bool> {
+        let entry = self.entry().filter(|e| e.shape() == Shape::Points)?;
+        Some(entry.variant.exactly(true) == Ok(entry.variant))
+    }
+
+    /// The rule row's value where the game chosen has a rule of its own (renju's, caro's).
+    fn own_rule(&self) -> Option<&'static str> {
+        self.entry()?.rule
     }
 
     /// Why an inactive row has no choices, said on Enter.
     fn fixed_note(&self) -> &'static str {
-        if self.own_rule() == Some(gomoku::Rule::Renju) {
-            "Renju is five in a row; X may not make an overline, a double four or a double three"
-        } else if self.own_rule() == Some(gomoku::Rule::Caro) {
-            "Caro is five in a row; five blocked at both ends wins nothing"
-        } else if self.named_gomoku().is_some() {
-            "Gomoku is five in a row (Exactly 5: a longer line wins nothing)"
-        } else if self.board_game().is_some() {
-            "Connect Four is 7 columns of 6 rows and four in a row (or --columns, --rows)"
-        } else {
-            "Ultimate is on: the board is 3×3 boards"
-        }
+        self.entry().map_or("", |entry| entry.fixed)
     }
 
-    /// The columns and rows of the game chosen, where its board is its own (Connect Four's).
+    /// The columns and rows of the game chosen, where its board is columns (Connect Four's).
     fn board_game(&self) -> Option<(u8, u8)> {
-        let board = *Variant::named(&self.game)?.start().connect_four()?;
-        Some((board.columns(), board.rows()))
+        match self.entry()?.start().shaped() {
+            Shaped::Columns(board) => Some((board.columns(), board.rows())),
+            _ => None,
+        }
     }
 
     /// Whether the game chosen has rules of its own, not the classic rows' (Ultimate, Gomoku).
     fn fixed_rules(&self) -> bool {
-        Variant::named(&self.game).is_some()
+        self.entry().is_some()
     }
 
     /// The game chosen, as the Game row names it: `classic`, `Ultimate`, `Gomoku` (exactly
     /// five or not: the Exactly 5 row says which).
-    fn game_name(&self) -> String {
-        match Variant::named(&self.game) {
-            None => CLASSIC.to_string(),
-            Some(Variant::Gomoku {
-                rule: gomoku::Rule::Exact,
-                ..
-            }) => Variant::GOMOKU.to_string(),
-            Some(variant) => variant.to_string(),
-        }
+    fn game_name(&self) -> &'static str {
+        self.entry().map_or(CATALOGUE[0].label, |entry| entry.label)
     }
 
-    /// The next game (`up`) or the one before: classic, then the named rule sets, around.
-    /// Gomoku's exact rule is its Exactly 5 row's, not a game of the Game row's own.
+    /// The next game (`up`) or the one before, around the catalogue: each label once, its
+    /// first game (Gomoku's exact rule is its Exactly 5 row's, not a game of the row's own).
     fn step_game(&mut self, up: bool) {
-        let names: Vec<&str> = std::iter::once(CLASSIC)
-            .chain(Variant::NAMED.iter().map(|v| v.name()))
-            .filter(|&name| name != Variant::GOMOKU_EXACT.name())
-            .collect();
-        let now = if self.game == Variant::GOMOKU_EXACT.name() {
-            Variant::GOMOKU.name()
-        } else {
-            self.game.as_str()
-        };
-        let i = names.iter().position(|&g| g == now).unwrap_or(0);
-        let n = names.len();
-        self.game = names[if up { i + 1 } else { i + n - 1 } % n].to_string();
+        let mut labels: Vec<&str> = CATALOGUE.iter().map(|entry| entry.label).collect();
+        labels.dedup();
+        let i = labels.iter().position(|&l| l == self.game_name());
+        let i = i.unwrap_or(0);
+        let n = labels.len();
+        let label = labels[if up { i + 1 } else { i + n - 1 } % n];
+        let entry = CATALOGUE.iter().find(|entry| entry.label == label);
+        self.game = entry.unwrap_or(&CATALOGUE[0]).name().to_string();
+    }
+
+    /// The game chosen with exactly five winning or not: the other game of its label.
+    fn toggle_exact(&mut self) {
+        let Some(now) = self.entry() else { return };
+        let other = CATALOGUE.iter().find(|e| e.label == now.label && e != &now);
+        if let Some(other) = other {
+            self.game = other.name().to_string();
+        }
     }
 
     /// Changes the row's value one step (`up`: the next one); returns whether it has one.
@@ -442,14 +431,7 @@ impl Choices {
                 let next = if up { i + 1 } else { i + all.len() - 1 };
                 self.opening = all[next % all.len()].name().to_string();
             }
-            Row::Misere if self.named_gomoku().is_some() => {
-                let exact = self.named_gomoku() == Some(false);
-                self.game = Variant::GOMOKU
-                    .exactly(exact)
-                    .unwrap_or(Variant::GOMOKU)
-                    .name()
-                    .into();
-            }
+            Row::Misere if self.named_gomoku().is_some() => self.toggle_exact(),
             Row::Size if !self.fixed_rules() => {
                 self.size = cycle(self.size, MIN_SIZE, gomoku::MAX_SIZE, up);
                 self.k = self.default_k();

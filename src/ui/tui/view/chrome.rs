@@ -6,8 +6,9 @@ use std::time::Duration;
 use super::frame::{Frame, Palette, Style};
 use crate::ai::player::Player;
 use crate::game::clock;
+use crate::rules::catalogue::Shape;
 use crate::rules::classic::Mark;
-use crate::rules::position::{self, Position, Variant};
+use crate::rules::position::{self, Position};
 use crate::ui::keypad::names_column;
 use crate::ui::tui::app::{App, keys, review_keys};
 use crate::ui::tui::keymap;
@@ -210,8 +211,8 @@ pub(super) fn draw_status(frame: &mut Frame, y: u16, app: &App, palette: Palette
             .flatten()
             .filter(|_| rated)
             .map_or_else(String::new, |p| format!(" ({p})"));
-        // Gomoku's stones beside the marks they are, as the board draws them.
-        let stone = if matches!(variant, Variant::Gomoku { .. }) {
+        // Stones on points beside the marks they are, as the board draws them.
+        let stone = if variant.shape() == Shape::Points {
             format!("{} ", super::gomoku::stone(mark))
         } else {
             String::new()

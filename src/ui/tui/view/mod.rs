@@ -15,11 +15,11 @@ mod moves;
 mod paint;
 mod ultimate;
 
+use crate::rules::catalogue::Shaped;
 use std::fmt::Write as _;
 use std::time::Duration;
 
 use crate::ai::search::{Value, best_of};
-use crate::rules::position::Position;
 use crate::ui::tui::app::App;
 use crate::ui::tui::layout::UltimateLayout;
 pub use chrome::manual_keys;
@@ -112,11 +112,11 @@ fn draw_game(
 ) -> Option<u16> {
     let width = frame.width();
     let shown = app.shown_position();
-    let placed = match &shown {
-        Position::Classic(board) => classic::draw(frame, app, board, palette),
-        Position::Ultimate(board) => ultimate::draw(frame, app, board, palette),
-        Position::Gomoku(board) => gomoku::draw(frame, app, board, palette),
-        Position::ConnectFour(board) => connect_four::draw(frame, app, board, palette),
+    let placed = match shown.shaped() {
+        Shaped::Cells(board) => classic::draw(frame, app, board, palette),
+        Shaped::Boards(board) => ultimate::draw(frame, app, board, palette),
+        Shaped::Points(board) => gomoku::draw(frame, app, board, palette),
+        Shaped::Columns(board) => connect_four::draw(frame, app, board, palette),
     };
     let Placed {
         mut title,

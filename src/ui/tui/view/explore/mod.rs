@@ -12,6 +12,7 @@ use std::time::Duration;
 use super::chrome::{draw_help, message_line};
 use super::frame::too_small;
 use super::frame::{Frame, Palette, Style};
+use crate::rules::catalogue::Shaped;
 use crate::rules::classic::{Cell, Squares};
 use crate::rules::position::{Move, Position};
 use crate::ui::tui::app::{App, Explore, Kind, Replay, SPEEDS, TreeNode};
@@ -167,8 +168,8 @@ fn draw_position(frame: &mut Frame, position: &Position, marked: &[Move], palett
             _ => None,
         })
     };
-    match position {
-        Position::Ultimate(board) => {
+    match position.shaped() {
+        Shaped::Boards(board) => {
             let moves: Vec<_> = marked
                 .iter()
                 .filter_map(|m| match m {
@@ -178,9 +179,9 @@ fn draw_position(frame: &mut Frame, position: &Position, marked: &[Move], palett
                 .collect();
             mcts::draw_ultimate(frame, board, &moves, palette)
         }
-        Position::Classic(board) => draw_squares(frame, board, last_cell(), palette),
-        Position::Gomoku(board) => draw_squares(frame, board, last_cell(), palette),
-        Position::ConnectFour(board) => {
+        Shaped::Cells(board) => draw_squares(frame, board, last_cell(), palette),
+        Shaped::Points(board) => draw_squares(frame, board, last_cell(), palette),
+        Shaped::Columns(board) => {
             let text = crate::report::board::connect_four_grid(board);
             for (y, line) in text.lines().enumerate() {
                 frame.text(0, y as u16, line, Style::PLAIN);
