@@ -1084,8 +1084,21 @@ mod tests {
         assert_eq!(back.side_of(Mark::X), Side::B, "round 2: side B plays X");
     }
 
-    /// A journal in memory: the records it was given, and 3 wins, 1 draw and 2 losses
-    /// against every opponent before them.
+    /// What a [`Notebook`] holds against every opponent before its records: 3 wins, 1 draw
+    /// and 2 losses.
+    const KEPT: Tally = Tally {
+        won: 3,
+        drawn: 1,
+        lost: 2,
+    };
+
+    /// [`KEPT`] and one more loss.
+    const KEPT_AND_A_LOSS: Tally = Tally {
+        lost: KEPT.lost + 1,
+        ..KEPT
+    };
+
+    /// A journal in memory: the records it was given, and [`KEPT`] before them.
     #[derive(Debug, Default)]
     struct Notebook(std::sync::Mutex<Vec<String>>);
 
@@ -1103,11 +1116,7 @@ mod tests {
         }
 
         fn tally(&self, _: Player, _: Variant) -> Option<Tally> {
-            Some(Tally {
-                won: 3,
-                drawn: 1,
-                lost: 2,
-            })
+            Some(KEPT)
         }
     }
 
@@ -1214,14 +1223,7 @@ mod tests {
         s.new_round();
         assert_eq!(*notebook.0.lock().unwrap(), ["5 1 9 (left)"]);
         // Against an AI the abandoned game is a loss in the all-time score (3–2–1 before).
-        assert_eq!(
-            s.all_time(),
-            Some(Tally {
-                won: 3,
-                drawn: 1,
-                lost: 3
-            })
-        );
+        assert_eq!(s.all_time(), Some(KEPT_AND_A_LOSS));
     }
 
     #[test]
@@ -1261,11 +1263,7 @@ mod tests {
         assert_eq!(*notebook.0.lock().unwrap(), ["5 1 (left)", "7 1 8 2 9"]);
         assert_eq!(
             s.all_time(),
-            Some(Tally {
-                won: 3,
-                drawn: 1,
-                lost: 3
-            }),
+            Some(KEPT_AND_A_LOSS),
             "the left network game counts for nobody; round 2's remote X won"
         );
     }

@@ -1327,17 +1327,24 @@ mod tests {
         assert_eq!(m.choices.label(Row::Join), "Watch a network game");
         keys(&mut m, &[Key::Left]);
         assert_eq!(m.choices.label(Row::Join), "Join a network game");
-        keys(&mut m, &[Key::Right, Key::Enter]);
+        keys(&mut m, &[Key::Right]);
+        address_and_code_start(&mut m, true);
+    }
+
+    /// Enter on the Join row, `10.0.0.2` and the code `ab` typed: the network game asked for
+    /// starts, to `watch` or to play.
+    fn address_and_code_start(m: &mut Menu, watch: bool) {
+        keys(m, &[Key::Enter]);
         for c in "10.0.0.2".chars() {
             m.update(&Key::Char(c));
         }
-        keys(&mut m, &[Key::Enter, Key::Char('a'), Key::Char('b')]);
+        keys(m, &[Key::Enter, Key::Char('a'), Key::Char('b')]);
         assert_eq!(
             m.update(&Key::Enter),
             Outcome::Done(Start::Join {
                 address: "10.0.0.2".into(),
                 code: "ab".into(),
-                watch: true,
+                watch,
             })
         );
     }
@@ -1375,19 +1382,8 @@ mod tests {
     #[test]
     fn join_asks_for_the_address_then_the_code() {
         let mut m = menu();
-        keys(&mut m, &[Key::Char('4'), Key::Enter]);
-        for c in "10.0.0.2".chars() {
-            m.update(&Key::Char(c));
-        }
-        keys(&mut m, &[Key::Enter, Key::Char('a'), Key::Char('b')]);
-        assert_eq!(
-            m.update(&Key::Enter),
-            Outcome::Done(Start::Join {
-                address: "10.0.0.2".into(),
-                code: "ab".into(),
-                watch: false,
-            })
-        );
+        keys(&mut m, &[Key::Char('4')]);
+        address_and_code_start(&mut m, false);
     }
 
     #[test]
