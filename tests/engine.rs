@@ -579,3 +579,23 @@ fn gomocup_swap2board_answers_within_the_turns_time() {
     writeln!(to, "END").unwrap();
     assert!(child.wait().unwrap().success());
 }
+
+#[test]
+fn gomocup_renju_or_caro_asked_on_a_classic_board_is_told_and_the_board_played_as_it_is() {
+    for (bits, name) in [(4, "renju"), (8, "caro"), (12, "renju")] {
+        let (lines, out) = gomocup(&format!("START 5\nINFO rule {bits}\nBEGIN\nEND\n"));
+        assert!(out.status.success(), "{out:?}");
+        assert_eq!(
+            lines[1],
+            format!("MESSAGE {name} is played on Gomoku's boards only: these rules are not")
+        );
+        assert_eq!(lines.len(), 3, "then a move on the 5×5 board: {lines:?}");
+        cell_name(&lines[2], 5);
+    }
+    let (lines, _) = gomocup("START 5\nINFO rule 1\nBEGIN\nEND\n");
+    assert_eq!(
+        lines.len(),
+        2,
+        "exactly five says nothing on a classic board: {lines:?}"
+    );
+}

@@ -171,6 +171,21 @@ impl Entry {
             .unwrap_or(&CATALOGUE[0])
     }
 
+    /// `variant`'s board played by this game's rule of Gomoku's boards (exactly the line,
+    /// renju's, caro's); refused where that board takes no such rule. A game without such a
+    /// rule leaves `variant` as it is.
+    pub fn rule_on(&self, variant: Variant) -> Result<Variant, RulesError> {
+        match self.variant {
+            Variant::Gomoku { rule, .. } => match rule {
+                gomoku::Rule::Freestyle => Ok(variant),
+                gomoku::Rule::Exact => variant.exactly(true),
+                gomoku::Rule::Renju => variant.by_renju(true),
+                gomoku::Rule::Caro => variant.by_caro(true),
+            },
+            _ => Ok(variant),
+        }
+    }
+
     /// Whether it has rules of its own, not the classic rows' size, line and misère.
     pub fn fixed_rules(&self) -> bool {
         !self.fixed.is_empty()

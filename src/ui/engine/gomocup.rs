@@ -24,6 +24,7 @@ use std::time::Duration;
 use super::{EngineError, Options, brain, next_line, refuse};
 use crate::ai::opening::{self, Choice};
 use crate::ai::player::Brain;
+use crate::rules::catalogue::Entry;
 use crate::rules::classic::MIN_SIZE;
 use crate::rules::gomoku;
 use crate::rules::position::{Move, Position, Variant};
@@ -51,12 +52,9 @@ struct Session {
     brain: Brain,
     /// The game of the size `START` gave, and the moves since.
     start: Option<Variant>,
-    /// `INFO rule` asked for exactly five in a row (on Gomoku's boards: exactly the line).
-    exact: bool,
-    /// `INFO rule` asked for renju.
-    renju: bool,
-    /// `INFO rule` asked for caro.
-    caro: bool,
+    /// The game `INFO rule` asked for, by its bits in the catalogue (freestyle, exactly the
+    /// line, renju or caro), on the board `START` gave.
+    rule: &'static Entry,
     moves: Vec<Move>,
     /// Time for each move and what is left of the match (`INFO timeout_turn`, `time_left`).
     turn: Option<Duration>,
@@ -194,9 +192,7 @@ pub fn run(
         lines,
         brain,
         start: None,
-        exact: false,
-        renju: false,
-        caro: false,
+        rule: Entry::of_gomocup_rule(0),
         moves: Vec::new(),
         turn: None,
         left: None,
@@ -305,14 +301,7 @@ impl Session {
             .start
             .ok_or_else(|| refuse(line, "no board yet: START comes first"))?;
         // The rule may come before START or after it.
-        let ruled = if self.renju {
-            start.by_renju(true)
-        } else if self.caro {
-            start.by_caro(true)
-        } else {
-            start.exactly(self.exact)
-        };
-        let mut position = ruled.unwrap_or(start).start();
+        let mut position = self.rule.rule_on(start).unwrap_or(start).start();
         for &mv in &self.moves {
             // Checked when made, but by the rule of the time: `INFO rule` may have changed it.
             position.play(mv).map_err(|e| {
@@ -510,15 +499,15 @@ impl Session {
                 self.brain = brain(&self.options);
             }
             ("rule", Some(rule)) => {
-                self.exact = rule & 1 == 1;
-                self.renju = rule & 4 == 4;
-                self.caro = rule & 8 == 8 && !self.renju;
-                let own = [(self.renju, "renju"), (self.caro, "caro")];
-                if let Some(&(_, name)) = own.iter().find(|(on, _)| *on)
-                    && self.start.is_some_and(|v| v.by_renju(true).is_err())
+                self.rule = Entry::of_gomocup_rule(u8::try_from(rule & 0xff).unwrap_or(0));
+                // A rule of its own (renju's, caro's) is refused where the board is not
+                // Gomoku's; exactly the line is a rule of Gomoku's boards and ignored elsewhere.
+                if self.rule.rule.is_some()
+                    && self.start.is_some_and(|v| self.rule.rule_on(v).is_err())
                 {
                     return Reply::Line(format!(
-                        "MESSAGE {name} is played on Gomoku's boards only: these rules are not"
+                        "MESSAGE {} is played on Gomoku's boards only: these rules are not",
+                        self.rule.name()
                     ));
                 }
                 if rule & 2 == 2 {
