@@ -797,6 +797,13 @@ pub struct AnalyzeArgs {
     /// Report only the position's value and one best move
     #[arg(long)]
     pub best: bool,
+
+    /// Also the N best lines (1 to 5): each a move of its own, best first, with its value,
+    /// then the replies the search expects (each searched a tenth of --think), up to ten
+    /// plies or the end of the game
+    #[arg(long, value_name = "N", conflicts_with = "best",
+          value_parser = clap::value_parser!(u8).range(1..=5))]
+    pub lines: Option<u8>,
 }
 
 #[derive(Debug, Args)]

@@ -319,3 +319,36 @@ fn analyze_best_move_is_among_the_best_with_the_headline_value_on_every_rule_set
         assert_one_answer(args);
     }
 }
+
+#[test]
+fn analyze_lines_in_json_are_led_by_the_positions_value_and_sorted_with_distinct_first_moves() {
+    let out = run(&["analyze", "--json", "--lines", "4", "X.O/.X./..."], b"");
+    assert!(out.status.success(), "{out:?}");
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let lines = report["lines"].as_array().expect("lines");
+    assert_eq!(lines.len(), 4, "{report}");
+    assert_eq!(lines[0]["value"], report["value"]);
+    let rank = |line: &serde_json::Value| {
+        let plies = line["value"]["plies"].as_i64().unwrap_or(0);
+        match line["value"]["result"].as_str() {
+            Some("win") => 100 - plies,
+            Some("draw") => 0,
+            _ => plies - 100,
+        }
+    };
+    for pair in lines.windows(2) {
+        assert!(rank(&pair[0]) >= rank(&pair[1]), "{report}");
+    }
+    let firsts: std::collections::HashSet<&str> = lines
+        .iter()
+        .map(|l| l["moves"][0].as_str().unwrap())
+        .collect();
+    assert_eq!(firsts.len(), 4, "{report}");
+    let plain = run(&["analyze", "X.O/.X./..."], b"");
+    assert!(
+        !text(&plain.stdout).contains("line 1"),
+        "lines only when asked"
+    );
+    let both = run(&["analyze", "--lines", "2", "--best", "X.O/.X./..."], b"");
+    assert_eq!(both.status.code(), Some(2), "--lines and --best conflict");
+}

@@ -845,3 +845,51 @@ fn the_screen_reader_asks_before_a_quit_that_loses_the_game_and_plays_on_unless_
     let out = text(&run(&args, b"q\n").stdout);
     assert!(!out.contains("Quit?") && out.contains("Quit."), "{out}");
 }
+
+/// The `line N: VALUE: MOVES` lines of `stdout`, as (N, value, moves).
+fn said_lines(stdout: &str) -> Vec<(usize, String, Vec<String>)> {
+    stdout
+        .lines()
+        .filter_map(|l| {
+            let rest = l.trim().strip_prefix("line ")?;
+            let (n, rest) = rest.split_once(": ")?;
+            let (value, moves) = rest.rsplit_once(": ")?;
+            let moves = moves.split(' ').map(String::from).collect();
+            Some((n.parse().ok()?, value.to_string(), moves))
+        })
+        .collect()
+}
+
+#[test]
+fn lines_name_the_best_lines_led_by_the_value_analyze_gives_and_line_two_names_one() {
+    // X on 7, O on 9: X to move wins in 5 (analyze says so of X.O/.../...).
+    let analyzed = text(&run(&["analyze", "X.O/.../..."], b"").stdout);
+    assert!(analyzed.contains("X to move: win in 5"), "{analyzed}");
+    let out = run(
+        &["-x", "human", "-o", "human"],
+        b"7\n9\nlines\nline 2\nlines 9\nq\n",
+    );
+    let stdout = text(&out.stdout);
+    let said = said_lines(&stdout);
+    assert_eq!(said.len(), 4, "three lines, then line 2 alone: {stdout}");
+    let (three, again) = said.split_at(3);
+    assert_eq!(three[0].1, "win in 5", "{stdout}");
+    let numbers: Vec<usize> = three.iter().map(|l| l.0).collect();
+    assert_eq!(numbers, [1, 2, 3]);
+    let firsts: std::collections::HashSet<&String> = three.iter().map(|l| &l.2[0]).collect();
+    assert_eq!(
+        firsts.len(),
+        3,
+        "each line a first move of its own: {stdout}"
+    );
+    assert_eq!(
+        three[0].2.len(),
+        5,
+        "a win in 5 played out in five moves: {stdout}"
+    );
+    assert_eq!(again, &three[1..2], "line 2 is the second of the lines");
+    assert!(
+        stdout.contains("N from 1 to 5"),
+        "lines 9 is refused: {stdout}"
+    );
+}

@@ -85,6 +85,7 @@ pub(super) fn analyze(cli: &Cli, args: &AnalyzeArgs) -> anyhow::Result<ExitCode>
         budget: cli.think_budget(),
         json: args.json,
         best_only: args.best,
+        lines: args.lines.map_or(0, usize::from),
         table_mb: usize::from(cli.table_mb),
         threads: usize::from(cli.threads),
     };

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use serde::{Serialize, Serializer, ser::SerializeMap};
 
-use crate::ai::player::{self, Analysis, Brain};
+use crate::ai::player::{self, Analysis, Brain, Line};
 use crate::ai::search::Value;
 use crate::report::board;
 use crate::report::json::JsonValue;
@@ -22,6 +22,8 @@ use crate::text::line;
 pub struct Report {
     pub position: Position,
     pub analysis: Analysis,
+    /// The best lines, where they were asked for (`--lines`).
+    pub lines: Vec<Line>,
 }
 
 impl Report {
@@ -30,6 +32,7 @@ impl Report {
         Report {
             position: *position,
             analysis: Analysis::of_moves(moves),
+            lines: Vec::new(),
         }
     }
 
@@ -88,9 +91,18 @@ pub fn text(report: &Report) -> String {
                 let best = names(&report.analysis.best());
                 let _ = writeln!(s, "  best: {}", best.join(" "));
             }
+            for (i, line) in report.lines.iter().enumerate() {
+                let _ = writeln!(s, "  {}", line_words(i + 1, line));
+            }
         }
     }
     s
+}
+
+/// Line `number` in words: `line 1: win in 5: 4 6 1 7 3`.
+pub fn line_words(number: usize, line: &Line) -> String {
+    let moves = names(&line.moves).join(" ");
+    format!("line {number}: {}: {moves}", words(line.value))
 }
 
 /// The notation of a position under the key its rule set names it by (`board` or
@@ -120,6 +132,15 @@ struct JsonReport<'a> {
     best_move: Option<String>,
     moves: Vec<JsonMove<'a>>,
     best: Vec<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    lines: Vec<JsonLine>,
+}
+
+/// One of the best lines: its first move's value and its moves.
+#[derive(Serialize)]
+struct JsonLine {
+    value: JsonValue,
+    moves: Vec<String>,
 }
 
 /// The board the side to move is sent to (null: anywhere), for rule sets that have one.
@@ -193,6 +214,14 @@ pub fn json(report: &Report) -> String {
             })
             .collect(),
         best: names(&report.analysis.best()),
+        lines: report
+            .lines
+            .iter()
+            .map(|line| JsonLine {
+                value: JsonValue::new(line.value, rates),
+                moves: names(&line.moves),
+            })
+            .collect(),
     };
     serde_json::to_string(&json).expect("a report serializes")
 }
@@ -224,6 +253,8 @@ pub struct Options {
     pub json: bool,
     /// Only the position's value and one best move.
     pub best_only: bool,
+    /// The best lines to follow (`--lines`), none if 0.
+    pub lines: usize,
     pub table_mb: usize,
     /// Threads for each search (see [`Brain::with_threads`]).
     pub threads: usize,
@@ -320,9 +351,15 @@ impl Reporter<'_> {
             let why = format!("the board is {n}×{n} but --size is {size}");
             return self.bad(&label, notation, &why);
         }
+        let analysis = self.brain.analyze(&position, o.best_only);
+        let lines = match o.lines {
+            0 => Vec::new(),
+            n => self.brain.lines_of(&position, analysis.moves.clone(), n),
+        };
         let report = Report {
             position,
-            analysis: self.brain.analyze(&position, o.best_only),
+            analysis,
+            lines,
         };
         if o.json {
             writeln!(self.out, "{}", json(&report))

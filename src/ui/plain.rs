@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::sync::mpsc;
 
-use crate::ai::player::{self, Brain};
+use crate::ai::player::{self, Brain, MOST_LINES};
 use crate::game::clock::{self, TimeControl};
 use crate::game::ending;
 use crate::game::{Game, Journal, Session};
@@ -142,6 +142,11 @@ enum Typed {
     Quit,
     Undo,
     Hint,
+    /// `lines` (3), `lines N`: the N best lines; `line N`: the Nth of them only.
+    Lines {
+        count: usize,
+        only: Option<usize>,
+    },
     Resign,
     Draw,
     /// `save FILE` or `w FILE`: the game into FILE (with no FILE, a new `tictactoe-N` here).
@@ -298,6 +303,18 @@ fn typed(
         "q" | "quit" => Typed::Quit,
         "u" | "undo" => Typed::Undo,
         "h" | "hint" => Typed::Hint,
+        "lines" => Typed::Lines {
+            count: 3,
+            only: None,
+        },
+        other if let Some(typed) = lines_command(other) => typed,
+        other if other.starts_with("line") => {
+            writeln!(
+                out,
+                "Type lines for the three best lines, lines N for the N best or line N for the Nth, N from 1 to {MOST_LINES}."
+            )?;
+            Typed::Handled
+        }
         "resign" => Typed::Resign,
         "draw" => Typed::Draw,
         other if let Some(reading) = Reading::of(other) => Typed::Read(reading),
@@ -348,6 +365,53 @@ fn help(
     writeln!(out)?;
     writeln!(out, "{typing}; {undo}h for {hint}, q to quit.")?;
     writeln!(out, "Also: {}", speech::commands(game.variant()))?;
+    Ok(())
+}
+
+/// `lines N` (the N best lines) or `line N` (the Nth only), N from 1 to [`MOST_LINES`].
+fn lines_command(command: &str) -> Option<Typed> {
+    let (word, n) = command.split_once(' ')?;
+    let n = n
+        .trim()
+        .parse()
+        .ok()
+        .filter(|n| (1..=MOST_LINES).contains(n))?;
+    match word {
+        "lines" => Some(Typed::Lines {
+            count: n,
+            only: None,
+        }),
+        "line" => Some(Typed::Lines {
+            count: n,
+            only: Some(n),
+        }),
+        _ => None,
+    }
+}
+
+/// What `lines` prints: the best lines (or line `only` of them), or why hints are off.
+fn lines(
+    game: &Game,
+    brain: &mut Brain,
+    out: &mut dyn Write,
+    off: Option<String>,
+    (count, only): (usize, Option<usize>),
+) -> io::Result<()> {
+    if let Some(why) = off {
+        return writeln!(out, "{why}.");
+    }
+    let found = brain.lines(game.position(), count);
+    if found.is_empty() {
+        return writeln!(out, "The game is over: no lines.");
+    }
+    for (i, line) in found.iter().enumerate() {
+        if only.is_none_or(|n| n == i + 1) {
+            writeln!(out, "{}", analyze::line_words(i + 1, line))?;
+        }
+    }
+    if only.is_some_and(|n| n > found.len()) {
+        writeln!(out, "There are only {} moves.", found.len())?;
+    }
     Ok(())
 }
 

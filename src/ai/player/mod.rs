@@ -11,6 +11,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 mod engines;
+mod lines;
 mod threat;
 
 use crate::ai::connect_four::{self, Four};
@@ -25,6 +26,7 @@ use crate::rules::gomoku::opening::{Choice, Stage};
 use crate::rules::position::{Move, Position, Variant, each};
 use crate::rules::ultimate::UltimateBoard;
 use engines::Engine;
+pub use lines::{LINE_PLIES, Line, MOST_LINES};
 
 /// The thinking budget of a `hard` Ultimate move when none is given: Ultimate is never
 /// searched to the end.

@@ -21,7 +21,8 @@ pub fn commands(variant: crate::rules::position::Variant) -> String {
         "board reads the board row by row; stones lists each side's {pieces}; last says the \
          last move; moves lists the legal moves; threats says where the other side wins next \
          unless stopped; clock says the time left; draw offers a draw; resign resigns; undo \
-         takes back your move; hint says the best moves; save FILE writes the game to a file; \
+         takes back your move; hint says the best moves; lines says the three best lines \
+         (lines 5, the five best), line 2 the second only; save FILE writes the game to a file; \
          quit leaves."
     )
 }

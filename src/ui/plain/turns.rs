@@ -407,6 +407,10 @@ impl<'a> Turns<'a> {
                 let off = self.hints_off();
                 hint(self.driver.game(), self.brain, self.out, off)?;
             }
+            Typed::Lines { count, only } => {
+                let off = self.hints_off();
+                super::lines(self.driver.game(), self.brain, self.out, off, (count, only))?;
+            }
             Typed::Resign => {
                 if let Err(why) = self.driver.resign() {
                     writeln!(self.out, "{}.", sentence(&why.to_string()))?;
