@@ -29,8 +29,9 @@ use crate::rules::position::Variant;
     version,
     about = "Tic-tac-toe in the terminal: 3×3 to 7×7, Ultimate, Gomoku; people or an AI",
     long_about,
-    // No blank line under the first: `-h` fits an 80×24 terminal with the prompt below it.
-    help_template = "{before-help}{about-with-newline}{usage-heading} {usage}\n\n{all-args}{after-help}"
+    // No blank line under the first, nor under the usage: `-h` fits an 80×24 terminal with
+    // the prompt below it.
+    help_template = "{before-help}{about-with-newline}{usage-heading} {usage}\n{all-args}{after-help}"
 )]
 #[command(after_help = "\
 Cells are a keypad: 7 8 9 / 4 5 6 / 1 2 3. More: tictactoe --help, tictactoe man")]
@@ -338,6 +339,13 @@ pub enum Command {
     ///
     /// List the games in the history, numbered, oldest first (`review --game N` reviews one)
     History,
+    /// Puzzles from your own games: the wins you had and missed
+    ///
+    /// List the positions of your games where you had a win the search proves and played a
+    /// move that did not keep it ("X to play and win in 3"), solved or not; with a number,
+    /// pose that puzzle, read your move and say whether it wins. New games are searched
+    /// first (thirty a run, each position for a tenth of --think)
+    Puzzles(PuzzlesArgs),
     /// Print where the profile's files are kept
     ///
     /// Print where the history, the start screen's choices, the game to continue and the
@@ -393,7 +401,7 @@ pub struct ManArgs {
 }
 
 /// The subcommands with a manual page of their own.
-const PAGES: [&str; 11] = [
+const PAGES: [&str; 12] = [
     "analyze",
     "review",
     "host",
@@ -404,8 +412,16 @@ const PAGES: [&str; 11] = [
     "man",
     "stats",
     "history",
+    "puzzles",
     "paths",
 ];
+
+#[derive(Debug, Args)]
+pub struct PuzzlesArgs {
+    /// The puzzle to pose, as the list numbers it
+    #[arg(value_name = "N", value_parser = clap::value_parser!(usize))]
+    pub number: Option<usize>,
+}
 
 #[derive(Debug, Args)]
 pub struct CompletionsArgs {
@@ -529,6 +545,7 @@ pub fn applies(subcommand: &str) -> &'static [&'static str] {
             "plain",
         ],
         "engine" => &["k", "misere", "think", "table_mb", "threads", "seed"],
+        "puzzles" => &["think", "table_mb", "threads", "seed"],
         _ => &RULES[..0],
     }
 }

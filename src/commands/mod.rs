@@ -30,7 +30,7 @@ use crate::ui::tui;
 
 use local::{local, menu, wants_menu};
 use network::{host, join};
-use reports::{analyze, engine, explain, man, paths, review_game};
+use reports::{analyze, engine, explain, man, paths, puzzles, review_game};
 
 pub fn run(cli: &Cli, matches: &ArgMatches) -> anyhow::Result<ExitCode> {
     refuse_misplaced(cli, matches);
@@ -57,6 +57,7 @@ pub fn run(cli: &Cli, matches: &ArgMatches) -> anyhow::Result<ExitCode> {
             stats::write_list(&mut io::stdout().lock(), &history::games())?;
             Ok(ExitCode::SUCCESS)
         }
+        Some(Command::Puzzles(args)) => puzzles(cli, args),
         Some(Command::Analyze(args)) => analyze(cli, args),
         Some(Command::Review(args)) => review_game(cli, args),
         Some(Command::Host(args)) => host(cli, args),

@@ -10,11 +10,16 @@ use clap::CommandFactory;
 use clap::error::ErrorKind;
 
 use super::{kept_game, variant};
-use crate::cli::{self, AnalyzeArgs, Cli, EngineArgs, ExplainArgs, Protocol, ReviewArgs};
+use crate::cli::{
+    self, AnalyzeArgs, Cli, EngineArgs, ExplainArgs, Protocol, PuzzlesArgs, ReviewArgs,
+};
 use crate::explain::Limits;
-use crate::report::{analyze, explain, review};
+use crate::report::{analyze, explain, puzzles, review};
 use crate::rules::catalogue::Asked;
+use crate::rules::position::{Move, Position};
+use crate::store::puzzles as store_puzzles;
 use crate::store::{history, settings};
+use crate::text::line;
 use crate::ui::engine::{EngineError, codingame, gomocup};
 use crate::ui::tui;
 
@@ -37,6 +42,7 @@ pub(super) fn paths(out: &mut dyn Write) -> io::Result<()> {
         ("History", history::FILE),
         ("Start screen choices", "menu.json"),
         ("Game to continue", history::CURRENT),
+        ("Puzzles", store_puzzles::FILE),
     ] {
         let path = dir.join(file);
         let state = if path.exists() {
@@ -200,4 +206,80 @@ pub(super) fn explain(cli: &Cli, args: &ExplainArgs) -> anyhow::Result<ExitCode>
     )
     .context("writing the explanation")?;
     Ok(ExitCode::from(status))
+}
+
+/// `tictactoe puzzles [N]`: the games not searched yet searched for missed wins (each
+/// position for a tenth of `--think`), then the list, or puzzle N posed and the answer read
+/// from standard input and judged (for `--think`).
+pub(super) fn puzzles(cli: &Cli, args: &PuzzlesArgs) -> anyhow::Result<ExitCode> {
+    let mut kept = store_puzzles::load();
+    let mut brain = super::brain(cli);
+    brain.set_think(cli.think_budget() / 10);
+    let games = history::games();
+    if puzzles::search(&games, &mut kept, &mut brain) > 0 {
+        store_puzzles::save(&kept).context("keeping the puzzles")?;
+    }
+    let out = &mut io::stdout().lock();
+    let Some(number) = args.number else {
+        write!(out, "{}", puzzles::list(&kept))?;
+        return Ok(ExitCode::SUCCESS);
+    };
+    let n = kept.puzzles.len();
+    let Some(puzzle) = number.checked_sub(1).and_then(|i| kept.puzzles.get_mut(i)) else {
+        eprintln!(
+            "tictactoe: there is no puzzle {number}: there are {n} (see `tictactoe puzzles`)"
+        );
+        return Ok(ExitCode::from(2));
+    };
+    let position = match puzzles::position(puzzle) {
+        Ok(position) => position,
+        Err(why) => {
+            eprintln!("tictactoe: puzzle {number} cannot be set up again: {why}");
+            return Ok(ExitCode::from(2));
+        }
+    };
+    write!(out, "{}", puzzles::posed(puzzle, &position))?;
+    let Some(mv) = answer(&position, out)? else {
+        eprintln!("tictactoe: input ended before a move was given");
+        return Ok(ExitCode::from(1));
+    };
+    brain.set_think(cli.think_budget());
+    let verdict = puzzles::judge(&mut brain, &position, mv).context("judging the answer")?;
+    writeln!(out, "{}", puzzles::said(verdict, mv, &position))?;
+    match verdict {
+        puzzles::Verdict::Right { .. } => puzzle.solved = true,
+        puzzles::Verdict::Wrong { .. } => puzzle.tries += 1,
+        puzzles::Verdict::Unknown { .. } => {}
+    }
+    store_puzzles::save(&kept).context("keeping the puzzles")?;
+    let (all, solved) = kept.counts();
+    writeln!(out, "{solved} of {all} solved.")?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A legal move read from standard input, a line at a time, each line that names none told
+/// why; `None` when input ends first.
+fn answer(position: &Position, out: &mut dyn Write) -> io::Result<Option<Move>> {
+    let mut input = io::stdin().lock();
+    loop {
+        write!(out, "Your move ({}): ", position.move_forms())?;
+        out.flush()?;
+        let mut buf = Vec::new();
+        if line::read_line(&mut input, &mut buf)? == 0 {
+            return Ok(None);
+        }
+        if line::too_long(&buf) {
+            writeln!(out, "That line is {}.", line::why_too_long(&buf))?;
+            continue;
+        }
+        let Ok(text) = std::str::from_utf8(&buf) else {
+            writeln!(out, "That line is not valid text (UTF-8).")?;
+            continue;
+        };
+        match position.parse_move(text.trim()) {
+            Ok(mv) if position.legal_moves().contains(&mv) => return Ok(Some(mv)),
+            Ok(mv) => writeln!(out, "{mv} cannot be played here: it is taken or closed.")?,
+            Err(e) => writeln!(out, "{e}.")?,
+        }
+    }
 }

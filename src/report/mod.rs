@@ -9,6 +9,7 @@ pub mod analyze;
 pub mod board;
 pub mod explain;
 pub mod json;
+pub mod puzzles;
 pub mod review;
 pub mod rules;
 pub mod stats;

@@ -5,4 +5,5 @@
 pub mod files;
 pub mod games;
 pub mod history;
+pub mod puzzles;
 pub mod settings;

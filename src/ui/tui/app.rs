@@ -11,6 +11,7 @@ use crate::game::record::Record;
 use crate::game::{Game, Session, Side};
 use crate::net::link::LinkEvent;
 use crate::report::review::Judgement;
+use crate::rules::catalogue::Shape;
 use crate::rules::classic::Mark;
 use crate::rules::gomoku::opening::Stage;
 use crate::rules::position::{Move, Variant};
@@ -650,7 +651,7 @@ impl App {
         let mark = self.game().position().to_move();
         let variant = self.game().variant();
         let best = crate::ai::search::best_of(values).first().copied();
-        let points = matches!(variant, Variant::Gomoku { .. });
+        let points = variant.shape() == Shape::Points;
         if let Some((mv, value)) = best.filter(|_| points) {
             format!(
                 "Hint for {mark}: best {mv} ({value}); digits are tens of % to win, W win, L loss"
