@@ -14,7 +14,7 @@ use crate::report::review::Judgement;
 use crate::rules::catalogue::Shape;
 use crate::rules::classic::Mark;
 use crate::rules::gomoku::opening::Stage;
-use crate::rules::position::{Move, Variant};
+use crate::rules::position::Move;
 use crate::text::sentence;
 use crate::ui::driver::{Driver, NoUndo};
 use crate::ui::keypad::names_column;
