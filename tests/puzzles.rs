@@ -1,10 +1,10 @@
 //! `tictactoe puzzles`: the wins a person had and missed, found in a history the test makes by
 //! playing through the binary, posed, and answers judged and counted.
 
+mod pipe;
+
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
 
 use tictactoe::ai::player::Player;
 use tictactoe::game::record::Record;
@@ -25,20 +25,8 @@ fn home(name: &str) -> PathBuf {
 /// Runs the binary with the profile in `home` and `input` on its standard input; its exit
 /// status and standard output.
 fn run(home: &Path, args: &[&str], input: &str) -> (Option<i32>, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tictactoe"))
-        .env("TICTACTOE_HOME", home)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    let mut stdin = child.stdin.take().unwrap();
-    let _ = stdin.write_all(input.as_bytes());
-    drop(stdin);
-    let out: Output = child.wait_with_output().unwrap();
-    let text = String::from_utf8_lossy(&out.stdout).into_owned();
-    (out.status.code(), text)
+    let out = pipe::run_at(home, args, input.as_bytes());
+    (out.status.code(), pipe::text(&out.stdout))
 }
 
 /// Two people on 3×3: X on 7 and 8 has 9 to win at move 5, plays 1, and O wins on 6.
