@@ -430,7 +430,6 @@ pub struct CompletionsArgs {
     pub shell: clap_complete::Shell,
 }
 
-/// The openings by name on the command line: `free`, `swap1`, `swap2`.
 /// The catalogue's games by name, for `--rules`.
 fn game_parser() -> impl clap::builder::TypedValueParser<Value = &'static Entry> {
     let names = CATALOGUE.iter().map(Entry::name);
@@ -440,6 +439,7 @@ fn game_parser() -> impl clap::builder::TypedValueParser<Value = &'static Entry>
     )
 }
 
+/// The openings by name on the command line: `free`, `swap1`, `swap2`.
 fn opening_parser() -> impl clap::builder::TypedValueParser<Value = Opening> {
     let names = Opening::ALL.map(Opening::name);
     clap::builder::TypedValueParser::map(
@@ -1026,6 +1026,8 @@ mod tests {
         refused(&["--columns", "5"], "--columns");
         refused(&["--gomoku", "--rows", "5"], "--rows");
         refused(&["--rules", "caro", "--columns", "5"], "--columns");
+        let classic_nine = game_of(&["--rules", "classic", "--size", "9"]);
+        assert_eq!(classic_nine, Err(RulesError::NotClassic(9)));
         let clash = Cli::try_parse_from(["t", "--rules", "renju", "--caro"]);
         assert!(clash.is_err(), "a game's flag and another's name conflict");
     }

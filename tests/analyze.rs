@@ -352,3 +352,19 @@ fn analyze_lines_in_json_are_led_by_the_positions_value_and_sorted_with_distinct
     let both = run(&["analyze", "--lines", "2", "--best", "X.O/.X./..."], b"");
     assert_eq!(both.status.code(), Some(2), "--lines and --best conflict");
 }
+
+#[test]
+fn a_board_of_another_shape_than_the_game_rules_names_is_a_bad_board() {
+    let out = run(&["analyze", "--rules", "gomoku", "X.O/.X./..."], b"");
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("--rules gomoku plays on Gomoku's points, 8×8 to 20×20, not on this board"),
+        "{err}"
+    );
+    let same = run(
+        &["analyze", "--rules", "classic", "--best", "X.O/.X./..."],
+        b"",
+    );
+    assert!(same.status.success(), "{same:?}");
+}

@@ -911,3 +911,21 @@ fn ultimate_steps_near_the_end_reach_proven_nodes_without_a_random_game() {
         "a proven loss is skipped:\n{report}"
     );
 }
+
+#[test]
+fn explain_refuses_a_game_named_by_rules_whose_rule_it_does_not_show() {
+    let out = run(&["explain", "--rules", "renju"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("--rules renju does not apply to `explain`"),
+        "{err}"
+    );
+    let board = run(&["explain", "--rules", "gomoku", "X.O/.X./..."], b"");
+    assert_eq!(board.status.code(), Some(2), "a 3×3 board is not Gomoku's");
+    assert!(
+        text(&board.stderr).contains("--rules gomoku plays on Gomoku's points"),
+        "{}",
+        text(&board.stderr)
+    );
+}

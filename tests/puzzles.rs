@@ -122,7 +122,12 @@ fn an_ais_missed_win_is_no_puzzle_and_a_damaged_puzzle_file_is_set_aside() {
         "X was the AI's: {listed}"
     );
     let file = fs::read_to_string(home.join("puzzles.json")).unwrap();
-    assert!(file.contains("\"searched\""), "rewritten whole: {file}");
+    assert!(file.contains("\"searched\""), "written afresh: {file}");
+    let damaged = fs::read_to_string(home.join("puzzles.json.damaged")).unwrap();
+    assert_eq!(
+        damaged, "{ not json",
+        "the damaged file is kept aside, not lost"
+    );
     // The same game with the person as X, a second later: its own puzzle.
     kept(
         &home,

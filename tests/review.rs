@@ -531,3 +531,15 @@ fn a_file_holding_the_record_line_the_game_printed_is_reviewed() {
     assert_eq!(moves, ["5", "1", "9"], "{out:?}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn review_of_a_kept_game_still_refuses_flags_that_size_no_board_of_it() {
+    // `--last` takes the game's rules from the history; `--columns` alone names no game.
+    let out = run(&["--last", "--columns", "5"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("--columns sizes Connect Four's board"),
+        "{err}"
+    );
+}

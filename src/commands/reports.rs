@@ -107,6 +107,8 @@ pub(super) fn analyze(cli: &Cli, args: &AnalyzeArgs) -> anyhow::Result<ExitCode>
 }
 
 pub(super) fn review_game(cli: &Cli, args: &ReviewArgs) -> anyhow::Result<ExitCode> {
+    // The flags are checked even where the history's game brings its own rules.
+    asked(cli);
     let chosen = match history::chosen(args.last, args.game) {
         Ok(chosen) => chosen,
         // A game the history does not hold is a usage error, as a bad argument is.
@@ -180,6 +182,13 @@ pub(super) fn engine(cli: &Cli, args: &EngineArgs) -> anyhow::Result<ExitCode> {
 }
 
 pub(super) fn explain(cli: &Cli, args: &ExplainArgs) -> anyhow::Result<ExitCode> {
+    let asked = asked(cli);
+    if let Some(entry) = asked.named.filter(|e| e.rule.is_some()) {
+        let name = entry.name();
+        super::usage_error(&format!(
+            "--rules {name} does not apply to `explain`: the searches it shows play no rule of their own (see `tictactoe explain --help`)"
+        ));
+    }
     let format = match (args.json, args.dot) {
         (true, _) => explain::Format::Json,
         (_, true) => explain::Format::Dot,
@@ -187,7 +196,7 @@ pub(super) fn explain(cli: &Cli, args: &ExplainArgs) -> anyhow::Result<ExitCode>
     };
     let options = explain::Options {
         variant: cli.variant(),
-        asked: asked(cli),
+        asked,
         algorithm: args.algorithm,
         format,
         limits: Limits {
@@ -209,19 +218,21 @@ pub(super) fn explain(cli: &Cli, args: &ExplainArgs) -> anyhow::Result<ExitCode>
 }
 
 /// `tictactoe puzzles [N]`: the games not searched yet searched for missed wins (each
-/// position for a tenth of `--think`), then the list, or puzzle N posed and the answer read
-/// from standard input and judged (for `--think`).
+/// position for a tenth of `--think`), then the list; or puzzle N of the list posed, and the
+/// answer read from standard input and judged (for `--think`).
 pub(super) fn puzzles(cli: &Cli, args: &PuzzlesArgs) -> anyhow::Result<ExitCode> {
-    let mut kept = store_puzzles::load();
+    let mut kept = store_puzzles::load().context("reading the puzzles")?;
     let mut brain = super::brain(cli);
-    brain.set_think(cli.think_budget() / 10);
-    let games = history::games();
-    if puzzles::search(&games, &mut kept, &mut brain) > 0 {
-        store_puzzles::save(&kept).context("keeping the puzzles")?;
-    }
     let out = &mut io::stdout().lock();
+    // Only the list searches new games: a number names a puzzle of the list as shown.
     let Some(number) = args.number else {
-        write!(out, "{}", puzzles::list(&kept))?;
+        brain.set_think(cli.think_budget() / 10);
+        let games = history::games();
+        if puzzles::search(&games, &mut kept, &mut brain) > 0 {
+            store_puzzles::save(&kept).context("keeping the puzzles")?;
+        }
+        let left = puzzles::unsearched(&games, &kept);
+        write!(out, "{}", puzzles::list(&kept, left))?;
         return Ok(ExitCode::SUCCESS);
     };
     let n = kept.puzzles.len();
@@ -243,7 +254,6 @@ pub(super) fn puzzles(cli: &Cli, args: &PuzzlesArgs) -> anyhow::Result<ExitCode>
         eprintln!("tictactoe: input ended before a move was given");
         return Ok(ExitCode::from(1));
     };
-    brain.set_think(cli.think_budget());
     let verdict = puzzles::judge(&mut brain, &position, mv).context("judging the answer")?;
     writeln!(out, "{}", puzzles::said(verdict, mv, &position))?;
     match verdict {

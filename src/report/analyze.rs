@@ -336,13 +336,19 @@ impl Reporter<'_> {
                 Some(Ok(position)) => position,
                 Some(Err(e)) => return self.bad(&label, notation, &e.to_string()),
                 None => {
-                    let why = "--renju and --caro are played on Gomoku's boards, 8 to 20 rows";
+                    let why =
+                        "renju's and caro's rules are played on Gomoku's boards, 8 to 20 rows";
                     return self.bad(&label, notation, why);
                 }
             },
             (Ok(position), None) => position,
             (Err(e), _) => return self.bad(&label, notation, &e.to_string()),
         };
+        if let Some(entry) = a.named.filter(|e| e.shape() != position.shape()) {
+            let (name, shape) = (entry.name(), entry.shape().words());
+            let why = format!("--rules {name} plays on {shape}, not on this board");
+            return self.bad(&label, notation, &why);
+        }
         if let Some(size) = a
             .size
             .filter(|&n| n != position.grid_side() && game.is_none())

@@ -29,17 +29,27 @@ pub fn search(entries: &[Entry], kept: &mut Puzzles, brain: &mut Brain) -> usize
         .take(GAMES_A_RUN)
         .collect();
     let mut searched = 0;
+    let mut new = Vec::new();
     for entry in fresh {
         let Some(found) = missed_wins(entry, brain) else {
             break;
         };
-        kept.puzzles.extend(found);
+        new.extend(found);
         kept.searched.push(key(entry));
         searched += 1;
     }
-    kept.puzzles
-        .sort_by(|a, b| (&a.game, a.number).cmp(&(&b.game, b.number)));
+    // After the puzzles listed before, so that their numbers stay; in the order played.
+    new.sort_by(|a, b| (&a.game, a.number).cmp(&(&b.game, b.number)));
+    kept.puzzles.extend(new);
     searched
+}
+
+/// How many games of `entries` are not searched yet.
+pub fn unsearched(entries: &[Entry], kept: &Puzzles) -> usize {
+    entries
+        .iter()
+        .filter(|entry| !kept.searched.contains(&key(entry)))
+        .count()
 }
 
 /// What tells a game of the history from every other: when it ended and its record (two
@@ -99,11 +109,19 @@ pub fn question(kept: &Kept, position: &Position) -> String {
     format!("{} to play and win in {}", position.to_move(), kept.plies)
 }
 
-/// The list `tictactoe puzzles` prints: a line a puzzle, then the counts.
-pub fn list(puzzles: &Puzzles) -> String {
+/// The list `tictactoe puzzles` prints: a line a puzzle, then the counts, and how many games
+/// are left for a later run (`unsearched`).
+pub fn list(puzzles: &Puzzles, unsearched: usize) -> String {
     let mut s = String::new();
+    let later = match unsearched {
+        0 => String::new(),
+        n => {
+            format!("{n} more of your games are searched the next time `tictactoe puzzles` runs.\n")
+        }
+    };
     if puzzles.puzzles.is_empty() {
-        s.push_str("No puzzles yet: none of your games had a win proven and missed.\n");
+        s.push_str("No puzzles yet: none of your games searched had a win proven and missed.\n");
+        s.push_str(&later);
         return s;
     }
     for (i, kept) in puzzles.puzzles.iter().enumerate() {
@@ -129,6 +147,7 @@ pub fn list(puzzles: &Puzzles) -> String {
         s,
         "{all} {noun}, {solved} solved. `tictactoe puzzles N` poses puzzle N."
     );
+    s.push_str(&later);
     s
 }
 
@@ -180,7 +199,7 @@ pub fn said(verdict: Verdict, mv: Move, position: &Position) -> String {
             let then = match value {
                 Value::Loss(n) => format!("{other} wins (loss in {n})"),
                 Value::Draw => format!("{other} holds a draw"),
-                _ => format!("{other} holds at least a draw ({value})"),
+                _ => format!("{other} holds at least a draw"),
             };
             format!("Not this one: after {mv}, {then}. {best} wins.")
         }

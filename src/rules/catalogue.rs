@@ -33,6 +33,18 @@ pub enum Shape {
     Columns,
 }
 
+impl Shape {
+    /// The boards of this shape, for people: `Gomoku's points, 8×8 to 20×20`.
+    pub fn words(self) -> &'static str {
+        match self {
+            Shape::Cells => "a board of cells, 3×3 to 7×7",
+            Shape::Points => "Gomoku's points, 8×8 to 20×20",
+            Shape::Boards => "nine boards",
+            Shape::Columns => "columns that fill from the bottom",
+        }
+    }
+}
+
 /// A position seen by its board's shape, for the front ends: the board of each shape, with
 /// whatever rule it is played by.
 #[derive(Clone, Copy, Debug)]
@@ -256,7 +268,8 @@ impl Asked {
     }
 
     /// These flags with the game named by its name put as its own flags would ask for it:
-    /// its shape and its rule; refused where a flag given is no rule of that game.
+    /// its shape and its rule (the name kept, for the boards given as text to be checked
+    /// against); refused where a flag given is no rule of that game.
     pub fn resolved(&self) -> Result<Asked, RulesError> {
         let asked = self.named_resolved()?;
         let board = [("--columns", asked.columns), ("--rows", asked.rows)];
@@ -296,8 +309,13 @@ impl Asked {
             Variant::Gomoku { rule, .. } => Some(rule).filter(|&r| r != gomoku::Rule::Freestyle),
             _ => None,
         };
+        if let (Shape::Cells, Some(n)) = (entry.shape(), self.size)
+            && n > crate::rules::classic::MAX_SIZE
+        {
+            return Err(RulesError::NotClassic(n));
+        }
         Ok(Asked {
-            named: None,
+            named: self.named,
             game: Some(entry.shape()).filter(|&shape| shape != Shape::Cells),
             rule,
             ..*self

@@ -4,8 +4,9 @@
 //! searched, so that each game is searched once.
 //!
 //! The file is written whole or not at all ([`history::replace_whole`]); one that cannot be
-//! read (edited, cut short, of a later version) is set aside as if empty, with a warning, and
-//! rewritten when a puzzle is next found or answered.
+//! read (edited, cut short, of a later version) is moved aside to `puzzles.json.damaged`, with
+//! a warning, and the puzzles start afresh; where it cannot be moved, nothing is written over
+//! it.
 
 use std::io;
 use std::path::PathBuf;
@@ -65,30 +66,40 @@ pub fn path() -> Option<PathBuf> {
 }
 
 /// The puzzles kept; none where there is no file yet, and none, with a warning, where it
-/// cannot be read.
-pub fn load() -> Puzzles {
+/// cannot be read and was moved aside ([`DAMAGED`]). An error where it could not be moved:
+/// it is then left as it is, for nothing to write over it.
+pub fn load() -> io::Result<Puzzles> {
     let Some(path) = path() else {
-        return Puzzles::default();
+        return Ok(Puzzles::default());
     };
-    let bytes = match crate::store::files::read_at_most(&path, LARGEST) {
-        Ok(bytes) => bytes,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Puzzles::default(),
-        Err(e) => {
-            history::warn(&format!(
-                "{} could not be read ({e}): it is set aside",
+    let why = match crate::store::files::read_at_most(&path, LARGEST) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Puzzles::default()),
+        Err(e) => format!("could not be read ({e})"),
+        Ok(bytes) => match serde_json::from_slice(&bytes) {
+            Ok(puzzles) => return Ok(puzzles),
+            Err(e) => format!("is not a puzzle file ({e})"),
+        },
+    };
+    let aside = path.with_file_name(DAMAGED);
+    std::fs::rename(&path, &aside).map_err(|e| {
+        io::Error::new(
+            e.kind(),
+            format!(
+                "{} {why}, and could not be moved aside: {e}",
                 path.display()
-            ));
-            return Puzzles::default();
-        }
-    };
-    serde_json::from_slice(&bytes).unwrap_or_else(|e| {
-        history::warn(&format!(
-            "{} is not a puzzle file ({e}): it is set aside",
-            path.display()
-        ));
-        Puzzles::default()
-    })
+            ),
+        )
+    })?;
+    history::warn(&format!(
+        "{} {why}: it is kept as {} and the puzzles start afresh",
+        path.display(),
+        aside.display()
+    ));
+    Ok(Puzzles::default())
 }
+
+/// Where a puzzle file that cannot be read is moved.
+pub const DAMAGED: &str = "puzzles.json.damaged";
 
 /// Keeps `puzzles` in the profile, whole.
 pub fn save(puzzles: &Puzzles) -> io::Result<()> {

@@ -243,6 +243,12 @@ pub enum InputError {
     },
     /// A classic board of another size than `--size`.
     Size { text: String, found: u8, size: u8 },
+    /// A board of another shape than the game `--rules` names.
+    Shape {
+        text: String,
+        name: &'static str,
+        shape: Shape,
+    },
     /// Moves given, but the rule flags name no game.
     Rules(RulesError),
     /// A move that names no legal move.
@@ -259,6 +265,11 @@ impl fmt::Display for InputError {
                     "bad board {text:?}: it is {found}×{found}, but --size is {size}"
                 )
             }
+            InputError::Shape { text, name, shape } => write!(
+                f,
+                "bad board {text:?}: --rules {name} plays on {}, not on this board",
+                shape.words()
+            ),
             InputError::Rules(e) => write!(f, "{e}"),
             InputError::Move(e) => write!(f, "{e}"),
         }
@@ -284,6 +295,13 @@ fn position(input: &[String], options: &Options) -> Result<Position, InputError>
             text: text.clone(),
             error,
         })?;
+        if let Some(entry) = a.named.filter(|e| e.shape() != position.shape()) {
+            return Err(InputError::Shape {
+                text: text.clone(),
+                name: entry.name(),
+                shape: entry.shape(),
+            });
+        }
         if let (Some(size), Some(board)) = (a.size, position.classic())
             && board.size() != size
         {

@@ -173,6 +173,8 @@ pub enum RulesError {
     GomokuSize(u8),
     /// A swap opening for a game other than Gomoku's five in a row.
     Opening,
+    /// A board of side `n` from 8×8 up for classic play, which those boards are not.
+    NotClassic(u8),
     /// `--columns` or `--rows` for a game whose board is not columns.
     Columns(&'static str),
     /// A flag given with a game it is no rule of (`--size` with `--rules ultimate`).
@@ -191,6 +193,10 @@ impl fmt::Display for RulesError {
                     "board size {n} is not supported: use {MIN_SIZE} to 20 (from 8×8 up with Gomoku's rules)"
                 )
             }
+            RulesError::NotClassic(n) => write!(
+                f,
+                "classic boards are {MIN_SIZE}×{MIN_SIZE} to {MAX_SIZE}×{MAX_SIZE}: {n}×{n} is played with Gomoku's rules (--rules gomoku)"
+            ),
             RulesError::Columns(flag) => write!(
                 f,
                 "{flag} sizes Connect Four's board: give --connect-four too, or drop {flag}"
