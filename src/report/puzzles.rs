@@ -3,11 +3,11 @@
 //! ("X to play and win in 3"), found once per game and kept ([`crate::store::puzzles`]), then
 //! posed, and each answer checked by the search.
 
-use std::fmt::Write as _;
+use std::fmt::{self, Write as _};
 
 use crate::ai::player::{Brain, Player};
 use crate::ai::search::Value;
-use crate::game::record::Record;
+use crate::game::record::{Record, RecordError};
 use crate::report::board;
 use crate::rules::gomoku::opening::Stage;
 use crate::rules::position::{Move, Position, Variant};
@@ -95,12 +95,32 @@ fn missed_wins(entry: &Entry, brain: &mut Brain) -> Option<Vec<Kept>> {
     Some(found)
 }
 
+/// Why a kept puzzle cannot be set up again.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SetUpError {
+    /// Rules this program does not read.
+    Rules(String),
+    /// Moves that do not replay.
+    Moves(RecordError),
+}
+
+impl fmt::Display for SetUpError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SetUpError::Rules(rules) => write!(f, "the rules '{rules}' are not known here"),
+            SetUpError::Moves(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for SetUpError {}
+
 /// The position a puzzle poses, or why it cannot be set up again (rules or moves this
 /// program no longer reads).
-pub fn position(kept: &Kept) -> Result<Position, String> {
-    let variant = Variant::from_flags(&kept.rules)
-        .ok_or_else(|| format!("the rules '{}' are not known here", kept.rules))?;
-    let record = Record::parse(variant, &kept.moves).map_err(|e| e.to_string())?;
+pub fn position(kept: &Kept) -> Result<Position, SetUpError> {
+    let variant =
+        Variant::from_flags(&kept.rules).ok_or_else(|| SetUpError::Rules(kept.rules.clone()))?;
+    let record = Record::parse(variant, &kept.moves).map_err(SetUpError::Moves)?;
     Ok(record.end())
 }
 
@@ -125,7 +145,7 @@ pub fn list(puzzles: &Puzzles, unsearched: usize) -> String {
         return s;
     }
     for (i, kept) in puzzles.puzzles.iter().enumerate() {
-        let asked = position(kept).map_or_else(|e| e, |p| question(kept, &p));
+        let asked = position(kept).map_or_else(|e| e.to_string(), |p| question(kept, &p));
         let rules =
             Variant::from_flags(&kept.rules).map_or_else(|| kept.rules.clone(), |v| v.to_string());
         let day = kept.game.get(..10).unwrap_or(&kept.game);

@@ -231,7 +231,7 @@ impl Asked {
     pub fn variant(&self) -> Result<Variant, RulesError> {
         use gomoku::Rule;
         let asked = self.resolved()?;
-        if let Some(game) = asked.board_game() {
+        if let Some(game) = asked.columns_game() {
             return Ok(game);
         }
         let own_rule = matches!(asked.rule, Some(Rule::Renju | Rule::Caro));
@@ -260,10 +260,14 @@ impl Asked {
     /// The game asked for whose board is its own, where one is (Connect Four, with
     /// `columns` and `rows`).
     pub fn board_game(&self) -> Option<Variant> {
-        let asked = self.resolved().ok()?;
-        (asked.game == Some(Shape::Columns)).then(|| Variant::ConnectFour {
-            columns: asked.columns.unwrap_or(connect_four::COLUMNS),
-            rows: asked.rows.unwrap_or(connect_four::ROWS),
+        self.resolved().ok()?.columns_game()
+    }
+
+    /// [`Asked::board_game`] of flags resolved already.
+    fn columns_game(&self) -> Option<Variant> {
+        (self.game == Some(Shape::Columns)).then(|| Variant::ConnectFour {
+            columns: self.columns.unwrap_or(connect_four::COLUMNS),
+            rows: self.rows.unwrap_or(connect_four::ROWS),
         })
     }
 
