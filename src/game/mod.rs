@@ -7,6 +7,7 @@ pub mod ending;
 pub mod file;
 pub mod formats;
 pub mod record;
+pub mod tree;
 
 use std::fmt;
 use std::sync::Arc;
