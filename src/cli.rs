@@ -803,9 +803,15 @@ pub struct JoinArgs {
 pub struct AnalyzeArgs {
     /// Boards in notation: rows top to bottom separated by '/', cells X, O or '.'
     /// (X.O/.X./..O); with --ultimate, nine rows of nine, a space and the board the side to
-    /// move is sent to or '*'. `-` reads boards from standard input, one per line
-    #[arg(required = true, value_name = "BOARD")]
+    /// move is sent to or '*'. `-` reads boards from standard input, one per line. With no
+    /// board, in a terminal, the analysis board opens instead
+    #[arg(value_name = "BOARD")]
     pub boards: Vec<String>,
+
+    /// Open the analysis board on the game in FILE (a game file with its variations, a .psq,
+    /// a record or a move string), in a terminal
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["boards", "json", "best", "lines"])]
+    pub open: Option<std::path::PathBuf>,
 
     /// Print one JSON object per board, one per line
     #[arg(long)]

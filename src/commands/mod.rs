@@ -249,6 +249,7 @@ pub(crate) fn screen_options(cli: &Cli) -> tui::Options {
         delay: Duration::from_millis(cli.delay.unwrap_or(settings.delay)),
         test_panic: std::env::var_os("TICTACTOE_TEST_PANIC").is_some(),
         open_review: false,
+        analysis: None,
         hints: settings.hints,
         lesson: false,
         journal: journal(cli),

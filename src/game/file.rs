@@ -443,20 +443,20 @@ mod tests {
         let mut tree = Tree::new(Variant::default());
         let start = tree.position(ROOT);
         let mv = |t: &str| start.parse_move(t).unwrap();
-        let five = tree.play(ROOT, mv("5")).unwrap();
-        let one = tree.play(five, mv("1")).unwrap();
+        let centre = tree.play(ROOT, mv("5")).unwrap();
+        let one = tree.play(centre, mv("1")).unwrap();
         tree.play(one, mv("9")).unwrap();
-        let three = tree.play(five, mv("3")).unwrap();
-        tree.set_comment(three, "O loses");
-        tree.play(three, mv("7")).unwrap();
-        let file = GameFile {
+        let other = tree.play(centre, mv("3")).unwrap();
+        tree.set_comment(other, "O loses");
+        tree.play(other, mv("7")).unwrap();
+        let game = GameFile {
             record: Record::new(Variant::default(), Vec::new()).unwrap(),
             x: "you".into(),
             o: "you".into(),
             date: String::new(),
             result: String::new(),
         };
-        let text = write_tree(&file, &tree);
+        let text = write_tree(&game, &tree);
         assert!(
             text.ends_with("\n\n1. 5 1 (3 {O loses} 7)\n2. 9\n"),
             "{text}"

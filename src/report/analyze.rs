@@ -49,7 +49,7 @@ fn names(moves: &[Move]) -> Vec<String> {
 }
 
 /// A value in words, with ` to win (estimated)` after a win rate.
-fn words(value: Value) -> String {
+pub fn words(value: Value) -> String {
     match value {
         Value::WinRate(_) => format!("{value} to win (estimated)"),
         _ => value.to_string(),

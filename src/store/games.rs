@@ -36,6 +36,12 @@ pub fn save(game: &GameFile, dir: &Path) -> io::Result<PathBuf> {
         Some(psq) => (psq, "psq"),
         None => (file::write(game), "txt"),
     };
+    save_text(&text, extension, dir)
+}
+
+/// Writes `text` into `dir` as `tictactoe-N.EXTENSION`, N the first number free, and returns
+/// its path.
+pub fn save_text(text: &str, extension: &str, dir: &Path) -> io::Result<PathBuf> {
     for n in 1..=MOST {
         let path = dir.join(format!("tictactoe-{n}.{extension}"));
         match OpenOptions::new().write(true).create_new(true).open(&path) {

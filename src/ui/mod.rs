@@ -16,6 +16,19 @@ use std::path::{Path, PathBuf};
 use crate::game::file::GameFile;
 use crate::store::games;
 
+/// Saves the analysis board's variations (a game file's `text`) to the first free
+/// `tictactoe-N.txt` here, and says where they went or why they did not.
+pub fn save_analysis(text: &str) -> String {
+    match games::save_text(text, "txt", Path::new(".")) {
+        Ok(path) => format!(
+            "Saved to {}: tictactoe analyze --open {} opens it again",
+            path.display(),
+            path.display()
+        ),
+        Err(e) => format!("The analysis could not be saved: {e}"),
+    }
+}
+
 /// Saves `game` to the file `to` names (which must not exist yet), or to the first free
 /// `tictactoe-N` here, and says where it went or why it did not, as both front ends say it.
 pub fn save_game(game: &GameFile, to: Option<&Path>) -> String {

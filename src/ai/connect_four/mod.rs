@@ -27,6 +27,8 @@ pub struct Four {
     rng: fastrand::Rng,
     meter: Meter,
     cancel: Option<Arc<AtomicBool>>,
+    /// The solver's nodes when the table was last cleared.
+    cleared_at: u64,
 }
 
 impl Four {
@@ -36,6 +38,7 @@ impl Four {
             rng: seed.map_or_else(fastrand::Rng::new, fastrand::Rng::with_seed),
             meter,
             cancel: None,
+            cleared_at: 0,
         }
     }
 
@@ -52,6 +55,12 @@ impl Four {
     /// Forgets the positions solved before.
     pub fn clear(&mut self) {
         self.solver.clear();
+        self.cleared_at = self.solver.nodes();
+    }
+
+    /// The positions solved since the table was last cleared.
+    pub fn nodes_since_clear(&self) -> u64 {
+        self.solver.nodes() - self.cleared_at
     }
 
     /// The value of `board` for the side to move, proven within `budget` or estimated.

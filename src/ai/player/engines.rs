@@ -14,7 +14,7 @@ use super::{Assessment, ULTIMATE_THINK};
 use crate::ai::connect_four::Four;
 use crate::ai::levels::{self, Level};
 use crate::ai::mcts::{self, Evaluator, Mcts, Parallel, SearchGame, UltimateEval};
-use crate::ai::search::{Meter, Searcher, Value};
+use crate::ai::search::{Meter, POSITION_WORK, Searcher, Value};
 use crate::rules::classic::{Board, Cell};
 use crate::rules::connect_four::{Column, ConnectFour};
 use crate::rules::position::Move;
@@ -39,6 +39,25 @@ pub(super) trait Engine<R: RuleSet> {
     fn fresh(&mut self) {}
     /// Stops every search at once when `flag` is raised.
     fn set_cancel(&mut self, flag: Option<Arc<AtomicBool>>);
+    /// What its searches did since [`Engine::fresh`], for people watching it think.
+    fn work(&self) -> Work;
+}
+
+/// What an engine's searches did, for people watching it think.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Work {
+    /// Positions searched (in a Monte Carlo tree search: its iterations).
+    pub nodes: u64,
+    /// The deepest search completed, in plies, where the engine searches depth by depth.
+    pub depth: Option<u32>,
+}
+
+impl Work {
+    /// Both works, as one: their nodes added, the deeper depth.
+    pub fn add(&mut self, other: Work) {
+        self.nodes += other.nodes;
+        self.depth = self.depth.max(other.depth);
+    }
 }
 
 /// The verdict on the legal move `mv` in `position` (see [`super::Brain::judge`]), searched
@@ -71,6 +90,8 @@ pub(super) struct Classic {
     rng: fastrand::Rng,
     pub(super) searcher: Searcher,
     cancel: Option<Arc<AtomicBool>>,
+    /// The searcher's work when [`Engine::fresh`] was last called.
+    fresh_at: u64,
 }
 
 impl Classic {
@@ -80,6 +101,7 @@ impl Classic {
             rng: seed.map_or_else(fastrand::Rng::new, fastrand::Rng::with_seed),
             searcher,
             cancel: None,
+            fresh_at: 0,
         }
     }
 
@@ -128,6 +150,17 @@ impl Engine<Board> for Classic {
     fn set_cancel(&mut self, flag: Option<Arc<AtomicBool>>) {
         self.searcher.set_cancel(flag.clone());
         self.cancel = flag;
+    }
+
+    fn fresh(&mut self) {
+        self.fresh_at = self.searcher.work();
+    }
+
+    fn work(&self) -> Work {
+        Work {
+            nodes: self.searcher.work().saturating_sub(self.fresh_at) / POSITION_WORK,
+            depth: None,
+        }
     }
 }
 
@@ -249,6 +282,14 @@ where
         self.mcts().clear();
     }
 
+    /// The iterations of the last search: an analysis after [`Engine::fresh`] is one search.
+    fn work(&self) -> Work {
+        Work {
+            nodes: self.search.iterations(),
+            depth: None,
+        }
+    }
+
     fn set_cancel(&mut self, flag: Option<Arc<AtomicBool>>) {
         for tree in self.search.trees() {
             tree.set_cancel(flag.clone());
@@ -295,5 +336,12 @@ impl Engine<ConnectFour> for Four {
 
     fn set_cancel(&mut self, flag: Option<Arc<AtomicBool>>) {
         Four::set_cancel(self, flag);
+    }
+
+    fn work(&self) -> Work {
+        Work {
+            nodes: self.nodes_since_clear(),
+            depth: None,
+        }
     }
 }

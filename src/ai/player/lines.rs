@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use super::Brain;
+use super::{Brain, Work};
 use crate::ai::search::Value;
 use crate::rules::position::{Move, Position};
 
@@ -32,6 +32,28 @@ impl Brain {
     pub fn lines(&mut self, position: &Position, n: usize) -> Vec<Line> {
         let moves = self.analyze(position, false).moves;
         self.lines_of(position, moves, n)
+    }
+
+    /// [`Brain::lines`] within `budget` instead of the brain's own, and what the search did:
+    /// its nodes in all, and the depth of the first search, the one that valued every move.
+    pub fn lines_within(
+        &mut self,
+        position: &Position,
+        n: usize,
+        budget: Duration,
+    ) -> (Vec<Line>, Work) {
+        let think = self.think.replace(budget);
+        self.take_work();
+        let moves = self.analyze(position, false).moves;
+        let root = self.take_work();
+        let lines = self.lines_of(position, moves, n);
+        self.think = think;
+        let followed = self.take_work();
+        let work = Work {
+            nodes: root.nodes + followed.nodes,
+            depth: root.depth,
+        };
+        (lines, work)
     }
 
     /// [`Brain::lines`] of `position` whose legal moves were valued already (`moves`, as

@@ -26,6 +26,7 @@ use crate::rules::gomoku::opening::{Choice, Stage};
 use crate::rules::position::{Move, Position, Variant, each};
 use crate::rules::ultimate::UltimateBoard;
 use engines::Engine;
+pub use engines::Work;
 pub use lines::{LINE_PLIES, Line, MOST_LINES};
 
 /// The thinking budget of a `hard` Ultimate move when none is given: Ultimate is never
@@ -128,6 +129,8 @@ pub struct Brain {
     cancel: Option<Arc<AtomicBool>>,
     /// Gomoku's search table, in MiB.
     table_mb: usize,
+    /// What the analyses did since it was last taken ([`Brain::take_work`]).
+    work: Work,
 }
 
 impl Brain {
@@ -153,6 +156,7 @@ impl Brain {
             meter,
             cancel: None,
             table_mb: threat::TABLE_MB,
+            work: Work::default(),
         }
     }
 
@@ -341,17 +345,26 @@ impl Brain {
     /// (one search, one answer); with `best_only`, its value and one best move only (unless
     /// the game is over). Each position is searched afresh.
     pub fn analyze(&mut self, position: &Position, best_only: bool) -> Analysis {
-        let (think, engines) = (self.think, &mut self.engines);
+        let (think, engines, work) = (self.think, &mut self.engines, &mut self.work);
         each!(position, p => {
             let engine = engines.of(p);
             engine.fresh();
-            if best_only {
+            let analysis = if best_only {
                 let head = engine.best(p, think).map(|(m, v)| (v, m.into()));
-                return Analysis { head, moves: Vec::new() };
-            }
-            let moves = engine.hint(p, think).into_iter().map(|(m, v)| (m.into(), v));
-            Analysis::of_moves(moves.collect())
+                Analysis { head, moves: Vec::new() }
+            } else {
+                let moves = engine.hint(p, think).into_iter().map(|(m, v)| (m.into(), v));
+                Analysis::of_moves(moves.collect())
+            };
+            work.add(engine.work());
+            analysis
         })
+    }
+
+    /// What the analyses ([`Brain::analyze`], and so [`Brain::lines`]) did since this was last
+    /// asked.
+    pub fn take_work(&mut self) -> Work {
+        std::mem::take(&mut self.work)
     }
 
     /// Every legal move's value for a hint, proven where the time budget allows (all of them

@@ -19,10 +19,10 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use super::engines::Engine;
+use super::engines::{Engine, Work};
 use crate::ai::five::{Five, Thought};
 use crate::ai::levels::Level;
-use crate::ai::search::{Meter, Searcher, Value};
+use crate::ai::search::{Meter, POSITION_WORK, Searcher, Value};
 use crate::ai::threats::{Threats, cell_of, side};
 use crate::rules::classic::Cell;
 use crate::rules::gomoku::Gomoku;
@@ -130,6 +130,10 @@ pub(super) struct Threat {
     /// How long a move whose best choice is still changing may think, where more than the
     /// budget.
     most: Option<Duration>,
+    /// What the alpha-beta search did since [`Engine::fresh`], and the proof search's work
+    /// then.
+    worked: Work,
+    prover_at: u64,
 }
 
 /// The alpha-beta search's table when none is asked for, in MiB.
@@ -149,6 +153,8 @@ impl Threat {
             threads: 1,
             cancel: None,
             most: None,
+            worked: Work::default(),
+            prover_at: 0,
         }
     }
 
@@ -175,6 +181,17 @@ impl Threat {
         self.cancel
             .as_ref()
             .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
+    }
+
+    /// `thought`, its nodes and depth added to the work done.
+    fn noted(&mut self, thought: Option<Thought>) -> Option<Thought> {
+        if let Some(t) = &thought {
+            self.worked.add(Work {
+                nodes: t.nodes,
+                depth: Some(t.depth),
+            });
+        }
+        thought
     }
 
     /// The alpha-beta search, made at its first use.
@@ -285,7 +302,8 @@ impl Threat {
             time = time.saturating_sub(start.elapsed());
         }
         let most = self.most.map_or(time, |most| most.max(time));
-        let thought = self.five().think_within(board, time, most, MAX_DEPTH)?;
+        let thought = self.five().think_within(board, time, most, MAX_DEPTH);
+        let thought = self.noted(thought)?;
         let value = Threat::proved(board, &thought, think);
         Some((cell_of(board.size(), thought.best), value))
     }
@@ -313,7 +331,8 @@ impl Threat {
             return Value::Draw;
         }
         let time = think.unwrap_or(Duration::from_secs(1));
-        let Some(reply) = self.five().think(&after, time, MAX_DEPTH) else {
+        let reply = self.five().think(&after, time, MAX_DEPTH);
+        let Some(reply) = self.noted(reply) else {
             return Value::WinRate(500);
         };
         match Threat::proved(&after, &reply, think) {
@@ -378,7 +397,8 @@ impl Threat {
                 return Some((threats.cell(p), Value::Estimate(0)));
             }
         }
-        let thought = self.five().think(board, time, how.depth)?;
+        let thought = self.five().think(board, time, how.depth);
+        let thought = self.noted(thought)?;
         Some((cell_of(board.size(), thought.best), Value::Estimate(0)))
     }
 }
@@ -448,6 +468,14 @@ impl Engine<Gomoku> for Threat {
         if let Some(five) = &mut self.five {
             five.forget();
         }
+        self.worked = Work::default();
+        self.prover_at = self.prover.work();
+    }
+
+    fn work(&self) -> Work {
+        let mut work = self.worked;
+        work.nodes += self.prover.work().saturating_sub(self.prover_at) / POSITION_WORK;
+        work
     }
 
     /// The threats' searches are bounded by positions looked at, and short; the proof search

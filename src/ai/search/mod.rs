@@ -56,7 +56,7 @@ const PAIRING_EMPTIES: i32 = 10;
 /// Work between two looks at the clock and the cancel flag (well under a millisecond).
 const CLOCK_INTERVAL: u64 = 2048;
 /// Work of one position visited by the search: it costs about five nodes of a pairing search.
-const POSITION_WORK: u64 = 5;
+pub const POSITION_WORK: u64 = 5;
 /// Work of one node of a pairing search (a search's setup counts as several).
 const PAIRING_NODE_WORK: u64 = 1;
 /// How many of its moves [`Searcher::pairing_move`] tries.

@@ -550,6 +550,16 @@ impl Gomoku {
     }
 
     /// The line that won the game, in index order, if it is won.
+    /// Whether `mark` has an empty point where its stone would complete a winning line: a
+    /// four, in Gomoku's words (or a five to block, for the other side).
+    pub fn threatens(&self, mark: Mark) -> bool {
+        (0..self.points()).any(|i| {
+            let mut with = *self;
+            with.stones[side(mark)][i / 64] |= 1 << (i % 64);
+            self.stone(i).is_none() && with.line_through(i, mark).is_some()
+        })
+    }
+
     pub fn won_line(&self) -> Option<Vec<Cell>> {
         let winner = self.winner?;
         (0..self.points())

@@ -24,6 +24,7 @@ use crate::ui::tui::layout;
 use crate::ui::tui::worker::{Job, Reply};
 use keys::Command;
 
+mod analysis;
 mod choosing;
 mod conceding;
 mod confirm;
@@ -35,6 +36,7 @@ mod looking;
 mod net;
 mod reviewing;
 
+pub use analysis::{Analysis, Hand};
 pub use confirm::Leave;
 pub use explore::{
     COUNTS, Explore, Explorer, Kind, MonteCarlo, Replay, SPEEDS, STEP_LIMIT, Stepping, Textbook,
@@ -75,6 +77,9 @@ pub enum Mode {
     /// The explorer of the AI's search tree, over the mode it returns to. The AI does not
     /// think meanwhile: the worker runs the explorer's searches.
     Explore(Box<Explorer>, Box<Mode>),
+    /// The analysis board, over the mode it returns to. The AI does not think meanwhile: the
+    /// worker thinks on the board's position.
+    Analyse(Box<Analysis>, Box<Mode>),
 }
 
 impl Mode {
@@ -135,6 +140,8 @@ pub struct App {
     quit: bool,
     /// A game the player asked to save (`w`), for the loop to write.
     export: Option<GameFile>,
+    /// The analysis board's tree as a game file, to be saved likewise.
+    export_text: Option<String>,
     /// Set in a network game.
     net: Option<net::Net>,
 }
@@ -163,6 +170,7 @@ impl App {
             lesson: None,
             quit: false,
             export: None,
+            export_text: None,
             net: None,
         };
         app.message = app.turn_message();
@@ -276,7 +284,8 @@ impl App {
                 Mode::Help(under)
                 | Mode::HintWaiting(under)
                 | Mode::Hint(_, under)
-                | Mode::Explore(_, under) => mode = under,
+                | Mode::Explore(_, under)
+                | Mode::Analyse(_, under) => mode = under,
                 Mode::Paused => return true,
                 _ => return false,
             }
@@ -304,6 +313,11 @@ impl App {
         self.export.take()
     }
 
+    /// The analysis the player asked to save, once, as a game file's text.
+    pub fn take_export_text(&mut self) -> Option<String> {
+        self.export_text.take()
+    }
+
     /// What became of the game saved: the file it went to, or why it did not.
     pub fn saved(&mut self, said: String) {
         self.message = said;
@@ -316,6 +330,7 @@ impl App {
         match self.base_mode() {
             Mode::HintWaiting(_) => Some(Job::Hint { position }),
             Mode::Explore(explore, _) => explore.job(),
+            Mode::Analyse(analysis, _) => analysis.job(),
             Mode::ReviewWaiting { .. } => Some(Job::Review {
                 record: self.game().record(),
             }),
@@ -393,6 +408,7 @@ impl App {
                     }
                 }
             }
+            (Some(Job::Lines { .. }), Reply::Lines(thought)) => self.analysis_answer(*thought),
             (Some(Job::Hint { .. }), Reply::Hint(values)) => {
                 self.message = self.hint_message(&values);
                 let mode = self.base_mode_mut();
@@ -474,20 +490,33 @@ impl App {
                 self.explore_key(&action);
                 return;
             }
+            Mode::Analyse(analysis, under) => {
+                self.mode = Mode::Analyse(analysis, under);
+                // A key that is no move of the board's, with no coordinate begun, is the
+                // board's own (Backspace empties a point).
+                let pending = self.column.is_some() || self.selected.is_some();
+                if action == Action::Back && !pending {
+                    self.analysis_command(&action);
+                } else {
+                    self.play_key(action);
+                }
+                return;
+            }
             other => self.mode = other,
         }
         self.play_key(action);
     }
 
     fn play_key(&mut self, action: Action) {
-        if self.looking_key(&action) || self.choice_key(&action) {
+        let analysing = self.analysis().is_some();
+        if !analysing && (self.looking_key(&action) || self.choice_key(&action)) {
             return;
         }
         // A board chosen in Ultimate waits for its cell; most other keys put it down.
         let selected = self.selected.take();
         let mut column = self.column.take();
         let mut first = self.first_digit.take();
-        let side = self.game().position().grid_side();
+        let side = self.input_position().grid_side();
         let letter = match action {
             Action::Letter(c) => Some(c),
             _ => action.letter(),
@@ -501,7 +530,7 @@ impl App {
         // On a board with a column h (Ultimate's nine, Gomoku's fifteen), `h` is that column
         // first, and `h` again asks for the hint; every key that is a letter alike (`q` twice
         // quits on 20×20). Once the game is over no coordinate is typed: `n` is a new round.
-        let over = self.game().is_over();
+        let over = self.input_position().is_over() && !analysing;
         if let Some(c) = action.letter()
             && names_column(side, c)
             && column != Some(c)
@@ -549,14 +578,30 @@ impl App {
             Action::Click { column, row } => {
                 let (area, scroll) = (self.board_area(), self.scroll);
                 let at = column.checked_sub(self.board_left()).map(|x| (x, row));
-                let on = |at| layout::move_at(self.game().position(), area, scroll, at);
+                let position = self.input_position();
+                let on = |at| layout::move_at(&position, area, scroll, at);
                 if let Some(mv) = at.and_then(on) {
                     self.cursor = mv;
                     self.human_move(mv);
                 }
             }
+            other if analysing => self.analysis_command(&other),
             other => self.command(&other),
         }
+    }
+
+    /// The position moves are typed on: the analysis board's where it is open, else the
+    /// game's.
+    fn input_position(&self) -> crate::rules::position::Position {
+        match self.analysis() {
+            Some(analysis) => *analysis.position(),
+            None => *self.game().position(),
+        }
+    }
+
+    /// Whether the cursor is shown: while moves may be typed on the board on screen.
+    pub fn cursor_on(&self) -> bool {
+        !self.input_position().is_over() || self.analysis().is_some()
     }
 
     /// A key of the game screen's own ([`keys`]), or a word on where it does something.
@@ -569,6 +614,7 @@ impl App {
             Some(Command::Level) => self.change_level(*action == Action::Level),
             Some(Command::Review) => self.ask_review(),
             Some(Command::Explore) => self.open_explorer(),
+            Some(Command::Analyse) => self.analyse_here(),
             Some(Command::Save) if self.game().is_over() => self.save(),
             Some(Command::Look) => self.look(action),
             Some(Command::Draw) => self.offer_draw(),
@@ -684,6 +730,12 @@ impl App {
                 .no_hints
                 .then(|| "Hints are off in your settings (s on the start screen)".to_string()),
         }
+    }
+
+    /// Whether the engine may be asked about the game whatever the hints: once it is over,
+    /// or when it is one of the history.
+    fn allows_looking_on(&self) -> bool {
+        self.game().is_over() || self.archived
     }
 
     /// Whether the explorer (`t`) may open now: with hints on, or once the game is over or
@@ -817,6 +869,16 @@ mod tests {
             ),
             Job::Explain { .. } | Job::ExplainMcts { .. } | Job::WatchMcts { .. } => {
                 panic!("the explorer's tests answer its searches")
+            }
+            Job::Lines { position, count } => {
+                let mut brain = crate::ai::player::Brain::new(Some(1));
+                let lines = brain.lines(&position, count.max(1));
+                Reply::Lines(Box::new(crate::ui::tui::worker::Thought {
+                    lines,
+                    work: crate::ai::player::Work::default(),
+                    time: std::time::Duration::ZERO,
+                    done: true,
+                }))
             }
             Job::Review { record } => {
                 let mut brain = crate::ai::player::Brain::new(None)

@@ -21,7 +21,7 @@ pub enum Action {
     /// `0`: the second digit of a row from 10 up, after a column letter and a `1`.
     Zero,
     /// A column letter that is no other key's: the first half of a coordinate such as `c3`
-    /// (the keys `h`, `l`, `n`, `p`, `q`, `r`, `s` and `t` are other actions, which the game
+    /// (the keys `a`, `h`, `l`, `n`, `p`, `q`, `r`, `s` and `t` are other actions, which the game
     /// takes as columns where the board has them: [`Action::letter`]).
     Letter(char),
     /// Move the cursor one cell.
@@ -49,6 +49,15 @@ pub enum Action {
     Export,
     /// `t`: open (or close) the explorer of the AI's search tree.
     Explore,
+    /// `a`: open the analysis board on the position on screen.
+    Analyse,
+    /// `z`: on the analysis board, the next hand: moves, X's stones, O's stones.
+    Stones,
+    /// `{` and `}`: on the analysis board, the move tried before or after the one shown in
+    /// its place (-1 or 1).
+    OtherLine(isize),
+    /// Text pasted into the terminal: on the analysis board, a game to set it up from.
+    Paste(String),
     /// `s`: in the explorer, replay the search step by step (or stop replaying).
     Step,
     /// `+` and `-`: in the explorer's step mode, replay faster or slower.
@@ -94,6 +103,7 @@ impl Action {
             Action::Review => Some('r'),
             Action::Step => Some('s'),
             Action::Explore => Some('t'),
+            Action::Analyse => Some('a'),
             _ => None,
         }
     }
@@ -106,6 +116,7 @@ pub fn action(event: &Event, test_panic: bool) -> Option<Action> {
     match event {
         Event::Key(key) => key_action(key, test_panic),
         Event::Mouse(mouse) => mouse_action(*mouse),
+        Event::Paste(text) => Some(Action::Paste(text.clone())),
         _ => None,
     }
 }
@@ -137,6 +148,10 @@ fn key_action(key: &KeyEvent, test_panic: bool) -> Option<Action> {
         KeyCode::Char('l') => Action::Level,
         KeyCode::Char('L') => Action::LevelDown,
         KeyCode::Char('t' | 'T') => Action::Explore,
+        KeyCode::Char('a' | 'A') => Action::Analyse,
+        KeyCode::Char('z' | 'Z') => Action::Stones,
+        KeyCode::Char('{') => Action::OtherLine(-1),
+        KeyCode::Char('}') => Action::OtherLine(1),
         KeyCode::Char('p' | 'P') => Action::PlayOn,
         KeyCode::Char('w' | 'W') => Action::Export,
         KeyCode::Char('s' | 'S') => Action::Step,
@@ -151,7 +166,7 @@ fn key_action(key: &KeyEvent, test_panic: bool) -> Option<Action> {
         KeyCode::Char(']') => Action::Later,
         KeyCode::Char('0') => Action::Zero,
         KeyCode::Char(
-            c @ ('a'..='g' | 'i'..='k' | 'm' | 'o' | 'A'..='G' | 'I'..='K' | 'M' | 'O'),
+            c @ ('b'..='g' | 'i'..='k' | 'm' | 'o' | 'B'..='G' | 'I'..='K' | 'M' | 'O'),
         ) if !ctrl => Action::Letter(c.to_ascii_lowercase()),
         KeyCode::Esc => Action::Escape,
         KeyCode::Backspace => Action::Back,

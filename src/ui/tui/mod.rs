@@ -65,6 +65,9 @@ pub struct Options {
     pub test_panic: bool,
     /// The session's game is one of the history: open it in the review.
     pub open_review: bool,
+    /// Open the analysis board on this tree (at the end of its main line), on its own: leaving
+    /// it ends the screen.
+    pub analysis: Option<crate::game::tree::Tree>,
     /// Whether `h` gives hints.
     pub hints: bool,
     /// Open with the lesson of a first Ultimate game.
@@ -159,6 +162,10 @@ pub fn run_with(
     }
     if options.open_review {
         app.open_archived();
+    }
+    if let Some(tree) = options.analysis.clone() {
+        let end = tree.line_end(crate::game::tree::ROOT);
+        app.open_analysis(tree, end, true);
     }
     let connection = net.map(|net| {
         app.connect(net.game, net.join_line);
@@ -292,6 +299,9 @@ impl Game<'_> {
                     if let Some(record) = self.app.take_export() {
                         // Into the folder the game was started from.
                         self.app.saved(crate::ui::save_game(&record, None));
+                    }
+                    if let Some(text) = self.app.take_export_text() {
+                        self.app.saved(crate::ui::save_analysis(&text));
                     }
                 }
                 None => return Ok(false),

@@ -10,7 +10,9 @@ use std::sync::{Mutex, Once, PoisonError};
 use std::time::Duration;
 
 use anyhow::Context;
-use crossterm::event::{self, DisableMouseCapture, EnableMouseCapture};
+use crossterm::event::{
+    self, DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture,
+};
 use crossterm::style::{Attribute, SetAttribute};
 use crossterm::terminal::{self, EnterAlternateScreen, LeaveAlternateScreen};
 use crossterm::{cursor, execute};
@@ -58,6 +60,7 @@ pub fn restore() {
         let _ = execute!(
             out,
             DisableMouseCapture,
+            DisableBracketedPaste,
             SetAttribute(Attribute::Reset),
             LeaveAlternateScreen,
             cursor::Show
@@ -156,7 +159,8 @@ fn game_mode() -> anyhow::Result<()> {
         io::stdout(),
         EnterAlternateScreen,
         cursor::Hide,
-        EnableMouseCapture
+        EnableMouseCapture,
+        EnableBracketedPaste
     )
     .context("entering the alternate screen")
 }

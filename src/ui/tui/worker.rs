@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 
 use crate::ai::mcts::Iteration;
-use crate::ai::player::{Brain, Player};
+use crate::ai::player::{Brain, Line, Player, Work};
 use crate::ai::search::Value;
 use crate::explain::{self, Algorithm, ExplainError, Explanation, MctsExplanation};
 use crate::game::record::Record;
@@ -43,6 +43,33 @@ pub enum Job {
     ExplainMcts { position: Position, iterations: u64 },
     /// The first `steps` iterations of that search, one at a time, for its step mode.
     WatchMcts { position: Position, steps: u64 },
+    /// The best `count` lines of `position` for the analysis board (0: its value alone),
+    /// thought about for longer and longer ([`THINKING`]), each answer sent as it comes.
+    Lines { position: Position, count: usize },
+}
+
+/// The budgets the analysis board's lines are worked out within, one after the other: the
+/// first answer comes at once, the next ones each think four times as long.
+pub const THINKING: [Duration; 5] = [
+    Duration::from_millis(60),
+    Duration::from_millis(250),
+    Duration::from_secs(1),
+    Duration::from_secs(4),
+    Duration::from_secs(16),
+];
+
+/// The analysis board's lines of one position, as far as the worker has thought.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Thought {
+    pub lines: Vec<Line>,
+    /// What the searches did, in all, for this position: the nodes of every budget so far,
+    /// the depth of the last.
+    pub work: Work,
+    /// The time these lines took.
+    pub time: Duration,
+    /// Whether the worker is done with the position: each line proven, or the last budget
+    /// spent.
+    pub done: bool,
 }
 
 /// The most nodes of one recorded tree the explorer keeps: a deeper tree is recorded to a
@@ -85,6 +112,8 @@ pub enum Reply {
     ExplainedMcts(Box<Result<MctsExplanation, ExplainError>>),
     /// The iterations of the explorer's step mode.
     Watched(Box<Result<Vec<Iteration<Move>>, ExplainError>>),
+    /// The analysis board's lines; not the answer yet unless [`Thought::done`].
+    Lines(Box<Thought>),
     /// The worker thread died (a bug): no answer will come.
     Failed,
 }
@@ -92,10 +121,11 @@ pub enum Reply {
 impl Reply {
     /// Whether this answers the job (rather than telling how far it has come).
     pub fn is_final(&self) -> bool {
-        !matches!(
-            self,
-            Reply::Progress { .. } | Reply::Explained { last: false, .. }
-        )
+        match self {
+            Reply::Progress { .. } | Reply::Explained { last: false, .. } => false,
+            Reply::Lines(thought) => thought.done,
+            _ => true,
+        }
     }
 }
 
@@ -178,6 +208,12 @@ impl Worker {
                         Job::WatchMcts { position, steps } => Some(Reply::Watched(Box::new(
                             explain::watch_mcts_until(&position, 0, EXPLORER_SEED, steps, &cancel),
                         ))),
+                        Job::Lines { position, count } => {
+                            think_on(&mut brain, &position, count, &cancel, &mut |reply| {
+                                let _ = answers.send(wrap(id, reply));
+                            });
+                            None
+                        }
                     };
                     // A cancelled search's result means nothing.
                     if let Some(reply) = reply.filter(|_| !cancel.load(Ordering::Relaxed))
@@ -242,6 +278,41 @@ impl Worker {
     /// How long ago the current job was given, answered or not, or `None` without one.
     pub fn busy_for(&self) -> Option<Duration> {
         self.running.as_ref().map(|r| r.started.elapsed())
+    }
+}
+
+/// Works out `count` lines of `position` (one, for its value, where `count` is 0) within each
+/// budget of [`THINKING`] in turn, sending each answer; stops once every line is proven, or
+/// early when `cancel` is raised.
+fn think_on(
+    brain: &mut Brain,
+    position: &Position,
+    count: usize,
+    cancel: &AtomicBool,
+    send: &mut dyn FnMut(Reply),
+) {
+    let started = Instant::now();
+    let mut work = Work::default();
+    for (i, budget) in THINKING.into_iter().enumerate() {
+        let (lines, more) = brain.lines_within(position, count.max(1), budget);
+        work = Work {
+            nodes: work.nodes + more.nodes,
+            depth: more.depth,
+        };
+        if cancel.load(Ordering::Relaxed) {
+            return;
+        }
+        let proven = lines.iter().all(|line| line.value.is_proven());
+        let done = proven || i + 1 == THINKING.len();
+        send(Reply::Lines(Box::new(Thought {
+            lines,
+            work,
+            time: started.elapsed(),
+            done,
+        })));
+        if done {
+            return;
+        }
     }
 }
 

@@ -17,8 +17,12 @@ impl App {
     /// otherwise the board. While the AI or the other player moves, only whole moves are
     /// queued, board then cell: the board the player will be sent to is not known yet.
     pub(super) fn digit(&mut self, selected: Option<u8>, d: u8) {
-        let position = *self.game().position();
-        let mover = self.game().turn().map(|(_, p)| p);
+        let position = self.input_position();
+        // On the analysis board the keyboard plays either side.
+        let mover = match self.analysis() {
+            Some(_) => (!position.is_over()).then_some(Player::Human),
+            None => self.game().turn().map(|(_, p)| p),
+        };
         let mover_is_human = mover.is_some_and(Player::is_human);
         let ai_moves = mover.is_some_and(Player::is_ai) && self.driver.session().has_human();
         let meaning = if mover.is_some() && !mover_is_human {
@@ -83,7 +87,7 @@ impl App {
     /// A column letter: the first half of a coordinate, shown on the message line until its
     /// row comes.
     pub(super) fn letter(&mut self, c: char) {
-        let side = self.game().position().grid_side();
+        let side = self.input_position().grid_side();
         let column = u32::from(c) - u32::from('a');
         if column >= u32::from(side) {
             let last = char::from(b'a' + side - 1);
@@ -97,8 +101,9 @@ impl App {
     /// The message while a column letter waits for its row.
     pub(super) fn column_message(&self) -> String {
         let column = self.column.unwrap_or('a');
-        let side = self.game().position().grid_side();
+        let side = self.input_position().grid_side();
         let again = match column {
+            'a' => "; a again: the analysis board",
             'h' => "; h again: a hint",
             'l' => "; l again: the level",
             'n' => "; n again: a new round",
@@ -114,7 +119,7 @@ impl App {
     /// board's (a `1` from ten rows up, a `2` on 20×20) waits for a second digit (or Enter),
     /// `first` is that digit, and any other digit ends the row.
     pub(super) fn row_digit(&mut self, column: Option<char>, first: Option<u8>, d: u8) {
-        let side = self.game().position().grid_side();
+        let side = self.input_position().grid_side();
         match (first, column) {
             (Some(first), _) => self.coordinate(column, first * 10 + d),
             (None, Some(c)) if d > 0 && d * 10 <= side => {
@@ -142,7 +147,7 @@ impl App {
             return;
         };
         let text = format!("{column}{row}");
-        match self.game().position().parse_move(&text) {
+        match self.input_position().parse_move(&text) {
             Ok(mv) => {
                 self.cursor = mv;
                 self.follow(mv);
@@ -156,7 +161,7 @@ impl App {
     }
 
     pub(super) fn move_cursor(&mut self, direction: Direction) {
-        let position = *self.game().position();
+        let position = self.input_position();
         let n = position.grid_side();
         let step = |at: u8| match direction {
             Direction::Up | Direction::Right => at.saturating_add(1).min(n - 1),
@@ -176,7 +181,7 @@ impl App {
     /// Scrolls a tall board's window as little as shows `mv` (the cursor, or the move just
     /// played).
     pub(super) fn follow(&mut self, mv: Move) {
-        let position = self.game().position();
+        let position = self.input_position();
         if let Some((_, row)) = position.grid_point(mv) {
             let window = GridLayout::scrolled(self.board_area(), position.grid_side(), self.scroll);
             self.scroll = window.following(row).hidden_above;
@@ -184,7 +189,9 @@ impl App {
     }
 
     pub(super) fn activate(&mut self) {
-        if self.game().is_over() {
+        if self.analysis().is_some() {
+            self.human_move(self.cursor);
+        } else if self.game().is_over() {
             self.start_new_round();
         } else if self.watching().1 {
             self.message = sentence(&Refused::Watching.to_string());
@@ -208,6 +215,9 @@ impl App {
 
     /// A human asks to play `cell`: now if it is a human's turn, after the AI's move if not.
     pub(super) fn human_move(&mut self, cell: Move) {
+        if self.analysis().is_some() {
+            return self.analysis_move(cell);
+        }
         let result = self.driver.person_move(cell);
         self.moved(cell, result);
     }

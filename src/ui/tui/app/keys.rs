@@ -18,6 +18,8 @@ pub enum Command {
     Level,
     Review,
     Explore,
+    /// `a`: the analysis board on the position on screen.
+    Analyse,
     /// `w`: a finished game to a file.
     Save,
     /// `[` back through the game, `]` forward to where it stands.
@@ -107,7 +109,7 @@ const ULTIMATE_HINT: Keys = Binding::command(
 .short("h h", "hint");
 
 /// The commands every board shares, after undo and the hint.
-const COMMANDS: [Keys; 11] = [
+const COMMANDS: [Keys; 12] = [
     Binding::command(
         "n",
         &["new round (the other side starts)"],
@@ -136,6 +138,16 @@ const COMMANDS: [Keys; 11] = [
         Command::Explore,
     )
     .short("t", "explore the search"),
+    Binding::command(
+        "a a",
+        &[
+            "the analysis board on this position (a",
+            "is a column first: typed twice)",
+        ],
+        &[Action::Analyse],
+        Command::Analyse,
+    )
+    .short("a a", "analysis board"),
     Binding::command(
         "w",
         &["save the finished game to a file (.psq for Gomoku)"],
@@ -225,6 +237,28 @@ pub fn game_keys(position: &Position, hints: bool) -> impl Iterator<Item = &'sta
     Board::of(position)
         .keys(swaps)
         .filter(move |b| hints || b.command != Some(Command::Hint))
+}
+
+/// The analysis board's own keys, after the board's keys for a move.
+const ANALYSIS: [Keys; 8] = [
+    Binding::note("z", &["the hand: moves, X's stones, O's stones"]).short("z", "moves, X, O"),
+    Binding::note("Bksp", &["empty the point under the cursor"]).short("Bksp", "empty a point"),
+    Binding::note("+ -", &["one line more or fewer (0: the value)"]).short("+ -", "lines"),
+    Binding::note("[ ] u", &["back and forward along the line"]).short("[ ]", "back, forward"),
+    Binding::note("{ }", &["the other moves tried in this place"]).short("{ }", "variations"),
+    Binding::note("paste", &["a move string, record, .psq or game file"]),
+    Binding::note("w", &["save the variations to a game file"]).short("w", "save"),
+    Binding::note("Esc q", &["back to the game (or quit)"]).short("Esc", "leave"),
+];
+
+/// The analysis board's keys on `position`'s board: its moves', then its own.
+pub fn analysis_keys(position: &Position) -> impl Iterator<Item = &'static Keys> {
+    let cells: &'static [Keys] = match Board::of(position) {
+        Board::Keypad => &KEYPAD,
+        Board::Coordinates => &COORDINATES,
+        Board::Ultimate => &ULTIMATE,
+    };
+    cells.iter().chain(&ANALYSIS)
 }
 
 /// The keys of each kind of board, for the manual: its title, then its keys.

@@ -11,6 +11,9 @@ impl App {
     /// While looking back: the moves shown (the position after that many) and the moves of
     /// the game.
     pub fn looking_back(&self) -> Option<(usize, usize)> {
+        if self.analysis().is_some() {
+            return None;
+        }
         let total = self.game().history().len();
         self.looking.filter(|&n| n < total).map(|n| (n, total))
     }
@@ -18,6 +21,9 @@ impl App {
     /// The last move of the position on screen, to mark: none in the review (which marks its
     /// own), the move looked back at, or the game's last.
     pub fn shown_last_move(&self) -> Option<Move> {
+        if let Some(analysis) = self.analysis() {
+            return analysis.tree().mv(analysis.at());
+        }
         if self.review().is_some() {
             return None;
         }

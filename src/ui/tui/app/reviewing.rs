@@ -131,6 +131,9 @@ impl App {
     /// The position on screen: the game's, or in the review the position before the move
     /// shown.
     pub fn shown_position(&self) -> Position {
+        if let Some(analysis) = self.analysis() {
+            return *analysis.position();
+        }
         let shown = match self.review() {
             Some((j, _, _)) => j.number - 1,
             None => match self.looking_back() {

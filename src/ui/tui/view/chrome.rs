@@ -275,6 +275,15 @@ pub(super) fn keys_help(position: &Position, hints: bool) -> (Vec<String>, Vec<S
     (full, short)
 }
 
+/// The analysis board's keys on `position`'s board, full and in a small box.
+pub(super) fn analysis_help(position: &Position) -> (Vec<String>, Vec<String>) {
+    let mut full = keymap::lines(keys::analysis_keys(position));
+    full.push(HELP_END.into());
+    let mut short = keymap::short_lines(keys::analysis_keys(position), SHORT_KEYS);
+    short.push(SHORT_END.into());
+    (full, short)
+}
+
 /// The review's keys ([`review_keys`]), full and in a small box: of the game just played, or
 /// of one of the history (`archived`).
 pub(super) fn review_help(archived: bool) -> (Vec<String>, Vec<String>) {

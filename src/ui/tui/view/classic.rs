@@ -221,7 +221,7 @@ fn draw_cell(
     let review = app.review().map(|(j, _, _)| j);
     let shown = Move::Cell(cell);
     let last = app.shown_last_move() == Some(shown);
-    let cursor = app.cursor() == shown && !app.game().is_over();
+    let cursor = app.cursor() == shown && app.cursor_on();
     // In the review, the move being judged is drawn in its label's colour, reversed.
     let played = review.filter(|j| j.mv == shown);
     if let Some(mark) = board.mark_at(cell).or(played.map(|j| j.mark)) {

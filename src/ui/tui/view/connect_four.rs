@@ -70,7 +70,7 @@ fn draw_falling(
     let Move::Column(Column(col)) = app.cursor() else {
         return;
     };
-    if app.game().is_over() || !board.can_play(col) {
+    if !app.cursor_on() || !board.can_play(col) {
         return;
     }
     let mark = board.to_move();

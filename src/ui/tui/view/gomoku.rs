@@ -163,7 +163,7 @@ fn draw_point(
         ('·', Style::PLAIN.dim())
     };
     frame.put(x, y, ch, style);
-    if app.cursor() == shown && !app.game().is_over() {
+    if app.cursor() == shown && app.cursor_on() {
         let bracket = Style::PLAIN.fg(palette.accent()).bold();
         frame.put(x - 1, y, '[', bracket);
         frame.put(x + 1, y, ']', bracket);

@@ -4,6 +4,7 @@
 //! The classic board, the Ultimate board and Gomoku's are drawn in files of their own; what
 //! surrounds a board (status, message, keys, help) is in `chrome`.
 
+mod analysis;
 mod chrome;
 mod classic;
 mod connect_four;
@@ -94,7 +95,11 @@ pub fn render(app: &App, busy: Option<Duration>, color: bool) -> Frame {
         let title = draw_game(&mut game, app, busy, palette, true);
         frame.blit(&game, left, 0);
         // The list's title on the game's: beside the board, not in the screen's corner.
-        moves::draw_moves(&mut frame, app, left + board_width, title.unwrap_or(1));
+        if app.analysis().is_some() {
+            analysis::draw_lines_beside(&mut frame, app, left + board_width, title.unwrap_or(1));
+        } else {
+            moves::draw_moves(&mut frame, app, left + board_width, title.unwrap_or(1));
+        }
         return frame;
     }
     draw_game(&mut frame, app, busy, palette, true);
@@ -118,12 +123,19 @@ fn draw_game(
         Shaped::Points(board) => gomoku::draw(frame, app, board, palette),
         Shaped::Columns(board) => connect_four::draw(frame, app, board, palette),
     };
+    let placed = placed?;
+    if let Some(board) = app.analysis() {
+        let beside = frame.width() < app.size().0;
+        return Some(analysis::draw_around(
+            frame, app, board, &placed, palette, beside,
+        ));
+    }
     let Placed {
         mut title,
         first_row,
         below,
         keys,
-    } = placed?;
+    } = placed;
     if app.review().is_some() {
         title.push_str(" · review");
     }

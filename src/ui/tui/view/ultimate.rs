@@ -68,7 +68,8 @@ fn draw_ultimate(
     draw_ultimate_lines(frame, layout);
     let review = app.review().map(|(j, _, _)| j);
     let over = board.outcome() != ultimate::Outcome::InProgress;
-    let human_turn = review.is_none() && matches!(app.game().turn(), Some((_, p)) if p.is_human());
+    let human_turn = app.analysis().is_some()
+        || review.is_none() && matches!(app.game().turn(), Some((_, p)) if p.is_human());
     let legal = board.legal_moves();
     let digits_board = app
         .selected()

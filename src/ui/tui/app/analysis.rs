@@ -1,0 +1,555 @@
+//! The analysis board: a position of any game, played into or set up stone by stone, with the
+//! engine thinking on it while the player looks (its best lines, their values, its depth,
+//! nodes and speed), and every move tried kept as a tree of variations ([`Tree`]).
+//!
+//! Moves are typed as in a game (the same keys, [`App::play_key`]), for the side to move;
+//! with a hand of stones (`z`) a key puts that side's stone down, or takes it up, anywhere.
+//! A position set up so is played as a game could have reached it: X and O in turn, so the
+//! side to move follows from the stones, as in every game here.
+
+use std::time::Duration;
+
+use crate::game::file::{self, GameFile};
+use crate::game::formats;
+use crate::game::record::Record;
+use crate::game::tree::{ROOT, Tree};
+use crate::report::analyze;
+use crate::rules::catalogue::Shape;
+use crate::rules::classic::Mark;
+use crate::rules::gomoku::opening::Opening;
+use crate::rules::position::{Move, Position};
+use crate::text::sentence;
+use crate::ui::tui::input::Action;
+use crate::ui::tui::worker::{Job, Thought};
+
+use super::{App, Mode};
+
+/// The lines shown when the board opens.
+const FIRST_LINES: usize = 3;
+
+/// What a move key does on the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Hand {
+    /// Plays the side to move's move, extending the tree.
+    Moves,
+    /// Puts a stone of this side down (or takes it up): the position is set up afresh.
+    Stones(Mark),
+}
+
+/// The analysis board's state.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Analysis {
+    tree: Tree,
+    /// The node on the board.
+    at: usize,
+    /// Its position.
+    position: Position,
+    hand: Hand,
+    /// How many lines the engine shows: 0 (the value alone) to 5.
+    count: usize,
+    /// The engine's latest lines for the position on the board.
+    thought: Option<Thought>,
+    /// What the engine found of each node it finished thinking on: the saved file's
+    /// comments, where the player wrote none.
+    verdicts: Vec<(usize, String)>,
+    /// Opened on its own (from the command line or the start screen), not over a game.
+    alone: bool,
+}
+
+impl Analysis {
+    /// The board on the node `at` of `tree`.
+    pub fn new(tree: Tree, at: usize, alone: bool) -> Analysis {
+        Analysis {
+            position: tree.position(at),
+            tree,
+            at,
+            hand: Hand::Moves,
+            count: FIRST_LINES,
+            thought: None,
+            verdicts: Vec::new(),
+            alone,
+        }
+    }
+
+    pub fn tree(&self) -> &Tree {
+        &self.tree
+    }
+
+    /// The node on the board.
+    pub fn at(&self) -> usize {
+        self.at
+    }
+
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    pub fn hand(&self) -> Hand {
+        self.hand
+    }
+
+    /// How many lines are asked for (0: the value alone).
+    pub fn count(&self) -> usize {
+        self.count
+    }
+
+    /// The engine's latest lines for the position on the board, if any came yet.
+    pub fn thought(&self) -> Option<&Thought> {
+        self.thought.as_ref()
+    }
+
+    /// Whether the board was opened on its own rather than over a game.
+    pub fn alone(&self) -> bool {
+        self.alone
+    }
+
+    /// The engine's work: the position on the board's lines, unless the game there is over.
+    pub fn job(&self) -> Option<Job> {
+        (!self.position.is_over()).then_some(Job::Lines {
+            position: self.position,
+            count: self.count,
+        })
+    }
+
+    /// The engine's lines for the position on the board.
+    pub fn answered(&mut self, thought: Thought) {
+        if thought.done
+            && let Some(line) = thought.lines.first()
+        {
+            let mover = self.position.to_move();
+            let said = format!("{mover} to move: {}", analyze::words(line.value));
+            self.verdicts.retain(|(node, _)| *node != self.at);
+            self.verdicts.push((self.at, said));
+        }
+        self.thought = Some(thought);
+    }
+
+    /// Shows node `at`; the engine starts on it afresh.
+    fn go(&mut self, at: usize) {
+        self.at = at;
+        self.position = self.tree.position(at);
+        self.thought = None;
+    }
+
+    /// The side to move plays `mv`: a node of the tree, new or tried before.
+    fn play(&mut self, mv: Move) -> Result<String, String> {
+        let before = self.tree.children(self.at).len();
+        let mark = self.position.to_move();
+        let at = self
+            .tree
+            .play(self.at, mv)
+            .map_err(|e| sentence(&e.to_string()))?;
+        self.go(at);
+        let branch = match self.tree.place(at) {
+            Some((n, count))
+                if count > 1
+                    && self
+                        .tree
+                        .children(self.tree.parent(at).unwrap_or(ROOT))
+                        .len()
+                        > before =>
+            {
+                format!(" (a new variation, {n} of {count} here)")
+            }
+            Some((n, count)) if count > 1 => format!(" (variation {n} of {count})"),
+            _ => String::new(),
+        };
+        Ok(format!("{mark} {mv}{branch}"))
+    }
+
+    /// `[` and `]`, `{` and `}`: back, forward along the line, or to another move tried in
+    /// the place of the last.
+    fn step(&mut self, action: &Action) -> String {
+        let next = match action {
+            Action::Earlier | Action::Undo => self.tree.parent(self.at),
+            Action::Later => self.tree.children(self.at).first().copied(),
+            Action::OtherLine(step) => self.tree.sibling(self.at, *step),
+            _ => None,
+        };
+        let Some(next) = next else {
+            return match action {
+                Action::Earlier | Action::Undo => "At the start: nothing before".into(),
+                Action::Later => "At the end of this line".into(),
+                _ => "No other move was tried here".into(),
+            };
+        };
+        self.go(next);
+        match (self.tree.mv(next), self.tree.place(next)) {
+            (None, _) => "At the start".into(),
+            (Some(mv), Some((n, count))) if count > 1 => {
+                format!("{mv}: variation {n} of {count}")
+            }
+            (Some(mv), _) => format!("At {mv}, move {}", self.tree.moves_to(next).len()),
+        }
+    }
+
+    /// `z`: the next hand (moves, X's stones, O's stones); `None` on a board set up by moves
+    /// only.
+    fn next_hand(&mut self) -> Result<&'static str, String> {
+        if !matches!(self.position.shape(), Shape::Cells | Shape::Points) {
+            let noun = self.position.variant().move_noun();
+            return Err(format!("This board is set up by playing its {noun}s"));
+        }
+        self.hand = match self.hand {
+            Hand::Moves => Hand::Stones(Mark::X),
+            Hand::Stones(Mark::X) => Hand::Stones(Mark::O),
+            Hand::Stones(Mark::O) => Hand::Moves,
+        };
+        Ok(match self.hand {
+            Hand::Moves => "Keys play moves for the side to move",
+            Hand::Stones(Mark::X) => "Keys put X down, or take X up (z: O, Backspace removes)",
+            Hand::Stones(Mark::O) => "Keys put O down, or take O up (z: moves)",
+        })
+    }
+
+    /// The board with the point of `mv` holding `mark` (`None`: empty), played as a game could
+    /// reach it; the tree starts again from there.
+    fn set(&mut self, mv: Move, mark: Option<Mark>) -> Result<String, String> {
+        let point = self
+            .position
+            .grid_point(mv)
+            .ok_or("That is no point of this board")?;
+        let record = set_up(&self.position, point, mark)?;
+        let dropped = self.tree.moves() > self.tree.moves_to(self.at).len();
+        self.tree = Tree::of_record(&record);
+        self.go(self.tree.line_end(ROOT));
+        self.verdicts.clear();
+        let done = match mark {
+            Some(mark) => format!("{mark} on {mv}"),
+            None => format!("{mv} emptied"),
+        };
+        let dropped = if dropped {
+            " (the variations were of the board before)"
+        } else {
+            ""
+        };
+        Ok(format!(
+            "Set up: {done}{dropped}. {} to move",
+            self.position.to_move()
+        ))
+    }
+
+    /// A move key in a hand of stones: the hand's stone on an empty point or one of the other
+    /// side, taken up where it is the hand's own.
+    fn stone(&mut self, mv: Move, mark: Mark) -> Result<String, String> {
+        let point = self
+            .position
+            .grid_point(mv)
+            .ok_or("That is no point of this board")?;
+        let there = self.position.point_mark(point.0, point.1);
+        self.set(mv, (there != Some(mark)).then_some(mark))
+    }
+
+    /// `+` and `-`: one line more or fewer (0 to [`crate::ai::player::MOST_LINES`]).
+    fn lines(&mut self, more: bool) -> String {
+        let most = crate::ai::player::MOST_LINES;
+        let count = if more {
+            (self.count + 1).min(most)
+        } else {
+            self.count.saturating_sub(1)
+        };
+        if count != self.count {
+            self.count = count;
+            self.thought = None;
+        }
+        match count {
+            0 => "The value alone (+ shows lines)".into(),
+            1 => "One line".into(),
+            n => format!("{n} lines"),
+        }
+    }
+
+    /// A pasted game (a move string, a record line, a `.psq`, a game file with its
+    /// variations): the board starts again from it.
+    fn paste(&mut self, text: &str) -> Result<String, String> {
+        let variant = self.tree.variant();
+        let tree = if file::is_game_file(text) {
+            file::read_tree(text)
+                .map(|(_, tree)| tree)
+                .map_err(|e| e.to_string())?
+        } else {
+            let record = formats::read_game(text, variant).map_err(|e| e.to_string())?;
+            Tree::of_record(&record)
+        };
+        let moves = tree.main_line().len();
+        self.tree = tree;
+        self.go(self.tree.line_end(ROOT));
+        self.verdicts.clear();
+        Ok(format!("Pasted: {moves} moves, on the board at the last"))
+    }
+
+    /// The tree as a game file, each node the engine finished thinking on commented with
+    /// what it found, where no comment was written.
+    pub fn file(&self, date: String) -> String {
+        let mut tree = self.tree.clone();
+        for (node, said) in &self.verdicts {
+            if tree.comment(*node).is_empty() {
+                tree.set_comment(*node, said);
+            }
+        }
+        let game = GameFile {
+            record: Record::new(tree.variant(), Vec::new()).expect("no move is legal"),
+            x: "analysis".into(),
+            o: "analysis".into(),
+            date,
+            result: String::new(),
+        };
+        file::write_tree(&game, &tree)
+    }
+}
+
+/// The moves that set up `position` with `mark` (`None`: nothing) at grid `point`: X and O
+/// in turn, in reading order, the side that moved last ending on a stone that makes any line
+/// it has; or why no game reaches that position.
+fn set_up(position: &Position, point: (u8, u8), mark: Option<Mark>) -> Result<Record, String> {
+    let (side, rows) = (position.grid_side(), position.grid_rows());
+    let (mut xs, mut os) = (Vec::new(), Vec::new());
+    for row in (0..rows).rev() {
+        for col in 0..side {
+            let here = if (col, row) == point {
+                mark
+            } else {
+                position.point_mark(col, row)
+            };
+            let mv = position.at_grid_point(col, row);
+            match (here, mv) {
+                (Some(Mark::X), Some(mv)) => xs.push(mv),
+                (Some(Mark::O), Some(mv)) => os.push(mv),
+                _ => {}
+            }
+        }
+    }
+    if xs.len() != os.len() && xs.len() != os.len() + 1 {
+        let (x, o) = (xs.len(), os.len());
+        let which = if x > o { "X" } else { "O" };
+        return Err(format!(
+            "X would have {x} and O {o}: X moves first, so {which} has too many (z changes hand)"
+        ));
+    }
+    // Free of any opening rule: the stones are placed, not chosen.
+    let variant = position.variant();
+    let variant = variant.opened(Opening::Free).unwrap_or(variant);
+    let last_is_x = xs.len() > os.len();
+    let lasts = if last_is_x { xs.len() } else { os.len() };
+    let mut why = String::new();
+    // The reading order first, then each of the last side's stones played last in turn.
+    for last in (0..lasts).rev() {
+        let (mut xs, mut os) = (xs.clone(), os.clone());
+        let own = if last_is_x { &mut xs } else { &mut os };
+        let stone = own.remove(last);
+        own.push(stone);
+        let mut moves = Vec::with_capacity(xs.len() + os.len());
+        for (i, &x) in xs.iter().enumerate() {
+            moves.push(x);
+            moves.extend(os.get(i));
+        }
+        match Record::new(variant, moves) {
+            Ok(record) => return Ok(record),
+            Err(e) => why = e.to_string(),
+        }
+    }
+    if lasts == 0 {
+        return Record::new(variant, Vec::new()).map_err(|e| e.to_string());
+    }
+    Err(format!("No game reaches that position: {why}"))
+}
+
+impl App {
+    /// Opens the analysis board on `tree` at `at`, over what is on screen (`alone`: on its
+    /// own, so that leaving it leaves the screen).
+    pub fn open_analysis(&mut self, tree: Tree, at: usize, alone: bool) {
+        let under = std::mem::replace(&mut self.mode, Mode::Playing);
+        let analysis = Analysis::new(tree, at, alone);
+        self.cursor = analysis.position().centre();
+        self.scroll = 0;
+        self.mode = Mode::Analyse(Box::new(analysis), Box::new(under));
+        self.message = self.analysis_message("Analysis board: the engine thinks as you look");
+    }
+
+    /// `a`: the analysis board on the position on screen (the game's, the one looked back at,
+    /// the review's), the game's moves its main line.
+    pub(super) fn analyse_here(&mut self) {
+        if let Some(why) = self.hints_off().filter(|_| !self.allows_looking_on()) {
+            self.message = why;
+            return;
+        }
+        let tree = Tree::of_record(&self.game().record());
+        let shown = match self.review() {
+            Some((j, _, _)) => j.number - 1,
+            None => self
+                .looking_back()
+                .map_or(self.game().history().len(), |(n, _)| n),
+        };
+        let mut at = ROOT;
+        for _ in 0..shown {
+            at = tree.children(at).first().copied().unwrap_or(at);
+        }
+        self.open_analysis(tree, at, false);
+    }
+
+    /// The analysis board, where it is open.
+    pub fn analysis(&self) -> Option<&Analysis> {
+        match self.base_mode() {
+            Mode::Analyse(analysis, _) => Some(analysis),
+            _ => None,
+        }
+    }
+
+    fn analysis_mut(&mut self) -> Option<&mut Analysis> {
+        match self.base_mode_mut() {
+            Mode::Analyse(analysis, _) => Some(analysis),
+            _ => None,
+        }
+    }
+
+    /// The engine's lines for the board, as the worker sends them.
+    pub(super) fn analysis_answer(&mut self, thought: Thought) {
+        if let Some(analysis) = self.analysis_mut() {
+            analysis.answered(thought);
+        }
+    }
+
+    /// A move key on the analysis board: a move for the side to move, or the hand's stone.
+    pub(super) fn analysis_move(&mut self, mv: Move) {
+        let Some(analysis) = self.analysis_mut() else {
+            return;
+        };
+        let said = match analysis.hand() {
+            Hand::Moves => analysis.play(mv),
+            Hand::Stones(mark) => analysis.stone(mv, mark),
+        };
+        let said = said.unwrap_or_else(|why| why);
+        self.message = self.analysis_message(&said);
+        self.after_analysis_move();
+    }
+
+    /// Keeps the cursor on the board the side to move is sent to, in Ultimate.
+    fn after_analysis_move(&mut self) {
+        let Some(position) = self.analysis().map(|a| *a.position()) else {
+            return;
+        };
+        if let Some(forced) = position.forced_board()
+            && Position::board_of(self.cursor) != Some(forced)
+        {
+            self.cursor = position.centre();
+        }
+        if position.grid_point(self.cursor).is_none() {
+            self.cursor = position.centre();
+        }
+    }
+
+    /// A key of the analysis board's own, after the move keys had their say (a letter that is
+    /// a column is a column first, as in a game).
+    pub(super) fn analysis_command(&mut self, action: &Action) {
+        let cursor = self.cursor;
+        let Some(analysis) = self.analysis_mut() else {
+            return;
+        };
+        let said = match action {
+            Action::Earlier | Action::Later | Action::Undo | Action::OtherLine(_) => {
+                Ok(analysis.step(action))
+            }
+            Action::Faster | Action::Draw => Ok(analysis.lines(true)),
+            Action::Slower => Ok(analysis.lines(false)),
+            Action::Stones => analysis.next_hand().map(str::to_string),
+            Action::Back => match analysis.position().grid_point(cursor) {
+                Some(_) if matches!(analysis.position().shape(), Shape::Cells | Shape::Points) => {
+                    analysis.set(cursor, None)
+                }
+                _ => Err("Backspace empties a point of a board set up by stones".into()),
+            },
+            Action::Paste(text) => analysis.paste(text),
+            Action::Export => {
+                let text = analysis.file(crate::store::history::now());
+                self.export_text = Some(text);
+                Ok("Saving the analysis…".into())
+            }
+            Action::Escape | Action::Quit => return self.leave_analysis(),
+            Action::Interrupt => {
+                self.quit = true;
+                return;
+            }
+            Action::Hint | Action::Explore | Action::Review | Action::Resign => {
+                Err("The engine's lines are the hint here: + and - show more or fewer".into())
+            }
+            other => Err(super::elsewhere(other)),
+        };
+        let said = said.unwrap_or_else(|why| why);
+        self.message = self.analysis_message(&said);
+        self.after_analysis_move();
+    }
+
+    /// Esc: back to what the board was opened over, or off the screen when it was opened on
+    /// its own.
+    fn leave_analysis(&mut self) {
+        match std::mem::replace(&mut self.mode, Mode::Playing) {
+            Mode::Analyse(analysis, _) if analysis.alone() => self.quit = true,
+            Mode::Analyse(_, under) => {
+                self.mode = *under;
+                self.cursor = self.shown_position().centre();
+                self.scroll = 0;
+                self.message = format!("Back from the analysis board. {}", self.turn_message());
+            }
+            other => self.mode = other,
+        }
+    }
+
+    /// `said`, then whose move it is on the board.
+    fn analysis_message(&self, said: &str) -> String {
+        let Some(analysis) = self.analysis() else {
+            return said.to_string();
+        };
+        let position = analysis.position();
+        let turn = if position.is_over() {
+            "the game is over here".to_string()
+        } else {
+            format!("{} to move", position.to_move())
+        };
+        let said = said.trim_end_matches('.');
+        if said.contains("to move") {
+            format!("{said}.")
+        } else {
+            format!("{said}; {turn}.")
+        }
+    }
+
+    /// How long the engine has thought on the board, with its depth, nodes and speed.
+    pub fn analysis_work(&self) -> Option<String> {
+        let thought = self.analysis()?.thought()?;
+        let mut words = Vec::new();
+        if let Some(depth) = thought.work.depth {
+            words.push(format!("depth {depth}"));
+        }
+        words.push(format!("{} nodes", count_words(thought.work.nodes)));
+        let micros = thought.time.as_micros().max(1);
+        let speed = u128::from(thought.work.nodes) * 1_000_000 / micros;
+        words.push(format!(
+            "{}/s",
+            count_words(u64::try_from(speed).unwrap_or(u64::MAX))
+        ));
+        words.push(time_words(thought.time));
+        if !thought.done {
+            words.push("thinking…".into());
+        }
+        Some(words.join(" · "))
+    }
+}
+
+/// `950`, `12.3k`, `4.56M`.
+fn count_words(n: u64) -> String {
+    match n {
+        0..1_000 => n.to_string(),
+        1_000..1_000_000 => format!("{}.{}k", n / 1_000, n % 1_000 / 100),
+        _ => format!("{}.{:02}M", n / 1_000_000, n % 1_000_000 / 10_000),
+    }
+}
+
+/// `0.25 s`, `12 s`.
+fn time_words(time: Duration) -> String {
+    let s = time.as_secs_f64();
+    if s < 10.0 {
+        format!("{s:.2} s")
+    } else {
+        format!("{s:.0} s")
+    }
+}
