@@ -2549,3 +2549,227 @@ fn connect_four_drops_each_disc_to_the_lowest_empty_cell_of_the_column_typed() {
     tui.wait_text("8 is no column here: type 1-7");
     assert!(tui.screen().contains("· · · ● ●"));
 }
+
+// The analysis board.
+
+/// The analysis board, opened by `analyze` with `args`, on a terminal of `cols` by `rows`.
+fn analysis_board(args: &[&str], cols: u16, rows: u16) -> Tui {
+    let mut all = vec!["analyze"];
+    all.extend(args);
+    let tui = Tui::spawn(env!("CARGO_BIN_EXE_tictactoe"), &all, &[]);
+    tui.resize(cols, rows);
+    tui.wait_text("Analysis");
+    tui
+}
+
+/// The board's lines on `screen`, each without its number: `X wins in 3: d5 d6 d2`.
+fn board_lines(screen: &str) -> Vec<String> {
+    screen
+        .lines()
+        .filter_map(|row| {
+            let (number, rest) = row.trim().split_once(". ")?;
+            number.parse::<u8>().ok()?;
+            Some(rest.to_string())
+        })
+        .collect()
+}
+
+/// What batch `analyze --best` says of `board` played by `rules`: `win in 3`, `draw`.
+fn batch_value(rules: &[&str], board: &str) -> String {
+    let mut args = vec!["analyze", "--best"];
+    args.extend(rules);
+    args.push(board);
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tictactoe"))
+        .args(&args)
+        .env(
+            "TICTACTOE_HOME",
+            concat!(env!("CARGO_TARGET_TMPDIR"), "/home"),
+        )
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let value = text
+        .split_once("to move: ")
+        .and_then(|(_, rest)| rest.split_once(", best move"))
+        .map(|(value, _)| value.to_string());
+    value.unwrap_or_else(|| panic!("no value in {text:?}"))
+}
+
+/// A line's value as batch `analyze` words it for `mover`: `X wins by fours in 3` is `win in
+/// 3` for X, `loss in 3` for O.
+fn as_batch(line: &str, mover: char) -> String {
+    let value = line.split_once(": ").map_or(line, |(v, _)| v);
+    let plies = value.rsplit(' ').next().unwrap_or_default();
+    match value.chars().next() {
+        Some(winner) if value.contains(" wins") && winner == mover => format!("win in {plies}"),
+        Some(_) if value.contains(" wins") => format!("loss in {plies}"),
+        _ => value.to_string(),
+    }
+}
+
+/// A line's rank for sorting, for `mover`: proven wins first (the quicker the better), then
+/// draws and estimates (by their share), then proven losses (the later the better).
+fn rank(line: &str, mover: char) -> (u8, i64) {
+    let value = line.split_once(": ").map_or(line, |(v, _)| v);
+    let plies: i64 = value
+        .rsplit(' ')
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    let share: i64 = value
+        .split_once('%')
+        .and_then(|(n, _)| n.rsplit(' ').next()?.parse().ok())
+        .unwrap_or(50);
+    match value.chars().next() {
+        Some(winner) if value.contains(" wins") && winner == mover => (3, -plies),
+        Some(_) if value.contains(" wins") => (1, plies),
+        _ => (2, share),
+    }
+}
+
+/// The lines are distinct in their first moves and sorted by value for `mover`.
+fn assert_distinct_and_sorted(lines: &[String], mover: char) {
+    let firsts: Vec<&str> = lines
+        .iter()
+        .filter_map(|l| l.split_once(": ")?.1.split(' ').next())
+        .collect();
+    let mut unique = firsts.clone();
+    unique.sort_unstable();
+    unique.dedup();
+    assert_eq!(unique.len(), firsts.len(), "{lines:?}");
+    for pair in lines.windows(2) {
+        assert!(rank(&pair[0], mover) >= rank(&pair[1], mover), "{lines:?}");
+    }
+}
+
+/// Sets up a position on the board with `keys`, then waits for its first line to have the
+/// value batch `analyze` gives `board` (the same position, X to move), and checks the lines.
+fn sets_up_and_agrees_with_analyze(rules: &[&str], size: (u16, u16), keys: &str, board: &str) {
+    let mut tui = analysis_board(rules, size.0, size.1);
+    tui.send(keys);
+    let expected = batch_value(rules, board);
+    tui.wait_for(&format!("a first line of {expected}"), |s| {
+        let lines = board_lines(&s.contents());
+        lines.len() == 3 && as_batch(&lines[0], 'X') == expected
+    });
+    assert!(tui.screen().contains("X to move"), "{}", tui.screen());
+    assert_distinct_and_sorted(&board_lines(&tui.screen()), 'X');
+    tui.send("\x1b");
+    assert!(tui.wait_exit(), "Esc leaves the board opened on its own");
+}
+
+#[test]
+fn a_three_by_three_position_set_up_stone_by_stone_has_the_value_analyze_gives() {
+    sets_up_and_agrees_with_analyze(&[], (80, 30), "z7z5z", "X../.O./...");
+}
+
+#[test]
+fn a_seven_by_seven_position_set_up_stone_by_stone_has_the_value_analyze_gives() {
+    sets_up_and_agrees_with_analyze(
+        &["--size", "7", "--k", "4"],
+        (80, 40),
+        "zd3a1d4a7z",
+        "O....../......./......./...X.../...X.../......./O......",
+    );
+}
+
+/// 15×15 with X's open three h8 i8 j8, O's stones a2 a4 a6 out of the way.
+const OPEN_THREE: &str = "...............\n...............\n...............\n...............\n\
+    ...............\n...............\n...............\n.......XXX.....\n...............\n\
+    O..............\n...............\nO..............\n...............\nO..............\n\
+    ...............";
+
+#[test]
+fn a_gomoku_victory_by_fours_set_up_stone_by_stone_is_named_and_has_analyzes_value() {
+    let board = OPEN_THREE.replace('\n', "/");
+    sets_up_and_agrees_with_analyze(&["--rules", "gomoku"], (80, 40), "zh8a2i8a4j8a6z", &board);
+}
+
+#[test]
+fn under_renju_the_board_set_up_shows_blacks_forbidden_point_and_analyzes_value() {
+    // X's open three as above, and d12 e12 with f11 f10: f12 would make two threes.
+    let mut rows: Vec<String> = OPEN_THREE.split('\n').map(str::to_string).collect();
+    rows[3].replace_range(3..5, "XX");
+    rows[4].replace_range(5..6, "X");
+    rows[5].replace_range(5..6, "X");
+    rows[13].replace_range(2..3, "O");
+    rows[11].replace_range(2..3, "O");
+    rows[9].replace_range(2..3, "O");
+    rows[13].replace_range(4..5, "O");
+    let board = rows.join("/");
+    let keys = "zh8a2i8a4j8a6d12c2e12c4f11c6f10e2z";
+    let mut tui = analysis_board(&["--rules", "renju"], 80, 40);
+    tui.send(keys);
+    let expected = batch_value(&["--rules", "renju"], &board);
+    tui.wait_for(&format!("a first line of {expected}"), |s| {
+        let lines = board_lines(&s.contents());
+        lines.len() == 3 && as_batch(&lines[0], 'X') == expected
+    });
+    assert!(
+        tui.screen().contains('×'),
+        "f12 forbidden: {}",
+        tui.screen()
+    );
+    assert!(tui.screen().contains("by fours"), "{}", tui.screen());
+    assert_distinct_and_sorted(&board_lines(&tui.screen()), 'X');
+    tui.send("q");
+    assert!(tui.wait_exit());
+}
+
+#[test]
+fn an_ultimate_position_shows_sorted_lines_and_keys_answer_while_it_thinks() {
+    let mut tui = analysis_board(&["--rules", "ultimate"], 80, 40);
+    tui.send("53");
+    tui.wait_text("O to move on board 3");
+    tui.send("71");
+    tui.wait_for("three lines", |s| board_lines(&s.contents()).len() == 3);
+    // Thinking goes on for seconds: the keys are taken meanwhile.
+    assert!(tui.screen().contains("thinking…"), "{}", tui.screen());
+    tui.send("+");
+    tui.wait_for("four lines", |s| board_lines(&s.contents()).len() == 4);
+    assert!(tui.screen().contains("thinking…"), "{}", tui.screen());
+    assert!(tui.screen().contains("O to move"), "{}", tui.screen());
+    assert_distinct_and_sorted(&board_lines(&tui.screen()), 'O');
+    tui.send("-----");
+    tui.wait_text("value: ");
+    tui.send("\x1b");
+    assert!(tui.wait_exit());
+}
+
+#[test]
+fn a_a_in_a_game_opens_the_board_on_its_position_and_a_variation_is_kept_and_saved() {
+    let mut tui = two_humans();
+    tui.send("59");
+    tui.wait_board("..O/.X./...");
+    tui.send("aa");
+    tui.wait_text("Analysis");
+    tui.wait_board("..O/.X./...");
+    // A variation: back one move, O plays 1 instead of 9, and the braces walk between them.
+    tui.send("[1");
+    tui.wait_text("a new variation, 2 of 2");
+    tui.wait_board(".../.X./O..");
+    tui.send("}");
+    tui.wait_text("variation 1 of 2");
+    tui.wait_board("..O/.X./...");
+    tui.send("w");
+    tui.wait_text("Saved to ");
+    let screen = tui.screen();
+    let name = screen
+        .split("Saved to ")
+        .nth(1)
+        .and_then(|rest| rest.split(':').next())
+        .unwrap()
+        .to_string();
+    let text = std::fs::read_to_string(Path::new(SAVED).join(&name)).unwrap();
+    let (_, tree) = tictactoe::game::file::read_tree(&text).unwrap();
+    let after_five = tree.children(tictactoe::game::tree::ROOT)[0];
+    let tried: Vec<String> = tree
+        .children(after_five)
+        .iter()
+        .map(|&n| tree.mv(n).unwrap().to_string())
+        .collect();
+    assert_eq!(tried, ["9", "1"], "{text}");
+    tui.send("\x1b");
+    tui.wait_text("Back from the analysis board");
+    tui.wait_board("..O/.X./...");
+}

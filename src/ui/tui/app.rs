@@ -224,7 +224,18 @@ impl App {
     /// The part of the screen the board and its lines are laid out on: the whole screen, or
     /// all but the move list where it is shown beside them ([`layout::board_area`]).
     pub fn board_area(&self) -> (u16, u16) {
-        layout::board_area(self.size, self.review().is_none())
+        let (width, height) = layout::board_area(self.size, self.review().is_none());
+        (width, height.saturating_sub(self.lines_below()))
+    }
+
+    /// The rows kept under the board for the analysis board's lines, where they are not
+    /// beside it: one a line (one for the value alone).
+    pub fn lines_below(&self) -> u16 {
+        let beside = layout::board_area(self.size, true).0 < self.size.0;
+        match self.analysis() {
+            Some(analysis) if !beside => analysis.count().max(1) as u16,
+            _ => 0,
+        }
     }
 
     /// The screen column the board's area starts at ([`layout::board_left`]).
@@ -530,7 +541,7 @@ impl App {
         // On a board with a column h (Ultimate's nine, Gomoku's fifteen), `h` is that column
         // first, and `h` again asks for the hint; every key that is a letter alike (`q` twice
         // quits on 20×20). Once the game is over no coordinate is typed: `n` is a new round.
-        let over = self.input_position().is_over() && !analysing;
+        let over = !analysing && self.game().is_over();
         if let Some(c) = action.letter()
             && names_column(side, c)
             && column != Some(c)

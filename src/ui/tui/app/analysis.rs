@@ -2,10 +2,12 @@
 //! engine thinking on it while the player looks (its best lines, their values, its depth,
 //! nodes and speed), and every move tried kept as a tree of variations ([`Tree`]).
 //!
-//! Moves are typed as in a game (the same keys, [`App::play_key`]), for the side to move;
-//! with a hand of stones (`z`) a key puts that side's stone down, or takes it up, anywhere.
-//! A position set up so is played as a game could have reached it: X and O in turn, so the
-//! side to move follows from the stones, as in every game here.
+//! Moves are typed as in a game (the same keys, [`App::play_key`]), for the side to move,
+//! and make the tree; set up (`z`), a key puts the side to move's stone down, or takes a
+//! stone up, anywhere, and the tree starts again from the position so made. A position set
+//! up is kept as a game could have reached it: X and O in turn, so the side to move follows
+//! from the stones, as in every game here (X moves first: X has as many stones as O, or one
+//! more).
 
 use std::time::Duration;
 
@@ -32,8 +34,9 @@ const FIRST_LINES: usize = 3;
 pub enum Hand {
     /// Plays the side to move's move, extending the tree.
     Moves,
-    /// Puts a stone of this side down (or takes it up): the position is set up afresh.
-    Stones(Mark),
+    /// Puts the side to move's stone down, or takes a stone up: the position is set up
+    /// afresh.
+    SetUp,
 }
 
 /// The analysis board's state.
@@ -183,22 +186,19 @@ impl Analysis {
         }
     }
 
-    /// `z`: the next hand (moves, X's stones, O's stones); `None` on a board set up by moves
-    /// only.
+    /// `z`: moves or setting up, in turn; refused on a board set up by moves only.
     fn next_hand(&mut self) -> Result<&'static str, String> {
         if !matches!(self.position.shape(), Shape::Cells | Shape::Points) {
             let noun = self.position.variant().move_noun();
             return Err(format!("This board is set up by playing its {noun}s"));
         }
         self.hand = match self.hand {
-            Hand::Moves => Hand::Stones(Mark::X),
-            Hand::Stones(Mark::X) => Hand::Stones(Mark::O),
-            Hand::Stones(Mark::O) => Hand::Moves,
+            Hand::Moves => Hand::SetUp,
+            Hand::SetUp => Hand::Moves,
         };
         Ok(match self.hand {
-            Hand::Moves => "Keys play moves for the side to move",
-            Hand::Stones(Mark::X) => "Keys put X down, or take X up (z: O, Backspace removes)",
-            Hand::Stones(Mark::O) => "Keys put O down, or take O up (z: moves)",
+            Hand::Moves => "Keys play moves for the side to move, kept as variations",
+            Hand::SetUp => "Setting up: a key puts a stone down or takes one up (z: moves)",
         })
     }
 
@@ -229,15 +229,17 @@ impl Analysis {
         ))
     }
 
-    /// A move key in a hand of stones: the hand's stone on an empty point or one of the other
-    /// side, taken up where it is the hand's own.
-    fn stone(&mut self, mv: Move, mark: Mark) -> Result<String, String> {
+    /// A move key while setting up: the side to move's stone on an empty point, or the
+    /// stone there taken up.
+    fn stone(&mut self, mv: Move) -> Result<String, String> {
         let point = self
             .position
             .grid_point(mv)
             .ok_or("That is no point of this board")?;
-        let there = self.position.point_mark(point.0, point.1);
-        self.set(mv, (there != Some(mark)).then_some(mark))
+        match self.position.point_mark(point.0, point.1) {
+            Some(_) => self.set(mv, None),
+            None => self.set(mv, Some(self.position.to_move())),
+        }
     }
 
     /// `+` and `-`: one line more or fewer (0 to [`crate::ai::player::MOST_LINES`]).
@@ -320,10 +322,12 @@ fn set_up(position: &Position, point: (u8, u8), mark: Option<Mark>) -> Result<Re
         }
     }
     if xs.len() != os.len() && xs.len() != os.len() + 1 {
-        let (x, o) = (xs.len(), os.len());
-        let which = if x > o { "X" } else { "O" };
+        // Only a stone taken up can unbalance them: of the side that did not move last.
+        let other = if xs.len() > os.len() { "X" } else { "O" };
+        let taken = if other == "X" { "O" } else { "X" };
         return Err(format!(
-            "X would have {x} and O {o}: X moves first, so {which} has too many (z changes hand)"
+            "Take up one of {other}'s stones first: X moves first, so X has as many stones as \
+             O or one more, and taking up {taken}'s would leave {other} two ahead"
         ));
     }
     // Free of any opening rule: the stones are placed, not chosen.
@@ -416,7 +420,7 @@ impl App {
         };
         let said = match analysis.hand() {
             Hand::Moves => analysis.play(mv),
-            Hand::Stones(mark) => analysis.stone(mv, mark),
+            Hand::SetUp => analysis.stone(mv),
         };
         let said = said.unwrap_or_else(|why| why);
         self.message = self.analysis_message(&said);

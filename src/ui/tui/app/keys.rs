@@ -137,7 +137,7 @@ const COMMANDS: [Keys; 12] = [
         &[Action::Explore],
         Command::Explore,
     )
-    .short("t", "explore the search"),
+    .short("t a a", "explore, analyse"),
     Binding::command(
         "a a",
         &[
@@ -146,8 +146,7 @@ const COMMANDS: [Keys; 12] = [
         ],
         &[Action::Analyse],
         Command::Analyse,
-    )
-    .short("a a", "analysis board"),
+    ),
     Binding::command(
         "w",
         &["save the finished game to a file (.psq for Gomoku)"],
@@ -241,8 +240,15 @@ pub fn game_keys(position: &Position, hints: bool) -> impl Iterator<Item = &'sta
 
 /// The analysis board's own keys, after the board's keys for a move.
 const ANALYSIS: [Keys; 8] = [
-    Binding::note("z", &["the hand: moves, X's stones, O's stones"]).short("z", "moves, X, O"),
-    Binding::note("Bksp", &["empty the point under the cursor"]).short("Bksp", "empty a point"),
+    Binding::note(
+        "z",
+        &[
+            "set up (keys put stones down, take them",
+            "up) or play moves",
+        ],
+    )
+    .short("z", "set up, or moves"),
+    Binding::note("Bksp", &["take up the stone under the cursor"]).short("Bksp", "take up"),
     Binding::note("+ -", &["one line more or fewer (0: the value)"]).short("+ -", "lines"),
     Binding::note("[ ] u", &["back and forward along the line"]).short("[ ]", "back, forward"),
     Binding::note("{ }", &["the other moves tried in this place"]).short("{ }", "variations"),

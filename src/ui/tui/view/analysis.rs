@@ -13,16 +13,13 @@ use crate::ui::tui::app::{Analysis, App, Hand};
 /// The keys on the line under the board.
 const KEYS: &str = "z stones · + - lines · [ ] { } moves · w save · ? keys · Esc leave";
 
-/// The title, the status, the message, the engine's work, the lines where they are not
-/// beside the board (`beside`), and the keys, around the board drawn as `placed`; the row
-/// of the title.
+/// The title, the status, the message, the engine's work and the keys around the board
+/// drawn as `placed`; the row of the title.
 pub(super) fn draw_around(
     frame: &mut Frame,
     app: &App,
     analysis: &Analysis,
     placed: &Placed,
-    palette: Palette,
-    beside: bool,
 ) -> u16 {
     let width = frame.width();
     frame.centred(placed.first_row, &title(analysis), Style::PLAIN.bold());
@@ -37,13 +34,6 @@ pub(super) fn draw_around(
         .analysis_work()
         .unwrap_or_else(|| waiting(analysis).to_string());
     frame.centred(row, &work, Style::PLAIN.dim());
-    if !beside {
-        for line in lines_text(analysis) {
-            row += 1;
-            let line: String = line.chars().take(usize::from(width)).collect();
-            frame.text(1, row, &line, line_style(&line, palette));
-        }
-    }
     frame.centred(row + 1, KEYS, Style::PLAIN.dim());
     if app.rules_open() {
         draw_rules(frame, analysis.tree().variant());
@@ -54,13 +44,30 @@ pub(super) fn draw_around(
     placed.first_row
 }
 
-/// The lines in a panel from column `left`, its title on row `top`, each wrapped to the
-/// panel.
-pub(super) fn draw_lines_beside(frame: &mut Frame, app: &App, left: u16, top: u16) {
+/// The lines from row `top` down, one a row, cut to the screen's width: under the board,
+/// where the screen has no room beside it ([`App::lines_below`]).
+pub(super) fn draw_lines_below(frame: &mut Frame, app: &App, top: u16, palette: Palette) {
     let Some(analysis) = app.analysis() else {
         return;
     };
-    let palette = Palette { color: true };
+    for (row, line) in (top..).zip(lines_text(analysis)) {
+        let shown: String = line.chars().take(usize::from(frame.width() - 1)).collect();
+        frame.text(1, row, &shown, line_style(&line, palette));
+    }
+}
+
+/// The lines in a panel from column `left`, its title on row `top`, each wrapped to the
+/// panel.
+pub(super) fn draw_lines_beside(
+    frame: &mut Frame,
+    app: &App,
+    left: u16,
+    top: u16,
+    palette: Palette,
+) {
+    let Some(analysis) = app.analysis() else {
+        return;
+    };
     frame.text(left + 1, top, "Lines", Style::PLAIN.bold());
     let width = frame.width().saturating_sub(left + 2).max(10);
     let mut row = top + 2;
@@ -110,7 +117,7 @@ fn status(analysis: &Analysis) -> String {
     };
     let hand = match analysis.hand() {
         Hand::Moves => "keys play moves".to_string(),
-        Hand::Stones(mark) => format!("keys place {mark}'s stones"),
+        Hand::SetUp => format!("setting up: keys put {}'s stone down", position.to_move()),
     };
     format!("{turn} · {hand}")
 }

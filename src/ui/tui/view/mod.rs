@@ -96,10 +96,20 @@ pub fn render(app: &App, busy: Option<Duration>, color: bool) -> Frame {
         frame.blit(&game, left, 0);
         // The list's title on the game's: beside the board, not in the screen's corner.
         if app.analysis().is_some() {
-            analysis::draw_lines_beside(&mut frame, app, left + board_width, title.unwrap_or(1));
+            let top = title.unwrap_or(1);
+            analysis::draw_lines_beside(&mut frame, app, left + board_width, top, palette);
         } else {
             moves::draw_moves(&mut frame, app, left + board_width, title.unwrap_or(1));
         }
+        return frame;
+    }
+    // The analysis board's lines under it, where they are not beside it.
+    let below = app.lines_below();
+    if below > 0 {
+        let mut game = Frame::new(width, height.saturating_sub(below));
+        draw_game(&mut game, app, busy, palette, true);
+        frame.blit(&game, 0, 0);
+        analysis::draw_lines_below(&mut frame, app, height.saturating_sub(below), palette);
         return frame;
     }
     draw_game(&mut frame, app, busy, palette, true);
@@ -125,10 +135,7 @@ fn draw_game(
     };
     let placed = placed?;
     if let Some(board) = app.analysis() {
-        let beside = frame.width() < app.size().0;
-        return Some(analysis::draw_around(
-            frame, app, board, &placed, palette, beside,
-        ));
+        return Some(analysis::draw_around(frame, app, board, &placed));
     }
     let Placed {
         mut title,
