@@ -2773,3 +2773,51 @@ fn a_a_in_a_game_opens_the_board_on_its_position_and_a_variation_is_kept_and_sav
     tui.wait_text("Back from the analysis board");
     tui.wait_board("..O/.X./...");
 }
+
+#[test]
+fn the_puzzles_row_poses_a_missed_win_from_the_history_and_tells_a_wrong_answer_why() {
+    let home = concat!(env!("CARGO_TARGET_TMPDIR"), "/home-puzzles");
+    let _ = std::fs::remove_dir_all(home);
+    let game = env!("CARGO_BIN_EXE_tictactoe");
+    let play = |args: &[&str], input: &str| {
+        let mut child = std::process::Command::new(game)
+            .args(args)
+            .env("TICTACTOE_HOME", home)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
+        String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap()
+    };
+    // X on 7 and 8 has 9 to win at move 5, plays 1, and O wins on 6.
+    play(
+        &["--plain", "-x", "human", "-o", "human"],
+        "7\n4\n8\n5\n1\n6\n",
+    );
+    let mut tui = Tui::spawn(game, &[], &[("TICTACTOE_HOME", home)]);
+    tui.wait_text("Play the AI");
+    // Up from the first row goes round to Quit, then the row above it, whose → turns it to
+    // the puzzles.
+    tui.send("\x1b[A\x1b[A\x1b[C");
+    tui.wait_text("Puzzles from your games");
+    tui.send("\r");
+    tui.wait_text("Puzzle 1: X to play and win in 1");
+    assert!(!tui.screen().contains("1. "), "no lines before the answer");
+    tui.send("1");
+    tui.wait_text("Not this one: after 1, O wins (loss in 2). 9 wins.");
+    tui.wait_for("the lines after the answer", |s| {
+        !board_lines(&s.contents()).is_empty()
+    });
+    tui.send("\x1b");
+    tui.wait_text("Play the AI");
+    tui.send("q");
+    assert!(tui.wait_exit());
+    let listed = play(&["puzzles"], "");
+    assert!(listed.contains("unsolved, tried 1×"), "{listed}");
+}

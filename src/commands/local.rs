@@ -170,6 +170,10 @@ fn from_menu(cli: &Cli, start: Start) -> anyhow::Result<tui::Summary> {
             let session = Session::resuming(game).kept_in(journal(cli));
             tui::run(session, brain(cli), screen_options(cli))
         }
+        Start::Analyse(variant) => {
+            super::boards::analysis_screen(cli, crate::game::tree::Tree::new(variant), None)
+        }
+        Start::Puzzles => super::boards::puzzle_screen(cli),
         Start::Quit | Start::Stopped(_) => Ok(tui::Summary::cancelled()),
     }
 }

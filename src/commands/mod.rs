@@ -3,6 +3,7 @@
 //! [`reports`]) and the helpers every one of them shares: the players' brain, the front end's
 //! options, the first game's position, how an ending becomes an exit status.
 
+mod boards;
 mod local;
 mod network;
 mod reports;

@@ -10,7 +10,6 @@ use clap::CommandFactory;
 use clap::error::ErrorKind;
 
 use super::{kept_game, variant};
-use crate::ai::player::Player;
 use crate::cli::{
     self, AnalyzeArgs, Cli, EngineArgs, ExplainArgs, Protocol, PuzzlesArgs, ReviewArgs,
 };
@@ -88,7 +87,7 @@ fn asked(cli: &Cli) -> Asked {
 
 pub(super) fn analyze(cli: &Cli, args: &AnalyzeArgs) -> anyhow::Result<ExitCode> {
     if args.boards.is_empty() {
-        return analysis_board(cli, args.open.as_deref());
+        return super::boards::analysis_board(cli, args.open.as_deref());
     }
     let options = analyze::Options {
         asked: asked(cli),
@@ -108,53 +107,6 @@ pub(super) fn analyze(cli: &Cli, args: &AnalyzeArgs) -> anyhow::Result<ExitCode>
     )
     .context("writing the analysis")?;
     Ok(ExitCode::from(status))
-}
-
-/// The analysis board, on the game in the file `open` or on the empty board of the rules
-/// asked for; only in a terminal.
-fn analysis_board(cli: &Cli, open: Option<&std::path::Path>) -> anyhow::Result<ExitCode> {
-    use crate::game::file;
-    use crate::game::tree::Tree;
-    if !(io::stdin().is_terminal() && io::stdout().is_terminal()) {
-        let why = "give a board (or `-` to read boards from standard input): the analysis \
-                   board opens only in a terminal";
-        Cli::command()
-            .error(ErrorKind::MissingRequiredArgument, why)
-            .exit();
-    }
-    let variant = variant(cli);
-    let tree = match open {
-        None => Tree::new(variant),
-        Some(path) => {
-            let opened = crate::store::games::read(path).map_err(|e| e.to_string());
-            let tree = opened.and_then(|text| {
-                if file::is_game_file(&text) {
-                    file::read_tree(&text).map(|(_, tree)| tree)
-                } else {
-                    crate::game::formats::read_game(&text, variant).map(|r| Tree::of_record(&r))
-                }
-                .map_err(|e| e.to_string())
-            });
-            match tree {
-                Ok(tree) => tree,
-                Err(e) => {
-                    eprintln!("tictactoe: {}: {e}", path.display());
-                    return Ok(ExitCode::from(2));
-                }
-            }
-        }
-    };
-    let session = crate::game::Session::new(tree.variant(), Player::Human, Player::Human);
-    let options = tui::Options {
-        analysis: Some(tree),
-        journal: None,
-        ..super::screen_options(cli)
-    };
-    let summary = tui::run(session, super::brain(cli), options)?;
-    Ok(match summary.signal {
-        Some(signal) => ExitCode::from(128 + u8::try_from(signal).unwrap_or(0)),
-        None => ExitCode::SUCCESS,
-    })
 }
 
 pub(super) fn review_game(cli: &Cli, args: &ReviewArgs) -> anyhow::Result<ExitCode> {

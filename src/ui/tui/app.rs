@@ -36,7 +36,7 @@ mod looking;
 mod net;
 mod reviewing;
 
-pub use analysis::{Analysis, Hand};
+pub use analysis::{Analysis, Hand, Posed};
 pub use confirm::Leave;
 pub use explore::{
     COUNTS, Explore, Explorer, Kind, MonteCarlo, Replay, SPEEDS, STEP_LIMIT, Stepping, Textbook,
@@ -142,6 +142,9 @@ pub struct App {
     export: Option<GameFile>,
     /// The analysis board's tree as a game file, to be saved likewise.
     export_text: Option<String>,
+    /// A puzzle answered on the analysis board, for the loop to keep: its number, the
+    /// verdict.
+    puzzle_verdict: Option<(usize, crate::report::puzzles::Verdict)>,
     /// Set in a network game.
     net: Option<net::Net>,
 }
@@ -171,6 +174,7 @@ impl App {
             quit: false,
             export: None,
             export_text: None,
+            puzzle_verdict: None,
             net: None,
         };
         app.message = app.turn_message();
@@ -420,6 +424,7 @@ impl App {
                 }
             }
             (Some(Job::Lines { .. }), Reply::Lines(thought)) => self.analysis_answer(*thought),
+            (Some(Job::Judge { .. }), Reply::Judged(verdict)) => self.puzzle_judged(verdict),
             (Some(Job::Hint { .. }), Reply::Hint(values)) => {
                 self.message = self.hint_message(&values);
                 let mode = self.base_mode_mut();
@@ -880,6 +885,10 @@ mod tests {
             ),
             Job::Explain { .. } | Job::ExplainMcts { .. } | Job::WatchMcts { .. } => {
                 panic!("the explorer's tests answer its searches")
+            }
+            Job::Judge { position, mv } => {
+                let mut brain = crate::ai::player::Brain::new(Some(1));
+                Reply::Judged(crate::report::puzzles::judge(&mut brain, &position, mv))
             }
             Job::Lines { position, count } => {
                 let mut brain = crate::ai::player::Brain::new(Some(1));

@@ -43,11 +43,13 @@ pub enum Row {
     Misere,
     Statistics,
     Clock,
+    /// The analysis board, or (←→) the puzzles from the person's games.
+    Analyse,
     Quit,
 }
 
 impl Row {
-    pub const ALL: [Row; 11] = [
+    pub const ALL: [Row; 12] = [
         Row::PlayAi,
         Row::TwoPlayers,
         Row::Host,
@@ -58,6 +60,7 @@ impl Row {
         Row::Misere,
         Row::Clock,
         Row::Statistics,
+        Row::Analyse,
         Row::Quit,
     ];
 
@@ -74,15 +77,16 @@ impl Row {
             Row::Misere => "Misère",
             Row::Clock => "Clock",
             Row::Statistics => "Your games",
+            Row::Analyse => "Analysis board",
             Row::Quit => "Quit",
         }
     }
 
     /// The keypad digit that highlights the row: 1 to 9 down from the top, 0 for Quit; the
-    /// Clock row, the eleventh, has none.
+    /// Clock row and the one below *Your games* have none.
     pub fn digit(self) -> Option<u8> {
         match self {
-            Row::Clock => None,
+            Row::Clock | Row::Analyse => None,
             Row::Quit => Some(0),
             row => {
                 let i = Row::ALL.iter().position(|&r| r == row).unwrap_or(0);
@@ -138,6 +142,8 @@ pub struct Choices {
     pub clock: String,
     /// The Join row watches a game instead (←→ on it).
     pub watch: bool,
+    /// The Analysis row poses the puzzles from the person's games instead (←→ on it).
+    pub puzzles: bool,
 }
 
 impl Default for Choices {
@@ -157,6 +163,7 @@ impl Default for Choices {
             opening: Opening::Free.name().to_string(),
             clock: OFF.to_string(),
             watch: false,
+            puzzles: false,
         }
     }
 }
@@ -288,6 +295,7 @@ impl Choices {
             Row::InARow if self.named_gomoku().is_some() => "Opening".to_string(),
             Row::Misere if self.exact_row() => format!("Exactly {}", self.k),
             Row::Join if self.watch => "Watch a network game".to_string(),
+            Row::Analyse if self.puzzles => "Puzzles from your games".to_string(),
             _ => row.label().to_string(),
         }
     }
@@ -413,6 +421,7 @@ impl Choices {
             }
             Row::Host if ONLINE => self.online = !self.online,
             Row::Join => self.watch = !self.watch,
+            Row::Analyse => self.puzzles = !self.puzzles,
             Row::Game => self.step_game(up),
             Row::Clock => {
                 let all: Vec<&str> = std::iter::once(OFF).chain(CLOCKS).collect();
@@ -483,6 +492,10 @@ pub enum Start {
     /// The last unfinished game, taken up again: its record, how many of its moves were set
     /// up, and its players.
     Resume(Record, usize, Player, Player),
+    /// The analysis board, on the empty board of these rules.
+    Analyse(Variant),
+    /// The puzzles from the person's games.
+    Puzzles,
     Quit,
     /// A stop signal arrived, with its number.
     Stopped(i32),
@@ -755,6 +768,8 @@ impl Menu {
                 self.screen = Screen::Games;
                 return Outcome::Stay;
             }
+            Row::Analyse if self.choices.puzzles => Start::Puzzles,
+            Row::Analyse => Start::Analyse(variant),
             Row::Quit => Start::Quit,
             row => {
                 if !self.choices.step(row, true) {

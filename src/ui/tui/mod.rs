@@ -66,8 +66,8 @@ pub struct Options {
     /// The session's game is one of the history: open it in the review.
     pub open_review: bool,
     /// Open the analysis board on this tree (at the end of its main line), on its own: leaving
-    /// it ends the screen.
-    pub analysis: Option<crate::game::tree::Tree>,
+    /// it ends the screen; posing the puzzle where there is one.
+    pub analysis: Option<(crate::game::tree::Tree, Option<app::Posed>)>,
     /// Whether `h` gives hints.
     pub hints: bool,
     /// Open with the lesson of a first Ultimate game.
@@ -163,9 +163,13 @@ pub fn run_with(
     if options.open_review {
         app.open_archived();
     }
-    if let Some(tree) = options.analysis.clone() {
-        let end = tree.line_end(crate::game::tree::ROOT);
-        app.open_analysis(tree, end, true);
+    match options.analysis.clone() {
+        Some((tree, Some(puzzle))) => app.open_puzzle(tree, puzzle),
+        Some((tree, None)) => {
+            let end = tree.line_end(crate::game::tree::ROOT);
+            app.open_analysis(tree, end, true);
+        }
+        None => {}
     }
     let connection = net.map(|net| {
         app.connect(net.game, net.join_line);
@@ -308,7 +312,13 @@ impl Game<'_> {
             },
             Ok(Message::InputFailed(e)) => return Err(e).context("reading input"),
             Ok(Message::Answer(_, Reply::Failed)) => anyhow::bail!("the AI stopped unexpectedly"),
-            Ok(Message::Answer(id, reply)) => return Ok(self.answer(id, reply, job)),
+            Ok(Message::Answer(id, reply)) => {
+                let taken = self.answer(id, reply, job);
+                if let Some((number, verdict)) = self.app.take_puzzle_verdict() {
+                    keep_verdict(number, verdict);
+                }
+                return Ok(taken);
+            }
             Ok(Message::Net(event)) => self.app.handle(Event::Net(event)),
             Ok(Message::Stop(number)) => self.signal = Some(number),
             Ok(Message::Path(path)) => self.app.set_net_path(path),
@@ -349,6 +359,24 @@ impl Game<'_> {
             _ => self.app.handle(Event::Answer(reply)),
         }
         true
+    }
+}
+
+/// Counts a puzzle's answer in the puzzles kept: solved, or one more try. A file that cannot
+/// be read or written is left as it is: the answer was said on the board.
+fn keep_verdict(number: usize, verdict: crate::report::puzzles::Verdict) {
+    use crate::report::puzzles::Verdict;
+    use crate::store::puzzles;
+    let Ok(mut kept) = puzzles::load() else {
+        return;
+    };
+    if let Some(puzzle) = number.checked_sub(1).and_then(|i| kept.puzzles.get_mut(i)) {
+        match verdict {
+            Verdict::Right { .. } => puzzle.solved = true,
+            Verdict::Wrong { .. } => puzzle.tries += 1,
+            Verdict::Unknown { .. } => return,
+        }
+        let _ = puzzles::save(&kept);
     }
 }
 

@@ -18,6 +18,7 @@ use crate::ai::player::{Brain, Line, Player, Work};
 use crate::ai::search::Value;
 use crate::explain::{self, Algorithm, ExplainError, Explanation, MctsExplanation};
 use crate::game::record::Record;
+use crate::report::puzzles::Verdict;
 use crate::report::review::{self, Judgement};
 use crate::rules::position::{Move, Position};
 
@@ -43,6 +44,8 @@ pub enum Job {
     ExplainMcts { position: Position, iterations: u64 },
     /// The first `steps` iterations of that search, one at a time, for its step mode.
     WatchMcts { position: Position, steps: u64 },
+    /// Whether `mv` keeps the win of the puzzle at `position`.
+    Judge { position: Position, mv: Move },
     /// The best `count` lines of `position` for the analysis board (0: its value alone),
     /// thought about for longer and longer ([`THINKING`]), each answer sent as it comes.
     Lines { position: Position, count: usize },
@@ -114,6 +117,8 @@ pub enum Reply {
     Watched(Box<Result<Vec<Iteration<Move>>, ExplainError>>),
     /// The analysis board's lines; not the answer yet unless [`Thought::done`].
     Lines(Box<Thought>),
+    /// The verdict on a puzzle's answer (`None`: the search could not give one).
+    Judged(Option<Verdict>),
     /// The worker thread died (a bug): no answer will come.
     Failed,
 }
@@ -208,6 +213,9 @@ impl Worker {
                         Job::WatchMcts { position, steps } => Some(Reply::Watched(Box::new(
                             explain::watch_mcts_until(&position, 0, EXPLORER_SEED, steps, &cancel),
                         ))),
+                        Job::Judge { position, mv } => Some(Reply::Judged(
+                            crate::report::puzzles::judge(&mut brain, &position, mv),
+                        )),
                         Job::Lines { position, count } => {
                             think_on(&mut brain, &position, count, &cancel, &mut |reply| {
                                 let _ = answers.send(wrap(id, reply));

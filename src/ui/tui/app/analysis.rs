@@ -16,6 +16,7 @@ use crate::game::formats;
 use crate::game::record::Record;
 use crate::game::tree::{ROOT, Tree};
 use crate::report::analyze;
+use crate::report::puzzles::{self, Verdict};
 use crate::rules::catalogue::Shape;
 use crate::rules::classic::Mark;
 use crate::rules::gomoku::opening::Opening;
@@ -39,6 +40,18 @@ pub enum Hand {
     SetUp,
 }
 
+/// A puzzle posed on the board: the engine keeps quiet until the player's answer is judged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Posed {
+    /// Its number in the list of puzzles, from 1.
+    pub number: usize,
+    /// What it asks: `X to play and win in 5`.
+    pub question: String,
+    /// The answer typed, being judged, and then its verdict in words.
+    pub answer: Option<Move>,
+    pub verdict: Option<String>,
+}
+
 /// The analysis board's state.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Analysis {
@@ -57,6 +70,8 @@ pub struct Analysis {
     verdicts: Vec<(usize, String)>,
     /// Opened on its own (from the command line or the start screen), not over a game.
     alone: bool,
+    /// The puzzle it poses, if it was opened on one.
+    puzzle: Option<Posed>,
 }
 
 impl Analysis {
@@ -71,7 +86,27 @@ impl Analysis {
             thought: None,
             verdicts: Vec::new(),
             alone,
+            puzzle: None,
         }
+    }
+
+    /// The board posing `puzzle` at the end of `tree`'s main line.
+    pub fn posing(tree: Tree, puzzle: Posed) -> Analysis {
+        let end = tree.line_end(ROOT);
+        Analysis {
+            puzzle: Some(puzzle),
+            ..Analysis::new(tree, end, true)
+        }
+    }
+
+    /// The puzzle posed, if any.
+    pub fn puzzle(&self) -> Option<&Posed> {
+        self.puzzle.as_ref()
+    }
+
+    /// Whether the engine keeps quiet: a puzzle is posed and not answered yet.
+    fn quiet(&self) -> bool {
+        self.puzzle.as_ref().is_some_and(|p| p.verdict.is_none())
     }
 
     pub fn tree(&self) -> &Tree {
@@ -108,6 +143,12 @@ impl Analysis {
 
     /// The engine's work: the position on the board's lines, unless the game there is over.
     pub fn job(&self) -> Option<Job> {
+        if let Some(puzzle) = self.puzzle.as_ref().filter(|_| self.quiet()) {
+            return puzzle.answer.map(|mv| Job::Judge {
+                position: self.position,
+                mv,
+            });
+        }
         (!self.position.is_over()).then_some(Job::Lines {
             position: self.position,
             count: self.count,
@@ -362,12 +403,22 @@ impl App {
     /// Opens the analysis board on `tree` at `at`, over what is on screen (`alone`: on its
     /// own, so that leaving it leaves the screen).
     pub fn open_analysis(&mut self, tree: Tree, at: usize, alone: bool) {
+        self.open_board(Analysis::new(tree, at, alone));
+        self.message = self.analysis_message("Analysis board: the engine thinks as you look");
+    }
+
+    /// Opens the board on its own, posing `puzzle` at the end of `tree`'s main line.
+    pub fn open_puzzle(&mut self, tree: Tree, puzzle: Posed) {
+        let said = format!("Puzzle {}: {}", puzzle.number, puzzle.question);
+        self.open_board(Analysis::posing(tree, puzzle));
+        self.message = format!("{said}. Your move?");
+    }
+
+    fn open_board(&mut self, analysis: Analysis) {
         let under = std::mem::replace(&mut self.mode, Mode::Playing);
-        let analysis = Analysis::new(tree, at, alone);
         self.cursor = analysis.position().centre();
         self.scroll = 0;
         self.mode = Mode::Analyse(Box::new(analysis), Box::new(under));
-        self.message = self.analysis_message("Analysis board: the engine thinks as you look");
     }
 
     /// `a`: the analysis board on the position on screen (the game's, the one looked back at,
@@ -406,6 +457,40 @@ impl App {
         }
     }
 
+    /// The verdict on the puzzle's answer: said, kept for the loop to count, and the move
+    /// played, after which the engine thinks on the board.
+    pub(super) fn puzzle_judged(&mut self, verdict: Option<Verdict>) {
+        let Some(analysis) = self.analysis_mut() else {
+            return;
+        };
+        let position = *analysis.position();
+        let Some(puzzle) = analysis.puzzle.as_mut() else {
+            return;
+        };
+        let Some(mv) = puzzle.answer else {
+            return;
+        };
+        let said = match verdict {
+            Some(verdict) => puzzles::said(verdict, mv, &position),
+            None => "The check was stopped: type the move again".to_string(),
+        };
+        if verdict.is_none() {
+            puzzle.answer = None;
+        } else {
+            puzzle.verdict = Some(said.clone());
+            let number = puzzle.number;
+            self.puzzle_verdict = verdict.map(|v| (number, v));
+            let _ = self.analysis_mut().map(|a| a.play(mv));
+        }
+        self.message = self.analysis_message(&format!("{said} (+ shows the lines)"));
+    }
+
+    /// The verdict on a puzzle answered, once, for the loop to keep: the puzzle's number and
+    /// the verdict.
+    pub fn take_puzzle_verdict(&mut self) -> Option<(usize, Verdict)> {
+        self.puzzle_verdict.take()
+    }
+
     /// The engine's lines for the board, as the worker sends them.
     pub(super) fn analysis_answer(&mut self, thought: Thought) {
         if let Some(analysis) = self.analysis_mut() {
@@ -418,9 +503,17 @@ impl App {
         let Some(analysis) = self.analysis_mut() else {
             return;
         };
-        let said = match analysis.hand() {
-            Hand::Moves => analysis.play(mv),
-            Hand::SetUp => analysis.stone(mv),
+        let said = match (analysis.hand(), &mut analysis.puzzle) {
+            (_, Some(puzzle)) if puzzle.verdict.is_none() => match puzzle.answer {
+                Some(asked) => Err(format!("{asked} is being checked…")),
+                None if analysis.position.legal_moves().contains(&mv) => {
+                    puzzle.answer = Some(mv);
+                    Ok(format!("Checking {mv}…"))
+                }
+                None => Err(format!("{mv} cannot be played here")),
+            },
+            (Hand::Moves, _) => analysis.play(mv),
+            (Hand::SetUp, _) => analysis.stone(mv),
         };
         let said = said.unwrap_or_else(|why| why);
         self.message = self.analysis_message(&said);
@@ -449,7 +542,20 @@ impl App {
         let Some(analysis) = self.analysis_mut() else {
             return;
         };
+        let elsewhere = matches!(
+            action,
+            Action::Earlier
+                | Action::Later
+                | Action::Undo
+                | Action::OtherLine(_)
+                | Action::Stones
+                | Action::Back
+                | Action::Paste(_)
+        );
         let said = match action {
+            _ if elsewhere && analysis.quiet() => {
+                Err("Answer the puzzle first: type your move (Esc leaves)".into())
+            }
             Action::Earlier | Action::Later | Action::Undo | Action::OtherLine(_) => {
                 Ok(analysis.step(action))
             }

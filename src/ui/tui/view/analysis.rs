@@ -30,9 +30,7 @@ pub(super) fn draw_around(
         frame.centred(row, &line, Style::PLAIN.bold());
     }
     row += 1;
-    let work = app
-        .analysis_work()
-        .unwrap_or_else(|| waiting(analysis).to_string());
+    let work = app.analysis_work().unwrap_or_else(|| waiting(analysis));
     frame.centred(row, &work, Style::PLAIN.dim());
     frame.centred(row + 1, KEYS, Style::PLAIN.dim());
     if app.rules_open() {
@@ -83,7 +81,10 @@ pub(super) fn draw_lines_beside(
 /// `Analysis · Gomoku 15×15 · move 12 · variation 2 of 3`.
 fn title(analysis: &Analysis) -> String {
     let tree = analysis.tree();
-    let mut title = format!("Analysis · {}", tree.variant());
+    let mut title = match analysis.puzzle() {
+        Some(puzzle) => format!("Puzzle {} · {}", puzzle.number, tree.variant()),
+        None => format!("Analysis · {}", tree.variant()),
+    };
     let moves = tree.moves_to(analysis.at()).len();
     if moves > 0 {
         let _ = write!(title, " · move {moves}");
@@ -123,11 +124,14 @@ fn status(analysis: &Analysis) -> String {
 }
 
 /// What the engine line says before any lines came.
-fn waiting(analysis: &Analysis) -> &'static str {
-    if analysis.position().is_over() {
-        "The game is over here: [ goes back"
-    } else {
-        "Thinking…"
+fn waiting(analysis: &Analysis) -> String {
+    match analysis.puzzle() {
+        Some(puzzle) if puzzle.verdict.is_none() => match puzzle.answer {
+            Some(mv) => format!("Checking {mv}…"),
+            None => format!("{}: the engine waits for your move", puzzle.question),
+        },
+        _ if analysis.position().is_over() => "The game is over here: [ goes back".into(),
+        _ => "Thinking…".into(),
     }
 }
 

@@ -45,9 +45,15 @@ fn top(frame: &Frame, lines: u16) -> u16 {
 
 fn rows(frame: &mut Frame, menu: &Menu, palette: Palette) {
     let count = u16::try_from(Row::ALL.len()).unwrap_or(10);
-    let top = top(frame, count + 5);
-    frame.centred(top, "Tic-tac-toe", Style::PLAIN.bold().fg(palette.accent()));
-    if let Some(rating) = menu.rating() {
+    // On a screen too short for the line under the title, the rows start right below it.
+    let short = frame.height() < count + 4;
+    let top = top(frame, count + 5) - u16::from(short);
+    frame.centred(
+        top + u16::from(short),
+        "Tic-tac-toe",
+        Style::PLAIN.bold().fg(palette.accent()),
+    );
+    if let Some(rating) = menu.rating().filter(|_| !short) {
         let line = format!("Your rating on {}: {}", rating.rules, rating.rating);
         frame.centred(top + 1, &line, Style::PLAIN.dim());
     }
@@ -500,6 +506,7 @@ mod tests {
             "         8  Misère              off",
             "            Clock               ◂ off ▸",
             "         9  Your games",
+            "            Analysis board",
             "         0  Quit",
             "",
             "Level 7 of 7: unbeatable here, a draw at best · rating ≈ 459",
@@ -581,7 +588,6 @@ mod tests {
     fn the_rows_fit_30_by_14() {
         assert_eq!(picture(30, 14).trim_matches('\n'), [
             "         Tic-tac-toe",
-            "",
             "1 Play the AI         hard",
             "2 Two players here",
             HOST_NARROW,
@@ -592,6 +598,7 @@ mod tests {
             "8 Misère              off",
             "  Clock               off",
             "9 Your games",
+            "  Analysis board",
             "0 Quit",
             " ↑↓ ←→ Enter · ? · s · q quit",
         ].join("\n"));
