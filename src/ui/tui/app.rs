@@ -44,7 +44,7 @@ pub use explore::{
 };
 #[cfg(test)]
 pub(crate) use explore::{answer_mcts, answer_searches};
-pub use reviewing::review_keys;
+pub use reviewing::{Numbers, review_keys};
 
 /// The message line of a game between two AIs that is paused.
 const PAUSED: &str = "Paused: Space resumes";
@@ -142,6 +142,8 @@ pub struct App {
     export: Option<GameFile>,
     /// The analysis board's tree as a game file, to be saved likewise.
     export_text: Option<String>,
+    /// Which stones show their move's number (`v`).
+    numbers: Numbers,
     /// A puzzle answered on the analysis board, for the loop to keep: its number, the
     /// verdict.
     puzzle_verdict: Option<(usize, crate::report::puzzles::Verdict)>,
@@ -175,6 +177,7 @@ impl App {
             export: None,
             export_text: None,
             puzzle_verdict: None,
+            numbers: Numbers::Off,
             net: None,
         };
         app.message = app.turn_message();
@@ -631,6 +634,7 @@ impl App {
             Some(Command::Review) => self.ask_review(),
             Some(Command::Explore) => self.open_explorer(),
             Some(Command::Analyse) => self.analyse_here(),
+            Some(Command::Numbers) => self.next_numbers(),
             Some(Command::Save) if self.game().is_over() => self.save(),
             Some(Command::Look) => self.look(action),
             Some(Command::Draw) => self.offer_draw(),

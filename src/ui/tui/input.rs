@@ -51,8 +51,10 @@ pub enum Action {
     Explore,
     /// `a`: open the analysis board on the position on screen.
     Analyse,
-    /// `z`: on the analysis board, the next hand: moves, X's stones, O's stones.
+    /// `z`: on the analysis board, setting up or playing moves, in turn.
     Stones,
+    /// `v`: move numbers on the stones: the last ten, all, none.
+    Numbers,
     /// `{` and `}`: on the analysis board, the move tried before or after the one shown in
     /// its place (-1 or 1).
     OtherLine(isize),
@@ -150,6 +152,7 @@ fn key_action(key: &KeyEvent, test_panic: bool) -> Option<Action> {
         KeyCode::Char('t' | 'T') => Action::Explore,
         KeyCode::Char('a' | 'A') => Action::Analyse,
         KeyCode::Char('z' | 'Z') => Action::Stones,
+        KeyCode::Char('v' | 'V') => Action::Numbers,
         KeyCode::Char('{') => Action::OtherLine(-1),
         KeyCode::Char('}') => Action::OtherLine(1),
         KeyCode::Char('p' | 'P') => Action::PlayOn,

@@ -569,6 +569,10 @@ impl App {
                 _ => Err("Backspace empties a point of a board set up by stones".into()),
             },
             Action::Paste(text) => analysis.paste(text),
+            Action::Numbers => {
+                self.next_numbers();
+                return;
+            }
             Action::Export => {
                 let text = analysis.file(crate::store::history::now());
                 self.export_text = Some(text);
@@ -661,5 +665,235 @@ fn time_words(time: Duration) -> String {
         format!("{s:.2} s")
     } else {
         format!("{s:.0} s")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ai::player::{Brain, Player, Work};
+    use crate::game::Session;
+    use crate::rules::position::Variant;
+    use crate::ui::tui::app::Event;
+    use crate::ui::tui::worker::Reply;
+
+    /// The board on its own on `variant`'s empty board.
+    fn board(variant: Variant) -> App {
+        let mut app = App::new(
+            Session::new(variant, Player::Human, Player::Human),
+            (80, 30),
+        );
+        app.open_analysis(Tree::new(variant), ROOT, true);
+        app
+    }
+
+    fn keys(app: &mut App, keys: &str) {
+        for c in keys.chars() {
+            let action = match c {
+                '1'..='9' => Action::Digit(c as u8 - b'0'),
+                '[' => Action::Earlier,
+                ']' => Action::Later,
+                '{' => Action::OtherLine(-1),
+                '}' => Action::OtherLine(1),
+                'z' => Action::Stones,
+                '+' => Action::Faster,
+                '-' => Action::Slower,
+                'v' => Action::Numbers,
+                _ => panic!("no key {c}"),
+            };
+            app.update(action);
+        }
+    }
+
+    fn shown(app: &App) -> String {
+        app.analysis().unwrap().position().to_string()
+    }
+
+    /// Answers the app's job as the worker would, with a seeded brain.
+    fn think(app: &mut App) {
+        let reply = match app.job() {
+            Some(Job::Lines { position, count }) => {
+                let lines = Brain::new(Some(1)).lines(&position, count.max(1));
+                Reply::Lines(Box::new(Thought {
+                    lines,
+                    work: Work {
+                        nodes: 500,
+                        depth: None,
+                    },
+                    time: Duration::from_millis(250),
+                    done: true,
+                }))
+            }
+            Some(Job::Judge { position, mv }) => {
+                Reply::Judged(puzzles::judge(&mut Brain::new(Some(1)), &position, mv))
+            }
+            job => panic!("{job:?}"),
+        };
+        app.handle(Event::Answer(reply));
+    }
+
+    #[test]
+    fn a_move_off_the_line_is_a_variation_kept_and_walked_with_braces() {
+        let mut app = board(Variant::default());
+        keys(&mut app, "51[9");
+        assert_eq!(shown(&app), "..O/.X./...");
+        assert!(
+            app.message().contains("a new variation, 2 of 2"),
+            "{}",
+            app.message()
+        );
+        keys(&mut app, "{");
+        assert_eq!(shown(&app), ".../.X./O..");
+        keys(&mut app, "[[]");
+        assert_eq!(
+            shown(&app),
+            ".../.X./...",
+            "forward follows the first move tried"
+        );
+        keys(&mut app, "]");
+        assert_eq!(shown(&app), ".../.X./O..");
+        let analysis = app.analysis().unwrap();
+        assert_eq!(analysis.tree().moves(), 3);
+    }
+
+    #[test]
+    fn setting_up_puts_the_side_to_moves_stone_down_and_refuses_to_unbalance_the_stones() {
+        let mut app = board(Variant::default());
+        keys(&mut app, "z75");
+        assert_eq!(shown(&app), "X../.O./...");
+        keys(&mut app, "7");
+        assert_eq!(shown(&app), "X../.O./...", "{}", app.message());
+        assert!(
+            app.message().starts_with("Take up one of O's stones first"),
+            "{}",
+            app.message()
+        );
+        keys(&mut app, "57");
+        assert_eq!(shown(&app), ".../.../...");
+        keys(&mut app, "z5");
+        assert_eq!(shown(&app), ".../.X./...", "z plays moves again");
+        assert_eq!(app.analysis().unwrap().tree().moves(), 1);
+    }
+
+    #[test]
+    fn ultimate_is_set_up_by_its_moves_only() {
+        let mut app = board(Variant::Ultimate);
+        keys(&mut app, "z");
+        assert!(
+            app.message().starts_with("This board is set up by playing"),
+            "{}",
+            app.message()
+        );
+        assert_eq!(app.analysis().unwrap().hand(), Hand::Moves);
+    }
+
+    #[test]
+    fn the_lines_asked_follow_the_board_and_lead_with_its_value() {
+        let mut app = board(Variant::default());
+        keys(&mut app, "57");
+        let position = *app.analysis().unwrap().position();
+        assert_eq!(app.job(), Some(Job::Lines { position, count: 3 }));
+        think(&mut app);
+        let thought = app.analysis().unwrap().thought().unwrap().clone();
+        assert_eq!(thought.lines.len(), 3);
+        let head = Brain::new(Some(1)).analyze(&position, false).head;
+        assert_eq!(thought.lines.first().map(|l| l.value), head.map(|(v, _)| v));
+        assert_eq!(
+            app.analysis_work().as_deref(),
+            Some("500 nodes · 2.0k/s · 0.25 s")
+        );
+        keys(&mut app, "+");
+        assert_eq!(app.job(), Some(Job::Lines { position, count: 4 }));
+        assert!(app.analysis().unwrap().thought().is_none(), "asked afresh");
+        keys(&mut app, "-----");
+        assert_eq!(app.job(), Some(Job::Lines { position, count: 0 }));
+    }
+
+    #[test]
+    fn with_hints_off_the_board_stays_closed_over_a_game_against_the_ai_and_opens_with_them_on() {
+        let session = Session::new(Variant::default(), Player::Human, Player::HARD);
+        let mut app = App::new(session, (80, 30));
+        app.set_hints(false);
+        // `a` is column a first: typed twice, the board.
+        app.update(Action::Analyse);
+        app.update(Action::Analyse);
+        assert!(app.analysis().is_none());
+        assert!(
+            app.message().starts_with("Hints are off"),
+            "{}",
+            app.message()
+        );
+        app.set_hints(true);
+        app.update(Action::Analyse);
+        app.update(Action::Analyse);
+        assert!(app.analysis().is_some(), "{}", app.message());
+        app.update(Action::Escape);
+        assert!(app.analysis().is_none());
+        assert!(!app.should_quit(), "Esc goes back to the game");
+    }
+
+    #[test]
+    fn a_pasted_game_sets_the_board_up_and_text_that_is_none_is_told() {
+        let mut app = board(Variant::default());
+        app.update(Action::Paste("Record: 5 1 9".into()));
+        assert_eq!(shown(&app), "..X/.X./O..");
+        app.update(Action::Paste("hello".into()));
+        assert_eq!(shown(&app), "..X/.X./O..", "nothing lost");
+        assert!(app.message().contains("hello"), "{}", app.message());
+    }
+
+    #[test]
+    fn v_numbers_the_last_ten_stones_then_every_one_then_none() {
+        let mut app = board(Variant::from_flags("--size 5").unwrap());
+        let position = *app.analysis().unwrap().position();
+        let moves: Vec<Move> = position.legal_moves().into_iter().take(12).collect();
+        for &mv in &moves {
+            app.analysis_move(mv);
+        }
+        keys(&mut app, "v");
+        let numbers: Vec<usize> = app.numbered().iter().map(|&(_, n)| n).collect();
+        assert_eq!(numbers, (3..=12).collect::<Vec<_>>());
+        keys(&mut app, "v");
+        assert_eq!(app.numbered().len(), 12);
+        assert_eq!(app.numbered()[0], (moves[0], 1));
+        keys(&mut app, "v");
+        assert!(app.numbered().is_empty());
+    }
+
+    #[test]
+    fn a_puzzle_keeps_the_engine_quiet_until_the_answer_is_judged_and_counted() {
+        let record = Record::parse(Variant::default(), &["7", "4", "8", "5"]).unwrap();
+        let mut app = App::new(
+            Session::new(Variant::default(), Player::Human, Player::Human),
+            (80, 30),
+        );
+        let posed = Posed {
+            number: 1,
+            question: "X to play and win in 1".into(),
+            answer: None,
+            verdict: None,
+        };
+        app.open_puzzle(Tree::of_record(&record), posed);
+        assert_eq!(app.job(), None, "the engine waits for the answer");
+        keys(&mut app, "[");
+        assert!(app.message().starts_with("Answer the puzzle first"));
+        keys(&mut app, "1");
+        let position = record.end();
+        let one = position.parse_move("1").unwrap();
+        assert_eq!(app.job(), Some(Job::Judge { position, mv: one }));
+        think(&mut app);
+        assert!(
+            app.message().starts_with("Not this one: after 1, O wins"),
+            "{}",
+            app.message()
+        );
+        assert!(matches!(
+            app.take_puzzle_verdict(),
+            Some((1, puzzles::Verdict::Wrong { .. }))
+        ));
+        assert!(
+            matches!(app.job(), Some(Job::Lines { .. })),
+            "then the lines"
+        );
     }
 }

@@ -20,6 +20,8 @@ pub enum Command {
     Explore,
     /// `a`: the analysis board on the position on screen.
     Analyse,
+    /// `v`: move numbers on the stones.
+    Numbers,
     /// `w`: a finished game to a file.
     Save,
     /// `[` back through the game, `]` forward to where it stands.
@@ -109,7 +111,7 @@ const ULTIMATE_HINT: Keys = Binding::command(
 .short("h h", "hint");
 
 /// The commands every board shares, after undo and the hint.
-const COMMANDS: [Keys; 12] = [
+const COMMANDS: [Keys; 13] = [
     Binding::command(
         "n",
         &["new round (the other side starts)"],
@@ -172,7 +174,13 @@ const COMMANDS: [Keys; 12] = [
         &[Action::Earlier, Action::Later],
         Command::Look,
     )
-    .short("[ ] w", "look back, save"),
+    .short("[ ] w v", "back, save, numbers"),
+    Binding::command(
+        "v",
+        &["move numbers on the stones: last 10, all, none"],
+        &[Action::Numbers],
+        Command::Numbers,
+    ),
     Binding::note("Space", &["pause or resume AI against AI"]),
     Binding::command("?", &["this help"], &[Action::Help], Command::Help)
         .short("? ?", "keys, then rules"),
@@ -239,7 +247,7 @@ pub fn game_keys(position: &Position, hints: bool) -> impl Iterator<Item = &'sta
 }
 
 /// The analysis board's own keys, after the board's keys for a move.
-const ANALYSIS: [Keys; 8] = [
+const ANALYSIS: [Keys; 9] = [
     Binding::note(
         "z",
         &[
@@ -253,7 +261,8 @@ const ANALYSIS: [Keys; 8] = [
     Binding::note("[ ] u", &["back and forward along the line"]).short("[ ]", "back, forward"),
     Binding::note("{ }", &["the other moves tried in this place"]).short("{ }", "variations"),
     Binding::note("paste", &["a move string, record, .psq or game file"]),
-    Binding::note("w", &["save the variations to a game file"]).short("w", "save"),
+    Binding::note("w", &["save the variations to a game file"]).short("w v", "save, numbers"),
+    Binding::note("v", &["move numbers on the stones: last 10, all, none"]),
     Binding::note("Esc q", &["back to the game (or quit)"]).short("Esc", "leave"),
 ];
 

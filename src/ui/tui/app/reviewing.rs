@@ -11,6 +11,19 @@ use crate::ui::tui::keymap::{self, Binding};
 
 use super::{App, Mode};
 
+/// How many of the last moves `v` numbers first.
+pub const LAST_NUMBERED: usize = 10;
+
+/// Which stones show their move's number.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Numbers {
+    #[default]
+    Off,
+    /// The last [`LAST_NUMBERED`].
+    Last,
+    All,
+}
+
 /// What a key asks of the review.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Review {
@@ -19,6 +32,10 @@ pub enum Review {
     First,
     Last,
     Explore,
+    /// The analysis board on the position before the move shown.
+    Analyse,
+    /// Move numbers on the stones: the last ten, all, none.
+    Numbers,
     Leave,
     /// A game of the history: play on after the move shown.
     PlayOn,
@@ -32,7 +49,7 @@ pub enum Review {
 type Keys = Binding<Review>;
 
 /// The keys of the review of any game.
-const STEPS: [Keys; 6] = [
+const STEPS: [Keys; 8] = [
     Binding::command(
         "← →",
         &["the move before, the move after"],
@@ -61,7 +78,19 @@ const STEPS: [Keys; 6] = [
         &[Action::Explore],
         Review::Explore,
     )
-    .short("t", "explore"),
+    .short("t a", "explore, analyse"),
+    Binding::command(
+        "a",
+        &["the analysis board on the position shown"],
+        &[Action::Analyse],
+        Review::Analyse,
+    ),
+    Binding::command(
+        "v",
+        &["move numbers on the stones: last 10, all, none"],
+        &[Action::Numbers],
+        Review::Numbers,
+    ),
     Binding::command("?", &["this help"], &[Action::Help], Review::Help),
 ];
 
@@ -148,6 +177,45 @@ impl App {
         position
     }
 
+    /// The moves that led to the position on screen.
+    pub fn shown_moves(&self) -> Vec<crate::rules::position::Move> {
+        if let Some(analysis) = self.analysis() {
+            return analysis.tree().moves_to(analysis.at());
+        }
+        let history = self.game().history();
+        let shown = match self.review() {
+            Some((j, _, _)) => j.number - 1,
+            None => self.looking_back().map_or(history.len(), |(n, _)| n),
+        };
+        history[..shown.min(history.len())].to_vec()
+    }
+
+    /// The stones to number on the board, each with its move's number ([`Numbers`]).
+    pub fn numbered(&self) -> Vec<(crate::rules::position::Move, usize)> {
+        let moves = self.shown_moves();
+        let from = match self.numbers {
+            Numbers::Off => return Vec::new(),
+            Numbers::Last => moves.len().saturating_sub(LAST_NUMBERED),
+            Numbers::All => 0,
+        };
+        let numbered = moves.into_iter().enumerate().skip(from);
+        numbered.map(|(i, mv)| (mv, i + 1)).collect()
+    }
+
+    /// `v`: move numbers on the stones, the last ten, all, or none, in turn.
+    pub(super) fn next_numbers(&mut self) {
+        self.numbers = match self.numbers {
+            Numbers::Off => Numbers::Last,
+            Numbers::Last => Numbers::All,
+            Numbers::All => Numbers::Off,
+        };
+        self.message = match self.numbers {
+            Numbers::Off => "Move numbers off".into(),
+            Numbers::Last => format!("The last {LAST_NUMBERED} moves numbered (v: all)"),
+            Numbers::All => "Every move numbered, to its last two digits (v: none)".into(),
+        };
+    }
+
     /// In the review: the move on screen, its index and the number of moves.
     pub fn review(&self) -> Option<(&Judgement, usize, usize)> {
         match self.base_mode() {
@@ -212,6 +280,8 @@ impl App {
                 self.message = self.turn_message();
             }
             Review::Explore => self.open_explorer(),
+            Review::Analyse => self.analyse_here(),
+            Review::Numbers => self.next_numbers(),
             Review::PlayOn => {
                 let shown = self.review().map_or(0, |(j, _, _)| j.number);
                 self.play_on(shown);

@@ -79,6 +79,7 @@ pub(super) fn draw(
             star: &|_| false,
             forbidden: Vec::new(),
             symbol: Mark::symbol,
+            numbered: app.numbered(),
         };
         draw_points(frame, &compact, app, &points, palette);
         (compact.first_row, compact.top + compact.n + 2)

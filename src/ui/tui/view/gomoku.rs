@@ -36,6 +36,7 @@ pub(super) fn draw(
         star: &|cell| board.is_star(cell),
         forbidden: board.forbidden(),
         symbol: stone,
+        numbered: app.numbered(),
     };
     draw_points(frame, &layout, app, &points, palette);
     Some(Placed {
@@ -55,6 +56,8 @@ pub(super) struct Points<'a> {
     /// Under renju, the points black may not play, while it is black's turn.
     pub forbidden: Vec<Cell>,
     pub symbol: fn(Mark) -> char,
+    /// The stones that show their move's number instead ([`App::numbered`]).
+    pub numbered: Vec<(Move, usize)>,
 }
 
 /// Every point of `points` on `layout`, with the coordinates around them.
@@ -150,7 +153,17 @@ fn draw_point(
         if let Some(j) = played {
             style = Style::PLAIN.fg(palette.label(j.label)).reverse().bold();
         }
-        ((points.symbol)(mark), style)
+        if let Some(&(_, number)) = points.numbered.iter().find(|(m, _)| *m == shown) {
+            // Two digits from ten: the second over the gap to the next point.
+            let number = number % 100;
+            if number >= 10 {
+                frame.put(x + 1, y, char::from(b'0' + (number % 10) as u8), style);
+            }
+            let first = if number >= 10 { number / 10 } else { number };
+            (char::from(b'0' + first as u8), style)
+        } else {
+            ((points.symbol)(mark), style)
+        }
     } else if review.is_some_and(|j| j.best == Some(shown)) {
         ('*', Style::PLAIN.fg(palette.label(Label::Best)).bold())
     } else if let Some((value, style)) = hinted(app, shown, palette) {
