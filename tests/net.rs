@@ -1944,7 +1944,12 @@ fn a_watcher_that_sends_a_move_is_cut_off_and_the_game_never_hears_of_it() {
     assert!(welcome.contains("\"type\":\"welcome\""), "{welcome}");
     host.wait_until("one watcher", |out| watchers_said(out) == Some(1));
     raw.say(r#"{"type":"move","seq":1,"cell":"5"}"#);
-    let answer = raw.line().unwrap_or_default();
+    // The game's news to watchers may come before the answer: the answer is the first line
+    // that is not an update.
+    let mut answer = raw.line().unwrap_or_default();
+    while answer.contains("\"type\":\"update\"") {
+        answer = raw.line().unwrap_or_default();
+    }
     assert!(answer.contains("a watcher only watches"), "{answer}");
     host.wait_until("no watcher", |out| watchers_said(out) == Some(0));
     // X's turn is the host's still: the watcher's move reached no board.

@@ -37,7 +37,7 @@ pub(super) fn analysis_board(cli: &Cli, open: Option<&Path>) -> anyhow::Result<E
         Some(path) => match opened(path, variant) {
             Ok(tree) => tree,
             Err(e) => {
-                eprintln!("tictactoe: {}: {e}", path.display());
+                eprintln!("tictactoe: {}: {e:#}", path.display());
                 return Ok(ExitCode::from(2));
             }
         },
@@ -51,16 +51,12 @@ pub(super) fn analysis_board(cli: &Cli, open: Option<&Path>) -> anyhow::Result<E
 
 /// The tree of the game in the file at `path`: a game file with its variations, or any
 /// other game kept as text, played by `variant` where the text does not say.
-fn opened(path: &Path, variant: crate::rules::position::Variant) -> Result<Tree, String> {
-    let text = crate::store::games::read(path).map_err(|e| e.to_string())?;
+fn opened(path: &Path, variant: crate::rules::position::Variant) -> anyhow::Result<Tree> {
+    let text = crate::store::games::read(path)?;
     if file::is_game_file(&text) {
-        return file::read_tree(&text)
-            .map(|(_, tree)| tree)
-            .map_err(|e| e.to_string());
+        return Ok(file::read_tree(&text)?.1);
     }
-    formats::read_game(&text, variant)
-        .map(|record| Tree::of_record(&record))
-        .map_err(|e| e.to_string())
+    Ok(Tree::of_record(&formats::read_game(&text, variant)?))
 }
 
 /// The analysis board on its own, on `tree` (at the end of its main line), posing `puzzle`

@@ -511,15 +511,7 @@ impl App {
             }
             Mode::Analyse(analysis, under) => {
                 self.mode = Mode::Analyse(analysis, under);
-                // A key that is no move of the board's, with no coordinate begun, is the
-                // board's own (Backspace empties a point).
-                let pending = self.column.is_some() || self.selected.is_some();
-                if action == Action::Back && !pending {
-                    self.analysis_command(&action);
-                } else {
-                    self.play_key(action);
-                }
-                return;
+                return self.analysis_key(action);
             }
             other => self.mode = other,
         }
@@ -594,18 +586,21 @@ impl App {
                 }
             }
             Action::Activate => self.activate(),
-            Action::Click { column, row } => {
-                let (area, scroll) = (self.board_area(), self.scroll);
-                let at = column.checked_sub(self.board_left()).map(|x| (x, row));
-                let position = self.input_position();
-                let on = |at| layout::move_at(&position, area, scroll, at);
-                if let Some(mv) = at.and_then(on) {
-                    self.cursor = mv;
-                    self.human_move(mv);
-                }
-            }
+            Action::Click { column, row } => self.click(column, row),
             other if analysing => self.analysis_command(&other),
             other => self.command(&other),
+        }
+    }
+
+    /// A click at the screen cell (`column`, `row`): the move there, if any, played.
+    fn click(&mut self, column: u16, row: u16) {
+        let (area, scroll) = (self.board_area(), self.scroll);
+        let at = column.checked_sub(self.board_left()).map(|x| (x, row));
+        let position = self.input_position();
+        let on = |at| layout::move_at(&position, area, scroll, at);
+        if let Some(mv) = at.and_then(on) {
+            self.cursor = mv;
+            self.human_move(mv);
         }
     }
 
@@ -834,6 +829,10 @@ fn elsewhere(action: &Action) -> String {
         Action::Yes => "y answers a question; there is none".into(),
         Action::Panic => panic!("deliberate panic (test key)"),
         Action::Unknown(key) => format!("{key} does nothing here: press ? for the keys"),
+        Action::Stones => "'z' does nothing here: press ? for the keys".into(),
+        Action::OtherLine(-1) => "'{' does nothing here: press ? for the keys".into(),
+        Action::OtherLine(_) => "'}' does nothing here: press ? for the keys".into(),
+        Action::Paste(_) => "A paste sets up the analysis board (a a opens it)".into(),
         other => format!("{other:?} does nothing here: press ? for the keys"),
     }
 }
@@ -1063,7 +1062,7 @@ mod tests {
         let session = Session::new(Variant::GOMOKU, Player::Human, Player::Human);
         let mut app = App::new(session, (80, 24));
         for key in [
-            Action::Letter('a'),
+            Action::Analyse,
             Action::Digit(1),
             Action::Letter('b'),
             Action::Digit(2),
@@ -1131,7 +1130,7 @@ mod tests {
             (vec![Action::Hint, d(1), Action::Activate], "h1"),
             (vec![l, d(1), Action::Zero], "l10"),
             (vec![n, d(9)], "n9"),
-            (vec![Action::Letter('a'), Action::Zero, d(2)], "a2"),
+            (vec![Action::Analyse, Action::Zero, d(2)], "a2"),
         ] {
             let mut app = gomoku();
             for key in keys {

@@ -172,57 +172,10 @@ impl Worker {
                         continue;
                     }
                     brain.set_cancel(Some(Arc::clone(&cancel)));
-                    let reply = match job {
-                        Job::Move {
-                            position,
-                            player,
-                            budget,
-                        } => brain
-                            .choose_within(player, &position, budget)
-                            .map(Reply::Move),
-                        Job::Draw { position } => {
-                            let head = brain.analyze(&position, true).head;
-                            Some(Reply::Draw(head.is_some_and(|(v, _)| v.at_most_even())))
-                        }
-                        Job::Hint { position } => Some(Reply::Hint(brain.hint(&position))),
-                        Job::Review { record } => {
-                            let mut progress = |judged: &Judgement, total| {
-                                let judged = *judged;
-                                let _ = answers.send(wrap(id, Reply::Progress { judged, total }));
-                            };
-                            review::review(&record, &mut brain, &mut progress).map(Reply::Review)
-                        }
-                        Job::Explain { position } => {
-                            explain_all(&position, &cancel, &mut |reply| {
-                                let _ = answers.send(wrap(id, reply));
-                            });
-                            None
-                        }
-                        Job::ExplainMcts {
-                            position,
-                            iterations,
-                        } => Some(Reply::ExplainedMcts(Box::new(
-                            explain::explain_mcts_fitting(
-                                &position,
-                                iterations,
-                                EXPLORER_SEED,
-                                EXPLORER_NODES,
-                                &cancel,
-                            ),
-                        ))),
-                        Job::WatchMcts { position, steps } => Some(Reply::Watched(Box::new(
-                            explain::watch_mcts_until(&position, 0, EXPLORER_SEED, steps, &cancel),
-                        ))),
-                        Job::Judge { position, mv } => Some(Reply::Judged(
-                            crate::report::puzzles::judge(&mut brain, &position, mv),
-                        )),
-                        Job::Lines { position, count } => {
-                            think_on(&mut brain, &position, count, &cancel, &mut |reply| {
-                                let _ = answers.send(wrap(id, reply));
-                            });
-                            None
-                        }
+                    let mut send = |reply| {
+                        let _ = answers.send(wrap(id, reply));
                     };
+                    let reply = work_on(&mut brain, job, &cancel, &mut send);
                     // A cancelled search's result means nothing.
                     if let Some(reply) = reply.filter(|_| !cancel.load(Ordering::Relaxed))
                         && answers.send(wrap(id, reply)).is_err()
@@ -286,6 +239,63 @@ impl Worker {
     /// How long ago the current job was given, answered or not, or `None` without one.
     pub fn busy_for(&self) -> Option<Duration> {
         self.running.as_ref().map(|r| r.started.elapsed())
+    }
+}
+
+/// Does `job` with `brain`: its answer, or `None` where it was sent already through `send`
+/// (the jobs answered in parts, and a review's progress, go through `send`).
+fn work_on(
+    brain: &mut Brain,
+    job: Job,
+    cancel: &Arc<AtomicBool>,
+    send: &mut dyn FnMut(Reply),
+) -> Option<Reply> {
+    match job {
+        Job::Move {
+            position,
+            player,
+            budget,
+        } => brain
+            .choose_within(player, &position, budget)
+            .map(Reply::Move),
+        Job::Draw { position } => {
+            let head = brain.analyze(&position, true).head;
+            Some(Reply::Draw(head.is_some_and(|(v, _)| v.at_most_even())))
+        }
+        Job::Hint { position } => Some(Reply::Hint(brain.hint(&position))),
+        Job::Review { record } => {
+            let mut progress = |judged: &Judgement, total| {
+                let judged = *judged;
+                send(Reply::Progress { judged, total });
+            };
+            review::review(&record, brain, &mut progress).map(Reply::Review)
+        }
+        Job::Explain { position } => {
+            explain_all(&position, cancel, send);
+            None
+        }
+        Job::ExplainMcts {
+            position,
+            iterations,
+        } => Some(Reply::ExplainedMcts(Box::new(
+            explain::explain_mcts_fitting(
+                &position,
+                iterations,
+                EXPLORER_SEED,
+                EXPLORER_NODES,
+                cancel,
+            ),
+        ))),
+        Job::WatchMcts { position, steps } => Some(Reply::Watched(Box::new(
+            explain::watch_mcts_until(&position, 0, EXPLORER_SEED, steps, cancel),
+        ))),
+        Job::Judge { position, mv } => Some(Reply::Judged(crate::report::puzzles::judge(
+            brain, &position, mv,
+        ))),
+        Job::Lines { position, count } => {
+            think_on(brain, &position, count, cancel, send);
+            None
+        }
     }
 }
 

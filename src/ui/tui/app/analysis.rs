@@ -11,16 +11,18 @@
 
 use std::time::Duration;
 
+use crate::game::file::FileError;
 use crate::game::file::{self, GameFile};
 use crate::game::formats;
 use crate::game::record::Record;
+use crate::game::record::RecordError;
 use crate::game::tree::{ROOT, Tree};
 use crate::report::analyze;
 use crate::report::puzzles::{self, Verdict};
 use crate::rules::catalogue::Shape;
 use crate::rules::classic::Mark;
 use crate::rules::gomoku::opening::Opening;
-use crate::rules::position::{Move, Position};
+use crate::rules::position::{Move, MoveError, Position};
 use crate::text::sentence;
 use crate::ui::tui::input::Action;
 use crate::ui::tui::worker::{Job, Thought};
@@ -38,6 +40,65 @@ pub enum Hand {
     /// Puts the side to move's stone down, or takes a stone up: the position is set up
     /// afresh.
     SetUp,
+}
+
+/// Why the board did not do what a key asked, as the message line says it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// A move that is not legal where it was typed.
+    Move(MoveError),
+    /// A key on no point of the board.
+    NoPoint,
+    /// Setting up a board whose moves are this noun's (Ultimate's, Connect Four's).
+    MovesOnly(&'static str),
+    /// Taking a stone up that would leave this side two stones ahead.
+    Unbalanced(Mark),
+    /// A position set up that no game reaches, with the fault of the nearest try.
+    Unreachable(RecordError),
+    /// Pasted text that is no game: why.
+    Paste(FileError),
+    /// A key other than a move while a puzzle waits for its answer.
+    PuzzleFirst,
+    /// A second answer while the first is judged.
+    Checking(Move),
+    /// Backspace on a board set up by its moves.
+    NoStones,
+    /// A hint asked for: the lines are it.
+    Hint,
+    /// A key that means nothing on the board, as the game screen words it.
+    Elsewhere(String),
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Refusal::Move(e) => write!(f, "{}", sentence(&e.to_string())),
+            Refusal::NoPoint => write!(f, "That is no point of this board"),
+            Refusal::MovesOnly(noun) => write!(f, "This board is set up by playing its {noun}s"),
+            Refusal::Unbalanced(ahead) => {
+                let taken = ahead.other();
+                write!(
+                    f,
+                    "Take up one of {ahead}'s stones first: X moves first, so X has as many \
+                     stones as O or one more, and taking up {taken}'s would leave {ahead} two ahead"
+                )
+            }
+            Refusal::Unreachable(e) => write!(f, "No game reaches that position: {e}"),
+            Refusal::Paste(e) => write!(f, "The paste is no game: {e}"),
+            Refusal::PuzzleFirst => {
+                write!(f, "Answer the puzzle first: type your move (Esc leaves)")
+            }
+            Refusal::Checking(mv) => write!(f, "{mv} is being checked…"),
+            Refusal::NoStones => {
+                write!(f, "Backspace takes up a stone of a board set up by stones")
+            }
+            Refusal::Hint => write!(
+                f,
+                "The engine's lines are the hint here: + and - show more or fewer"
+            ),
+            Refusal::Elsewhere(said) => write!(f, "{said}"),
+        }
+    }
 }
 
 /// A puzzle posed on the board: the engine keeps quiet until the player's answer is judged.
@@ -176,13 +237,10 @@ impl Analysis {
     }
 
     /// The side to move plays `mv`: a node of the tree, new or tried before.
-    fn play(&mut self, mv: Move) -> Result<String, String> {
+    fn play(&mut self, mv: Move) -> Result<String, Refusal> {
         let before = self.tree.children(self.at).len();
         let mark = self.position.to_move();
-        let at = self
-            .tree
-            .play(self.at, mv)
-            .map_err(|e| sentence(&e.to_string()))?;
+        let at = self.tree.play(self.at, mv).map_err(Refusal::Move)?;
         self.go(at);
         let branch = match self.tree.place(at) {
             Some((n, count))
@@ -228,10 +286,10 @@ impl Analysis {
     }
 
     /// `z`: moves or setting up, in turn; refused on a board set up by moves only.
-    fn next_hand(&mut self) -> Result<&'static str, String> {
+    fn next_hand(&mut self) -> Result<&'static str, Refusal> {
         if !matches!(self.position.shape(), Shape::Cells | Shape::Points) {
             let noun = self.position.variant().move_noun();
-            return Err(format!("This board is set up by playing its {noun}s"));
+            return Err(Refusal::MovesOnly(noun));
         }
         self.hand = match self.hand {
             Hand::Moves => Hand::SetUp,
@@ -245,11 +303,8 @@ impl Analysis {
 
     /// The board with the point of `mv` holding `mark` (`None`: empty), played as a game could
     /// reach it; the tree starts again from there.
-    fn set(&mut self, mv: Move, mark: Option<Mark>) -> Result<String, String> {
-        let point = self
-            .position
-            .grid_point(mv)
-            .ok_or("That is no point of this board")?;
+    fn set(&mut self, mv: Move, mark: Option<Mark>) -> Result<String, Refusal> {
+        let point = self.position.grid_point(mv).ok_or(Refusal::NoPoint)?;
         let record = set_up(&self.position, point, mark)?;
         let dropped = self.tree.moves() > self.tree.moves_to(self.at).len();
         self.tree = Tree::of_record(&record);
@@ -272,11 +327,8 @@ impl Analysis {
 
     /// A move key while setting up: the side to move's stone on an empty point, or the
     /// stone there taken up.
-    fn stone(&mut self, mv: Move) -> Result<String, String> {
-        let point = self
-            .position
-            .grid_point(mv)
-            .ok_or("That is no point of this board")?;
+    fn stone(&mut self, mv: Move) -> Result<String, Refusal> {
+        let point = self.position.grid_point(mv).ok_or(Refusal::NoPoint)?;
         match self.position.point_mark(point.0, point.1) {
             Some(_) => self.set(mv, None),
             None => self.set(mv, Some(self.position.to_move())),
@@ -304,14 +356,14 @@ impl Analysis {
 
     /// A pasted game (a move string, a record line, a `.psq`, a game file with its
     /// variations): the board starts again from it.
-    fn paste(&mut self, text: &str) -> Result<String, String> {
+    fn paste(&mut self, text: &str) -> Result<String, Refusal> {
         let variant = self.tree.variant();
         let tree = if file::is_game_file(text) {
             file::read_tree(text)
                 .map(|(_, tree)| tree)
-                .map_err(|e| e.to_string())?
+                .map_err(Refusal::Paste)?
         } else {
-            let record = formats::read_game(text, variant).map_err(|e| e.to_string())?;
+            let record = formats::read_game(text, variant).map_err(Refusal::Paste)?;
             Tree::of_record(&record)
         };
         let moves = tree.main_line().len();
@@ -344,7 +396,7 @@ impl Analysis {
 /// The moves that set up `position` with `mark` (`None`: nothing) at grid `point`: X and O
 /// in turn, in reading order, the side that moved last ending on a stone that makes any line
 /// it has; or why no game reaches that position.
-fn set_up(position: &Position, point: (u8, u8), mark: Option<Mark>) -> Result<Record, String> {
+fn set_up(position: &Position, point: (u8, u8), mark: Option<Mark>) -> Result<Record, Refusal> {
     let (side, rows) = (position.grid_side(), position.grid_rows());
     let (mut xs, mut os) = (Vec::new(), Vec::new());
     for row in (0..rows).rev() {
@@ -364,19 +416,19 @@ fn set_up(position: &Position, point: (u8, u8), mark: Option<Mark>) -> Result<Re
     }
     if xs.len() != os.len() && xs.len() != os.len() + 1 {
         // Only a stone taken up can unbalance them: of the side that did not move last.
-        let other = if xs.len() > os.len() { "X" } else { "O" };
-        let taken = if other == "X" { "O" } else { "X" };
-        return Err(format!(
-            "Take up one of {other}'s stones first: X moves first, so X has as many stones as \
-             O or one more, and taking up {taken}'s would leave {other} two ahead"
-        ));
+        let ahead = if xs.len() > os.len() {
+            Mark::X
+        } else {
+            Mark::O
+        };
+        return Err(Refusal::Unbalanced(ahead));
     }
     // Free of any opening rule: the stones are placed, not chosen.
     let variant = position.variant();
     let variant = variant.opened(Opening::Free).unwrap_or(variant);
     let last_is_x = xs.len() > os.len();
     let lasts = if last_is_x { xs.len() } else { os.len() };
-    let mut why = String::new();
+    let mut why = None;
     // The reading order first, then each of the last side's stones played last in turn.
     for last in (0..lasts).rev() {
         let (mut xs, mut os) = (xs.clone(), os.clone());
@@ -390,13 +442,13 @@ fn set_up(position: &Position, point: (u8, u8), mark: Option<Mark>) -> Result<Re
         }
         match Record::new(variant, moves) {
             Ok(record) => return Ok(record),
-            Err(e) => why = e.to_string(),
+            Err(e) => why = Some(e),
         }
     }
     if lasts == 0 {
-        return Record::new(variant, Vec::new()).map_err(|e| e.to_string());
+        return Record::new(variant, Vec::new()).map_err(Refusal::Unreachable);
     }
-    Err(format!("No game reaches that position: {why}"))
+    Err(Refusal::Unreachable(why.expect("a stone was tried last")))
 }
 
 impl App {
@@ -505,17 +557,17 @@ impl App {
         };
         let said = match (analysis.hand(), &mut analysis.puzzle) {
             (_, Some(puzzle)) if puzzle.verdict.is_none() => match puzzle.answer {
-                Some(asked) => Err(format!("{asked} is being checked…")),
+                Some(asked) => Err(Refusal::Checking(asked)),
                 None if analysis.position.legal_moves().contains(&mv) => {
                     puzzle.answer = Some(mv);
                     Ok(format!("Checking {mv}…"))
                 }
-                None => Err(format!("{mv} cannot be played here")),
+                None => Err(Refusal::Move(MoveError::Occupied(mv))),
             },
             (Hand::Moves, _) => analysis.play(mv),
             (Hand::SetUp, _) => analysis.stone(mv),
         };
-        let said = said.unwrap_or_else(|why| why);
+        let said = said.unwrap_or_else(|why| why.to_string());
         self.message = self.analysis_message(&said);
         self.after_analysis_move();
     }
@@ -532,6 +584,18 @@ impl App {
         }
         if position.grid_point(self.cursor).is_none() {
             self.cursor = position.centre();
+        }
+    }
+
+    /// A key on the analysis board: Backspace with no coordinate begun takes a stone up;
+    /// every other key goes as in a game, moves to the board ([`App::analysis_move`]) and
+    /// the rest to [`App::analysis_command`].
+    pub(super) fn analysis_key(&mut self, action: Action) {
+        let pending = self.column.is_some() || self.selected.is_some();
+        if action == Action::Back && !pending {
+            self.analysis_command(&action);
+        } else {
+            self.play_key(action);
         }
     }
 
@@ -553,9 +617,7 @@ impl App {
                 | Action::Paste(_)
         );
         let said = match action {
-            _ if elsewhere && analysis.quiet() => {
-                Err("Answer the puzzle first: type your move (Esc leaves)".into())
-            }
+            _ if elsewhere && analysis.quiet() => Err(Refusal::PuzzleFirst),
             Action::Earlier | Action::Later | Action::Undo | Action::OtherLine(_) => {
                 Ok(analysis.step(action))
             }
@@ -566,7 +628,7 @@ impl App {
                 Some(_) if matches!(analysis.position().shape(), Shape::Cells | Shape::Points) => {
                     analysis.set(cursor, None)
                 }
-                _ => Err("Backspace empties a point of a board set up by stones".into()),
+                _ => Err(Refusal::NoStones),
             },
             Action::Paste(text) => analysis.paste(text),
             Action::Numbers => {
@@ -583,12 +645,10 @@ impl App {
                 self.quit = true;
                 return;
             }
-            Action::Hint | Action::Explore | Action::Review | Action::Resign => {
-                Err("The engine's lines are the hint here: + and - show more or fewer".into())
-            }
-            other => Err(super::elsewhere(other)),
+            Action::Hint | Action::Explore | Action::Review | Action::Resign => Err(Refusal::Hint),
+            other => Err(Refusal::Elsewhere(super::elsewhere(other))),
         };
-        let said = said.unwrap_or_else(|why| why);
+        let said = said.unwrap_or_else(|why| why.to_string());
         self.message = self.analysis_message(&said);
         self.after_analysis_move();
     }

@@ -59,7 +59,11 @@ impl App {
             Action::Letter('b') => Choice::Black,
             Action::Export => Choice::White,
             Action::Digit(2) => Choice::Two,
-            Action::Letter(_) | Action::Digit(_) | Action::Activate | Action::Click { .. } => {
+            Action::Letter(_)
+            | Action::Analyse
+            | Action::Digit(_)
+            | Action::Activate
+            | Action::Click { .. } => {
                 self.message = format!("The opening asks for a choice: {}", keys(offered));
                 return true;
             }

@@ -343,7 +343,7 @@ mod tests {
     #[test]
     fn a_row_off_the_board_is_refused_and_nothing_is_played() {
         let mut app = five_by_five();
-        app.update(Action::Letter('a'));
+        app.update(Action::Analyse);
         app.update(Action::Digit(9));
         assert!(app.game().history().is_empty());
         assert!(
@@ -356,7 +356,7 @@ mod tests {
     #[test]
     fn escape_cancels_a_column_letter_without_asking() {
         let mut app = five_by_five();
-        app.update(Action::Letter('a'));
+        app.update(Action::Analyse);
         app.update(Action::Digit(1));
         app.update(Action::Letter('b'));
         app.update(Action::Escape);

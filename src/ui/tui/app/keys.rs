@@ -68,9 +68,8 @@ const ULTIMATE: [Keys; 6] = [
     Binding::note(
         "two digits",
         &[
-            "board, then cell: both laid out as the",
-            "keypad (7 8 9 is the top row); 53 plays",
-            "cell 3 of board 5",
+            "board, then cell, each as the keypad",
+            "(7 8 9 the top row): 53 is board 5's 3",
         ],
     )
     .short("53", "board 5, cell 3"),
@@ -111,7 +110,7 @@ const ULTIMATE_HINT: Keys = Binding::command(
 .short("h h", "hint");
 
 /// The commands every board shares, after undo and the hint.
-const COMMANDS: [Keys; 13] = [
+const COMMANDS: [Keys; 12] = [
     Binding::command(
         "n",
         &["new round (the other side starts)"],
@@ -142,10 +141,7 @@ const COMMANDS: [Keys; 13] = [
     .short("t a a", "explore, analyse"),
     Binding::command(
         "a a",
-        &[
-            "the analysis board on this position (a",
-            "is a column first: typed twice)",
-        ],
+        &["the analysis board here (a column first)"],
         &[Action::Analyse],
         Command::Analyse,
     ),
@@ -174,13 +170,7 @@ const COMMANDS: [Keys; 13] = [
         &[Action::Earlier, Action::Later],
         Command::Look,
     )
-    .short("[ ] w v", "back, save, numbers"),
-    Binding::command(
-        "v",
-        &["move numbers on the stones: last 10, all, none"],
-        &[Action::Numbers],
-        Command::Numbers,
-    ),
+    .short("[ ] w", "look back, save"),
     Binding::note("Space", &["pause or resume AI against AI"]),
     Binding::command("?", &["this help"], &[Action::Help], Command::Help)
         .short("? ?", "keys, then rules"),
@@ -221,13 +211,25 @@ impl Board {
             Board::Ultimate => (&ULTIMATE, &ULTIMATE_HINT),
         };
         let opening = swaps.then_some(&OPENING);
+        let numbers = (self == Board::Coordinates).then_some(&NUMBERS);
         cells
             .iter()
             .chain(opening)
             .chain([&UNDO, hint])
             .chain(&COMMANDS)
+            .chain(numbers)
     }
 }
+
+/// Move numbers, on the boards named by coordinates (drawn a point a character on Gomoku's
+/// and on small screens).
+const NUMBERS: Keys = Binding::command(
+    "v",
+    &["move numbers: the last 10, all, none"],
+    &[Action::Numbers],
+    Command::Numbers,
+)
+.short("v", "move numbers");
 
 /// The keys of a swap opening's choice (`--opening`), where Gomoku is opened by one.
 const OPENING: Keys = Binding::note(

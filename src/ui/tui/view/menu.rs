@@ -47,20 +47,21 @@ fn rows(frame: &mut Frame, menu: &Menu, palette: Palette) {
     let count = u16::try_from(Row::ALL.len()).unwrap_or(10);
     // On a screen too short for the line under the title, the rows start right below it.
     let short = frame.height() < count + 4;
-    let top = top(frame, count + 5) - u16::from(short);
+    let title = top(frame, count + 5);
+    let first = title + 2 - u16::from(short);
     frame.centred(
-        top + u16::from(short),
+        title,
         "Tic-tac-toe",
         Style::PLAIN.bold().fg(palette.accent()),
     );
     if let Some(rating) = menu.rating().filter(|_| !short) {
         let line = format!("Your rating on {}: {}", rating.rules, rating.rating);
-        frame.centred(top + 1, &line, Style::PLAIN.dim());
+        frame.centred(title + 1, &line, Style::PLAIN.dim());
     }
     // Narrower than the block: one space less each side of the label, values without arrows.
     let compact = frame.width() < BLOCK;
     let left = frame.width().saturating_sub(BLOCK) / 2;
-    for (y, row) in (top + 2..).zip(Row::ALL) {
+    for (y, row) in (first..).zip(Row::ALL) {
         let value = menu.choices.value(row).unwrap_or_default();
         let digit = row.digit().map_or(' ', |d| char::from(b'0' + d));
         let line = if compact {
@@ -78,7 +79,7 @@ fn rows(frame: &mut Frame, menu: &Menu, palette: Palette) {
         frame.text(left, y, &line, style);
     }
     if let Some(line) = menu.continue_line() {
-        let y = top + count + 2;
+        let y = first + count;
         if y + 2 < frame.height() {
             frame.centred(y, &line, Style::PLAIN.bold());
         }
@@ -90,19 +91,19 @@ fn rows(frame: &mut Frame, menu: &Menu, palette: Palette) {
     } else {
         super::chrome::wrap(&menu.message, frame.width())
     };
-    let keys_row = (top + count + 3 + line_count(&lines)).min(frame.height().saturating_sub(1));
+    let keys_row = (first + count + 1 + line_count(&lines)).min(frame.height().saturating_sub(1));
     // The message's lines where they hide no row (its first line always: it is the news).
-    let room = keys_row.saturating_sub(top + count + 2).max(1);
+    let room = keys_row.saturating_sub(first + count).max(1);
     lines.truncate(usize::from(room));
-    let free = keys_row.saturating_sub(1) > top + count + 1;
+    let free = keys_row.saturating_sub(1) >= first + count;
     if lines.is_empty() && menu.row() == Row::PlayAi && free {
         // The note on the opponent only where it hides no row.
         let notes = play_notes(&menu.choices);
         let note = fitting(&[notes[0].as_str(), notes[1].as_str()], frame.width());
         lines.push(note.to_string());
     }
-    let first = keys_row.saturating_sub(line_count(&lines));
-    for (y, line) in (first..).zip(&lines) {
+    let start = keys_row.saturating_sub(line_count(&lines));
+    for (y, line) in (start..).zip(&lines) {
         frame.centred(y, line, Style::PLAIN);
     }
     frame.centred(keys_row, fitting(&KEYS, frame.width()), Style::PLAIN.dim());

@@ -116,6 +116,31 @@ pub fn render(app: &App, busy: Option<Duration>, color: bool) -> Frame {
     frame
 }
 
+/// The game's title with where it stands: in the review, a move looked back at, hints on
+/// in a network game, its watchers.
+fn decorate(title: &mut String, app: &App) {
+    if app.review().is_some() {
+        title.push_str(" · review");
+    }
+    match app.looking_back() {
+        Some((0, _)) => title.push_str(" · the start"),
+        Some((n, total)) => {
+            let _ = write!(title, " · move {n} of {total}");
+        }
+        None => {}
+    }
+    if app.net_hints_on() {
+        title.push_str(" · hints on");
+    }
+    match app.watching() {
+        (_, true) => title.push_str(" · watching"),
+        (0, false) => {}
+        (n, false) => {
+            let _ = write!(title, " · {n} watching");
+        }
+    }
+}
+
 /// The game on `frame`: the board, the text around it, and what is open over it (the
 /// lesson where `lesson` says so, the rules, the keys); the row of its title, where one fits.
 fn draw_game(
@@ -143,26 +168,7 @@ fn draw_game(
         below,
         keys,
     } = placed;
-    if app.review().is_some() {
-        title.push_str(" · review");
-    }
-    match app.looking_back() {
-        Some((0, _)) => title.push_str(" · the start"),
-        Some((n, total)) => {
-            let _ = write!(title, " · move {n} of {total}");
-        }
-        None => {}
-    }
-    if app.net_hints_on() {
-        title.push_str(" · hints on");
-    }
-    match app.watching() {
-        (_, true) => title.push_str(" · watching"),
-        (0, false) => {}
-        (n, false) => {
-            let _ = write!(title, " · {n} watching");
-        }
-    }
+    decorate(&mut title, app);
     frame.centred(first_row, &title, Style::PLAIN.bold());
     // The host's news of refused connections, above the title: never over the message line.
     if let Some(notice) = app.net_notice().filter(|_| first_row > 0) {

@@ -140,7 +140,7 @@ pub const TEXTBOOK: [Keys; 8] = [
             "the next algorithm (totals below),",
             "after symmetry the Monte Carlo tree",
         ],
-        &[Action::Letter('a')],
+        &[Action::Analyse],
         Command::Switch,
     )
     .short("a", "next algorithm"),
@@ -163,7 +163,7 @@ pub const TEXTBOOK_STEPS: [Keys; 10] = [
     SPEED,
     SLOWER,
     LEAVE_STEP,
-    Binding::hidden(&[Action::Letter('a')], Command::Switch),
+    Binding::hidden(&[Action::Analyse], Command::Switch),
     Binding::note(
         "values",
         &[
@@ -207,7 +207,7 @@ pub const ULTIMATE: [Keys; 11] = [
     BACK,
     ITERATIONS.short("+ -", "iterations"),
     FEWER,
-    Binding::hidden(&[Action::Letter('a')], Command::Switch),
+    Binding::hidden(&[Action::Analyse], Command::Switch),
     MCTS_STEP,
 ];
 
@@ -225,7 +225,7 @@ pub const CLASSIC_MCTS: [Keys; 10] = [
     Binding::command(
         "a",
         &["back to the textbook searches"],
-        &[Action::Letter('a')],
+        &[Action::Analyse],
         Command::Switch,
     )
     .short("a", "textbook searches"),

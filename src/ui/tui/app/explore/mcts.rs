@@ -506,14 +506,14 @@ mod tests {
         crate::ui::tui::app::answer_searches(&mut app);
         assert!(app.explorer().is_some(), "the textbook searches first");
         for _ in 0..4 {
-            app.update(Action::Letter('a'));
+            app.update(Action::Analyse);
         }
         assert!(
             app.message().ends_with("symmetric table"),
             "{}",
             app.message()
         );
-        app.update(Action::Letter('a'));
+        app.update(Action::Analyse);
         assert_eq!(
             app.message(),
             "Algorithm: Monte Carlo tree search (1,000 iterations)"
@@ -547,7 +547,7 @@ mod tests {
         app.update(Action::Escape);
         assert!(explore(&app).stepping().is_none());
         // Back to the textbook searches, kept from before: nothing to search again.
-        app.update(Action::Letter('a'));
+        app.update(Action::Analyse);
         assert_eq!(app.message(), "Algorithm: minimax");
         let textbook = app.explorer().expect("the textbook searches again");
         assert_eq!(textbook.algorithm(), crate::explain::Algorithm::Minimax);
@@ -562,7 +562,7 @@ mod tests {
         app.update(Action::Explore);
         // Past the textbook searches before they arrive: they are not needed here.
         for _ in 0..5 {
-            app.update(Action::Letter('a'));
+            app.update(Action::Analyse);
         }
         answer_mcts(&mut app);
         assert_eq!(
@@ -581,7 +581,7 @@ mod tests {
     #[test]
     fn on_ultimate_a_says_the_monte_carlo_tree_is_all_there_is() {
         let mut app = exploring(&["55"]);
-        app.update(Action::Letter('a'));
+        app.update(Action::Analyse);
         assert!(
             app.message()
                 .starts_with("Ultimate is explored by its Monte Carlo tree")

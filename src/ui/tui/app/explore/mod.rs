@@ -436,7 +436,7 @@ impl Explorer {
     }
 
     fn key(&mut self, action: &Action) -> Outcome {
-        if matches!(action, Action::Letter('a'))
+        if matches!(action, Action::Analyse)
             && let Some(outcome) = self.switch()
         {
             return outcome;

@@ -286,7 +286,7 @@ mod tests {
     fn cycling_the_algorithm_keeps_the_node_looked_at() {
         let mut app = exploring(&[5, 1]);
         app.update(Action::Digit(9));
-        app.update(Action::Letter('a'));
+        app.update(Action::Analyse);
         assert_eq!(explore(&app).algorithm(), Algorithm::AlphaBeta);
         assert_eq!(explore(&app).moves(), ["9"]);
         assert_eq!(app.message(), "Algorithm: alpha-beta");
@@ -315,7 +315,7 @@ mod tests {
     #[test]
     fn step_mode_replays_the_search_and_runs_to_the_end() {
         let mut app = exploring(&[5, 1, 9]);
-        app.update(Action::Letter('a'));
+        app.update(Action::Analyse);
         app.update(Action::Step);
         let (step, _) = explore(&app).step().unwrap();
         assert_eq!((step.kind, step.path.len()), (StepKind::Enter, 0));

@@ -502,7 +502,7 @@ mod tests {
         app.update(Action::Explore);
         crate::ui::tui::app::answer_searches(&mut app);
         for _ in 0..5 {
-            app.update(Action::Letter('a'));
+            app.update(Action::Analyse);
         }
         answer_mcts(&mut app);
         let frame = render(&app, None, false);

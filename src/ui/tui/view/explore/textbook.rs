@@ -399,7 +399,7 @@ mod tests {
     #[test]
     fn pruned_moves_bounds_and_windows_are_shown_under_alpha_beta() {
         let mut app = exploring(&[5, 1], (80, 24));
-        app.update(Action::Letter('a'));
+        app.update(Action::Analyse);
         app.update(Action::Digit(9));
         let text = render(&app, None, false).to_text();
         for line in [
@@ -415,7 +415,7 @@ mod tests {
     #[test]
     fn step_mode_shows_the_path_with_its_windows_and_the_counts_so_far() {
         let mut app = exploring(&[5, 1], (80, 24));
-        app.update(Action::Letter('a'));
+        app.update(Action::Analyse);
         app.update(Action::Digit(9));
         app.update(Action::Step);
         for _ in 0..7 {
