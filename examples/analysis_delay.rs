@@ -40,6 +40,16 @@ fn lines(screen: &str) -> usize {
         .count()
 }
 
+/// The screen without the engine's lines and its count of nodes: what a key changes, and
+/// thinking does not.
+fn board(screen: &str) -> String {
+    screen
+        .lines()
+        .filter(|row| lines(row) == 0 && !row.contains(" nodes"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// One run on one board: the time from the last key to three lines on the screen.
 fn run(game: &std::path::Path, args: &[&str], keys: &str) -> Duration {
     let pair = native_pty_system()
@@ -86,13 +96,13 @@ fn run(game: &std::path::Path, args: &[&str], keys: &str) -> Duration {
     writer.flush().unwrap();
     // Once the keys before the last are on the board, the last one is timed.
     thread::sleep(Duration::from_millis(300));
+    let before = board(&contents());
     let start = Instant::now();
     writer.write_all(last.as_bytes()).unwrap();
     writer.flush().unwrap();
-    // The last key changes the position: the old one's lines go at once, and the timed ones
-    // are the new position's.
-    wait(&|s| lines(s) == 0);
-    wait(&|s| lines(s) >= 3);
+    // The last key changes the board and takes the old position's lines away in the same
+    // frame, so the first frame with a new board and three lines shows the new position's.
+    wait(&|s| board(s) != before && lines(s) >= 3);
     let took = start.elapsed();
     let _ = child.kill();
     took

@@ -17,7 +17,7 @@
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use super::engines::{Engine, Work};
 use crate::ai::five::{Five, Thought};
@@ -45,6 +45,10 @@ const FOURS: u32 = 12;
 /// (with the default second: 40,000), and at least.
 const POSITIONS_PER_MS: u32 = 40;
 const MIN_POSITIONS: u32 = 2_000;
+
+/// The fewest points a hint values however short its budget: as many as an analysis shows
+/// lines.
+const HINT_LEAST: usize = super::lines::MOST_LINES;
 
 /// The plies to the five if `x`, a threat of `side`'s, is proven to win: after it the other
 /// side has no five to make, and every reply, anywhere on the board, leaves `side` a victory
@@ -440,18 +444,28 @@ impl Engine<Gomoku> for Threat {
     }
 
     /// The points near the stones, each valued by [`Threat::value_after`] within an equal
-    /// share of the budget; the rest of the board is not worth a look.
+    /// share of the budget; the rest of the board is not worth a look. They go best-scored
+    /// first, and a search has a floor of work the share cannot lower, so on a crowded board
+    /// and a short budget the time can run out first: then the points not yet valued are left
+    /// out, once [`HINT_LEAST`] are in (timed by the clock only: a budget of work values
+    /// every point, the same way on every machine).
     fn hint(&mut self, board: &Gomoku, think: Option<Duration>) -> Vec<(Cell, Value)> {
         if board.is_over() {
             return Vec::new();
         }
-        let mut points = Threats::new(board).candidates();
+        let threats = Threats::new(board);
+        let mut points = ranked(&threats, side(board.to_move()));
         let forbidden = board.forbidden();
         points.retain(|&p| !forbidden.contains(&cell_of(board.size(), p)));
         let time = think.unwrap_or(Duration::from_secs(1));
         let share = Some(time / points.len().max(1) as u32);
+        let started = Instant::now();
         let mut moves: Vec<(Cell, Value)> = Vec::with_capacity(points.len());
         for p in points {
+            let late = self.meter == Meter::Clock && started.elapsed() >= time;
+            if late && moves.len() >= HINT_LEAST {
+                break;
+            }
             let cell = cell_of(board.size(), p);
             moves.push((cell, self.value_after(board, cell, share)));
             if self.cancelled() {
@@ -641,6 +655,35 @@ mod tests {
             "{c} leaves h8's fork"
         );
         assert!(!matches!(value, Value::Loss(_)), "{value:?}");
+    }
+
+    #[test]
+    fn a_hint_out_of_time_values_the_best_scored_points_first_and_a_budget_of_work_values_all() {
+        let mut cut = 0;
+        for board in random_positions(3, 41) {
+            let threats = Threats::new(&board);
+            let ranked: Vec<Cell> = ranked(&threats, side(board.to_move()))
+                .into_iter()
+                .map(|p| threats.cell(p))
+                .collect();
+            let cells = |meter| {
+                let mut engine = Threat::new(Some(0), meter);
+                let hint = Engine::hint(&mut engine, &board, Some(Duration::from_millis(1)));
+                let mut cells: Vec<Cell> = hint.into_iter().map(|(c, _)| c).collect();
+                cells.sort_by_key(|c| ranked.iter().position(|r| r == c));
+                cells
+            };
+            let mut all = ranked.clone();
+            all.sort_by_key(|c| c.index());
+            let mut worked = cells(Meter::Work);
+            worked.sort_by_key(|c| c.index());
+            assert_eq!(worked, all, "{board}");
+            let timed = cells(Meter::Clock);
+            assert!(timed.len() >= HINT_LEAST, "{board}: {timed:?}");
+            assert_eq!(timed[..], ranked[..timed.len()], "{board}");
+            cut += usize::from(timed.len() < ranked.len());
+        }
+        assert!(cut > 0, "1 ms valued every point of every board");
     }
 
     #[test]

@@ -53,12 +53,13 @@ pub enum Job {
 
 /// The budgets the analysis board's lines are worked out within, one after the other: the
 /// first answer comes at once, the next ones each think four times as long.
-pub const THINKING: [Duration; 5] = [
-    Duration::from_millis(60),
-    Duration::from_millis(250),
-    Duration::from_secs(1),
-    Duration::from_secs(4),
-    Duration::from_secs(16),
+pub const THINKING: [Duration; 6] = [
+    Duration::from_millis(30),
+    Duration::from_millis(125),
+    Duration::from_millis(500),
+    Duration::from_secs(2),
+    Duration::from_secs(8),
+    Duration::from_secs(32),
 ];
 
 /// The analysis board's lines of one position, as far as the worker has thought.
