@@ -17,6 +17,8 @@ use nix::sys::termios::LocalFlags;
 use nix::unistd::{Pid, close, dup, read};
 use portable_pty::{Child, CommandBuilder, MasterPty, PtySize, native_pty_system};
 
+mod pipe;
+
 const COLS: u16 = 80;
 const ROWS: u16 = 24;
 const TIMEOUT: Duration = Duration::from_secs(10);
@@ -2780,20 +2782,7 @@ fn the_puzzles_row_poses_a_missed_win_from_the_history_and_tells_a_wrong_answer_
     let _ = std::fs::remove_dir_all(home);
     let game = env!("CARGO_BIN_EXE_tictactoe");
     let play = |args: &[&str], input: &str| {
-        let mut child = std::process::Command::new(game)
-            .args(args)
-            .env("TICTACTOE_HOME", home)
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(input.as_bytes())
-            .unwrap();
-        String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap()
+        pipe::text(&pipe::run_at(Path::new(home), args, input.as_bytes()).stdout)
     };
     // X on 7 and 8 has 9 to win at move 5, plays 1, and O wins on 6.
     play(
