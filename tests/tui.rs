@@ -2688,6 +2688,27 @@ fn a_gomoku_victory_by_fours_set_up_stone_by_stone_is_named_and_has_analyzes_val
 }
 
 #[test]
+fn stones_set_up_one_colour_at_a_time_wait_faint_and_then_have_analyzes_value() {
+    let mut tui = analysis_board(&["--rules", "gomoku"], 80, 40);
+    // Tab: X's stones only; the two beyond a position a game reaches wait.
+    tui.send("z\th8i8j8");
+    tui.wait_text("wait for 2 of O's");
+    let screen = tui.screen();
+    assert!(screen.contains("The engine waits"), "{screen}");
+    assert!(board_lines(&screen).is_empty(), "{screen}");
+    tui.send("[");
+    tui.wait_text("take the faint stones up");
+    // Tab: O's; each lets one of X's in, and then the engine thinks.
+    tui.send("\ta2a4a6z");
+    let expected = batch_value(&["--rules", "gomoku"], &OPEN_THREE.replace('\n', "/"));
+    tui.wait_for(&format!("a first line of {expected}"), |s| {
+        let lines = board_lines(&s.contents());
+        lines.len() == 3 && as_batch(&lines[0], 'X') == expected
+    });
+    assert!(tui.screen().contains("keys play moves"), "{}", tui.screen());
+}
+
+#[test]
 fn under_renju_the_board_set_up_shows_blacks_forbidden_point_and_analyzes_value() {
     // X's open three as above, and d12 e12 with f11 f10: f12 would make two threes.
     let mut rows: Vec<String> = OPEN_THREE.split('\n').map(str::to_string).collect();

@@ -830,6 +830,7 @@ fn elsewhere(action: &Action) -> String {
         Action::Panic => panic!("deliberate panic (test key)"),
         Action::Unknown(key) => format!("{key} does nothing here: press ? for the keys"),
         Action::Stones => "'z' does nothing here: press ? for the keys".into(),
+        Action::Colour => "Tab does nothing here: press ? for the keys".into(),
         Action::OtherLine(-1) => "'{' does nothing here: press ? for the keys".into(),
         Action::OtherLine(_) => "'}' does nothing here: press ? for the keys".into(),
         Action::Paste(_) => "A paste sets up the analysis board (a a opens it)".into(),

@@ -53,6 +53,9 @@ pub enum Action {
     Analyse,
     /// `z`: on the analysis board, setting up or playing moves, in turn.
     Stones,
+    /// Tab: on the analysis board, the colour of the stones set up: the side to move's, X's,
+    /// O's, in turn.
+    Colour,
     /// `v`: move numbers on the stones: the last ten, all, none.
     Numbers,
     /// `{` and `}`: on the analysis board, the move tried before or after the one shown in
@@ -153,6 +156,7 @@ fn key_action(key: &KeyEvent, test_panic: bool) -> Option<Action> {
         KeyCode::Char('a' | 'A') => Action::Analyse,
         KeyCode::Char('z' | 'Z') => Action::Stones,
         KeyCode::Char('v' | 'V') => Action::Numbers,
+        KeyCode::Tab => Action::Colour,
         KeyCode::Char('{') => Action::OtherLine(-1),
         KeyCode::Char('}') => Action::OtherLine(1),
         KeyCode::Char('p' | 'P') => Action::PlayOn,

@@ -3,11 +3,9 @@
 //! nodes and speed), and every move tried kept as a tree of variations ([`Tree`]).
 //!
 //! Moves are typed as in a game (the same keys, [`App::play_key`]), for the side to move,
-//! and make the tree; set up (`z`), a key puts the side to move's stone down, or takes a
-//! stone up, anywhere, and the tree starts again from the position so made. A position set
-//! up is kept as a game could have reached it: X and O in turn, so the side to move follows
-//! from the stones, as in every game here (X moves first: X has as many stones as O, or one
-//! more).
+//! and make the tree; set up (`z`), a key puts a stone down (the side to move's, or the
+//! colour `Tab` chose) or takes one up, anywhere, and the tree starts again from the position
+//! so made ([`setup`]).
 
 use std::time::Duration;
 
@@ -21,13 +19,14 @@ use crate::report::analyze;
 use crate::report::puzzles::{self, Verdict};
 use crate::rules::catalogue::Shape;
 use crate::rules::classic::Mark;
-use crate::rules::gomoku::opening::Opening;
 use crate::rules::position::{Move, MoveError, Position};
 use crate::text::sentence;
 use crate::ui::tui::input::Action;
 use crate::ui::tui::worker::{Job, Thought};
 
 use super::{App, Mode};
+
+mod setup;
 
 /// The lines shown when the board opens.
 const FIRST_LINES: usize = 3;
@@ -51,8 +50,11 @@ pub enum Refusal {
     NoPoint,
     /// Setting up a board whose moves are this noun's (Ultimate's, Connect Four's).
     MovesOnly(&'static str),
-    /// Taking a stone up that would leave this side two stones ahead.
-    Unbalanced(Mark),
+    /// A colour chosen (Tab) while keys play moves.
+    ColourInMoves,
+    /// A key that leaves the stones set up while some wait for the other side's: what they
+    /// wait for.
+    Waiting(String),
     /// A position set up that no game reaches, with the fault of the nearest try.
     Unreachable(RecordError),
     /// Pasted text that is no game: why.
@@ -75,14 +77,16 @@ impl std::fmt::Display for Refusal {
             Refusal::Move(e) => write!(f, "{}", sentence(&e.to_string())),
             Refusal::NoPoint => write!(f, "That is no point of this board"),
             Refusal::MovesOnly(noun) => write!(f, "This board is set up by playing its {noun}s"),
-            Refusal::Unbalanced(ahead) => {
-                let taken = ahead.other();
+            Refusal::ColourInMoves => {
                 write!(
                     f,
-                    "Take up one of {ahead}'s stones first: X moves first, so X has as many \
-                     stones as O or one more, and taking up {taken}'s would leave {ahead} two ahead"
+                    "Tab chooses the colour of the stones set up: z sets up first"
                 )
             }
+            Refusal::Waiting(words) => write!(
+                f,
+                "{words}: put those down (Tab chooses the colour) or take the faint stones up"
+            ),
             Refusal::Unreachable(e) => write!(f, "No game reaches that position: {e}"),
             Refusal::Paste(e) => write!(f, "The paste is no game: {e}"),
             Refusal::PuzzleFirst => {
@@ -133,6 +137,10 @@ pub struct Analysis {
     alone: bool,
     /// The puzzle it poses, if it was opened on one.
     puzzle: Option<Posed>,
+    /// The stones set up beyond the position: one side's, more than a game lets it have.
+    waiting: Vec<setup::Stone>,
+    /// The colour set up: the side to move's where `None`.
+    colour: Option<Mark>,
 }
 
 impl Analysis {
@@ -148,6 +156,8 @@ impl Analysis {
             verdicts: Vec::new(),
             alone,
             puzzle: None,
+            waiting: Vec::new(),
+            colour: None,
         }
     }
 
@@ -210,7 +220,8 @@ impl Analysis {
                 mv,
             });
         }
-        (!self.position.is_over()).then_some(Job::Lines {
+        let waits = !self.waiting.is_empty();
+        (!self.position.is_over() && !waits).then_some(Job::Lines {
             position: self.position,
             count: self.count,
         })
@@ -301,40 +312,6 @@ impl Analysis {
         })
     }
 
-    /// The board with the point of `mv` holding `mark` (`None`: empty), played as a game could
-    /// reach it; the tree starts again from there.
-    fn set(&mut self, mv: Move, mark: Option<Mark>) -> Result<String, Refusal> {
-        let point = self.position.grid_point(mv).ok_or(Refusal::NoPoint)?;
-        let record = set_up(&self.position, point, mark)?;
-        let dropped = self.tree.moves() > self.tree.moves_to(self.at).len();
-        self.tree = Tree::of_record(&record);
-        self.go(self.tree.line_end(ROOT));
-        self.verdicts.clear();
-        let done = match mark {
-            Some(mark) => format!("{mark} on {mv}"),
-            None => format!("{mv} emptied"),
-        };
-        let dropped = if dropped {
-            " (the variations were of the board before)"
-        } else {
-            ""
-        };
-        Ok(format!(
-            "Set up: {done}{dropped}. {} to move",
-            self.position.to_move()
-        ))
-    }
-
-    /// A move key while setting up: the side to move's stone on an empty point, or the
-    /// stone there taken up.
-    fn stone(&mut self, mv: Move) -> Result<String, Refusal> {
-        let point = self.position.grid_point(mv).ok_or(Refusal::NoPoint)?;
-        match self.position.point_mark(point.0, point.1) {
-            Some(_) => self.set(mv, None),
-            None => self.set(mv, Some(self.position.to_move())),
-        }
-    }
-
     /// `+` and `-`: one line more or fewer (0 to [`crate::ai::player::MOST_LINES`]).
     fn lines(&mut self, more: bool) -> String {
         let most = crate::ai::player::MOST_LINES;
@@ -368,6 +345,7 @@ impl Analysis {
         };
         let moves = tree.main_line().len();
         self.tree = tree;
+        self.waiting.clear();
         self.go(self.tree.line_end(ROOT));
         self.verdicts.clear();
         Ok(format!("Pasted: {moves} moves, on the board at the last"))
@@ -391,64 +369,6 @@ impl Analysis {
         };
         file::write_tree(&game, &tree)
     }
-}
-
-/// The moves that set up `position` with `mark` (`None`: nothing) at grid `point`: X and O
-/// in turn, in reading order, the side that moved last ending on a stone that makes any line
-/// it has; or why no game reaches that position.
-fn set_up(position: &Position, point: (u8, u8), mark: Option<Mark>) -> Result<Record, Refusal> {
-    let (side, rows) = (position.grid_side(), position.grid_rows());
-    let (mut xs, mut os) = (Vec::new(), Vec::new());
-    for row in (0..rows).rev() {
-        for col in 0..side {
-            let here = if (col, row) == point {
-                mark
-            } else {
-                position.point_mark(col, row)
-            };
-            let mv = position.at_grid_point(col, row);
-            match (here, mv) {
-                (Some(Mark::X), Some(mv)) => xs.push(mv),
-                (Some(Mark::O), Some(mv)) => os.push(mv),
-                _ => {}
-            }
-        }
-    }
-    if xs.len() != os.len() && xs.len() != os.len() + 1 {
-        // Only a stone taken up can unbalance them: of the side that did not move last.
-        let ahead = if xs.len() > os.len() {
-            Mark::X
-        } else {
-            Mark::O
-        };
-        return Err(Refusal::Unbalanced(ahead));
-    }
-    // Free of any opening rule: the stones are placed, not chosen.
-    let variant = position.variant();
-    let variant = variant.opened(Opening::Free).unwrap_or(variant);
-    let last_is_x = xs.len() > os.len();
-    let lasts = if last_is_x { xs.len() } else { os.len() };
-    let mut why = None;
-    // The reading order first, then each of the last side's stones played last in turn.
-    for last in (0..lasts).rev() {
-        let (mut xs, mut os) = (xs.clone(), os.clone());
-        let own = if last_is_x { &mut xs } else { &mut os };
-        let stone = own.remove(last);
-        own.push(stone);
-        let mut moves = Vec::with_capacity(xs.len() + os.len());
-        for (i, &x) in xs.iter().enumerate() {
-            moves.push(x);
-            moves.extend(os.get(i));
-        }
-        match Record::new(variant, moves) {
-            Ok(record) => return Ok(record),
-            Err(e) => why = Some(e),
-        }
-    }
-    if lasts == 0 {
-        return Record::new(variant, Vec::new()).map_err(Refusal::Unreachable);
-    }
-    Err(Refusal::Unreachable(why.expect("a stone was tried last")))
 }
 
 impl App {
@@ -492,6 +412,17 @@ impl App {
             at = tree.children(at).first().copied().unwrap_or(at);
         }
         self.open_analysis(tree, at, false);
+    }
+
+    /// The stone waiting on `mv`'s point of the analysis board, set up beyond a position a
+    /// game reaches (drawn faint).
+    pub fn waiting_stone(&self, mv: Move) -> Option<Mark> {
+        let analysis = self.analysis()?;
+        analysis
+            .waiting()
+            .iter()
+            .find(|(at, _)| *at == mv)
+            .map(|&(_, mark)| mark)
     }
 
     /// The analysis board, where it is open.
@@ -616,14 +547,17 @@ impl App {
                 | Action::Back
                 | Action::Paste(_)
         );
+        let held = analysis.held(action);
         let said = match action {
             _ if elsewhere && analysis.quiet() => Err(Refusal::PuzzleFirst),
+            _ if held.is_some() => Err(held.expect("held")),
             Action::Earlier | Action::Later | Action::Undo | Action::OtherLine(_) => {
                 Ok(analysis.step(action))
             }
             Action::Faster | Action::Draw => Ok(analysis.lines(true)),
             Action::Slower => Ok(analysis.lines(false)),
             Action::Stones => analysis.next_hand().map(str::to_string),
+            Action::Colour => analysis.next_colour(),
             Action::Back => match analysis.position().grid_point(cursor) {
                 Some(_) if matches!(analysis.position().shape(), Shape::Cells | Shape::Points) => {
                     analysis.set(cursor, None)
@@ -673,13 +607,16 @@ impl App {
         let Some(analysis) = self.analysis() else {
             return said.to_string();
         };
+        let said = said.trim_end_matches('.');
+        if analysis.waiting_words().is_some() {
+            return format!("{said}.");
+        }
         let position = analysis.position();
         let turn = if position.is_over() {
             "the game is over here".to_string()
         } else {
             format!("{} to move", position.to_move())
         };
-        let said = said.trim_end_matches('.');
         if said.contains("to move") {
             format!("{said}.")
         } else {
@@ -759,10 +696,16 @@ mod tests {
                 '+' => Action::Faster,
                 '-' => Action::Slower,
                 'v' => Action::Numbers,
+                '\t' => Action::Colour,
                 _ => panic!("no key {c}"),
             };
             app.update(action);
         }
+    }
+
+    /// The cell of numpad digit `d` on 3×3.
+    fn cell(d: u8) -> Move {
+        Move::Cell(crate::rules::classic::Board::default().numpad(d).unwrap())
     }
 
     fn shown(app: &App) -> String {
@@ -817,22 +760,52 @@ mod tests {
     }
 
     #[test]
-    fn setting_up_puts_the_side_to_moves_stone_down_and_refuses_to_unbalance_the_stones() {
+    fn setting_up_in_turn_puts_the_side_to_moves_stone_down_and_a_stone_taken_up_comes_off() {
         let mut app = board(Variant::default());
         keys(&mut app, "z75");
         assert_eq!(shown(&app), "X../.O./...");
-        keys(&mut app, "7");
-        assert_eq!(shown(&app), "X../.O./...", "{}", app.message());
-        assert!(
-            app.message().starts_with("Take up one of O's stones first"),
-            "{}",
-            app.message()
-        );
         keys(&mut app, "57");
         assert_eq!(shown(&app), ".../.../...");
         keys(&mut app, "z5");
         assert_eq!(shown(&app), ".../.X./...", "z plays moves again");
         assert_eq!(app.analysis().unwrap().tree().moves(), 1);
+    }
+
+    #[test]
+    fn stones_set_up_beyond_a_position_a_game_reaches_wait_faint_and_the_engine_with_them() {
+        let mut app = board(Variant::default());
+        let waiting = |app: &App| app.analysis().unwrap().waiting().len();
+        // Tab: X's stones only.
+        keys(&mut app, "z\t786");
+        assert_eq!(shown(&app), "X../.../...", "{}", app.message());
+        assert_eq!(waiting(&app), 2);
+        assert_eq!(app.waiting_stone(cell(6)), Some(Mark::X));
+        assert_eq!(app.job(), None, "the engine waits");
+        assert!(app.message().contains("wait for O's"), "{}", app.message());
+        keys(&mut app, "z[");
+        assert!(
+            app.message().contains("take the faint stones up"),
+            "{}",
+            app.message()
+        );
+        assert_eq!(app.analysis().unwrap().hand(), Hand::SetUp);
+        // Tab: O's stones only; each lets one of X's in.
+        keys(&mut app, "\t5");
+        assert_eq!(shown(&app), "XX./.O./...");
+        keys(&mut app, "1");
+        assert_eq!(shown(&app), "XX./.OX/O..");
+        assert_eq!(waiting(&app), 0);
+        assert!(matches!(app.job(), Some(Job::Lines { .. })));
+        // Taking up two of X's leaves O a stone ahead: one of O's waits.
+        keys(&mut app, "78");
+        assert_eq!(waiting(&app), 1);
+        let (mv, mark) = app.analysis().unwrap().waiting()[0];
+        assert_eq!(mark, Mark::O);
+        let Move::Cell(c) = mv else { panic!("{mv:?}") };
+        keys(&mut app, &c.numpad().unwrap().to_string());
+        assert_eq!(waiting(&app), 0);
+        keys(&mut app, "z");
+        assert_eq!(app.analysis().unwrap().hand(), Hand::Moves);
     }
 
     #[test]

@@ -249,7 +249,7 @@ pub fn game_keys(position: &Position, hints: bool) -> impl Iterator<Item = &'sta
 }
 
 /// The analysis board's own keys, after the board's keys for a move.
-const ANALYSIS: [Keys; 9] = [
+const ANALYSIS: [Keys; 10] = [
     Binding::note(
         "z",
         &[
@@ -258,6 +258,7 @@ const ANALYSIS: [Keys; 9] = [
         ],
     )
     .short("z", "set up, or moves"),
+    Binding::note("Tab", &["set up the side to move's stones, X's, O's"]).short("Tab", "colour"),
     Binding::note("Bksp", &["take up the stone under the cursor"]).short("Bksp", "take up"),
     Binding::note("+ -", &["one line more or fewer (0: the value)"]).short("+ -", "lines"),
     Binding::note("[ ] u", &["back and forward along the line"]).short("[ ]", "back, forward"),

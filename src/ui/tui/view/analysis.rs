@@ -11,7 +11,7 @@ use crate::report::analyze;
 use crate::ui::tui::app::{Analysis, App, Hand};
 
 /// The keys on the line under the board.
-const KEYS: &str = "z stones · + - lines · [ ] { } moves · w save · ? keys · Esc leave";
+const KEYS: &str = "z stones · Tab colour · + - lines · [ ] { } moves · w save · ? keys · Esc";
 
 /// The title, the status, the message, the engine's work and the keys around the board
 /// drawn as `placed`; the row of the title.
@@ -118,9 +118,15 @@ fn status(analysis: &Analysis) -> String {
     };
     let hand = match analysis.hand() {
         Hand::Moves => "keys play moves".to_string(),
-        Hand::SetUp => format!("setting up: keys put {}'s stone down", position.to_move()),
+        Hand::SetUp => match analysis.colour() {
+            Some(mark) => format!("setting up {mark}'s stones"),
+            None => format!("setting up: keys put {}'s stone down", position.to_move()),
+        },
     };
-    format!("{turn} · {hand}")
+    match analysis.waiting_words() {
+        Some(waits) => format!("{waits} · {hand}"),
+        None => format!("{turn} · {hand}"),
+    }
 }
 
 /// What the engine line says before any lines came.
@@ -130,6 +136,9 @@ fn waiting(analysis: &Analysis) -> String {
             Some(mv) => format!("Checking {mv}…"),
             None => format!("{}: the engine waits for your move", puzzle.question),
         },
+        _ if !analysis.waiting().is_empty() => {
+            "The engine waits for a position a game reaches".into()
+        }
         _ if analysis.position().is_over() => "The game is over here: [ goes back".into(),
         _ => "Thinking…".into(),
     }

@@ -240,6 +240,10 @@ fn draw_cell(
         if last && area.big() && !winning {
             frame.put(x, y, '•', Style::PLAIN.fg(palette.accent()).bold());
         }
+    } else if let Some(mark) = app.waiting_stone(shown) {
+        // Set up beyond a position a game reaches: faint until the other side's catch up.
+        let style = Style::PLAIN.fg(palette.mark(mark)).dim();
+        draw_mark(frame, area, mark, style, false);
     } else if review.is_some_and(|j| j.best == Some(shown)) {
         let label = if area.w >= 5 { "best" } else { "*" };
         let style = Style::PLAIN

@@ -164,6 +164,12 @@ fn draw_point(
         } else {
             ((points.symbol)(mark), style)
         }
+    } else if let Some(mark) = app.waiting_stone(shown) {
+        // Set up beyond a position a game reaches: faint until the other side's catch up.
+        (
+            (points.symbol)(mark),
+            Style::PLAIN.fg(palette.mark(mark)).dim(),
+        )
     } else if review.is_some_and(|j| j.best == Some(shown)) {
         ('*', Style::PLAIN.fg(palette.label(Label::Best)).bold())
     } else if let Some((value, style)) = hinted(app, shown, palette) {
