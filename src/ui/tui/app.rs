@@ -470,6 +470,7 @@ impl App {
             {
                 self.mode = Mode::Help(under);
                 self.rules_page = true;
+                return;
             }
             // Any key closes the help without acting; q and Ctrl-C still act as they would
             // under it (q asks first in the middle of a game).
@@ -1539,6 +1540,21 @@ mod tests {
         );
         app.update(Action::Escape);
         assert_eq!(app.review(), None);
+    }
+
+    #[test]
+    fn a_in_the_review_opens_the_analysis_board_after_the_move_shown() {
+        for (key, moves) in [(7, 1), (1, 6)] {
+            let mut app = finished_with_a_blunder();
+            let all = judgements(&app);
+            app.update(Action::Review);
+            app.handle(Event::Answer(Reply::Review(all)));
+            app.update(Action::Digit(key));
+            app.update(Action::Analyse);
+            let analysis = app.analysis().expect("the board open");
+            let played = analysis.tree().moves_to(analysis.at());
+            assert_eq!(played, app.game().history()[..moves], "{}", app.message());
+        }
     }
 
     #[test]

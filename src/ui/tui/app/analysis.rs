@@ -65,6 +65,10 @@ pub enum Refusal {
     Checking(Move),
     /// Backspace on a board set up by its moves.
     NoStones,
+    /// Backspace on an empty point.
+    Empty(Move),
+    /// `v` on a board whose cells are not named by coordinates.
+    NoNumbers,
     /// A hint asked for: the lines are it.
     Hint,
     /// A key that means nothing on the board, as the game screen words it.
@@ -96,6 +100,11 @@ impl std::fmt::Display for Refusal {
             Refusal::NoStones => {
                 write!(f, "Backspace takes up a stone of a board set up by stones")
             }
+            Refusal::Empty(mv) => write!(f, "There is no stone on {mv} to take up"),
+            Refusal::NoNumbers => write!(
+                f,
+                "Move numbers show on the boards named by coordinates: 4×4 and up, and Gomoku"
+            ),
             Refusal::Hint => write!(
                 f,
                 "The engine's lines are the hint here: + and - show more or fewer"
@@ -401,8 +410,9 @@ impl App {
             return;
         }
         let tree = Tree::of_record(&self.game().record());
+        // The review shows the move judged on the board before it: the position after it.
         let shown = match self.review() {
-            Some((j, _, _)) => j.number - 1,
+            Some((j, _, _)) => j.number,
             None => self
                 .looking_back()
                 .map_or(self.game().history().len(), |(n, _)| n),
@@ -565,6 +575,9 @@ impl App {
                 _ => Err(Refusal::NoStones),
             },
             Action::Paste(text) => analysis.paste(text),
+            Action::Numbers if !super::keys::numbers_shown(analysis.position()) => {
+                Err(Refusal::NoNumbers)
+            }
             Action::Numbers => {
                 self.next_numbers();
                 return;
@@ -806,6 +819,41 @@ mod tests {
         assert_eq!(waiting(&app), 0);
         keys(&mut app, "z");
         assert_eq!(app.analysis().unwrap().hand(), Hand::Moves);
+    }
+
+    #[test]
+    fn backspace_on_an_empty_point_is_refused_and_keeps_the_variations() {
+        let mut app = board(Variant::default());
+        keys(&mut app, "519[[");
+        app.update(Action::Move(crate::ui::tui::input::Direction::Up));
+        assert_eq!(shown(&app), ".../.X./...");
+        app.update(Action::Back);
+        assert!(app.message().contains("no stone on"), "{}", app.message());
+        assert_eq!(app.analysis().unwrap().tree().moves(), 3);
+        assert!(matches!(app.job(), Some(Job::Lines { .. })));
+    }
+
+    #[test]
+    fn v_on_a_board_without_coordinates_says_numbers_show_elsewhere() {
+        let mut app = board(Variant::default());
+        keys(&mut app, "5v");
+        assert!(
+            app.message().starts_with("Move numbers show"),
+            "{}",
+            app.message()
+        );
+        assert!(app.numbered().is_empty());
+    }
+
+    #[test]
+    fn a_second_question_mark_turns_the_help_to_the_rules_and_leaves_the_message_alone() {
+        let mut app = board(Variant::default());
+        let before = app.message().to_string();
+        app.update(Action::Help);
+        app.update(Action::Help);
+        assert!(app.rules_open());
+        app.update(Action::Escape);
+        assert_eq!(app.message(), before);
     }
 
     #[test]

@@ -248,6 +248,12 @@ pub fn game_keys(position: &Position, hints: bool) -> impl Iterator<Item = &'sta
         .filter(move |b| hints || b.command != Some(Command::Hint))
 }
 
+/// Whether `position`'s board is named by coordinates, where its stones can show their
+/// moves' numbers.
+pub fn numbers_shown(position: &Position) -> bool {
+    Board::of(position) == Board::Coordinates
+}
+
 /// The analysis board's own keys, after the board's keys for a move.
 const ANALYSIS: [Keys; 10] = [
     Binding::note(

@@ -68,6 +68,9 @@ impl Analysis {
     /// it wait.
     pub(super) fn set(&mut self, mv: Move, mark: Option<Mark>) -> Result<String, Refusal> {
         self.position.grid_point(mv).ok_or(Refusal::NoPoint)?;
+        if mark.is_none() && self.stone_on(mv).is_none() {
+            return Err(Refusal::Empty(mv));
+        }
         let mut stones = self.stones();
         stones.retain(|&(at, _)| at != mv);
         stones.extend(mark.map(|mark| (mv, mark)));
@@ -92,6 +95,8 @@ impl Analysis {
                 "The faint stones wait for {}'s, and the engine with them",
                 ahead.other()
             ),
+            // The message says the game is over.
+            None if self.position.is_over() => return Ok(format!("Set up: {done}{dropped}")),
             None => format!("{} to move", self.position.to_move()),
         };
         Ok(format!("Set up: {done}{dropped}. {after}"))
