@@ -236,6 +236,22 @@ impl Analysis {
         })
     }
 
+    /// Why the board does not take `action` now: a puzzle waits for its answer, or stones set
+    /// up wait for the other side's and `action` would leave them (or save without them).
+    fn held(&self, action: &Action) -> Option<Refusal> {
+        let walks = matches!(
+            action,
+            Action::Earlier | Action::Later | Action::Undo | Action::OtherLine(_) | Action::Stones
+        );
+        if self.quiet() && (walks || matches!(action, Action::Back | Action::Paste(_))) {
+            return Some(Refusal::PuzzleFirst);
+        }
+        let leaves = walks || *action == Action::Export;
+        self.waiting_words()
+            .filter(|_| leaves)
+            .map(Refusal::Waiting)
+    }
+
     /// The engine's lines for the position on the board.
     pub fn answered(&mut self, thought: Thought) {
         if thought.done
@@ -427,12 +443,7 @@ impl App {
     /// The stone waiting on `mv`'s point of the analysis board, set up beyond a position a
     /// game reaches (drawn faint).
     pub fn waiting_stone(&self, mv: Move) -> Option<Mark> {
-        let analysis = self.analysis()?;
-        analysis
-            .waiting()
-            .iter()
-            .find(|(at, _)| *at == mv)
-            .map(|&(_, mark)| mark)
+        self.analysis()?.waiting_on(mv)
     }
 
     /// The analysis board, where it is open.
@@ -547,20 +558,11 @@ impl App {
         let Some(analysis) = self.analysis_mut() else {
             return;
         };
-        let elsewhere = matches!(
-            action,
-            Action::Earlier
-                | Action::Later
-                | Action::Undo
-                | Action::OtherLine(_)
-                | Action::Stones
-                | Action::Back
-                | Action::Paste(_)
-        );
-        let held = analysis.held(action);
+        if let Some(why) = analysis.held(action) {
+            self.message = self.analysis_message(&why.to_string());
+            return;
+        }
         let said = match action {
-            _ if elsewhere && analysis.quiet() => Err(Refusal::PuzzleFirst),
-            _ if held.is_some() => Err(held.expect("held")),
             Action::Earlier | Action::Later | Action::Undo | Action::OtherLine(_) => {
                 Ok(analysis.step(action))
             }

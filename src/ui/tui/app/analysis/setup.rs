@@ -10,8 +10,6 @@ use crate::rules::classic::Mark;
 use crate::rules::gomoku::opening::Opening;
 use crate::rules::position::{Move, Position};
 
-use crate::ui::tui::input::Action;
-
 use super::{Analysis, Hand, Refusal};
 
 /// A stone on the board as the player set it.
@@ -20,11 +18,15 @@ pub type Stone = (Move, Mark);
 impl Analysis {
     /// The stone on `mv`'s point, in the position or waiting.
     pub fn stone_on(&self, mv: Move) -> Option<Mark> {
-        let waiting = self.waiting.iter().find(|(m, _)| *m == mv);
         let (col, row) = self.position.grid_point(mv)?;
-        waiting
-            .map(|&(_, mark)| mark)
+        self.waiting_on(mv)
             .or_else(|| self.position.point_mark(col, row))
+    }
+
+    /// The stone waiting on `mv`'s point, if one does.
+    pub fn waiting_on(&self, mv: Move) -> Option<Mark> {
+        let waiting = self.waiting.iter().find(|(at, _)| *at == mv);
+        waiting.map(|&(_, mark)| mark)
     }
 
     /// The stones put down beyond the position, in the order they were: of one side only.
@@ -100,23 +102,6 @@ impl Analysis {
             None => format!("{} to move", self.position.to_move()),
         };
         Ok(format!("Set up: {done}{dropped}. {after}"))
-    }
-
-    /// Why `action` waits: it leaves the stones set up (or saves them) while some wait for
-    /// the other side's.
-    pub(super) fn held(&self, action: &Action) -> Option<Refusal> {
-        let leaves = matches!(
-            action,
-            Action::Earlier
-                | Action::Later
-                | Action::Undo
-                | Action::OtherLine(_)
-                | Action::Stones
-                | Action::Export
-        );
-        self.waiting_words()
-            .filter(|_| leaves)
-            .map(Refusal::Waiting)
     }
 
     /// What the stones waiting wait for: `X's stones on e5 f6 wait for two of O's`.
